@@ -1,0 +1,20 @@
+#pragma once
+// Each subcommand of qnm-predict lives in its own src/<name>_command.cpp and
+// only wires the command line to the library. A subcommand's callback throws
+// qnm::InputError (or std::exception) on failure; main() prints it as one line.
+#include <CLI/CLI.hpp>
+
+namespace qnm::cli {
+
+void AddMvaCommand(CLI::App& app);       // mva_command.cpp
+void AddIngestCommand(CLI::App& app);    // ingest_command.cpp
+void AddPredictCommand(CLI::App& app);   // predict_command.cpp (also `validate`)
+void AddPlotCommand(CLI::App& app);      // plot_command.cpp
+void AddTraceCommand(CLI::App& app);     // trace_command.cpp
+
+/// Thrown by a callback to exit with `code` after printing nothing more.
+struct ExitCode {
+  int code;
+};
+
+}  // namespace qnm::cli

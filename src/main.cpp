@@ -1,0 +1,53 @@
+// qnm-predict: one binary, many subcommands (ninja -t style). With no
+// subcommand, `predict` runs: `qnm-predict --procs 1..1024`.
+#include <algorithm>
+#include <cstring>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "src/commands.h"
+#include "util/input_error.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{
+      "qnm-predict: performance prediction for MPI applications with queueing-network "
+      "models (Mean Value Analysis)\n"
+      "Ingests mpiP reports, NPB outputs, OTF2 traces and statistics tables; predicts "
+      "strong-scaling run times; validates and plots.",
+      "qnm-predict"};
+  app.set_version_flag("--version", "qnm-predict 0.1.0");
+  app.require_subcommand(0, 1);
+  qnm::cli::AddMvaCommand(app);
+  qnm::cli::AddIngestCommand(app);
+  qnm::cli::AddPredictCommand(app);
+  qnm::cli::AddPlotCommand(app);
+  qnm::cli::AddTraceCommand(app);
+
+  // `predict` is the default subcommand: insert it when the first argument is
+  // neither a subcommand nor a top-level flag.
+  std::vector<std::string> args(argv + 1, argv + argc);
+  bool top_level_flag = !args.empty() && (args[0] == "-h" || args[0] == "--help" ||
+                                          args[0] == "--version" || args[0] == "--help-all");
+  bool has_subcommand = false;
+  if (!args.empty())
+    for (const CLI::App* sub : app.get_subcommands([](CLI::App*) { return true; }))
+      if (sub->check_name(args[0])) has_subcommand = true;
+  if (!top_level_flag && !has_subcommand) args.insert(args.begin(), "predict");
+  std::reverse(args.begin(), args.end());  // CLI11 parses a reversed vector
+
+  try {
+    app.parse(args);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const qnm::cli::ExitCode& e) {
+    return e.code;
+  } catch (const qnm::InputError& e) {
+    std::cerr << "qnm-predict: " << e.what() << "\n";
+    return 1;
+  } catch (const std::exception& e) {
+    std::cerr << "qnm-predict: error: " << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}

@@ -1,0 +1,35 @@
+#pragma once
+// One kind of error for bad input anywhere in the project: it names the file
+// and, where there is one, the line, so the CLI prints "file:line: message".
+#include <stdexcept>
+#include <string>
+
+namespace qnm {
+
+class InputError : public std::runtime_error {
+ public:
+  /// `line` is 1-based; 0 means "no line" (e.g. a missing file).
+  InputError(std::string file, int line, const std::string& message)
+      : std::runtime_error(Format(file, line, message)),
+        file_(std::move(file)),
+        line_(line),
+        message_(message) {}
+
+  const std::string& file() const { return file_; }
+  int line() const { return line_; }
+  /// The message without the "file:line: " prefix.
+  const std::string& message() const { return message_; }
+
+ private:
+  static std::string Format(const std::string& file, int line, const std::string& message) {
+    std::string out = file;
+    if (line > 0) out += ":" + std::to_string(line);
+    if (!out.empty()) out += ": ";
+    return out + message;
+  }
+  std::string file_;
+  int line_;
+  std::string message_;
+};
+
+}  // namespace qnm
