@@ -120,7 +120,7 @@ void RunStats::Derive() {
 }
 
 std::string SeriesKey::ToString() const {
-  std::string out = app.empty() ? "run" : app;
+  std::string out = !series.empty() ? series : app.empty() ? "run" : app;
   if (!problem_class.empty()) out += "." + problem_class;
   if (threads_per_proc > 1) out += " th=" + std::to_string(threads_per_proc);
   if (!machine.empty()) out += " @" + machine;
@@ -128,8 +128,9 @@ std::string SeriesKey::ToString() const {
 }
 
 bool SeriesKey::operator<(const SeriesKey& other) const {
-  return std::tie(app, problem_class, machine, threads_per_proc) <
-         std::tie(other.app, other.problem_class, other.machine, other.threads_per_proc);
+  return std::tie(series, app, problem_class, machine, threads_per_proc) <
+         std::tie(other.series, other.app, other.problem_class, other.machine,
+                  other.threads_per_proc);
 }
 
 bool SeriesKey::operator==(const SeriesKey& other) const {
@@ -137,7 +138,7 @@ bool SeriesKey::operator==(const SeriesKey& other) const {
 }
 
 SeriesKey KeyOf(const RunStats& run) {
-  return SeriesKey{run.app, run.problem_class, run.machine, run.threads_per_proc};
+  return SeriesKey{run.series, run.app, run.problem_class, run.machine, run.threads_per_proc};
 }
 
 std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs) {

@@ -41,6 +41,7 @@ struct CallSiteStats {
 
 struct RunStats {
   // ---- identity -------------------------------------------------------
+  std::string series;         // explicit series name (statistics tables); empty = from the key
   std::string app;            // "lu", "bt-mz", "CoMD-mpi", lower-case for NPB
   std::string problem_class;  // NPB class "C", or empty
   std::string problem_size;   // NPB "Size" text ("162x 162x 162"), or empty
@@ -94,6 +95,7 @@ struct RunStats {
 
 /// Key of a series: runs that differ only in process count (and repetition).
 struct SeriesKey {
+  std::string series;  // explicit name from a table; when set it alone (with threads) keys the series
   std::string app, problem_class, machine;
   int threads_per_proc = 1;
   std::string ToString() const;  // "lu-mz.C th=4 @machine"

@@ -1,0 +1,41 @@
+#pragma once
+// Entry point of ingest/: walks files and directories, dispatches each file to
+// its reader (mpiP report, NPB output, statistics table CSV/JSON, OTF2 anchor),
+// pairs the files of one run (an NPB stdout with its mpiP report) and returns
+// one RunStats per run. Group the result with GroupIntoSeries() (run_stats.h).
+#include <string>
+#include <vector>
+
+#include "ingest/run_stats.h"
+
+namespace qnm {
+
+struct IngestOptions {
+  bool strict = false;    // a malformed file fails the whole ingest instead of being skipped
+  bool progress = false;  // progress on stderr (the CLI sets it when stderr is a terminal)
+};
+
+struct SkippedFile {
+  std::string path;
+  std::string reason;  // "file:line: message" or "not a recognised format"
+};
+
+struct IngestSummary {
+  int files_seen = 0;
+  int files_read = 0;
+  int runs = 0;
+  int files_paired = 0;  // files merged into a run read from another file
+  std::vector<SkippedFile> skipped;
+  double bytes_read = 0;
+  double elapsed_s = 0;
+  /// One closing paragraph: files read, paired and skipped, and why.
+  std::string Report() const;
+};
+
+/// Reads every file under `paths` (directories are walked, sorted by name).
+/// Throws InputError on the first bad file when options.strict, and when a
+/// path does not exist.
+std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths,
+                                  const IngestOptions& options, IngestSummary* summary);
+
+}  // namespace qnm
