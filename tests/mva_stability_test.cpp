@@ -148,3 +148,25 @@ TEST_CASE("Load-dependent MVA with decreasing rates matches log-space convolutio
     CHECK(result.Q[k][0] == Approx(q_ref).epsilon(1e-9).margin(1e-12));
   }
 }
+
+TEST_CASE("Multi-class load-dependent MVA stays exact when the 8-server station saturates",
+          "[mva][stability]") {
+  // The 8-server network with its customers split into two identical classes
+  // must give the single-class result (verified above against convolution).
+  const long n = 600;
+  const mva::Network single = EightServerNetwork(n);
+  mva::Network split = single;
+  split.classes = {{"a", n / 2, 2.0}, {"b", n / 2, 2.0}};
+  for (mva::Station& s : split.stations) s.demand_s = {s.demand_s[0], s.demand_s[0]};
+  mva::Result one, two;
+  std::string error;
+  REQUIRE(mva::Solve(single, mva::Options(), &one, &error));
+  REQUIRE(mva::Solve(split, mva::Options(), &two, &error));
+  CHECK(two.X[0] + two.X[1] == Approx(one.X[0]).epsilon(1e-10));
+  CHECK(two.X[0] == Approx(two.X[1]).epsilon(1e-12));
+  for (size_t k = 0; k < single.stations.size(); ++k) {
+    INFO("station " << k);
+    CHECK(two.Q[k][0] + two.Q[k][1] == Approx(one.Q[k][0]).epsilon(1e-9));
+  }
+  CHECK(two.Ubusy[0] == Approx(one.Ubusy[0]).epsilon(1e-12));
+}
