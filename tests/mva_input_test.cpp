@@ -174,3 +174,17 @@ TEST_CASE("The JSON reader names the file and the bad element", "[mva][input]") 
              Catch::Contains("bad.json: invalid network") || Catch::Contains("demand"));
   CHECK_THAT(message(R"([1, 2])"), Catch::Contains("expected an object"));
 }
+
+TEST_CASE("Exact MVA refuses populations that would take minutes; auto falls back", "[mva][input]") {
+  mva::Network net = SmallNetwork();
+  net.classes[0].population = 50000000000L;  // 5e10 customers: 1e11 steps
+  mva::Options options;
+  options.algorithm = mva::Algorithm::kExact;
+  CHECK_THAT(SolveError(net, options), Catch::Contains("max_exact_steps") &&
+                                           Catch::Contains("schweitzer"));
+  mva::Result result;
+  std::string error;
+  REQUIRE(mva::Solve(net, mva::Options(), &result, &error));
+  CHECK(result.summary.algorithm_used == mva::Algorithm::kSchweitzer);
+  CHECK(result.X[0] == Approx(1.0 / 0.5).epsilon(1e-6));  // saturated cpu: X = 1/D_max
+}
