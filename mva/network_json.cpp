@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mva/jmva_xml.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -121,7 +122,10 @@ json ParseJsonText(const std::string& text, const std::string& file) {
 }
 
 Network ReadNetworkFile(const std::string& path) {
-  return NetworkFromJson(ParseJsonText(ReadFile(path), path), path);
+  const std::string text = ReadFile(path);
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '<') return NetworkFromJmvaXml(text, path);
+  return NetworkFromJson(ParseJsonText(text, path), path);
 }
 
 }  // namespace qnm::mva

@@ -90,3 +90,32 @@ TEST_CASE("qnm-predict mva reports a malformed file in one line with its line nu
   std::filesystem::remove(broken);
   std::filesystem::remove(invalid);
 }
+
+TEST_CASE("qnm-predict mva reads JMT JMVA XML models", "[mva][cli]") {
+  const std::string model = TempFile(
+      "qnm_mva_model.jmva",
+      "<?xml version=\"1.0\"?>\n<model><parameters>\n"
+      "<classes number=\"1\"><closedclass name=\"c\" population=\"3\"/></classes>\n"
+      "<stations number=\"2\">\n"
+      "<listation name=\"S1\" servers=\"2\"><servicetimes><servicetime customerclass=\"c\">1.25"
+      "</servicetime></servicetimes><visits><visit customerclass=\"c\">1</visit></visits></listation>\n"
+      "<listation name=\"S3\" servers=\"1\"><servicetimes><servicetime customerclass=\"c\">2.5"
+      "</servicetime></servicetimes><visits><visit customerclass=\"c\">0.2</visit></visits></listation>\n"
+      "</stations></parameters></model>\n");
+  const Run run = RunCli("mva " + model);
+  REQUIRE(run.status == 0);
+  const nlohmann::json out = nlohmann::json::parse(run.output);
+  // 2-server (D = 1.25) + queue (D = 0.5), N = 3, by hand (product form):
+  // G = 1 + 1.75 + (1.25^2/2 + 1.25*0.5 + 0.25) + (1.25^3/4 + 1.25^2/2*0.5 + 1.25*0.25 + 0.125)
+  const double g2 = 1.25 * 1.25 / 2 + 1.25 * 0.5 + 0.25;
+  const double g3 = 1.25 * 1.25 * 1.25 / 4 + 1.25 * 1.25 / 2 * 0.5 + 1.25 * 0.25 + 0.125;
+  CHECK(out["X"][0].get<double>() == Approx(g2 / g3).epsilon(1e-12));
+  CHECK(out["Ubusy"].contains("0"));
+  std::filesystem::remove(model);
+
+  const std::string broken = TempFile("qnm_mva_broken.jmva", "<model>\n<parameters>\n</model>");
+  const Run bad = RunCli("mva " + broken);
+  CHECK(bad.status == 1);
+  CHECK_THAT(bad.output, Catch::StartsWith("qnm-predict: " + broken + ":3: invalid XML"));
+  std::filesystem::remove(broken);
+}
