@@ -160,14 +160,18 @@ bool SolveExactMultiClass(const Network& network, const Options& options, Result
           var.throughput[a] = 0.0;
           continue;
         }
-        double total_s = constant_s[a];
         const double* q_before = &var.queue_total[before[a] * queues];
         const double* d = &queue_demand[a * queues];
         double* r = &var.queue_residence[a * queues];
-        for (size_t i = 0; i < queues; ++i) {
-          r[i] = d[i] * (1.0 + q_before[i]);
-          total_s += queue_count[i] * r[i];
+        for (size_t i = 0; i < queues; ++i) r[i] = d[i] * (1.0 + q_before[i]);
+        double even = 0.0, odd = 0.0;  // two partial sums: shorter add chain
+        size_t i = 0;
+        for (; i + 2 <= queues; i += 2) {
+          even += queue_count[i] * r[i];
+          odd += queue_count[i + 1] * r[i + 1];
         }
+        if (i < queues) even += queue_count[i] * r[i];
+        double total_s = constant_s[a] + (even + odd);
         for (size_t l = 0; l < lds; ++l) {
           if (var.ld_count[l] == 0) continue;
           const double* p_before = &var.marginal[(before[a] * lds + l) * width];
