@@ -188,3 +188,18 @@ TEST_CASE("Exact MVA refuses populations that would take minutes; auto falls bac
   CHECK(result.summary.algorithm_used == mva::Algorithm::kSchweitzer);
   CHECK(result.X[0] == Approx(1.0 / 0.5).epsilon(1e-6));  // saturated cpu: X = 1/D_max
 }
+
+TEST_CASE("The JSON reader rejects wrongly typed names and types", "[mva][input]") {
+  auto message = [](const std::string& text) -> std::string {
+    try {
+      mva::NetworkFromJson(nlohmann::json::parse(text), "t.json");
+    } catch (const qnm::InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK_THAT(message(R"({"classes": [{"name": 5, "population": 1}], "stations": [{"demands": [1]}]})"),
+             Catch::Contains("t.json: classes[0].name: expected a string"));
+  CHECK_THAT(message(R"({"classes": [{"population": 1}], "stations": [{"type": 1, "demands": [1]}]})"),
+             Catch::Contains("t.json: stations[0].type: expected a string"));
+}
