@@ -5,6 +5,7 @@
 #include <optional>
 #include <sstream>
 
+#include "ingest/file_name_info.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
 
@@ -185,6 +186,10 @@ std::vector<RunStats> NpbToRunStats(const NpbOutput& output) {
     RunStats run;
     run.sources.push_back(output.path);
     run.app = ToLower(banner.benchmark);
+    if (run.app.empty()) {  // headless banner: the benchmark is only in the file name
+      run.app = ParseFileName(output.path).app;
+      run.derivations["app"] = "file name (banner without its 'Benchmark Completed' line)";
+    }
     run.problem_class = banner.Field("Class");
     run.problem_size = banner.Field("Size");
     run.wall_time_s = ParseDouble(banner.Field("Time in seconds")).value_or(kUnknown);
