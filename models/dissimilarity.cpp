@@ -251,9 +251,14 @@ double DispersionOf(const std::vector<double>& times_s, DispersionIndex index) {
   if (times_s.empty() || !(sum > 0)) return kUnknown;
   const double ranks = static_cast<double>(times_s.size());
   const double mean = 1.0 / ranks;  // mean of the standardised times (they sum to 1)
+  // Equal times are perfect balance: exactly 0, not rounding noise.
+  auto [low, high] = std::minmax_element(times_s.begin(), times_s.end());
+  if (*low == *high) return 0.0;
+  const double mean_time_s = sum / ranks;
   double squares = 0, absolute = 0, largest = 0;
   for (double t : times_s) {
-    double deviation = t / sum - mean;  // seed 003 eq. 1: t~_ijp - mean
+    // seed 003 eq. 1: t~_ijp - mean = (t_ijp - mean_p t_ijp) / sum_p t_ijp
+    double deviation = (t - mean_time_s) / sum;
     squares += deviation * deviation;
     absolute += std::fabs(deviation);
     largest = std::max(largest, std::fabs(deviation));
