@@ -210,7 +210,9 @@ bool RenderCharts(const std::vector<ChartScript>& charts, const std::string& ste
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);
   if (ec) return Fail(error, options.output_dir + ": cannot create directory: " + ec.message());
-  std::string pattern = (fs::path(options.output_dir) / ".qnm-charts-XXXXXX").string();
+  // Absolute: gnuplot runs with the temporary directory as its working directory.
+  std::string pattern =
+      (fs::absolute(options.output_dir, ec) / ".qnm-charts-XXXXXX").string();
   if (::mkdtemp(pattern.data()) == nullptr)
     return Fail(error, options.output_dir + ": cannot create a temporary directory: " +
                            std::strerror(errno));
@@ -232,16 +234,20 @@ bool RenderCharts(const std::vector<ChartScript>& charts, const std::string& ste
   const std::string log_path = temp.path() + "/gnuplot.log";
   {
     PipeSignalGuard guard;
-    // gnuplot runs inside the temporary directory, exactly as a user re-running a script would.
-    gnuplotio::Gnuplot gp("cd " + ShellQuote(temp.path()) + " && " + ShellQuote(gnuplot) +
-                          " 2>" + ShellQuote(log_path));
     for (const ChartScript& chart : charts) {
       for (const std::string& fmt : formats) {
-        gp << "fmt = '" << fmt << "'\nload '" << stem << "_" << chart.name << ".gp'\n";
-      }
+        // One gnuplot per image, run inside the temporary directory: its
+        // terminals keep state between plots, and the image must equal what
+        // `gnuplot <script>` gives a user re-drawing it.
+        // The shell itself always succeeds (gnuplot's failure goes to the log),
+        // so gnuplot-iostream does not print its own "pclose returned error".
+        gnuplotio::Gnuplot gp("cd " + ShellQuote(temp.path()) + " && " + ShellQuote(gnuplot) +
+                              " 2>>" + ShellQuote(log_path) + " || echo gnuplot exited with status $? >>" +
+                              ShellQuote(log_path));
+        gp << "fmt = '" << fmt << "'\nload '" << stem << "_" << chart.name << ".gp'\nexit\n";
+      }  // closing the pipe waits for gnuplot to finish
     }
-    gp << "exit\n";
-  }  // closing the pipe waits for gnuplot to finish
+  }
 
   std::string log, first_error;
   try {

@@ -1,47 +1,28 @@
 #include <catch2/catch.hpp>
 
-#include <unistd.h>
-
+#include <array>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <set>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "plots/charts.h"
 #include "tests/plots_lu_mz_data.h"
+#include "tests/plots_test_util.h"
 #include "util/atomic_file.h"
 
 namespace fs = std::filesystem;
 using qnm::plots::ChartSet;
+using qnm::plots::MeasuredPoint;
 using qnm::plots::PlotOptions;
 using qnm::plots::PlotResult;
 
-namespace {
-
-/// A fresh empty directory under the system temp dir, removed on scope exit.
-struct ScratchDir {
-  explicit ScratchDir(const std::string& tag) {
-    std::string pattern = (fs::temp_directory_path() / ("qnm-plots-" + tag + "-XXXXXX")).string();
-    path = ::mkdtemp(pattern.data());
-  }
-  ~ScratchDir() {
-    std::error_code ignored;
-    fs::remove_all(path, ignored);
-  }
-  fs::path path;
-};
-
-std::set<std::string> FileNames(const fs::path& dir) {
-  std::set<std::string> names;
-  for (const auto& entry : fs::directory_iterator(dir)) names.insert(entry.path().filename());
-  return names;
-}
-
-bool IsPng(const std::string& bytes) {
-  return bytes.size() > 8 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
-}
-
-}  // namespace
+using qnm::plots::testutil::FileNames;
+using qnm::plots::testutil::IsPng;
+using qnm::plots::testutil::ScratchDir;
 
 TEST_CASE("Every chart of the LU-MZ class C series is drawn as PNG, SVG, script and data",
           "[plots]") {
@@ -60,8 +41,15 @@ TEST_CASE("Every chart of the LU-MZ class C series is drawn as PNG, SVG, script 
 
   const std::set<std::string> names = FileNames(options.output_dir);
   CHECK(names.size() == 5 * 4);  // no temporary directory or log left behind
-  for (const char* chart : {"validation", "components", "inputs", "speedup", "error"}) {
-    const std::string stem = std::string("lu-mz.C.th16_") + chart;
+  // Each chart with its y-axis label and one series name from its key.
+  const std::vector<std::array<std::string, 3>> expected = {
+      {"validation", "run time (s)", "measured, held out"},
+      {"components", "time per rank (s)", "modeled contention"},
+      {"inputs", "bytes per message (bytes)", "fit: 1.74e+06 * P^-1.03"},
+      {"speedup", "parallel efficiency S(P) / P", "Amdahl bound, serial fraction f = 0.00844"},
+      {"error", "relative error, (modeled - measured) / measured (%)", "held out"}};
+  for (const auto& [chart, ylabel, series] : expected) {
+    const std::string stem = "lu-mz.C.th16_" + chart;
     INFO(stem);
     for (const char* ext : {".png", ".svg", ".gp", ".dat"}) CHECK(names.count(stem + ext) == 1);
     const std::string png = qnm::ReadFile(options.output_dir + "/" + stem + ".png");
@@ -71,6 +59,8 @@ TEST_CASE("Every chart of the LU-MZ class C series is drawn as PNG, SVG, script 
     CHECK(svg.find("<svg") != std::string::npos);
     CHECK(svg.find("lu-mz.C th=16 on LLNL cab") != std::string::npos);  // title names series, machine
     CHECK(svg.find("processes P") != std::string::npos);                 // x axis label
+    CHECK(svg.find(ylabel) != std::string::npos);
+    CHECK(svg.find(series) != std::string::npos);
   }
 }
 
@@ -89,4 +79,123 @@ TEST_CASE("Gallery of the LU-MZ class C charts", "[.gallery]") {
   for (const std::string& file : result.files) {  // the gallery keeps the images only
     if (fs::path(file).extension() != ".png") fs::remove(file);
   }
+}
+
+namespace {
+
+/// The data rows (as numbers) of the block named `block` in a chart's .dat file.
+std::vector<std::vector<double>> BlockRows(const std::string& dat, const std::string& block) {
+  std::vector<std::vector<double>> rows;
+  std::istringstream lines(dat);
+  std::string line;
+  bool inside = false;
+  while (std::getline(lines, line)) {
+    if (line.rfind("# ", 0) == 0 && !inside) {
+      inside = line == "# " + block;
+      continue;
+    }
+    if (line.empty()) {
+      if (inside && !rows.empty()) break;
+      continue;
+    }
+    if (!inside || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::vector<double> row;
+    std::string field;
+    while (fields >> field) row.push_back(field == "NaN" ? std::nan("") : std::stod(field));
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+}  // namespace
+
+TEST_CASE("Chart data files carry the measured and modeled numbers", "[plots]") {
+  ScratchDir dir("data");
+  const ChartSet set = qnm::plots::testdata::LuMzClassC();
+  PlotOptions options;
+  options.output_dir = dir.path.string();
+  options.svg = false;
+  PlotResult result;
+  std::string error;
+  REQUIRE(qnm::plots::WriteCharts(set, options, &result, &error));
+  const std::string base = dir.path.string() + "/lu-mz.C.th16_";
+
+  const std::string validation = qnm::ReadFile(base + "validation.dat");
+  const auto training = BlockRows(validation, "training");
+  REQUIRE(training.size() == 4);  // P = 1, 2, 4, 8
+  CHECK(training[0] == std::vector<double>{1, 37.14, 37.00, 37.28});  // two P=1 runs
+  CHECK(training[3] == std::vector<double>{8, 4.73, 4.73, 4.73});
+  const auto heldout = BlockRows(validation, "heldout");
+  REQUIRE(heldout.size() == 1);
+  CHECK(heldout[0][0] == 16);
+  CHECK(heldout[0][1] == 2.37);
+  const auto extrapolated = BlockRows(validation, "extrapolated");
+  REQUIRE(extrapolated.size() == 3);
+  CHECK(extrapolated[0][0] == 32);
+  CHECK(extrapolated[2][0] == 128);
+  CHECK(extrapolated[2][2] < extrapolated[2][1]);  // lower end of the interval
+  CHECK(extrapolated[2][3] > extrapolated[2][1]);
+  CHECK(BlockRows(validation, "modeled").size() == 8);
+
+  // Relative error at the held-out P=16: the stand-in model (Amdahl with the
+  // Karp-Flatt serial fraction 0.00844) predicts 2.77 s against 2.37 s measured (+16.9%).
+  const auto error_rows = BlockRows(qnm::ReadFile(base + "error.dat"), "heldout");
+  REQUIRE(error_rows.size() == 1);
+  CHECK(error_rows[0][0] == 16);
+  CHECK(error_rows[0][2] == 2.37);
+  CHECK(error_rows[0][3] == Approx(2.770).margin(0.001));
+  CHECK(error_rows[0][1] == Approx(16.9).margin(0.05));
+  CHECK(error_rows[0][1] == Approx(100.0 * (error_rows[0][3] - 2.37) / 2.37));
+
+  // Speedup relative to P=1 (37.14 s): S(16) = 37.14 / 2.37, efficiency S/16.
+  const auto speedup = BlockRows(qnm::ReadFile(base + "speedup.dat"), "measured");
+  REQUIRE(speedup.size() == 5);
+  CHECK(speedup[4][1] == Approx(37.14 / 2.37));
+  CHECK(speedup[4][2] == Approx(37.14 / 2.37 / 16));
+  CHECK(qnm::ReadFile(base + "speedup.gp").find("f = 0.00843") != std::string::npos);
+
+  // Components per rank from the mpiP totals: P=16 compute (38.8-1.97)/16, MPI 1.97/16.
+  const auto components = BlockRows(qnm::ReadFile(base + "components.dat"), "components");
+  REQUIRE(components.size() == 8);  // measured P = 1..16 and predicted up to 128
+  CHECK(components[4][1] == 16);
+  CHECK(components[4][2] == Approx((38.8 - 1.97) / 16));
+  CHECK(components[4][3] == Approx(1.97 / 16));
+  CHECK(std::isnan(components[7][2]));  // nothing measured at P=128
+}
+
+TEST_CASE("A series with measurements only draws the charts that need no model", "[plots]") {
+  ScratchDir dir("measured-only");
+  ChartSet set = qnm::plots::testdata::LuMzClassC();
+  set.predicted.clear();
+  set.measured_components.clear();
+  set.inputs.clear();
+  PlotOptions options;
+  options.output_dir = dir.path.string();
+  options.svg = false;
+  PlotResult result;
+  std::string error;
+  REQUIRE(qnm::plots::WriteCharts(set, options, &result, &error));
+  CHECK(FileNames(dir.path) == std::set<std::string>{
+                                   "lu-mz.C.th16_speedup.dat", "lu-mz.C.th16_speedup.gp",
+                                   "lu-mz.C.th16_speedup.png", "lu-mz.C.th16_validation.dat",
+                                   "lu-mz.C.th16_validation.gp", "lu-mz.C.th16_validation.png"});
+  CHECK(result.warnings.size() == 3);  // components, inputs and error skipped
+  CHECK(result.warnings[0] == "no data for the components chart; skipped");
+}
+
+TEST_CASE("A series with nothing drawable is an error and writes nothing", "[plots]") {
+  ScratchDir dir("empty");
+  ChartSet set;
+  set.context.series_name = "empty";
+  MeasuredPoint bad;
+  bad.procs = 4;  // no time: cannot be drawn
+  set.measured.push_back(bad);
+  PlotOptions options;
+  options.output_dir = (dir.path / "out").string();
+  PlotResult result;
+  std::string error;
+  CHECK_FALSE(qnm::plots::WriteCharts(set, options, &result, &error));
+  CHECK(error == "nothing to chart for series 'empty'");
+  CHECK_FALSE(fs::exists(options.output_dir));
 }
