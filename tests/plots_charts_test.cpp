@@ -23,23 +23,23 @@ using qnm::plots::PlotResult;
 using qnm::plots::testutil::FileNames;
 using qnm::plots::testutil::IsPng;
 using qnm::plots::testutil::ScratchDir;
+using qnm::plots::testutil::Written;
+using qnm::plots::testutil::WriteInto;
 
 TEST_CASE("Every chart of the LU-MZ class C series is drawn as PNG, SVG, script and data",
           "[plots]") {
   REQUIRE(qnm::plots::GnuplotAvailable());
   ScratchDir dir("all");
   const ChartSet set = qnm::plots::testdata::LuMzClassC();
-  PlotOptions options;
-  options.output_dir = (dir.path / "charts").string();
-  PlotResult result;
-  std::string error;
-  const bool written = qnm::plots::WriteCharts(set, options, &result, &error);
-  INFO(error);
-  REQUIRE(written);
-  CHECK(error.empty());
+  const fs::path charts = dir.path / "charts";
+  const Written written = WriteInto(set, charts);
+  const PlotResult& result = written.result;
+  INFO(written.error);
+  REQUIRE(written.ok);
+  CHECK(written.error.empty());
   CHECK(result.files.size() == 5 * 4);
 
-  const std::set<std::string> names = FileNames(options.output_dir);
+  const std::set<std::string> names = FileNames(charts);
   CHECK(names.size() == 5 * 4);  // no temporary directory or log left behind
   // Each chart with its y-axis label and one series name from its key.
   const std::vector<std::array<std::string, 3>> expected = {
@@ -52,10 +52,10 @@ TEST_CASE("Every chart of the LU-MZ class C series is drawn as PNG, SVG, script 
     const std::string stem = "lu-mz.C.th16_" + chart;
     INFO(stem);
     for (const char* ext : {".png", ".svg", ".gp", ".dat"}) CHECK(names.count(stem + ext) == 1);
-    const std::string png = qnm::ReadFile(options.output_dir + "/" + stem + ".png");
+    const std::string png = qnm::ReadFile((charts / (stem + ".png")).string());
     CHECK(IsPng(png));
     CHECK(png.size() > 20 * 1024);
-    const std::string svg = qnm::ReadFile(options.output_dir + "/" + stem + ".svg");
+    const std::string svg = qnm::ReadFile((charts / (stem + ".svg")).string());
     CHECK(svg.find("<svg") != std::string::npos);
     CHECK(svg.find("lu-mz.C th=16 on LLNL cab") != std::string::npos);  // title names series, machine
     CHECK(svg.find("processes P") != std::string::npos);                 // x axis label
@@ -67,16 +67,11 @@ TEST_CASE("Every chart of the LU-MZ class C series is drawn as PNG, SVG, script 
 // Hidden (run explicitly with `qnm_tests "[.gallery]"`): renders the PNGs of
 // docs/charts/ from the same real LU-MZ data, so the gallery can be refreshed.
 TEST_CASE("Gallery of the LU-MZ class C charts", "[.gallery]") {
-  PlotOptions options;
-  options.output_dir = std::string(QNM_SOURCE_DIR) + "/docs/charts";
-  options.svg = false;
-  PlotResult result;
-  std::string error;
-  const bool written =
-      qnm::plots::WriteCharts(qnm::plots::testdata::LuMzClassC(), options, &result, &error);
-  INFO(error);
-  REQUIRE(written);
-  for (const std::string& file : result.files) {  // the gallery keeps the images only
+  const Written written = WriteInto(qnm::plots::testdata::LuMzClassC(),
+                                   fs::path(QNM_SOURCE_DIR) / "docs" / "charts", true, false);
+  INFO(written.error);
+  REQUIRE(written.ok);
+  for (const std::string& file : written.result.files) {  // the gallery keeps the images only
     if (fs::path(file).extension() != ".png") fs::remove(file);
   }
 }
@@ -113,12 +108,11 @@ std::vector<std::vector<double>> BlockRows(const std::string& dat, const std::st
 TEST_CASE("Chart data files carry the measured and modeled numbers", "[plots]") {
   ScratchDir dir("data");
   const ChartSet set = qnm::plots::testdata::LuMzClassC();
-  PlotOptions options;
-  options.output_dir = dir.path.string();
-  options.svg = false;
-  PlotResult result;
-  std::string error;
-  REQUIRE(qnm::plots::WriteCharts(set, options, &result, &error));
+  const Written written = WriteInto(set, dir.path.string(), true, false);
+  const PlotResult& result = written.result;
+  const std::string& error = written.error;
+  INFO(error);
+  REQUIRE(written.ok);
   const std::string base = dir.path.string() + "/lu-mz.C.th16_";
 
   const std::string validation = qnm::ReadFile(base + "validation.dat");
@@ -170,12 +164,11 @@ TEST_CASE("A series with measurements only draws the charts that need no model",
   set.predicted.clear();
   set.measured_components.clear();
   set.inputs.clear();
-  PlotOptions options;
-  options.output_dir = dir.path.string();
-  options.svg = false;
-  PlotResult result;
-  std::string error;
-  REQUIRE(qnm::plots::WriteCharts(set, options, &result, &error));
+  const Written written = WriteInto(set, dir.path.string(), true, false);
+  const PlotResult& result = written.result;
+  const std::string& error = written.error;
+  INFO(error);
+  REQUIRE(written.ok);
   CHECK(FileNames(dir.path) == std::set<std::string>{
                                    "lu-mz.C.th16_speedup.dat", "lu-mz.C.th16_speedup.gp",
                                    "lu-mz.C.th16_speedup.png", "lu-mz.C.th16_validation.dat",
@@ -191,11 +184,8 @@ TEST_CASE("A series with nothing drawable is an error and writes nothing", "[plo
   MeasuredPoint bad;
   bad.procs = 4;  // no time: cannot be drawn
   set.measured.push_back(bad);
-  PlotOptions options;
-  options.output_dir = (dir.path / "out").string();
-  PlotResult result;
-  std::string error;
-  CHECK_FALSE(qnm::plots::WriteCharts(set, options, &result, &error));
-  CHECK(error == "nothing to chart for series 'empty'");
-  CHECK_FALSE(fs::exists(options.output_dir));
+  const Written written = WriteInto(set, dir.path / "out");
+  CHECK_FALSE(written.ok);
+  CHECK(written.error == "nothing to chart for series 'empty'");
+  CHECK_FALSE(fs::exists(dir.path / "out"));
 }

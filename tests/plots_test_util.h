@@ -6,6 +6,8 @@
 #include <set>
 #include <string>
 
+#include "plots/charts.h"
+
 namespace qnm::plots::testutil {
 
 /// A fresh empty directory under the system temp dir, removed on scope exit.
@@ -35,6 +37,26 @@ inline std::set<std::string> FileNames(const std::filesystem::path& dir) {
 
 inline bool IsPng(const std::string& bytes) {
   return bytes.size() > 8 && bytes.compare(0, 8, "\x89PNG\r\n\x1a\n") == 0;
+}
+
+/// What WriteCharts returned, with its message and result.
+struct Written {
+  bool ok = false;
+  std::string error;
+  PlotResult result;
+};
+
+/// Draws `set` into `dir` in the chosen formats.
+inline Written WriteInto(const ChartSet& set, const std::filesystem::path& dir, bool png = true,
+                         bool svg = true, bool pdf = false) {
+  PlotOptions options;
+  options.output_dir = dir.string();
+  options.png = png;
+  options.svg = svg;
+  options.pdf = pdf;
+  Written written;
+  written.ok = WriteCharts(set, options, &written.result, &written.error);
+  return written;
 }
 
 }  // namespace qnm::plots::testutil

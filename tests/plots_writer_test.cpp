@@ -18,6 +18,8 @@ using qnm::plots::PlotResult;
 using qnm::plots::testutil::FileNames;
 using qnm::plots::testutil::IsPng;
 using qnm::plots::testutil::ScratchDir;
+using qnm::plots::testutil::Written;
+using qnm::plots::testutil::WriteInto;
 
 namespace {
 
@@ -50,11 +52,11 @@ class ScopedPath {
 
 TEST_CASE("The .gp and .dat beside each chart re-draw it with plain gnuplot", "[plots]") {
   ScratchDir dir("reproduce");
-  PlotOptions options;
-  options.output_dir = dir.path.string();
-  PlotResult result;
-  std::string error;
-  REQUIRE(qnm::plots::WriteCharts(qnm::plots::testdata::LuMzClassC(), options, &result, &error));
+  const Written written = WriteInto(qnm::plots::testdata::LuMzClassC(), dir.path.string());
+  const PlotResult& result = written.result;
+  const std::string& error = written.error;
+  INFO(error);
+  REQUIRE(written.ok);
   for (const char* chart : {"validation", "components", "inputs", "speedup", "error"}) {
     const std::string stem = std::string("lu-mz.C.th16_") + chart;
     INFO(stem);
@@ -77,14 +79,11 @@ TEST_CASE("PDF charts are written when gnuplot has pdfcairo", "[plots]") {
   REQUIRE(!gnuplot.empty());
   if (!qnm::plots::HasTerminal(qnm::plots::GnuplotTerminals(gnuplot), "pdfcairo")) return;
   ScratchDir dir("pdf");
-  PlotOptions options;
-  options.output_dir = dir.path.string();
-  options.png = false;
-  options.svg = false;
-  options.pdf = true;
-  PlotResult result;
-  std::string error;
-  REQUIRE(qnm::plots::WriteCharts(qnm::plots::testdata::LuMzClassC(), options, &result, &error));
+  const Written written = WriteInto(qnm::plots::testdata::LuMzClassC(), dir.path.string(), false, false, true);
+  const PlotResult& result = written.result;
+  const std::string& error = written.error;
+  INFO(error);
+  REQUIRE(written.ok);
   CHECK(result.files.size() == 5 * 3);  // .pdf, .gp, .dat per chart
   const std::string pdf = qnm::ReadFile((dir.path / "lu-mz.C.th16_validation.pdf").string());
   CHECK(pdf.compare(0, 5, "%PDF-") == 0);
@@ -104,21 +103,17 @@ TEST_CASE("gnuplot's terminal list is read", "[plots]") {
 TEST_CASE("Without gnuplot on PATH no chart is written and the message says why", "[plots]") {
   ScratchDir empty_bin("no-gnuplot-bin");
   ScratchDir dir("no-gnuplot");
-  const std::string output_dir = (dir.path / "charts").string();
-  bool available = true, written = true;
-  std::string error;
+  bool available = true;
+  Written written;
   {
     ScopedPath path(empty_bin.path.string());
     available = qnm::plots::GnuplotAvailable();
-    PlotOptions options;
-    options.output_dir = output_dir;
-    PlotResult result;
-    written = qnm::plots::WriteCharts(qnm::plots::testdata::LuMzClassC(), options, &result, &error);
+    written = WriteInto(qnm::plots::testdata::LuMzClassC(), dir.path / "charts");
   }
   CHECK_FALSE(available);
-  CHECK_FALSE(written);
-  CHECK(error == "gnuplot not found; install gnuplot-nox — charts skipped");
-  CHECK_FALSE(fs::exists(output_dir));
+  CHECK_FALSE(written.ok);
+  CHECK(written.error == "gnuplot not found; install gnuplot-nox — charts skipped");
+  CHECK_FALSE(fs::exists(dir.path / "charts"));
   CHECK(qnm::plots::GnuplotAvailable());  // PATH restored
 }
 
@@ -169,12 +164,11 @@ TEST_CASE("A series name with quotes and markup still draws and shows in the SVG
   ScratchDir dir("quotes");
   auto set = qnm::plots::testdata::LuMzClassC();
   set.context = {"Bob's run <x> & y_z", "MCR", ""};
-  PlotOptions options;
-  options.output_dir = dir.path.string();
-  options.png = false;
-  PlotResult result;
-  std::string error;
-  REQUIRE(qnm::plots::WriteCharts(set, options, &result, &error));
+  const Written written = WriteInto(set, dir.path.string(), false);
+  const PlotResult& result = written.result;
+  const std::string& error = written.error;
+  INFO(error);
+  REQUIRE(written.ok);
   const std::string svg = qnm::ReadFile((dir.path / "Bob_s_run__x____y_z_validation.svg").string());
   CHECK(svg.find("Bob's run &lt;x> &amp; y_z on MCR") != std::string::npos);
 }
