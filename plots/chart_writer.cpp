@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cerrno>
 #include <csignal>
 #include <cstdio>
@@ -84,6 +85,24 @@ std::string ProcessAxis(std::vector<int> procs, double pad) {
     tics += std::to_string(procs[i]);
   }
   return tics + ")\n";
+}
+
+std::string LogTics(double low, double high) {
+  if (!(low > 0) || !(high >= low) || !std::isfinite(high)) return "set ytics auto\n";
+  const bool decades_only = std::log10(high / low) > 4;
+  std::string tics = "set ytics (";
+  bool first = true;
+  for (int exponent = int(std::floor(std::log10(low))); exponent <= int(std::ceil(std::log10(high)));
+       ++exponent) {
+    for (double mantissa : {1.0, 2.0, 5.0}) {
+      if (decades_only && mantissa != 1.0) continue;
+      const double tic = mantissa * std::pow(10.0, exponent);
+      if (tic < low / 1.15 || tic > high * 1.15) continue;
+      tics += (first ? "" : ", ") + FormatValue(tic);
+      first = false;
+    }
+  }
+  return first ? "set ytics auto\n" : tics + ")\n";
 }
 
 std::string PlotCommand(const std::vector<std::string>& clauses) {

@@ -50,6 +50,10 @@ std::string SeriesStem(const ChartContext& context);
 /// with a tic at every process count, so the axis shows real P values.
 std::string ProcessAxis(std::vector<int> procs, double pad = 1.25);
 
+/// `set ytics (...)` at 1-2-5 steps spanning [low, high] on a log axis (decades
+/// only when the range spans more than four), so a tight range still has labels.
+std::string LogTics(double low, double high);
+
 /// "plot a, \\ b, ..." where data clauses start with '' (the same file); the
 /// first of them is given the file name `datafile` as gnuplot requires.
 std::string PlotCommand(const std::vector<std::string>& clauses);

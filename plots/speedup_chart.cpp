@@ -61,6 +61,7 @@ bool BuildSpeedupChart(const ChartSet& charts, ChartScript* chart) {
   }
   body += ProcessAxis(procs);
   body += "set grid lc rgb '#dddddd'\nset samples 200\n";
+  // Speedup stays below the ideal line S = P, so the top left is free for the key.
   body += "set key top left box opaque\n";
   body += "set multiplot layout 1,2 title " + GnuplotQuote(chart->title) + "\n";
 
@@ -86,8 +87,14 @@ bool BuildSpeedupChart(const ChartSet& charts, ChartScript* chart) {
   };
   body += "set logscale y 2\nset format y '%g'\n";
   body += panel("speedup S(P) = " + reference, "2", "x", "bound(x)");
-  body += "unset logscale y\nset yrange [0:*]\n";
-  body += "set key bottom left box opaque\n";
+  // Efficiency: headroom above the data keeps the key (top right) off the curves.
+  double top_efficiency = 1.0;
+  for (const MeasuredPoint& point : measured)
+    top_efficiency = std::max(top_efficiency, p_ref * t_ref_s / point.time_s / point.procs);
+  for (const PredictedPoint& point : predicted)
+    top_efficiency = std::max(top_efficiency, p_ref * t_ref_s / point.time_s / point.procs);
+  body += "unset logscale y\nset yrange [0:" + FormatValue(1.45 * top_efficiency) + "]\n";
+  body += "set key top right box opaque\n";
   body += panel("parallel efficiency S(P) / P", "3", "1", "bound(x) / x");
   body += "unset multiplot\n";
   chart->body = body;

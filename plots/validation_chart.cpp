@@ -2,6 +2,7 @@
 // seed draws the 30% tolerance "typical of QNM models" as error bars; here it
 // is a shaded band around the modeled curve, with the 10% band as dashed lines.
 #include <algorithm>
+#include <limits>
 #include <set>
 
 #include "plots/chart_builders.h"
@@ -69,6 +70,20 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
     }
   }
 
+  // The y extent of everything drawn, for the tic marks of the tight log axis.
+  double y_low = std::numeric_limits<double>::infinity(), y_high = 0;
+  auto extend = [&](double value) {
+    if (!Positive(value)) return;
+    y_low = std::min(y_low, value);
+    y_high = std::max(y_high, value);
+  };
+  for (const MeasuredPoint& point : measured) {
+    for (double value : {point.time_s, point.min_s, point.max_s}) extend(value);
+  }
+  for (const PredictedPoint& point : predicted) {
+    for (double value : {0.7 * point.time_s, 1.3 * point.time_s, point.lower_s, point.upper_s})
+      extend(value);
+  }
   const std::string level = FormatValue(100.0 * charts.interval_level);
   std::vector<std::string> plots;
   if (!predicted.empty()) {
@@ -95,12 +110,16 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
 
   chart->name = "validation";
   chart->title = ChartTitle(charts.context, "modeled vs measured run time");
+  chart->width_px = 1150;
   chart->data = data.text();
   std::string body = "set title " + GnuplotQuote(chart->title) + "\n";
   body += ProcessAxis(procs);
   body += "set ylabel 'run time (s)'\nset logscale y 10\nset format y '%g'\n";
   body += "set grid xtics ytics mytics lc rgb '#cccccc'\n";
-  body += "set key top right box opaque samplen 3 spacing 1.2\n";
+  // The key sits right of the plot so it never hides a point, wherever the data lie.
+  body += "set key outside right top vertical box samplen 3 spacing 1.2\n";
+  body += "set autoscale yfix\nset offsets 0, 0, graph 0.06, graph 0.06\n";
+  body += LogTics(y_low, y_high);
   chart->body = body + PlotCommand(plots);
   return true;
 }
