@@ -307,24 +307,46 @@ struct LocationReader {
     ++bad_refs;
     return false;
   }
-  void Finish() {
+  void Finish(std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>>* quirks) {
     closed_at_end += stack.size();
     PopTo(0, last_ticks);
     trace->repaired_leaves += closed_frames + closed_at_end;
-    std::string who = "rank " + std::to_string(rank) + ": ";
-    auto warn = [&](uint64_t count, const std::string& what) {
-      if (count) trace->warnings.push_back(who + std::to_string(count) + " " + what);
+    auto note = [&](uint64_t count, const char* what) {
+      if (count) (*quirks)[what].emplace_back(rank, count);
     };
-    warn(unmatched_leaves, "Leave events without a matching Enter were ignored");
-    warn(closed_frames, "regions left out of order were closed with their parent");
-    warn(closed_at_end, "regions still open at the end of the trace were closed there");
-    warn(unknown_regions, "events named undefined regions and were ignored");
-    warn(unmatched_completions, "request completions without a request were ignored");
-    warn(bad_refs, "records named undefined communicators/windows/groups and were ignored");
-    warn(backwards_time, "timestamps went backwards and were clamped");
-    warn(pending_isend.size(), "non-blocking sends were never completed");
+    note(unmatched_leaves, "Leave events without a matching Enter were ignored");
+    note(closed_frames, "regions left out of order were closed with their parent");
+    note(closed_at_end, "regions still open at the end of the trace were closed there");
+    note(unknown_regions, "events named undefined regions and were ignored");
+    note(unmatched_completions, "request completions without a request were ignored");
+    note(bad_refs, "records named undefined communicators/windows/groups and were ignored");
+    note(backwards_time, "timestamps went backwards and were clamped");
+    note(pending_isend.size(), "non-blocking sends were never completed");
   }
 };
+
+/// "12 regions ... (ranks 0-3, 7)": one warning per kind of repaired quirk.
+void AddQuirkWarnings(const std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>>& quirks,
+                      std::vector<std::string>* warnings) {
+  for (const auto& [what, per_rank] : quirks) {
+    uint64_t total = 0;
+    std::string ranks;
+    for (std::size_t i = 0; i < per_rank.size(); ++i) {
+      total += per_rank[i].second;
+      std::size_t j = i;
+      while (j + 1 < per_rank.size() && per_rank[j + 1].first == per_rank[j].first + 1) ++j;
+      if (!ranks.empty()) ranks += ", ";
+      ranks += std::to_string(per_rank[i].first);
+      if (j > i) {
+        for (std::size_t k = i + 1; k <= j; ++k) total += per_rank[k].second;
+        ranks += "-" + std::to_string(per_rank[j].first);
+      }
+      i = j;
+    }
+    warnings->push_back(std::to_string(total) + " " + what + " (rank" +
+                        (per_rank.size() > 1 ? "s " : " ") + ranks + ")");
+  }
+}
 
 LocationReader& Loc(void* user) { return *static_cast<LocationReader*>(user); }
 
@@ -696,6 +718,7 @@ Trace ReadOtf2Trace(const std::string& path) {
   OTF2_EvtReaderCallbacks* callbacks = NewEventCallbacks();
   std::unique_ptr<OTF2_EvtReaderCallbacks, void (*)(OTF2_EvtReaderCallbacks*)> callbacks_owner(
       callbacks, OTF2_EvtReaderCallbacks_Delete);
+  std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>> quirks;
   for (uint32_t rank = 0; rank < rank_locations.size(); ++rank) {
     std::string file = dir + std::to_string(rank_locations[rank]) + ".evt";
     if (!IsFile(file)) throw InputError(file, 0, "missing event file");
@@ -712,10 +735,11 @@ Trace ReadOtf2Trace(const std::string& path) {
     OTF2_Reader_CloseEvtReader(reader.get(), evt);
     if (status != OTF2_SUCCESS) throw InputError(file, 0, Otf2Message("corrupt event file"));
     loc.out->raw_events = read;
-    loc.Finish();
+    loc.Finish(&quirks);
     loc.out->events.shrink_to_fit();
   }
   OTF2_Reader_CloseEvtFiles(reader.get());
+  AddQuirkWarnings(quirks, &trace.warnings);
   return trace;
 }
 
