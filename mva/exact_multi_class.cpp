@@ -79,7 +79,7 @@ size_t WalkQueueLattice(const std::vector<size_t>& limit, const std::vector<size
       throughput[a] = 0.0;
       if (digit[a] == 0) continue;
       const size_t before = (a == dims - 1) ? ((last_digit - 1) & 1) * layer + offset : slot - stride[a];
-      const double total_s = constant_s[a] + QueueResidences(&queue_demand[a * queues], q + before * queues,
+      const double total_s = constant_s[a] + QueueResidences(queue_demand.data() + (a * queues), q + before * queues,
                                                              count, queues, residence + a * queues);
       throughput[a] = static_cast<double>(digit[a]) / total_s;
     }
@@ -245,21 +245,21 @@ bool SolveExactMultiClass(const Network& network, const Options& options, Result
     }
 
     for (Variant& var : variants) {
-      double* q_now = &var.queue_total[slot * queues];
+      double* q_now = var.queue_total.data() + (slot * queues);
       for (size_t i = 0; i < queues; ++i) q_now[i] = 0.0;
       for (size_t a = 0; a < dims; ++a) {
         if (digit[a] == 0) {
           var.throughput[a] = 0.0;
           continue;
         }
-        double* r = &var.queue_residence[a * queues];
-        double total_s = constant_s[a] + QueueResidences(&queue_demand[a * queues],
-                                                         &var.queue_total[before[a] * queues],
+        double* r = var.queue_residence.data() + (a * queues);
+        double total_s = constant_s[a] + QueueResidences(queue_demand.data() + (a * queues),
+                                                         var.queue_total.data() + (before[a] * queues),
                                                          queue_count.data(), queues, r);
         for (size_t l = 0; l < lds; ++l) {
           if (var.ld_count[l] == 0) continue;
-          const double* p_before = &var.marginal[(before[a] * lds + l) * width];
-          const double* inv = &inv_alpha[l * (width + 1)];
+          const double* p_before = var.marginal.data() + ((before[a] * lds + l) * width);
+          const double* inv = inv_alpha.data() + (l * (width + 1));
           double sum = 0.0;
           for (size_t j = 1; j <= population; ++j) sum += static_cast<double>(j) * inv[j] * p_before[j - 1];
           var.ld_residence[a * lds + l] = ld_demand[a * lds + l] * sum;
@@ -273,8 +273,8 @@ bool SolveExactMultiClass(const Network& network, const Options& options, Result
       }
       for (size_t l = 0; l < lds; ++l) {
         if (var.ld_count[l] == 0) continue;
-        double* p_now = &var.marginal[(slot * lds + l) * width];
-        const double* inv = &inv_alpha[l * (width + 1)];
+        double* p_now = var.marginal.data() + ((slot * lds + l) * width);
+        const double* inv = inv_alpha.data() + (l * (width + 1));
         double busy = 0.0;
         for (size_t j = 1; j <= population; ++j) {
           double flow = 0.0;
@@ -299,7 +299,7 @@ bool SolveExactMultiClass(const Network& network, const Options& options, Result
 
   // Results at N; classes without customers see the arrival-theorem residence.
   const Variant& whole = variants.back();
-  const double* q_final = &whole.queue_total[slot * queues];
+  const double* q_final = whole.queue_total.data() + (slot * queues);
   for (size_t a = 0; a < dims; ++a) result->X[active[a]] = whole.throughput[a];
   for (size_t k = 0; k < network.stations.size(); ++k)
     for (size_t c = 0; c < classes; ++c) {
@@ -315,8 +315,8 @@ bool SolveExactMultiClass(const Network& network, const Options& options, Result
   }
   for (size_t l = 0; l < lds; ++l) {
     const size_t k = ld_index[l];
-    const double* p_final = &whole.marginal[(slot * lds + l) * width];
-    const double* inv = &inv_alpha[l * (width + 1)];
+    const double* p_final = whole.marginal.data() + ((slot * lds + l) * width);
+    const double* inv = inv_alpha.data() + (l * (width + 1));
     double arrival_sum = 0.0, busy = 0.0;  // what an extra arrival would see
     for (size_t j = 1; j <= width; ++j) arrival_sum += static_cast<double>(j) * inv[j] * p_final[j - 1];
     for (size_t j = 1; j < width; ++j) busy += p_final[j];

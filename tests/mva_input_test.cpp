@@ -203,3 +203,12 @@ TEST_CASE("The JSON reader rejects wrongly typed names and types", "[mva][input]
   CHECK_THAT(message(R"({"classes": [{"population": 1}], "stations": [{"type": 1, "demands": [1]}]})"),
              Catch::Contains("t.json: stations[0].type: expected a string"));
 }
+
+TEST_CASE("A number too large for a double is an input error, not a crash", "[mva][input]") {
+  try {
+    mva::ParseJsonText(R"({"classes": [{"population": 1}], "stations": [{"demands": [0.5E954446229485]}]})", "big.json");
+    FAIL("no error");
+  } catch (const qnm::InputError& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("big.json: invalid JSON: number overflow"));
+  }
+}
