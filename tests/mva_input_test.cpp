@@ -104,6 +104,7 @@ TEST_CASE("Invalid options and oversized lattices are refused", "[mva][input]") 
   std::string why;
   REQUIRE(mva::Solve(net, mva::Options(), &result, &why));
   CHECK(result.summary.algorithm_used == mva::Algorithm::kSchweitzer);
+  CHECK_THAT(result.summary.message, Catch::StartsWith("auto chose Schweitzer"));
   CHECK(result.summary.converged);
   CHECK(result.U[0][0] + result.U[0][1] + result.U[0][2] <= 1.0 + 1e-9);
   CHECK(result.U[0][0] + result.U[0][1] + result.U[0][2] > 0.99);  // saturated
