@@ -172,3 +172,13 @@ TEST_CASE("A series name with quotes and markup still draws and shows in the SVG
   const std::string svg = qnm::ReadFile((dir.path / "Bob_s_run__x____y_z_validation.svg").string());
   CHECK(svg.find("Bob's run &lt;x> &amp; y_z on MCR") != std::string::npos);
 }
+
+TEST_CASE("An output directory that is a file is reported, not crashed on", "[plots]") {
+  ScratchDir dir("file-as-dir");
+  const fs::path file = dir.path / "charts";
+  qnm::WriteFileAtomically(file.string(), "not a directory\n");
+  const Written written = WriteInto(qnm::plots::testdata::LuMzClassC(), file);
+  CHECK_FALSE(written.ok);
+  CHECK(written.error.rfind(file.string() + ": cannot create directory", 0) == 0);
+  CHECK(qnm::ReadFile(file.string()) == "not a directory\n");
+}
