@@ -197,8 +197,9 @@ void ReadGnuplotLog(const std::string& log, std::vector<std::string>* warnings,
   std::string line;
   while (std::getline(lines, line)) {
     if (line.find("warning:") != std::string::npos) {
-      if (std::find(warnings->begin(), warnings->end(), line) == warnings->end())
-        warnings->push_back("gnuplot: " + line);
+      const std::string warning = "gnuplot: " + line;
+      if (std::find(warnings->begin(), warnings->end(), warning) == warnings->end())
+        warnings->push_back(warning);
     } else if (first_error->empty() && std::regex_search(line, kLocated)) {
       *first_error = line;
     }

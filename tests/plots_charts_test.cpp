@@ -37,6 +37,7 @@ TEST_CASE("Every chart of the LU-MZ class C series is drawn as PNG, SVG, script 
   INFO(written.error);
   REQUIRE(written.ok);
   CHECK(written.error.empty());
+  CHECK(result.warnings.empty());  // gnuplot had nothing to complain about
   CHECK(result.files.size() == 5 * 4);
 
   const std::set<std::string> names = FileNames(charts);
