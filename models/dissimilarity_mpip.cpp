@@ -136,7 +136,8 @@ MpipActivityRegionTimes ActivityRegionTimesFromMpip(const RunStats& run,
     // The '*' row is the sum over ranks; per-rank rows hidden by mpiP -t make
     // the per-rank sum fall short (times have 3 significant digits: allow 1 %).
     double sum = std::accumulate(site.time_s_per_rank.begin(), site.time_s_per_rank.end(), 0.0);
-    if (Known(site.total_time_s) && sum < 0.99 * site.total_time_s - 1e-9) ++incomplete_sites;
+    if (!site.ranks_complete || (Known(site.total_time_s) && sum < 0.99 * site.total_time_s - 1e-9))
+      ++incomplete_sites;
   }
   if (sites_with_times == 0)
     throw InputError(source, 0, "no per-rank call-site times (mpiP call-site statistics): "
