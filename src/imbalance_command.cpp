@@ -1,5 +1,6 @@
 // `qnm-predict imbalance RUNS...`: the load-imbalance dissimilarity ranking of
 // Calzarossa, Massari and Tessera (seed 003) for each mpiP report found.
+#include <cctype>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -31,6 +32,16 @@ struct ImbalanceArgs {
   bool by_address = false;
 };
 
+/// The run's mpiP report (an NPB stdout may be paired with it), else its first source.
+std::string LabelOf(const RunStats& run) {
+  for (const std::string& source : run.sources) {
+    std::string lower = source;
+    for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (lower.find(".mpip") != std::string::npos) return source;
+  }
+  return run.sources.empty() ? run.app : run.sources.front();
+}
+
 void RunImbalance(const ImbalanceArgs& args) {
   DissimilarityFormat format;
   if (!ParseDissimilarityFormat(args.format, &format))
@@ -57,12 +68,12 @@ void RunImbalance(const ImbalanceArgs& args) {
   IngestSummary summary;
   std::vector<RunStats> runs = IngestPaths(args.paths, ingest, &summary);
   for (const SkippedFile& skipped : summary.skipped)
-    std::cerr << "qnm-predict imbalance: skipped " << skipped.path << ": " << skipped.reason << "\n";
+    std::cerr << "qnm-predict imbalance: skipped " << skipped.reason << "\n";
 
   std::vector<std::unique_ptr<DissimilarityResult>> results;
   std::vector<DissimilarityReportEntry> entries;
   for (const RunStats& run : runs) {
-    const std::string label = run.sources.empty() ? run.app : run.sources.front();
+    const std::string label = LabelOf(run);
     bool has_call_sites = false;
     for (const CallSiteStats& site : run.call_sites) has_call_sites |= !site.time_s_per_rank.empty();
     if (!has_call_sites) {

@@ -4,6 +4,7 @@
 // per rank row of 'Callsite Time statistics', AppTime - MPITime per rank).
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -107,6 +108,37 @@ TEST_CASE("NPB CG class C on 64 ranks: indices from the real mpiP report", "[dis
   qnm::DissimilarityOptions by_index;
   by_index.criterion = qnm::ImbalanceCriterion::kIndex;
   CHECK(Analyse(kCg, {}, by_index).summary.most_imbalanced_activity == "synchronization");
+}
+
+TEST_CASE("Per-rank mpiP call sites (ASLR) are merged by MPI function", "[dissimilarity][real]") {
+  // nunatak: rank 0 resolved its sites (mpi_workload.c:22), ranks 1-3 did
+  // not and got their own addresses: 8 sites, each used by one rank.
+  const std::string nunatak = kMpip + "/nunatak__mpi_workload.4.2586003.1.mpiP";
+  qnm::MpipActivityRegionTimes built = qnm::ActivityRegionTimesFromMpip(ReadOne(nunatak), {});
+  CHECK(built.times.regions == std::vector<std::string>{"Recv", "Allreduce", "Send", "application"});
+  CHECK(built.notes.front() ==
+        "mpiP gave ranks their own call sites (8 sites used by one rank only): regions are MPI functions");
+  qnm::DissimilarityResult result = qnm::ComputeDissimilarity(built.times, {});
+  CHECK(Region(result, "Allreduce").index == Approx(0.01555069).epsilon(1e-6));  // balanced once merged
+  CHECK(Region(result, "Recv").index == Approx(std::sqrt(0.75)));                // rank 0 only: sqrt(1 - 1/P)
+  CHECK(result.activities[1].scaled_index == Approx(0.0234002502).epsilon(1e-7));
+  CHECK(result.summary.most_imbalanced_activity == "p2p");
+  // Without the merge the split Allreduce would look like the worst imbalance.
+  qnm::MpipDissimilarityOptions split;
+  split.merge_per_rank_sites = false;
+  qnm::DissimilarityResult unmerged = Analyse(nunatak, split);
+  CHECK(unmerged.summary.most_imbalanced_activity == "collective");
+  CHECK(Region(unmerged, "Allreduce @ mpi_workload.c:22 main").index == Approx(std::sqrt(0.75)));
+
+  // armhack21 CloverLeaf: 832 sites = 13 per rank x 64 ranks.
+  qnm::DissimilarityResult clover = Analyse(kMpip + "/armhack21__clover_leaf.64.5895.1.mpiP");
+  CHECK(clover.region_names.size() == 7);
+  CHECK(clover.summary.total_time_s == Approx(1171.19651).epsilon(1e-8));
+  CHECK(clover.activities[1].scaled_index == Approx(0.00129057114).epsilon(1e-7));  // p2p
+  CHECK(clover.summary.most_imbalanced_region == "Waitall");
+  // The NPB reports of the same data set keep their call sites.
+  CHECK(qnm::ActivityRegionTimesFromMpip(ReadOne(kCg), {}).notes.front().find("own call sites") ==
+        std::string::npos);
 }
 
 TEST_CASE("imbalance command: table, JSON and CSV on real reports", "[dissimilarity][real][cli]") {
