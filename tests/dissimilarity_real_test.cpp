@@ -11,6 +11,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include <unistd.h>
 
 #include "ingest/ingest.h"
 #include "models/dissimilarity.h"
@@ -47,9 +48,16 @@ struct CliRun {
   std::string out, err;
 };
 
-CliRun Imbalance(const std::string& arguments) {
-  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "qnm_imbalance_cli";
+/// A scratch directory of this test process (ctest -j runs test cases in parallel).
+std::filesystem::path ScratchDir() {
+  const std::filesystem::path dir =
+      std::filesystem::temp_directory_path() / ("qnm_imbalance_cli." + std::to_string(getpid()));
   std::filesystem::create_directories(dir);
+  return dir;
+}
+
+CliRun Imbalance(const std::string& arguments) {
+  const std::filesystem::path dir = ScratchDir();
   const std::string out = (dir / "stdout").string(), err = (dir / "stderr").string();
   int status = std::system((std::string(QNM_CLI_PATH) + " imbalance " + arguments + " >" + out + " 2>" + err).c_str());
   return {status, qnm::ReadFile(out), qnm::ReadFile(err)};
@@ -158,7 +166,7 @@ TEST_CASE("imbalance command: table, JSON and CSV on real reports", "[dissimilar
   CHECK(runs[1]["activities"][0]["name"] == "p2p");
   CHECK(runs[1]["activities"][0]["ID_A"].get<double>() == Approx(0.28271842).epsilon(1e-7));
 
-  const std::string csv_path = (std::filesystem::temp_directory_path() / "qnm_imbalance_cli" / "is.csv").string();
+  const std::string csv_path = (ScratchDir() / "is.csv").string();
   std::filesystem::remove(csv_path);
   CliRun csv = Imbalance(kIs + " --format csv --regions mpi --no-computation -o " + csv_path);
   CHECK(csv.status == 0);
