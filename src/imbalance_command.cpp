@@ -1,6 +1,7 @@
 // `qnm-predict imbalance RUNS...`: the load-imbalance dissimilarity ranking of
 // Calzarossa, Massari and Tessera (seed 003) for each mpiP report found.
 #include <cctype>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -53,6 +54,9 @@ void RunImbalance(const ImbalanceArgs& args) {
   if (args.rank_by != "scaled" && args.rank_by != "index")
     throw InputError("", 0, "--rank-by must be scaled or index, not '" + args.rank_by + "'");
   options.criterion = args.rank_by == "scaled" ? ImbalanceCriterion::kScaledIndex : ImbalanceCriterion::kIndex;
+  if (args.top < 0) throw InputError("", 0, "--top must be >= 0 (0 = all rows)");
+  if (!(args.threshold >= 0) && !std::isnan(args.threshold))
+    throw InputError("", 0, "--threshold must be >= 0");
   options.severity_threshold = args.threshold;
   options.report_top = args.top;
   std::string error;

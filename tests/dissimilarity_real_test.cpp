@@ -185,6 +185,11 @@ TEST_CASE("imbalance command: bad input gives one line and exit 1", "[dissimilar
   CliRun dispersion = Imbalance(kIs + " --dispersion manhattan");
   CHECK(dispersion.status != 0);
   CHECK(dispersion.err.find("--dispersion must be") != std::string::npos);
+  CliRun top = Imbalance(kIs + " --top -2");
+  CHECK(top.err == "qnm-predict: --top must be >= 0 (0 = all rows)\n");
+  CliRun unwritable = Imbalance(kIs + " -o /nonexistent/dir/out.json");
+  CHECK(unwritable.status != 0);
+  CHECK(unwritable.err.find("/nonexistent/dir/out.json") != std::string::npos);
   // An NPB stdout file has no call sites: nothing to analyse.
   CliRun npb = Imbalance(kMpip + "/npb-stdout");
   CHECK(npb.status != 0);
