@@ -6,7 +6,9 @@
 #define CSV_IO_NO_THREAD  // one small table per call: no reader thread
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wparentheses"
+#if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wstringop-truncation"
+#endif
 #include <csv.h>
 #pragma GCC diagnostic pop
 #include <nlohmann/json.hpp>

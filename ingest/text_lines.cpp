@@ -1,6 +1,7 @@
 #include "ingest/text_lines.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 
 namespace qnm {
@@ -32,6 +33,7 @@ std::string_view Trim(std::string_view text) {
 
 std::vector<std::string_view> SplitWhitespace(std::string_view text) {
   std::vector<std::string_view> tokens;
+  tokens.reserve(12);
   std::size_t i = 0;
   while (i < text.size()) {
     while (i < text.size() && IsBlank(text[i])) ++i;
@@ -59,6 +61,10 @@ std::string ToLower(std::string_view text) {
 
 std::optional<double> ParseDouble(std::string_view token) {
   if (token.empty() || token.size() > 64) return std::nullopt;
+  double fast = 0;
+  auto [end_fast, error] = std::from_chars(token.data(), token.data() + token.size(), fast);
+  if (error == std::errc() && end_fast == token.data() + token.size()) return fast;
+  // strtod also takes a leading '+' and hexadecimal floats.
   char buffer[72];
   token.copy(buffer, token.size());
   buffer[token.size()] = '\0';
@@ -71,6 +77,13 @@ std::optional<double> ParseDouble(std::string_view token) {
 
 std::optional<long long> ParseInteger(std::string_view token) {
   if (token.empty() || token.size() > 20) return std::nullopt;
+  long long fast = 0;
+  auto [end_fast, error] = std::from_chars(token.data(), token.data() + token.size(), fast);
+  if (error == std::errc() && end_fast == token.data() + token.size()) {
+    constexpr long long kFastLimit = 1LL << 62;
+    if (fast > kFastLimit || fast < -kFastLimit) return std::nullopt;
+    return fast;
+  }
   char buffer[24];
   token.copy(buffer, token.size());
   buffer[token.size()] = '\0';
