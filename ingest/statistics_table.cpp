@@ -174,6 +174,12 @@ double NumberOrUnknown(const nlohmann::json& value, const std::string& key, cons
   return value.get<double>();
 }
 
+int IntOf(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
+  double number = NumberOrUnknown(value, key, row);
+  if (!(number >= -(1 << 30) && number <= (1 << 30))) row.Fail("'" + key + "' needs an integer");
+  return static_cast<int>(number);
+}
+
 std::string Text(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
   if (!value.is_string()) row.Fail("'" + key + "' needs a string");
   return value.get<std::string>();
@@ -191,7 +197,7 @@ CallSiteStats CallSiteFromJson(const nlohmann::json& value, RowBuilder& row) {
   if (!value.is_object()) row.Fail("'call_sites' needs an array of objects");
   CallSiteStats site;
   for (const auto& [key, field] : value.items()) {
-    if (key == "id") site.id = static_cast<int>(NumberOrUnknown(field, key, row));
+    if (key == "id") site.id = IntOf(field, key, row);
     else if (key == "mpi_function") site.mpi_function = Text(field, key, row);
     else if (key == "source_location") site.source_location = Text(field, key, row);
     else if (key == "activity") continue;  // re-derived from the MPI function
@@ -214,7 +220,7 @@ void SetRecordKey(const std::string& key, const nlohmann::json& value, RowBuilde
   if (key == "data_set") run.data_set = Text(value, key, row);
   else if (key == "variant") run.variant = Text(value, key, row);
   else if (key == "tool_version") run.tool_version = Text(value, key, row);
-  else if (key == "procs_requested") run.procs_requested = static_cast<int>(NumberOrUnknown(value, key, row));
+  else if (key == "procs_requested") run.procs_requested = IntOf(value, key, row);
   else if (key == "wall_time_s") run.wall_time_s = NumberOrUnknown(value, key, row);
   else if (key == "per_rank_complete") run.per_rank_complete = value.is_boolean() && value.get<bool>();
   else if (key == "details") run.details = TextMap(value, key, row);
