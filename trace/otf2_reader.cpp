@@ -11,6 +11,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "trace/pending_requests.h"
 #include "util/input_error.h"
 
 namespace qnm::trace {
@@ -248,9 +249,9 @@ struct LocationReader {
     uint32_t region;
   };
   std::vector<Frame> stack;
-  std::unordered_map<uint64_t, uint32_t> pending_isend;  // request -> message index
-  std::unordered_map<uint64_t, uint32_t> pending_irecv;  // request -> request event index
-  std::unordered_map<uint64_t, uint32_t> pending_rma;    // (win, matching id) -> op index
+  PendingRequests pending_isend;  // request -> message index
+  PendingRequests pending_irecv;  // request -> request event index
+  PendingRequests pending_rma;    // (win, matching id) -> op index
   bool paused = false;
   uint64_t last_ticks = 0;
   bool any_event = false;
@@ -402,7 +403,7 @@ OTF2_CallbackCode EvIsend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
   uint32_t message = AddMessage(loc, comm, receiver, tag, bytes, kNone);
-  loc.pending_isend[request] = message;
+  loc.pending_isend.Insert(request, message);
   loc.Add(ticks, EventKind::kIsend, message);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -410,27 +411,27 @@ OTF2_CallbackCode EvIsendComplete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_
                                   OTF2_AttributeList*, uint64_t request) {
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
-  auto it = loc.pending_isend.find(request);
-  if (it == loc.pending_isend.end()) {
+  uint32_t message = kNone;
+  if (!loc.pending_isend.Take(request, &message)) {
     ++loc.unmatched_completions;
     return OTF2_CALLBACK_SUCCESS;
   }
-  loc.Add(ticks, EventKind::kIsendComplete, it->second);
-  loc.pending_isend.erase(it);
+  loc.Add(ticks, EventKind::kIsendComplete, message);
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvIrecvRequest(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                                  OTF2_AttributeList*, uint64_t request) {
   LocationReader& loc = Loc(user);
-  loc.pending_irecv[request] = loc.Add(loc.Ticks(time), EventKind::kIrecvRequest, kNone);
+  loc.pending_irecv.Insert(request, loc.Add(loc.Ticks(time), EventKind::kIrecvRequest, kNone));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvRequestCancelled(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                                      OTF2_AttributeList*, uint64_t request) {
   LocationReader& loc = Loc(user);
   loc.Ticks(time);
-  loc.pending_isend.erase(request);
-  loc.pending_irecv.erase(request);
+  uint32_t ignored;
+  loc.pending_isend.Take(request, &ignored);
+  loc.pending_irecv.Take(request, &ignored);
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvRecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
@@ -450,13 +451,7 @@ OTF2_CallbackCode EvIrecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
   uint32_t request_event = static_cast<uint32_t>(loc.out->events.size());
-  auto it = loc.pending_irecv.find(request);
-  if (it != loc.pending_irecv.end()) {
-    request_event = it->second;
-    loc.pending_irecv.erase(it);
-  } else {
-    ++loc.unmatched_completions;
-  }
+  if (!loc.pending_irecv.Take(request, &request_event)) ++loc.unmatched_completions;
   loc.Add(ticks, EventKind::kIrecv, AddMessage(loc, comm, sender, tag, bytes, request_event));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -513,7 +508,7 @@ OTF2_CallbackCode AddRmaOp(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, 
   if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
   loc.out->rma_ops.push_back(RmaOpRecord{win, remote, bytes, matching, kind});
   uint32_t op = static_cast<uint32_t>(loc.out->rma_ops.size() - 1);
-  loc.pending_rma[(static_cast<uint64_t>(win) << 40) ^ matching] = op;
+  loc.pending_rma.Insert((static_cast<uint64_t>(win) << 40) ^ matching, op);
   loc.Add(ticks, EventKind::kRmaOp, op);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -536,13 +531,12 @@ OTF2_CallbackCode EvRmaOpComplete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_
                                   OTF2_AttributeList*, OTF2_RmaWinRef win, uint64_t matching) {
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
-  auto it = loc.pending_rma.find((static_cast<uint64_t>(win) << 40) ^ matching);
-  if (it == loc.pending_rma.end()) {
+  uint32_t op = kNone;
+  if (!loc.pending_rma.Take((static_cast<uint64_t>(win) << 40) ^ matching, &op)) {
     ++loc.unmatched_completions;
     return OTF2_CALLBACK_SUCCESS;
   }
-  loc.Add(ticks, EventKind::kRmaOpComplete, it->second);
-  loc.pending_rma.erase(it);
+  loc.Add(ticks, EventKind::kRmaOpComplete, op);
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode AddLock(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, uint32_t remote,
@@ -736,7 +730,9 @@ Trace ReadOtf2Trace(const std::string& path) {
     if (status != OTF2_SUCCESS) throw InputError(file, 0, Otf2Message("corrupt event file"));
     loc.out->raw_events = read;
     loc.Finish(&quirks);
-    loc.out->events.shrink_to_fit();
+    // Only when the header's event count was far off: shrinking copies the events.
+    if (loc.out->events.capacity() > loc.out->events.size() + loc.out->events.size() / 4)
+      loc.out->events.shrink_to_fit();
   }
   OTF2_Reader_CloseEvtFiles(reader.get());
   AddQuirkWarnings(quirks, &trace.warnings);
