@@ -38,6 +38,10 @@ bool IsFile(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
 }
+uint64_t FileSize(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 ? static_cast<uint64_t>(info.st_size) : 0;
+}
 bool IsDirectory(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
@@ -192,13 +196,13 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
     LocationTrace& out = trace.ranks[rank];
     out.otf2_location = (*rank_locations)[rank];
     const RawLocation& raw = defs.locations[out.otf2_location];
+    out.header_events = raw.events;
     auto group = defs.location_groups.find(raw.group);
     out.name = group != defs.location_groups.end() ? group->second.first : raw.name;
     if (group != defs.location_groups.end()) {
       auto node = defs.system_nodes.find(group->second.second);
       if (node != defs.system_nodes.end()) out.node = node->second;
     }
-    out.events.reserve(std::min<uint64_t>(raw.events, kMaxReserveEvents));
   }
   // Groups: COMM_GROUP members index the COMM_LOCATIONS group, i.e. they are ranks.
   uint32_t max_group = defs.groups.empty() ? 0 : defs.groups.rbegin()->first + 1;
@@ -716,6 +720,12 @@ Trace ReadOtf2Trace(const std::string& path) {
   for (uint32_t rank = 0; rank < rank_locations.size(); ++rank) {
     std::string file = dir + std::to_string(rank_locations[rank]) + ".evt";
     if (!IsFile(file)) throw InputError(file, 0, "missing event file");
+    // The header's event count, bounded by the file size (a record takes >= 3
+    // bytes), so that a corrupt count cannot make us reserve gigabytes.
+    uint64_t expected = std::min<uint64_t>({trace.ranks[rank].header_events, FileSize(file) / 3 + 16, kMaxReserveEvents});
+    trace.ranks[rank].events.reserve(expected);
+    // Address space only: pages that stay untouched cost nothing.
+    trace.ranks[rank].messages.reserve(expected / 2);
     OTF2_EvtReader* evt = OTF2_Reader_GetEvtReader(reader.get(), rank_locations[rank]);
     if (!evt) throw InputError(file, 0, Otf2Message("cannot open the event file"));
     LocationReader loc;
@@ -739,7 +749,45 @@ Trace ReadOtf2Trace(const std::string& path) {
   return trace;
 }
 
-uint64_t DecodeOtf2EventsOnly(const std::string& path) {
+namespace {
+
+OTF2_CallbackCode Count(void* user) {
+  ++*static_cast<uint64_t*>(user);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/// Callbacks that only count: the least any reader does with the records.
+OTF2_EvtReaderCallbacks* NewCountingCallbacks() {
+  OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+  using L = OTF2_LocationRef;
+  using T = OTF2_TimeStamp;
+  using A = OTF2_AttributeList;
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, [](L, T, uint64_t, void* u, A*, OTF2_RegionRef) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, [](L, T, uint64_t, void* u, A*, OTF2_RegionRef) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(
+      cb, [](L, T, uint64_t, void* u, A*, uint32_t, OTF2_CommRef, uint32_t, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(
+      cb, [](L, T, uint64_t, void* u, A*, uint32_t, OTF2_CommRef, uint32_t, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(
+      cb, [](L, T, uint64_t, void* u, A*, uint32_t, OTF2_CommRef, uint32_t, uint64_t, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(
+      cb, [](L, T, uint64_t, void* u, A*, uint32_t, OTF2_CommRef, uint32_t, uint64_t, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, [](L, T, uint64_t, void* u, A*, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, [](L, T, uint64_t, void* u, A*, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, [](L, T, uint64_t, void* u, A*) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
+      cb, [](L, T, uint64_t, void* u, A*, OTF2_CollectiveOp, OTF2_CommRef, uint32_t, uint64_t, uint64_t) {
+        return Count(u);
+      });
+  OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, [](L, T, uint64_t, void* u, A*, OTF2_MeasurementMode) {
+    return Count(u);
+  });
+  return cb;
+}
+
+}  // namespace
+
+uint64_t DecodeOtf2EventsOnly(const std::string& path, bool counting_callbacks) {
   std::string anchor = Otf2AnchorPath(path);
   Trace trace;
   std::vector<uint64_t> rank_locations;
@@ -747,11 +795,14 @@ uint64_t DecodeOtf2EventsOnly(const std::string& path) {
   ReadLocalDefinitions(reader.get(), anchor, rank_locations);
   if (OTF2_Reader_OpenEvtFiles(reader.get()) != OTF2_SUCCESS)
     throw InputError(anchor, 0, Otf2Message("cannot open the event files"));
+  std::unique_ptr<OTF2_EvtReaderCallbacks, void (*)(OTF2_EvtReaderCallbacks*)> counting(
+      NewCountingCallbacks(), OTF2_EvtReaderCallbacks_Delete);
   uint64_t total = 0;
   for (uint64_t location : rank_locations) {
     OTF2_EvtReader* evt = OTF2_Reader_GetEvtReader(reader.get(), location);
     if (!evt) throw InputError(anchor, 0, Otf2Message("cannot open an event file"));
-    uint64_t read = 0;
+    uint64_t read = 0, counted = 0;
+    if (counting_callbacks) OTF2_Reader_RegisterEvtCallbacks(reader.get(), evt, counting.get(), &counted);
     OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader.get(), evt, &read);
     OTF2_Reader_CloseEvtReader(reader.get(), evt);
     if (status != OTF2_SUCCESS) throw InputError(anchor, 0, Otf2Message("corrupt event file"));

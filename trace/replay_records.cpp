@@ -116,7 +116,7 @@ class RankPass {
         uint32_t completion = event.kind == EventKind::kSend ? TopInstance() : kNone;
         if (event.kind == EventKind::kIsend)
           send_of_message_[event.ref] = static_cast<uint32_t>(out_.sends.size());
-        out_.sends.push_back(SendRecord{message.comm, rank_, dst, message.tag, message.bytes,
+        out_.sends.push_back(SendRecord{message.comm, rank_, dst, message.tag,
                                         stack_.back().enter, event.ticks, completion});
         return;
       }
@@ -134,7 +134,7 @@ class RankPass {
                                      ? stack_.back().enter
                                      : EnclosingEnter(message.request_event);
         if (src == kNone) return;
-        out_.recvs.push_back(RecvRecord{message.comm, src, rank_, message.tag, message.bytes,
+        out_.recvs.push_back(RecvRecord{message.comm, src, rank_, message.tag,
                                         request_enter, TopInstance()});
         return;
       }

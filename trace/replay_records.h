@@ -20,9 +20,10 @@ struct CallInstance {
   bool late_sender_candidate = false;  // a receive completing here waited (Late Receiver skips it)
 };
 
+// Message halves carry no byte counts: no wait-state pattern needs them, and
+// leaving them out keeps the records (one per message) small.
 struct SendRecord {
   uint32_t comm, src, dst, tag;  // src/dst are world ranks
-  uint64_t bytes;
   uint64_t enter;        // Es: Enter of the region holding the send event
   uint64_t send_ticks;   // the MpiSend/MpiIsend record time
   uint32_t completion;   // call instance holding the completion, or kNone
@@ -30,7 +31,6 @@ struct SendRecord {
 
 struct RecvRecord {
   uint32_t comm, src, dst, tag;
-  uint64_t bytes;
   uint64_t request_enter;  // Qr_enter: Enter of the region holding the request
   uint32_t completion;     // call instance holding the receive completion
 };
