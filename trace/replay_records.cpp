@@ -29,6 +29,7 @@ class RankPass {
         send_of_message_(data_.messages.size(), kNone), windows_(trace.windows.size()) {}
 
   void Run() {
+    idle_from_ = data_.first_ticks;
     const std::size_t n = data_.events.size();
     for (std::size_t i = 0; i < n; ++i) {
       const Event& event = data_.events[i];
@@ -40,10 +41,15 @@ class RankPass {
           break;
       }
     }
+    if (stack_.empty() && data_.last_ticks > idle_from_)
+      out_.outside_ticks[rank_] += static_cast<double>(data_.last_ticks - idle_from_);
   }
 
  private:
   void OnEnter(const Event& event) {
+    // Time outside every region (no "main" region in MPI-only instrumentation).
+    if (stack_.empty() && event.ticks > idle_from_)
+      out_.outside_ticks[rank_] += static_cast<double>(event.ticks - idle_from_);
     stack_.push_back(Frame{event.ref, event.ticks, 0, kNone});
     ++out_.visits[Slot(event.ref)];
   }
@@ -55,6 +61,7 @@ class RankPass {
     uint64_t duration = event.ticks - frame.enter;
     out_.exclusive_ticks[Slot(frame.cnode)] += static_cast<double>(duration - std::min(duration, frame.child_ticks));
     if (!stack_.empty()) stack_.back().child_ticks += duration;
+    else idle_from_ = event.ticks;
     if (frame.instance != kNone) out_.instances[frame.instance].leave = event.ticks;
     CallClass call_class = call_class_[frame.cnode];
     if (call_class == CallClass::kInit || call_class == CallClass::kFinalize) {
@@ -262,6 +269,7 @@ class RankPass {
   std::vector<uint32_t> send_of_message_;
   std::vector<WindowState> windows_;
   std::unordered_map<uint64_t, uint32_t> open_locks_;  // (win, target) -> lock epoch
+  uint64_t idle_from_ = 0;  // Leave time of the last top-level region
   uint64_t coll_begin_ = 0, rma_begin_ = 0;
   bool have_coll_begin_ = false, have_rma_begin_ = false;
 };
@@ -275,6 +283,7 @@ ReplayRecords ExtractReplayRecords(const Trace& trace) {
   records.visits.assign(trace.call_paths.size() * ranks, 0);
   records.init.assign(ranks, {});
   records.finalize.assign(ranks, {});
+  records.outside_ticks.assign(ranks, 0.0);
   // Reserve address space for the records (untouched reserved pages cost
   // nothing), so that no vector is copied while growing.
   std::size_t messages = 0, others = 0;

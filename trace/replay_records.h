@@ -100,6 +100,7 @@ struct ReplayRecords {
   std::vector<InitFinalize> init, finalize;  // per rank: the first MPI_Init / MPI_Finalize
   std::vector<double> exclusive_ticks;       // cnode * ranks + rank
   std::vector<uint64_t> visits;
+  std::vector<double> outside_ticks;  // per rank: time between events outside any region
   uint64_t incomplete_sends = 0;             // Isends never completed
   uint64_t bad_peers = 0;                    // peers outside their communicator
 };
