@@ -88,9 +88,10 @@ struct InitFinalize {
 };
 
 struct ReplayRecords {
-  std::vector<CallInstance> instances;
-  std::vector<SendRecord> sends;   // per rank in send order, ranks ascending
-  std::vector<RecvRecord> recvs;   // per rank in completion order, ranks ascending
+  // The three big tables (about one entry per message) use huge pages.
+  BulkVector<CallInstance> instances;
+  BulkVector<SendRecord> sends;   // per rank in send order, ranks ascending
+  BulkVector<RecvRecord> recvs;   // per rank in completion order, ranks ascending
   std::vector<CollectiveCall> collectives;
   std::vector<WindowCall> window_calls;
   std::vector<RmaOpCall> rma_ops;

@@ -44,8 +44,8 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
   std::unordered_map<ChannelKey, uint32_t, ChannelHash> channel_of;
   std::vector<std::vector<uint32_t>> channel_sends;
   std::vector<uint32_t> channel_next;
-  std::vector<uint32_t> send_of_recv(recvs.size(), kNone);
-  std::vector<uint32_t> recv_of_send(sends.size(), kNone);
+  BulkVector<uint32_t> send_of_recv(recvs.size(), kNone);
+  BulkVector<uint32_t> recv_of_send(sends.size(), kNone);
   ChannelKey last_key{kNone, kNone, kNone, kNone};
   uint32_t last_channel = kNone;
   auto channel = [&](const ChannelKey& key, bool create) -> uint32_t {
