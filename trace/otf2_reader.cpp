@@ -813,11 +813,10 @@ uint64_t DecodeOtf2EventsOnly(const std::string& path, bool counting_callbacks) 
 }
 
 std::size_t LocationTrace::MemoryBytes() const {
-  return events.capacity() * sizeof(Event) + messages.capacity() * sizeof(Message) +
-         collectives.capacity() * sizeof(CollectiveRecord) +
-         rma_collectives.capacity() * sizeof(RmaCollectiveRecord) +
-         rma_syncs.capacity() * sizeof(RmaSyncRecord) + rma_ops.capacity() * sizeof(RmaOpRecord) +
-         rma_locks.capacity() * sizeof(RmaLockRecord);
+  return events.size() * sizeof(Event) + messages.size() * sizeof(Message) +
+         collectives.size() * sizeof(CollectiveRecord) + rma_collectives.size() * sizeof(RmaCollectiveRecord) +
+         rma_syncs.size() * sizeof(RmaSyncRecord) + rma_ops.size() * sizeof(RmaOpRecord) +
+         rma_locks.size() * sizeof(RmaLockRecord);
 }
 
 std::size_t Trace::EventCount() const {

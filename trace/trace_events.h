@@ -107,7 +107,7 @@ struct LocationTrace {
   uint64_t raw_events = 0;                   // OTF2 records read for this location
   uint64_t header_events = 0;                // records the global definitions announce
 
-  std::size_t MemoryBytes() const;
+  std::size_t MemoryBytes() const;  // bytes the events and side tables use
 };
 
 struct Communicator {
