@@ -25,6 +25,10 @@ fs::path WorkingCopy() {
              fs::copy_options::recursive);
     for (auto& entry : fs::recursive_directory_iterator(copy))
       fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add);
+    std::atexit([] {
+      std::error_code ignored;
+      fs::remove_all(fs::temp_directory_path() / ("qnm-otf2-fuzz-" + std::to_string(::getpid())), ignored);
+    });
     return copy;
   }();
   return dir;
