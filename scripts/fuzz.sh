@@ -12,9 +12,10 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 build=build-fuzz
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
+mkdir -p "$build"
 CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQNM_BUILD_FUZZ=ON \
   -DQNM_BUILD_TESTS=OFF -DQNM_BUILD_BENCH=OFF -DQNM_BUILD_MPI=OFF \
-  -DCMAKE_CXX_FLAGS="$sanitizers" > "$build.configure.log"
+  -DCMAKE_CXX_FLAGS="$sanitizers" > "$build/configure.log"
 cmake --build "$build" -j2 --target "${targets[@]}"
 
 seed() {  # seed <target> -> directory of seed files
