@@ -58,6 +58,10 @@ bool HasExtension(const std::string& path, const char* extension) {
 
 // Identity a file name adds to a record: data set, machine, app, class, threads.
 void ApplyFileName(const FileNameInfo& info, const std::string& directory_tag, RunStats* run) {
+  if (run->procs == 0 && info.mpip_tasks > 0) {  // concise mpiP reports have no per-rank rows
+    run->procs = info.mpip_tasks;
+    run->derivations["procs"] = "mpiP file name <app>.<tasks>.<pid>.<index>.mpiP";
+  }
   run->data_set = info.data_set;
   run->variant = info.Variant();
   if (run->machine.empty()) {
