@@ -99,9 +99,14 @@ InstanceTicks BalancedTargets(const Trace& trace, const RegionFactors& factors,
   return target;
 }
 
-uint64_t Scaled(uint64_t ticks, double factor) {
+/// `ticks` * `factor` in whole ticks; `carry` keeps the rounding remainder so
+/// that a rank's scaled time sums stay within one tick of the exact product.
+uint64_t Scaled(uint64_t ticks, double factor, double* carry) {
   if (factor == 1.0) return ticks;  // keeps the identity replay exact
-  return static_cast<uint64_t>(std::llround(static_cast<double>(ticks) * factor));
+  double exact = static_cast<double>(ticks) * factor + *carry;
+  double whole = std::max(0.0, std::round(exact));
+  *carry = exact - whole;
+  return static_cast<uint64_t>(whole);
 }
 
 /// The replay: one cursor per rank, each advancing until an event waits for
@@ -161,6 +166,7 @@ class Replay {
     std::vector<uint64_t> ticks;  // new times
     std::size_t next = 0, dep = 0;
     bool force = false;  // ignore the dependency of event `next` (deadlock)
+    double carry = 0;    // rounding remainder of scaled gaps
     std::vector<Frame> stack;
     std::vector<std::size_t> instances;  // per balanced region: instances entered
   };
@@ -194,8 +200,8 @@ class Replay {
     }
   }
 
-  uint64_t NewTime(uint32_t p, std::size_t i, const Dependency* dep) const {
-    const RankState& r = ranks_[p];
+  uint64_t NewTime(uint32_t p, std::size_t i, const Dependency* dep) {
+    RankState& r = ranks_[p];
     const auto& events = trace_.ranks[p].events;
     uint64_t t = events[i].ticks, tp = events[i - 1].ticks, prev = r.ticks[i - 1];
     if (deps_.flags[p][i] & WhatifDependencies::kCollapsed) return prev;
@@ -209,9 +215,9 @@ class Replay {
       }
       // A source after the completion (rooted collective, eager message)
       // shows the event did not wait for it: keep it local.
-      if (latest <= t) return std::max(prev, latest_new) + Scaled(t - std::max(tp, latest), factor);
+      if (latest <= t) return std::max(prev, latest_new) + Scaled(t - std::max(tp, latest), factor, &r.carry);
     }
-    uint64_t gap = Scaled(t - tp, factor);
+    uint64_t gap = Scaled(t - tp, factor, &r.carry);
     if (events[i].kind == EventKind::kLeave && !r.stack.empty())
       gap += static_cast<uint64_t>(std::llround(r.stack.back().add_at_leave));
     return prev + gap;
