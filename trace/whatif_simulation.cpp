@@ -55,6 +55,20 @@ RegionFactors BuildFactors(const Trace& trace, const std::vector<Hypothesis>& hy
   return factors;
 }
 
+/// The part of the gap before event i that is the rank's own work: for an
+/// event waiting on remote sources, the span after the latest of them (the
+/// waiting itself is not balanced or scaled; see Replay::NewTime).
+uint64_t LocalTicks(const Trace& trace, const WhatifDependencies& deps, uint32_t p, std::size_t i,
+                    const Dependency* dep) {
+  const auto& events = trace.ranks[p].events;
+  uint64_t t = events[i].ticks, tp = events[i - 1].ticks;
+  if (!dep) return t - tp;
+  uint64_t latest = 0;
+  for (uint32_t s = dep->first; s < dep->first + dep->count; ++s)
+    latest = std::max(latest, trace.ranks[deps.sources[s].rank].events[deps.sources[s].event].ticks);
+  return latest <= t ? t - std::max(tp, latest) : t - tp;
+}
+
 /// Global instance balancing (seed 004, 3.4.2 and 4.4.2): the k-th instance
 /// of a balanced region on every rank gets the average exclusive time of the
 /// k-th instances over the ranks that have one (Allreduce SUM / processes).
@@ -65,12 +79,17 @@ InstanceTicks BalancedTargets(const Trace& trace, const RegionFactors& factors,
   InstanceTicks excl(trace.ranks.size(), std::vector<std::vector<double>>(factors.balanced));
   for (uint32_t p = 0; p < trace.ranks.size(); ++p) {
     const auto& events = trace.ranks[p].events;
+    const auto& dependencies = deps.per_rank[p];
+    std::size_t next_dep = 0;
     std::vector<std::pair<int, std::size_t>> stack;  // (balanced index, instance) or (-1, 0)
     for (std::size_t i = 0; i < events.size(); ++i) {
+      const Dependency* dep = nullptr;
+      if (next_dep < dependencies.size() && dependencies[next_dep].event == i)
+        dep = &dependencies[next_dep++];
       if (i > 0 && !stack.empty() && stack.back().first >= 0 &&
           !(deps.flags[p][i] & WhatifDependencies::kCollapsed))
         excl[p][stack.back().first][stack.back().second] +=
-            static_cast<double>(events[i].ticks - events[i - 1].ticks);
+            static_cast<double>(LocalTicks(trace, deps, p, i, dep));
       if (events[i].kind == EventKind::kEnter) {
         int b = factors.cnode_balance[events[i].ref];
         if (b >= 0) {
