@@ -13,7 +13,7 @@ enum class HypothesisKind : uint8_t {
   kBalanceRegion,     // every k-th instance of R gets the average over ranks (seed 004, 3.4.2)
   kScaleRegion,       // exclusive time in R times `factor` (seed 004, 3.4.1)
   kScaleComputation,  // exclusive time of every non-MPI region (and outside regions) times `factor`
-  kScaleMpi,          // MPI time that is not waiting times `factor` (a faster network / library)
+  kScaleMpi,          // MPI time that is not waiting (except Init/Finalize) times `factor`
   kCutMessages,       // matching point-to-point messages are removed (seed 004, 3.4.4)
 };
 

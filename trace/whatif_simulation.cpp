@@ -47,7 +47,10 @@ RegionFactors BuildFactors(const Trace& trace, const std::vector<Hypothesis>& hy
       if (h.kind == HypothesisKind::kScaleComputation && !region.is_mpi &&
           region.category != TimeCategory::kPaused)
         f *= h.factor;
-      if (h.kind == HypothesisKind::kScaleMpi && region.is_mpi) f *= h.factor;
+      // MPI_Init/Finalize are start-up and tear-down, not communication cost.
+      if (h.kind == HypothesisKind::kScaleMpi && region.is_mpi &&
+          region.call_class != CallClass::kInit && region.call_class != CallClass::kFinalize)
+        f *= h.factor;
     }
     for (std::size_t b = 0; b < balance.size() && factors.cnode_balance[c] < 0; ++b)
       if (region.name == balance[b]->region) factors.cnode_balance[c] = static_cast<int>(b);
