@@ -42,6 +42,7 @@ class Builder {
       : trace_(trace), hypotheses_(hypotheses) {
     deps_.per_rank.resize(trace.ranks.size());
     deps_.flags.resize(trace.ranks.size());
+    deps_.has_drops.assign(trace.ranks.size(), false);
     isend_complete_.resize(trace.ranks.size());
   }
 
@@ -147,7 +148,9 @@ class Builder {
   }
 
   void Drop(uint32_t rank, uint32_t event) {
-    if (event < deps_.flags[rank].size()) deps_.flags[rank][event] |= WhatifDependencies::kDropped;
+    if (event >= deps_.flags[rank].size()) return;
+    deps_.flags[rank][event] |= WhatifDependencies::kDropped;
+    deps_.has_drops[rank] = true;
   }
 
   void AddDependency(uint32_t rank, uint32_t event, std::vector<RemoteEvent> sources) {
@@ -230,7 +233,7 @@ class Builder {
   /// 004, 4.4.4 deletes the call's Enter, record and Exit).
   void CollapseCutCalls(uint32_t rank) {
     const LocationTrace& location = trace_.ranks[rank];
-    std::vector<uint8_t>& flags = deps_.flags[rank];
+    BulkVector<uint8_t>& flags = deps_.flags[rank];
     struct Open {
       uint32_t enter;
       bool has_records = false, all_cut = true;
@@ -245,8 +248,8 @@ class Builder {
         Open open = stack.back();
         stack.pop_back();
         if (!open.has_records || !open.all_cut) continue;
-        flags[open.enter] |= WhatifDependencies::kDropped;
-        flags[i] |= WhatifDependencies::kDropped;
+        Drop(rank, open.enter);
+        Drop(rank, i);
         for (uint32_t j = open.enter + 1; j <= i; ++j) flags[j] |= WhatifDependencies::kCollapsed;
       } else if (!stack.empty()) {
         stack.back().has_records = true;

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "trace/bulk_allocator.h"
 #include "trace/trace_events.h"
 #include "trace/whatif_hypothesis.h"
 
@@ -30,11 +31,12 @@ struct WhatifDependencies {
   /// Per rank and event: kDropped = removed by a cut, kCollapsed = the gap
   /// before it is zero (inside an MPI call whose every record was cut).
   static constexpr uint8_t kDropped = 1, kCollapsed = 2;
-  std::vector<std::vector<uint8_t>> flags;
+  std::vector<BulkVector<uint8_t>> flags;
 
   uint64_t messages_matched = 0, messages_cut = 0;
   uint64_t unmatched_sends = 0, unmatched_receives = 0;
   uint64_t collective_instances = 0, collectives_incomplete = 0;
+  std::vector<bool> has_drops;  // per rank: some event is dropped
 };
 
 /// Matches messages (k-th send with k-th receive completion per channel, as

@@ -185,7 +185,7 @@ class Replay {
     double add_at_leave;  // balanced instance whose original exclusive time was zero
   };
   struct RankState {
-    std::vector<uint64_t> ticks;  // new times
+    BulkVector<uint64_t> ticks;  // new times
     std::size_t next = 0, dep = 0;
     bool force = false;  // ignore the dependency of event `next` (deadlock)
     double carry = 0;    // rounding remainder of scaled gaps
@@ -302,18 +302,23 @@ class Replay {
       o.rma_locks = in.rma_locks;
       o.raw_events = in.raw_events;
       o.header_events = in.header_events;
-      std::vector<uint32_t> index(in.events.size(), kNone);
-      o.events.reserve(in.events.size());
-      for (std::size_t i = 0; i < in.events.size(); ++i) {
-        if (deps_.flags[p][i] & WhatifDependencies::kDropped) continue;
-        index[i] = static_cast<uint32_t>(o.events.size());
-        Event event = in.events[i];
-        event.ticks = ranks_[p].ticks[i];
-        o.events.push_back(event);
-      }
+      const auto& ticks = ranks_[p].ticks;
       o.messages.assign(in.messages.begin(), in.messages.end());
-      for (Message& m : o.messages)
-        if (m.request_event < index.size()) m.request_event = index[m.request_event];
+      if (!deps_.has_drops[p]) {  // the common case: same events, new times
+        o.events.assign(in.events.begin(), in.events.end());
+        for (std::size_t i = 0; i < o.events.size(); ++i) o.events[i].ticks = ticks[i];
+      } else {
+        std::vector<uint32_t> index(in.events.size(), kNone);
+        o.events.reserve(in.events.size());
+        for (std::size_t i = 0; i < in.events.size(); ++i) {
+          if (deps_.flags[p][i] & WhatifDependencies::kDropped) continue;
+          index[i] = static_cast<uint32_t>(o.events.size());
+          o.events.push_back(in.events[i]);
+          o.events.back().ticks = ticks[i];
+        }
+        for (Message& m : o.messages)
+          if (m.request_event < index.size()) m.request_event = index[m.request_event];
+      }
       o.first_ticks = in.first_ticks;
       o.last_ticks = in.last_ticks;
       if (!in.events.empty() && !o.events.empty())
