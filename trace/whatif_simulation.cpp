@@ -193,8 +193,9 @@ class Replay {
     std::vector<std::size_t> instances;  // per balanced region: instances entered
   };
 
-  const Dependency* PendingDependency(const RankState& r, uint32_t p) const {
+  const Dependency* PendingDependency(RankState& r, uint32_t p) const {
     const auto& list = deps_.per_rank[p];
+    while (r.dep < list.size() && list[r.dep].event < r.next) ++r.dep;  // a second one on an event
     if (r.dep < list.size() && list[r.dep].event == r.next) return &list[r.dep];
     return nullptr;
   }
