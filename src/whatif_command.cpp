@@ -20,7 +20,7 @@ namespace {
 struct WhatifArgs {
   std::string trace_path;
   std::vector<std::string> balance, scale, cut;
-  double scale_computation = -1, scale_mpi = -1;
+  double scale_computation = -1, scale_mpi = -1, scale_transfer = -1;
   std::string config;
   std::string format = "table";
   std::string output;
@@ -46,6 +46,7 @@ void Run(const WhatifArgs& args) {
   };
   add_global(args.scale_computation, trace::HypothesisKind::kScaleComputation);
   add_global(args.scale_mpi, trace::HypothesisKind::kScaleMpi);
+  add_global(args.scale_transfer, trace::HypothesisKind::kScaleTransfer);
   options.analyze_wait_states = !args.no_wait_states;
 
   trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
@@ -75,11 +76,14 @@ void AddWhatifCommand(CLI::App& app) {
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--scale-mpi", args->scale_mpi, "MPI time that is not waiting times FACTOR")
       ->check(CLI::NonNegativeNumber);
+  sub->add_option("--scale-transfer", args->scale_transfer,
+                  "message transfer time (receive after a late send) times FACTOR")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--cut-messages", args->cut,
                   "remove messages matching 'size|tag <rel> N' (rel: == != < <= > >=)");
   sub->add_option("--config", args->config,
                   "SILAS-like hypothesis file: BALANCE REGION \"r\", SCALE REGION \"r\" F, "
-                  "SCALE COMPUTATION F, SCALE MPI F, CUT MESSAGE SIZE|TAG <rel> N");
+                  "SCALE COMPUTATION|MPI|TRANSFER F, CUT MESSAGE SIZE|TAG <rel> N");
   sub->add_option("--format", args->format, "table (default) or json");
   sub->add_option("-o,--output", args->output, "write the report to FILE instead of stdout");
   sub->add_option("--top", args->top, "rows in the region and wait-change lists (default 10)")

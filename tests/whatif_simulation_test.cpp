@@ -124,6 +124,16 @@ TEST_CASE("whatif: scaling the late rank's region halves the Late Sender", "[wha
   CHECK(found);
 }
 
+TEST_CASE("whatif: a faster network shortens the message-bound receive", "[whatif]") {
+  Trace trace = LateSenderTrace();
+  WhatifResult result = SimulateWhatif(trace, With({Parse("SCALE TRANSFER 0.5")}));
+  // The receive completed 20 ns after the late send: now 10 ns. Rank 0 is unchanged.
+  CHECK(Ticks(result.simulated, 0) == Ticks(trace, 0));
+  CHECK(Ticks(result.simulated, 1) == std::vector<uint64_t>{0, 10, 110, 110, 320, 325, 330});
+  CHECK(result.summary.gain_s == Approx(10e-9).epsilon(1e-12));
+  CHECK(PatternTotal(result, Pattern::kLateSender, true) == Approx(200e-9).epsilon(1e-12));
+}
+
 TEST_CASE("whatif: cutting the message removes the wait and both MPI calls", "[whatif]") {
   Trace trace = LateSenderTrace();
   WhatifResult result = SimulateWhatif(trace, With({Parse("CUT MESSAGE TAG == 5")}));

@@ -153,10 +153,11 @@ class Builder {
     deps_.has_drops[rank] = true;
   }
 
-  void AddDependency(uint32_t rank, uint32_t event, std::vector<RemoteEvent> sources) {
+  void AddDependency(uint32_t rank, uint32_t event, std::vector<RemoteEvent> sources,
+                     bool message = false) {
     if (sources.empty() || event == kNone) return;
     deps_.per_rank[rank].push_back({event, static_cast<uint32_t>(deps_.sources.size()),
-                                    static_cast<uint32_t>(sources.size())});
+                                    static_cast<uint32_t>(sources.size()), message});
     deps_.sources.insert(deps_.sources.end(), sources.begin(), sources.end());
   }
 
@@ -185,7 +186,7 @@ class Builder {
           continue;
         }
         // A receive completes after the matching send (seed 004, 4.3.2).
-        AddDependency(r.rank, r.event, {{s.rank, s.event}});
+        AddDependency(r.rank, r.event, {{s.rank, s.event}}, true);
         // A blocking MPI_Send/MPI_Ssend may return only after the receiver
         // entered its receive call (Late Receiver); the replay keeps this
         // dependency only where the original trace shows such an order.

@@ -23,6 +23,7 @@ struct Dependency {
   uint32_t event;
   uint32_t first;  // sources[first .. first + count)
   uint32_t count;
+  bool message = false;  // a receive completing after its send (the span is the transfer)
 };
 
 struct WhatifDependencies {

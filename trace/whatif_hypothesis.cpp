@@ -122,6 +122,7 @@ std::string Hypothesis::Describe() const {
       return "scale region \"" + region + "\" " + FormatFactor(factor);
     case HypothesisKind::kScaleComputation: return "scale computation " + FormatFactor(factor);
     case HypothesisKind::kScaleMpi: return "scale mpi " + FormatFactor(factor);
+    case HypothesisKind::kScaleTransfer: return "scale transfer " + FormatFactor(factor);
     case HypothesisKind::kCutMessages:
       return std::string("cut message ") + (field == MessageField::kSize ? "size " : "tag ") +
              RelationText(relation) + " " + std::to_string(value);
@@ -170,12 +171,15 @@ bool ParseHypothesisLine(const std::string& text, const std::string& file, int l
       h.kind = HypothesisKind::kScaleRegion;
       h.region = words[2];
       h.factor = ParseFactor(words[3], file, line);
-    } else if ((object == "computation" || object == "mpi") && words.size() == 3) {
-      h.kind = object == "mpi" ? HypothesisKind::kScaleMpi : HypothesisKind::kScaleComputation;
+    } else if ((object == "computation" || object == "mpi" || object == "transfer") &&
+               words.size() == 3) {
+      h.kind = object == "mpi"        ? HypothesisKind::kScaleMpi
+               : object == "transfer" ? HypothesisKind::kScaleTransfer
+                                      : HypothesisKind::kScaleComputation;
       h.factor = ParseFactor(words[2], file, line);
     } else {
       throw InputError(file, line,
-                       "expected SCALE REGION \"name\" F, SCALE COMPUTATION F or SCALE MPI F");
+                       "expected SCALE REGION \"name\" F, SCALE COMPUTATION|MPI|TRANSFER F");
     }
   } else if (verb == "cut") {
     if (object == "region")

@@ -14,6 +14,7 @@ enum class HypothesisKind : uint8_t {
   kScaleRegion,       // exclusive time in R times `factor` (seed 004, 3.4.1)
   kScaleComputation,  // exclusive time of every non-MPI region (and outside regions) times `factor`
   kScaleMpi,          // MPI time that is not waiting (except Init/Finalize) times `factor`
+  kScaleTransfer,     // message transfer (send to receive completion, after waiting) times `factor`
   kCutMessages,       // matching point-to-point messages are removed (seed 004, 3.4.4)
 };
 

@@ -15,6 +15,7 @@ namespace {
 struct RegionFactors {
   std::vector<double> cnode_factor;  // product of the scale hypotheses hitting the cnode's region
   double outside_factor = 1.0;       // time outside every region counts as computation
+  double transfer_factor = 1.0;      // receive completions bound by their message
   std::vector<int> cnode_balance;    // index of the balance hypothesis, or -1
   std::size_t balanced = 0;
 };
@@ -38,6 +39,7 @@ RegionFactors BuildFactors(const Trace& trace, const std::vector<Hypothesis>& hy
   factors.balanced = balance.size();
   for (const Hypothesis& h : hypotheses)
     if (h.kind == HypothesisKind::kScaleComputation) factors.outside_factor *= h.factor;
+    else if (h.kind == HypothesisKind::kScaleTransfer) factors.transfer_factor *= h.factor;
   for (uint32_t c = 0; c < paths.size(); ++c) {
     const Region& region = paths.RegionOf(c);
     double& f = factors.cnode_factor[c];
@@ -238,7 +240,11 @@ class Replay {
       }
       // A source after the completion (rooted collective, eager message)
       // shows the event did not wait for it: keep it local.
-      if (latest <= t) return std::max(prev, latest_new) + Scaled(t - std::max(tp, latest), factor, &r.carry);
+      // A message-bound receive (the send came after the receiver was ready)
+      // spent the span moving the message: that is what `scale transfer` scales.
+      if (dep->message && latest > tp) factor *= factors_.transfer_factor;
+      if (latest <= t)
+        return std::max(prev, latest_new) + Scaled(t - std::max(tp, latest), factor, &r.carry);
     }
     uint64_t gap = Scaled(t - tp, factor, &r.carry);
     if (events[i].kind == EventKind::kLeave && !r.stack.empty())
