@@ -13,6 +13,9 @@ enum class StationType {
   kMultiServer,    // m identical servers: load-dependent with alpha(j) = min(j, m)
 };
 const char* ToString(StationType type);
+/// Parses "queue" | "delay" | "load_dependent" | "multi_server" (also "multiserver");
+/// false if unknown.
+bool ParseStationType(const std::string& text, StationType* type);
 
 struct CustomerClass {
   std::string name;
@@ -29,6 +32,13 @@ struct Station {
                                           // is held for larger populations
   long count = 1;                         // K identical replicas, each with demand_s (a
                                           // customer's total demand over them is K x demand_s)
+
+  /// alpha(j) for j >= 1 jobs present: min(j, m) for multi-server, the (held) multiplier
+  /// for load-dependent stations, 1 otherwise.
+  double RateMultiplier(long jobs) const;
+  bool IsLoadDependent() const {
+    return type == StationType::kLoadDependent || type == StationType::kMultiServer;
+  }
 };
 
 struct Network {
@@ -37,8 +47,12 @@ struct Network {
 
   long TotalPopulation() const;
   /// False, with a message naming the offending class/station, when the network
-  /// cannot be solved (no stations, negative/NaN demand, N < 0, bad multipliers...).
+  /// cannot be solved (no stations, negative/NaN demand, N < 0, bad multipliers,
+  /// a class with customers but no demand and no think time...).
   bool IsValid(std::string* error) const;
+  /// The same network with every replicated station (count K) written out as K
+  /// stations of count 1 (used to check the replicated solution).
+  Network Expanded() const;
 };
 
 }  // namespace qnm::mva

@@ -1,0 +1,127 @@
+// JSON network reader (mva-vector/1 `model` schema) built on nlohmann-json.
+#include "mva/network_json.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "util/atomic_file.h"
+#include "util/input_error.h"
+
+namespace qnm::mva {
+namespace {
+
+using nlohmann::json;
+
+[[noreturn]] void Fail(const std::string& file, const std::string& where, const std::string& what) {
+  throw InputError(file, 0, where + ": " + what);
+}
+
+double Number(const json& node, const std::string& file, const std::string& where) {
+  if (!node.is_number()) Fail(file, where, "expected a number, found " + std::string(node.type_name()));
+  return node.get<double>();
+}
+
+long WholeNumber(const json& node, const std::string& file, const std::string& where) {
+  const double value = Number(node, file, where);
+  if (value != std::floor(value) || std::fabs(value) > 9e15)
+    Fail(file, where, "expected a whole number, found " + node.dump());
+  return static_cast<long>(value);
+}
+
+std::vector<double> Numbers(const json& node, const std::string& file, const std::string& where) {
+  if (!node.is_array()) Fail(file, where, "expected an array of numbers");
+  std::vector<double> values;
+  for (size_t i = 0; i < node.size(); ++i)
+    values.push_back(Number(node[i], file, where + "[" + std::to_string(i) + "]"));
+  return values;
+}
+
+CustomerClass ReadClass(const json& node, const std::string& file, const std::string& where) {
+  if (!node.is_object()) Fail(file, where, "expected an object");
+  CustomerClass c;
+  c.name = node.value("name", where);
+  if (!node.contains("population")) Fail(file, where, "missing 'population'");
+  c.population = WholeNumber(node["population"], file, where + ".population");
+  if (node.contains("think_time"))
+    c.think_time_s = Number(node["think_time"], file, where + ".think_time");
+  return c;
+}
+
+Station ReadStation(const json& node, size_t classes, const std::string& file,
+                    const std::string& where) {
+  if (!node.is_object()) Fail(file, where, "expected an object");
+  Station s;
+  s.name = node.value("name", where);
+  const std::string type = node.contains("type") && node["type"].is_string()
+                               ? node["type"].get<std::string>() : "queue";
+  if (!ParseStationType(type, &s.type))
+    Fail(file, where, "unknown type '" + type +
+                          "' (expected queue, delay, load_dependent or multi_server)");
+  if (node.contains("demands")) {
+    s.demand_s = Numbers(node["demands"], file, where + ".demands");
+  } else if (node.contains("visits") && node.contains("service_times")) {
+    const std::vector<double> visits = Numbers(node["visits"], file, where + ".visits");
+    const std::vector<double> times = Numbers(node["service_times"], file, where + ".service_times");
+    if (visits.size() != times.size()) Fail(file, where, "visits and service_times differ in length");
+    for (size_t c = 0; c < visits.size(); ++c) s.demand_s.push_back(visits[c] * times[c]);
+  } else {
+    Fail(file, where, "missing 'demands' (or 'visits' and 'service_times')");
+  }
+  if (s.demand_s.size() != classes)
+    Fail(file, where, "has " + std::to_string(s.demand_s.size()) + " demands for " +
+                          std::to_string(classes) + " classes");
+  if (node.contains("servers")) {
+    const long servers = WholeNumber(node["servers"], file, where + ".servers");
+    if (servers < 1 || servers > 1000000000L) Fail(file, where, "servers must be >= 1");
+    s.servers = static_cast<int>(servers);
+  }
+  if (node.contains("rate_multipliers"))
+    s.rate_multipliers = Numbers(node["rate_multipliers"], file, where + ".rate_multipliers");
+  // A load_dependent station given only by its server count is a multi-server station.
+  if (s.type == StationType::kLoadDependent && s.rate_multipliers.empty() && node.contains("servers"))
+    s.type = StationType::kMultiServer;
+  if (node.contains("count")) s.count = WholeNumber(node["count"], file, where + ".count");
+  return s;
+}
+
+}  // namespace
+
+Network NetworkFromJson(const json& document, const std::string& file) {
+  const json& model = document.is_object() && document.contains("model") ? document["model"] : document;
+  if (!model.is_object()) Fail(file, "model", "expected an object with 'classes' and 'stations'");
+  if (!model.contains("classes") || !model["classes"].is_array())
+    Fail(file, "model", "missing array 'classes'");
+  if (!model.contains("stations") || !model["stations"].is_array())
+    Fail(file, "model", "missing array 'stations'");
+  Network network;
+  const json& classes = model["classes"];
+  for (size_t c = 0; c < classes.size(); ++c)
+    network.classes.push_back(ReadClass(classes[c], file, "classes[" + std::to_string(c) + "]"));
+  const json& stations = model["stations"];
+  for (size_t k = 0; k < stations.size(); ++k)
+    network.stations.push_back(ReadStation(stations[k], network.classes.size(), file,
+                                           "stations[" + std::to_string(k) + "]"));
+  std::string error;
+  if (!network.IsValid(&error)) throw InputError(file, 0, error);
+  return network;
+}
+
+json ParseJsonText(const std::string& text, const std::string& file) {
+  try {
+    return json::parse(text);
+  } catch (const json::parse_error& e) {
+    const size_t byte = std::min<size_t>(e.byte, text.size());
+    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + byte, '\n'));
+    std::string message = e.what();
+    // nlohmann: "[json.exception.parse_error.101] parse error at line L, column C: <what>"
+    const size_t colon = message.find(": ", message.find("column"));
+    if (colon != std::string::npos) message = message.substr(colon + 2);
+    throw InputError(file, line, "invalid JSON: " + message);
+  }
+}
+
+Network ReadNetworkFile(const std::string& path) {
+  return NetworkFromJson(ParseJsonText(ReadFile(path), path), path);
+}
+
+}  // namespace qnm::mva

@@ -1,0 +1,144 @@
+// Solve(): validation, algorithm choice, derived results (U, R) and the Summary.
+#include "mva/solver.h"
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+
+#include "mva/algorithms.h"
+
+namespace qnm::mva {
+
+const char* ToString(Algorithm algorithm) {
+  switch (algorithm) {
+    case Algorithm::kAuto: return "auto";
+    case Algorithm::kExact: return "exact";
+    case Algorithm::kSchweitzer: return "schweitzer";
+    case Algorithm::kLinearizer: return "linearizer";
+  }
+  return "unknown";
+}
+
+bool ParseAlgorithm(const std::string& text, Algorithm* algorithm) {
+  if (text == "auto") *algorithm = Algorithm::kAuto;
+  else if (text == "exact") *algorithm = Algorithm::kExact;
+  else if (text == "schweitzer") *algorithm = Algorithm::kSchweitzer;
+  else if (text == "linearizer") *algorithm = Algorithm::kLinearizer;
+  else return false;
+  return true;
+}
+
+bool Options::IsValid(std::string* error) const {
+  if (!(tolerance > 0) || !std::isfinite(tolerance)) {
+    if (error) *error = "tolerance must be a finite number > 0";
+    return false;
+  }
+  if (max_iterations < 1) {
+    if (error) *error = "max_iterations must be >= 1";
+    return false;
+  }
+  if (!(max_lattice_points >= 1)) {
+    if (error) *error = "max_lattice_points must be >= 1";
+    return false;
+  }
+  return true;
+}
+
+std::string Summary::BriefReport() const {
+  char text[256];
+  std::snprintf(text, sizeof text, "MVA %s: %s, %d %s, %.3g s", ToString(algorithm_used),
+                converged ? "converged" : "NOT converged", iterations,
+                algorithm_used == Algorithm::kExact ? "population steps" : "iterations",
+                solve_time_s);
+  return text;
+}
+
+std::string Summary::FullReport() const {
+  char text[512];
+  std::snprintf(text, sizeof text,
+                "Algorithm:     %s\nConverged:     %s\nIterations:    %d\nFinal |dQ|:    %.3g\n"
+                "Time:          %.6f s\nMessage:       %s\n",
+                ToString(algorithm_used), converged ? "yes" : "no", iterations, final_change,
+                solve_time_s, message.c_str());
+  return text;
+}
+
+namespace {
+
+void SizeResult(const Network& network, Result* result) {
+  const size_t C = network.classes.size(), K = network.stations.size();
+  *result = Result();
+  result->X.assign(C, 0.0);
+  result->R.assign(C, 0.0);
+  result->Q.assign(K, std::vector<double>(C, 0.0));
+  result->Rk = result->Q;
+  result->U = result->Q;
+  result->Ubusy.assign(K, std::numeric_limits<double>::quiet_NaN());
+}
+
+Algorithm Choose(const Network& network, const Options& options) {
+  if (options.algorithm != Algorithm::kAuto) return options.algorithm;
+  if (network.classes.size() == 1 || LatticePoints(network) <= options.max_lattice_points)
+    return Algorithm::kExact;
+  return Algorithm::kSchweitzer;
+}
+
+bool RunAlgorithm(const Network& network, const Options& options, Algorithm algorithm,
+                  Result* result, std::string* error) {
+  switch (algorithm) {
+    case Algorithm::kSchweitzer: return SolveSchweitzer(network, options, result, error);
+    case Algorithm::kLinearizer: return SolveLinearizer(network, options, result, error);
+    case Algorithm::kAuto:
+    case Algorithm::kExact: break;
+  }
+  if (network.classes.size() > 1) return SolveExactMultiClass(network, options, result, error);
+  bool load_dependent = false;
+  for (const Station& s : network.stations) load_dependent |= HasLoadDependence(s);
+  if (load_dependent) SolveExactSingleClassLoadDependent(network, result);
+  else SolveExactSingleClass(network, result);
+  return true;
+}
+
+}  // namespace
+
+bool Solve(const Network& network, const Options& options, Result* result, std::string* error) {
+  std::string why;
+  if (!options.IsValid(&why)) {
+    *error = "invalid MVA options: " + why;
+    return false;
+  }
+  if (!network.IsValid(&why)) {
+    *error = "invalid network: " + why;
+    return false;
+  }
+  const auto start = std::chrono::steady_clock::now();
+  SizeResult(network, result);
+  const Algorithm algorithm = Choose(network, options);
+  result->summary.algorithm_used = algorithm;
+  if (!RunAlgorithm(network, options, algorithm, result, error)) return false;
+
+  for (size_t k = 0; k < network.stations.size(); ++k) {
+    const Station& s = network.stations[k];
+    for (size_t c = 0; c < network.classes.size(); ++c) {
+      result->U[k][c] = result->X[c] * s.demand_s[c];
+      result->R[c] += static_cast<double>(s.count) * result->Rk[k][c];
+    }
+    if (s.IsLoadDependent() && std::isnan(result->Ubusy[k]) && !HasLoadDependence(s))
+      result->Ubusy[k] = 0.0;
+  }
+  Summary& summary = result->summary;
+  if (summary.message.empty()) {
+    if (algorithm == Algorithm::kExact)
+      summary.message = network.classes.size() == 1
+                            ? "exact single-class MVA over the population 0..N"
+                            : "exact multi-class MVA over the population lattice";
+    else
+      summary.message = "converged: max |dQ| below the tolerance";
+  }
+  summary.solve_time_s =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return true;
+}
+
+}  // namespace qnm::mva
