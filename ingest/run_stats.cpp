@@ -120,7 +120,8 @@ void RunStats::Derive() {
 }
 
 std::string SeriesKey::ToString() const {
-  std::string out = !series.empty() ? series : app.empty() ? "run" : app;
+  if (!series.empty()) return series;  // an explicit name (statistics tables) says it all
+  std::string out = app.empty() ? "run" : app;
   if (!problem_class.empty()) out += "." + problem_class;
   if (threads_per_proc > 1) out += " th=" + std::to_string(threads_per_proc);
   if (!machine.empty()) out += " @" + machine;

@@ -37,6 +37,7 @@ struct CallSiteStats {
   double total_time_s = kUnknown;           // the report's '*' row (sum over ranks)
   double total_calls = kUnknown;
   double total_bytes_sent = kUnknown;
+  bool ranks_complete = true;  // false when a threshold (mpiP -t) hid some rank rows
 };
 
 struct RunStats {
@@ -51,6 +52,8 @@ struct RunStats {
   int threads_per_proc = 1;   // OpenMP threads per process (hybrid runs)
   std::string allocation;     // "block", "cyclic", "one-per-node" or empty
   std::vector<std::string> sources;  // every file that contributed to this record
+  std::string data_set;       // data-set tag from the file name ("tpatki-npbmz", "st-g5k"), or empty
+  std::string variant;        // run-configuration words from the file name ("eth O3", "td"), or empty
 
   // ---- times ------------------------------------------------------------
   double wall_time_s = kUnknown;  // the application's own timer (NPB "Time in seconds", table time_s)
@@ -71,7 +74,13 @@ struct RunStats {
   double bytes_per_message = kUnknown;     // bytes_sent_per_rank / messages_per_rank
   double mpi_calls_per_rank = kUnknown;    // all MPI calls per rank (incl. receives, waits)
 
+  // Point-to-point matrix, row-major [source * procs + target]; empty unless the
+  // tool gives it (modified mpiP "Communication Matrix", traces).
+  std::vector<double> comm_matrix_bytes;
+  std::vector<double> comm_matrix_messages;
+
   std::vector<CallSiteStats> call_sites;
+  bool per_rank_complete = true;  // false when some call sites lack rank rows (mpiP -t)
 
   // ---- application-reported (NPB) -----------------------------------------
   double mops_total = kUnknown;

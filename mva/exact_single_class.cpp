@@ -12,7 +12,7 @@ namespace qnm::mva {
 void SolveExactSingleClass(const Network& network, Result* result) {
   const long population = network.classes[0].population;
   double constant_residence_s = network.classes[0].think_time_s;  // Z + delay demands
-  std::vector<double> demand_s, count, queue_length, residence_s;
+  std::vector<double> demand_s, count, queue_length;
   std::vector<size_t> queue_station;
   for (size_t k = 0; k < network.stations.size(); ++k) {
     const Station& s = network.stations[k];
@@ -25,24 +25,33 @@ void SolveExactSingleClass(const Network& network, Result* result) {
     }
   }
   const size_t queues = demand_s.size();
+  std::vector<double> count_demand_s(queues);
+  for (size_t i = 0; i < queues; ++i) count_demand_s[i] = count[i] * demand_s[i];
   queue_length.assign(queues, 0.0);
-  residence_s = demand_s;  // R_k(0+1) seen by the first arrival
   double throughput = 0.0;
   const double* d = demand_s.data();
-  const double* kk = count.data();
+  const double* kd = count_demand_s.data();
   double* q = queue_length.data();
-  double* r = residence_s.data();
   for (long n = 1; n <= population; ++n) {
-    double total_s = constant_residence_s;
-    for (size_t i = 0; i < queues; ++i) {
-      r[i] = d[i] * (1.0 + q[i]);
-      total_s += kk[i] * r[i];
+    // sum_k K_k D_k (1 + Q_k(n-1)) with four partial sums (independent adds pipeline).
+    double s0 = 0.0, s1 = 0.0, s2 = 0.0, s3 = 0.0;
+    size_t i = 0;
+    for (; i + 4 <= queues; i += 4) {
+      s0 += kd[i] * (1.0 + q[i]);
+      s1 += kd[i + 1] * (1.0 + q[i + 1]);
+      s2 += kd[i + 2] * (1.0 + q[i + 2]);
+      s3 += kd[i + 3] * (1.0 + q[i + 3]);
     }
-    throughput = static_cast<double>(n) / total_s;
-    for (size_t i = 0; i < queues; ++i) q[i] = throughput * r[i];
+    for (; i < queues; ++i) s0 += kd[i] * (1.0 + q[i]);
+    throughput = static_cast<double>(n) / (constant_residence_s + ((s0 + s1) + (s2 + s3)));
+    if (n < population)
+      for (size_t j = 0; j < queues; ++j) q[j] = throughput * d[j] * (1.0 + q[j]);
   }
-  if (population == 0)
-    for (size_t i = 0; i < queues; ++i) r[i] = d[i];
+  // The loop stops at Q(N-1), so R_k(N) = D_k (1 + Q_k(N-1)) can be reported.
+  std::vector<double> residence_s(queues);
+  for (size_t i = 0; i < queues; ++i) residence_s[i] = d[i] * (1.0 + q[i]);
+  for (size_t i = 0; i < queues; ++i) q[i] = throughput * residence_s[i];
+  double* r = residence_s.data();
 
   result->X[0] = throughput;
   for (size_t k = 0; k < network.stations.size(); ++k) {

@@ -113,7 +113,9 @@ void SolveExactSingleClassLoadDependent(const Network& network, Result* result) 
   for (size_t k = 0; k < network.stations.size(); ++k) {
     if (!HasLoadDependence(network.stations[k])) continue;
     load_dependent.push_back(k);
-    for (long r = 0; r < network.stations[k].count; ++r) instances.push_back(k);
+    // With no customers every replica is empty: one instance stands for all.
+    const long replicas = population > 0 ? network.stations[k].count : 1;
+    for (long r = 0; r < replicas; ++r) instances.push_back(k);
   }
 
   std::vector<double> x_full = x_base, x_sub, x_next, marginal;

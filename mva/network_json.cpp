@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "mva/jmva_xml.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -28,6 +29,14 @@ long WholeNumber(const json& node, const std::string& file, const std::string& w
   return static_cast<long>(value);
 }
 
+/// node[key] as a string, `fallback` when absent.
+std::string Text(const json& node, const char* key, const std::string& fallback, const std::string& file,
+                 const std::string& where) {
+  if (!node.contains(key)) return fallback;
+  if (!node[key].is_string()) Fail(file, where + "." + key, "expected a string");
+  return node[key].get<std::string>();
+}
+
 std::vector<double> Numbers(const json& node, const std::string& file, const std::string& where) {
   if (!node.is_array()) Fail(file, where, "expected an array of numbers");
   std::vector<double> values;
@@ -39,7 +48,7 @@ std::vector<double> Numbers(const json& node, const std::string& file, const std
 CustomerClass ReadClass(const json& node, const std::string& file, const std::string& where) {
   if (!node.is_object()) Fail(file, where, "expected an object");
   CustomerClass c;
-  c.name = node.value("name", where);
+  c.name = Text(node, "name", where, file, where);
   if (!node.contains("population")) Fail(file, where, "missing 'population'");
   c.population = WholeNumber(node["population"], file, where + ".population");
   if (node.contains("think_time"))
@@ -51,9 +60,8 @@ Station ReadStation(const json& node, size_t classes, const std::string& file,
                     const std::string& where) {
   if (!node.is_object()) Fail(file, where, "expected an object");
   Station s;
-  s.name = node.value("name", where);
-  const std::string type = node.contains("type") && node["type"].is_string()
-                               ? node["type"].get<std::string>() : "queue";
+  s.name = Text(node, "name", where, file, where);
+  const std::string type = Text(node, "type", "queue", file, where);
   if (!ParseStationType(type, &s.type))
     Fail(file, where, "unknown type '" + type +
                           "' (expected queue, delay, load_dependent or multi_server)");
@@ -121,7 +129,10 @@ json ParseJsonText(const std::string& text, const std::string& file) {
 }
 
 Network ReadNetworkFile(const std::string& path) {
-  return NetworkFromJson(ParseJsonText(ReadFile(path), path), path);
+  const std::string text = ReadFile(path);
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '<') return NetworkFromJmvaXml(text, path);
+  return NetworkFromJson(ParseJsonText(text, path), path);
 }
 
 }  // namespace qnm::mva

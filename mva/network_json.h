@@ -13,8 +13,9 @@ namespace qnm::mva {
 /// Throws qnm::InputError naming `file` and the offending element.
 Network NetworkFromJson(const nlohmann::json& document, const std::string& file);
 
-/// Reads a JSON network file. Throws qnm::InputError with file and line for
-/// syntax errors, file and element for schema errors.
+/// Reads a network file: JSON (above), or JMT JMVA XML when the file starts with
+/// '<'. Throws qnm::InputError with file and line for syntax errors, file and
+/// element for schema errors.
 Network ReadNetworkFile(const std::string& path);
 
 /// Parses JSON text; on a syntax error throws qnm::InputError(file, line, ...).

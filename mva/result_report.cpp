@@ -7,38 +7,40 @@
 namespace qnm::mva {
 namespace {
 
-nlohmann::json Value(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(); }
+using Json = nlohmann::ordered_json;  // keys in the schema's order
 
-nlohmann::json Vector(const std::vector<double>& values) {
-  nlohmann::json out = nlohmann::json::array();
+Json Value(double v) { return std::isfinite(v) ? Json(v) : Json(); }
+
+Json Vector(const std::vector<double>& values) {
+  Json out = Json::array();
   for (double v : values) out.push_back(Value(v));
   return out;
 }
 
-nlohmann::json Matrix(const std::vector<std::vector<double>>& rows) {
-  nlohmann::json out = nlohmann::json::array();
+Json Matrix(const std::vector<std::vector<double>>& rows) {
+  Json out = Json::array();
   for (const auto& row : rows) out.push_back(Vector(row));
   return out;
 }
 
 }  // namespace
 
-nlohmann::json ResultToJson(const Network& network, const Result& result) {
-  nlohmann::json out;
-  out["classes"] = nlohmann::json::array();
+nlohmann::ordered_json ResultToJson(const Network& network, const Result& result) {
+  Json out;
+  out["classes"] = Json::array();
   for (const CustomerClass& c : network.classes) out["classes"].push_back(c.name);
-  out["stations"] = nlohmann::json::array();
+  out["stations"] = Json::array();
   for (const Station& s : network.stations) out["stations"].push_back(s.name);
   out["X"] = Vector(result.X);
   out["R"] = Vector(result.R);
   out["Q"] = Matrix(result.Q);
   out["Rk"] = Matrix(result.Rk);
   out["U"] = Matrix(result.U);
-  out["Ubusy"] = nlohmann::json::object();
+  out["Ubusy"] = Json::object();
   for (size_t k = 0; k < network.stations.size(); ++k)
     if (network.stations[k].IsLoadDependent()) out["Ubusy"][std::to_string(k)] = Value(result.Ubusy[k]);
   const Summary& s = result.summary;
-  out["summary"] = {{"algorithm", ToString(s.algorithm_used)},
+  out["summary"] = Json{{"algorithm", ToString(s.algorithm_used)},
                     {"iterations", s.iterations},
                     {"converged", s.converged},
                     {"final_change", s.final_change},

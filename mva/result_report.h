@@ -12,7 +12,7 @@ namespace qnm::mva {
 
 /// {"X": [c], "R": [c], "Q": [k][c], "Rk": [k][c], "U": [k][c], "Ubusy": {"k": ..}
 /// (load-dependent stations only), "classes", "stations", "summary"}; NaN -> null.
-nlohmann::json ResultToJson(const Network& network, const Result& result);
+nlohmann::ordered_json ResultToJson(const Network& network, const Result& result);
 
 /// A human-readable table: per class X and R, per station Q/Rk/U per class and Ubusy.
 std::string ResultTable(const Network& network, const Result& result);

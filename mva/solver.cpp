@@ -1,6 +1,7 @@
 // Solve(): validation, algorithm choice, derived results (U, R) and the Summary.
 #include "mva/solver.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -42,6 +43,10 @@ bool Options::IsValid(std::string* error) const {
     if (error) *error = "max_lattice_points must be >= 1";
     return false;
   }
+  if (!(max_exact_steps >= 1)) {
+    if (error) *error = "max_exact_steps must be >= 1";
+    return false;
+  }
   return true;
 }
 
@@ -77,10 +82,27 @@ void SizeResult(const Network& network, Result* result) {
   result->Ubusy.assign(K, std::numeric_limits<double>::quiet_NaN());
 }
 
+/// Elementary steps exact MVA would take (see Options::max_exact_steps).
+double ExactSteps(const Network& network) {
+  const double lattice = LatticePoints(network);
+  const double population = static_cast<double>(network.TotalPopulation());
+  double classes = 0.0, steps = 0.0, replicas = 0.0, ld_stations = 0.0, variants = 1.0;
+  for (const CustomerClass& c : network.classes) classes += c.population > 0 ? 1.0 : 0.0;
+  for (const Station& s : network.stations)
+    if (HasLoadDependence(s)) {
+      ld_stations += 1.0;
+      replicas += static_cast<double>(s.count);
+      variants *= static_cast<double>(s.count) + 1.0;
+    }
+  steps = lattice * std::max(1.0, classes) * static_cast<double>(network.stations.size());
+  if (network.classes.size() == 1) return steps + ld_stations * replicas * population * population / 2;
+  return steps * std::min(variants, 64.0) + lattice * population * ld_stations * 2 * classes * std::min(variants, 64.0);
+}
+
 Algorithm Choose(const Network& network, const Options& options) {
   if (options.algorithm != Algorithm::kAuto) return options.algorithm;
-  if (network.classes.size() == 1 || LatticePoints(network) <= options.max_lattice_points)
-    return Algorithm::kExact;
+  const bool lattice_ok = network.classes.size() == 1 || LatticePoints(network) <= options.max_lattice_points;
+  if (lattice_ok && ExactSteps(network) <= options.max_exact_steps) return Algorithm::kExact;
   return Algorithm::kSchweitzer;
 }
 
@@ -91,6 +113,17 @@ bool RunAlgorithm(const Network& network, const Options& options, Algorithm algo
     case Algorithm::kLinearizer: return SolveLinearizer(network, options, result, error);
     case Algorithm::kAuto:
     case Algorithm::kExact: break;
+  }
+  const double steps = ExactSteps(network);
+  if (steps > options.max_exact_steps &&
+      (network.classes.size() == 1 || LatticePoints(network) <= options.max_lattice_points)) {
+    char text[256];
+    std::snprintf(text, sizeof text,
+                  "exact MVA would take about %.3g steps, above max_exact_steps = %.3g; use "
+                  "--algorithm schweitzer (approximate)",
+                  steps, options.max_exact_steps);
+    *error = text;
+    return false;
   }
   if (network.classes.size() > 1) return SolveExactMultiClass(network, options, result, error);
   bool load_dependent = false;

@@ -18,14 +18,20 @@ const char* ToString(Algorithm algorithm);
 bool ParseAlgorithm(const std::string& text, Algorithm* algorithm);
 
 struct Options {
+  // kAuto: exact unless a bound below is exceeded, then Schweitzer.
   Algorithm algorithm = Algorithm::kAuto;
   // Approximate algorithms stop when max |Q(i) - Q(i-1)| < tolerance.
   double tolerance = 1e-10;
   // Approximate algorithms give up (converged = false) after this many iterations.
   int max_iterations = 100000;
   // Exact multi-class MVA refuses networks whose population lattice prod(N_c+1)
-  // exceeds this many points (memory ~ lattice x stations x 8 bytes).
+  // exceeds this many points (time ~ lattice x classes x stations; memory only
+  // two layers of the lattice, so time is the limit).
   double max_lattice_points = 2e7;
+  // Exact MVA refuses networks needing more elementary steps than this (about
+  // N x stations single-class, + N^2 per load-dependent station; lattice x classes
+  // x stations multi-class): 2e10 is roughly half a minute. Guards against hangs.
+  double max_exact_steps = 2e10;
 
   bool IsValid(std::string* error) const;
 };
@@ -43,7 +49,9 @@ struct Summary {
 };
 
 /// Indices: [station][class] for per-station values, [class] for per-class values.
-/// Replicated stations (count K) report the values of ONE replica.
+/// Replicated stations (count K) report the values of ONE replica. Classes with
+/// zero population have X = Q = U = 0 and the residence times one arriving
+/// customer of that class would see (arrival theorem).
 struct Result {
   std::vector<double> X;                 // system throughput per class
   std::vector<double> R;                 // response time per class, excluding think time
@@ -51,6 +59,7 @@ struct Result {
   std::vector<std::vector<double>> Rk;   // residence time per interaction
   std::vector<std::vector<double>> U;    // X_c * D_kc (busy servers at base rate)
   std::vector<double> Ubusy;             // 1 - P(n_k = 0) for load-dependent/multi-server, else NaN
+                                         // (also NaN from the approximate algorithms)
   Summary summary;
 };
 

@@ -1,14 +1,94 @@
-// PLACEHOLDER: replaced by the implementation of `qnm-predict ingest`.
-#include <stdexcept>
+// `qnm-predict ingest`: files and directories -> run-statistics records.
+#include <unistd.h>
 
+#include <iostream>
+#include <memory>
+
+#include "ingest/ingest.h"
+#include "ingest/mpip_report.h"
+#include "ingest/npb_output.h"
+#include "ingest/run_stats_json.h"
+#include "ingest/text_lines.h"
 #include "src/commands.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
 
 namespace qnm::cli {
+namespace {
+
+struct IngestArgs {
+  std::vector<std::string> paths;
+  std::string output;
+  std::string format;
+  std::string show;
+  bool strict = false;
+  bool series = false;
+  bool quiet = false;
+};
+
+std::string FormatFor(const IngestArgs& args) {
+  if (!args.format.empty()) return args.format;
+  if (EndsWith(ToLower(args.output), ".json")) return "json";
+  if (EndsWith(ToLower(args.output), ".csv")) return "csv";
+  return "table";
+}
+
+std::string Render(const std::vector<RunStats>& runs, const std::string& format, bool series) {
+  if (series) return SeriesToTable(GroupIntoSeries(runs));
+  if (format == "json") return RunsToJson(runs);
+  if (format == "csv") return RunsToCsv(runs);
+  return RunsToTable(runs);
+}
+
+// Everything one file contains: the parsed sections, then the records.
+std::string Show(const std::string& path, const std::string& format) {
+  std::string text = ReadFile(path);
+  std::string out;
+  if (LooksLikeMpipReport(text)) out = DescribeMpipReport(ParseMpipReport(text, path));
+  else if (LooksLikeNpbOutput(text)) out = DescribeNpbOutput(ParseNpbOutput(text, path));
+  IngestSummary summary;
+  std::vector<RunStats> runs = IngestPaths({path}, IngestOptions{true, false}, &summary);
+  std::string records = Render(runs, format == "table" ? "json" : format, false);
+  return out + (out.empty() ? "" : "records:\n") + records;
+}
+
+void Run(const IngestArgs& args) {
+  std::string format = FormatFor(args);
+  std::string result;
+  if (!args.show.empty()) {
+    result = Show(args.show, format);
+  } else {
+    if (args.paths.empty()) throw std::runtime_error("ingest: give files or directories (or --show FILE)");
+    IngestOptions options;
+    options.strict = args.strict;
+    options.progress = isatty(STDERR_FILENO) != 0;
+    IngestSummary summary;
+    std::vector<RunStats> runs = IngestPaths(args.paths, options, &summary);
+    if (!args.quiet) std::cerr << summary.Report();
+    if (runs.empty()) throw std::runtime_error("ingest: no runs found in the given paths");
+    result = Render(runs, format, args.series);
+  }
+  if (args.output.empty()) std::cout << result;
+  else WriteFileAtomically(args.output, result);
+}
+
+}  // namespace
 
 void AddIngestCommand(CLI::App& app) {
-  CLI::App* sub = app.add_subcommand("ingest", "(not built yet)");
-  sub->allow_extras();
-  sub->callback([] { throw std::runtime_error("'ingest' is not built yet"); });
+  auto args = std::make_shared<IngestArgs>();
+  CLI::App* sub = app.add_subcommand(
+      "ingest",
+      "Read mpiP reports, NPB outputs and statistics tables (CSV/JSON) into run-statistics records; "
+      "directories are walked; NPB stdout files are paired with their mpiP reports");
+  sub->add_option("paths", args->paths, "files or directories to read");
+  sub->add_option("-o,--output", args->output, "write the records to FILE (atomically) instead of stdout");
+  sub->add_option("--format", args->format, "output format: table (default), csv or json")
+      ->check(CLI::IsMember({"table", "csv", "json"}));
+  sub->add_flag("--strict", args->strict, "fail on the first malformed file instead of skipping it");
+  sub->add_option("--show", args->show, "print everything one file contains, then its records");
+  sub->add_flag("--series", args->series, "print the series summary (median/min/max per process count)");
+  sub->add_flag("-q,--quiet", args->quiet, "no closing summary on stderr");
+  sub->callback([args] { Run(*args); });
 }
 
 }  // namespace qnm::cli

@@ -47,8 +47,8 @@ void AddMvaCommand(CLI::App& app) {
       "NETWORK.json holds the `model` object of the mva-vector schema (classes with population\n"
       "and think_time; stations of type queue | delay | load_dependent (rate_multipliers) |\n"
       "multi_server (servers), demands per class, optional count for replicated stations),\n"
-      "or a whole vector file. Prints X, R, Q, Rk, U, Ubusy.");
-  sub->add_option("network", args->network_path, "Network JSON file")->required();
+      "or a whole vector file; or a JMT JMVA XML model. Prints X, R, Q, Rk, U, Ubusy.");
+  sub->add_option("network", args->network_path, "Network file (JSON, or JMVA XML)")->required();
   sub->add_option("--algorithm,-a", args->algorithm,
                   "exact | schweitzer | linearizer | auto (exact unless the multi-class "
                   "population lattice exceeds --max-lattice-points, then schweitzer)")

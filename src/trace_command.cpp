@@ -1,14 +1,95 @@
-// PLACEHOLDER: replaced by the implementation of `qnm-predict trace`.
-#include <stdexcept>
+// `qnm-predict trace analyze|stats`: wires the OTF2 reader, the wait-state
+// analysis, the dissimilarity indices and the reports to the command line.
+#include <iostream>
+#include <memory>
+#include <string>
 
+#include "models/dissimilarity.h"
 #include "src/commands.h"
+#include "trace/activity_times.h"
+#include "trace/cube_writer.h"
+#include "trace/otf2_reader.h"
+#include "trace/trace_run_stats.h"
+#include "trace/wait_state_report.h"
+#include "trace/wait_states.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
 
 namespace qnm::cli {
+namespace {
+
+struct TraceArgs {
+  std::string trace_path;
+  std::string format = "table";
+  std::string output;
+  std::string cube;
+  int top = 10;
+  bool no_dissimilarity = false;
+};
+
+void Emit(const std::string& text, const std::string& output) {
+  if (output.empty() || output == "-")
+    std::cout << text;
+  else
+    WriteFileAtomically(output, text);
+}
+
+void RunAnalyze(const TraceArgs& args) {
+  trace::ReportFormat format;
+  if (!trace::ParseReportFormat(args.format, &format))
+    throw InputError("", 0, "--format must be table, json or csv, not '" + args.format + "'");
+  trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
+  trace::WaitStateResult result = trace::AnalyzeWaitStates(trace);
+  std::unique_ptr<DissimilarityResult> dissimilarity;
+  if (!args.no_dissimilarity) {
+    ActivityRegionTimes times = trace::ActivityTimesFromTrace(trace, result);
+    DissimilarityOptions options;
+    options.report_top = args.top;
+    dissimilarity = std::make_unique<DissimilarityResult>(ComputeDissimilarity(times, options));
+  }
+  trace::TraceReportInput input;
+  input.trace = &trace;
+  input.result = &result;
+  input.dissimilarity = dissimilarity.get();
+  input.top = args.top;
+  if (!args.cube.empty()) WriteFileAtomically(args.cube, trace::CubeReport(trace, result));
+  Emit(trace::RenderTraceReport(input, format), args.output);
+}
+
+void RunStats(const TraceArgs& args) {
+  if (args.format != "table" && args.format != "json")
+    throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
+  qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path);
+  Emit(args.format == "json" ? trace::RunStatsJson(run) : trace::RunStatsTable(run), args.output);
+}
+
+}  // namespace
 
 void AddTraceCommand(CLI::App& app) {
-  CLI::App* sub = app.add_subcommand("trace", "(not built yet)");
-  sub->allow_extras();
-  sub->callback([] { throw std::runtime_error("'trace' is not built yet"); });
+  CLI::App* sub = app.add_subcommand(
+      "trace", "Analyse OTF2 traces (Score-P): Scalasca wait states, dissimilarity, run statistics");
+  sub->require_subcommand(1);
+  auto args = std::make_shared<TraceArgs>();
+
+  CLI::App* analyze = sub->add_subcommand(
+      "analyze", "Wait-state report: metric tree with % of time, worst call paths and ranks, "
+                 "dissimilarity ranking");
+  analyze->add_option("trace", args->trace_path, "traces.otf2 anchor or the directory holding it")
+      ->required();
+  analyze->add_option("--format", args->format, "table (default), json or csv");
+  analyze->add_option("-o,--output", args->output, "write the report to FILE instead of stdout");
+  analyze->add_option("--cube", args->cube, "also write a CUBE4 report (.cubex) to FILE");
+  analyze->add_option("--top", args->top, "rows in the ranked lists (default 10, 0 = all)");
+  analyze->add_flag("--no-dissimilarity", args->no_dissimilarity, "leave out the dissimilarity indices");
+  analyze->callback([args] { RunAnalyze(*args); });
+
+  CLI::App* stats = sub->add_subcommand(
+      "stats", "Run statistics (the record mpiP ingest produces) from a trace");
+  stats->add_option("trace", args->trace_path, "traces.otf2 anchor or the directory holding it")
+      ->required();
+  stats->add_option("--format", args->format, "table (default) or json");
+  stats->add_option("-o,--output", args->output, "write to FILE instead of stdout");
+  stats->callback([args] { RunStats(*args); });
 }
 
 }  // namespace qnm::cli

@@ -1,0 +1,23 @@
+// libFuzzer target: the statistics-table readers (CSV via libfccp, JSON via
+// nlohmann) must turn any bytes into records or an InputError, nothing else.
+// The first byte picks the reader so one corpus covers both.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "ingest/run_stats_json.h"
+#include "ingest/statistics_table.h"
+#include "util/input_error.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (size == 0) return 0;
+  std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
+  try {
+    std::vector<qnm::RunStats> runs = (data[0] & 1) ? qnm::ReadStatisticsJson(text, "fuzz.json")
+                                                    : qnm::ReadStatisticsCsv(text, "fuzz.csv");
+    (void)qnm::RunsToCsv(runs);
+    (void)qnm::GroupIntoSeries(runs);
+  } catch (const qnm::InputError&) {
+  }
+  return 0;
+}

@@ -1,0 +1,224 @@
+#include "ingest/statistics_table.h"
+
+#include <array>
+#include <utility>
+
+#define CSV_IO_NO_THREAD  // one small table per call: no reader thread
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wparentheses"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#endif
+#include <csv.h>
+#pragma GCC diagnostic pop
+#include <nlohmann/json.hpp>
+
+#include "ingest/text_lines.h"
+#include "util/input_error.h"
+
+namespace qnm {
+namespace {
+
+// Column names; "benchmark", "mops" and "system" are the names of the NPB
+// data set's npb_runs.csv for app, mops and machine.
+constexpr std::array<const char*, 27> kColumns = {
+    "series", "procs", "time_s", "threads", "app", "benchmark", "class", "size", "machine",
+    "system", "allocation", "app_time_s", "app_time_max_s", "mpi_time_s", "mpi_time_max_s",
+    "compute_time_s", "messages", "bytes", "bytes_per_message", "mpi_calls", "mops",
+    "mops_per_proc", "iterations", "verification", "version", "source", "run"};
+constexpr std::size_t kColumnCount = kColumns.size();
+
+// Sets one column of `run` from its text; empty text leaves the field unknown.
+class RowBuilder {
+ public:
+  RowBuilder(const std::string& path, int line) : path_(path), line_(line) {
+    run_.sources.push_back(path + ":" + std::to_string(line));
+    run_.derivations["wall_time_s"] = "statistics table column time_s";
+  }
+
+  void Set(const std::string& column, const std::string& raw) {
+    std::string value(Trim(raw));
+    if (value.empty()) return;
+    seen_.push_back(column);
+    if (column == "series") run_.series = value;
+    else if (column == "procs") run_.procs = PositiveInt(column, value);
+    else if (column == "time_s") run_.wall_time_s = NonNegative(column, value);
+    else if (column == "threads") run_.threads_per_proc = PositiveInt(column, value);
+    else if (column == "app" || column == "benchmark") run_.app = value;
+    else if (column == "class") run_.problem_class = value;
+    else if (column == "size") run_.problem_size = value;
+    else if (column == "machine" || column == "system") run_.machine = value;
+    else if (column == "allocation") run_.allocation = value;
+    else if (column == "app_time_s") run_.app_time_mean_s = NonNegative(column, value);
+    else if (column == "app_time_max_s") run_.app_time_max_s = NonNegative(column, value);
+    else if (column == "mpi_time_s") run_.mpi_time_mean_s = NonNegative(column, value);
+    else if (column == "mpi_time_max_s") run_.mpi_time_max_s = NonNegative(column, value);
+    else if (column == "compute_time_s") run_.compute_time_mean_s = NonNegative(column, value);
+    else if (column == "messages") run_.messages_per_rank = NonNegative(column, value);
+    else if (column == "bytes") run_.bytes_sent_per_rank = NonNegative(column, value);
+    else if (column == "bytes_per_message") run_.bytes_per_message = NonNegative(column, value);
+    else if (column == "mpi_calls") run_.mpi_calls_per_rank = NonNegative(column, value);
+    else if (column == "mops") run_.mops_total = NonNegative(column, value);
+    else if (column == "mops_per_proc") run_.mops_per_proc = NonNegative(column, value);
+    else if (column == "iterations") run_.iterations = PositiveInt(column, value);
+    else if (column == "verification") run_.verification = value;
+    else if (column == "version") run_.npb_version = value;
+    else if (column == "source") run_.sources.push_back(value);
+    else if (column == "run") run_.details["run"] = value;
+    else Fail("unknown column '" + column + "'");
+  }
+
+  RunStats Finish() {
+    if (run_.procs <= 0) Fail("missing value for the required column 'procs'");
+    if (!Known(run_.wall_time_s)) Fail("missing value for the required column 'time_s'");
+    if (run_.series.empty() && run_.app.empty())
+      Fail("a row needs 'series' (or 'app'/'benchmark') to name its series");
+    for (const char* column : {"app_time_s", "mpi_time_s", "messages", "bytes"})
+      if (std::find(seen_.begin(), seen_.end(), column) != seen_.end())
+        run_.derivations.emplace(column, std::string("statistics table column ") + column);
+    run_.Derive();
+    return std::move(run_);
+  }
+
+  [[noreturn]] void Fail(const std::string& message) const { throw InputError(path_, line_, message); }
+
+ private:
+  double NonNegative(const std::string& column, const std::string& value) const {
+    auto number = ParseDouble(value);
+    if (!number || !(*number >= 0) || std::isinf(*number))
+      Fail("column '" + column + "' needs a non-negative number, got '" + value.substr(0, 40) + "'");
+    return *number;
+  }
+  int PositiveInt(const std::string& column, const std::string& value) const {
+    auto number = ParseInteger(value);
+    if (!number || *number <= 0 || *number > (1 << 30))
+      Fail("column '" + column + "' needs a positive integer, got '" + value.substr(0, 40) + "'");
+    return static_cast<int>(*number);
+  }
+
+  const std::string& path_;
+  int line_;
+  RunStats run_;
+  std::vector<std::string> seen_;
+};
+
+using CsvReader = io::CSVReader<kColumnCount, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
+                                io::throw_on_overflow, io::single_line_comment<'#'>>;
+
+template <std::size_t... I>
+void ReadHeader(CsvReader& reader, std::index_sequence<I...>) {
+  reader.read_header(io::ignore_missing_column, kColumns[I]...);
+}
+
+template <std::size_t... I>
+bool ReadRow(CsvReader& reader, std::array<std::string, kColumnCount>& values, std::index_sequence<I...>) {
+  return reader.read_row(values[I]...);
+}
+
+// Line of each array element's '{' (for messages), found by a string-aware scan.
+std::vector<int> ObjectLines(std::string_view text, int element_depth) {
+  std::vector<int> lines;
+  int line = 1, depth = 0;
+  bool in_string = false, escaped = false;
+  for (char c : text) {
+    if (c == '\n') ++line;
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    else if (c == '{' || c == '[') {
+      if (c == '{' && depth == element_depth) lines.push_back(line);
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      --depth;
+    }
+  }
+  return lines;
+}
+
+}  // namespace
+
+const std::vector<std::string>& StatisticsTableColumns() {
+  static const std::vector<std::string> columns(kColumns.begin(), kColumns.end());
+  return columns;
+}
+
+std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path) {
+  std::vector<RunStats> runs;
+  try {
+    CsvReader reader(path, text.data(), text.data() + text.size());
+    ReadHeader(reader, std::make_index_sequence<kColumnCount>());
+    if (!reader.has_column("procs") || !reader.has_column("time_s"))
+      throw InputError(path, 1, "a statistics table needs the columns procs and time_s (and series or app)");
+    if (!reader.has_column("series") && !reader.has_column("app") && !reader.has_column("benchmark"))
+      throw InputError(path, 1, "a statistics table needs a 'series' (or 'app'/'benchmark') column");
+    std::array<std::string, kColumnCount> values;
+    while (true) {
+      for (std::string& value : values) value.clear();
+      if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
+      RowBuilder row(path, static_cast<int>(reader.get_file_line()));
+      for (std::size_t c = 0; c < kColumnCount; ++c)
+        if (reader.has_column(kColumns[c])) row.Set(kColumns[c], values[c]);
+      runs.push_back(row.Finish());
+    }
+  } catch (const io::error::extra_column_in_header& error) {
+    throw InputError(path, 1, std::string("unknown column '") + error.column_name +
+                                  "' (accepted: see docs/statistics-table.md)");
+  } catch (const io::error::base& error) {
+    int line = 0;
+    if (auto* with_line = dynamic_cast<const io::error::with_file_line*>(&error)) line = with_line->file_line;
+    std::string message = error.what();
+    throw InputError(path, line, "CSV: " + message);
+  }
+  if (runs.empty()) throw InputError(path, 1, "statistics table has no rows");
+  return runs;
+}
+
+std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path) {
+  nlohmann::json document;
+  try {
+    document = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::parse_error& error) {
+    int line = 1;
+    for (std::size_t i = 0; i < error.byte && i < text.size(); ++i) line += text[i] == '\n';
+    throw InputError(path, line, std::string("JSON: ") + error.what());
+  }
+  const nlohmann::json* rows = &document;
+  int element_depth = 1;
+  if (document.is_object() && document.contains("runs")) {
+    rows = &document["runs"];
+    element_depth = 2;
+    if (document.size() != 1) throw InputError(path, 1, "a JSON table object may only hold \"runs\"");
+  }
+  if (!rows->is_array()) throw InputError(path, 1, "a JSON table is an array of objects or {\"runs\": [...]}");
+  std::vector<int> lines = ObjectLines(text, element_depth);
+  std::vector<RunStats> runs;
+  for (std::size_t k = 0; k < rows->size(); ++k) {
+    int line = k < lines.size() ? lines[k] : 1;
+    const nlohmann::json& object = (*rows)[k];
+    if (!object.is_object()) throw InputError(path, line, "JSON table element is not an object");
+    RowBuilder row(path, line);
+    for (const auto& [key, value] : object.items()) {
+      if (std::find(kColumns.begin(), kColumns.end(), key) == kColumns.end())
+        row.Fail("unknown column '" + key + "' (accepted: see docs/statistics-table.md)");
+      if (value.is_null()) continue;
+      if (value.is_string()) row.Set(key, value.get<std::string>());
+      else if (value.is_number_integer()) row.Set(key, std::to_string(value.get<long long>()));
+      else if (value.is_number()) {
+        char buffer[40];
+        std::snprintf(buffer, sizeof buffer, "%.17g", value.get<double>());
+        row.Set(key, buffer);
+      } else {
+        row.Fail("column '" + key + "' needs a number or a string");
+      }
+    }
+    runs.push_back(row.Finish());
+  }
+  if (runs.empty()) throw InputError(path, 1, "statistics table has no rows");
+  return runs;
+}
+
+}  // namespace qnm

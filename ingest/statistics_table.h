@@ -1,0 +1,23 @@
+#pragma once
+// Statistics tables from other tools: CSV (libfccp) or JSON (nlohmann) with
+// one run per row/object. Minimal columns: series (or app), procs, time_s;
+// optional columns fill the other fields of the record (docs/statistics-table.md).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ingest/run_stats.h"
+
+namespace qnm {
+
+/// The accepted column names, in documentation order.
+const std::vector<std::string>& StatisticsTableColumns();
+
+/// Reads a CSV table. Throws InputError(path, line, ...) for an unknown
+/// column, a missing required column or a value that does not parse.
+std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path);
+
+/// Reads a JSON table: an array of objects, or {"runs": [...]}, keys as the CSV columns.
+std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path);
+
+}  // namespace qnm

@@ -1,0 +1,104 @@
+#include "ingest/text_lines.h"
+
+#include <cerrno>
+#include <charconv>
+#include <cstdlib>
+
+namespace qnm {
+namespace {
+
+bool IsBlank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+
+}  // namespace
+
+std::vector<std::string_view> SplitLines(std::string_view text) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view line = text.substr(start, end - start);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    lines.push_back(line);
+    start = end + 1;
+  }
+  return lines;
+}
+
+std::string_view Trim(std::string_view text) {
+  while (!text.empty() && (IsBlank(text.front()) || text.front() == '\n')) text.remove_prefix(1);
+  while (!text.empty() && (IsBlank(text.back()) || text.back() == '\n')) text.remove_suffix(1);
+  return text;
+}
+
+std::vector<std::string_view> SplitWhitespace(std::string_view text) {
+  std::vector<std::string_view> tokens;
+  tokens.reserve(12);
+  std::size_t i = 0;
+  while (i < text.size()) {
+    while (i < text.size() && IsBlank(text[i])) ++i;
+    std::size_t start = i;
+    while (i < text.size() && !IsBlank(text[i])) ++i;
+    if (i > start) tokens.push_back(text.substr(start, i - start));
+  }
+  return tokens;
+}
+
+bool StartsWith(std::string_view text, std::string_view prefix) {
+  return text.substr(0, prefix.size()) == prefix;
+}
+
+bool EndsWith(std::string_view text, std::string_view suffix) {
+  return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
+}
+
+std::string ToLower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+std::optional<double> ParseDouble(std::string_view token) {
+  if (token.empty() || token.size() > 64) return std::nullopt;
+  double fast = 0;
+  auto [end_fast, error] = std::from_chars(token.data(), token.data() + token.size(), fast);
+  if (error == std::errc() && end_fast == token.data() + token.size()) return fast;
+  // strtod also takes a leading '+' and hexadecimal floats.
+  char buffer[72];
+  token.copy(buffer, token.size());
+  buffer[token.size()] = '\0';
+  char* end = nullptr;
+  errno = 0;
+  double value = std::strtod(buffer, &end);
+  if (end != buffer + token.size()) return std::nullopt;
+  return value;
+}
+
+std::optional<long long> ParseInteger(std::string_view token) {
+  if (token.empty() || token.size() > 20) return std::nullopt;
+  long long fast = 0;
+  auto [end_fast, error] = std::from_chars(token.data(), token.data() + token.size(), fast);
+  if (error == std::errc() && end_fast == token.data() + token.size()) {
+    constexpr long long kFastLimit = 1LL << 62;
+    if (fast > kFastLimit || fast < -kFastLimit) return std::nullopt;
+    return fast;
+  }
+  char buffer[24];
+  token.copy(buffer, token.size());
+  buffer[token.size()] = '\0';
+  char* end = nullptr;
+  errno = 0;
+  long long value = std::strtoll(buffer, &end, 10);
+  if (end != buffer + token.size() || errno == ERANGE) return std::nullopt;
+  constexpr long long kLimit = 1LL << 62;
+  if (value > kLimit || value < -kLimit) return std::nullopt;
+  return value;
+}
+
+std::string BaseName(const std::string& path) {
+  std::size_t slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace qnm

@@ -1,0 +1,31 @@
+#pragma once
+// Small text helpers shared by the readers in ingest/: byte-safe line
+// splitting, trimming, whitespace tokens and strict number parsing. Reports
+// may contain arbitrary bytes (mpiP copies argv verbatim), so nothing here
+// assumes UTF-8.
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qnm {
+
+/// Splits `text` at '\n' (a trailing '\r' is dropped); line i is text line i+1.
+std::vector<std::string_view> SplitLines(std::string_view text);
+
+std::string_view Trim(std::string_view text);
+/// Splits on runs of blanks (space, tab, '\r', '\f', '\v').
+std::vector<std::string_view> SplitWhitespace(std::string_view text);
+bool StartsWith(std::string_view text, std::string_view prefix);
+bool EndsWith(std::string_view text, std::string_view suffix);
+std::string ToLower(std::string_view text);
+
+/// The whole token as a number ("1e+04", "0.000624", "nan"); nullopt otherwise.
+std::optional<double> ParseDouble(std::string_view token);
+/// The whole token as a base-10 integer within [-2^62, 2^62]; nullopt otherwise.
+std::optional<long long> ParseInteger(std::string_view token);
+
+/// File name without directories ("a/b/c.txt" -> "c.txt").
+std::string BaseName(const std::string& path);
+
+}  // namespace qnm

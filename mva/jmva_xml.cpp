@@ -1,0 +1,119 @@
+// JMVA XML reader on Boost.PropertyTree (see jmva_xml.h for the mapping).
+#include "mva/jmva_xml.h"
+
+#include <cmath>
+#include <map>
+#include <sstream>
+
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+
+#include "util/input_error.h"
+
+namespace qnm::mva {
+namespace {
+
+using boost::property_tree::ptree;
+
+double ParseNumber(const std::string& text, const std::string& file, const std::string& where) {
+  try {
+    size_t used = 0;
+    const double value = std::stod(text, &used);
+    if (used == text.size() || text.find_first_not_of(" \t\r\n", used) == std::string::npos) return value;
+  } catch (const std::exception&) {
+  }
+  throw InputError(file, 0, where + ": '" + text + "' is not a number");
+}
+
+/// Per-class values of a <servicetimes> or <visits> block, by class name.
+std::map<std::string, std::string> PerClass(const ptree& block, const std::string& child) {
+  std::map<std::string, std::string> values;
+  for (const auto& item : block)
+    if (item.first == child) values[item.second.get<std::string>("<xmlattr>.customerclass", "")] = item.second.data();
+  return values;
+}
+
+Station ReadStation(const std::string& tag, const ptree& node, const Network& network,
+                    const std::string& file) {
+  Station s;
+  s.name = node.get<std::string>("<xmlattr>.name", tag);
+  const std::string where = tag + " '" + s.name + "'";
+  s.type = tag == "delaystation" ? StationType::kDelay : StationType::kQueue;
+  s.servers = node.get<int>("<xmlattr>.servers", 1);
+  if (s.servers > 1 && tag == "listation") s.type = StationType::kMultiServer;
+  const auto times = PerClass(node.get_child("servicetimes", ptree()),
+                              tag == "ldstation" ? "servicetimes" : "servicetime");
+  const auto visits = PerClass(node.get_child("visits", ptree()), "visit");
+  std::vector<double> shape;  // S(j)/S(1) of the load-dependent classes
+  for (const CustomerClass& c : network.classes) {
+    const double visit = visits.count(c.name) ? ParseNumber(visits.at(c.name), file, where + " visits") : 1.0;
+    if (!times.count(c.name))
+      throw InputError(file, 0, where + ": no service time for class '" + c.name + "'");
+    if (tag != "ldstation") {
+      s.demand_s.push_back(visit * ParseNumber(times.at(c.name), file, where + " service time"));
+      continue;
+    }
+    std::vector<double> by_population;  // "S(1);S(2);..." (a leading 0 for n = 0 is skipped)
+    std::stringstream list(times.at(c.name));
+    for (std::string item; std::getline(list, item, ';');)
+      if (!item.empty()) by_population.push_back(ParseNumber(item, file, where + " service times"));
+    if (!by_population.empty() && by_population[0] == 0) by_population.erase(by_population.begin());
+    if (by_population.empty() || !(by_population[0] > 0)) {
+      s.demand_s.push_back(0.0);
+      continue;
+    }
+    s.demand_s.push_back(visit * by_population[0]);
+    if (visit == 0) continue;
+    std::vector<double> ratio;
+    for (double t : by_population) ratio.push_back(t / by_population[0]);
+    if (!shape.empty()) {
+      const size_t n = std::min(shape.size(), ratio.size());
+      for (size_t j = 0; j < n; ++j)
+        if (std::fabs(shape[j] - ratio[j]) > 1e-12 * shape[j])
+          throw InputError(file, 0, where + ": class-dependent load dependence is not supported");
+    }
+    if (ratio.size() > shape.size()) shape = ratio;
+  }
+  if (tag == "ldstation") {
+    s.type = StationType::kLoadDependent;
+    for (double r : shape) s.rate_multipliers.push_back(r > 0 ? 1.0 / r : 0.0);
+    if (s.rate_multipliers.empty()) s.rate_multipliers = {1.0};
+  }
+  return s;
+}
+
+}  // namespace
+
+Network NetworkFromJmvaXml(const std::string& text, const std::string& file) {
+  ptree doc;
+  try {
+    std::istringstream in(text);
+    boost::property_tree::read_xml(in, doc);
+  } catch (const boost::property_tree::xml_parser_error& e) {
+    throw InputError(file, static_cast<int>(e.line()), "invalid XML: " + e.message());
+  }
+  const auto parameters = doc.get_child_optional("model.parameters");
+  if (!parameters) throw InputError(file, 0, "not a JMVA model: no <model><parameters>");
+  Network network;
+  for (const auto& item : parameters->get_child("classes", ptree())) {
+    if (item.first == "openclass")
+      throw InputError(file, 0, "open class '" + item.second.get<std::string>("<xmlattr>.name", "") +
+                                    "': only closed networks are supported");
+    if (item.first != "closedclass") continue;
+    CustomerClass c;
+    c.name = item.second.get<std::string>("<xmlattr>.name", "");
+    const std::string population = item.second.get<std::string>("<xmlattr>.population", "");
+    const double n = ParseNumber(population, file, "closedclass '" + c.name + "' population");
+    if (n != std::floor(n)) throw InputError(file, 0, "closedclass '" + c.name + "': population is not whole");
+    c.population = static_cast<long>(n);
+    network.classes.push_back(c);
+  }
+  for (const auto& item : parameters->get_child("stations", ptree()))
+    if (item.first == "listation" || item.first == "delaystation" || item.first == "ldstation")
+      network.stations.push_back(ReadStation(item.first, item.second, network, file));
+  std::string error;
+  if (!network.IsValid(&error)) throw InputError(file, 0, error);
+  return network;
+}
+
+}  // namespace qnm::mva

@@ -1,0 +1,303 @@
+#include "plots/chart_writer.h"
+
+#include <gnuplot-iostream.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <regex>
+#include <sstream>
+#include <system_error>
+
+#include "plots/gnuplot_available.h"
+#include "util/atomic_file.h"
+
+namespace qnm::plots {
+namespace fs = std::filesystem;
+
+void DataFile::Block(const std::string& name, const std::string& columns) {
+  // Two blank lines separate gnuplot data blocks; the first comment names the block.
+  if (!first_block_) text_ += "\n\n";
+  first_block_ = false;
+  text_ += "# " + name + "\n# " + columns + "\n";
+}
+
+void DataFile::Row(const std::vector<double>& values) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0) text_ += ' ';
+    text_ += FormatValue(values[i]);
+  }
+  text_ += '\n';
+}
+
+std::string GnuplotQuote(const std::string& text) {
+  // Inside single quotes gnuplot knows one escape: '' for a quote.
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') out += "''";
+    else if (c == '\n') out += ' ';
+    else out += c;
+  }
+  return out + "'";
+}
+
+std::string FormatValue(double value) {
+  if (!std::isfinite(value)) return "NaN";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.9g", value);
+  return buffer;
+}
+
+std::string ChartTitle(const ChartContext& context, const std::string& what) {
+  std::string title = context.series_name.empty() ? "series" : context.series_name;
+  if (!context.machine.empty()) title += " on " + context.machine;
+  return title + ": " + what;
+}
+
+std::string SeriesStem(const ChartContext& context) {
+  std::string raw = !context.file_stem.empty() ? context.file_stem : context.series_name;
+  std::string stem;
+  for (char c : raw) {
+    bool safe = std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
+    stem += safe ? c : '_';
+  }
+  if (stem.empty() || stem == "." || stem == "..") stem = "series";
+  if (stem.front() == '.') stem.front() = '_';  // never a hidden file
+  return stem;
+}
+
+std::string ProcessAxis(std::vector<int> procs, double pad) {
+  std::sort(procs.begin(), procs.end());
+  procs.erase(std::unique(procs.begin(), procs.end()), procs.end());
+  if (procs.empty()) return "set logscale x 2\nset xlabel 'processes P'\n";
+  std::string tics = "set logscale x 2\nset xlabel 'processes P'\n";
+  tics += "set xrange [" + FormatValue(procs.front() / pad) + ":" +
+          FormatValue(procs.back() * pad) + "]\n";
+  tics += "set xtics (";
+  for (std::size_t i = 0; i < procs.size(); ++i) {
+    if (i > 0) tics += ", ";
+    tics += std::to_string(procs[i]);
+  }
+  return tics + ")\n";
+}
+
+std::string LogTics(double low, double high) {
+  if (!(low > 0) || !(high >= low) || !std::isfinite(high)) return "set ytics auto\n";
+  const bool decades_only = std::log10(high / low) > 4;
+  std::string tics = "set ytics (";
+  bool first = true;
+  for (int exponent = int(std::floor(std::log10(low))); exponent <= int(std::ceil(std::log10(high)));
+       ++exponent) {
+    for (double mantissa : {1.0, 2.0, 5.0}) {
+      if (decades_only && mantissa != 1.0) continue;
+      const double tic = mantissa * std::pow(10.0, exponent);
+      if (tic < low / 1.15 || tic > high * 1.15) continue;
+      tics += (first ? "" : ", ") + FormatValue(tic);
+      first = false;
+    }
+  }
+  return first ? "set ytics auto\n" : tics + ")\n";
+}
+
+std::string PlotCommand(const std::vector<std::string>& clauses) {
+  std::string command = "plot ";
+  bool file_named = false;
+  for (std::size_t i = 0; i < clauses.size(); ++i) {
+    if (i > 0) command += ", \\\n     ";
+    if (!file_named && clauses[i].rfind("''", 0) == 0) {
+      command += "datafile" + clauses[i].substr(2);
+      file_named = true;
+    } else {
+      command += clauses[i];
+    }
+  }
+  return command + "\n";
+}
+
+std::string ScriptText(const ChartScript& chart, const std::string& file_stem) {
+  const std::string w = std::to_string(chart.width_px), h = std::to_string(chart.height_px);
+  char inches[64];
+  std::snprintf(inches, sizeof inches, "%.2fin,%.2fin", chart.width_px / 96.0,
+                chart.height_px / 96.0);
+  std::ostringstream gp;
+  gp << "# " << chart.title << "\n"
+     << "# Written by qnm-predict; data in " << file_stem << ".dat. Re-draw from this directory:\n"
+     << "#   gnuplot " << file_stem << ".gp                  -> " << file_stem << ".png\n"
+     << "#   gnuplot -e \"fmt='svg'\" " << file_stem << ".gp   -> " << file_stem
+     << ".svg (also 'pdf')\n"
+     << "if (!exists(\"fmt\")) fmt = 'png'\n"
+     << "reset\n"
+     << "if (fmt eq 'svg') {\n"
+     << "  set terminal svg size " << w << "," << h
+     << " dynamic noenhanced font 'Sans,12' background '#ffffff'\n"
+     << "} else { if (fmt eq 'pdf') {\n"
+     << "  set terminal pdfcairo size " << inches << " noenhanced font 'Sans,9'\n"
+     << "} else { if (strstrt(GPVAL_TERMINALS, 'pngcairo') > 0) {\n"
+     << "  set terminal pngcairo size " << w << "," << h << " noenhanced font 'Sans,11'\n"
+     << "} else {\n"
+     << "  set terminal png size " << w << "," << h << " noenhanced\n"
+     << "} } }  # gnuplot 5.4 has no 'else if'\n"
+     << "set output '" << file_stem << ".'.fmt\n"
+     << "datafile = " << GnuplotQuote(file_stem + ".dat") << "\n"
+     << chart.body << "unset output\n";
+  return gp.str();
+}
+
+namespace {
+
+std::string ShellQuote(const std::string& text) {
+  std::string out = "'";
+  for (char c : text) {
+    if (c == '\'') out += "'\\''";
+    else out += c;
+  }
+  return out + "'";
+}
+
+/// Ignores SIGPIPE while alive: if gnuplot dies early, writing to its pipe
+/// must fail with an error instead of killing this process.
+class PipeSignalGuard {
+ public:
+  PipeSignalGuard() { previous_ = std::signal(SIGPIPE, SIG_IGN); }
+  ~PipeSignalGuard() { std::signal(SIGPIPE, previous_); }
+  PipeSignalGuard(const PipeSignalGuard&) = delete;
+  PipeSignalGuard& operator=(const PipeSignalGuard&) = delete;
+
+ private:
+  void (*previous_)(int);
+};
+
+/// Removes the temporary directory unless released.
+class TempDir {
+ public:
+  explicit TempDir(std::string path) : path_(std::move(path)) {}
+  ~TempDir() {
+    std::error_code ignored;
+    if (!path_.empty()) fs::remove_all(path_, ignored);
+  }
+  TempDir(const TempDir&) = delete;
+  TempDir& operator=(const TempDir&) = delete;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+};
+
+/// Splits gnuplot's stderr into warnings and the first error message.
+void ReadGnuplotLog(const std::string& log, std::vector<std::string>* warnings,
+                    std::string* first_error) {
+  static const std::regex kLocated(R"(line \d+: )");
+  std::stringstream lines(log);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.find("warning:") != std::string::npos) {
+      if (std::find(warnings->begin(), warnings->end(), line) == warnings->end())
+        warnings->push_back("gnuplot: " + line);
+    } else if (first_error->empty() && std::regex_search(line, kLocated)) {
+      *first_error = line;
+    }
+  }
+}
+
+bool Fail(std::string* error, const std::string& message) {
+  if (error != nullptr) *error = message;
+  return false;
+}
+
+}  // namespace
+
+bool RenderCharts(const std::vector<ChartScript>& charts, const std::string& stem,
+                  const PlotOptions& options, PlotResult* result, std::string* error) {
+  const std::string gnuplot = FindGnuplot();
+  if (gnuplot.empty()) return Fail(error, "gnuplot not found; install gnuplot-nox — charts skipped");
+  if (options.output_dir.empty()) return Fail(error, "no output directory given for the charts");
+
+  std::vector<std::string> formats;
+  if (options.png) formats.push_back("png");
+  if (options.svg) formats.push_back("svg");
+  if (options.pdf) {
+    if (HasTerminal(GnuplotTerminals(gnuplot), "pdfcairo")) formats.push_back("pdf");
+    else result->warnings.push_back("gnuplot has no pdfcairo terminal; PDF charts skipped");
+  }
+
+  std::error_code ec;
+  fs::create_directories(options.output_dir, ec);
+  if (ec) return Fail(error, options.output_dir + ": cannot create directory: " + ec.message());
+  // Absolute: gnuplot runs with the temporary directory as its working directory.
+  std::string pattern =
+      (fs::absolute(options.output_dir, ec) / ".qnm-charts-XXXXXX").string();
+  if (::mkdtemp(pattern.data()) == nullptr)
+    return Fail(error, options.output_dir + ": cannot create a temporary directory: " +
+                           std::strerror(errno));
+  TempDir temp(pattern);
+
+  std::vector<std::string> files;  // names inside temp, in the order they are moved
+  try {
+    for (const ChartScript& chart : charts) {
+      const std::string file_stem = stem + "_" + chart.name;
+      WriteFileAtomically(temp.path() + "/" + file_stem + ".dat", chart.data);
+      WriteFileAtomically(temp.path() + "/" + file_stem + ".gp", ScriptText(chart, file_stem));
+      files.push_back(file_stem + ".dat");
+      files.push_back(file_stem + ".gp");
+    }
+  } catch (const std::exception& e) {
+    return Fail(error, e.what());
+  }
+
+  const std::string log_path = temp.path() + "/gnuplot.log";
+  {
+    PipeSignalGuard guard;
+    for (const ChartScript& chart : charts) {
+      for (const std::string& fmt : formats) {
+        // One gnuplot per image, run inside the temporary directory: its
+        // terminals keep state between plots, and the image must equal what
+        // `gnuplot <script>` gives a user re-drawing it.
+        // The shell itself always succeeds (gnuplot's failure goes to the log),
+        // so gnuplot-iostream does not print its own "pclose returned error".
+        gnuplotio::Gnuplot gp("cd " + ShellQuote(temp.path()) + " && " + ShellQuote(gnuplot) +
+                              " 2>>" + ShellQuote(log_path) + " || echo gnuplot exited with status $? >>" +
+                              ShellQuote(log_path));
+        gp << "fmt = '" << fmt << "'\nload '" << stem << "_" << chart.name << ".gp'\nexit\n";
+      }  // closing the pipe waits for gnuplot to finish
+    }
+  }
+
+  std::string log, first_error;
+  try {
+    log = ReadFile(log_path);
+  } catch (const std::exception&) {
+    // No log means the shell never started gnuplot; the missing images say so below.
+  }
+  ReadGnuplotLog(log, &result->warnings, &first_error);
+  if (!first_error.empty())
+    return Fail(error, options.output_dir + ": gnuplot: " + first_error + " — no charts written");
+
+  for (const ChartScript& chart : charts) {
+    for (const std::string& fmt : formats) {
+      const std::string image = stem + "_" + chart.name + "." + fmt;
+      std::error_code size_error;
+      auto size = fs::file_size(temp.path() + "/" + image, size_error);
+      if (size_error || size == 0) {
+        return Fail(error, (fs::path(options.output_dir) / image).string() +
+                               ": gnuplot wrote no image — no charts written");
+      }
+      files.push_back(image);
+    }
+  }
+
+  for (const std::string& file : files) {
+    fs::path target = fs::path(options.output_dir) / file;
+    fs::rename(fs::path(temp.path()) / file, target, ec);
+    if (ec) return Fail(error, target.string() + ": cannot move into place: " + ec.message());
+    result->files.push_back(target.string());
+  }
+  return true;
+}
+
+}  // namespace qnm::plots

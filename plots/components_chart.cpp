@@ -1,0 +1,125 @@
+// Stacked time components per process count (seed 002 Figure 3): for each P
+// the measured bar (compute, MPI) stands beside the modeled bar (compute,
+// switch delay, MPI active, contention). Compute usually dwarfs the rest, so
+// a second panel repeats the bars without compute to show the MPI parts.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "plots/chart_builders.h"
+#include "plots/chart_data.h"
+
+namespace qnm::plots {
+namespace {
+
+double OrZero(double value) { return std::isfinite(value) && value > 0 ? value : 0.0; }
+
+struct Row {
+  double measured_compute_s = kNoValue, measured_mpi_s = kNoValue;
+  double compute_s = kNoValue, switch_delay_s = kNoValue, mpi_active_s = kNoValue,
+         contention_s = kNoValue;
+};
+
+bool HasModeled(const PredictedPoint& point) {
+  return std::isfinite(point.compute_s) || std::isfinite(point.switch_delay_s) ||
+         std::isfinite(point.mpi_active_s) || std::isfinite(point.contention_s);
+}
+
+}  // namespace
+
+bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
+  std::map<int, Row> rows;
+  for (const MeasuredComponents& point : charts.measured_components) {
+    if (point.procs <= 0 || !(std::isfinite(point.compute_s) || std::isfinite(point.mpi_s)))
+      continue;
+    rows[point.procs].measured_compute_s = OrZero(point.compute_s);
+    rows[point.procs].measured_mpi_s = OrZero(point.mpi_s);
+  }
+  for (const PredictedPoint& point : charts.predicted) {
+    if (point.procs <= 0 || !HasModeled(point)) continue;
+    Row& row = rows[point.procs];
+    row.compute_s = OrZero(point.compute_s);
+    row.switch_delay_s = OrZero(point.switch_delay_s);
+    row.mpi_active_s = OrZero(point.mpi_active_s);
+    row.contention_s = OrZero(point.contention_s);
+  }
+  if (rows.empty()) return false;
+
+  DataFile data;
+  data.Block("components",
+             "slot  P  measured_compute_s  measured_mpi_s  compute_s  switch_delay_s  "
+             "mpi_active_s  contention_s  (seconds per rank; NaN = not available)");
+  int slot = 0;
+  std::string tics = "set xtics (";
+  for (const auto& [procs, row] : rows) {
+    tics += (slot > 0 ? ", '" : "'") + std::to_string(procs) + "' " + std::to_string(slot);
+    data.Row({double(slot++), double(procs), row.measured_compute_s, row.measured_mpi_s,
+              row.compute_s, row.switch_delay_s, row.mpi_active_s, row.contention_s});
+  }
+
+  tics += ")\n";
+  chart->name = "components";
+  chart->title = ChartTitle(charts.context, "measured vs modeled time components per rank");
+  chart->width_px = 1000;
+  chart->height_px = 820;
+  chart->data = data.text();
+
+  struct Part {
+    const char* title;
+    const char* style;  // solid or hatched, so the parts stay apart in grayscale
+    const char* color;
+    bool compute;       // drawn only in the panel with compute
+    std::string Fill() const {
+      return std::string("fs ") + style + " border lc rgb '#000000' fc rgb '" + color + "'";
+    }
+  };
+  const Part kMeasuredCompute = {"measured compute", "solid 1.0", "#bbbbbb", true};
+  const Part kMeasuredMpi = {"measured MPI", "pattern 2", "#b2182b", false};
+  const Part kCompute = {"modeled compute", "solid 1.0", "#eeeeee", true};
+  const Part kSwitchDelay = {"modeled switch delay", "solid 1.0", "#fdb863", false};
+  const Part kMpiActive = {"modeled MPI active", "pattern 4", "#2166ac", false};
+  const Part kContention = {"modeled contention", "solid 1.0", "#333333", false};
+
+  // Each stack is drawn as overlapping boxes, tallest (cumulative) first; the
+  // key is built separately with keyentry so it lists the parts bottom to top.
+  auto stacks = [&](bool with_compute) {
+    const std::string mc = with_compute ? "$3" : "0", pc = with_compute ? "$5" : "0";
+    const std::string box = ":(0.38) with boxes ", no_key = " notitle";
+    std::vector<std::string> plots;
+    auto key = [&](const Part& part) {
+      if (with_compute || !part.compute)
+        plots.push_back(std::string("keyentry with boxes ") + part.Fill() + " title '" +
+                        part.title + "'");
+    };
+    plots.push_back("'' using ($1-0.2):(" + mc + "+$4)" + box + kMeasuredMpi.Fill() + no_key);
+    if (with_compute)
+      plots.push_back("'' using ($1-0.2):($3)" + box + kMeasuredCompute.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):(" + pc + "+$6+$7+$8)" + box + kContention.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):(" + pc + "+$6+$7)" + box + kMpiActive.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):(" + pc + "+$6)" + box + kSwitchDelay.Fill() + no_key);
+    if (with_compute) plots.push_back("'' using ($1+0.2):($5)" + box + kCompute.Fill() + no_key);
+    // keyentry after the data: gnuplot 5.4 asserts when a plot starts with one.
+    for (const Part* part : {&kMeasuredCompute, &kMeasuredMpi, &kCompute, &kSwitchDelay,
+                             &kMpiActive, &kContention})
+      key(*part);
+    return PlotCommand(plots);
+  };
+
+  std::string body;
+  body += "set multiplot layout 2,1 title " + GnuplotQuote(chart->title) + "\n";
+  body += "set xrange [-0.6:" + FormatValue(slot - 0.4) + "]\n";
+  body += "set yrange [0:*]\n" + tics;
+  body += "set xlabel 'processes P  (left bar: measured, right bar: modeled)'\n";
+  body += "set grid ytics lc rgb '#dddddd'\n";
+  body += "set key outside right top vertical box\n";
+  body += "set lmargin 12\nset rmargin 30\n";
+  body += "set title 'all components'\nset ylabel 'time per rank (s)'\n";
+  body += stacks(true);
+  body += "set title 'without compute (MPI components only)'\nset ylabel 'time per rank (s)'\n";
+  body += stacks(false);
+  body += "unset multiplot\n";
+  chart->body = body;
+  return true;
+}
+
+}  // namespace qnm::plots

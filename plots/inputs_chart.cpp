@@ -1,0 +1,83 @@
+// Model inputs vs P (seed 002 §4.4 studies exactly these: message size,
+// number of messages, MPI service time, compute time): one panel per input
+// with the measured points, the fitted curve, and its formula in the key.
+#include <algorithm>
+#include <cmath>
+
+#include "plots/chart_builders.h"
+#include "plots/chart_data.h"
+
+namespace qnm::plots {
+namespace {
+
+bool Drawable(const ModelInputCurve& curve) {
+  auto usable = [](const std::pair<int, double>& point) {
+    return point.first > 0 && std::isfinite(point.second);
+  };
+  return std::any_of(curve.measured.begin(), curve.measured.end(), usable) ||
+         std::any_of(curve.fitted.begin(), curve.fitted.end(), usable);
+}
+
+}  // namespace
+
+bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
+  std::vector<const ModelInputCurve*> curves;
+  for (const ModelInputCurve& curve : charts.inputs) {
+    if (Drawable(curve)) curves.push_back(&curve);
+  }
+  if (curves.empty()) return false;
+
+  const int columns = curves.size() == 1 ? 1 : 2;
+  const int rows = static_cast<int>((curves.size() + columns - 1) / columns);
+  chart->name = "inputs";
+  chart->title = ChartTitle(charts.context, "model inputs vs P");
+  chart->width_px = columns == 1 ? 800 : 1200;
+  chart->height_px = 120 + 400 * rows;
+
+  DataFile data;
+  std::string body = "set multiplot layout " + std::to_string(rows) + "," +
+                     std::to_string(columns) + " title " + GnuplotQuote(chart->title) + "\n";
+  body += "set grid lc rgb '#dddddd'\n";
+  body += "set key top center box opaque samplen 2\nset format y '%g'\n";
+  for (std::size_t k = 0; k < curves.size(); ++k) {
+    const ModelInputCurve& curve = *curves[k];
+    const std::string id = "input" + std::to_string(k);
+    std::vector<int> procs;
+    bool all_positive = true, has_measured = false, has_fitted = false;
+    auto block = [&](const std::vector<std::pair<int, double>>& points, const std::string& name,
+                     bool* any) {
+      for (const auto& [p, value] : points) {
+        if (p <= 0 || !std::isfinite(value)) continue;
+        if (!*any) data.Block(name, "P  value (" + curve.name + ", " + curve.unit + ")");
+        *any = true;
+        data.Row({double(p), value});
+        procs.push_back(p);
+        all_positive = all_positive && value > 0;
+      }
+    };
+    block(curve.measured, id + "_measured", &has_measured);
+    block(curve.fitted, id + "_fitted", &has_fitted);
+
+    body += "set title " + GnuplotQuote(curve.name) + "\n";
+    body += "set ylabel " + GnuplotQuote(curve.name + " (" + curve.unit + ")") + "\n";
+    body += all_positive ? "set logscale y 10\n" : "unset logscale y\n";
+    body += ProcessAxis(procs);
+    std::sort(procs.begin(), procs.end());
+    if (std::unique(procs.begin(), procs.end()) - procs.begin() > 10)
+      body += "set xtics auto\n";  // a dense fitted grid would crowd a tic per P
+    std::vector<std::string> plots;
+    if (has_fitted)
+      plots.push_back("'' index '" + id + "_fitted' using 1:2 with lines lw 2 dt 1 lc rgb '#2166ac' "
+                      "title " + GnuplotQuote("fit: " + (curve.formula.empty() ? "(no formula)" : curve.formula)));
+    if (has_measured)
+      plots.push_back("'' index '" + id + "_measured' using 1:2 with points pt 7 ps 1.4 "
+                      "lc rgb '#b2182b' title 'measured'");
+    body += PlotCommand(plots);
+  }
+  body += "unset multiplot\n";
+  chart->data = data.text();
+  chart->body = body;
+  return true;
+}
+
+}  // namespace qnm::plots

@@ -1,0 +1,127 @@
+// Modeled vs measured run time per process count (seed 002 Figure 2): the
+// seed draws the 30% tolerance "typical of QNM models" as error bars; here it
+// is a shaded band around the modeled curve, with the 10% band as dashed lines.
+#include <algorithm>
+#include <limits>
+#include <set>
+
+#include "plots/chart_builders.h"
+#include "plots/chart_data.h"
+
+namespace qnm::plots {
+namespace {
+
+double OrTime(double value, double time_s) { return std::isfinite(value) ? value : time_s; }
+
+void MeasuredBlock(const std::vector<MeasuredPoint>& points, bool training, const char* name,
+                   DataFile* data, bool* any) {
+  *any = false;
+  for (const MeasuredPoint& point : points) {
+    if (point.training != training) continue;
+    if (!*any) data->Block(name, "P  time_s  min_s  max_s  (min/max = spread over repetitions)");
+    *any = true;
+    data->Row({double(point.procs), point.time_s, OrTime(point.min_s, point.time_s),
+               OrTime(point.max_s, point.time_s)});
+  }
+}
+
+}  // namespace
+
+bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
+  const std::vector<MeasuredPoint> measured = DrawableMeasured(charts);
+  const std::vector<PredictedPoint> predicted = DrawablePredicted(charts);
+  if (measured.empty() && predicted.empty()) return false;
+
+  DataFile data;
+  std::vector<int> procs;
+  std::set<int> measured_procs;
+  for (const MeasuredPoint& point : measured) {
+    procs.push_back(point.procs);
+    measured_procs.insert(point.procs);
+  }
+  bool has_training = false, has_heldout = false;
+  MeasuredBlock(measured, true, "training", &data, &has_training);
+  MeasuredBlock(measured, false, "heldout", &data, &has_heldout);
+
+  bool has_interval = false, has_extrapolated = false;
+  if (!predicted.empty()) {
+    data.Block("modeled", "P  time_s  lower_s  upper_s");
+    for (const PredictedPoint& point : predicted) {
+      procs.push_back(point.procs);
+      data.Row({double(point.procs), point.time_s, point.lower_s, point.upper_s});
+    }
+    int interval_points = 0;
+    for (const PredictedPoint& point : predicted)
+      interval_points += Positive(point.lower_s) && Positive(point.upper_s);
+    if (interval_points >= 2) {  // a shaded area needs two ends
+      has_interval = true;
+      data.Block("interval", "P  lower_s  upper_s  (prediction interval)");
+      for (const PredictedPoint& point : predicted) {
+        if (Positive(point.lower_s) && Positive(point.upper_s))
+          data.Row({double(point.procs), point.lower_s, point.upper_s});
+      }
+    }
+    for (const PredictedPoint& point : predicted) {
+      if (measured_procs.count(point.procs) != 0) continue;
+      if (!has_extrapolated) data.Block("extrapolated", "P  time_s  lower_s  upper_s");
+      has_extrapolated = true;
+      data.Row({double(point.procs), point.time_s, OrTime(point.lower_s, point.time_s),
+                OrTime(point.upper_s, point.time_s)});
+    }
+  }
+
+  // The y extent of everything drawn, for the tic marks of the tight log axis.
+  double y_low = std::numeric_limits<double>::infinity(), y_high = 0;
+  auto extend = [&](double value) {
+    if (!Positive(value)) return;
+    y_low = std::min(y_low, value);
+    y_high = std::max(y_high, value);
+  };
+  for (const MeasuredPoint& point : measured) {
+    for (double value : {point.time_s, point.min_s, point.max_s}) extend(value);
+  }
+  for (const PredictedPoint& point : predicted) {
+    for (double value : {0.7 * point.time_s, 1.3 * point.time_s, point.lower_s, point.upper_s})
+      extend(value);
+  }
+  const std::string level = FormatValue(100.0 * charts.interval_level);
+  std::vector<std::string> plots;
+  if (!predicted.empty()) {
+    plots.push_back("'' index 'modeled' using 1:($2*0.7):($2*1.3) with filledcurves "
+                    "fc rgb '#dddddd' fs solid 1.0 noborder title '30% band around modeled (seed 002)'");
+    plots.push_back("'' index 'modeled' using 1:($2*0.9) with lines dt 2 lw 1.5 lc rgb '#555555' "
+                    "title '10% band around modeled'");
+    plots.push_back("'' index 'modeled' using 1:($2*1.1) with lines dt 2 lw 1.5 lc rgb '#555555' notitle");
+  }
+  if (has_interval)
+    plots.push_back("'' index 'interval' using 1:2:3 with filledcurves fs transparent pattern 4 "
+                    "border lc rgb '#2166ac' fc rgb '#2166ac' title '" + level + "% prediction interval'");
+  if (!predicted.empty())
+    plots.push_back("'' index 'modeled' using 1:2 with lines lw 2.5 lc rgb '#000000' title 'modeled'");
+  if (has_extrapolated)
+    plots.push_back("'' index 'extrapolated' using 1:2:3:4 with yerrorbars pt 9 ps 1.6 lw 1.5 "
+                    "lc rgb '#2166ac' title 'predicted (extrapolated)'");
+  if (has_training)
+    plots.push_back("'' index 'training' using 1:2:3:4 with yerrorbars pt 7 ps 1.4 lw 1.5 "
+                    "lc rgb '#b2182b' title 'measured, used for fitting'");
+  if (has_heldout)
+    plots.push_back("'' index 'heldout' using 1:2:3:4 with yerrorbars pt 4 ps 1.6 lw 2 "
+                    "lc rgb '#e08214' title 'measured, held out'");
+
+  chart->name = "validation";
+  chart->title = ChartTitle(charts.context, "modeled vs measured run time");
+  chart->width_px = 1150;
+  chart->data = data.text();
+  std::string body = "set title " + GnuplotQuote(chart->title) + "\n";
+  body += ProcessAxis(procs);
+  body += "set ylabel 'run time (s)'\nset logscale y 10\nset format y '%g'\n";
+  body += "set grid xtics ytics mytics lc rgb '#cccccc'\n";
+  // The key sits right of the plot so it never hides a point, wherever the data lie.
+  body += "set key outside right top vertical box samplen 3 spacing 1.2\n";
+  body += "set autoscale yfix\nset offsets 0, 0, graph 0.06, graph 0.06\n";
+  body += LogTics(y_low, y_high);
+  chart->body = body + PlotCommand(plots);
+  return true;
+}
+
+}  // namespace qnm::plots

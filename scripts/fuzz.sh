@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (fuzz/*_fuzz.cpp) with clang in build-fuzz/ and
+# runs each for SECONDS (default 300) with the real files as seed corpus.
+# Usage: scripts/fuzz.sh [SECONDS] [target ...]   (targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+seconds=${1:-300}
+shift || true
+targets=("$@")
+if [ ${#targets[@]} -eq 0 ]; then
+  targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz)
+fi
+build=build-fuzz
+sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
+CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQNM_BUILD_FUZZ=ON \
+  -DQNM_BUILD_TESTS=OFF -DQNM_BUILD_BENCH=OFF -DQNM_BUILD_MPI=OFF \
+  -DCMAKE_CXX_FLAGS="$sanitizers" > "$build.configure.log"
+cmake --build "$build" -j2 --target "${targets[@]}"
+
+seed() {  # seed <target> -> directory of seed files
+  local dir="$build/seeds-$1"
+  rm -rf "$dir" && mkdir -p "$dir"
+  case "$1" in
+    mpip_report_fuzz) cp tests/data/mpip/*.mpiP tests/data/mpip/*.mpip "$dir" ;;
+    npb_output_fuzz) cp tests/data/npb/*.out tests/data/mpip/npb-stdout/*.dat "$dir" ;;
+    statistics_table_fuzz)
+      for f in tests/data/npb/*.csv tests/data/tables/*.csv; do [ -f "$f" ] && { printf '\0'; head -c 20000 "$f"; } > "$dir/$(basename "$f")"; done
+      for f in tests/data/tables/*.json; do [ -f "$f" ] && { printf '\1'; cat "$f"; } > "$dir/$(basename "$f")"; done ;;
+  esac
+  echo "$dir"
+}
+
+for target in "${targets[@]}"; do
+  seeds=$(seed "$target")
+  corpus="$build/corpus-$target"
+  mkdir -p "$corpus"
+  echo "== $target: ${seconds}s, seeds $(ls "$seeds" | wc -l) files"
+  # -max_len keeps executions fast; truncated reports still reach every section.
+  "$build/fuzz/$target" "$corpus" "$seeds" -max_total_time="$seconds" -max_len=32768 \
+    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 2>&1 | tee "$build/$target.log" | \
+    grep -E "^#[0-9]+ +(DONE|pulse)|stat::|ERROR|SUMMARY" || true
+  if grep -q "ERROR: libFuzzer\|ERROR: AddressSanitizer\|runtime error" "$build/$target.log"; then
+    echo "$target: FAILED (see $build/$target.log)"; exit 1
+  fi
+done

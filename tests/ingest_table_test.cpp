@@ -1,0 +1,142 @@
+// Statistics tables (CSV and JSON) and the `qnm-predict ingest` command line.
+#include <catch2/catch.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+
+#include "ingest/ingest.h"
+#include "ingest/run_stats_json.h"
+#include "ingest/statistics_table.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
+
+namespace {
+
+const std::string kTables = std::string(QNM_TEST_DATA_DIR) + "/tables";
+
+std::string ErrorOf(const std::string& name) {
+  std::string path = kTables + "/" + name;
+  std::string text = qnm::ReadFile(path);
+  try {
+    if (name.find(".json") != std::string::npos) qnm::ReadStatisticsJson(text, path);
+    else qnm::ReadStatisticsCsv(text, path);
+  } catch (const qnm::InputError& error) {
+    return error.what();
+  }
+  return "accepted";
+}
+
+struct Command {
+  int status;
+  std::string out, err;
+};
+
+Command RunCli(const std::string& arguments) {
+  std::string dir = std::filesystem::temp_directory_path() / "qnm_ingest_cli";
+  std::filesystem::create_directories(dir);
+  std::string command = std::string(QNM_CLI_PATH) + " " + arguments + " > " + dir + "/out 2> " + dir + "/err";
+  int status = std::system(command.c_str());
+  return {status, qnm::ReadFile(dir + "/out"), qnm::ReadFile(dir + "/err")};
+}
+
+}  // namespace
+
+TEST_CASE("CSV statistics table: series, procs, time_s and optional columns", "[ingest][table]") {
+  std::string path = kTables + "/lu_b_g5k_median.csv";
+  std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(qnm::ReadFile(path), path);
+  REQUIRE(runs.size() == 6);
+  CHECK(runs[0].series == "lu.B g5k td");
+  CHECK(runs[0].procs == 4);
+  CHECK(runs[0].wall_time_s == 65.57);
+  CHECK(runs[0].mops_total == 7607.26);
+  CHECK(runs[0].machine == "g5k-graphene");
+  CHECK(runs[5].procs == 128);
+  CHECK(runs[0].sources[0] == path + ":3");  // comment line, header, first row
+  std::vector<qnm::Series> series = qnm::GroupIntoSeries(runs);
+  REQUIRE(series.size() == 1);
+  CHECK(series[0].name == "lu.B g5k td");
+  CHECK(series[0].groups.size() == 6);
+}
+
+TEST_CASE("JSON statistics table with per-rank summaries and repeats", "[ingest][table]") {
+  std::string path = kTables + "/bt_mz_cab.json";
+  std::vector<qnm::RunStats> runs = qnm::ReadStatisticsJson(qnm::ReadFile(path), path);
+  REQUIRE(runs.size() == 3);
+  CHECK(runs[0].threads_per_proc == 16);
+  CHECK(runs[0].mpi_time_mean_s == 0.2625);
+  CHECK(runs[0].compute_time_mean_s == Approx(11.0 - 0.2625));
+  CHECK(runs[0].bytes_per_message == Approx(2.5e8 / 3190));
+  CHECK(runs[2].details.at("run") == "repeat 2");
+  std::vector<qnm::Series> series = qnm::GroupIntoSeries(runs);
+  REQUIRE(series.size() == 1);
+  REQUIRE(series[0].groups.size() == 2);
+  CHECK(series[0].groups[1].median_time_s == Approx(2.88));
+}
+
+TEST_CASE("the NPB data set's npb_runs.csv reads with its own column names", "[ingest][table]") {
+  std::string path = std::string(QNM_TEST_DATA_DIR) + "/npb/npb_runs.csv";
+  std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(qnm::ReadFile(path), path);
+  CHECK(runs.size() == 804);
+  CHECK(runs[0].app == "lu");
+  CHECK(runs[0].procs == 8);
+  CHECK(runs[0].wall_time_s == 39.68);
+}
+
+TEST_CASE("bad statistics tables fail with file:line and the column", "[ingest][table]") {
+  CHECK(ErrorOf("bad_unknown_column.csv").find("bad_unknown_column.csv:1: unknown column 'wallclock'") !=
+        std::string::npos);
+  CHECK(ErrorOf("bad_value.csv").find("bad_value.csv:3: column 'procs' needs a positive integer") !=
+        std::string::npos);
+  CHECK(ErrorOf("bad_unknown_key.json").find("bad_unknown_key.json:3: unknown column 'cores'") !=
+        std::string::npos);
+  CHECK_THROWS_AS(qnm::ReadStatisticsCsv("series,procs\na,2\n", "x.csv"), qnm::InputError);
+  CHECK_THROWS_AS(qnm::ReadStatisticsJson("[{\"series\": \"a\", \"procs\": 2, \"time_s\": ", "x.json"),
+                  qnm::InputError);
+}
+
+TEST_CASE("CSV output reads back as a statistics table", "[ingest][table]") {
+  qnm::IngestSummary summary;
+  std::vector<qnm::RunStats> runs =
+      qnm::IngestPaths({std::string(QNM_TEST_DATA_DIR) + "/mpip/npb-stdout",
+                        std::string(QNM_TEST_DATA_DIR) + "/mpip/tpatki-npbmz__sp-mz.C.8.8.107849.1.mpiP"},
+                       qnm::IngestOptions{}, &summary);
+  std::string csv = qnm::RunsToCsv(runs);
+  std::vector<qnm::RunStats> back = qnm::ReadStatisticsCsv(csv, "roundtrip.csv");
+  REQUIRE(back.size() == runs.size());
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    CHECK(back[k].procs == runs[k].procs);
+    CHECK(back[k].threads_per_proc == runs[k].threads_per_proc);
+    CHECK(back[k].wall_time_s == runs[k].TotalTimeSeconds());
+    CHECK(qnm::KeyOf(back[k]) == qnm::KeyOf(runs[k]));
+  }
+}
+
+TEST_CASE("qnm-predict ingest: formats, summary, strict mode, show", "[ingest][cli]") {
+  Command table = RunCli("ingest " + std::string(QNM_TEST_DATA_DIR) + "/mpip --series");
+  CHECK(table.status == 0);
+  CHECK(table.out.find("bt-mz.C th=12 @tpatki-npbmz") != std::string::npos);
+  CHECK(table.err.find("ingest: read 151 of 152 files") != std::string::npos);
+  CHECK(table.err.find("60 files paired") != std::string::npos);
+  CHECK(table.err.find("SOURCES.md: not a recognised format") != std::string::npos);
+
+  std::string out = std::filesystem::temp_directory_path() / "qnm_ingest_cli" / "runs.json";
+  Command json = RunCli("ingest " + std::string(QNM_TEST_DATA_DIR) + "/mpip/npb-stdout -o " + out);
+  CHECK(json.status == 0);
+  nlohmann::json document = nlohmann::json::parse(qnm::ReadFile(out));
+  CHECK(document["runs"].size() == 60);
+
+  Command strict = RunCli("ingest --strict " + kTables);
+  CHECK(strict.status != 0);
+  CHECK(strict.err.find("bad_unknown_column.csv:1: unknown column 'wallclock'") != std::string::npos);
+
+  Command show = RunCli("ingest --show " + std::string(QNM_TEST_DATA_DIR) + "/mpip/nunatak__mpi_workload.4.2586003.1.mpiP");
+  CHECK(show.status == 0);
+  CHECK(show.out.find("Collector PID: 2586003") != std::string::npos);
+  CHECK(show.out.find("0x79d9e602208c [unknown] -> Send") != std::string::npos);
+  CHECK(show.out.find("\"derivations\"") != std::string::npos);
+
+  Command missing = RunCli("ingest /nonexistent/dir");
+  CHECK(missing.status != 0);
+  CHECK(missing.err.find("/nonexistent/dir: no such file or directory") != std::string::npos);
+}

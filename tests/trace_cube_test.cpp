@@ -1,0 +1,136 @@
+// The CUBE4 writer: the same structural checks pass on Score-P's own
+// profile.cubex (sstmacro trace folder) and on the file we write.
+#include <catch2/catch.hpp>
+
+#include <boost/property_tree/ptree.hpp>
+#include <boost/property_tree/xml_parser.hpp>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+
+#include "trace/cube_writer.h"
+#include "trace/otf2_reader.h"
+#include "trace/wait_states.h"
+
+using namespace qnm::trace;
+namespace pt = boost::property_tree;
+
+namespace {
+
+std::string TraceDir(const std::string& tag) {
+  return std::string(QNM_TEST_DATA_DIR) + "/otf2/" + tag;
+}
+
+struct CubeStats {
+  std::size_t metrics = 0, cnodes = 0, locations = 0, regions = 0;
+  std::map<std::string, std::string> metric_id_by_name;  // uniq_name -> id
+};
+
+void CountMetrics(const pt::ptree& node, CubeStats* stats) {
+  for (const auto& [tag, child] : node) {
+    if (tag != "metric") continue;
+    ++stats->metrics;
+    stats->metric_id_by_name[child.get<std::string>("uniq_name")] = child.get<std::string>("<xmlattr>.id");
+    CountMetrics(child, stats);
+  }
+}
+void CountCnodes(const pt::ptree& node, std::size_t* count) {
+  for (const auto& [tag, child] : node)
+    if (tag == "cnode") {
+      ++*count;
+      CountCnodes(child, count);
+    }
+}
+void CountLocations(const pt::ptree& node, std::size_t* count) {
+  for (const auto& [tag, child] : node) {
+    if (tag == "location") ++*count;
+    CountLocations(child, count);
+  }
+}
+
+uint32_t U32(const std::string& bytes, std::size_t at) {
+  uint32_t value;
+  std::memcpy(&value, bytes.data() + at, 4);
+  return value;
+}
+
+/// Parses the archive and checks every metric's index/data pair against the
+/// anchor's call-tree and location counts (8-byte values).
+CubeStats CheckCube(const std::string& archive) {
+  std::map<std::string, std::string> files;
+  for (TarMember& member : ReadTarArchive(archive)) files[member.name] = std::move(member.contents);
+  REQUIRE(files.count("anchor.xml"));
+  pt::ptree anchor;
+  std::istringstream xml(files["anchor.xml"]);
+  pt::read_xml(xml, anchor);
+  CubeStats stats;
+  CountMetrics(anchor.get_child("cube.metrics"), &stats);
+  CountCnodes(anchor.get_child("cube.program"), &stats.cnodes);
+  CountLocations(anchor.get_child("cube.system"), &stats.locations);
+  for (const auto& [tag, child] : anchor.get_child("cube.program"))
+    if (tag == "region") ++stats.regions;
+  for (const auto& [name, id] : stats.metric_id_by_name) {
+    if (!files.count(id + ".index")) continue;  // derived metrics have no data
+    const std::string& index = files[id + ".index"];
+    const std::string& data = files[id + ".data"];
+    INFO("metric " << name);
+    REQUIRE(index.compare(0, 11, "CUBEX.INDEX") == 0);
+    CHECK(U32(index, 11) == 1);  // endianness mark
+    std::size_t rows = stats.cnodes;
+    if (index[17] == 1) {  // SPARSE
+      rows = U32(index, 18);
+      CHECK(index.size() == 22 + 4 * rows);
+      for (std::size_t i = 0; i < rows; ++i) CHECK(U32(index, 22 + 4 * i) < stats.cnodes);
+    }
+    REQUIRE(data.compare(0, 10, "CUBEX.DATA") == 0);
+    CHECK(data.size() == 10 + rows * stats.locations * 8);
+  }
+  return stats;
+}
+
+double CubeValue(const std::string& archive, const std::string& metric_id, uint32_t cnode, uint32_t location,
+                 std::size_t locations) {
+  std::map<std::string, std::string> files;
+  for (TarMember& member : ReadTarArchive(archive)) files[member.name] = std::move(member.contents);
+  const std::string& index = files[metric_id + ".index"];
+  uint32_t rows = U32(index, 18);
+  for (uint32_t i = 0; i < rows; ++i)
+    if (U32(index, 22 + 4 * i) == cnode) {
+      double value;
+      std::memcpy(&value, files[metric_id + ".data"].data() + 10 + (i * locations + location) * 8, 8);
+      return value;
+    }
+  return 0.0;
+}
+
+}  // namespace
+
+TEST_CASE("cube writer: structure matches Score-P's profile.cubex", "[trace]") {
+  std::ifstream in(TraceDir("sstmacro-mpi-coverage-test") + "/profile.cubex", std::ios::binary);
+  std::string reference((std::istreambuf_iterator<char>(in)), {});
+  CubeStats real = CheckCube(reference);
+  CHECK(real.locations == 10);
+  CHECK(real.cnodes == 21);
+
+  Trace trace = ReadOtf2Trace(TraceDir("synthetic-patterns-4rank"));
+  WaitStateResult result = AnalyzeWaitStates(trace);
+  std::string ours = CubeReport(trace, result);
+  CubeStats stats = CheckCube(ours);
+  CHECK(stats.locations == 4);
+  CHECK(stats.cnodes == trace.call_paths.size());
+  CHECK(stats.metrics == 1 + 20 + kPatternCount);  // visits, time categories, patterns
+  REQUIRE(stats.metric_id_by_name.count("mpi_latesender"));
+  // Late Sender on rank 1 at main/MPI_Waitall is 70 us (expected_patterns.json).
+  uint32_t waitall = 0;
+  std::vector<uint32_t> order = trace.call_paths.PreOrder();
+  for (uint32_t i = 0; i < order.size(); ++i)
+    if (trace.call_paths.PathString(order[i]) == "main/MPI_Waitall") waitall = i;
+  CHECK(CubeValue(ours, stats.metric_id_by_name["mpi_latesender"], waitall, 1, 4) == Approx(70e-6));
+
+  // The writer round-trips through our tar reader, and a damaged archive is refused.
+  std::string damaged = ours;
+  damaged[100] ^= 0x7F;
+  CHECK_THROWS(ReadTarArchive(damaged));
+}

@@ -1,0 +1,792 @@
+#include "trace/otf2_reader.h"
+
+#include <otf2/otf2.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+#include "util/input_error.h"
+
+namespace qnm::trace {
+namespace {
+
+// Definition ids above this are treated as corruption (they would make the
+// id-indexed tables absurdly large); real Score-P traces stay far below it.
+constexpr uint64_t kMaxDefinitionId = 1u << 24;
+constexpr std::size_t kMaxReserveEvents = 1u << 24;
+
+// libotf2 reports errors through a process-wide callback; keep the last
+// message so that the exception can say what went wrong, and print nothing.
+thread_local std::string g_last_otf2_error;
+
+OTF2_ErrorCode RecordOtf2Error(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
+                               const char* format, va_list args) {
+  char buffer[512];
+  std::vsnprintf(buffer, sizeof buffer, format ? format : "", args);
+  g_last_otf2_error = std::string(OTF2_Error_GetName(code)) + ": " + buffer;
+  return code;
+}
+
+bool IsFile(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+bool IsDirectory(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
+}
+
+struct RawGroup {
+  uint8_t type = 0;
+  uint8_t paradigm = 0;
+  std::vector<uint64_t> members;
+};
+struct RawComm {
+  std::string name;
+  uint32_t group = kNone;
+};
+struct RawLocation {
+  std::string name;
+  uint8_t type = 0;
+  uint64_t events = 0;
+  uint32_t group = kNone;
+};
+
+/// Global definitions as read, before resolving ranks.
+struct GlobalDefs {
+  std::string file;
+  Trace* trace = nullptr;
+  std::unordered_map<uint32_t, std::string> strings;
+  std::map<uint64_t, RawLocation> locations;
+  std::unordered_map<uint32_t, std::pair<std::string, uint32_t>> location_groups;  // name, node
+  std::unordered_map<uint32_t, std::string> system_nodes;
+  std::map<uint32_t, RawGroup> groups;
+  std::map<uint32_t, RawComm> comms;
+  std::map<uint32_t, std::pair<std::string, uint32_t>> windows;
+  bool have_clock = false;
+  std::string error;  // first structural error
+
+  std::string String(uint32_t ref) const {
+    auto it = strings.find(ref);
+    return it == strings.end() ? std::string() : it->second;
+  }
+  bool CheckId(uint64_t id, const char* what) {
+    if (id < kMaxDefinitionId) return true;
+    if (error.empty()) error = std::string("implausible ") + what + " id " + std::to_string(id);
+    return false;
+  }
+};
+
+GlobalDefs& Defs(void* user) { return *static_cast<GlobalDefs*>(user); }
+
+OTF2_CallbackCode OnClock(void* user, uint64_t resolution, uint64_t offset, uint64_t, uint64_t) {
+  GlobalDefs& defs = Defs(user);
+  defs.trace->timer_resolution = resolution;
+  defs.trace->global_offset = offset;
+  defs.have_clock = true;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnString(void* user, OTF2_StringRef self, const char* text) {
+  Defs(user).strings[self] = text ? text : "";
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnSystemTreeNode(void* user, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
+                                   OTF2_StringRef, OTF2_SystemTreeNodeRef) {
+  Defs(user).system_nodes[self] = Defs(user).String(name);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnLocationGroup(void* user, OTF2_LocationGroupRef self, OTF2_StringRef name,
+                                  OTF2_LocationGroupType, OTF2_SystemTreeNodeRef parent,
+                                  OTF2_LocationGroupRef) {
+  Defs(user).location_groups[self] = {Defs(user).String(name), parent};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnLocation(void* user, OTF2_LocationRef self, OTF2_StringRef name,
+                             OTF2_LocationType type, uint64_t events, OTF2_LocationGroupRef group) {
+  Defs(user).locations[self] = RawLocation{Defs(user).String(name), type, events, group};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnRegion(void* user, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef,
+                           OTF2_StringRef, OTF2_RegionRole role, OTF2_Paradigm paradigm,
+                           OTF2_RegionFlag, OTF2_StringRef, uint32_t, uint32_t) {
+  GlobalDefs& defs = Defs(user);
+  if (!defs.CheckId(self, "region")) return OTF2_CALLBACK_INTERRUPT;
+  Region region;
+  region.name = defs.String(name);
+  region.role = role;
+  region.paradigm = paradigm;
+  // Score-P marks MPI regions with the MPI paradigm; writers without one
+  // (paradigm UNKNOWN) are recognised by the name.
+  region.is_mpi = paradigm == OTF2_PARADIGM_MPI ||
+                  (paradigm == OTF2_PARADIGM_UNKNOWN && region.name.rfind("MPI_", 0) == 0);
+  if (region.is_mpi) {
+    region.call_class = ClassifyCall(region.name);
+    region.category = CategoryOf(region.name, role);
+  }
+  defs.trace->call_paths.SetRegion(self, std::move(region));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnGroup(void* user, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type,
+                          OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t n,
+                          const uint64_t* members) {
+  GlobalDefs& defs = Defs(user);
+  if (!defs.CheckId(self, "group")) return OTF2_CALLBACK_INTERRUPT;
+  RawGroup group{type, paradigm, std::vector<uint64_t>(members, members + n)};
+  defs.groups[self] = std::move(group);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnComm(void* user, OTF2_CommRef self, OTF2_StringRef name, OTF2_GroupRef group,
+                         OTF2_CommRef, OTF2_CommFlag) {
+  GlobalDefs& defs = Defs(user);
+  if (!defs.CheckId(self, "communicator")) return OTF2_CALLBACK_INTERRUPT;
+  defs.comms[self] = RawComm{defs.String(name), group};
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode OnRmaWin(void* user, OTF2_RmaWinRef self, OTF2_StringRef name, OTF2_CommRef comm,
+                           OTF2_RmaWinFlag) {
+  GlobalDefs& defs = Defs(user);
+  if (!defs.CheckId(self, "window")) return OTF2_CALLBACK_INTERRUPT;
+  defs.windows[self] = {defs.String(name), comm};
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/// Turns raw definitions into ranks, communicators, groups and windows.
+void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations) {
+  Trace& trace = *defs.trace;
+  if (!defs.error.empty()) throw InputError(defs.file, 0, defs.error);
+  if (!defs.have_clock || trace.timer_resolution == 0)
+    throw InputError(defs.file, 0, "no valid clock properties in the global definitions");
+  // MPI world ranks: the COMM_LOCATIONS group of the MPI paradigm (member index = rank).
+  const RawGroup* world = nullptr;
+  for (const auto& [id, group] : defs.groups)
+    if (group.type == OTF2_GROUP_TYPE_COMM_LOCATIONS &&
+        (group.paradigm == OTF2_PARADIGM_MPI || world == nullptr))
+      world = &group;
+  rank_locations->clear();
+  if (world) {
+    *rank_locations = world->members;
+  } else {
+    for (const auto& [id, location] : defs.locations)
+      if (location.type == OTF2_LOCATION_TYPE_CPU_THREAD) rank_locations->push_back(id);
+    trace.warnings.push_back("no MPI location group; every CPU thread is taken as one rank");
+  }
+  if (rank_locations->empty()) throw InputError(defs.file, 0, "the trace defines no locations");
+  std::unordered_map<uint64_t, uint32_t> rank_of;
+  for (uint32_t rank = 0; rank < rank_locations->size(); ++rank) {
+    uint64_t loc = (*rank_locations)[rank];
+    if (!defs.locations.count(loc))
+      throw InputError(defs.file, 0, "MPI rank " + std::to_string(rank) + " names undefined location " +
+                                         std::to_string(loc));
+    if (!rank_of.emplace(loc, rank).second)
+      throw InputError(defs.file, 0, "location " + std::to_string(loc) + " appears twice as a rank");
+  }
+  trace.ranks.resize(rank_locations->size());
+  for (uint32_t rank = 0; rank < rank_locations->size(); ++rank) {
+    LocationTrace& out = trace.ranks[rank];
+    out.otf2_location = (*rank_locations)[rank];
+    const RawLocation& raw = defs.locations[out.otf2_location];
+    auto group = defs.location_groups.find(raw.group);
+    out.name = group != defs.location_groups.end() ? group->second.first : raw.name;
+    if (group != defs.location_groups.end()) {
+      auto node = defs.system_nodes.find(group->second.second);
+      if (node != defs.system_nodes.end()) out.node = node->second;
+    }
+    out.events.reserve(std::min<uint64_t>(raw.events, kMaxReserveEvents));
+  }
+  // Groups: COMM_GROUP members index the COMM_LOCATIONS group, i.e. they are ranks.
+  uint32_t max_group = defs.groups.empty() ? 0 : defs.groups.rbegin()->first + 1;
+  trace.groups.assign(max_group, {});
+  for (const auto& [id, group] : defs.groups) {
+    std::vector<uint32_t>& ranks = trace.groups[id];
+    for (uint64_t member : group.members) {
+      if (group.type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
+        auto it = rank_of.find(member);
+        ranks.push_back(it == rank_of.end() ? kNone : it->second);
+      } else {
+        ranks.push_back(member < rank_locations->size() ? static_cast<uint32_t>(member) : kNone);
+      }
+    }
+  }
+  uint32_t max_comm = defs.comms.empty() ? 0 : defs.comms.rbegin()->first + 1;
+  trace.comms.assign(max_comm, {});
+  for (const auto& [id, raw] : defs.comms) {
+    Communicator& comm = trace.comms[id];
+    comm.name = raw.name;
+    auto group = defs.groups.find(raw.group);
+    if (group == defs.groups.end()) {
+      trace.warnings.push_back("communicator " + std::to_string(id) + " names an undefined group");
+      continue;
+    }
+    comm.self_like = group->second.type == OTF2_GROUP_TYPE_COMM_SELF;
+    comm.world_ranks = trace.groups[raw.group];
+    if (std::count(comm.world_ranks.begin(), comm.world_ranks.end(), kNone))
+      trace.warnings.push_back("communicator " + std::to_string(id) +
+                               " has members outside the MPI ranks");
+  }
+  uint32_t max_win = defs.windows.empty() ? 0 : defs.windows.rbegin()->first + 1;
+  trace.windows.assign(max_win, {});
+  for (const auto& [id, window] : defs.windows) {
+    trace.windows[id].name = window.first;
+    trace.windows[id].comm = window.second < trace.comms.size() ? window.second : kNone;
+  }
+}
+
+/// Per-location state while its events are read.
+struct LocationReader {
+  Trace* trace = nullptr;
+  LocationTrace* out = nullptr;
+  uint32_t rank = 0;
+  uint32_t pausing_region = kNone;
+  struct Frame {
+    uint32_t cnode;
+    uint32_t region;
+  };
+  std::vector<Frame> stack;
+  std::unordered_map<uint64_t, uint32_t> pending_isend;  // request -> message index
+  std::unordered_map<uint64_t, uint32_t> pending_irecv;  // request -> request event index
+  std::unordered_map<uint64_t, uint32_t> pending_rma;    // (win, matching id) -> op index
+  bool paused = false;
+  uint64_t last_ticks = 0;
+  bool any_event = false;
+  // Counts of repaired quirks, turned into one warning line each at the end.
+  uint64_t unmatched_leaves = 0, closed_frames = 0, closed_at_end = 0, unknown_regions = 0;
+  uint64_t unmatched_completions = 0, bad_refs = 0, backwards_time = 0;
+
+  uint64_t Ticks(OTF2_TimeStamp time) {
+    uint64_t ticks = time >= trace->global_offset ? time - trace->global_offset : 0;
+    if (any_event && ticks < last_ticks) {
+      ++backwards_time;
+      ticks = last_ticks;
+    }
+    if (!any_event) out->first_ticks = ticks;
+    any_event = true;
+    last_ticks = ticks;
+    out->last_ticks = ticks;
+    return ticks;
+  }
+  uint32_t Add(uint64_t ticks, EventKind kind, uint32_t ref) {
+    out->events.push_back(Event{ticks, ref, kind});
+    return static_cast<uint32_t>(out->events.size() - 1);
+  }
+  void Enter(uint64_t ticks, uint32_t region) {
+    uint32_t parent = stack.empty() ? CallPaths::kNoParent : stack.back().cnode;
+    uint32_t cnode = trace->call_paths.Child(parent, region);
+    stack.push_back(Frame{cnode, region});
+    Add(ticks, EventKind::kEnter, cnode);
+  }
+  void PopTo(std::size_t depth, uint64_t ticks) {  // leaves frames until stack.size() == depth
+    while (stack.size() > depth) {
+      Add(ticks, EventKind::kLeave, stack.back().cnode);
+      stack.pop_back();
+    }
+  }
+  // A Leave of a region deeper in the stack closes the frames above it at the
+  // same time (TraceR's stencil leaves TRACER_Loop before its inner regions).
+  void Leave(uint64_t ticks, uint32_t region) {
+    for (std::size_t i = stack.size(); i-- > 0;) {
+      if (stack[i].region != region) continue;
+      closed_frames += stack.size() - i - 1;
+      PopTo(i, ticks);
+      return;
+    }
+    ++unmatched_leaves;
+  }
+  bool CommOk(uint32_t comm) {
+    if (comm < trace->comms.size()) return true;
+    ++bad_refs;
+    return false;
+  }
+  bool WinOk(uint32_t win) {
+    if (win < trace->windows.size()) return true;
+    ++bad_refs;
+    return false;
+  }
+  void Finish(std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>>* quirks) {
+    closed_at_end += stack.size();
+    PopTo(0, last_ticks);
+    trace->repaired_leaves += closed_frames + closed_at_end;
+    auto note = [&](uint64_t count, const char* what) {
+      if (count) (*quirks)[what].emplace_back(rank, count);
+    };
+    note(unmatched_leaves, "Leave events without a matching Enter were ignored");
+    note(closed_frames, "regions left out of order were closed with their parent");
+    note(closed_at_end, "regions still open at the end of the trace were closed there");
+    note(unknown_regions, "events named undefined regions and were ignored");
+    note(unmatched_completions, "request completions without a request were ignored");
+    note(bad_refs, "records named undefined communicators/windows/groups and were ignored");
+    note(backwards_time, "timestamps went backwards and were clamped");
+    note(pending_isend.size(), "non-blocking sends were never completed");
+  }
+};
+
+/// "12 regions ... (ranks 0-3, 7)": one warning per kind of repaired quirk.
+void AddQuirkWarnings(const std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>>& quirks,
+                      std::vector<std::string>* warnings) {
+  for (const auto& [what, per_rank] : quirks) {
+    uint64_t total = 0;
+    std::string ranks;
+    for (std::size_t i = 0; i < per_rank.size(); ++i) {
+      total += per_rank[i].second;
+      std::size_t j = i;
+      while (j + 1 < per_rank.size() && per_rank[j + 1].first == per_rank[j].first + 1) ++j;
+      if (!ranks.empty()) ranks += ", ";
+      ranks += std::to_string(per_rank[i].first);
+      if (j > i) {
+        for (std::size_t k = i + 1; k <= j; ++k) total += per_rank[k].second;
+        ranks += "-" + std::to_string(per_rank[j].first);
+      }
+      i = j;
+    }
+    warnings->push_back(std::to_string(total) + " " + what + " (rank" +
+                        (per_rank.size() > 1 ? "s " : " ") + ranks + ")");
+  }
+}
+
+LocationReader& Loc(void* user) { return *static_cast<LocationReader*>(user); }
+
+OTF2_CallbackCode EvEnter(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                          OTF2_AttributeList*, OTF2_RegionRef region) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.trace->call_paths.HasRegion(region)) {
+    ++loc.unknown_regions;
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  loc.Enter(ticks, region);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvLeave(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                          OTF2_AttributeList*, OTF2_RegionRef region) {
+  LocationReader& loc = Loc(user);
+  loc.Leave(loc.Ticks(time), region);
+  return OTF2_CALLBACK_SUCCESS;
+}
+// PEARL turns measurement OFF..ON into an artificial region "PAUSING".
+OTF2_CallbackCode EvOnOff(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                          OTF2_AttributeList*, OTF2_MeasurementMode mode) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (mode == OTF2_MEASUREMENT_OFF && !loc.paused) {
+    loc.Enter(ticks, loc.pausing_region);
+    loc.paused = true;
+  } else if (mode == OTF2_MEASUREMENT_ON && loc.paused) {
+    loc.Leave(ticks, loc.pausing_region);
+    loc.paused = false;
+  }
+  return OTF2_CALLBACK_SUCCESS;
+}
+uint32_t AddMessage(LocationReader& loc, uint32_t comm, uint32_t peer, uint32_t tag,
+                    uint64_t bytes, uint32_t request_event) {
+  loc.out->messages.push_back(Message{comm, peer, tag, request_event, bytes});
+  return static_cast<uint32_t>(loc.out->messages.size() - 1);
+}
+OTF2_CallbackCode EvSend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                         OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                         uint64_t bytes) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
+  loc.Add(ticks, EventKind::kSend, AddMessage(loc, comm, receiver, tag, bytes, kNone));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvIsend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                          OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
+                          uint64_t bytes, uint64_t request) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
+  uint32_t message = AddMessage(loc, comm, receiver, tag, bytes, kNone);
+  loc.pending_isend[request] = message;
+  loc.Add(ticks, EventKind::kIsend, message);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvIsendComplete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                  OTF2_AttributeList*, uint64_t request) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  auto it = loc.pending_isend.find(request);
+  if (it == loc.pending_isend.end()) {
+    ++loc.unmatched_completions;
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  loc.Add(ticks, EventKind::kIsendComplete, it->second);
+  loc.pending_isend.erase(it);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvIrecvRequest(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                 OTF2_AttributeList*, uint64_t request) {
+  LocationReader& loc = Loc(user);
+  loc.pending_irecv[request] = loc.Add(loc.Ticks(time), EventKind::kIrecvRequest, kNone);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvRequestCancelled(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                     OTF2_AttributeList*, uint64_t request) {
+  LocationReader& loc = Loc(user);
+  loc.Ticks(time);
+  loc.pending_isend.erase(request);
+  loc.pending_irecv.erase(request);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvRecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                         OTF2_AttributeList*, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                         uint64_t bytes) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
+  uint32_t self = static_cast<uint32_t>(loc.out->events.size());  // MPI_Recv is its own request
+  loc.Add(ticks, EventKind::kRecv, AddMessage(loc, comm, sender, tag, bytes, self));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvIrecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                          OTF2_AttributeList*, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
+                          uint64_t bytes, uint64_t request) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
+  uint32_t request_event = static_cast<uint32_t>(loc.out->events.size());
+  auto it = loc.pending_irecv.find(request);
+  if (it != loc.pending_irecv.end()) {
+    request_event = it->second;
+    loc.pending_irecv.erase(it);
+  } else {
+    ++loc.unmatched_completions;
+  }
+  loc.Add(ticks, EventKind::kIrecv, AddMessage(loc, comm, sender, tag, bytes, request_event));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvCollBegin(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                              OTF2_AttributeList*) {
+  LocationReader& loc = Loc(user);
+  loc.Add(loc.Ticks(time), EventKind::kCollBegin, kNone);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvCollEnd(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                            OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
+                            uint32_t root, uint64_t sent, uint64_t received) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
+  loc.out->collectives.push_back(CollectiveRecord{comm, root, op, sent, received});
+  loc.Add(ticks, EventKind::kCollEnd, static_cast<uint32_t>(loc.out->collectives.size() - 1));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvRmaCollBegin(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                 OTF2_AttributeList*) {
+  LocationReader& loc = Loc(user);
+  loc.Add(loc.Ticks(time), EventKind::kRmaCollBegin, kNone);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvRmaCollEnd(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                               OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_RmaSyncLevel,
+                               OTF2_RmaWinRef win, uint32_t, uint64_t, uint64_t) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
+  loc.out->rma_collectives.push_back(RmaCollectiveRecord{win, op});
+  loc.Add(ticks, EventKind::kRmaCollEnd,
+          static_cast<uint32_t>(loc.out->rma_collectives.size() - 1));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvRmaGroupSync(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                 OTF2_AttributeList*, OTF2_RmaSyncLevel level, OTF2_RmaWinRef win,
+                                 OTF2_GroupRef group) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.WinOk(win) || group >= loc.trace->groups.size()) {
+    if (group >= loc.trace->groups.size()) ++loc.bad_refs;
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  loc.out->rma_syncs.push_back(RmaSyncRecord{win, group, static_cast<uint8_t>(level)});
+  loc.Add(ticks, EventKind::kRmaGroupSync, static_cast<uint32_t>(loc.out->rma_syncs.size() - 1));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode AddRmaOp(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, uint32_t remote,
+                           uint64_t bytes, uint64_t matching, RmaOpKind kind) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
+  loc.out->rma_ops.push_back(RmaOpRecord{win, remote, bytes, matching, kind});
+  uint32_t op = static_cast<uint32_t>(loc.out->rma_ops.size() - 1);
+  loc.pending_rma[(static_cast<uint64_t>(win) << 40) ^ matching] = op;
+  loc.Add(ticks, EventKind::kRmaOp, op);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvRmaPut(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                           OTF2_AttributeList*, OTF2_RmaWinRef win, uint32_t remote,
+                           uint64_t bytes, uint64_t matching) {
+  return AddRmaOp(user, time, win, remote, bytes, matching, RmaOpKind::kPut);
+}
+OTF2_CallbackCode EvRmaGet(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                           OTF2_AttributeList*, OTF2_RmaWinRef win, uint32_t remote,
+                           uint64_t bytes, uint64_t matching) {
+  return AddRmaOp(user, time, win, remote, bytes, matching, RmaOpKind::kGet);
+}
+OTF2_CallbackCode EvRmaAtomic(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                              OTF2_AttributeList*, OTF2_RmaWinRef win, uint32_t remote,
+                              OTF2_RmaAtomicType, uint64_t sent, uint64_t, uint64_t matching) {
+  return AddRmaOp(user, time, win, remote, sent, matching, RmaOpKind::kAtomic);
+}
+OTF2_CallbackCode EvRmaOpComplete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                  OTF2_AttributeList*, OTF2_RmaWinRef win, uint64_t matching) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  auto it = loc.pending_rma.find((static_cast<uint64_t>(win) << 40) ^ matching);
+  if (it == loc.pending_rma.end()) {
+    ++loc.unmatched_completions;
+    return OTF2_CALLBACK_SUCCESS;
+  }
+  loc.Add(ticks, EventKind::kRmaOpComplete, it->second);
+  loc.pending_rma.erase(it);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode AddLock(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, uint32_t remote,
+                          bool exclusive, LockEvent what) {
+  LocationReader& loc = Loc(user);
+  uint64_t ticks = loc.Ticks(time);
+  if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
+  loc.out->rma_locks.push_back(RmaLockRecord{win, remote, exclusive, what});
+  loc.Add(ticks, EventKind::kRmaLock, static_cast<uint32_t>(loc.out->rma_locks.size() - 1));
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvRequestLock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                OTF2_AttributeList*, OTF2_RmaWinRef win, uint32_t remote, uint64_t,
+                                OTF2_LockType type) {
+  return AddLock(user, time, win, remote, type == OTF2_LOCK_EXCLUSIVE, LockEvent::kRequest);
+}
+OTF2_CallbackCode EvAcquireLock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                OTF2_AttributeList*, OTF2_RmaWinRef win, uint32_t remote, uint64_t,
+                                OTF2_LockType type) {
+  return AddLock(user, time, win, remote, type == OTF2_LOCK_EXCLUSIVE, LockEvent::kAcquire);
+}
+OTF2_CallbackCode EvReleaseLock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                OTF2_AttributeList*, OTF2_RmaWinRef win, uint32_t remote,
+                                uint64_t) {
+  return AddLock(user, time, win, remote, false, LockEvent::kRelease);
+}
+OTF2_CallbackCode EvMetric(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                           OTF2_AttributeList*, OTF2_MetricRef, uint8_t, const OTF2_Type*,
+                           const OTF2_MetricValue*) {
+  LocationReader& loc = Loc(user);
+  loc.Ticks(time);
+  ++loc.trace->metric_records;
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvProgramBegin(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                                 OTF2_AttributeList*, OTF2_StringRef, uint32_t,
+                                 const OTF2_StringRef*) {
+  Loc(user).Ticks(time);
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode EvProgramEnd(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
+                               OTF2_AttributeList*, int64_t) {
+  Loc(user).Ticks(time);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+using ReaderPtr = std::unique_ptr<OTF2_Reader, void (*)(OTF2_Reader*)>;
+void CloseReader(OTF2_Reader* reader) {
+  if (reader) OTF2_Reader_Close(reader);
+}
+
+std::string Otf2Message(const char* what) {
+  std::string message = what;
+  if (!g_last_otf2_error.empty()) message += " (" + g_last_otf2_error + ")";
+  return message;
+}
+
+/// Opens the archive, reads the global definitions, selects the rank locations.
+ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint64_t>* ranks) {
+  OTF2_Error_RegisterCallback(RecordOtf2Error, nullptr);
+  g_last_otf2_error.clear();
+  if (!IsFile(anchor)) throw InputError(anchor, 0, "no such trace anchor file");
+  std::string base = anchor.substr(0, anchor.size() - 5);  // strip ".otf2"
+  if (!IsFile(base + ".def"))
+    throw InputError(base + ".def", 0, "missing global definition file");
+  ReaderPtr reader(OTF2_Reader_Open(anchor.c_str()), CloseReader);
+  if (!reader) throw InputError(anchor, 0, Otf2Message("not a readable OTF2 anchor file"));
+  if (OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()) != OTF2_SUCCESS)
+    throw InputError(anchor, 0, Otf2Message("cannot set up the OTF2 reader"));
+  char* creator = nullptr;
+  if (OTF2_Reader_GetCreator(reader.get(), &creator) == OTF2_SUCCESS && creator) {
+    trace->creator = creator;
+    std::free(creator);
+  }
+
+  GlobalDefs defs;
+  defs.file = base + ".def";
+  defs.trace = trace;
+  OTF2_GlobalDefReader* global = OTF2_Reader_GetGlobalDefReader(reader.get());
+  if (!global) throw InputError(defs.file, 0, Otf2Message("cannot open the global definitions"));
+  OTF2_GlobalDefReaderCallbacks* callbacks = OTF2_GlobalDefReaderCallbacks_New();
+  OTF2_GlobalDefReaderCallbacks_SetClockPropertiesCallback(callbacks, OnClock);
+  OTF2_GlobalDefReaderCallbacks_SetStringCallback(callbacks, OnString);
+  OTF2_GlobalDefReaderCallbacks_SetSystemTreeNodeCallback(callbacks, OnSystemTreeNode);
+  OTF2_GlobalDefReaderCallbacks_SetLocationGroupCallback(callbacks, OnLocationGroup);
+  OTF2_GlobalDefReaderCallbacks_SetLocationCallback(callbacks, OnLocation);
+  OTF2_GlobalDefReaderCallbacks_SetRegionCallback(callbacks, OnRegion);
+  OTF2_GlobalDefReaderCallbacks_SetGroupCallback(callbacks, OnGroup);
+  OTF2_GlobalDefReaderCallbacks_SetCommCallback(callbacks, OnComm);
+  OTF2_GlobalDefReaderCallbacks_SetRmaWinCallback(callbacks, OnRmaWin);
+  OTF2_Reader_RegisterGlobalDefCallbacks(reader.get(), global, callbacks, &defs);
+  OTF2_GlobalDefReaderCallbacks_Delete(callbacks);
+  uint64_t definitions = 0;
+  OTF2_ErrorCode status = OTF2_Reader_ReadAllGlobalDefinitions(reader.get(), global, &definitions);
+  OTF2_Reader_CloseGlobalDefReader(reader.get(), global);
+  if (!defs.error.empty()) throw InputError(defs.file, 0, defs.error);
+  if (status != OTF2_SUCCESS)
+    throw InputError(defs.file, 0, Otf2Message("corrupt global definitions"));
+  ResolveDefinitions(defs, ranks);
+  for (uint64_t location : *ranks) OTF2_Reader_SelectLocation(reader.get(), location);
+  return reader;
+}
+
+/// Reads each rank's local definitions (the id mapping tables).
+void ReadLocalDefinitions(OTF2_Reader* reader, const std::string& anchor,
+                          const std::vector<uint64_t>& ranks) {
+  std::string dir = anchor.substr(0, anchor.size() - 5) + "/";
+  bool opened = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
+  for (uint64_t location : ranks) {
+    std::string file = dir + std::to_string(location) + ".def";
+    if (!IsFile(file)) throw InputError(file, 0, "missing local definition file");
+    if (!opened) throw InputError(file, 0, Otf2Message("cannot open local definition files"));
+    OTF2_DefReader* def_reader = OTF2_Reader_GetDefReader(reader, location);
+    if (!def_reader) throw InputError(file, 0, Otf2Message("cannot open local definitions"));
+    uint64_t count = 0;
+    OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalDefinitions(reader, def_reader, &count);
+    OTF2_Reader_CloseDefReader(reader, def_reader);
+    if (status != OTF2_SUCCESS) throw InputError(file, 0, Otf2Message("corrupt local definitions"));
+  }
+  OTF2_Reader_CloseDefFiles(reader);
+}
+
+OTF2_EvtReaderCallbacks* NewEventCallbacks() {
+  OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, EvEnter);
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, EvLeave);
+  OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, EvOnOff);
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(cb, EvSend);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(cb, EvIsend);
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, EvIsendComplete);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, EvIrecvRequest);
+  OTF2_EvtReaderCallbacks_SetMpiRequestCancelledCallback(cb, EvRequestCancelled);
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(cb, EvRecv);
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(cb, EvIrecv);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, EvCollBegin);
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(cb, EvCollEnd);
+  OTF2_EvtReaderCallbacks_SetRmaCollectiveBeginCallback(cb, EvRmaCollBegin);
+  OTF2_EvtReaderCallbacks_SetRmaCollectiveEndCallback(cb, EvRmaCollEnd);
+  OTF2_EvtReaderCallbacks_SetRmaGroupSyncCallback(cb, EvRmaGroupSync);
+  OTF2_EvtReaderCallbacks_SetRmaPutCallback(cb, EvRmaPut);
+  OTF2_EvtReaderCallbacks_SetRmaGetCallback(cb, EvRmaGet);
+  OTF2_EvtReaderCallbacks_SetRmaAtomicCallback(cb, EvRmaAtomic);
+  OTF2_EvtReaderCallbacks_SetRmaOpCompleteBlockingCallback(cb, EvRmaOpComplete);
+  OTF2_EvtReaderCallbacks_SetRmaOpCompleteNonBlockingCallback(cb, EvRmaOpComplete);
+  OTF2_EvtReaderCallbacks_SetRmaRequestLockCallback(cb, EvRequestLock);
+  OTF2_EvtReaderCallbacks_SetRmaAcquireLockCallback(cb, EvAcquireLock);
+  OTF2_EvtReaderCallbacks_SetRmaReleaseLockCallback(cb, EvReleaseLock);
+  OTF2_EvtReaderCallbacks_SetMetricCallback(cb, EvMetric);
+  OTF2_EvtReaderCallbacks_SetProgramBeginCallback(cb, EvProgramBegin);
+  OTF2_EvtReaderCallbacks_SetProgramEndCallback(cb, EvProgramEnd);
+  return cb;
+}
+
+}  // namespace
+
+std::string Otf2AnchorPath(const std::string& path) {
+  if (IsDirectory(path)) return path + (path.empty() || path.back() == '/' ? "" : "/") + "traces.otf2";
+  return path;
+}
+
+Trace ReadOtf2Trace(const std::string& path) {
+  std::string anchor = Otf2AnchorPath(path);
+  Trace trace;
+  trace.path = anchor;
+  std::vector<uint64_t> rank_locations;
+  ReaderPtr reader = OpenArchive(anchor, &trace, &rank_locations);
+  uint32_t pausing = trace.call_paths.AddPausingRegion();
+  ReadLocalDefinitions(reader.get(), anchor, rank_locations);
+
+  std::string dir = anchor.substr(0, anchor.size() - 5) + "/";
+  if (OTF2_Reader_OpenEvtFiles(reader.get()) != OTF2_SUCCESS)
+    throw InputError(anchor, 0, Otf2Message("cannot open the event files"));
+  OTF2_EvtReaderCallbacks* callbacks = NewEventCallbacks();
+  std::unique_ptr<OTF2_EvtReaderCallbacks, void (*)(OTF2_EvtReaderCallbacks*)> callbacks_owner(
+      callbacks, OTF2_EvtReaderCallbacks_Delete);
+  std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>> quirks;
+  for (uint32_t rank = 0; rank < rank_locations.size(); ++rank) {
+    std::string file = dir + std::to_string(rank_locations[rank]) + ".evt";
+    if (!IsFile(file)) throw InputError(file, 0, "missing event file");
+    OTF2_EvtReader* evt = OTF2_Reader_GetEvtReader(reader.get(), rank_locations[rank]);
+    if (!evt) throw InputError(file, 0, Otf2Message("cannot open the event file"));
+    LocationReader loc;
+    loc.trace = &trace;
+    loc.out = &trace.ranks[rank];
+    loc.rank = rank;
+    loc.pausing_region = pausing;
+    OTF2_Reader_RegisterEvtCallbacks(reader.get(), evt, callbacks, &loc);
+    uint64_t read = 0;
+    OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader.get(), evt, &read);
+    OTF2_Reader_CloseEvtReader(reader.get(), evt);
+    if (status != OTF2_SUCCESS) throw InputError(file, 0, Otf2Message("corrupt event file"));
+    loc.out->raw_events = read;
+    loc.Finish(&quirks);
+    loc.out->events.shrink_to_fit();
+  }
+  OTF2_Reader_CloseEvtFiles(reader.get());
+  AddQuirkWarnings(quirks, &trace.warnings);
+  return trace;
+}
+
+uint64_t DecodeOtf2EventsOnly(const std::string& path) {
+  std::string anchor = Otf2AnchorPath(path);
+  Trace trace;
+  std::vector<uint64_t> rank_locations;
+  ReaderPtr reader = OpenArchive(anchor, &trace, &rank_locations);
+  ReadLocalDefinitions(reader.get(), anchor, rank_locations);
+  if (OTF2_Reader_OpenEvtFiles(reader.get()) != OTF2_SUCCESS)
+    throw InputError(anchor, 0, Otf2Message("cannot open the event files"));
+  uint64_t total = 0;
+  for (uint64_t location : rank_locations) {
+    OTF2_EvtReader* evt = OTF2_Reader_GetEvtReader(reader.get(), location);
+    if (!evt) throw InputError(anchor, 0, Otf2Message("cannot open an event file"));
+    uint64_t read = 0;
+    OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader.get(), evt, &read);
+    OTF2_Reader_CloseEvtReader(reader.get(), evt);
+    if (status != OTF2_SUCCESS) throw InputError(anchor, 0, Otf2Message("corrupt event file"));
+    total += read;
+  }
+  OTF2_Reader_CloseEvtFiles(reader.get());
+  return total;
+}
+
+std::size_t LocationTrace::MemoryBytes() const {
+  return events.capacity() * sizeof(Event) + messages.capacity() * sizeof(Message) +
+         collectives.capacity() * sizeof(CollectiveRecord) +
+         rma_collectives.capacity() * sizeof(RmaCollectiveRecord) +
+         rma_syncs.capacity() * sizeof(RmaSyncRecord) + rma_ops.capacity() * sizeof(RmaOpRecord) +
+         rma_locks.capacity() * sizeof(RmaLockRecord);
+}
+
+std::size_t Trace::EventCount() const {
+  std::size_t n = 0;
+  for (const LocationTrace& rank : ranks) n += rank.events.size();
+  return n;
+}
+std::size_t Trace::RawEventCount() const {
+  std::size_t n = 0;
+  for (const LocationTrace& rank : ranks) n += rank.raw_events;
+  return n;
+}
+std::size_t Trace::MemoryBytes() const {
+  std::size_t n = 0;
+  for (const LocationTrace& rank : ranks) n += rank.MemoryBytes();
+  return n;
+}
+
+}  // namespace qnm::trace

@@ -1,0 +1,110 @@
+#pragma once
+// One forward pass over each rank's events that turns them into the records
+// the wait-state patterns match across ranks: call instances (Enter/Leave of
+// the MPI call holding a record), message halves, collective participations,
+// RMA window collectives, access/exposure epochs and lock epochs. The same
+// pass accumulates the exclusive-time profile per call path and rank.
+#include <cstdint>
+#include <vector>
+
+#include "trace/trace_events.h"
+
+namespace qnm::trace {
+
+/// One execution of a region that holds MPI records (times in ticks).
+struct CallInstance {
+  uint64_t enter = 0, leave = 0;
+  uint32_t cnode = 0;
+  uint32_t rank = 0;
+  CallClass call_class = CallClass::kUser;
+  bool late_sender_candidate = false;  // a receive completing here waited (Late Receiver skips it)
+};
+
+struct SendRecord {
+  uint32_t comm, src, dst, tag;  // src/dst are world ranks
+  uint64_t bytes;
+  uint64_t enter;        // Es: Enter of the region holding the send event
+  uint64_t send_ticks;   // the MpiSend/MpiIsend record time
+  uint32_t completion;   // call instance holding the completion, or kNone
+};
+
+struct RecvRecord {
+  uint32_t comm, src, dst, tag;
+  uint64_t bytes;
+  uint64_t request_enter;  // Qr_enter: Enter of the region holding the request
+  uint32_t completion;     // call instance holding the receive completion
+};
+
+struct CollectiveCall {
+  uint32_t rank, comm, root;
+  uint8_t op;
+  uint64_t bytes_sent, bytes_received;
+  uint64_t begin, end;  // MpiCollectiveBegin / End times
+  uint32_t cnode;
+};
+
+struct WindowCall {  // Win_create / Win_fence / Win_free (RmaCollectiveBegin/End)
+  uint32_t rank, win;
+  uint8_t op;
+  uint64_t enter, begin, end;
+  uint32_t cnode;
+  uint32_t fence_index;  // k-th fence on this window on this rank (fences only)
+};
+
+struct RmaOpCall {
+  uint32_t origin, target, win;  // world ranks
+  uint64_t op_ticks;             // the RmaPut/Get record time
+  uint32_t instance;             // the MPI_Put/Get call (leave time, call path)
+  uint32_t fence_epoch;          // fences seen on the window before the op; kNone in GATS/lock epochs
+  uint32_t access_epoch;         // index into access_epochs, or kNone
+  uint32_t lock_epoch;           // index into lock_epochs, or kNone
+};
+
+struct AccessEpoch {  // origin side: Win_start ... Win_complete
+  uint32_t rank, win;
+  std::vector<uint32_t> targets;  // world ranks
+  uint32_t start = kNone, complete = kNone;  // call instances
+  std::vector<uint32_t> ops;      // indices into rma_ops
+};
+
+struct ExposureEpoch {  // target side: Win_post ... Win_wait
+  uint32_t rank, win;
+  std::vector<uint32_t> origins;
+  uint32_t post = kNone, wait = kNone;
+};
+
+struct LockEpoch {
+  uint32_t rank, win, target;
+  bool exclusive = false;
+  uint32_t lock_call = kNone;  // the MPI_Win_lock instance
+  uint64_t acquired = 0, released = 0;
+  bool has_release = false;
+};
+
+struct InitFinalize {
+  bool found = false;
+  uint64_t enter = 0, leave = 0;
+  uint32_t cnode = 0;
+};
+
+struct ReplayRecords {
+  std::vector<CallInstance> instances;
+  std::vector<SendRecord> sends;   // per rank in send order, ranks ascending
+  std::vector<RecvRecord> recvs;   // per rank in completion order, ranks ascending
+  std::vector<CollectiveCall> collectives;
+  std::vector<WindowCall> window_calls;
+  std::vector<RmaOpCall> rma_ops;
+  std::vector<AccessEpoch> access_epochs;
+  std::vector<ExposureEpoch> exposure_epochs;
+  std::vector<LockEpoch> lock_epochs;
+  std::vector<InitFinalize> init, finalize;  // per rank: the first MPI_Init / MPI_Finalize
+  std::vector<double> exclusive_ticks;       // cnode * ranks + rank
+  std::vector<uint64_t> visits;
+  uint64_t incomplete_sends = 0;             // Isends never completed
+  uint64_t bad_peers = 0;                    // peers outside their communicator
+};
+
+/// Runs the forward pass over every rank.
+ReplayRecords ExtractReplayRecords(const Trace& trace);
+
+}  // namespace qnm::trace

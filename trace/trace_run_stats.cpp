@@ -1,0 +1,189 @@
+#include "trace/trace_run_stats.h"
+
+#include <otf2/otf2.h>
+
+#include <numeric>
+
+namespace qnm::trace {
+namespace {
+
+std::string DirectoryName(const std::string& anchor) {
+  std::string dir = anchor.substr(0, anchor.find_last_of('/') == std::string::npos ? 0 : anchor.find_last_of('/'));
+  std::size_t slash = dir.find_last_of('/');
+  return slash == std::string::npos ? dir : dir.substr(slash + 1);
+}
+
+bool IsHandleOp(uint8_t op) {  // Score-P 8 MPI_Init/Finalize and communicator set-up
+  return op >= OTF2_COLLECTIVE_OP_CREATE_HANDLE;
+}
+
+}  // namespace
+
+RunStats RunStatsFromTrace(const Trace& trace, const WaitStateResult& profile) {
+  const CallPaths& paths = trace.call_paths;
+  const std::size_t ranks = trace.ranks.size();
+  RunStats run;
+  run.app = DirectoryName(trace.path);
+  run.procs = static_cast<int>(ranks);
+  run.sources = {trace.path};
+  run.tool_version = trace.creator;
+  run.details["trace_records"] = std::to_string(trace.RawEventCount());
+  run.details["timer_resolution_hz"] = std::to_string(trace.timer_resolution);
+
+  // Bytes sent per call path and rank: sends and collectives, from the records.
+  std::vector<double> bytes(paths.size() * ranks, 0.0);
+  run.p2p_calls_per_rank.assign(ranks, 0.0);
+  run.p2p_bytes_sent_per_rank.assign(ranks, 0.0);
+  run.collective_calls_per_rank.assign(ranks, 0.0);
+  run.collective_bytes_sent_per_rank.assign(ranks, 0.0);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const LocationTrace& rank = trace.ranks[r];
+    std::vector<uint32_t> stack;
+    for (const Event& event : rank.events) {
+      switch (event.kind) {
+        case EventKind::kEnter: stack.push_back(event.ref); break;
+        case EventKind::kLeave: if (!stack.empty()) stack.pop_back(); break;
+        case EventKind::kSend:
+        case EventKind::kIsend: {
+          double sent = static_cast<double>(rank.messages[event.ref].bytes);
+          run.p2p_calls_per_rank[r] += 1;
+          run.p2p_bytes_sent_per_rank[r] += sent;
+          if (!stack.empty()) bytes[stack.back() * ranks + r] += sent;
+          break;
+        }
+        case EventKind::kCollEnd: {
+          const CollectiveRecord& record = rank.collectives[event.ref];
+          if (IsHandleOp(record.op)) break;
+          double sent = static_cast<double>(record.bytes_sent);
+          run.collective_bytes_sent_per_rank[r] += sent;
+          if (!stack.empty()) bytes[stack.back() * ranks + r] += sent;
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+
+  run.app_time_s_per_rank.assign(ranks, 0.0);
+  run.mpi_time_s_per_rank.assign(ranks, 0.0);
+  for (std::size_t r = 0; r < ranks; ++r)
+    run.app_time_s_per_rank[r] = trace.Seconds(trace.ranks[r].last_ticks - trace.ranks[r].first_ticks);
+  double mpi_calls = 0;
+  for (uint32_t c : paths.PreOrder()) {
+    const Region& region = paths.RegionOf(c);
+    if (!region.is_mpi) continue;
+    CallSiteStats site;
+    site.id = static_cast<int>(c);
+    site.mpi_function = region.name.rfind("MPI_", 0) == 0 ? region.name.substr(4) : region.name;
+    site.source_location = paths.PathString(c);
+    site.activity = ClassifyMpiCall(region.name);
+    site.time_s_per_rank.assign(ranks, 0.0);
+    site.calls_per_rank.assign(ranks, 0.0);
+    site.bytes_sent_per_rank.assign(ranks, 0.0);
+    for (std::size_t r = 0; r < ranks; ++r) {
+      uint32_t rank = static_cast<uint32_t>(r);
+      site.time_s_per_rank[r] = profile.ExclusiveTime(c, rank);
+      site.calls_per_rank[r] = static_cast<double>(profile.visits[c * ranks + r]);
+      site.bytes_sent_per_rank[r] = bytes[c * ranks + r];
+      run.mpi_time_s_per_rank[r] += site.time_s_per_rank[r];
+      if (region.call_class == CallClass::kCollective) run.collective_calls_per_rank[r] += site.calls_per_rank[r];
+      mpi_calls += site.calls_per_rank[r];
+    }
+    site.total_time_s = std::accumulate(site.time_s_per_rank.begin(), site.time_s_per_rank.end(), 0.0);
+    site.total_calls = std::accumulate(site.calls_per_rank.begin(), site.calls_per_rank.end(), 0.0);
+    site.total_bytes_sent = std::accumulate(site.bytes_sent_per_rank.begin(), site.bytes_sent_per_rank.end(), 0.0);
+    run.call_sites.push_back(std::move(site));
+  }
+  run.mpi_calls_per_rank = ranks ? mpi_calls / static_cast<double>(ranks) : kUnknown;
+  run.derivations["app_time_s_per_rank"] = "trace: first to last event of each rank";
+  run.derivations["mpi_time_s_per_rank"] =
+      "trace: exclusive time in MPI call paths (measurement-off time is not MPI)";
+  run.derivations["p2p_calls_per_rank"] = "trace: MpiSend + MpiIsend records";
+  run.derivations["collective_calls_per_rank"] =
+      "trace: visits of MPI collective regions incl. Barrier and non-blocking collectives";
+  run.derivations["collective_bytes_sent_per_rank"] =
+      "trace: sizeSent of MpiCollectiveEnd (Score-P: the root of a Bcast counts every copy)";
+  run.derivations["call_sites"] = "trace: one per MPI call path; source_location = call path";
+  run.Derive();
+  return run;
+}
+
+}  // namespace qnm::trace
+
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "trace/otf2_reader.h"
+
+namespace qnm::trace {
+
+RunStats ReadTraceRunStats(const std::string& path) {
+  Trace trace = ReadOtf2Trace(path);
+  WaitStateResult profile = AnalyzeWaitStates(trace);
+  return RunStatsFromTrace(trace, profile);
+}
+
+std::string RunStatsJson(const RunStats& run) {
+  auto number = [](double value) { return Known(value) ? nlohmann::json(value) : nlohmann::json(nullptr); };
+  nlohmann::json out;
+  out["app"] = run.app;
+  out["procs"] = run.procs;
+  out["sources"] = run.sources;
+  out["tool_version"] = run.tool_version;
+  out["app_time_s_per_rank"] = run.app_time_s_per_rank;
+  out["mpi_time_s_per_rank"] = run.mpi_time_s_per_rank;
+  out["app_time_mean_s"] = number(run.app_time_mean_s);
+  out["app_time_max_s"] = number(run.app_time_max_s);
+  out["mpi_time_mean_s"] = number(run.mpi_time_mean_s);
+  out["mpi_time_max_s"] = number(run.mpi_time_max_s);
+  out["compute_time_mean_s"] = number(run.compute_time_mean_s);
+  out["p2p_calls_per_rank"] = run.p2p_calls_per_rank;
+  out["p2p_bytes_sent_per_rank"] = run.p2p_bytes_sent_per_rank;
+  out["collective_calls_per_rank"] = run.collective_calls_per_rank;
+  out["collective_bytes_sent_per_rank"] = run.collective_bytes_sent_per_rank;
+  out["messages_per_rank"] = number(run.messages_per_rank);
+  out["bytes_sent_per_rank"] = number(run.bytes_sent_per_rank);
+  out["bytes_per_message"] = number(run.bytes_per_message);
+  out["mpi_calls_per_rank"] = number(run.mpi_calls_per_rank);
+  nlohmann::json sites = nlohmann::json::array();
+  for (const CallSiteStats& site : run.call_sites)
+    sites.push_back({{"id", site.id}, {"mpi_function", site.mpi_function},
+                     {"callpath", site.source_location}, {"activity", ToString(site.activity)},
+                     {"time_s_per_rank", site.time_s_per_rank}, {"calls_per_rank", site.calls_per_rank},
+                     {"bytes_sent_per_rank", site.bytes_sent_per_rank}, {"total_time_s", number(site.total_time_s)},
+                     {"total_calls", number(site.total_calls)}, {"total_bytes_sent", number(site.total_bytes_sent)}});
+  out["call_sites"] = sites;
+  out["derivations"] = run.derivations;
+  out["details"] = run.details;
+  return out.dump(1) + "\n";
+}
+
+std::string RunStatsTable(const RunStats& run) {
+  std::ostringstream out;
+  char line[256];
+  out << "Run statistics from " << (run.sources.empty() ? run.app : run.sources.front()) << "\n";
+  auto row = [&](const char* label, double value, const char* unit) {
+    std::snprintf(line, sizeof line, "  %-34s %14.6g %s\n", label, value, unit);
+    out << line;
+  };
+  row("processes", run.procs, "");
+  row("app time, mean over ranks", run.app_time_mean_s, "s");
+  row("app time, max over ranks", run.app_time_max_s, "s");
+  row("MPI time, mean over ranks", run.mpi_time_mean_s, "s");
+  row("compute time, mean over ranks", run.compute_time_mean_s, "s");
+  row("messages sent per rank", run.messages_per_rank, "");
+  row("bytes sent per rank", run.bytes_sent_per_rank, "B");
+  row("bytes per message", run.bytes_per_message, "B");
+  row("MPI calls per rank", run.mpi_calls_per_rank, "");
+  out << "\n  Call paths (MPI)                                         calls        time (s)       bytes sent\n";
+  for (const CallSiteStats& site : run.call_sites) {
+    std::snprintf(line, sizeof line, "  %-52s %10.0f %14.6g %16.0f\n", site.source_location.c_str(),
+                  site.total_calls, site.total_time_s, site.total_bytes_sent);
+    out << line;
+  }
+  return out.str();
+}
+
+}  // namespace qnm::trace

@@ -1,0 +1,90 @@
+#pragma once
+// Scalasca 2.x wait-state analysis of an in-memory trace: point-to-point
+// (Late Sender, Wrong Order, Late Receiver), collectives (Wait at Barrier/NxN,
+// completions, Early Reduce/Scan, Late Broadcast), Init/Finalize, and the
+// MPI-2 RMA patterns mapped onto Score-P's OTF2 RMA records. Definitions:
+// notes/scalasca-patterns.md (sections 4-6); every severity is charged to
+// the waiting rank at the call path of the MPI call in which it waits.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "trace/trace_events.h"
+
+namespace qnm::trace {
+
+/// The trace-analysis metrics, keyed in JSON/Cube by Scalasca's uniq_name.
+enum class Pattern : uint8_t {
+  kLateSender,
+  kLateSenderWrongOrder,
+  kLswoDifferent,
+  kLswoSame,
+  kLateReceiver,
+  kBarrierWait,
+  kBarrierCompletion,
+  kWaitNxN,
+  kNxNCompletion,
+  kLateBroadcast,
+  kEarlyReduce,
+  kEarlyScan,
+  kInitCompletion,
+  kFinalizeWait,
+  kRmaWaitAtCreate,
+  kRmaWaitAtFree,
+  kRmaWaitAtFence,
+  kRmaEarlyFence,
+  kRmaCommLatePost,
+  kRmaSyncLatePost,
+  kRmaEarlyWait,
+  kRmaLateComplete,
+  kRmaSyncLockCompetition,
+  kCount
+};
+constexpr std::size_t kPatternCount = static_cast<std::size_t>(Pattern::kCount);
+
+struct PatternInfo {
+  Pattern pattern;
+  const char* id;            // Scalasca uniq_name, e.g. "mpi_latesender"
+  const char* display_name;  // "Late Sender"
+  const char* parent_id;     // metric-tree parent (a pattern or a time category)
+};
+const PatternInfo& InfoOf(Pattern pattern);
+
+/// Severities and the time profile of one analysed trace.
+struct WaitStateResult {
+  uint32_t ranks = 0;
+  uint32_t cnodes = 0;
+  /// Per pattern: (cnode << 32 | rank) -> seconds.
+  std::array<std::unordered_map<uint64_t, double>, kPatternCount> severity;
+  /// Exclusive time per call path and rank, seconds; index cnode * ranks + rank.
+  std::vector<double> exclusive_time_s;
+  /// Visits (Enter events) per call path and rank; same index.
+  std::vector<uint64_t> visits;
+
+  // What the analysis matched, and what it had to skip.
+  uint64_t messages_matched = 0;
+  uint64_t unmatched_sends = 0, unmatched_receives = 0;
+  uint64_t collective_instances = 0, collectives_skipped = 0;
+  uint64_t rma_epochs_matched = 0;
+  std::vector<std::string> warnings;
+
+  double At(Pattern pattern, uint32_t cnode, uint32_t rank) const;
+  double Total(Pattern pattern) const;
+  double TotalOnRank(Pattern pattern, uint32_t rank) const;
+  double ExclusiveTime(uint32_t cnode, uint32_t rank) const {
+    return exclusive_time_s[static_cast<std::size_t>(cnode) * ranks + rank];
+  }
+};
+
+struct WaitStateOptions {
+  std::size_t wrong_order_buffer = 100;  // Scalasca keeps the last 100 Late Sender instances
+};
+
+/// Runs every pattern over the trace. Never throws on inconsistent traces:
+/// unmatched messages and incomplete collectives are skipped and listed in
+/// WaitStateResult::warnings.
+WaitStateResult AnalyzeWaitStates(const Trace& trace, const WaitStateOptions& options = {});
+
+}  // namespace qnm::trace
