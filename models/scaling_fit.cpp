@@ -173,7 +173,8 @@ double SmallNonnegativeLeastSquares(const std::vector<std::vector<double>>& colu
     double residual = kNaN;
     if (!SolveSupport(columns, rhs, support, &trial, &residual)) continue;
     bool feasible = std::all_of(trial.begin(), trial.end(), [](double c) { return c >= 0; });
-    if (feasible && residual < best - 1e-12 * std::max(1.0, best)) {
+    // A support must reduce the residual clearly to replace the one found first.
+    if (feasible && (!std::isfinite(best) || residual < best - 1e-12 * std::max(1.0, best))) {
       best = residual;
       *coefficients = trial;
     }
