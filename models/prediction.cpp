@@ -174,17 +174,23 @@ double LogError(double predicted, double measured, double floor) {
 }  // namespace
 
 PredictionOptions::PredictionOptions() {
-  // Strong scaling: the divided work b/P plus at most one overhead term that
-  // does not shrink with P (constant, P^-0.5 surfaces, log2 P trees, P^0.5, P).
-  runtime_fit.p_exponents = {-0.5, 0, 0.5, 1};
-  runtime_fit.log_exponents = {0, 1};
-  runtime_fit.required_terms = {ScalingTerm{-1, 0}};
-  runtime_fit.max_terms = 1;
+  // Strong scaling without profiles: at most two parts c*P^-a that shrink (or
+  // stay, a = 0: Amdahl's serial part) as P grows; a up to 1.5 admits the
+  // superlinear cache effects real series show. No growing terms: from a few
+  // total times alone they extrapolate wildly (validated on the NPB series).
+  runtime_fit.p_exponents = {-1.5, -1.25, -1, -0.75, -0.5, -0.25, 0};
+  runtime_fit.log_exponents = {0};
+  runtime_fit.required_terms = {};
+  runtime_fit.max_terms = 2;
 }
 
 bool PredictionOptions::IsValid(std::string* error) const {
   if (!(interval_level > 0 && interval_level < 1)) {
     *error = "interval level must be in (0, 1), e.g. 0.9";
+    return false;
+  }
+  if (!(extrapolation_widening >= 0)) {
+    *error = "extrapolation_widening must be >= 0";
     return false;
   }
   if (!(fallback_log_error > 0)) {
@@ -279,8 +285,20 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   if (procs < min_train_procs) distance = std::log2(static_cast<double>(min_train_procs) / procs);
   p.extrapolation = distance;
   double range = std::log2(static_cast<double>(max_train_procs) / min_train_procs);
-  double widen = 1.0 + distance / std::max(1.0, range);
-  SetInterval(&p.total, total_log_sd, t_quantile, widen);
+  double widen = 1.0 + extrapolation_widening * distance / std::max(1.0, range);
+  double total_sd = total_log_sd;
+  if (kind == ModelKind::kQueueing && p.total.value_s > 0) {
+    // Far out, the components' own uncertainties (propagated as independent
+    // errors) can exceed what the total's leave-one-out errors say.
+    double var = 0;
+    for (auto [value, sd] : {std::pair{p.compute.value_s, compute_log_sd},
+                             std::pair{p.switch_delay.value_s, switch_log_sd},
+                             std::pair{p.mpi_active.value_s, active_log_sd},
+                             std::pair{p.contention.value_s, contention_log_sd}})
+      var += value * sd * value * sd;
+    total_sd = std::max(total_sd, std::sqrt(var) / p.total.value_s);
+  }
+  SetInterval(&p.total, total_sd, t_quantile, widen);
   if (kind == ModelKind::kQueueing) {
     SetInterval(&p.compute, compute_log_sd, t_quantile, widen);
     SetInterval(&p.switch_delay, switch_log_sd, t_quantile, widen);
@@ -298,6 +316,7 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   m.threads_per_proc = std::max(1, series.key.threads_per_proc);
   m.level = options.interval_level;
   m.mva = options.mva;
+  m.extrapolation_widening = options.extrapolation_widening;
   std::set<int> train(train_procs.begin(), train_procs.end());
   auto in_training = [&](int procs) { return train.empty() || train.count(procs) > 0; };
 

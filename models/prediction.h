@@ -26,6 +26,9 @@ struct PredictionOptions {
   mva::Options mva;
   // Log-space error assumed when there are too few points for leave-one-out.
   double fallback_log_error = 0.3;
+  // Interval half-widths grow by this factor per training range (in log2 P)
+  // of extrapolation: leave-one-out errors mostly measure interpolation.
+  double extrapolation_widening = 3.0;
 
   PredictionOptions();
   bool IsValid(std::string* error) const;
@@ -94,6 +97,7 @@ struct SeriesModel {
   double total_log_sd = 0, compute_log_sd = 0, switch_log_sd = 0, active_log_sd = 0,
          contention_log_sd = 0;
   double t_quantile = 0;  // Student t quantile for the level
+  double extrapolation_widening = 3.0;
   SeriesModelSummary summary;
   mva::Options mva;
 

@@ -336,10 +336,8 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
   plots::ChartSet charts;
   charts.context.series_name = model.series_name;
   if (model.kind == ModelKind::kQueueing)
-    charts.context.machine = model.machine.estimated ? "network estimated from the series"
-                                                     : (model.machine.description.empty()
-                                                            ? model.machine.name
-                                                            : model.machine.description);
+    charts.context.machine =
+        model.machine.estimated ? "network estimated from the series" : model.machine.name;
   std::string stem;
   for (char c : model.series_name)
     stem += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
