@@ -22,7 +22,7 @@ bool ParsePositive(const std::string& text, long long* value) {
   for (char c : text)
     if (!std::isdigit(static_cast<unsigned char>(c))) return false;
   *value = std::stoll(text);
-  return true;
+  return *value > 0;
 }
 
 }  // namespace
