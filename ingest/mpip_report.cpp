@@ -95,7 +95,7 @@ struct Parser {
         auto tokens = SplitWhitespace(value);
         if (tokens.empty()) Fail(i, "MPI Task Assignment without a rank");
         long long rank = Integer(tokens[0], i, "the task rank");
-        if (rank < 0 || rank > 1 << 24) Fail(i, "task rank out of range");
+        if (rank < 0 || rank > 1 << 20) Fail(i, "task rank out of range");
         if (report.hosts.size() <= static_cast<std::size_t>(rank)) report.hosts.resize(rank + 1);
         report.hosts[rank] = tokens.size() > 1 ? std::string(tokens[1]) : std::string();
         continue;

@@ -160,6 +160,16 @@ NpbOutput ParseNpbOutput(std::string_view text, const std::string& path) {
     };
     require("Class");
     require("Time in seconds");
+    // Counts must be plausible integers: a process or thread count beyond 2^24 is corruption.
+    for (const char* key : {"Total processes", "Total threads", "Compiled procs", "Active procs",
+                            "Active processes", "Iterations"}) {
+      std::string value = banner.Field(key);
+      if (value.empty()) continue;
+      auto count = ParseInteger(value);
+      if (!count || *count < 0 || *count > (1 << 24))
+        throw InputError(path, banner.line, std::string("NPB '") + key + "' is not a count: '" +
+                                                value.substr(0, 40) + "'");
+    }
     if (!ParseDouble(banner.Field("Time in seconds")))
       throw InputError(path, banner.line, "NPB 'Time in seconds' is not a number: '" +
                                               banner.Field("Time in seconds").substr(0, 40) + "'");

@@ -70,7 +70,7 @@ nlohmann::json RunToJson(const RunStats& run) {
   out["mpi_calls"] = Number(run.mpi_calls_per_rank);
   out["mops"] = Number(run.mops_total);
   out["mops_per_proc"] = Number(run.mops_per_proc);
-  out["iterations"] = run.iterations;
+  out["iterations"] = run.iterations > 0 ? nlohmann::json(run.iterations) : nlohmann::json();
   out["verification"] = run.verification;
   out["version"] = run.npb_version;
   out["tool_version"] = run.tool_version;

@@ -1,6 +1,8 @@
 #include "ingest/statistics_table.h"
 
+#include <algorithm>
 #include <array>
+#include <map>
 #include <utility>
 
 #define CSV_IO_NO_THREAD  // one small table per call: no reader thread
@@ -70,17 +72,21 @@ class RowBuilder {
 
   RunStats Finish() {
     if (run_.procs <= 0) Fail("missing value for the required column 'procs'");
-    if (!Known(run_.wall_time_s)) Fail("missing value for the required column 'time_s'");
+    if (!Known(run_.TotalTimeSeconds())) Fail("missing value for the required column 'time_s'");
     if (run_.series.empty() && run_.app.empty())
       Fail("a row needs 'series' (or 'app'/'benchmark') to name its series");
-    for (const char* column : {"app_time_s", "mpi_time_s", "messages", "bytes"})
+    static const std::pair<const char*, const char*> kFieldOf[] = {
+        {"app_time_s", "app_time_mean_s"}, {"mpi_time_s", "mpi_time_mean_s"},
+        {"messages", "messages_per_rank"}, {"bytes", "bytes_sent_per_rank"}};
+    for (const auto& [column, field] : kFieldOf)
       if (std::find(seen_.begin(), seen_.end(), column) != seen_.end())
-        run_.derivations.emplace(column, std::string("statistics table column ") + column);
+        run_.derivations.emplace(field, std::string("statistics table column ") + column);
     run_.Derive();
     return std::move(run_);
   }
 
   [[noreturn]] void Fail(const std::string& message) const { throw InputError(path_, line_, message); }
+  RunStats& run() { return run_; }
 
  private:
   double NonNegative(const std::string& column, const std::string& value) const {
@@ -137,6 +143,109 @@ std::vector<int> ObjectLines(std::string_view text, int element_depth) {
     }
   }
   return lines;
+}
+
+// Keys that `ingest --format json` writes beside the table columns, so its
+// output reads back as the same records (per-rank data included).
+constexpr std::array<const char*, 13> kRecordKeys = {
+    "series_key", "data_set", "variant", "procs_requested", "wall_time_s", "tool_version",
+    "per_rank_complete", "sources", "per_rank", "call_sites", "details", "derivations", "comm_matrix_bytes"};
+
+bool IsRecordKey(const std::string& key) {
+  return key == "comm_matrix_messages" ||
+         std::find(kRecordKeys.begin(), kRecordKeys.end(), key) != kRecordKeys.end();
+}
+
+std::vector<double> NumberArray(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
+  if (!value.is_array()) row.Fail("'" + key + "' needs an array of numbers");
+  std::vector<double> out;
+  out.reserve(value.size());
+  for (const nlohmann::json& element : value) {
+    if (element.is_null()) out.push_back(kUnknown);
+    else if (element.is_number()) out.push_back(element.get<double>());
+    else row.Fail("'" + key + "' needs an array of numbers");
+  }
+  return out;
+}
+
+double NumberOrUnknown(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
+  if (value.is_null()) return kUnknown;
+  if (!value.is_number()) row.Fail("'" + key + "' needs a number");
+  return value.get<double>();
+}
+
+int IntOf(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
+  double number = NumberOrUnknown(value, key, row);
+  if (!(number >= -(1 << 30) && number <= (1 << 30))) row.Fail("'" + key + "' needs an integer");
+  return static_cast<int>(number);
+}
+
+std::string Text(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
+  if (!value.is_string()) row.Fail("'" + key + "' needs a string");
+  return value.get<std::string>();
+}
+
+std::map<std::string, std::string> TextMap(const nlohmann::json& value, const std::string& key,
+                                           const RowBuilder& row) {
+  if (!value.is_object()) row.Fail("'" + key + "' needs an object of strings");
+  std::map<std::string, std::string> out;
+  for (const auto& [name, text] : value.items()) out[name] = Text(text, key + "." + name, row);
+  return out;
+}
+
+CallSiteStats CallSiteFromJson(const nlohmann::json& value, RowBuilder& row) {
+  if (!value.is_object()) row.Fail("'call_sites' needs an array of objects");
+  CallSiteStats site;
+  for (const auto& [key, field] : value.items()) {
+    if (key == "id") site.id = IntOf(field, key, row);
+    else if (key == "mpi_function") site.mpi_function = Text(field, key, row);
+    else if (key == "source_location") site.source_location = Text(field, key, row);
+    else if (key == "activity") continue;  // re-derived from the MPI function
+    else if (key == "time_s_per_rank") site.time_s_per_rank = NumberArray(field, key, row);
+    else if (key == "calls_per_rank") site.calls_per_rank = NumberArray(field, key, row);
+    else if (key == "bytes_sent_per_rank") site.bytes_sent_per_rank = NumberArray(field, key, row);
+    else if (key == "total_time_s") site.total_time_s = NumberOrUnknown(field, key, row);
+    else if (key == "total_calls") site.total_calls = NumberOrUnknown(field, key, row);
+    else if (key == "total_bytes_sent") site.total_bytes_sent = NumberOrUnknown(field, key, row);
+    else if (key == "ranks_complete") site.ranks_complete = field.is_boolean() && field.get<bool>();
+    else row.Fail("unknown call-site key '" + key + "'");
+  }
+  site.activity = ClassifyMpiCall(site.mpi_function);
+  return site;
+}
+
+void SetRecordKey(const std::string& key, const nlohmann::json& value, RowBuilder& row) {
+  RunStats& run = row.run();
+  if (key == "series_key") return;  // derived from the other keys
+  if (key == "data_set") run.data_set = Text(value, key, row);
+  else if (key == "variant") run.variant = Text(value, key, row);
+  else if (key == "tool_version") run.tool_version = Text(value, key, row);
+  else if (key == "procs_requested") run.procs_requested = IntOf(value, key, row);
+  else if (key == "wall_time_s") run.wall_time_s = NumberOrUnknown(value, key, row);
+  else if (key == "per_rank_complete") run.per_rank_complete = value.is_boolean() && value.get<bool>();
+  else if (key == "details") run.details = TextMap(value, key, row);
+  else if (key == "derivations") run.derivations = TextMap(value, key, row);
+  else if (key == "comm_matrix_bytes") run.comm_matrix_bytes = NumberArray(value, key, row);
+  else if (key == "comm_matrix_messages") run.comm_matrix_messages = NumberArray(value, key, row);
+  else if (key == "sources") {
+    if (!value.is_array()) row.Fail("'sources' needs an array of strings");
+    for (const nlohmann::json& source : value) run.sources.push_back(Text(source, key, row));
+  } else if (key == "call_sites") {
+    if (!value.is_array()) row.Fail("'call_sites' needs an array of objects");
+    for (const nlohmann::json& site : value) run.call_sites.push_back(CallSiteFromJson(site, row));
+  } else if (key == "per_rank") {
+    if (!value.is_object()) row.Fail("'per_rank' needs an object of arrays");
+    for (const auto& [name, values] : value.items()) {
+      std::vector<double> numbers = NumberArray(values, "per_rank." + name, row);
+      if (name == "app_time_s") run.app_time_s_per_rank = numbers;
+      else if (name == "mpi_time_s") run.mpi_time_s_per_rank = numbers;
+      else if (name == "p2p_calls") run.p2p_calls_per_rank = numbers;
+      else if (name == "p2p_bytes_sent") run.p2p_bytes_sent_per_rank = numbers;
+      else if (name == "collective_calls") run.collective_calls_per_rank = numbers;
+      else if (name == "collective_bytes_sent") run.collective_bytes_sent_per_rank = numbers;
+      else row.Fail("unknown per-rank key '" + name + "'");
+    }
+  }
 }
 
 }  // namespace
@@ -202,6 +311,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     if (!object.is_object()) throw InputError(path, line, "JSON table element is not an object");
     RowBuilder row(path, line);
     for (const auto& [key, value] : object.items()) {
+      if (IsRecordKey(key)) continue;  // applied after the columns (wall_time_s overrides time_s)
       if (std::find(kColumns.begin(), kColumns.end(), key) == kColumns.end())
         row.Fail("unknown column '" + key + "' (accepted: see docs/statistics-table.md)");
       if (value.is_null()) continue;
@@ -215,6 +325,8 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
         row.Fail("column '" + key + "' needs a number or a string");
       }
     }
+    for (const auto& [key, value] : object.items())
+      if (IsRecordKey(key)) SetRecordKey(key, value, row);
     runs.push_back(row.Finish());
   }
   if (runs.empty()) throw InputError(path, 1, "statistics table has no rows");

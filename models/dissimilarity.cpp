@@ -172,12 +172,13 @@ void Aggregate(const DissimilarityOptions& options, DissimilarityResult* result)
   summary.dominant_region = name_or_empty(result->region_names, result->dominant_region);
   summary.dominant_region_in_dominant_activity =
       name_or_empty(result->region_names, result->dominant_region_in_dominant_activity);
-  if (!result->activity_ranking.empty()) {
+  // Perfect balance everywhere (e.g. one rank) has no most imbalanced entry.
+  if (!result->activity_ranking.empty() && activity_key[static_cast<std::size_t>(result->activity_ranking.front())] > 0) {
     auto top = static_cast<std::size_t>(result->activity_ranking.front());
     summary.most_imbalanced_activity = result->activity_names[top];
     summary.most_imbalanced_activity_value = activity_key[top];
   }
-  if (!result->region_ranking.empty()) {
+  if (!result->region_ranking.empty() && region_key[static_cast<std::size_t>(result->region_ranking.front())] > 0) {
     auto top = static_cast<std::size_t>(result->region_ranking.front());
     summary.most_imbalanced_region = result->region_names[top];
     summary.most_imbalanced_region_value = region_key[top];
@@ -368,9 +369,13 @@ std::string DissimilaritySummary::BriefReport() const {
   out << ranks << " ranks, " << activities << " activities x " << regions << " regions ("
       << cells_performed << " performed): dominant activity "
       << (dominant_activity.empty() ? "-" : dominant_activity) << ", dominant region "
-      << (dominant_region.empty() ? "-" : dominant_region) << "; most imbalanced activity "
-      << (most_imbalanced_activity.empty() ? "-" : most_imbalanced_activity) << " (" << scaled << "_A "
-      << Format("%.6g", most_imbalanced_activity_value) << "), region "
+      << (dominant_region.empty() ? "-" : dominant_region) << "; ";
+  if (most_imbalanced_activity.empty() && most_imbalanced_region.empty()) {
+    out << "no imbalance (every index is 0 or undefined)";
+    return out.str();
+  }
+  out << "most imbalanced activity " << (most_imbalanced_activity.empty() ? "-" : most_imbalanced_activity)
+      << " (" << scaled << "_A " << Format("%.6g", most_imbalanced_activity_value) << "), region "
       << (most_imbalanced_region.empty() ? "-" : most_imbalanced_region) << " (" << scaled << "_C "
       << Format("%.6g", most_imbalanced_region_value) << ")";
   return out.str();

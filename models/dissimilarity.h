@@ -125,7 +125,7 @@ struct DissimilaritySummary {
   ImbalanceCriterion criterion = ImbalanceCriterion::kScaledIndex;
   std::string dominant_activity, dominant_region;  // maximum T_j, maximum t_i (§2)
   std::string dominant_region_in_dominant_activity;  // maximum t_ij in that activity (§2)
-  std::string most_imbalanced_activity, most_imbalanced_region;  // maximum criterion value
+  std::string most_imbalanced_activity, most_imbalanced_region;  // maximum criterion value > 0, else empty
   double most_imbalanced_activity_value = kUnknown, most_imbalanced_region_value = kUnknown;
   /// The first options.report_top entries of each ranking (most imbalanced first).
   struct Entry {

@@ -55,6 +55,40 @@ std::string RegionOf(const CallSiteStats& site, const MpipDissimilarityOptions& 
   return site.mpi_function + " @ " + location.where + (location.function.empty() ? "" : " " + location.function);
 }
 
+/// Ranks on which `site` has time or calls.
+std::vector<int> RanksOf(const CallSiteStats& site) {
+  std::vector<int> ranks;
+  for (std::size_t p = 0; p < site.time_s_per_rank.size(); ++p)
+    if (site.time_s_per_rank[p] > 0 || (p < site.calls_per_rank.size() && site.calls_per_rank[p] > 0))
+      ranks.push_back(static_cast<int>(p));
+  return ranks;
+}
+
+/// The signature of per-rank call-site ids (ASLR, failed lookups; mpiP issue
+/// #45, notes/mpip-format.md §5): more than half of the sites are used by one
+/// rank only, and some MPI function has such sites on two or more ranks.
+/// Returns the number of single-rank sites, 0 when the signature is absent.
+int PerRankSites(const RunStats& run, int ranks) {
+  if (ranks < 2) return 0;
+  int used = 0, single = 0;
+  std::map<std::string, std::vector<int>> single_ranks_of;  // MPI function -> ranks of its single-rank sites
+  for (const CallSiteStats& site : run.call_sites) {
+    std::vector<int> on = RanksOf(site);
+    if (on.empty()) continue;
+    ++used;
+    if (on.size() == 1) {
+      ++single;
+      single_ranks_of[site.mpi_function].push_back(on.front());
+    }
+  }
+  if (2 * single <= used) return 0;
+  for (auto& [function, on] : single_ranks_of) {
+    std::sort(on.begin(), on.end());
+    if (std::unique(on.begin(), on.end()) - on.begin() >= 2) return single;
+  }
+  return 0;
+}
+
 std::string SourceOf(const RunStats& run) {
   return run.sources.empty() ? (run.app.empty() ? std::string("run") : run.app) : run.sources.front();
 }
@@ -103,6 +137,14 @@ MpipActivityRegionTimes ActivityRegionTimesFromMpip(const RunStats& run,
     ranks = std::max(ranks, static_cast<int>(site.time_s_per_rank.size()));
   if (ranks < 1) throw InputError(source, 0, "no MPI ranks: cannot compute dissimilarity indices");
   MpipActivityRegionTimes out;
+  MpipDissimilarityOptions effective = options;
+  if (options.merge_per_rank_sites && options.grouping != MpipRegionGrouping::kMpiFunction) {
+    if (int single = PerRankSites(run, ranks)) {
+      effective.grouping = MpipRegionGrouping::kMpiFunction;
+      out.notes.push_back("mpiP gave ranks their own call sites (" + std::to_string(single) +
+                          " sites used by one rank only): regions are MPI functions");
+    }
+  }
 
   // Which (activity, region) pairs exist, in the fixed activity order and in
   // order of first appearance of regions.
@@ -132,11 +174,12 @@ MpipActivityRegionTimes ActivityRegionTimesFromMpip(const RunStats& run,
     std::size_t activity =
         static_cast<std::size_t>(std::find(order.begin(), order.end(), activity_name) - order.begin());
     activity_used[activity] = true;
-    contributions.push_back({activity, region_of(RegionOf(site, options)), &site.time_s_per_rank});
+    contributions.push_back({activity, region_of(RegionOf(site, effective)), &site.time_s_per_rank});
     // The '*' row is the sum over ranks; per-rank rows hidden by mpiP -t make
     // the per-rank sum fall short (times have 3 significant digits: allow 1 %).
     double sum = std::accumulate(site.time_s_per_rank.begin(), site.time_s_per_rank.end(), 0.0);
-    if (Known(site.total_time_s) && sum < 0.99 * site.total_time_s - 1e-9) ++incomplete_sites;
+    if (!site.ranks_complete || (Known(site.total_time_s) && sum < 0.99 * site.total_time_s - 1e-9))
+      ++incomplete_sites;
   }
   if (sites_with_times == 0)
     throw InputError(source, 0, "no per-rank call-site times (mpiP call-site statistics): "
@@ -146,7 +189,7 @@ MpipActivityRegionTimes ActivityRegionTimesFromMpip(const RunStats& run,
                         " call site(s) lack rank rows (mpiP -t threshold?): those ranks count as 0");
   if (static_cast<int>(regions.size()) < sites_with_times)
     out.notes.push_back(std::to_string(sites_with_times) + " call sites merged into " +
-                        std::to_string(regions.size()) + " regions by " + ToString(options.grouping));
+                        std::to_string(regions.size()) + " regions by " + ToString(effective.grouping));
 
   // Computation per rank = AppTime - MPITime (non-overlapped), one region.
   std::vector<double> computation_s;

@@ -32,6 +32,11 @@ struct MpipDissimilarityOptions {
   /// each rank has its own addresses, which would make every such site look
   /// maximally imbalanced; off merges them by (MPI call, function).
   bool unresolved_by_address = false;
+  /// When mpiP gave every rank its own call sites (mpiP issue #45: most sites
+  /// have time on one rank only, and one MPI function has such sites on
+  /// several ranks), key regions by MPI function: a statement split per rank
+  /// would otherwise look maximally imbalanced.
+  bool merge_per_rank_sites = true;
 };
 
 struct MpipActivityRegionTimes {

@@ -138,13 +138,14 @@ std::string DissimilarityTable(const DissimilarityResult& result, int top) {
   auto header = [&](const char* what, const char* index, const char* scaled_index, std::size_t width) {
     out << "\n" << what << " (ranked by " << (scaled ? scaled_index : index) << ", index of dispersion "
         << id << "):\n  " << Padded("#", 4) << Padded(what[0] == 'A' ? "activity" : "region", width)
-        << "  time/rank s   share  " << Padded(index, 10) << "  " << Padded(scaled_index, 10) << "\n";
+        << "  time/rank s   share  " << Padded(index, 10) << "  " << scaled_index << "\n";
   };
   auto row = [&](std::size_t rank, const std::string& name, std::size_t width, double time_s, double share,
                  double index, double scaled_index, bool candidate) {
     out << "  " << Padded(std::to_string(rank), 4) << Padded(name, width) << "  " << Fixed("%11.4g", PerRank(time_s, result.ranks))
         << "  " << Fixed("%5.1f%%", 100 * share) << "  " << Padded(Fixed("%.4g", index), 10) << "  "
-        << Padded(Fixed("%.4g", scaled_index), 10) << (candidate ? "  <- candidate" : "") << "\n";
+        << (candidate ? Padded(Fixed("%.4g", scaled_index), 10) + "  <- candidate" : Fixed("%.4g", scaled_index))
+        << "\n";
   };
   std::size_t width = 8;
   for (const std::string& name : result.activity_names) width = std::max(width, name.size());

@@ -15,6 +15,14 @@ namespace {
 
 using boost::property_tree::ptree;
 
+/// The child `path` of `node`, or an empty tree (a named object: get_child's
+/// default argument would be a temporary that dies before a range-for runs).
+const ptree& ChildOrEmpty(const ptree& node, const std::string& path) {
+  static const ptree kEmpty;
+  const auto child = node.get_child_optional(path);
+  return child ? *child : kEmpty;
+}
+
 double ParseNumber(const std::string& text, const std::string& file, const std::string& where) {
   try {
     size_t used = 0;
@@ -41,9 +49,9 @@ Station ReadStation(const std::string& tag, const ptree& node, const Network& ne
   s.type = tag == "delaystation" ? StationType::kDelay : StationType::kQueue;
   s.servers = node.get<int>("<xmlattr>.servers", 1);
   if (s.servers > 1 && tag == "listation") s.type = StationType::kMultiServer;
-  const auto times = PerClass(node.get_child("servicetimes", ptree()),
+  const auto times = PerClass(ChildOrEmpty(node, "servicetimes"),
                               tag == "ldstation" ? "servicetimes" : "servicetime");
-  const auto visits = PerClass(node.get_child("visits", ptree()), "visit");
+  const auto visits = PerClass(ChildOrEmpty(node, "visits"), "visit");
   std::vector<double> shape;  // S(j)/S(1) of the load-dependent classes
   for (const CustomerClass& c : network.classes) {
     const double visit = visits.count(c.name) ? ParseNumber(visits.at(c.name), file, where + " visits") : 1.0;
@@ -95,7 +103,7 @@ Network NetworkFromJmvaXml(const std::string& text, const std::string& file) {
   const auto parameters = doc.get_child_optional("model.parameters");
   if (!parameters) throw InputError(file, 0, "not a JMVA model: no <model><parameters>");
   Network network;
-  for (const auto& item : parameters->get_child("classes", ptree())) {
+  for (const auto& item : ChildOrEmpty(*parameters, "classes")) {
     if (item.first == "openclass")
       throw InputError(file, 0, "open class '" + item.second.get<std::string>("<xmlattr>.name", "") +
                                     "': only closed networks are supported");
@@ -108,7 +116,7 @@ Network NetworkFromJmvaXml(const std::string& text, const std::string& file) {
     c.population = static_cast<long>(n);
     network.classes.push_back(c);
   }
-  for (const auto& item : parameters->get_child("stations", ptree()))
+  for (const auto& item : ChildOrEmpty(*parameters, "stations"))
     if (item.first == "listation" || item.first == "delaystation" || item.first == "ldstation")
       network.stations.push_back(ReadStation(item.first, item.second, network, file));
   std::string error;

@@ -92,9 +92,20 @@ Station ReadStation(const json& node, size_t classes, const std::string& file,
   return s;
 }
 
+Network ReadModel(const json& document, const std::string& file);
+
 }  // namespace
 
 Network NetworkFromJson(const json& document, const std::string& file) {
+  try {
+    return ReadModel(document, file);
+  } catch (const json::exception& e) {  // a type the checks above did not foresee
+    throw InputError(file, 0, std::string("unexpected JSON content: ") + e.what());
+  }
+}
+
+namespace {
+Network ReadModel(const json& document, const std::string& file) {
   const json& model = document.is_object() && document.contains("model") ? document["model"] : document;
   if (!model.is_object()) Fail(file, "model", "expected an object with 'classes' and 'stations'");
   if (!model.contains("classes") || !model["classes"].is_array())
@@ -113,6 +124,7 @@ Network NetworkFromJson(const json& document, const std::string& file) {
   if (!network.IsValid(&error)) throw InputError(file, 0, error);
   return network;
 }
+}  // namespace
 
 json ParseJsonText(const std::string& text, const std::string& file) {
   try {
@@ -125,6 +137,10 @@ json ParseJsonText(const std::string& text, const std::string& file) {
     const size_t colon = message.find(": ", message.find("column"));
     if (colon != std::string::npos) message = message.substr(colon + 2);
     throw InputError(file, line, "invalid JSON: " + message);
+  } catch (const json::exception& e) {  // e.g. out_of_range 406: number overflow
+    std::string message = e.what();
+    const size_t bracket = message.find("] ");
+    throw InputError(file, 0, "invalid JSON: " + (bracket == std::string::npos ? message : message.substr(bracket + 2)));
   }
 }
 

@@ -81,7 +81,7 @@ std::string ResultTable(const Network& network, const Result& result) {
       out += line;
     }
   }
-  out += "\n" + result.summary.BriefReport() + "\n";
+  out += "\n" + result.summary.BriefReport() + "\n" + result.summary.message + "\n";
   return out;
 }
 

@@ -169,6 +169,9 @@ bool Solve(const Network& network, const Options& options, Result* result, std::
     else
       summary.message = "converged: max |dQ| below the tolerance";
   }
+  if (options.algorithm == Algorithm::kAuto && algorithm != Algorithm::kExact)
+    summary.message = "auto chose Schweitzer (exact MVA would exceed max_lattice_points or "
+                      "max_exact_steps); " + summary.message;
   summary.solve_time_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return true;

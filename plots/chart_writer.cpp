@@ -189,20 +189,27 @@ class TempDir {
   std::string path_;
 };
 
+constexpr const char* kExitedWith = "gnuplot exited with status";
+
 /// Splits gnuplot's stderr into warnings and the first error message.
 void ReadGnuplotLog(const std::string& log, std::vector<std::string>* warnings,
                     std::string* first_error) {
   static const std::regex kLocated(R"(line \d+: )");
+  std::string exit_status;  // only when gnuplot failed without naming a line
   std::stringstream lines(log);
   std::string line;
   while (std::getline(lines, line)) {
     if (line.find("warning:") != std::string::npos) {
-      if (std::find(warnings->begin(), warnings->end(), line) == warnings->end())
-        warnings->push_back("gnuplot: " + line);
-    } else if (first_error->empty() && std::regex_search(line, kLocated)) {
-      *first_error = line;
+      const std::string warning = "gnuplot: " + line;
+      if (std::find(warnings->begin(), warnings->end(), warning) == warnings->end())
+        warnings->push_back(warning);
+    } else if (std::regex_search(line, kLocated)) {
+      if (first_error->empty()) *first_error = line.substr(line.find_first_not_of(" \t"));
+    } else if (exit_status.empty() && line.rfind(kExitedWith, 0) == 0) {
+      exit_status = line;
     }
   }
+  if (first_error->empty()) *first_error = exit_status;
 }
 
 bool Fail(std::string* error, const std::string& message) {
@@ -214,6 +221,8 @@ bool Fail(std::string* error, const std::string& message) {
 
 bool RenderCharts(const std::vector<ChartScript>& charts, const std::string& stem,
                   const PlotOptions& options, PlotResult* result, std::string* error) {
+  PlotResult unused;
+  if (result == nullptr) result = &unused;
   const std::string gnuplot = FindGnuplot();
   if (gnuplot.empty()) return Fail(error, "gnuplot not found; install gnuplot-nox — charts skipped");
   if (options.output_dir.empty()) return Fail(error, "no output directory given for the charts");
@@ -261,8 +270,8 @@ bool RenderCharts(const std::vector<ChartScript>& charts, const std::string& ste
         // The shell itself always succeeds (gnuplot's failure goes to the log),
         // so gnuplot-iostream does not print its own "pclose returned error".
         gnuplotio::Gnuplot gp("cd " + ShellQuote(temp.path()) + " && " + ShellQuote(gnuplot) +
-                              " 2>>" + ShellQuote(log_path) + " || echo gnuplot exited with status $? >>" +
-                              ShellQuote(log_path));
+                              " 2>>" + ShellQuote(log_path) + " || echo " + kExitedWith +
+                              " $? >>" + ShellQuote(log_path));
         gp << "fmt = '" << fmt << "'\nload '" << stem << "_" << chart.name << ".gp'\nexit\n";
       }  // closing the pipe waits for gnuplot to finish
     }

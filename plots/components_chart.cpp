@@ -29,15 +29,18 @@ bool HasModeled(const PredictedPoint& point) {
 
 bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
   std::map<int, Row> rows;
+  bool has_measured = false, has_modeled = false;
   for (const MeasuredComponents& point : charts.measured_components) {
     if (point.procs <= 0 || !(std::isfinite(point.compute_s) || std::isfinite(point.mpi_s)))
       continue;
     rows[point.procs].measured_compute_s = OrZero(point.compute_s);
     rows[point.procs].measured_mpi_s = OrZero(point.mpi_s);
+    has_measured = true;
   }
   for (const PredictedPoint& point : charts.predicted) {
     if (point.procs <= 0 || !HasModeled(point)) continue;
     Row& row = rows[point.procs];
+    has_modeled = true;
     row.compute_s = OrZero(point.compute_s);
     row.switch_delay_s = OrZero(point.switch_delay_s);
     row.mpi_active_s = OrZero(point.mpi_active_s);
@@ -87,7 +90,8 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
     const std::string box = ":(0.38) with boxes ", no_key = " notitle";
     std::vector<std::string> plots;
     auto key = [&](const Part& part) {
-      if (with_compute || !part.compute)
+      const bool measured_part = &part == &kMeasuredCompute || &part == &kMeasuredMpi;
+      if ((with_compute || !part.compute) && (measured_part ? has_measured : has_modeled))
         plots.push_back(std::string("keyentry with boxes ") + part.Fill() + " title '" +
                         part.title + "'");
     };

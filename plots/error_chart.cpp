@@ -49,6 +49,7 @@ bool BuildErrorChart(const ChartSet& charts, ChartScript* chart) {
   }
 
   chart->name = "error";
+  chart->width_px = 1040;
   chart->title = ChartTitle(charts.context, "relative error of the modeled run time");
   chart->data = data.text();
   std::string body = "set title " + GnuplotQuote(chart->title) + "\n";
@@ -57,7 +58,7 @@ bool BuildErrorChart(const ChartSet& charts, ChartScript* chart) {
   body += "label_gap = " + FormatValue(0.07 * y_max) + "  # value labels sit this far above/below points\n";
   body += "set yrange [" + FormatValue(-y_max) + ":" + FormatValue(y_max) + "]\n";
   body += "set grid ytics lc rgb '#dddddd'\n";
-  body += "set key top left box opaque\n";
+  body += "set key outside right top box\n";  // beside the plot: never over a point
   // Tolerance lines as arrows so they span the whole plot whatever the data.
   body += "set arrow from graph 0, first 0 to graph 1, first 0 nohead lc rgb '#000000' lw 1\n";
   for (double level : {10.0, -10.0}) {
@@ -68,11 +69,11 @@ bool BuildErrorChart(const ChartSet& charts, ChartScript* chart) {
     body += "set arrow from graph 0, first " + FormatValue(level) +
             " to graph 1, first " + FormatValue(level) + " nohead dt 4 lw 1.5 lc rgb '#555555'\n";
   }
-  body += "set label '+10%' at graph 1, first 10 offset char -4, char 0.6 tc rgb '#555555'\n";
+  body += "set label '+10%' at graph 1, first 10 right offset char -1, char 0.6 tc rgb '#555555'\n";
   body += "set label '+30% (QNM tolerance, seed 002)' at graph 1, first 30 right offset char -1, "
           "char 0.6 tc rgb '#555555'\n";
-  body += "set label '-10%' at graph 1, first -10 offset char -4, char -0.6 tc rgb '#555555'\n";
-  body += "set label '-30%' at graph 1, first -30 offset char -4, char -0.6 tc rgb '#555555'\n";
+  body += "set label '-10%' at graph 1, first -10 right offset char -1, char -0.6 tc rgb '#555555'\n";
+  body += "set label '-30%' at graph 1, first -30 right offset char -1, char -0.6 tc rgb '#555555'\n";
   chart->body = body + PlotCommand(plots);
   return true;
 }

@@ -38,7 +38,7 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
   std::string body = "set multiplot layout " + std::to_string(rows) + "," +
                      std::to_string(columns) + " title " + GnuplotQuote(chart->title) + "\n";
   body += "set grid lc rgb '#dddddd'\n";
-  body += "set key top center box opaque samplen 2\nset format y '%g'\n";
+  body += "set format y '%g'\n";
   for (std::size_t k = 0; k < curves.size(); ++k) {
     const ModelInputCurve& curve = *curves[k];
     const std::string id = "input" + std::to_string(k);
@@ -59,6 +59,11 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
     block(curve.fitted, id + "_fitted", &has_fitted);
 
     body += "set title " + GnuplotQuote(curve.name) + "\n";
+    // The key goes into the top corner the curve leaves free: left when it rises.
+    const auto& trend = has_fitted ? curve.fitted : curve.measured;
+    const bool rising = trend.size() >= 2 && trend.back().second > trend.front().second;
+    body += std::string("set key top ") + (rising ? "left" : "right") +
+            " box opaque samplen 2 width 1\n";
     body += "set ylabel " + GnuplotQuote(curve.name + " (" + curve.unit + ")") + "\n";
     body += all_positive ? "set logscale y 10\n" : "unset logscale y\n";
     body += ProcessAxis(procs);

@@ -78,7 +78,7 @@ bool BuildSpeedupChart(const ChartSet& charts, ChartScript* chart) {
                       GnuplotQuote(amdahl_title));
     if (!predicted.empty())
       plots.push_back("'' index 'predicted' using 1:" + column +
-                      " with linespoints lw 2 pt 9 ps 1.4 lc rgb '#2166ac' title 'predicted'");
+                      " with linespoints lw 2 dt 4 pt 9 ps 1.4 lc rgb '#2166ac' title 'predicted'");
     if (!measured.empty())
       plots.push_back("'' index 'measured' using 1:" + column +
                       " with linespoints lw 2 pt 7 ps 1.4 lc rgb '#b2182b' title 'measured'");

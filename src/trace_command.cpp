@@ -4,6 +4,7 @@
 #include <memory>
 #include <string>
 
+#include "ingest/run_stats_json.h"
 #include "models/dissimilarity.h"
 #include "src/commands.h"
 #include "trace/activity_times.h"
@@ -60,7 +61,7 @@ void RunStats(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json")
     throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
   qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path);
-  Emit(args.format == "json" ? trace::RunStatsJson(run) : trace::RunStatsTable(run), args.output);
+  Emit(args.format == "json" ? RunToJson(run).dump(1) + "\n" : trace::RunStatsTable(run), args.output);
 }
 
 }  // namespace

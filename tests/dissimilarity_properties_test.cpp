@@ -56,6 +56,9 @@ TEST_CASE("Perfectly balanced times give zero for every index", "[dissimilarity]
       CHECK_FALSE(a.candidate);  // no imbalance, no tuning candidate
     }
     for (const qnm::RegionDissimilarity& r : result.regions) CHECK(r.index == Approx(0).margin(1e-12));
+    CHECK(result.summary.most_imbalanced_activity.empty());
+    CHECK(result.summary.BriefReport().find("no imbalance") != std::string::npos);
+    CHECK(result.summary.dominant_activity == "collective");  // dominance is by time, still defined
   }
 }
 

@@ -293,3 +293,65 @@ TEST_CASE("truncated and malformed mpiP reports fail with file:line", "[ingest][
   }
   CHECK_THROWS_AS(qnm::ParseMpipReport("", "e.mpiP"), qnm::InputError);
 }
+
+TEST_CASE("a -t threshold that hid rank rows marks per-rank data incomplete", "[ingest][mpip]") {
+  // No collected report used -t; hide the rank rows of site 7 (Isend) as -t 10 would.
+  std::string text = qnm::ReadFile(kMpipDir + "/tpatki-npbmz__bt-mz.C.4.4.30707.1.mpiP");
+  std::string filtered;
+  int hidden = 0;
+  for (std::string_view line : qnm::SplitLines(text)) {
+    auto tokens = qnm::SplitWhitespace(line);
+    bool rank_row_of_7 = tokens.size() == 9 && tokens[0] == "Isend" && tokens[1] == "7" && tokens[2] != "*";
+    if (rank_row_of_7) {
+      ++hidden;
+      continue;
+    }
+    if (qnm::StartsWith(line, "@ MPIP env var")) line = "@ MPIP env var             : -t 10.0";
+    filtered += std::string(line) + "\n";
+  }
+  REQUIRE(hidden == 3);  // ranks 0, 2, 3 (rank 1 never calls this site)
+  qnm::MpipReport report = qnm::ParseMpipReport(filtered, "t10.mpiP");
+  CHECK(report.threshold_percent == 10.0);
+  qnm::RunStats run = qnm::MpipToRunStats(report);
+  CHECK_FALSE(run.per_rank_complete);
+  CHECK(run.derivations.at("per_rank_complete").find("-t 10") != std::string::npos);
+  int incomplete = 0;
+  for (const qnm::CallSiteStats& site : run.call_sites) {
+    if (site.ranks_complete) continue;
+    ++incomplete;
+    CHECK(site.id == 7);
+    CHECK(site.total_calls > 0);  // the '*' row is still there
+    for (double calls : site.calls_per_rank) CHECK(calls == 0);
+  }
+  CHECK(incomplete == 1);
+}
+
+TEST_CASE("concise mpiP report (-c): task time statistics instead of per-rank rows", "[ingest][mpip]") {
+  // Layout from mpiP report.c (mpip-format.md §12; numbers from mpiP issue #35). No
+  // collected report is concise, so this one is assembled from that excerpt.
+  std::string text =
+      "@ mpiP\n@ Command : ./a.out \n@ Version                  : 3.4.1\n"
+      "@ MPIP env var             : -c\n@ Collector Rank           : 0\n"
+      "@ Collector PID            : 4242\n@ Final Output Dir         : .\n"
+      "@ Report generation        : Single collector task\n\n"
+      "---------------------------------------------------------------------------\n"
+      "@--- Task Time Statistics (seconds) ---------------------------------------\n"
+      "---------------------------------------------------------------------------\n"
+      "                         AppTime           MPITime   MPI%   App Task   MPI Task\n"
+      "Max               352.552782        154.702501             54570      54590\n"
+      "Mean              343.028495        106.324400\n"
+      "Min               328.395109         69.468349             19383      35925\n"
+      "Stddev              4.150850         11.282483\n"
+      "Aggregate    19670625.993357    6097066.388160  31.00\n"
+      "---------------------------------------------------------------------------\n"
+      "@--- End of Report --------------------------------------------------------\n"
+      "---------------------------------------------------------------------------\n";
+  qnm::MpipReport report = qnm::ParseMpipReport(text, "a.out.57344.4242.1.mpiP");
+  CHECK(report.concise);
+  CHECK(report.Tasks() == 0);
+  qnm::RunStats run = qnm::MpipToRunStats(report);
+  CHECK(run.app_time_mean_s == Approx(343.028495));
+  CHECK(run.app_time_max_s == Approx(352.552782));
+  CHECK(run.mpi_time_mean_s == Approx(106.3244));
+  CHECK(run.compute_time_mean_s == Approx(343.028495 - 106.3244));
+}

@@ -140,3 +140,35 @@ TEST_CASE("qnm-predict ingest: formats, summary, strict mode, show", "[ingest][c
   CHECK(missing.status != 0);
   CHECK(missing.err.find("/nonexistent/dir: no such file or directory") != std::string::npos);
 }
+
+TEST_CASE("JSON output reads back as the same records, per-rank data included", "[ingest][table]") {
+  qnm::IngestSummary summary;
+  std::vector<qnm::RunStats> runs = qnm::IngestPaths(
+      {std::string(QNM_TEST_DATA_DIR) + "/mpip/npb-stdout/tpatki-npbmz__lu-mz.C.4.4.16254.1.out.dat",
+       std::string(QNM_TEST_DATA_DIR) + "/mpip/tpatki-npbmz__lu-mz.C.4.4.16254.1.mpiP",
+       std::string(QNM_TEST_DATA_DIR) + "/mpip/cenat__CoMD-mpi.64.241516.1.mpiP"},
+      qnm::IngestOptions{true, false}, &summary);
+  REQUIRE(runs.size() == 2);
+  std::vector<qnm::RunStats> back = qnm::ReadStatisticsJson(qnm::RunsToJson(runs), "roundtrip.json");
+  REQUIRE(back.size() == 2);
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    const qnm::RunStats& a = runs[k];
+    const qnm::RunStats& b = back[k];
+    CHECK(qnm::KeyOf(a) == qnm::KeyOf(b));
+    CHECK(a.procs == b.procs);
+    CHECK(a.TotalTimeSeconds() == b.TotalTimeSeconds());
+    CHECK((a.wall_time_s == b.wall_time_s || (!qnm::Known(a.wall_time_s) && !qnm::Known(b.wall_time_s))));
+    CHECK(a.app_time_s_per_rank == b.app_time_s_per_rank);
+    CHECK(a.mpi_time_s_per_rank == b.mpi_time_s_per_rank);
+    CHECK(a.p2p_bytes_sent_per_rank == b.p2p_bytes_sent_per_rank);
+    CHECK(a.comm_matrix_bytes == b.comm_matrix_bytes);
+    REQUIRE(a.call_sites.size() == b.call_sites.size());
+    for (std::size_t s = 0; s < a.call_sites.size(); ++s) {
+      CHECK(a.call_sites[s].time_s_per_rank == b.call_sites[s].time_s_per_rank);
+      CHECK(a.call_sites[s].activity == b.call_sites[s].activity);
+      CHECK(a.call_sites[s].source_location == b.call_sites[s].source_location);
+    }
+    CHECK(a.derivations == b.derivations);
+    CHECK(a.details == b.details);
+  }
+}

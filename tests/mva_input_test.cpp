@@ -104,6 +104,7 @@ TEST_CASE("Invalid options and oversized lattices are refused", "[mva][input]") 
   std::string why;
   REQUIRE(mva::Solve(net, mva::Options(), &result, &why));
   CHECK(result.summary.algorithm_used == mva::Algorithm::kSchweitzer);
+  CHECK_THAT(result.summary.message, Catch::StartsWith("auto chose Schweitzer"));
   CHECK(result.summary.converged);
   CHECK(result.U[0][0] + result.U[0][1] + result.U[0][2] <= 1.0 + 1e-9);
   CHECK(result.U[0][0] + result.U[0][1] + result.U[0][2] > 0.99);  // saturated
@@ -202,4 +203,13 @@ TEST_CASE("The JSON reader rejects wrongly typed names and types", "[mva][input]
              Catch::Contains("t.json: classes[0].name: expected a string"));
   CHECK_THAT(message(R"({"classes": [{"population": 1}], "stations": [{"type": 1, "demands": [1]}]})"),
              Catch::Contains("t.json: stations[0].type: expected a string"));
+}
+
+TEST_CASE("A number too large for a double is an input error, not a crash", "[mva][input]") {
+  try {
+    mva::ParseJsonText(R"({"classes": [{"population": 1}], "stations": [{"demands": [0.5E954446229485]}]})", "big.json");
+    FAIL("no error");
+  } catch (const qnm::InputError& e) {
+    CHECK_THAT(e.what(), Catch::StartsWith("big.json: invalid JSON: number overflow"));
+  }
 }

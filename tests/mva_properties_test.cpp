@@ -266,3 +266,36 @@ TEST_CASE("Multi-class exact MVA agrees with the single-class paths", "[mva][pro
     }
   }
 }
+
+TEST_CASE("A 1024-replicated station at N = 1024 equals its expanded network", "[mva][properties]") {
+  mva::Network net;
+  net.classes = {{"ranks", 1024, 0.5}};
+  net.stations = {{"network", mva::StationType::kQueue, {0.002}, 1, {}, 1},
+                  {"rank", mva::StationType::kQueue, {1.0}, 1, {}, 1024},
+                  {"barrier", mva::StationType::kDelay, {0.1}, 1, {}, 1}};
+  const mva::Network expanded = net.Expanded();
+  REQUIRE(expanded.stations.size() == 1026);
+  const mva::Result r = SolveOrFail(net, mva::Algorithm::kExact);
+  const mva::Result e = SolveOrFail(expanded, mva::Algorithm::kExact);
+  CHECK(r.X[0] == Approx(e.X[0]).epsilon(1e-11));
+  CHECK(r.Q[1][0] == Approx(e.Q[1][0]).epsilon(1e-11));
+  CHECK(r.Q[1][0] == Approx(e.Q[1025 - 1][0]).epsilon(1e-11));  // every replica alike
+  CHECK(r.Q[0][0] == Approx(e.Q[0][0]).epsilon(1e-11));
+  CHECK(r.R[0] == Approx(e.R[0]).epsilon(1e-11));
+  CheckLittleAndCapacity(net, r, 1e-10, true);
+}
+
+TEST_CASE("Single-class exact MVA at N = 10^5 with 100 stations approaches its bound", "[mva][properties]") {
+  mva::Network net;
+  net.classes = {{"jobs", 100000, 3.0}};
+  for (int k = 0; k < 100; ++k)
+    net.stations.push_back({"s" + std::to_string(k), mva::StationType::kQueue, {0.01 + 0.0099 * k}, 1, {}, 1});
+  const mva::Result r = SolveOrFail(net, mva::Algorithm::kExact);
+  const double d_max = 0.01 + 0.0099 * 99;
+  CHECK(r.X[0] <= 1.0 / d_max);
+  CHECK(r.X[0] == Approx(1.0 / d_max).epsilon(1e-9));  // far beyond the knee: saturated
+  CHECK(r.U[99][0] == Approx(1.0).epsilon(1e-9));
+  CheckLittleAndCapacity(net, r, 1e-9, true);
+  // Non-bottleneck queues tend to D/(D_max - D) customers (an M/M/1 at utilisation D/D_max).
+  CHECK(r.Q[0][0] == Approx(0.01 / (d_max - 0.01)).epsilon(1e-6));
+}

@@ -37,6 +37,7 @@ TEST_CASE("Every chart of the LU-MZ class C series is drawn as PNG, SVG, script 
   INFO(written.error);
   REQUIRE(written.ok);
   CHECK(written.error.empty());
+  CHECK(result.warnings.empty());  // gnuplot had nothing to complain about
   CHECK(result.files.size() == 5 * 4);
 
   const std::set<std::string> names = FileNames(charts);
@@ -188,4 +189,18 @@ TEST_CASE("A series with nothing drawable is an error and writes nothing", "[plo
   CHECK_FALSE(written.ok);
   CHECK(written.error == "nothing to chart for series 'empty'");
   CHECK_FALSE(fs::exists(dir.path / "out"));
+}
+
+TEST_CASE("The components key lists only the parts that are drawn", "[plots]") {
+  ScratchDir dir("modeled-only");
+  ChartSet set = qnm::plots::testdata::LuMzClassC();
+  set.measured_components.clear();
+  const Written written = WriteInto(set, dir.path, false, true);
+  INFO(written.error);
+  REQUIRE(written.ok);
+  const std::string svg = qnm::ReadFile((dir.path / "lu-mz.C.th16_components.svg").string());
+  CHECK(svg.find("modeled contention") != std::string::npos);
+  CHECK(svg.find("modeled switch delay") != std::string::npos);
+  CHECK(svg.find("measured MPI") == std::string::npos);
+  CHECK(svg.find("measured compute") == std::string::npos);
 }

@@ -133,7 +133,7 @@ TEST_CASE("A chart that gnuplot rejects leaves no output at all, not even the go
   PlotResult result;
   std::string error;
   CHECK_FALSE(qnm::plots::RenderCharts({good, broken}, "s", options, &result, &error));
-  CHECK(error.find("\"s_broken.gp\" line ") != std::string::npos);
+  CHECK(error.rfind(dir.path.string() + ": gnuplot: \"s_broken.gp\" line ", 0) == 0);
   CHECK(error.find("undefined variable: no_such_variable") != std::string::npos);
   CHECK(FileNames(dir.path).empty());  // neither the good chart nor a temporary directory
   CHECK(result.files.empty());
@@ -171,4 +171,14 @@ TEST_CASE("A series name with quotes and markup still draws and shows in the SVG
   REQUIRE(written.ok);
   const std::string svg = qnm::ReadFile((dir.path / "Bob_s_run__x____y_z_validation.svg").string());
   CHECK(svg.find("Bob's run &lt;x> &amp; y_z on MCR") != std::string::npos);
+}
+
+TEST_CASE("An output directory that is a file is reported, not crashed on", "[plots]") {
+  ScratchDir dir("file-as-dir");
+  const fs::path file = dir.path / "charts";
+  qnm::WriteFileAtomically(file.string(), "not a directory\n");
+  const Written written = WriteInto(qnm::plots::testdata::LuMzClassC(), file);
+  CHECK_FALSE(written.ok);
+  CHECK(written.error.rfind(file.string() + ": cannot create directory", 0) == 0);
+  CHECK(qnm::ReadFile(file.string()) == "not a directory\n");
 }

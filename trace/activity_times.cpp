@@ -44,6 +44,14 @@ ActivityRegionTimes ActivityTimesFromTrace(const Trace& trace, const WaitStateRe
     region_of[c] = it->second;
     activity_of[c] = ActivityOf(region);
   }
+  bool any_outside = false;
+  for (double outside : profile.outside_time_s) any_outside = any_outside || outside > 0;
+  std::size_t outside_region = 0;
+  if (any_outside) {  // time outside every region is computation at the top level
+    auto [it, added] = region_index.emplace(CallPaths::kNoParent, region_names.size());
+    if (added) region_names.push_back("(top level)");
+    outside_region = it->second;
+  }
   bool any_other = false;
   for (uint32_t c = 0; c < paths.size(); ++c)
     for (uint32_t r = 0; r < ranks && !skip[c]; ++r)
@@ -59,6 +67,9 @@ ActivityRegionTimes ActivityTimesFromTrace(const Trace& trace, const WaitStateRe
     for (uint32_t r = 0; r < ranks; ++r)
       times.At(activity_of[c], region_of[c], static_cast<int>(r)) += profile.ExclusiveTime(c, r);
   }
+  if (any_outside)
+    for (uint32_t r = 0; r < ranks; ++r)
+      times.At(kComputation, outside_region, static_cast<int>(r)) += profile.outside_time_s[r];
   return times;
 }
 

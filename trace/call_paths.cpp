@@ -144,13 +144,21 @@ uint32_t CallPaths::AddPausingRegion() {
 }
 
 uint32_t CallPaths::Child(uint32_t parent, uint32_t region) {
+  std::size_t slot = parent == kNoParent ? 0 : static_cast<std::size_t>(parent) + 1;
+  if (slot < last_child_.size() && last_child_[slot].first == region) return last_child_[slot].second;
   uint64_t key = (static_cast<uint64_t>(parent) << 32) | region;
   auto it = child_index_.find(key);
-  if (it != child_index_.end()) return it->second;
-  uint32_t id = static_cast<uint32_t>(nodes_.size());
-  uint32_t depth = parent == kNoParent ? 0 : nodes_[parent].depth + 1;
-  nodes_.push_back(CNode{parent, region, depth});
-  child_index_.emplace(key, id);
+  uint32_t id;
+  if (it != child_index_.end()) {
+    id = it->second;
+  } else {
+    id = static_cast<uint32_t>(nodes_.size());
+    uint32_t depth = parent == kNoParent ? 0 : nodes_[parent].depth + 1;
+    nodes_.push_back(CNode{parent, region, depth});
+    child_index_.emplace(key, id);
+  }
+  if (slot >= last_child_.size()) last_child_.resize(slot + 1, {kNoParent, 0});
+  last_child_[slot] = {region, id};
   return id;
 }
 

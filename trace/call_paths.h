@@ -103,6 +103,9 @@ class CallPaths {
   std::vector<bool> defined_;
   std::vector<CNode> nodes_;
   std::unordered_map<uint64_t, uint32_t> child_index_;
+  // Per parent (index parent + 1; 0 = roots): the child looked up last. Loops
+  // enter the same few children again and again, so this skips most hashing.
+  std::vector<std::pair<uint32_t, uint32_t>> last_child_;  // (region, child)
 };
 
 }  // namespace qnm::trace

@@ -11,6 +11,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "trace/pending_requests.h"
 #include "util/input_error.h"
 
 namespace qnm::trace {
@@ -36,6 +37,10 @@ OTF2_ErrorCode RecordOtf2Error(void*, const char*, uint64_t, const char*, OTF2_E
 bool IsFile(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+uint64_t FileSize(const std::string& path) {
+  struct stat info {};
+  return ::stat(path.c_str(), &info) == 0 ? static_cast<uint64_t>(info.st_size) : 0;
 }
 bool IsDirectory(const std::string& path) {
   struct stat info {};
@@ -191,13 +196,13 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
     LocationTrace& out = trace.ranks[rank];
     out.otf2_location = (*rank_locations)[rank];
     const RawLocation& raw = defs.locations[out.otf2_location];
+    out.header_events = raw.events;
     auto group = defs.location_groups.find(raw.group);
     out.name = group != defs.location_groups.end() ? group->second.first : raw.name;
     if (group != defs.location_groups.end()) {
       auto node = defs.system_nodes.find(group->second.second);
       if (node != defs.system_nodes.end()) out.node = node->second;
     }
-    out.events.reserve(std::min<uint64_t>(raw.events, kMaxReserveEvents));
   }
   // Groups: COMM_GROUP members index the COMM_LOCATIONS group, i.e. they are ranks.
   uint32_t max_group = defs.groups.empty() ? 0 : defs.groups.rbegin()->first + 1;
@@ -248,9 +253,9 @@ struct LocationReader {
     uint32_t region;
   };
   std::vector<Frame> stack;
-  std::unordered_map<uint64_t, uint32_t> pending_isend;  // request -> message index
-  std::unordered_map<uint64_t, uint32_t> pending_irecv;  // request -> request event index
-  std::unordered_map<uint64_t, uint32_t> pending_rma;    // (win, matching id) -> op index
+  PendingRequests pending_isend;  // request -> message index
+  PendingRequests pending_irecv;  // request -> request event index
+  PendingRequests pending_rma;    // (win, matching id) -> op index
   bool paused = false;
   uint64_t last_ticks = 0;
   bool any_event = false;
@@ -402,7 +407,7 @@ OTF2_CallbackCode EvIsend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
   uint32_t message = AddMessage(loc, comm, receiver, tag, bytes, kNone);
-  loc.pending_isend[request] = message;
+  loc.pending_isend.Insert(request, message);
   loc.Add(ticks, EventKind::kIsend, message);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -410,27 +415,27 @@ OTF2_CallbackCode EvIsendComplete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_
                                   OTF2_AttributeList*, uint64_t request) {
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
-  auto it = loc.pending_isend.find(request);
-  if (it == loc.pending_isend.end()) {
+  uint32_t message = kNone;
+  if (!loc.pending_isend.Take(request, &message)) {
     ++loc.unmatched_completions;
     return OTF2_CALLBACK_SUCCESS;
   }
-  loc.Add(ticks, EventKind::kIsendComplete, it->second);
-  loc.pending_isend.erase(it);
+  loc.Add(ticks, EventKind::kIsendComplete, message);
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvIrecvRequest(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                                  OTF2_AttributeList*, uint64_t request) {
   LocationReader& loc = Loc(user);
-  loc.pending_irecv[request] = loc.Add(loc.Ticks(time), EventKind::kIrecvRequest, kNone);
+  loc.pending_irecv.Insert(request, loc.Add(loc.Ticks(time), EventKind::kIrecvRequest, kNone));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvRequestCancelled(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                                      OTF2_AttributeList*, uint64_t request) {
   LocationReader& loc = Loc(user);
   loc.Ticks(time);
-  loc.pending_isend.erase(request);
-  loc.pending_irecv.erase(request);
+  uint32_t ignored;
+  loc.pending_isend.Take(request, &ignored);
+  loc.pending_irecv.Take(request, &ignored);
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvRecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
@@ -450,13 +455,7 @@ OTF2_CallbackCode EvIrecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
   uint32_t request_event = static_cast<uint32_t>(loc.out->events.size());
-  auto it = loc.pending_irecv.find(request);
-  if (it != loc.pending_irecv.end()) {
-    request_event = it->second;
-    loc.pending_irecv.erase(it);
-  } else {
-    ++loc.unmatched_completions;
-  }
+  if (!loc.pending_irecv.Take(request, &request_event)) ++loc.unmatched_completions;
   loc.Add(ticks, EventKind::kIrecv, AddMessage(loc, comm, sender, tag, bytes, request_event));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -513,7 +512,7 @@ OTF2_CallbackCode AddRmaOp(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, 
   if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
   loc.out->rma_ops.push_back(RmaOpRecord{win, remote, bytes, matching, kind});
   uint32_t op = static_cast<uint32_t>(loc.out->rma_ops.size() - 1);
-  loc.pending_rma[(static_cast<uint64_t>(win) << 40) ^ matching] = op;
+  loc.pending_rma.Insert((static_cast<uint64_t>(win) << 40) ^ matching, op);
   loc.Add(ticks, EventKind::kRmaOp, op);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -536,13 +535,12 @@ OTF2_CallbackCode EvRmaOpComplete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_
                                   OTF2_AttributeList*, OTF2_RmaWinRef win, uint64_t matching) {
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
-  auto it = loc.pending_rma.find((static_cast<uint64_t>(win) << 40) ^ matching);
-  if (it == loc.pending_rma.end()) {
+  uint32_t op = kNone;
+  if (!loc.pending_rma.Take((static_cast<uint64_t>(win) << 40) ^ matching, &op)) {
     ++loc.unmatched_completions;
     return OTF2_CALLBACK_SUCCESS;
   }
-  loc.Add(ticks, EventKind::kRmaOpComplete, it->second);
-  loc.pending_rma.erase(it);
+  loc.Add(ticks, EventKind::kRmaOpComplete, op);
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode AddLock(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, uint32_t remote,
@@ -722,6 +720,12 @@ Trace ReadOtf2Trace(const std::string& path) {
   for (uint32_t rank = 0; rank < rank_locations.size(); ++rank) {
     std::string file = dir + std::to_string(rank_locations[rank]) + ".evt";
     if (!IsFile(file)) throw InputError(file, 0, "missing event file");
+    // The header's event count, bounded by the file size (a record takes >= 3
+    // bytes), so that a corrupt count cannot make us reserve gigabytes.
+    uint64_t expected = std::min<uint64_t>({trace.ranks[rank].header_events, FileSize(file) / 3 + 16, kMaxReserveEvents});
+    trace.ranks[rank].events.reserve(expected);
+    // Address space only: pages that stay untouched cost nothing.
+    trace.ranks[rank].messages.reserve(expected / 2);
     OTF2_EvtReader* evt = OTF2_Reader_GetEvtReader(reader.get(), rank_locations[rank]);
     if (!evt) throw InputError(file, 0, Otf2Message("cannot open the event file"));
     LocationReader loc;
@@ -736,14 +740,54 @@ Trace ReadOtf2Trace(const std::string& path) {
     if (status != OTF2_SUCCESS) throw InputError(file, 0, Otf2Message("corrupt event file"));
     loc.out->raw_events = read;
     loc.Finish(&quirks);
-    loc.out->events.shrink_to_fit();
+    // Only when the header's event count was far off: shrinking copies the events.
+    if (loc.out->events.capacity() > loc.out->events.size() + loc.out->events.size() / 4)
+      loc.out->events.shrink_to_fit();
   }
   OTF2_Reader_CloseEvtFiles(reader.get());
   AddQuirkWarnings(quirks, &trace.warnings);
   return trace;
 }
 
-uint64_t DecodeOtf2EventsOnly(const std::string& path) {
+namespace {
+
+OTF2_CallbackCode Count(void* user) {
+  ++*static_cast<uint64_t*>(user);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+/// Callbacks that only count: the least any reader does with the records.
+OTF2_EvtReaderCallbacks* NewCountingCallbacks() {
+  OTF2_EvtReaderCallbacks* cb = OTF2_EvtReaderCallbacks_New();
+  using L = OTF2_LocationRef;
+  using T = OTF2_TimeStamp;
+  using A = OTF2_AttributeList;
+  OTF2_EvtReaderCallbacks_SetEnterCallback(cb, [](L, T, uint64_t, void* u, A*, OTF2_RegionRef) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetLeaveCallback(cb, [](L, T, uint64_t, void* u, A*, OTF2_RegionRef) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiSendCallback(
+      cb, [](L, T, uint64_t, void* u, A*, uint32_t, OTF2_CommRef, uint32_t, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiRecvCallback(
+      cb, [](L, T, uint64_t, void* u, A*, uint32_t, OTF2_CommRef, uint32_t, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiIsendCallback(
+      cb, [](L, T, uint64_t, void* u, A*, uint32_t, OTF2_CommRef, uint32_t, uint64_t, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiIrecvCallback(
+      cb, [](L, T, uint64_t, void* u, A*, uint32_t, OTF2_CommRef, uint32_t, uint64_t, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiIsendCompleteCallback(cb, [](L, T, uint64_t, void* u, A*, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiIrecvRequestCallback(cb, [](L, T, uint64_t, void* u, A*, uint64_t) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveBeginCallback(cb, [](L, T, uint64_t, void* u, A*) { return Count(u); });
+  OTF2_EvtReaderCallbacks_SetMpiCollectiveEndCallback(
+      cb, [](L, T, uint64_t, void* u, A*, OTF2_CollectiveOp, OTF2_CommRef, uint32_t, uint64_t, uint64_t) {
+        return Count(u);
+      });
+  OTF2_EvtReaderCallbacks_SetMeasurementOnOffCallback(cb, [](L, T, uint64_t, void* u, A*, OTF2_MeasurementMode) {
+    return Count(u);
+  });
+  return cb;
+}
+
+}  // namespace
+
+uint64_t DecodeOtf2EventsOnly(const std::string& path, bool counting_callbacks) {
   std::string anchor = Otf2AnchorPath(path);
   Trace trace;
   std::vector<uint64_t> rank_locations;
@@ -751,11 +795,14 @@ uint64_t DecodeOtf2EventsOnly(const std::string& path) {
   ReadLocalDefinitions(reader.get(), anchor, rank_locations);
   if (OTF2_Reader_OpenEvtFiles(reader.get()) != OTF2_SUCCESS)
     throw InputError(anchor, 0, Otf2Message("cannot open the event files"));
+  std::unique_ptr<OTF2_EvtReaderCallbacks, void (*)(OTF2_EvtReaderCallbacks*)> counting(
+      NewCountingCallbacks(), OTF2_EvtReaderCallbacks_Delete);
   uint64_t total = 0;
   for (uint64_t location : rank_locations) {
     OTF2_EvtReader* evt = OTF2_Reader_GetEvtReader(reader.get(), location);
     if (!evt) throw InputError(anchor, 0, Otf2Message("cannot open an event file"));
-    uint64_t read = 0;
+    uint64_t read = 0, counted = 0;
+    if (counting_callbacks) OTF2_Reader_RegisterEvtCallbacks(reader.get(), evt, counting.get(), &counted);
     OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader.get(), evt, &read);
     OTF2_Reader_CloseEvtReader(reader.get(), evt);
     if (status != OTF2_SUCCESS) throw InputError(anchor, 0, Otf2Message("corrupt event file"));
@@ -766,11 +813,10 @@ uint64_t DecodeOtf2EventsOnly(const std::string& path) {
 }
 
 std::size_t LocationTrace::MemoryBytes() const {
-  return events.capacity() * sizeof(Event) + messages.capacity() * sizeof(Message) +
-         collectives.capacity() * sizeof(CollectiveRecord) +
-         rma_collectives.capacity() * sizeof(RmaCollectiveRecord) +
-         rma_syncs.capacity() * sizeof(RmaSyncRecord) + rma_ops.capacity() * sizeof(RmaOpRecord) +
-         rma_locks.capacity() * sizeof(RmaLockRecord);
+  return events.size() * sizeof(Event) + messages.size() * sizeof(Message) +
+         collectives.size() * sizeof(CollectiveRecord) + rma_collectives.size() * sizeof(RmaCollectiveRecord) +
+         rma_syncs.size() * sizeof(RmaSyncRecord) + rma_ops.size() * sizeof(RmaOpRecord) +
+         rma_locks.size() * sizeof(RmaLockRecord);
 }
 
 std::size_t Trace::EventCount() const {

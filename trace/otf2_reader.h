@@ -16,8 +16,9 @@ namespace qnm::trace {
 Trace ReadOtf2Trace(const std::string& path);
 
 /// Decodes every event record of the trace without keeping anything (the
-/// baseline for the benchmark). Returns the number of records decoded.
-uint64_t DecodeOtf2EventsOnly(const std::string& path);
+/// baselines for the benchmark): with no callbacks at all, or with callbacks
+/// that only count the common MPI records. Returns the records decoded.
+uint64_t DecodeOtf2EventsOnly(const std::string& path, bool counting_callbacks = false);
 
 /// The anchor file for `path` (appends "traces.otf2" to a directory).
 std::string Otf2AnchorPath(const std::string& path);

@@ -24,11 +24,12 @@ struct WindowState {
 /// The forward pass over one rank.
 class RankPass {
  public:
-  RankPass(const Trace& trace, uint32_t rank, ReplayRecords* out)
-      : trace_(trace), rank_(rank), data_(trace.ranks[rank]), out_(*out),
+  RankPass(const Trace& trace, uint32_t rank, const std::vector<CallClass>& call_class, ReplayRecords* out)
+      : trace_(trace), call_class_(call_class), rank_(rank), data_(trace.ranks[rank]), out_(*out),
         send_of_message_(data_.messages.size(), kNone), windows_(trace.windows.size()) {}
 
   void Run() {
+    idle_from_ = data_.first_ticks;
     const std::size_t n = data_.events.size();
     for (std::size_t i = 0; i < n; ++i) {
       const Event& event = data_.events[i];
@@ -40,10 +41,15 @@ class RankPass {
           break;
       }
     }
+    if (stack_.empty() && data_.last_ticks > idle_from_)
+      out_.outside_ticks[rank_] += static_cast<double>(data_.last_ticks - idle_from_);
   }
 
  private:
   void OnEnter(const Event& event) {
+    // Time outside every region (no "main" region in MPI-only instrumentation).
+    if (stack_.empty() && event.ticks > idle_from_)
+      out_.outside_ticks[rank_] += static_cast<double>(event.ticks - idle_from_);
     stack_.push_back(Frame{event.ref, event.ticks, 0, kNone});
     ++out_.visits[Slot(event.ref)];
   }
@@ -55,8 +61,9 @@ class RankPass {
     uint64_t duration = event.ticks - frame.enter;
     out_.exclusive_ticks[Slot(frame.cnode)] += static_cast<double>(duration - std::min(duration, frame.child_ticks));
     if (!stack_.empty()) stack_.back().child_ticks += duration;
+    else idle_from_ = event.ticks;
     if (frame.instance != kNone) out_.instances[frame.instance].leave = event.ticks;
-    CallClass call_class = trace_.call_paths.RegionOf(frame.cnode).call_class;
+    CallClass call_class = call_class_[frame.cnode];
     if (call_class == CallClass::kInit || call_class == CallClass::kFinalize) {
       InitFinalize& slot = call_class == CallClass::kInit ? out_.init[rank_] : out_.finalize[rank_];
       if (!slot.found) slot = InitFinalize{true, frame.enter, event.ticks, frame.cnode};
@@ -74,11 +81,27 @@ class RankPass {
       instance.enter = instance.leave = frame.enter;
       instance.cnode = frame.cnode;
       instance.rank = rank_;
-      instance.call_class = trace_.call_paths.RegionOf(frame.cnode).call_class;
+      instance.call_class = call_class_[frame.cnode];
       out_.instances.push_back(instance);
       frame.instance = static_cast<uint32_t>(out_.instances.size() - 1);
     }
     return frame.instance;
+  }
+
+  /// Enter time of the region holding event `index` (the MPI_Irecv of a
+  /// request): a short backward walk, usually one step.
+  uint64_t EnclosingEnter(uint32_t index) const {
+    int depth = 0;
+    for (uint32_t k = index; k-- > 0;) {
+      const Event& event = data_.events[k];
+      if (event.kind == EventKind::kLeave) {
+        ++depth;
+      } else if (event.kind == EventKind::kEnter) {
+        if (depth == 0) return event.ticks;
+        --depth;
+      }
+    }
+    return data_.events[index].ticks;
   }
 
   uint32_t WorldRankIn(uint32_t comm, uint32_t comm_rank) {
@@ -100,7 +123,7 @@ class RankPass {
         uint32_t completion = event.kind == EventKind::kSend ? TopInstance() : kNone;
         if (event.kind == EventKind::kIsend)
           send_of_message_[event.ref] = static_cast<uint32_t>(out_.sends.size());
-        out_.sends.push_back(SendRecord{message.comm, rank_, dst, message.tag, message.bytes,
+        out_.sends.push_back(SendRecord{message.comm, rank_, dst, message.tag,
                                         stack_.back().enter, event.ticks, completion});
         return;
       }
@@ -109,21 +132,16 @@ class RankPass {
         if (send != kNone) out_.sends[send].completion = TopInstance();
         return;
       }
-      case EventKind::kIrecvRequest: request_enter_[index] = stack_.back().enter; return;
+      case EventKind::kIrecvRequest: return;  // found again from the completion
       case EventKind::kRecv:
       case EventKind::kIrecv: {
         const Message& message = data_.messages[event.ref];
         uint32_t src = WorldRankIn(message.comm, message.peer);
-        uint64_t request_enter = stack_.back().enter;
-        if (message.request_event != index) {
-          auto it = request_enter_.find(message.request_event);
-          if (it != request_enter_.end()) {
-            request_enter = it->second;
-            request_enter_.erase(it);
-          }
-        }
+        uint64_t request_enter = message.request_event == index || message.request_event >= index
+                                     ? stack_.back().enter
+                                     : EnclosingEnter(message.request_event);
         if (src == kNone) return;
-        out_.recvs.push_back(RecvRecord{message.comm, src, rank_, message.tag, message.bytes,
+        out_.recvs.push_back(RecvRecord{message.comm, src, rank_, message.tag,
                                         request_enter, TopInstance()});
         return;
       }
@@ -243,14 +261,15 @@ class RankPass {
   }
 
   const Trace& trace_;
+  const std::vector<CallClass>& call_class_;  // per call path
   uint32_t rank_;
   const LocationTrace& data_;
   ReplayRecords& out_;
   std::vector<Frame> stack_;
   std::vector<uint32_t> send_of_message_;
-  std::unordered_map<uint32_t, uint64_t> request_enter_;  // request event -> Enter of its call
   std::vector<WindowState> windows_;
   std::unordered_map<uint64_t, uint32_t> open_locks_;  // (win, target) -> lock epoch
+  uint64_t idle_from_ = 0;  // Leave time of the last top-level region
   uint64_t coll_begin_ = 0, rma_begin_ = 0;
   bool have_coll_begin_ = false, have_rma_begin_ = false;
 };
@@ -264,8 +283,22 @@ ReplayRecords ExtractReplayRecords(const Trace& trace) {
   records.visits.assign(trace.call_paths.size() * ranks, 0);
   records.init.assign(ranks, {});
   records.finalize.assign(ranks, {});
+  records.outside_ticks.assign(ranks, 0.0);
+  // Reserve address space for the records (untouched reserved pages cost
+  // nothing), so that no vector is copied while growing.
+  std::size_t messages = 0, others = 0;
+  for (const LocationTrace& rank : trace.ranks) {
+    messages += rank.messages.size();
+    others += rank.collectives.size() + rank.rma_ops.size() + rank.rma_syncs.size() + rank.rma_locks.size();
+  }
+  records.sends.reserve(messages);
+  records.recvs.reserve(messages);
+  records.instances.reserve(messages + others);
+  records.collectives.reserve(others);
+  std::vector<CallClass> call_class(trace.call_paths.size());
+  for (uint32_t c = 0; c < call_class.size(); ++c) call_class[c] = trace.call_paths.RegionOf(c).call_class;
   for (uint32_t rank = 0; rank < ranks; ++rank) {
-    RankPass pass(trace, rank, &records);
+    RankPass pass(trace, rank, call_class, &records);
     pass.Run();
   }
   for (const SendRecord& send : records.sends)

@@ -20,9 +20,10 @@ struct CallInstance {
   bool late_sender_candidate = false;  // a receive completing here waited (Late Receiver skips it)
 };
 
+// Message halves carry no byte counts: no wait-state pattern needs them, and
+// leaving them out keeps the records (one per message) small.
 struct SendRecord {
   uint32_t comm, src, dst, tag;  // src/dst are world ranks
-  uint64_t bytes;
   uint64_t enter;        // Es: Enter of the region holding the send event
   uint64_t send_ticks;   // the MpiSend/MpiIsend record time
   uint32_t completion;   // call instance holding the completion, or kNone
@@ -30,7 +31,6 @@ struct SendRecord {
 
 struct RecvRecord {
   uint32_t comm, src, dst, tag;
-  uint64_t bytes;
   uint64_t request_enter;  // Qr_enter: Enter of the region holding the request
   uint32_t completion;     // call instance holding the receive completion
 };
@@ -88,9 +88,10 @@ struct InitFinalize {
 };
 
 struct ReplayRecords {
-  std::vector<CallInstance> instances;
-  std::vector<SendRecord> sends;   // per rank in send order, ranks ascending
-  std::vector<RecvRecord> recvs;   // per rank in completion order, ranks ascending
+  // The three big tables (about one entry per message) use huge pages.
+  BulkVector<CallInstance> instances;
+  BulkVector<SendRecord> sends;   // per rank in send order, ranks ascending
+  BulkVector<RecvRecord> recvs;   // per rank in completion order, ranks ascending
   std::vector<CollectiveCall> collectives;
   std::vector<WindowCall> window_calls;
   std::vector<RmaOpCall> rma_ops;
@@ -100,6 +101,7 @@ struct ReplayRecords {
   std::vector<InitFinalize> init, finalize;  // per rank: the first MPI_Init / MPI_Finalize
   std::vector<double> exclusive_ticks;       // cnode * ranks + rank
   std::vector<uint64_t> visits;
+  std::vector<double> outside_ticks;  // per rank: time between events outside any region
   uint64_t incomplete_sends = 0;             // Isends never completed
   uint64_t bad_peers = 0;                    // peers outside their communicator
 };

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/bulk_allocator.h"
 #include "trace/call_paths.h"
 
 namespace qnm::trace {
@@ -95,8 +96,8 @@ struct LocationTrace {
   uint64_t otf2_location = 0;
   std::string name;     // "MPI Rank 3"
   std::string node;     // system tree node name ("kn4.eth")
-  std::vector<Event> events;
-  std::vector<Message> messages;
+  BulkVector<Event> events;
+  BulkVector<Message> messages;
   std::vector<CollectiveRecord> collectives;
   std::vector<RmaCollectiveRecord> rma_collectives;
   std::vector<RmaSyncRecord> rma_syncs;
@@ -104,8 +105,9 @@ struct LocationTrace {
   std::vector<RmaLockRecord> rma_locks;
   uint64_t first_ticks = 0, last_ticks = 0;  // first and last event (incl. ignored records)
   uint64_t raw_events = 0;                   // OTF2 records read for this location
+  uint64_t header_events = 0;                // records the global definitions announce
 
-  std::size_t MemoryBytes() const;
+  std::size_t MemoryBytes() const;  // bytes the events and side tables use
 };
 
 struct Communicator {

@@ -21,7 +21,7 @@ struct CategoryNode {
 };
 const CategoryNode kCategories[] = {
     {"time", "Time", ""},
-    {"comp", "Computation", "time"},
+    {"comp", "Computation (incl. time outside any region)", "time"},
     {"measurement_off", "Measurement off (PAUSING)", "time"},
     {"mpi", "MPI", "time"},
     {"mpi_management", "Management", "mpi"},
@@ -94,7 +94,7 @@ std::vector<uint32_t> TopIndices(const std::vector<double>& values, int top) {
 }
 
 double InclusiveRankTime(const WaitStateResult& result, uint32_t rank) {
-  double total = 0;
+  double total = rank < result.outside_time_s.size() ? result.outside_time_s[rank] : 0.0;
   for (uint32_t c = 0; c < result.cnodes; ++c) total += result.ExclusiveTime(c, rank);
   return total;
 }
@@ -115,6 +115,7 @@ std::vector<MetricNode> MetricTree(const Trace& trace, const WaitStateResult& re
     const char* id = MetricIdOf(trace.call_paths.RegionOf(c).category);
     for (uint32_t r = 0; r < result.ranks; ++r) category_value[id] += result.ExclusiveTime(c, r);
   }
+  for (double outside : result.outside_time_s) category_value["comp"] += outside;
   // Children of each node: categories first, then patterns, in table order.
   std::map<std::string, std::vector<MetricNode>> children;
   for (const CategoryNode& node : kCategories)

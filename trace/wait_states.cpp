@@ -85,6 +85,7 @@ WaitStateResult AnalyzeWaitStates(const Trace& trace, const WaitStateOptions& op
   for (std::size_t i = 0; i < records.exclusive_ticks.size(); ++i)
     result.exclusive_time_s[i] = records.exclusive_ticks[i] / ticks_per_second;
   result.visits = std::move(records.visits);
+  for (double ticks : records.outside_ticks) result.outside_time_s.push_back(ticks / ticks_per_second);
   return result;
 }
 

@@ -62,6 +62,9 @@ struct WaitStateResult {
   std::vector<double> exclusive_time_s;
   /// Visits (Enter events) per call path and rank; same index.
   std::vector<uint64_t> visits;
+  /// Per rank: time between the first and last event spent outside every
+  /// region (traces without a "main" region); counted as computation.
+  std::vector<double> outside_time_s;
 
   // What the analysis matched, and what it had to skip.
   uint64_t messages_matched = 0;

@@ -1,8 +1,6 @@
 // Point-to-point wait states (notes/scalasca-patterns.md section 4).
 #include <algorithm>
 #include <deque>
-#include <numeric>
-#include <tuple>
 #include <unordered_map>
 
 #include "trace/wait_state_patterns.h"
@@ -10,18 +8,20 @@
 namespace qnm::trace::detail {
 namespace {
 
-template <typename Record>
-std::vector<uint32_t> SortedByChannel(const std::vector<Record>& records) {
-  std::vector<uint32_t> order(records.size());
-  std::iota(order.begin(), order.end(), 0u);
-  // Stable: within one channel the k-th send matches the k-th receive.
-  std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-    const Record& x = records[a];
-    const Record& y = records[b];
-    return std::tie(x.comm, x.src, x.dst, x.tag) < std::tie(y.comm, y.src, y.dst, y.tag);
-  });
-  return order;
-}
+struct ChannelKey {
+  uint32_t comm, src, dst, tag;
+  bool operator==(const ChannelKey& other) const {
+    return comm == other.comm && src == other.src && dst == other.dst && tag == other.tag;
+  }
+};
+struct ChannelHash {
+  std::size_t operator()(const ChannelKey& key) const {
+    uint64_t h = (static_cast<uint64_t>(key.comm) * 0x9E3779B97F4A7C15ull) ^ key.src;
+    h = h * 0xC2B2AE3D27D4EB4Full ^ key.dst;
+    h = h * 0x165667B19E3779F9ull ^ key.tag;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
 
 double Signed(uint64_t a, uint64_t b) { return static_cast<double>(a) - static_cast<double>(b); }
 
@@ -39,34 +39,41 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
   (void)trace;
   const auto& sends = records.sends;
   const auto& recvs = records.recvs;
-  // Message matching per (comm, source, destination, tag): sends in send
-  // order, receives in completion order.
-  std::vector<uint32_t> send_order = SortedByChannel(sends);
-  std::vector<uint32_t> recv_order = SortedByChannel(recvs);
-  std::vector<uint32_t> send_of_recv(recvs.size(), kNone);
-  std::vector<uint32_t> recv_of_send(sends.size(), kNone);
-  std::size_t i = 0, j = 0;
-  while (i < send_order.size() && j < recv_order.size()) {
-    const SendRecord& s = sends[send_order[i]];
-    const RecvRecord& r = recvs[recv_order[j]];
-    auto send_key = std::tie(s.comm, s.src, s.dst, s.tag);
-    auto recv_key = std::tie(r.comm, r.src, r.dst, r.tag);
-    if (send_key < recv_key) {
-      ++result.unmatched_sends;
-      ++i;
-    } else if (recv_key < send_key) {
-      ++result.unmatched_receives;
-      ++j;
-    } else {
-      send_of_recv[recv_order[j]] = send_order[i];
-      recv_of_send[send_order[i]] = recv_order[j];
-      ++result.messages_matched;
-      ++i;
-      ++j;
+  // Message matching per (comm, source, destination, tag) channel: the k-th
+  // send (in send order) matches the k-th receive (in completion order).
+  std::unordered_map<ChannelKey, uint32_t, ChannelHash> channel_of;
+  std::vector<std::vector<uint32_t>> channel_sends;
+  std::vector<uint32_t> channel_next;
+  BulkVector<uint32_t> send_of_recv(recvs.size(), kNone);
+  BulkVector<uint32_t> recv_of_send(sends.size(), kNone);
+  ChannelKey last_key{kNone, kNone, kNone, kNone};
+  uint32_t last_channel = kNone;
+  auto channel = [&](const ChannelKey& key, bool create) -> uint32_t {
+    if (last_channel != kNone && key == last_key) return last_channel;
+    auto it = channel_of.find(key);
+    if (it == channel_of.end()) {
+      if (!create) return kNone;
+      it = channel_of.emplace(key, static_cast<uint32_t>(channel_sends.size())).first;
+      channel_sends.emplace_back();
     }
+    last_key = key;
+    return last_channel = it->second;
+  };
+  for (uint32_t s = 0; s < sends.size(); ++s)
+    channel_sends[channel({sends[s].comm, sends[s].src, sends[s].dst, sends[s].tag}, true)].push_back(s);
+  channel_next.assign(channel_sends.size(), 0);
+  for (uint32_t r = 0; r < recvs.size(); ++r) {
+    uint32_t c = channel({recvs[r].comm, recvs[r].src, recvs[r].dst, recvs[r].tag}, false);
+    if (c == kNone || channel_next[c] == channel_sends[c].size()) {
+      ++result.unmatched_receives;
+      continue;
+    }
+    uint32_t s = channel_sends[c][channel_next[c]++];
+    send_of_recv[r] = s;
+    recv_of_send[s] = r;
+    ++result.messages_matched;
   }
-  result.unmatched_sends += send_order.size() - i;
-  result.unmatched_receives += recv_order.size() - j;
+  result.unmatched_sends = sends.size() - result.messages_matched;
 
   // Scalasca: Late Sender, idle = min(Es, Lr) - Er, charged to the receive's
   // completion call; Waitall/Waitsome count only their latest sender.
@@ -74,8 +81,10 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
   uint32_t rank = kNone;
   uint32_t group = kNone;  // current wait-multi call instance
   LateSenderEntry group_best{0, 0, 0, 0.0};
+  uint64_t buffer_max_send = 0;  // >= every buffered send time; lets most receives skip the scan
   auto remember = [&](const LateSenderEntry& entry) {
     buffer.push_back(entry);
+    buffer_max_send = std::max(buffer_max_send, entry.send_ticks);
     if (buffer.size() > options.wrong_order_buffer) buffer.pop_front();
   };
   auto flush_group = [&]() {
@@ -91,6 +100,7 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
     if (recv.dst != rank) {
       flush_group();
       buffer.clear();
+      buffer_max_send = 0;
       rank = recv.dst;
     }
     uint32_t s = send_of_recv[r];
@@ -112,6 +122,8 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
     }
     // Scalasca: Late Sender / Wrong Order. We waited for a message that was
     // sent later than this one, which we received after it.
+    if (buffer_max_send <= send.send_ticks) continue;
+    buffer_max_send = 0;
     for (auto it = buffer.begin(); it != buffer.end();) {
       if (it->send_ticks > send.send_ticks) {
         AddSeverity(result, Pattern::kLateSenderWrongOrder, it->cnode, rank, it->idle_ticks);
@@ -119,6 +131,7 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
                     it->cnode, rank, it->idle_ticks);
         it = buffer.erase(it);
       } else {
+        buffer_max_send = std::max(buffer_max_send, it->send_ticks);
         ++it;
       }
     }
