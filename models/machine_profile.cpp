@@ -1,0 +1,189 @@
+#include "models/machine_profile.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+
+#include "util/atomic_file.h"
+#include "util/input_error.h"
+
+namespace qnm {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string Lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return text;
+}
+
+std::string ExecutableDirectory() {
+  char buffer[4096];
+  ssize_t length = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
+  if (length <= 0) return "";
+  buffer[length] = '\0';
+  return fs::path(buffer).parent_path().string();
+}
+
+}  // namespace
+
+const char* ToString(Allocation allocation) {
+  switch (allocation) {
+    case Allocation::kOnePerNode: return "one-per-node";
+    case Allocation::kBlock: return "block";
+    case Allocation::kCyclic: return "cyclic";
+  }
+  return "one-per-node";
+}
+
+bool ParseAllocation(const std::string& text, Allocation* allocation) {
+  std::string lower = Lower(text);
+  if (lower == "one-per-node" || lower == "linear") *allocation = Allocation::kOnePerNode;
+  else if (lower == "block") *allocation = Allocation::kBlock;
+  else if (lower == "cyclic") *allocation = Allocation::kCyclic;
+  else return false;
+  return true;
+}
+
+double MachineProfile::SwitchDelayPerMessage(double bytes_per_message) const {
+  return latency_s + std::max(0.0, bytes_per_message) / bandwidth_bytes_per_s;
+}
+
+MachineProfile ReadMachineProfile(const std::string& path) {
+  std::string text = ReadFile(path);
+  nlohmann::json json;
+  try {
+    json = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // byte offset -> line for the message
+    int line = 1 + static_cast<int>(std::count(text.begin(),
+                                               text.begin() + std::min(text.size(), e.byte), '\n'));
+    throw InputError(path, line, "not valid JSON: " + std::string(e.what()));
+  }
+  auto fail = [&](const std::string& message) { return InputError(path, 0, message); };
+  if (!json.is_object()) throw fail("a machine profile must be a JSON object");
+  MachineProfile profile;
+  profile.file = path;
+  auto number = [&](const char* key, bool required) -> double {
+    if (!json.contains(key)) {
+      if (required) throw fail(std::string("missing \"") + key + "\"");
+      return kUnknown;
+    }
+    if (!json[key].is_number()) throw fail(std::string("\"") + key + "\" must be a number");
+    return json[key].get<double>();
+  };
+  auto text_field = [&](const char* key) -> std::string {
+    if (!json.contains(key)) return "";
+    if (!json[key].is_string()) throw fail(std::string("\"") + key + "\" must be a string");
+    return json[key].get<std::string>();
+  };
+  profile.name = text_field("name");
+  if (profile.name.empty()) profile.name = fs::path(path).stem().string();
+  profile.description = text_field("description");
+  profile.source = text_field("source");
+  if (profile.source.empty()) throw fail("missing \"source\" (say where the numbers come from)");
+  profile.latency_s = number("latency_s", true);
+  profile.bandwidth_bytes_per_s = number("bandwidth_bytes_per_s", true);
+  if (!(profile.latency_s >= 0) || profile.latency_s > 1.0)
+    throw fail("\"latency_s\" must be in [0, 1] seconds");
+  if (!(profile.bandwidth_bytes_per_s > 0)) throw fail("\"bandwidth_bytes_per_s\" must be > 0");
+  double cores = number("cores_per_node", false);
+  if (Known(cores)) {
+    if (!(cores >= 1 && cores <= 1e6) || cores != std::floor(cores))
+      throw fail("\"cores_per_node\" must be a positive integer");
+    profile.cores_per_node = static_cast<int>(cores);
+  }
+  double nodes = number("nodes", false);
+  if (Known(nodes)) {
+    if (!(nodes >= 1 && nodes <= 1e7) || nodes != std::floor(nodes))
+      throw fail("\"nodes\" must be a positive integer");
+    profile.nodes = static_cast<int>(nodes);
+  }
+  std::string allocation = text_field("allocation");
+  if (!allocation.empty() && !ParseAllocation(allocation, &profile.allocation))
+    throw fail("\"allocation\" must be one-per-node, block or cyclic, not '" + allocation + "'");
+  if (json.contains("aliases")) {
+    if (!json["aliases"].is_array()) throw fail("\"aliases\" must be an array of strings");
+    for (const auto& alias : json["aliases"]) {
+      if (!alias.is_string()) throw fail("\"aliases\" must be an array of strings");
+      profile.aliases.push_back(alias.get<std::string>());
+    }
+  }
+  return profile;
+}
+
+std::vector<std::string> DataDirectories() {
+  std::vector<std::string> candidates;
+  if (const char* env = std::getenv("QNM_DATA_DIR")) candidates.push_back(env);
+#ifdef QNM_SOURCE_DIR
+  candidates.push_back(std::string(QNM_SOURCE_DIR) + "/data");
+#endif
+  std::string exe_dir = ExecutableDirectory();
+  if (!exe_dir.empty()) {
+    candidates.push_back(exe_dir + "/../data");
+    candidates.push_back(exe_dir + "/../share/qnm-predict");
+  }
+  std::vector<std::string> existing;
+  std::error_code ec;
+  for (const std::string& dir : candidates)
+    if (fs::is_directory(dir, ec)) existing.push_back(fs::weakly_canonical(dir, ec).string());
+  existing.erase(std::unique(existing.begin(), existing.end()), existing.end());
+  return existing;
+}
+
+std::vector<MachineProfile> BundledMachineProfiles() {
+  std::vector<MachineProfile> profiles;
+  std::error_code ec;
+  for (const std::string& dir : DataDirectories()) {
+    fs::path machines = fs::path(dir) / "machines";
+    if (!fs::is_directory(machines, ec)) continue;
+    std::vector<fs::path> files;
+    for (const auto& entry : fs::directory_iterator(machines, ec))
+      if (entry.path().extension() == ".json") files.push_back(entry.path());
+    std::sort(files.begin(), files.end());
+    for (const fs::path& file : files) {
+      try {
+        profiles.push_back(ReadMachineProfile(file.string()));
+      } catch (const InputError&) {
+        // A broken bundled file must not stop a run that does not use it.
+      }
+    }
+    if (!profiles.empty()) break;  // the first data directory with profiles wins
+  }
+  return profiles;
+}
+
+MachineProfile LoadMachineProfile(const std::string& name_or_path) {
+  std::error_code ec;
+  if (fs::is_regular_file(name_or_path, ec)) return ReadMachineProfile(name_or_path);
+  std::string names;
+  for (const MachineProfile& profile : BundledMachineProfiles()) {
+    if (Lower(profile.name) == Lower(name_or_path)) return profile;
+    names += (names.empty() ? "" : ", ") + profile.name;
+  }
+  throw InputError(name_or_path, 0,
+                   "no such machine profile file or bundled profile (bundled: " +
+                       (names.empty() ? std::string("none found") : names) + ")");
+}
+
+bool FindProfileForMachine(const std::string& machine, MachineProfile* profile) {
+  if (machine.empty()) return false;
+  std::string lower = Lower(machine);
+  for (const MachineProfile& candidate : BundledMachineProfiles()) {
+    std::vector<std::string> names = candidate.aliases;
+    names.push_back(candidate.name);
+    for (const std::string& name : names)
+      if (!name.empty() && lower.find(Lower(name)) != std::string::npos) {
+        *profile = candidate;
+        return true;
+      }
+  }
+  return false;
+}
+
+}  // namespace qnm

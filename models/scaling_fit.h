@@ -1,0 +1,75 @@
+#pragma once
+// How one model input (messages per rank, bytes per message, compute time,
+// ...) scales with the process count P: a sum of 1-2 terms c * P^i * log2(P)^j
+// (the Extra-P performance-model normal form), chosen among candidates by
+// leave-one-out cross-validation of the relative error, coefficients kept
+// non-negative so the fitted curve stays non-negative for every P >= 1.
+#include <string>
+#include <vector>
+
+namespace qnm {
+
+/// One term P^p_exponent * log2(P)^log_exponent (log2(1) = 0, so log terms vanish at P = 1).
+struct ScalingTerm {
+  double p_exponent = 0.0;
+  int log_exponent = 0;
+  double Evaluate(double procs) const;
+  std::string ToString() const;  // "P^-1", "log2(P)", "P^0.5*log2(P)^2", "1"
+  bool operator==(const ScalingTerm& other) const;
+};
+
+struct ScalingModel {
+  std::vector<ScalingTerm> terms;
+  std::vector<double> coefficients;  // same length as terms, all >= 0 when fitted with positivity
+  double Evaluate(double procs) const;
+  std::string Formula() const;  // "3.1e+02*P^-1 + 0.52*log2(P)"
+  bool Empty() const { return terms.empty(); }
+};
+
+struct ScalingFitOptions {
+  // Candidate terms are every P^i*log2(P)^j with i, j from these lists.
+  std::vector<double> p_exponents = {-2, -1, -0.5, 0, 0.5, 1, 2};
+  std::vector<int> log_exponents = {0, 1, 2};
+  // Most terms in a model (in addition to `required_terms`).
+  int max_terms = 2;
+  // Terms every candidate contains (e.g. P^-1 for total run time under strong scaling).
+  std::vector<ScalingTerm> required_terms;
+  // Coefficients >= 0 (non-negative least squares over the candidate's terms).
+  bool nonnegative = true;
+  // Relative errors divide by max(|y|, zero_floor_fraction * max|y|) so zero values are usable.
+  double zero_floor_fraction = 0.05;
+  // A model with more terms is chosen only when its cross-validation error is
+  // below this fraction of the best model with fewer terms (parsimony).
+  double more_terms_gain = 0.8;
+
+  bool IsValid(std::string* error) const;
+};
+
+struct ScalingFitSummary {
+  int points = 0;
+  int candidates = 0;             // candidate models evaluated
+  double cv_rms_relative = 0.0;   // leave-one-out RMS relative error of the chosen model
+  double fit_rms_relative = 0.0;  // in-sample RMS relative error
+  std::string selection;          // how the model was chosen
+  std::string BriefReport() const;
+};
+
+struct ScalingFit {
+  ScalingModel model;
+  // Leave-one-out relative errors (predicted - measured) / scale, one per point (NaN when not computable).
+  std::vector<double> loo_relative_errors;
+  ScalingFitSummary summary;
+};
+
+/// Fits values(procs). Points with NaN values are ignored. Returns false with
+/// `error` when no point is usable or the options are invalid.
+bool FitScaling(const std::vector<double>& procs, const std::vector<double>& values,
+                const ScalingFitOptions& options, ScalingFit* fit, std::string* error);
+
+/// Non-negative weighted least squares for a handful of columns (exact, by
+/// enumerating supports). Rows are already weighted. Returns the residual norm.
+double SmallNonnegativeLeastSquares(const std::vector<std::vector<double>>& columns,
+                                    const std::vector<double>& rhs, bool nonnegative,
+                                    std::vector<double>* coefficients);
+
+}  // namespace qnm

@@ -1,0 +1,51 @@
+#pragma once
+// How good is the prediction? Fit on some process counts, predict the others
+// and compare with what was measured: relative error, seed 002's 10% and 30%
+// bands, and whether the measured time lies inside the prediction interval.
+#include <string>
+#include <vector>
+
+#include "models/prediction.h"
+
+namespace qnm {
+
+struct ValidationOptions {
+  std::vector<int> train_procs;  // fit on these, predict the rest; empty = leave-one-out
+  PredictionOptions prediction;
+};
+
+struct ValidationRow {
+  int procs = 0;
+  bool training = false;  // in-sample (split mode) - not counted in the summary
+  double measured_s = kUnknown, min_s = kUnknown, max_s = kUnknown;
+  ProcsPrediction predicted;
+  double relative_error = kUnknown;  // (predicted - measured) / measured
+  bool within_10 = false, within_30 = false, inside_interval = false;
+};
+
+struct ValidationSummary {
+  std::string mode;  // "split (train 1,2,4,8)" or "leave-one-out"
+  int predicted_points = 0;
+  double median_abs_relative_error = kUnknown;
+  double max_abs_relative_error = kUnknown;
+  double within_10_fraction = kUnknown, within_30_fraction = kUnknown;
+  double interval_coverage = kUnknown;  // fraction of measured points inside their interval
+  double level = 0.9;
+  std::string BriefReport() const;
+};
+
+struct ValidationResult {
+  std::string series_name;
+  std::vector<ValidationRow> rows;  // sorted by procs
+  ValidationSummary summary;
+  SeriesModel model;                // split mode: the model fitted on the training set;
+                                    // leave-one-out: the model fitted on everything
+  std::vector<std::string> notes;
+};
+
+/// Validates one series. Returns false with `error` when nothing can be predicted
+/// (e.g. the training set is empty or covers every process count).
+bool ValidateSeries(const Series& series, const ValidationOptions& options,
+                    ValidationResult* result, std::string* error);
+
+}  // namespace qnm

@@ -1,0 +1,47 @@
+#pragma once
+// Shared by `predict`, `validate` and `plot`: loading the series to model,
+// formatting predictions and validations (table, CSV, JSON) and filling the
+// chart data (plots/charts.h) from the same results.
+#include <string>
+#include <vector>
+
+#include "ingest/run_stats.h"
+#include "models/prediction.h"
+#include "models/validation.h"
+#include "plots/charts.h"
+
+namespace qnm::cli {
+
+/// Ingests `paths` (the bundled default series when empty) and returns the
+/// series whose name contains `filter` (all when empty). Throws InputError
+/// when nothing matches. `origin` says what was read.
+std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& filter,
+                               std::string* origin);
+
+/// Options shared by predict and validate, resolved from the command line.
+PredictionOptions MakePredictionOptions(const std::string& machine, double level);
+
+struct SeriesPrediction {
+  SeriesModel model;
+  std::vector<ProcsObservation> observed;  // every measured process count
+  std::vector<ProcsPrediction> predictions;
+};
+
+std::string FormatPredictions(const std::vector<SeriesPrediction>& results, const std::string& format,
+                              const std::string& origin);
+std::string FormatValidations(const std::vector<ValidationResult>& results, const std::string& format,
+                              const std::string& origin);
+
+/// Chart data for one series: measured points (training flag from `train`),
+/// predictions at `predictions`, measured components and the fitted inputs.
+plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsObservation>& observed,
+                              const std::vector<ProcsPrediction>& predictions,
+                              const std::vector<int>& held_out);
+
+/// Draws `charts` into `dir`; prints a warning and returns when gnuplot is missing.
+void DrawCharts(const plots::ChartSet& charts, const std::string& dir);
+
+/// Writes `text` to `output` atomically, or to stdout when `output` is empty or "-".
+void Emit(const std::string& text, const std::string& output);
+
+}  // namespace qnm::cli

@@ -1,0 +1,71 @@
+#include <catch2/catch.hpp>
+#include <cstdio>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "util/atomic_file.h"
+
+namespace {
+
+/// Runs the CLI with `args`; returns the exit code and fills `output` (stdout + stderr).
+int Run(const std::string& args, std::string* output) {
+  std::string command = std::string(QNM_CLI_PATH) + " " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  output->clear();
+  char buffer[4096];
+  while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) output->append(buffer, n);
+  int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("predict on the bundled series writes JSON with four components per P",
+          "[predict][cli]") {
+  std::string out = (std::filesystem::temp_directory_path() / "qnm_predict_cli_test.json").string();
+  std::filesystem::remove(out);
+  std::string text;
+  REQUIRE(Run("--procs 1..1024 --format json -o " + out, &text) == 0);
+  nlohmann::json json = nlohmann::json::parse(qnm::ReadFile(out));
+  REQUIRE(json["series"].size() == 1);
+  const nlohmann::json& series = json["series"][0];
+  CHECK(series["model"]["kind"] == "queueing");
+  CHECK(series["model"]["machine"]["name"] == "llnl-cab");
+  REQUIRE(series["predictions"].size() == 1024);
+  for (const nlohmann::json& p : series["predictions"]) {
+    double total = p["total"]["value_s"].get<double>();
+    double sum = 0;
+    for (const char* part : {"compute", "switch_delay", "mpi_active", "contention"}) {
+      double value = p[part]["value_s"].get<double>();
+      CHECK(value >= 0);
+      CHECK(p[part]["lower_s"].get<double>() <= value);
+      sum += value;
+    }
+    CHECK(sum == Approx(total).epsilon(1e-9));
+    CHECK(p["total"]["lower_s"].get<double>() <= total);
+    CHECK(p["total"]["upper_s"].get<double>() >= total);
+  }
+  // P = 16 is measured (2.85 s): the fitted model is within 5% of it.
+  CHECK(series["predictions"][15]["total"]["value_s"].get<double>() == Approx(2.85).epsilon(0.05));
+  std::filesystem::remove(out);
+}
+
+TEST_CASE("validate and bad input on the command line", "[predict][cli]") {
+  std::string text;
+  REQUIRE(Run("validate --train 1,2,4,8 --format csv", &text) == 0);
+  CHECK(text.find("series,procs,training,measured_s,predicted_s") == 0);
+  CHECK(text.find(",16,0,2.85,") != std::string::npos);
+
+  CHECK(Run("predict --procs 8..2", &text) == 1);
+  CHECK(text.find("--procs") != std::string::npos);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+  CHECK(Run("predict --machine no-such-machine", &text) == 1);
+  CHECK(text.find("no-such-machine") != std::string::npos);
+  CHECK(Run("validate --train 1..1024", &text) == 1);
+  CHECK(text.find("nothing to predict") != std::string::npos);
+  CHECK(Run("predict /nonexistent/path", &text) == 1);
+  CHECK(Run("predict --series nomatch", &text) == 1);
+  CHECK(text.find("no series matches") != std::string::npos);
+}
