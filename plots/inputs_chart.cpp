@@ -43,16 +43,26 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
     const ModelInputCurve& curve = *curves[k];
     const std::string id = "input" + std::to_string(k);
     std::vector<int> procs;
-    bool all_positive = true, has_measured = false, has_fitted = false;
+    bool has_measured = false, has_fitted = false;
+    // Inputs span decades (bytes per message falls ~1/P^2, seed 002), so the y
+    // axis is logarithmic whenever the positive values span one; zeros (no
+    // messages at P = 1) cannot be drawn there and are left out of the data.
+    double smallest = HUGE_VAL, largest = 0;
+    for (const auto* points : {&curve.measured, &curve.fitted})
+      for (const auto& [p, value] : *points)
+        if (p > 0 && std::isfinite(value) && value > 0) {
+          smallest = std::min(smallest, value);
+          largest = std::max(largest, value);
+        }
+    const bool log_scale = largest > 0 && largest >= 10 * smallest;
     auto block = [&](const std::vector<std::pair<int, double>>& points, const std::string& name,
                      bool* any) {
       for (const auto& [p, value] : points) {
-        if (p <= 0 || !std::isfinite(value)) continue;
+        if (p <= 0 || !std::isfinite(value) || (log_scale && value <= 0)) continue;
         if (!*any) data.Block(name, "P  value (" + curve.name + ", " + curve.unit + ")");
         *any = true;
         data.Row({double(p), value});
         procs.push_back(p);
-        all_positive = all_positive && value > 0;
       }
     };
     block(curve.measured, id + "_measured", &has_measured);
@@ -65,7 +75,8 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
     body += std::string("set key top ") + (rising ? "left" : "right") +
             " box opaque samplen 2 width 1\n";
     body += "set ylabel " + GnuplotQuote(curve.name + " (" + curve.unit + ")") + "\n";
-    body += all_positive ? "set logscale y 10\n" : "unset logscale y\n";
+    body += log_scale ? "set logscale y 10\n" : "unset logscale y\n";
+    body += "set offsets 0, 0, graph 0.05, graph 0.05\n";  // no point on the frame
     body += ProcessAxis(procs);
     std::sort(procs.begin(), procs.end());
     if (std::unique(procs.begin(), procs.end()) - procs.begin() > 10)
