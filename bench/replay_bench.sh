@@ -32,6 +32,14 @@ run() {  # run <trace-dir>
   best "qnm-predict trace analyze (sequential)" "$build/qnm-predict" trace analyze "$trace" --format json -o "$work/seq.json"
   for np in 1 2; do
     best "qnm-replay-mpi, $np process(es)" "${mpirun[@]}" -np "$np" "$build/qnm-replay-mpi" "$trace" --format json -o "$work/par$np.json"
+    # Per-(pattern, call path, rank) values are bit-identical; only sums over hash maps may differ in the last bit.
+    python3 -c 'import json,sys
+def diff(a,b):
+    if isinstance(a,dict): return max([diff(a[k],b[k]) for k in a] or [0]) if a.keys()==b.keys() else 1
+    if isinstance(a,list): return max([diff(x,y) for x,y in zip(a,b)] or [0]) if len(a)==len(b) else 1
+    if isinstance(a,(int,float)) and not isinstance(a,bool): return 0 if a==b else abs(a-b)/max(abs(a),abs(b))
+    return 0 if a==b else 1
+print("    max relative difference to the sequential report: %.1e" % diff(json.load(open(sys.argv[1])),json.load(open(sys.argv[2]))))' "$work/seq.json" "$work/par$np.json"
   done
 }
 

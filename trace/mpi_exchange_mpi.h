@@ -30,31 +30,33 @@ inline int ByteCount(std::size_t bytes) {
   return static_cast<int>(bytes);
 }
 
-/// Sends `to[q]` to process q; returns what each process sent here, in
-/// ascending process order (so records stay in ascending rank order).
-template <typename T, typename Vector = std::vector<T>>
-Vector AllToAll(const std::vector<std::vector<T>>& to, MPI_Comm comm) {
+/// Sends elements [sum(counts[0..q)), +counts[q]) of `sorted` (grouped by
+/// destination) to process q. Returns what every process sent here, in
+/// ascending process order (so records stay in ascending rank order), and
+/// the element count from each process in `received_counts`.
+template <typename T, typename Vector>
+Vector Exchange(const Vector& sorted, const std::vector<std::size_t>& counts,
+                std::vector<std::size_t>* received_counts, MPI_Comm comm) {
   static_assert(std::is_trivially_copyable<T>::value, "records are sent as bytes");
   const int size = Size(comm);
-  std::vector<int> send_counts(size), send_displs(size), recv_counts(size), recv_displs(size);
-  std::size_t send_total = 0;
+  std::vector<int> send_bytes(size), send_displs(size), recv_bytes(size), recv_displs(size);
+  std::size_t total = 0;
   for (int q = 0; q < size; ++q) {
-    send_counts[q] = ByteCount(to[q].size() * sizeof(T));
-    send_displs[q] = ByteCount(send_total);
-    send_total += to[q].size() * sizeof(T);
+    send_bytes[q] = ByteCount(counts[q] * sizeof(T));
+    send_displs[q] = ByteCount(total);
+    total += counts[q] * sizeof(T);
   }
-  std::vector<char> send(send_total);
-  for (int q = 0; q < size; ++q)
-    if (!to[q].empty()) std::memcpy(send.data() + send_displs[q], to[q].data(), send_counts[q]);
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
-  std::size_t recv_total = 0;
+  MPI_Alltoall(send_bytes.data(), 1, MPI_INT, recv_bytes.data(), 1, MPI_INT, comm);
+  total = 0;
+  received_counts->resize(size);
   for (int q = 0; q < size; ++q) {
-    recv_displs[q] = ByteCount(recv_total);
-    recv_total += recv_counts[q];
+    recv_displs[q] = ByteCount(total);
+    total += recv_bytes[q];
+    (*received_counts)[q] = recv_bytes[q] / sizeof(T);
   }
-  Vector received(recv_total / sizeof(T));
-  MPI_Alltoallv(send.data(), send_counts.data(), send_displs.data(), MPI_BYTE, received.data(),
-                recv_counts.data(), recv_displs.data(), MPI_BYTE, comm);
+  Vector received(total / sizeof(T));
+  MPI_Alltoallv(sorted.data(), send_bytes.data(), send_displs.data(), MPI_BYTE, received.data(),
+                recv_bytes.data(), recv_displs.data(), MPI_BYTE, comm);
   return received;
 }
 

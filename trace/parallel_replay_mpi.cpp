@@ -56,25 +56,31 @@ void UnifyCallTrees(Trace* trace, RankRange owned, MPI_Comm comm) {
 void PointToPoint(const std::vector<uint32_t>& owner_of_rank, ReplayRecords& local,
                   const WaitStateOptions& options, MPI_Comm comm, WaitStateResult& result) {
   const int processes = mpi::Size(comm);
-  std::vector<std::vector<SendRecord>> to(processes);
-  for (const SendRecord& send : local.sends) to[owner_of_rank[send.dst]].push_back(send);
-  auto incoming = mpi::AllToAll<SendRecord, BulkVector<SendRecord>>(to, comm);
+  // Counting sort of the sends by the process owning their receiver.
+  std::vector<std::size_t> counts(processes, 0), next(processes, 0);
+  for (const SendRecord& send : local.sends) ++counts[owner_of_rank[send.dst]];
+  for (int q = 1; q < processes; ++q) next[q] = next[q - 1] + counts[q - 1];
+  BulkVector<SendRecord> sorted(local.sends.size());
+  BulkVector<uint32_t> position(local.sends.size());
+  for (uint32_t s = 0; s < local.sends.size(); ++s) {
+    position[s] = static_cast<uint32_t>(next[owner_of_rank[local.sends[s].dst]]++);
+    sorted[position[s]] = local.sends[s];
+  }
+  std::vector<std::size_t> incoming_counts;
+  auto incoming = mpi::Exchange<SendRecord>(sorted, counts, &incoming_counts, comm);
+  sorted = BulkVector<SendRecord>();
   BulkVector<uint32_t> send_of_recv = detail::MatchMessages(incoming, local.recvs, result);
   detail::LateSender(incoming, local.recvs, send_of_recv, local.instances, options, result);
 
-  // Backward: incoming arrived in process order, so answers split the same way.
-  std::vector<uint64_t> request_enter(incoming.size(), detail::kUnmatched);
+  // Backward: `incoming` is grouped by source process, so the answers (the
+  // matched receive's request Enter, per incoming send) go back as they are.
+  BulkVector<uint64_t> request_enter(incoming.size(), detail::kUnmatched);
   for (uint32_t r = 0; r < local.recvs.size(); ++r)
     if (send_of_recv[r] != kNone) request_enter[send_of_recv[r]] = local.recvs[r].request_enter;
-  std::vector<std::vector<uint64_t>> back(processes);
-  std::size_t next = 0;
-  for (const SendRecord& send : incoming) back[owner_of_rank[send.src]].push_back(request_enter[next++]);
-  std::vector<uint64_t> answers = mpi::AllToAll<uint64_t>(back, comm);
-  std::vector<std::size_t> cursor(processes, 0);
-  for (int q = 1; q < processes; ++q) cursor[q] = cursor[q - 1] + to[q - 1].size();
-  BulkVector<uint64_t> own_request_enter(local.sends.size(), detail::kUnmatched);
-  for (uint32_t s = 0; s < local.sends.size(); ++s)
-    own_request_enter[s] = answers[cursor[owner_of_rank[local.sends[s].dst]]++];
+  std::vector<std::size_t> answer_counts;
+  auto answers = mpi::Exchange<uint64_t>(request_enter, incoming_counts, &answer_counts, comm);
+  BulkVector<uint64_t> own_request_enter(local.sends.size());
+  for (uint32_t s = 0; s < local.sends.size(); ++s) own_request_enter[s] = answers[position[s]];
   detail::LateReceiver(local.sends, own_request_enter, local.instances, result);
 }
 
@@ -200,12 +206,36 @@ void Collate(const std::vector<std::vector<char>>& blocks, Trace* trace, WaitSta
   detail::FinishWaitStates(*trace, profile, *result);
 }
 
+/// Wall time per phase on this process; the maximum goes to process 0.
+class PhaseClock {
+ public:
+  void Mark(const char* phase) {
+    double now = MPI_Wtime();
+    names_.push_back(phase);
+    seconds_.push_back(now - last_);
+    last_ = now;
+  }
+  std::vector<std::pair<std::string, double>> MaxOnZero(MPI_Comm comm) const {
+    std::vector<double> max(seconds_.size());
+    MPI_Reduce(seconds_.data(), max.data(), static_cast<int>(seconds_.size()), MPI_DOUBLE, MPI_MAX, 0, comm);
+    std::vector<std::pair<std::string, double>> out;
+    for (std::size_t i = 0; i < names_.size(); ++i) out.emplace_back(names_[i], max[i]);
+    return out;
+  }
+
+ private:
+  double last_ = MPI_Wtime();
+  std::vector<std::string> names_;
+  std::vector<double> seconds_;
+};
+
 }  // namespace
 
 ParallelAnalysis AnalyzeWaitStatesParallel(const std::string& path, MPI_Comm comm,
                                            const WaitStateOptions& options) {
   const int self = mpi::Rank(comm), processes = mpi::Size(comm);
   ParallelAnalysis out;
+  PhaseClock clock;
   RankRange owned;
   QuirkCounts quirks;
   std::string error;
@@ -218,8 +248,10 @@ ParallelAnalysis AnalyzeWaitStatesParallel(const std::string& path, MPI_Comm com
     failed = true;
   }
   AgreeOnReadErrors(error, failed, comm);
+  clock.Mark("read own ranks");
   Trace& trace = out.trace;
   UnifyCallTrees(&trace, owned, comm);
+  clock.Mark("unify call trees");
 
   const uint32_t ranks = static_cast<uint32_t>(trace.ranks.size());
   std::vector<uint32_t> owner_of_rank(ranks);
@@ -231,13 +263,18 @@ ParallelAnalysis AnalyzeWaitStatesParallel(const std::string& path, MPI_Comm com
   result.ranks = ranks;
   result.cnodes = static_cast<uint32_t>(trace.call_paths.size());
   ReplayRecords local = ExtractReplayRecords(trace);
+  clock.Mark("replay records");
   PointToPoint(owner_of_rank, local, options, comm, result);
+  clock.Mark("point-to-point exchange + patterns");
   SharedPatterns(trace, local, owned, comm, result);
+  clock.Mark("collective/RMA tables + patterns");
 
   std::vector<std::vector<char>> blocks =
       mpi::GatherToZero(PackLocalResult(trace, owned, quirks, local, result), comm);
+  if (self == 0) Collate(blocks, &trace, &result);
+  clock.Mark("collate on process 0");
+  out.phase_seconds = clock.MaxOnZero(comm);
   if (self != 0) return ParallelAnalysis{};
-  Collate(blocks, &trace, &result);
   return out;
 }
 

@@ -8,6 +8,8 @@
 #include <mpi.h>
 
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "trace/trace_events.h"
 #include "trace/wait_states.h"
@@ -20,6 +22,8 @@ struct ParallelAnalysis {
   /// reader warning; events only for process 0's own ranks.
   Trace trace;
   WaitStateResult result;
+  /// Wall seconds of each phase, the maximum over the processes.
+  std::vector<std::pair<std::string, double>> phase_seconds;
 };
 
 /// Collective over `comm`. Throws on bad input on EVERY process (the message

@@ -24,6 +24,8 @@ int Run(int argc, char** argv, int self) {
   app.add_option("--cube", args.cube, "also write a CUBE4 report (.cubex) to FILE");
   app.add_option("--top", args.top, "rows in the ranked lists (default 10, 0 = all)");
   app.add_flag("--no-dissimilarity", args.no_dissimilarity, "leave out the dissimilarity indices");
+  bool timings = false;
+  app.add_flag("--timings", timings, "print the wall time of each phase (max over processes) to stderr");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -36,6 +38,9 @@ int Run(int argc, char** argv, int self) {
     qnm::trace::CheckedReportFormat(args);  // the same on every process: all throw
     qnm::trace::ParallelAnalysis analysis = qnm::trace::AnalyzeWaitStatesParallel(trace_path, MPI_COMM_WORLD);
     if (self == 0) qnm::trace::WriteAnalysisReport(analysis.trace, analysis.result, args);
+    if (self == 0 && timings)
+      for (const auto& [phase, seconds] : analysis.phase_seconds)
+        std::cerr << "qnm-replay-mpi: " << phase << ": " << seconds << " s\n";
   } catch (const std::exception& e) {
     if (self == 0) std::cerr << "qnm-replay-mpi: " << e.what() << "\n";
     status = 1;
