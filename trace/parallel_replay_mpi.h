@@ -8,7 +8,6 @@
 #include <mpi.h>
 
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "trace/trace_events.h"
@@ -16,14 +15,19 @@
 
 namespace qnm::trace {
 
+/// One phase's wall and CPU seconds, each the maximum over the processes.
+struct PhaseTime {
+  std::string phase;
+  double wall_s = 0, cpu_s = 0;
+};
+
 /// What process 0 gets back (other processes get an empty trace and result).
 struct ParallelAnalysis {
   /// Definitions, the unified call tree, per-rank record counts and every
   /// reader warning; events only for process 0's own ranks.
   Trace trace;
   WaitStateResult result;
-  /// Wall seconds of each phase, the maximum over the processes.
-  std::vector<std::pair<std::string, double>> phase_seconds;
+  std::vector<PhaseTime> phase_times;
 };
 
 /// Collective over `comm`. Throws on bad input on EVERY process (the message

@@ -25,7 +25,7 @@ int Run(int argc, char** argv, int self) {
   app.add_option("--top", args.top, "rows in the ranked lists (default 10, 0 = all)");
   app.add_flag("--no-dissimilarity", args.no_dissimilarity, "leave out the dissimilarity indices");
   bool timings = false;
-  app.add_flag("--timings", timings, "print the wall time of each phase (max over processes) to stderr");
+  app.add_flag("--timings", timings, "print wall and CPU time of each phase (max over processes) to stderr");
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -39,8 +39,9 @@ int Run(int argc, char** argv, int self) {
     qnm::trace::ParallelAnalysis analysis = qnm::trace::AnalyzeWaitStatesParallel(trace_path, MPI_COMM_WORLD);
     if (self == 0) qnm::trace::WriteAnalysisReport(analysis.trace, analysis.result, args);
     if (self == 0 && timings)
-      for (const auto& [phase, seconds] : analysis.phase_seconds)
-        std::cerr << "qnm-replay-mpi: " << phase << ": " << seconds << " s\n";
+      for (const qnm::trace::PhaseTime& time : analysis.phase_times)
+        std::cerr << "qnm-replay-mpi: " << time.phase << ": wall " << time.wall_s << " s, cpu " << time.cpu_s
+                  << " s\n";
   } catch (const std::exception& e) {
     if (self == 0) std::cerr << "qnm-replay-mpi: " << e.what() << "\n";
     status = 1;
