@@ -13,6 +13,7 @@
 #include "ingest/run_pairing.h"
 #include "ingest/statistics_table.h"
 #include "ingest/text_lines.h"
+#include "trace/trace_run_stats.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -25,6 +26,10 @@ struct FoundFile {
   std::string path;
   std::string directory_tag;  // first sub-directory below a walked root, or empty
 };
+
+bool HasOtf2Anchor(const fs::path& file) {
+  return file.extension() == ".def" && fs::exists(fs::path(file).replace_extension(".otf2"));
+}
 
 std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
   std::vector<FoundFile> found;
@@ -39,7 +44,14 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
     std::vector<FoundFile> below;
     for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, error), end;
          !error && it != end; it.increment(error)) {
+      // An OTF2 archive is read through its anchor `X.otf2`; its `X/` event
+      // folder and `X.def` definitions belong to it and are not runs of their own.
+      if (it->is_directory(error) && fs::exists(it->path().string() + ".otf2")) {
+        it.disable_recursion_pending();
+        continue;
+      }
       if (!it->is_regular_file(error)) continue;
+      if (HasOtf2Anchor(it->path())) continue;
       fs::path relative = it->path().lexically_relative(path);
       std::string tag;
       if (std::distance(relative.begin(), relative.end()) > 1) tag = relative.begin()->string();
@@ -117,6 +129,11 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     ApplyFileName(file.name, found.directory_tag, &run);
     ApplyMpipCommand(report, &run);
     file.runs.push_back(std::move(run));
+  } else if (HasExtension(found.path, ".otf2")) {
+    file.kind = FileKind::kOtf2Trace;
+    RunStats run = trace::ReadTraceRunStats(found.path);
+    ApplyFileName(file.name, found.directory_tag, &run);
+    file.runs.push_back(std::move(run));
   } else if (HasExtension(found.path, ".csv") || HasExtension(found.path, ".json")) {
     file.kind = FileKind::kStatisticsTable;
     file.runs = HasExtension(found.path, ".csv") ? ReadStatisticsCsv(text, found.path)
@@ -132,7 +149,7 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     file.runs = NpbToRunStats(output);
     for (RunStats& run : file.runs) ApplyFileName(file.name, found.directory_tag, &run);
   } else {
-    throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, .csv or .json table)");
+    throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, .csv or .json table)");
   }
   return file;
 }

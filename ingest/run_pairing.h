@@ -12,7 +12,7 @@
 
 namespace qnm {
 
-enum class FileKind { kMpipReport, kNpbOutput, kStatisticsTable };
+enum class FileKind { kMpipReport, kNpbOutput, kStatisticsTable, kOtf2Trace };
 
 /// One file that was read, with the records it produced.
 struct IngestedFile {

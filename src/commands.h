@@ -12,6 +12,7 @@ void AddPredictCommand(CLI::App& app);   // predict_command.cpp (also `validate`
 void AddPlotCommand(CLI::App& app);      // plot_command.cpp
 void AddTraceCommand(CLI::App& app);     // trace_command.cpp
 void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
+void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
 
 /// Thrown by a callback to exit with `code` after printing nothing more.
 struct ExitCode {

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   qnm::cli::AddPlotCommand(app);
   qnm::cli::AddTraceCommand(app);
   qnm::cli::AddImbalanceCommand(app);
+  qnm::cli::AddWhatifCommand(app);
 
   // `predict` is the default subcommand: insert it when the first argument is
   // neither a subcommand nor a top-level flag.

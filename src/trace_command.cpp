@@ -3,6 +3,7 @@
 #include <iostream>
 #include <string>
 
+#include "ingest/run_stats_json.h"
 #include "src/commands.h"
 #include "trace/analysis_report.h"
 #include "trace/otf2_reader.h"
@@ -36,7 +37,7 @@ void RunStats(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json")
     throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
   qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path);
-  Emit(args.format == "json" ? trace::RunStatsJson(run) : trace::RunStatsTable(run), args.output);
+  Emit(args.format == "json" ? RunToJson(run).dump(1) + "\n" : trace::RunStatsTable(run), args.output);
 }
 
 }  // namespace

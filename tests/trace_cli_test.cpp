@@ -79,7 +79,7 @@ TEST_CASE("trace cli: stats and errors", "[trace]") {
   REQUIRE(RunCli("trace stats " + TraceDir("pipit-ping-pong-otf2") + " --format json", &out) == 0);
   nlohmann::json stats = nlohmann::json::parse(out);
   CHECK(stats["procs"] == 2);
-  CHECK(stats["p2p_calls_per_rank"][0] == 8);  // 8 message sizes, one send each way
+  CHECK(stats["per_rank"]["p2p_calls"][0] == 8);  // 8 message sizes, one send each way
   CHECK(stats["tool_version"] == "Score-P 7.1");
 
   CHECK(RunCli("trace analyze /nonexistent/trace", &out, true) == 1);

@@ -113,7 +113,6 @@ RunStats RunStatsFromTrace(const Trace& trace, const WaitStateResult& profile) {
 #include <cstdio>
 #include <sstream>
 
-#include <nlohmann/json.hpp>
 
 #include "trace/otf2_reader.h"
 
@@ -123,41 +122,6 @@ RunStats ReadTraceRunStats(const std::string& path) {
   Trace trace = ReadOtf2Trace(path);
   WaitStateResult profile = AnalyzeWaitStates(trace);
   return RunStatsFromTrace(trace, profile);
-}
-
-std::string RunStatsJson(const RunStats& run) {
-  auto number = [](double value) { return Known(value) ? nlohmann::json(value) : nlohmann::json(nullptr); };
-  nlohmann::json out;
-  out["app"] = run.app;
-  out["procs"] = run.procs;
-  out["sources"] = run.sources;
-  out["tool_version"] = run.tool_version;
-  out["app_time_s_per_rank"] = run.app_time_s_per_rank;
-  out["mpi_time_s_per_rank"] = run.mpi_time_s_per_rank;
-  out["app_time_mean_s"] = number(run.app_time_mean_s);
-  out["app_time_max_s"] = number(run.app_time_max_s);
-  out["mpi_time_mean_s"] = number(run.mpi_time_mean_s);
-  out["mpi_time_max_s"] = number(run.mpi_time_max_s);
-  out["compute_time_mean_s"] = number(run.compute_time_mean_s);
-  out["p2p_calls_per_rank"] = run.p2p_calls_per_rank;
-  out["p2p_bytes_sent_per_rank"] = run.p2p_bytes_sent_per_rank;
-  out["collective_calls_per_rank"] = run.collective_calls_per_rank;
-  out["collective_bytes_sent_per_rank"] = run.collective_bytes_sent_per_rank;
-  out["messages_per_rank"] = number(run.messages_per_rank);
-  out["bytes_sent_per_rank"] = number(run.bytes_sent_per_rank);
-  out["bytes_per_message"] = number(run.bytes_per_message);
-  out["mpi_calls_per_rank"] = number(run.mpi_calls_per_rank);
-  nlohmann::json sites = nlohmann::json::array();
-  for (const CallSiteStats& site : run.call_sites)
-    sites.push_back({{"id", site.id}, {"mpi_function", site.mpi_function},
-                     {"callpath", site.source_location}, {"activity", ToString(site.activity)},
-                     {"time_s_per_rank", site.time_s_per_rank}, {"calls_per_rank", site.calls_per_rank},
-                     {"bytes_sent_per_rank", site.bytes_sent_per_rank}, {"total_time_s", number(site.total_time_s)},
-                     {"total_calls", number(site.total_calls)}, {"total_bytes_sent", number(site.total_bytes_sent)}});
-  out["call_sites"] = sites;
-  out["derivations"] = run.derivations;
-  out["details"] = run.details;
-  return out.dump(1) + "\n";
 }
 
 std::string RunStatsTable(const RunStats& run) {

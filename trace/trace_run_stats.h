@@ -20,8 +20,7 @@ namespace qnm::trace {
 /// statistics; the entry point for ingest/. Throws InputError on a bad trace.
 RunStats ReadTraceRunStats(const std::string& path);
 
-/// The record as JSON (every field a trace fills) and as a short table.
-std::string RunStatsJson(const RunStats& run);
+/// The record as a short table for people (JSON: RunToJson in ingest/run_stats_json.h).
 std::string RunStatsTable(const RunStats& run);
 
 }  // namespace qnm::trace

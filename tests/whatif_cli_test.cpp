@@ -1,0 +1,76 @@
+// `qnm-predict whatif` end to end through the built binary.
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include <sys/wait.h>
+
+#include "util/atomic_file.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string Synthetic() { return std::string(QNM_TEST_DATA_DIR) + "/otf2/synthetic-patterns-4rank"; }
+
+int RunWhatif(const std::string& args, std::string* out) {
+  std::string command = std::string(QNM_CLI_PATH) + " whatif " + args + " 2>&1";
+  FILE* pipe = popen(command.c_str(), "r");
+  REQUIRE(pipe);
+  std::array<char, 4096> buffer;
+  out->clear();
+  std::size_t n;
+  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out->append(buffer.data(), n);
+  int status = pclose(pipe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+}  // namespace
+
+TEST_CASE("whatif cli: json report for a config file and options", "[whatif]") {
+  std::string config = (fs::temp_directory_path() / "qnm_whatif_cli.cfg").string();
+  qnm::WriteFileAtomically(config, "MODEL \"Reenact\"\nCUT MESSAGE TAG == 11  # the 0->1 message\n");
+  std::string out;
+  REQUIRE(RunWhatif(Synthetic() + " --config " + config + " --scale main=1 --format json", &out) == 0);
+  nlohmann::json j = nlohmann::json::parse(out);
+  CHECK(j["hypotheses"].size() == 2);
+  CHECK(j["hypotheses"][0] == "cut message tag == 11");
+  CHECK(j["messages_cut"] == 1);
+  CHECK(j["ranks"].size() == 4);
+  CHECK(j["wait_states"]["mpi_latesender"]["original_s"].get<double>() == Approx(320e-6));
+  CHECK(j["wait_states"]["mpi_latesender"]["predicted_s"].get<double>() < 320e-6);
+  CHECK(j["original_runtime_s"].get<double>() == Approx(3.1e-3).epsilon(1e-9));
+}
+
+TEST_CASE("whatif cli: table to a file, identity gains nothing", "[whatif]") {
+  std::string path = (fs::temp_directory_path() / "qnm_whatif_cli_table.txt").string();
+  fs::remove(path);
+  std::string out;
+  REQUIRE(RunWhatif(Synthetic() + " -o " + path, &out) == 0);
+  CHECK(out.empty());
+  std::string table = qnm::ReadFile(path);
+  CHECK(table.find("hypotheses: none (identity replay)") != std::string::npos);
+  CHECK(table.find("gain                    0.000000 s  (0.00 %)") != std::string::npos);
+  CHECK(table.find("Late Sender") != std::string::npos);
+}
+
+TEST_CASE("whatif cli: bad input is a one-line error", "[whatif]") {
+  std::string config = (fs::temp_directory_path() / "qnm_whatif_cli_bad.cfg").string();
+  qnm::WriteFileAtomically(config, "# comment\nSCALE REGION \"main\" -2\n");
+  std::string out;
+  CHECK(RunWhatif(Synthetic() + " --config " + config, &out) == 1);
+  CHECK(out == "qnm-predict: " + config + ":2: scale factor must be a number >= 0, not '-2'\n");
+  CHECK(RunWhatif(Synthetic() + " --balance no_such_region", &out) == 1);
+  CHECK(out.find("no region named \"no_such_region\"") != std::string::npos);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  CHECK(RunWhatif(Synthetic() + " --cut-messages 'size~3'", &out) == 1);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  CHECK(RunWhatif(Synthetic() + " --format xml", &out) == 1);
+  CHECK(RunWhatif("/nonexistent/trace", &out) == 1);
+  CHECK(out.find("/nonexistent/trace") != std::string::npos);
+}
