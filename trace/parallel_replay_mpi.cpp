@@ -52,9 +52,12 @@ void UnifyCallTrees(Trace* trace, RankRange owned, MPI_Comm comm) {
   trace->call_paths = std::move(global);
 }
 
-/// Seed 001 section 3.3, point-to-point: send records go to the process
-/// owning the receiver (Late Sender, Wrong Order there); the matched
-/// receive's request Enter time comes back to the sender's owner (Late Receiver).
+/// Seed 001 section 3.3.1, point-to-point: send records go to the process
+/// owning the receiver (Late Sender, Wrong Order there). Seed 001 computes
+/// Late Receiver at the receiver too and ships the waiting time back (3.4);
+/// we ship the matched receive's request Enter time back instead and compute
+/// Late Receiver at the sender's owner, because Waitall/Waitsome count only
+/// their largest wait, which needs all of the sender's completions in one place.
 void PointToPoint(const std::vector<uint32_t>& owner_of_rank, ReplayRecords& local,
                   const WaitStateOptions& options, MPI_Comm comm, WaitStateResult& result) {
   const int processes = mpi::Size(comm);

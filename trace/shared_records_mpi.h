@@ -1,5 +1,5 @@
 #pragma once
-// The small tables every analysis process needs (seed 001 section 3.3 treats
+// The small tables every analysis process needs (seed 001 section 3.3.2 treats
 // collectives by one MPI collective per instance; we replicate the few
 // records instead): collective calls, MPI_Init/Finalize, and the MPI-2 RMA
 // records with the call instances they point to.
