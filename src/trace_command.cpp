@@ -1,17 +1,13 @@
 // `qnm-predict trace analyze|stats`: wires the OTF2 reader, the wait-state
 // analysis, the dissimilarity indices and the reports to the command line.
 #include <iostream>
-#include <memory>
 #include <string>
 
 #include "ingest/run_stats_json.h"
-#include "models/dissimilarity.h"
 #include "src/commands.h"
-#include "trace/activity_times.h"
-#include "trace/cube_writer.h"
+#include "trace/analysis_report.h"
 #include "trace/otf2_reader.h"
 #include "trace/trace_run_stats.h"
-#include "trace/wait_state_report.h"
 #include "trace/wait_states.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -19,13 +15,8 @@
 namespace qnm::cli {
 namespace {
 
-struct TraceArgs {
+struct TraceArgs : trace::AnalyzeReportOptions {
   std::string trace_path;
-  std::string format = "table";
-  std::string output;
-  std::string cube;
-  int top = 10;
-  bool no_dissimilarity = false;
 };
 
 void Emit(const std::string& text, const std::string& output) {
@@ -36,25 +27,10 @@ void Emit(const std::string& text, const std::string& output) {
 }
 
 void RunAnalyze(const TraceArgs& args) {
-  trace::ReportFormat format;
-  if (!trace::ParseReportFormat(args.format, &format))
-    throw InputError("", 0, "--format must be table, json or csv, not '" + args.format + "'");
+  trace::CheckedReportFormat(args);  // before the (long) analysis
   trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
   trace::WaitStateResult result = trace::AnalyzeWaitStates(trace);
-  std::unique_ptr<DissimilarityResult> dissimilarity;
-  if (!args.no_dissimilarity) {
-    ActivityRegionTimes times = trace::ActivityTimesFromTrace(trace, result);
-    DissimilarityOptions options;
-    options.report_top = args.top;
-    dissimilarity = std::make_unique<DissimilarityResult>(ComputeDissimilarity(times, options));
-  }
-  trace::TraceReportInput input;
-  input.trace = &trace;
-  input.result = &result;
-  input.dissimilarity = dissimilarity.get();
-  input.top = args.top;
-  if (!args.cube.empty()) WriteFileAtomically(args.cube, trace::CubeReport(trace, result));
-  Emit(trace::RenderTraceReport(input, format), args.output);
+  trace::WriteAnalysisReport(trace, result, args);
 }
 
 void RunStats(const TraceArgs& args) {

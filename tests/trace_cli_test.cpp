@@ -8,6 +8,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "tests/command_runner.h"
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -22,14 +24,7 @@ std::string TraceDir(const std::string& tag) {
 /// Runs the CLI with `args`; returns the exit code and fills stdout (stderr merged when asked).
 int RunCli(const std::string& args, std::string* out, bool merge_stderr = false) {
   std::string command = std::string(QNM_CLI_PATH) + " " + args + (merge_stderr ? " 2>&1" : " 2>/dev/null");
-  FILE* pipe = popen(command.c_str(), "r");
-  REQUIRE(pipe);
-  std::array<char, 4096> buffer;
-  out->clear();
-  std::size_t n;
-  while ((n = fread(buffer.data(), 1, buffer.size(), pipe)) > 0) out->append(buffer.data(), n);
-  int status = pclose(pipe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return qnm::testing::RunCommand(command, out);
 }
 
 }  // namespace

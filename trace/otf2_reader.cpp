@@ -312,7 +312,7 @@ struct LocationReader {
     ++bad_refs;
     return false;
   }
-  void Finish(std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>>* quirks) {
+  void Finish(QuirkCounts* quirks) {
     closed_at_end += stack.size();
     PopTo(0, last_ticks);
     trace->repaired_leaves += closed_frames + closed_at_end;
@@ -330,9 +330,9 @@ struct LocationReader {
   }
 };
 
-/// "12 regions ... (ranks 0-3, 7)": one warning per kind of repaired quirk.
-void AddQuirkWarnings(const std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>>& quirks,
-                      std::vector<std::string>* warnings) {
+}  // namespace
+
+void AddQuirkWarnings(const QuirkCounts& quirks, std::vector<std::string>* warnings) {
   for (const auto& [what, per_rank] : quirks) {
     uint64_t total = 0;
     std::string ranks;
@@ -352,6 +352,8 @@ void AddQuirkWarnings(const std::map<std::string, std::vector<std::pair<uint32_t
                         (per_rank.size() > 1 ? "s " : " ") + ranks + ")");
   }
 }
+
+namespace {
 
 LocationReader& Loc(void* user) { return *static_cast<LocationReader*>(user); }
 
@@ -599,7 +601,8 @@ std::string Otf2Message(const char* what) {
 }
 
 /// Opens the archive, reads the global definitions, selects the rank locations.
-ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint64_t>* ranks) {
+ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint64_t>* ranks,
+                      RankPartition partition = {}, RankRange* range_out = nullptr) {
   OTF2_Error_RegisterCallback(RecordOtf2Error, nullptr);
   g_last_otf2_error.clear();
   if (!IsFile(anchor)) throw InputError(anchor, 0, "no such trace anchor file");
@@ -640,16 +643,22 @@ ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint6
   if (status != OTF2_SUCCESS)
     throw InputError(defs.file, 0, Otf2Message("corrupt global definitions"));
   ResolveDefinitions(defs, ranks);
-  for (uint64_t location : *ranks) OTF2_Reader_SelectLocation(reader.get(), location);
+  // Parallel replay: select only this part's ranks.
+  RankRange range = partition.Of(static_cast<uint32_t>(ranks->size()));
+  if (range_out) *range_out = range;
+  for (uint32_t rank = range.first; rank < range.end; ++rank)
+    OTF2_Reader_SelectLocation(reader.get(), (*ranks)[rank]);
   return reader;
 }
 
 /// Reads each rank's local definitions (the id mapping tables).
 void ReadLocalDefinitions(OTF2_Reader* reader, const std::string& anchor,
-                          const std::vector<uint64_t>& ranks) {
+                          const std::vector<uint64_t>& ranks, RankRange range) {
+  if (range.first == range.end) return;
   std::string dir = anchor.substr(0, anchor.size() - 5) + "/";
   bool opened = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
-  for (uint64_t location : ranks) {
+  for (uint32_t rank = range.first; rank < range.end; ++rank) {
+    uint64_t location = ranks[rank];
     std::string file = dir + std::to_string(location) + ".def";
     if (!IsFile(file)) throw InputError(file, 0, "missing local definition file");
     if (!opened) throw InputError(file, 0, Otf2Message("cannot open local definition files"));
@@ -702,13 +711,25 @@ std::string Otf2AnchorPath(const std::string& path) {
 }
 
 Trace ReadOtf2Trace(const std::string& path) {
+  QuirkCounts quirks;
+  RankRange range;
+  Trace trace = ReadOtf2TraceRanks(path, RankPartition{}, &range, &quirks);
+  AddQuirkWarnings(quirks, &trace.warnings);
+  return trace;
+}
+
+Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankRange* range_out,
+                         QuirkCounts* quirks_out) {
   std::string anchor = Otf2AnchorPath(path);
   Trace trace;
   trace.path = anchor;
   std::vector<uint64_t> rank_locations;
-  ReaderPtr reader = OpenArchive(anchor, &trace, &rank_locations);
+  RankRange range;
+  ReaderPtr reader = OpenArchive(anchor, &trace, &rank_locations, partition, &range);
+  *range_out = range;
   uint32_t pausing = trace.call_paths.AddPausingRegion();
-  ReadLocalDefinitions(reader.get(), anchor, rank_locations);
+  ReadLocalDefinitions(reader.get(), anchor, rank_locations, range);
+  if (range.first == range.end) return trace;  // this process owns no rank
 
   std::string dir = anchor.substr(0, anchor.size() - 5) + "/";
   if (OTF2_Reader_OpenEvtFiles(reader.get()) != OTF2_SUCCESS)
@@ -716,8 +737,8 @@ Trace ReadOtf2Trace(const std::string& path) {
   OTF2_EvtReaderCallbacks* callbacks = NewEventCallbacks();
   std::unique_ptr<OTF2_EvtReaderCallbacks, void (*)(OTF2_EvtReaderCallbacks*)> callbacks_owner(
       callbacks, OTF2_EvtReaderCallbacks_Delete);
-  std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>> quirks;
-  for (uint32_t rank = 0; rank < rank_locations.size(); ++rank) {
+  QuirkCounts& quirks = *quirks_out;
+  for (uint32_t rank = range.first; rank < range.end; ++rank) {
     std::string file = dir + std::to_string(rank_locations[rank]) + ".evt";
     if (!IsFile(file)) throw InputError(file, 0, "missing event file");
     // The header's event count, bounded by the file size (a record takes >= 3
@@ -745,7 +766,6 @@ Trace ReadOtf2Trace(const std::string& path) {
       loc.out->events.shrink_to_fit();
   }
   OTF2_Reader_CloseEvtFiles(reader.get());
-  AddQuirkWarnings(quirks, &trace.warnings);
   return trace;
 }
 
@@ -792,7 +812,8 @@ uint64_t DecodeOtf2EventsOnly(const std::string& path, bool counting_callbacks) 
   Trace trace;
   std::vector<uint64_t> rank_locations;
   ReaderPtr reader = OpenArchive(anchor, &trace, &rank_locations);
-  ReadLocalDefinitions(reader.get(), anchor, rank_locations);
+  ReadLocalDefinitions(reader.get(), anchor, rank_locations,
+                       RankRange{0, static_cast<uint32_t>(rank_locations.size())});
   if (OTF2_Reader_OpenEvtFiles(reader.get()) != OTF2_SUCCESS)
     throw InputError(anchor, 0, Otf2Message("cannot open the event files"));
   std::unique_ptr<OTF2_EvtReaderCallbacks, void (*)(OTF2_EvtReaderCallbacks*)> counting(

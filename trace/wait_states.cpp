@@ -57,15 +57,9 @@ double WaitStateResult::TotalOnRank(Pattern pattern, uint32_t rank) const {
   return total;
 }
 
-WaitStateResult AnalyzeWaitStates(const Trace& trace, const WaitStateOptions& options) {
-  WaitStateResult result;
-  result.ranks = static_cast<uint32_t>(trace.ranks.size());
-  result.cnodes = static_cast<uint32_t>(trace.call_paths.size());
-  ReplayRecords records = ExtractReplayRecords(trace);
-  detail::AnalyzePointToPoint(trace, records, options, result);
-  detail::AnalyzeCollectives(trace, records, result);
-  detail::AnalyzeRma(trace, records, result);
+namespace detail {
 
+void FinishWaitStates(const Trace& trace, ReplayRecords& records, WaitStateResult& result) {
   if (result.unmatched_sends || result.unmatched_receives)
     result.warnings.push_back(std::to_string(result.unmatched_sends) + " sends and " +
                               std::to_string(result.unmatched_receives) +
@@ -86,6 +80,20 @@ WaitStateResult AnalyzeWaitStates(const Trace& trace, const WaitStateOptions& op
     result.exclusive_time_s[i] = records.exclusive_ticks[i] / ticks_per_second;
   result.visits = std::move(records.visits);
   for (double ticks : records.outside_ticks) result.outside_time_s.push_back(ticks / ticks_per_second);
+}
+
+}  // namespace detail
+
+WaitStateResult AnalyzeWaitStates(const Trace& trace, const WaitStateOptions& options) {
+  WaitStateResult result;
+  result.ranks = static_cast<uint32_t>(trace.ranks.size());
+  result.cnodes = static_cast<uint32_t>(trace.call_paths.size());
+  ReplayRecords records = ExtractReplayRecords(trace);
+  detail::AnalyzePointToPoint(trace, records, options, result);
+  detail::AnalyzeCollectives(trace, records, result);
+  detail::AnalyzeRma(trace, records, result);
+
+  detail::FinishWaitStates(trace, records, result);
   return result;
 }
 

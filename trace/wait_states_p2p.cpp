@@ -34,18 +34,14 @@ struct LateSenderEntry {
 
 }  // namespace
 
-void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
-                         const WaitStateOptions& options, WaitStateResult& result) {
-  (void)trace;
-  const auto& sends = records.sends;
-  const auto& recvs = records.recvs;
+BulkVector<uint32_t> MatchMessages(const BulkVector<SendRecord>& sends,
+                                   const BulkVector<RecvRecord>& recvs, WaitStateResult& result) {
   // Message matching per (comm, source, destination, tag) channel: the k-th
   // send (in send order) matches the k-th receive (in completion order).
   std::unordered_map<ChannelKey, uint32_t, ChannelHash> channel_of;
   std::vector<std::vector<uint32_t>> channel_sends;
   std::vector<uint32_t> channel_next;
   BulkVector<uint32_t> send_of_recv(recvs.size(), kNone);
-  BulkVector<uint32_t> recv_of_send(sends.size(), kNone);
   ChannelKey last_key{kNone, kNone, kNone, kNone};
   uint32_t last_channel = kNone;
   auto channel = [&](const ChannelKey& key, bool create) -> uint32_t {
@@ -62,19 +58,24 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
   for (uint32_t s = 0; s < sends.size(); ++s)
     channel_sends[channel({sends[s].comm, sends[s].src, sends[s].dst, sends[s].tag}, true)].push_back(s);
   channel_next.assign(channel_sends.size(), 0);
+  uint64_t matched = 0;
   for (uint32_t r = 0; r < recvs.size(); ++r) {
     uint32_t c = channel({recvs[r].comm, recvs[r].src, recvs[r].dst, recvs[r].tag}, false);
     if (c == kNone || channel_next[c] == channel_sends[c].size()) {
       ++result.unmatched_receives;
       continue;
     }
-    uint32_t s = channel_sends[c][channel_next[c]++];
-    send_of_recv[r] = s;
-    recv_of_send[s] = r;
-    ++result.messages_matched;
+    send_of_recv[r] = channel_sends[c][channel_next[c]++];
+    ++matched;
   }
-  result.unmatched_sends = sends.size() - result.messages_matched;
+  result.messages_matched += matched;
+  result.unmatched_sends += sends.size() - matched;
+  return send_of_recv;
+}
 
+void LateSender(const BulkVector<SendRecord>& sends, const BulkVector<RecvRecord>& recvs,
+                const BulkVector<uint32_t>& send_of_recv, BulkVector<CallInstance>& instances,
+                const WaitStateOptions& options, WaitStateResult& result) {
   // Scalasca: Late Sender, idle = min(Es, Lr) - Er, charged to the receive's
   // completion call; Waitall/Waitsome count only their latest sender.
   std::deque<LateSenderEntry> buffer;  // the last Late Sender instances (Wrong Order)
@@ -106,7 +107,7 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
     uint32_t s = send_of_recv[r];
     if (s == kNone) continue;
     const SendRecord& send = sends[s];
-    CallInstance& completion = records.instances[recv.completion];
+    CallInstance& completion = instances[recv.completion];
     if (recv.completion != group) flush_group();
     double idle = 0;
     if (completion.call_class != CallClass::kTest)
@@ -137,16 +138,18 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
     }
   }
   flush_group();
+}
 
+void LateReceiver(const BulkVector<SendRecord>& sends, const BulkVector<uint64_t>& request_enter_of_send,
+                  const BulkVector<CallInstance>& instances, WaitStateResult& result) {
   // Scalasca: Late Receiver, only for MPI_Send/MPI_Ssend and single waits;
   // wait-multi calls count their maximum unless they held a Late Sender.
   std::unordered_map<uint32_t, double> multi_best;  // completion instance -> max idle
   for (uint32_t s = 0; s < sends.size(); ++s) {
     const SendRecord& send = sends[s];
-    uint32_t r = recv_of_send[s];
-    if (r == kNone || send.completion == kNone) continue;
-    const CallInstance& completion = records.instances[send.completion];
-    uint64_t request_enter = recvs[r].request_enter;
+    uint64_t request_enter = request_enter_of_send[s];
+    if (request_enter == kUnmatched || send.completion == kNone) continue;
+    const CallInstance& completion = instances[send.completion];
     double idle = completion.leave <= request_enter ? 0.0 : Signed(request_enter, completion.enter);
     switch (completion.call_class) {
       case CallClass::kBlockingSend:
@@ -163,9 +166,20 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
     }
   }
   for (const auto& [instance, idle] : multi_best) {
-    const CallInstance& completion = records.instances[instance];
+    const CallInstance& completion = instances[instance];
     AddSeverity(result, Pattern::kLateReceiver, completion.cnode, completion.rank, idle);
   }
+}
+
+void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
+                         const WaitStateOptions& options, WaitStateResult& result) {
+  (void)trace;
+  BulkVector<uint32_t> send_of_recv = MatchMessages(records.sends, records.recvs, result);
+  LateSender(records.sends, records.recvs, send_of_recv, records.instances, options, result);
+  BulkVector<uint64_t> request_enter(records.sends.size(), kUnmatched);
+  for (uint32_t r = 0; r < records.recvs.size(); ++r)
+    if (send_of_recv[r] != kNone) request_enter[send_of_recv[r]] = records.recvs[r].request_enter;
+  LateReceiver(records.sends, request_enter, records.instances, result);
 }
 
 }  // namespace qnm::trace::detail

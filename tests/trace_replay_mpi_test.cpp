@@ -1,0 +1,112 @@
+// qnm-replay-mpi (parallel replay over MPI, seed 001) against the sequential
+// `qnm-predict trace analyze`: the JSON reports must agree at R = 1, 2, 4.
+// Skips (with a warning) when mpirun or the MPI executable is not available.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/command_runner.h"
+
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string TraceDir(const std::string& tag) { return std::string(QNM_TEST_DATA_DIR) + "/otf2/" + tag; }
+
+using qnm::testing::RunCommand;
+
+/// The mpirun command line, or "" when this build or machine cannot run MPI.
+std::string Mpirun(int processes) {
+#ifdef QNM_REPLAY_MPI_PATH
+  std::string ignored;
+  if (!fs::exists(QNM_REPLAY_MPI_PATH) || RunCommand("command -v mpirun >/dev/null 2>&1", &ignored) != 0) return "";
+  // Root in containers needs --allow-run-as-root; shared memory without CMA.
+  return "OMPI_MCA_btl_vader_single_copy_mechanism=none mpirun --allow-run-as-root --oversubscribe "
+         "--mca btl self,vader -np " + std::to_string(processes) + " " + QNM_REPLAY_MPI_PATH;
+#else
+  (void)processes;
+  return "";
+#endif
+}
+
+/// Equal structure and strings; numbers equal up to summation order (1e-12 relative).
+bool SameReport(const nlohmann::json& a, const nlohmann::json& b, const std::string& where, std::string* diff) {
+  if (a.is_number() && b.is_number()) {
+    double x = a.get<double>(), y = b.get<double>();
+    if (std::fabs(x - y) <= 1e-12 * std::max(std::fabs(x), std::fabs(y)) + 1e-300) return true;
+  } else if (a.type() == b.type() && (a.is_object() || a.is_array()) && a.size() == b.size()) {
+    if (a.is_object()) {
+      for (auto it = a.begin(); it != a.end(); ++it)
+        if (!b.contains(it.key()) || !SameReport(it.value(), b[it.key()], where + "/" + it.key(), diff))
+          return false;
+      return true;
+    }
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (!SameReport(a[i], b[i], where + "/" + std::to_string(i), diff)) return false;
+    return true;
+  } else if (a == b) {
+    return true;
+  }
+  *diff = where + ": " + a.dump().substr(0, 200) + " vs " + b.dump().substr(0, 200);
+  return false;
+}
+
+void CompareWithSequential(const std::string& tag) {
+  if (Mpirun(1).empty()) {
+    WARN("mpirun or qnm-replay-mpi not available: parallel replay not tested");
+    return;
+  }
+  std::string sequential;
+  REQUIRE(RunCommand(std::string(QNM_CLI_PATH) + " trace analyze " + TraceDir(tag) + " --format json 2>/dev/null",
+              &sequential) == 0);
+  nlohmann::json expected = nlohmann::json::parse(sequential);
+  for (int processes : {1, 2, 4}) {
+    INFO(tag << " with " << processes << " processes");
+    std::string parallel;
+    REQUIRE(RunCommand(Mpirun(processes) + " " + TraceDir(tag) + " --format json 2>/dev/null", &parallel) == 0);
+    nlohmann::json actual = nlohmann::json::parse(parallel);
+    std::string diff;
+    bool same = SameReport(expected, actual, "", &diff);
+    INFO(diff);
+    CHECK(same);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("replay mpi: synthetic trace equals the sequential analysis", "[trace][mpi]") {
+  CompareWithSequential("synthetic-patterns-4rank");
+}
+
+TEST_CASE("replay mpi: 32-rank stencil equals the sequential analysis", "[trace][mpi]") {
+  CompareWithSequential("tracer-stencil4d-32");
+}
+
+TEST_CASE("replay mpi: bad input fails on every process without hanging", "[trace][mpi]") {
+  if (Mpirun(2).empty()) {
+    WARN("mpirun or qnm-replay-mpi not available: parallel replay not tested");
+    return;
+  }
+  fs::path dir = fs::temp_directory_path() / ("qnm_replay_bad_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::copy(TraceDir("tracer-stencil4d-32"), dir, fs::copy_options::recursive);
+  // Only the second process's ranks break: rank 31's event file (location 31) is missing.
+  REQUIRE(fs::remove(dir / "traces" / "31.evt"));
+  std::string out;
+  fs::path report = dir / "report.json";
+  int code = RunCommand(Mpirun(2) + " " + dir.string() + " --format json -o " + report.string() + " 2>&1", &out);
+  CHECK(code != 0);
+  CHECK(out.find("qnm-replay-mpi: ") != std::string::npos);
+  CHECK(out.find("31.evt") != std::string::npos);
+  CHECK_FALSE(fs::exists(report));
+  CHECK(RunCommand(Mpirun(2) + " /nonexistent/trace --format json 2>&1", &out) != 0);
+  CHECK(out.find("no such trace anchor file") != std::string::npos);
+  fs::remove_all(dir);
+}
