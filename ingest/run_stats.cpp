@@ -5,6 +5,8 @@
 #include <numeric>
 #include <tuple>
 
+#include "util/statistics.h"
+
 namespace qnm {
 namespace {
 
@@ -16,15 +18,6 @@ double Mean(const std::vector<double>& values) {
 double Max(const std::vector<double>& values) {
   if (values.empty()) return kUnknown;
   return *std::max_element(values.begin(), values.end());
-}
-
-double Median(std::vector<double> values) {
-  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !Known(v); }),
-               values.end());
-  if (values.empty()) return kUnknown;
-  std::sort(values.begin(), values.end());
-  std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 bool StartsWith(const std::string& text, const char* prefix) {
@@ -155,7 +148,7 @@ std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs) {
       group.procs = procs;
       std::vector<double> times;
       for (const RunStats& run : group_runs) times.push_back(run.TotalTimeSeconds());
-      group.median_time_s = Median(times);
+      group.median_time_s = MedianOfKnown(times);
       std::vector<double> known;
       for (double t : times)
         if (Known(t)) known.push_back(t);

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "util/text_format.h"  // ToLower
+
 namespace qnm {
 
 /// Splits `text` at '\n' (a trailing '\r' is dropped); line i is text line i+1.
@@ -18,7 +20,6 @@ std::string_view Trim(std::string_view text);
 std::vector<std::string_view> SplitWhitespace(std::string_view text);
 bool StartsWith(std::string_view text, std::string_view prefix);
 bool EndsWith(std::string_view text, std::string_view suffix);
-std::string ToLower(std::string_view text);
 
 /// The whole token as a number ("1e+04", "0.000624", "nan"); nullopt otherwise.
 std::optional<double> ParseDouble(std::string_view token);

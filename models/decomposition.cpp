@@ -6,15 +6,10 @@
 
 #include "models/contention_network.h"
 #include "models/scaling_fit.h"
+#include "util/text_format.h"
 
 namespace qnm {
 namespace {
-
-std::string Format(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
 
 double MeanAppTime(const RunStats& run) {
   if (Known(run.app_time_mean_s)) return run.app_time_mean_s;
@@ -61,8 +56,8 @@ bool DecomposeRun(const RunStats& run, const MachineProfile& machine,
     d.mpi_time_s = 0;
   }
   if (d.mpi_time_s > d.app_time_s) {
-    d.flags.push_back("MPI time " + Format("%.4g", d.mpi_time_s) + " s exceeds app time " +
-                      Format("%.4g", d.app_time_s) + " s: compute clamped to 0");
+    d.flags.push_back("MPI time " + FormatDouble("%.4g", d.mpi_time_s) + " s exceeds app time " +
+                      FormatDouble("%.4g", d.app_time_s) + " s: compute clamped to 0");
   }
   d.messages_per_rank = run.messages_per_rank;
   d.bytes_per_message = run.bytes_per_message;
@@ -73,7 +68,7 @@ bool DecomposeRun(const RunStats& run, const MachineProfile& machine,
   d.time_scale = d.measured_time_s / d.app_time_s;
   if (std::fabs(d.time_scale - 1.0) > 0.1)
     d.flags.push_back("measured total differs from mean app time by " +
-                      Format("%.0f%%", 100 * (d.time_scale - 1)) +
+                      FormatDouble("%.0f%%", 100 * (d.time_scale - 1)) +
                       " (timed region vs MPI_Init..Finalize, or imbalance); parts scaled to the total");
 
   // Switch delay, seed 002: S = m * (Lat + L/BW).
@@ -88,8 +83,8 @@ bool DecomposeRun(const RunStats& run, const MachineProfile& machine,
     switch_s = d.messages_per_rank * machine.SwitchDelayPerMessage(bytes);
   }
   if (switch_s > d.mpi_time_s) {
-    d.flags.push_back("switch delay " + Format("%.4g", switch_s) + " s exceeds MPI time " +
-                      Format("%.4g", d.mpi_time_s) +
+    d.flags.push_back("switch delay " + FormatDouble("%.4g", switch_s) + " s exceeds MPI time " +
+                      FormatDouble("%.4g", d.mpi_time_s) +
                       " s (profile latency/bandwidth too pessimistic for this run): clamped");
     switch_s = d.mpi_time_s;
   }
@@ -161,8 +156,8 @@ bool EstimateNetworkFromRuns(const std::vector<const RunStats*>& runs, MachinePr
   estimated.estimated = true;
   estimated.source = "estimated from the series";
   estimated.estimate_note =
-      "no machine profile: latency " + Format("%.3g", latency) + " s and bandwidth " +
-      (inverse_bandwidth > 0 ? Format("%.3g", 1.0 / inverse_bandwidth) + " B/s" : std::string("unbounded")) +
+      "no machine profile: latency " + FormatDouble("%.3g", latency) + " s and bandwidth " +
+      (inverse_bandwidth > 0 ? FormatDouble("%.3g", 1.0 / inverse_bandwidth) + " B/s" : std::string("unbounded")) +
       " estimated from " + std::to_string(bytes.size()) +
       " runs (least squares of MPI time per message vs bytes per message, scaled to the lower "
       "envelope so no run's switch delay exceeds its MPI time); one MPI queue per process";

@@ -7,16 +7,12 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "util/text_format.h"
+
 namespace qnm {
 namespace {
 
-std::string Format(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
-std::string Percent(double share) { return Format("%.1f%%", 100.0 * share); }
+std::string Percent(double share) { return FormatDouble("%.1f%%", 100.0 * share); }
 
 /// Argmax over `values` restricted to finite entries; -1 if none is > 0.
 int ArgMaxPositive(const std::vector<double>& values) {
@@ -291,7 +287,7 @@ DissimilarityResult ComputeDissimilarity(const ActivityRegionTimes& times,
       std::size_t rank = k % n_ranks, region = k / n_ranks % n_regions, activity = k / n_ranks / n_regions;
       throw std::invalid_argument("dissimilarity: time of '" + times.activities[activity] + "' in '" +
                                   times.regions[region] + "' on rank " + std::to_string(rank) +
-                                  " is " + Format("%g", times.time_s[k]) +
+                                  " is " + FormatDouble("%g", times.time_s[k]) +
                                   " (must be finite and >= 0)");
     }
 
@@ -343,8 +339,8 @@ DissimilarityResult AggregateDissimilarity(const CellIndices& cells, const Dissi
       const double t = cells.time_s[k], id = cells.index[k];
       if (!std::isfinite(t) || t < 0 || (!std::isnan(id) && !(std::isfinite(id) && id >= 0)))
         throw std::invalid_argument("dissimilarity: cell '" + cells.activities[a] + "' @ '" +
-                                    cells.regions[r] + "' has t_ij " + Format("%g", t) +
-                                    ", ID_ij " + Format("%g", id));
+                                    cells.regions[r] + "' has t_ij " + FormatDouble("%g", t) +
+                                    ", ID_ij " + FormatDouble("%g", id));
       if (std::isnan(id) || !(t > options.min_cell_time_s) || !(t > 0)) {
         if (t > 0 && std::isnan(id))
           result.summary.notes.push_back("cell '" + cells.activities[a] + "' @ '" + cells.regions[r] +
@@ -375,9 +371,9 @@ std::string DissimilaritySummary::BriefReport() const {
     return out.str();
   }
   out << "most imbalanced activity " << (most_imbalanced_activity.empty() ? "-" : most_imbalanced_activity)
-      << " (" << scaled << "_A " << Format("%.6g", most_imbalanced_activity_value) << "), region "
+      << " (" << scaled << "_A " << FormatDouble("%.6g", most_imbalanced_activity_value) << "), region "
       << (most_imbalanced_region.empty() ? "-" : most_imbalanced_region) << " (" << scaled << "_C "
-      << Format("%.6g", most_imbalanced_region_value) << ")";
+      << FormatDouble("%.6g", most_imbalanced_region_value) << ")";
   return out.str();
 }
 
@@ -394,8 +390,8 @@ std::string DissimilaritySummary::FullReport() const {
     out << title << "\n";
     for (std::size_t k = 0; k < entries.size(); ++k) {
       const Entry& e = entries[k];
-      out << "  " << k + 1 << ". " << e.name << ": ID " << Format("%.6g", e.index);
-      if (with_scaled) out << ", SID " << Format("%.6g", e.scaled_index);
+      out << "  " << k + 1 << ". " << e.name << ": ID " << FormatDouble("%.6g", e.index);
+      if (with_scaled) out << ", SID " << FormatDouble("%.6g", e.scaled_index);
       out << ", time share " << (total_time_s > 0 ? Percent(e.time_s / total_time_s) : "-")
           << (e.candidate ? "  <- tuning candidate" : "") << "\n";
     }

@@ -10,17 +10,12 @@
 
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 std::string ExecutableDirectory() {
   char buffer[4096];
@@ -42,7 +37,7 @@ const char* ToString(Allocation allocation) {
 }
 
 bool ParseAllocation(const std::string& text, Allocation* allocation) {
-  std::string lower = Lower(text);
+  std::string lower = ToLower(text);
   if (lower == "one-per-node" || lower == "linear") *allocation = Allocation::kOnePerNode;
   else if (lower == "block") *allocation = Allocation::kBlock;
   else if (lower == "cyclic") *allocation = Allocation::kCyclic;
@@ -163,7 +158,7 @@ MachineProfile LoadMachineProfile(const std::string& name_or_path) {
   if (fs::is_regular_file(name_or_path, ec)) return ReadMachineProfile(name_or_path);
   std::string names;
   for (const MachineProfile& profile : BundledMachineProfiles()) {
-    if (Lower(profile.name) == Lower(name_or_path)) return profile;
+    if (ToLower(profile.name) == ToLower(name_or_path)) return profile;
     names += (names.empty() ? "" : ", ") + profile.name;
   }
   throw InputError(name_or_path, 0,
@@ -173,12 +168,12 @@ MachineProfile LoadMachineProfile(const std::string& name_or_path) {
 
 bool FindProfileForMachine(const std::string& machine, MachineProfile* profile) {
   if (machine.empty()) return false;
-  std::string lower = Lower(machine);
+  std::string lower = ToLower(machine);
   for (const MachineProfile& candidate : BundledMachineProfiles()) {
     std::vector<std::string> names = candidate.aliases;
     names.push_back(candidate.name);
     for (const std::string& name : names)
-      if (!name.empty() && lower.find(Lower(name)) != std::string::npos) {
+      if (!name.empty() && lower.find(ToLower(name)) != std::string::npos) {
         *profile = candidate;
         return true;
       }

@@ -7,24 +7,11 @@
 #include <set>
 
 #include "models/contention_network.h"
+#include "util/statistics.h"
+#include "util/text_format.h"
 
 namespace qnm {
 namespace {
-
-double Median(std::vector<double> values) {
-  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !Known(v); }),
-               values.end());
-  if (values.empty()) return kUnknown;
-  std::sort(values.begin(), values.end());
-  std::size_t n = values.size();
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
-std::string Format(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
 
 /// The fitted part of a model, without intervals (refitted for every leave-one-out fold).
 struct CoreModel {
@@ -208,7 +195,7 @@ std::string SeriesModelSummary::BriefReport() const {
   std::string out = std::string(ToString(kind)) + " model on " + std::to_string(training_points) +
                     " process counts";
   if (loo_points > 0)
-    out += "; leave-one-out RMS log error of the total " + Format("%.3f", loo_log_rms) + " over " +
+    out += "; leave-one-out RMS log error of the total " + FormatDouble("%.3f", loo_log_rms) + " over " +
            std::to_string(loo_points) + " points";
   return out;
 }
@@ -247,18 +234,18 @@ std::vector<ProcsObservation> ObserveSeries(const Series& series, const MachineP
     }
     if (!compute.empty()) {
       o.has_components = true;
-      o.components.compute_s = Median(compute);
-      o.components.switch_delay_s = Median(switch_s);
-      o.components.mpi_active_s = Median(active);
-      o.components.contention_s = Median(contention);
-      o.app_time_s = Median(app);
-      o.mpi_time_s = Median(mpi);
-      o.compute_s = Median(w);
-      o.messages_per_rank = Median(m);
-      o.bytes_per_message = Median(bytes);
-      o.service_s_per_message = Median(service);
-      o.mpi_active_s = Median(active_raw);
-      o.time_scale = Median(scale);
+      o.components.compute_s = MedianOfKnown(compute);
+      o.components.switch_delay_s = MedianOfKnown(switch_s);
+      o.components.mpi_active_s = MedianOfKnown(active);
+      o.components.contention_s = MedianOfKnown(contention);
+      o.app_time_s = MedianOfKnown(app);
+      o.mpi_time_s = MedianOfKnown(mpi);
+      o.compute_s = MedianOfKnown(w);
+      o.messages_per_rank = MedianOfKnown(m);
+      o.bytes_per_message = MedianOfKnown(bytes);
+      o.service_s_per_message = MedianOfKnown(service);
+      o.mpi_active_s = MedianOfKnown(active_raw);
+      o.time_scale = MedianOfKnown(scale);
       if (!Known(o.measured_time_s)) o.measured_time_s = o.components.Total();
     }
     if (Known(o.measured_time_s) && o.measured_time_s > 0) observations.push_back(o);
@@ -431,7 +418,7 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   m.t_quantile = boost::math::quantile(t_dist, 0.5 + 0.5 * options.interval_level);
   if (total_errors.size() < 2)
     m.summary.notes.push_back("too few process counts for leave-one-out: intervals assume a " +
-                              Format("%.0f%%", 100 * (std::exp(options.fallback_log_error) - 1)) +
+                              FormatDouble("%.0f%%", 100 * (std::exp(options.fallback_log_error) - 1)) +
                               " error");
 
   m.summary.kind = m.kind;

@@ -13,17 +13,12 @@
 #include "models/machine_profile.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 std::string Num(double value, const char* format = "%.4g") {
   if (!Known(value)) return "-";
@@ -176,7 +171,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
   std::vector<Series> all = GroupIntoSeries(std::move(runs));
   std::vector<Series> chosen;
   for (Series& series : all)
-    if (filter.empty() || Lower(series.name).find(Lower(filter)) != std::string::npos)
+    if (filter.empty() || ToLower(series.name).find(ToLower(filter)) != std::string::npos)
       chosen.push_back(std::move(series));
   if (chosen.empty()) {
     std::string names;

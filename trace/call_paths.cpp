@@ -6,14 +6,10 @@
 #include <cctype>
 #include <regex>
 
+#include "util/text_format.h"
+
 namespace qnm::trace {
 namespace {
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 bool StartsWith(const std::string& text, const char* prefix) { return text.rfind(prefix, 0) == 0; }
 
@@ -42,7 +38,7 @@ const char* MetricIdOf(TimeCategory category) {
 
 // Scalasca PEARL classify_mpi: strip "MPI_", lower-case, decide by name.
 CallClass ClassifyCall(const std::string& mpi_name) {
-  std::string name = Lower(StartsWith(mpi_name, "MPI_") ? mpi_name.substr(4) : mpi_name);
+  std::string name = ToLower(StartsWith(mpi_name, "MPI_") ? mpi_name.substr(4) : mpi_name);
   if (name == "init" || name == "init_thread") return CallClass::kInit;
   if (name == "finalize") return CallClass::kFinalize;
   if (StartsWith(name, "sendrecv")) return CallClass::kSendrecv;

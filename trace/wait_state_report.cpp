@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "models/dissimilarity_report.h"
+#include "util/text_format.h"
 
 namespace qnm::trace {
 namespace {
@@ -42,17 +43,11 @@ const CategoryNode kCategories[] = {
     {"mpi_other", "Other MPI", "mpi"},
 };
 
-std::string Format(const char* format, double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, format, value);
-  return buffer;
-}
-
 std::string Seconds(double seconds) {
   if (seconds == 0) return "0 s";
-  if (std::fabs(seconds) < 1e-3) return Format("%.3f us", seconds * 1e6);
-  if (std::fabs(seconds) < 1) return Format("%.3f ms", seconds * 1e3);
-  return Format("%.3f s", seconds);
+  if (std::fabs(seconds) < 1e-3) return FormatDouble("%.3f us", seconds * 1e6);
+  if (std::fabs(seconds) < 1) return FormatDouble("%.3f ms", seconds * 1e3);
+  return FormatDouble("%.3f s", seconds);
 }
 
 std::string Pad(const std::string& text, std::size_t width) {
@@ -214,7 +209,7 @@ std::string TraceReportTable(const TraceReportInput& input) {
   std::ostringstream out;
   std::vector<MetricNode> tree = MetricTree(trace, result);
   double time_s = tree.front().value_s;
-  auto percent = [&](double value) { return time_s > 0 ? Format("%5.1f%%", 100.0 * value / time_s) : std::string("  -  "); };
+  auto percent = [&](double value) { return time_s > 0 ? FormatDouble("%5.1f%%", 100.0 * value / time_s) : std::string("  -  "); };
   out << "Trace " << trace.path << "\n  " << trace.ranks.size() << " ranks, " << trace.RawEventCount()
       << " records" << (trace.creator.empty() ? "" : ", written by " + trace.creator) << "\n";
   out << "  matched " << result.messages_matched << " messages, " << result.collective_instances
@@ -248,7 +243,7 @@ std::string TraceReportTable(const TraceReportInput& input) {
   for (uint32_t r : worst_ranks) {
     double own = InclusiveRankTime(result, r);
     out << "  rank " << Pad(std::to_string(r), 8) << Pad(Seconds(by_rank[r]), 14)
-        << (own > 0 ? Format("%5.1f%%", 100.0 * by_rank[r] / own) : std::string("  -")) << "\n";
+        << (own > 0 ? FormatDouble("%5.1f%%", 100.0 * by_rank[r] / own) : std::string("  -")) << "\n";
   }
   if (input.dissimilarity) {
     out << "\nDissimilarity (seed 003: load imbalance of activities and code regions)\n";

@@ -7,15 +7,10 @@
 
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm::trace {
 namespace {
-
-std::string Lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 /// Splits a config line into words; "quoted names" stay one word, `#` starts a comment.
 std::vector<std::string> Tokenize(const std::string& text, const std::string& file, int line) {
@@ -82,7 +77,7 @@ void ParseCutCondition(const std::vector<std::string>& words, const std::string&
                        Hypothesis* out) {
   if (words.size() != 3)
     throw InputError(file, line, "expected 'size|tag <rel> N' (rel: == != < <= > >=)");
-  std::string field = Lower(words[0]);
+  std::string field = ToLower(words[0]);
   if (field == "size")
     out->field = MessageField::kSize;
   else if (field == "tag")
@@ -148,11 +143,11 @@ bool ParseHypothesisLine(const std::string& text, const std::string& file, int l
                          Hypothesis* out) {
   std::vector<std::string> words = Tokenize(text, file, line);
   if (words.empty()) return false;
-  std::string verb = Lower(words[0]);
+  std::string verb = ToLower(words[0]);
   // MODEL "Reenact" and its OPTION lines (seed 004, Listing 4.4): our replay
   // computes timestamps instead of idling, so SILAS' timing options do not apply.
   if (verb == "model") {
-    if (words.size() != 2 || Lower(words[1]) != "reenact")
+    if (words.size() != 2 || ToLower(words[1]) != "reenact")
       throw InputError(file, line, "only MODEL \"Reenact\" is supported");
     return false;
   }
@@ -160,7 +155,7 @@ bool ParseHypothesisLine(const std::string& text, const std::string& file, int l
   Hypothesis h;
   h.source = file;
   h.line = line;
-  std::string object = words.size() > 1 ? Lower(words[1]) : "";
+  std::string object = words.size() > 1 ? ToLower(words[1]) : "";
   if (verb == "balance") {
     if (words.size() != 3 || object != "region")
       throw InputError(file, line, "expected BALANCE REGION \"name\"");
