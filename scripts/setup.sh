@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev libboost-dev libboost-math-dev libcli11-dev libfccp-dev catch2
   nlohmann-json3-dev libotf2-trace-dev otf2-tools
   gnuplot-nox libgnuplot-iostream-dev libboost-iostreams-dev libboost-filesystem-dev
+  fontconfig fonts-dejavu-core fonts-liberation
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev
 )
@@ -21,7 +22,9 @@ if [ ${#missing[@]} -gt 0 ]; then
   SUDO=""
   [ "$(id -u)" -eq 0 ] || SUDO="sudo"
   $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # With recommends, as the project is developed and tested (gnuplot's cairo
+  # terminals need fonts; OpenMPI's launcher needs its recommended helpers).
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
 jobs=$(nproc 2>/dev/null || echo 2)
