@@ -18,6 +18,7 @@ struct CoreModel {
   ModelKind kind = ModelKind::kRuntimeOnly;
   const MachineProfile* machine = nullptr;
   int threads_per_proc = 1;
+  bool has_messages = false;  // S = messages x (latency + bytes/bandwidth) (else S = 0)
   bool per_message = false;   // A = service/msg * messages (else A fitted directly)
   bool has_bytes = false;
   std::vector<InputCurve> inputs;
@@ -76,24 +77,29 @@ bool FitCore(const std::vector<ProcsObservation>& observations, ModelKind kind,
       !FitInput(observations, "time_scale", "measured total / mean app time", "ratio",
                 &ProcsObservation::time_scale, constant, true, core, error))
     return false;
-  core->per_message = std::all_of(observations.begin(), observations.end(),
-                                  [](const ProcsObservation& o) { return Known(o.messages_per_rank); });
+  core->has_messages = std::all_of(observations.begin(), observations.end(),
+                                   [](const ProcsObservation& o) { return Known(o.messages_per_rank); });
   int with_service = 0, with_bytes = 0;
   for (const ProcsObservation& o : observations) {
     if (Known(o.service_s_per_message) && o.service_s_per_message > 0) ++with_service;
     if (Known(o.bytes_per_message) && o.messages_per_rank > 0) ++with_bytes;
   }
-  if (core->per_message && with_service == 0) core->per_message = false;
-  if (core->per_message) {
+  // The switch delay follows the messages whenever they are known, even when
+  // it leaves no MPI service time to express per message (then A is fitted per process).
+  core->per_message = core->has_messages && with_service > 0;
+  if (core->has_messages) {
     if (!FitInput(observations, "messages_per_rank", "messages per process", "messages",
-                  &ProcsObservation::messages_per_rank, options.input_fit, false, core, error) ||
-        !FitInput(observations, "service_s_per_message", "MPI service time per message", "s",
-                  &ProcsObservation::service_s_per_message, options.input_fit, true, core, error))
+                  &ProcsObservation::messages_per_rank, options.input_fit, false, core, error))
       return false;
     core->has_bytes = with_bytes > 0;
     if (core->has_bytes &&
         !FitInput(observations, "bytes_per_message", "bytes per message", "bytes",
                   &ProcsObservation::bytes_per_message, options.input_fit, true, core, error))
+      return false;
+  }
+  if (core->per_message) {
+    if (!FitInput(observations, "service_s_per_message", "MPI service time per message", "s",
+                  &ProcsObservation::service_s_per_message, options.input_fit, true, core, error))
       return false;
   } else if (!FitInput(observations, "mpi_active_s", "MPI service time per process", "s",
                        &ProcsObservation::mpi_active_s, options.input_fit, false, core, error)) {
@@ -120,11 +126,13 @@ bool PredictCore(const CoreModel& core, int procs, const mva::Options& mva_optio
   double scale = eval("time_scale");
   if (!(scale > 0)) scale = 1.0;
   double switch_s = 0, active = 0;
-  if (core.per_message) {
+  if (core.has_messages) {
     p.messages_per_rank = eval("messages_per_rank");
-    p.service_s_per_message = eval("service_s_per_message");
     p.bytes_per_message = core.has_bytes ? eval("bytes_per_message") : 0.0;
     switch_s = p.messages_per_rank * core.machine->SwitchDelayPerMessage(p.bytes_per_message);
+  }
+  if (core.per_message) {
+    p.service_s_per_message = eval("service_s_per_message");
     active = p.service_s_per_message * p.messages_per_rank;
   } else {
     active = eval("mpi_active_s");
@@ -259,7 +267,8 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   core.machine = &machine;
   core.threads_per_proc = threads_per_proc;
   core.inputs = inputs;
-  core.per_message = core.Find("messages_per_rank") != nullptr;
+  core.has_messages = core.Find("messages_per_rank") != nullptr;
+  core.per_message = core.Find("service_s_per_message") != nullptr;
   core.has_bytes = core.Find("bytes_per_message") != nullptr;
   ProcsPrediction p;
   std::string error;

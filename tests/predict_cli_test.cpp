@@ -69,3 +69,20 @@ TEST_CASE("validate and bad input on the command line", "[predict][cli]") {
   CHECK(Run("predict --series nomatch", &text) == 1);
   CHECK(text.find("no series matches") != std::string::npos);
 }
+
+TEST_CASE("a single OTF2 trace feeds the predictor and its own P is reproduced", "[predict][cli]") {
+  // tracer-stencil4d-32: S = messages x latency takes all the MPI time (the
+  // latency is estimated from this one run), so no MPI service time is left
+  // per message; the switch delay must still be predicted from the messages.
+  std::string text;
+  REQUIRE(Run(std::string("predict ") + QNM_TEST_DATA_DIR +
+                  "/otf2/tracer-stencil4d-32 --procs 32 --format json",
+              &text) == 0);
+  nlohmann::json json = nlohmann::json::parse(text.substr(text.find('{')));
+  const nlohmann::json& p = json["series"][0]["predictions"][0];
+  CHECK(p["procs"] == 32);
+  CHECK(p["messages_per_rank"].get<double>() == Approx(19.0));
+  CHECK(p["switch_delay"]["value_s"].get<double>() > 1.0);
+  // Measured: max app time per rank 1.553 s (trace stats); the model explains it.
+  CHECK(p["total"]["value_s"].get<double>() == Approx(1.5534).epsilon(0.01));
+}

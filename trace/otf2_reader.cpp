@@ -606,6 +606,8 @@ ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint6
   OTF2_Error_RegisterCallback(RecordOtf2Error, nullptr);
   g_last_otf2_error.clear();
   if (!IsFile(anchor)) throw InputError(anchor, 0, "no such trace anchor file");
+  if (anchor.size() < 5 || anchor.compare(anchor.size() - 5, 5, ".otf2") != 0)
+    throw InputError(anchor, 0, "not an OTF2 trace: expected the anchor file X.otf2 or its directory");
   std::string base = anchor.substr(0, anchor.size() - 5);  // strip ".otf2"
   if (!IsFile(base + ".def"))
     throw InputError(base + ".def", 0, "missing global definition file");
