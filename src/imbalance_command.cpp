@@ -96,8 +96,7 @@ void RunImbalance(const ImbalanceArgs& args) {
     throw InputError(args.paths.front(), 0, "no run with per-rank mpiP call-site times among " +
                                                 std::to_string(summary.files_seen) + " file(s)");
   const std::string text = RenderDissimilarity(entries, format, args.top);
-  if (args.output.empty() || args.output == "-") std::cout << text;
-  else WriteFileAtomically(args.output, text);
+  WriteOutput(args.output, text);
 }
 
 }  // namespace

@@ -68,8 +68,7 @@ void Run(const IngestArgs& args) {
     if (runs.empty()) throw std::runtime_error("ingest: no runs found in the given paths");
     result = Render(runs, format, args.series);
   }
-  if (args.output.empty()) std::cout << result;
-  else WriteFileAtomically(args.output, result);
+  WriteOutput(args.output, result);
 }
 
 }  // namespace

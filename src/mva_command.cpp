@@ -33,8 +33,7 @@ void RunMva(const MvaArguments& args) {
   if (!mva::Solve(network, options, &result, &error)) throw InputError(args.network_path, 0, error);
   const std::string text = args.format == "table" ? mva::ResultTable(network, result)
                                                   : mva::ResultToJson(network, result).dump(2) + "\n";
-  if (args.output_path.empty()) std::cout << text;
-  else WriteFileAtomically(args.output_path, text);
+  WriteOutput(args.output_path, text);
 }
 
 }  // namespace

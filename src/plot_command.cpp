@@ -11,13 +11,6 @@
 
 namespace qnm::cli {
 
-std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
-                                         const std::vector<int>& procs,
-                                         const PredictionOptions& options);
-std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
-                                          const std::vector<int>& train,
-                                          const PredictionOptions& options);
-
 void AddPlotCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> runs;
@@ -44,25 +37,8 @@ void AddPlotCommand(CLI::App& app) {
     std::vector<Series> series = LoadSeries(args->runs, args->series, &origin);
     if (!train.empty()) {
       // Charts of the split: the model fitted on `train`, predictions at the targets and held-out P.
-      std::vector<ValidationResult> validations = RunValidate(series, train, options);
-      for (const ValidationResult& v : validations) {
-        const Series* one = nullptr;
-        for (const Series& s : series)
-          if (s.name == v.series_name) one = &s;
-        if (!one) continue;
-        std::vector<ProcsObservation> observed = ObserveSeries(*one, v.model.machine, options.mva, nullptr);
-        std::vector<ProcsPrediction> predictions;
-        std::vector<int> held_out;
-        std::vector<int> all = targets;
-        for (const ValidationRow& row : v.rows) {
-          if (!row.training) held_out.push_back(row.procs);
-          all.push_back(row.procs);
-        }
-        std::sort(all.begin(), all.end());
-        all.erase(std::unique(all.begin(), all.end()), all.end());
-        for (int p : all) predictions.push_back(v.model.Predict(p));
-        DrawCharts(BuildChartSet(v.model, observed, predictions, held_out), args->dir);
-      }
+      DrawValidationCharts(RunValidate(series, train, options), series, options, args->dir,
+                           targets);
       return;
     }
     for (const SeriesPrediction& r : RunPredict(series, targets, options))

@@ -8,6 +8,7 @@
 #include "models/procs_spec.h"
 #include "src/commands.h"
 #include "src/predict_report.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace qnm::cli {
@@ -78,7 +79,7 @@ std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
 
 void DrawValidationCharts(const std::vector<ValidationResult>& results,
                           const std::vector<Series>& series, const PredictionOptions& options,
-                          const std::string& dir) {
+                          const std::string& dir, const std::vector<int>& extra_procs) {
   for (const ValidationResult& r : results) {
     const Series* one = nullptr;
     for (const Series& s : series)
@@ -87,9 +88,16 @@ void DrawValidationCharts(const std::vector<ValidationResult>& results,
     std::vector<ProcsObservation> observed = ObserveSeries(*one, r.model.machine, options.mva, nullptr);
     std::vector<ProcsPrediction> predictions;
     std::vector<int> held_out;
+    std::vector<int> all = extra_procs;
     for (const ValidationRow& row : r.rows) {
-      predictions.push_back(row.predicted);
+      if (extra_procs.empty()) predictions.push_back(row.predicted);
       if (!row.training) held_out.push_back(row.procs);
+      all.push_back(row.procs);
+    }
+    if (!extra_procs.empty()) {
+      std::sort(all.begin(), all.end());
+      all.erase(std::unique(all.begin(), all.end()), all.end());
+      for (int p : all) predictions.push_back(r.model.Predict(p));
     }
     DrawCharts(BuildChartSet(r.model, observed, predictions, held_out), dir);
   }
@@ -111,7 +119,7 @@ void AddPredictCommand(CLI::App& app) {
     std::string origin;
     std::vector<Series> series = LoadSeries(args->runs, args->series, &origin);
     std::vector<SeriesPrediction> results = RunPredict(series, targets, options);
-    Emit(FormatPredictions(results, args->format, origin), args->output);
+    WriteOutput(args->output, FormatPredictions(results, args->format, origin));
     if (!args->plot_dir.empty())
       for (const SeriesPrediction& r : results)
         DrawCharts(BuildChartSet(r.model, r.observed, r.predictions, {}), args->plot_dir);
@@ -132,8 +140,8 @@ void AddPredictCommand(CLI::App& app) {
     std::string origin;
     std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin);
     std::vector<ValidationResult> results = RunValidate(series, train_procs, options);
-    Emit(FormatValidations(results, vargs->format, origin), vargs->output);
-    if (!vargs->plot_dir.empty()) DrawValidationCharts(results, series, options, vargs->plot_dir);
+    WriteOutput(vargs->output, FormatValidations(results, vargs->format, origin));
+    if (!vargs->plot_dir.empty()) DrawValidationCharts(results, series, options, vargs->plot_dir, {});
   });
 }
 

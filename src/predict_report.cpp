@@ -406,13 +406,4 @@ void DrawCharts(const plots::ChartSet& charts, const std::string& dir) {
             << charts.context.series_name << " in " << dir << "\n";
 }
 
-void Emit(const std::string& text, const std::string& output) {
-  if (output.empty() || output == "-") {
-    std::cout << text;
-    std::cout.flush();
-    return;
-  }
-  WriteFileAtomically(output, text);
-}
-
 }  // namespace qnm::cli

@@ -41,7 +41,18 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
 /// Draws `charts` into `dir`; prints a warning and returns when gnuplot is missing.
 void DrawCharts(const plots::ChartSet& charts, const std::string& dir);
 
-/// Writes `text` to `output` atomically, or to stdout when `output` is empty or "-".
-void Emit(const std::string& text, const std::string& output);
+/// Fits and predicts every series at `procs` (predict_command.cpp).
+std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
+                                         const std::vector<int>& procs,
+                                         const PredictionOptions& options);
+/// Validates every series on `train` (leave-one-out when empty); throws when none can be.
+std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
+                                          const std::vector<int>& train,
+                                          const PredictionOptions& options);
+/// Draws the charts of each validated series: with the validation's own predictions,
+/// or, when `extra_procs` is given, the fitted model's predictions at those P and the measured ones.
+void DrawValidationCharts(const std::vector<ValidationResult>& results,
+                          const std::vector<Series>& series, const PredictionOptions& options,
+                          const std::string& dir, const std::vector<int>& extra_procs);
 
 }  // namespace qnm::cli

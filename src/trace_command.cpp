@@ -19,13 +19,6 @@ struct TraceArgs : trace::AnalyzeReportOptions {
   std::string trace_path;
 };
 
-void Emit(const std::string& text, const std::string& output) {
-  if (output.empty() || output == "-")
-    std::cout << text;
-  else
-    WriteFileAtomically(output, text);
-}
-
 void RunAnalyze(const TraceArgs& args) {
   trace::CheckedReportFormat(args);  // before the (long) analysis
   trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
@@ -37,7 +30,7 @@ void RunStats(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json")
     throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
   qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path);
-  Emit(args.format == "json" ? RunToJson(run).dump(1) + "\n" : trace::RunStatsTable(run), args.output);
+  WriteOutput(args.output, args.format == "json" ? RunToJson(run).dump(1) + "\n" : trace::RunStatsTable(run));
 }
 
 }  // namespace

@@ -53,10 +53,7 @@ void Run(const WhatifArgs& args) {
   trace::WhatifResult result = trace::SimulateWhatif(trace, options);
   std::string text = args.format == "json" ? trace::WhatifJson(result, args.top)
                                            : trace::WhatifTable(result, args.top);
-  if (args.output.empty() || args.output == "-")
-    std::cout << text;
-  else
-    WriteFileAtomically(args.output, text);
+  WriteOutput(args.output, text);
 }
 
 }  // namespace

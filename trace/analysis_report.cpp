@@ -35,10 +35,7 @@ void WriteAnalysisReport(const Trace& trace, const WaitStateResult& result,
   input.top = options.top;
   if (!options.cube.empty()) WriteFileAtomically(options.cube, CubeReport(trace, result));
   std::string text = RenderTraceReport(input, format);
-  if (options.output.empty() || options.output == "-")
-    std::cout << text;
-  else
-    WriteFileAtomically(options.output, text);
+  WriteOutput(options.output, text);
 }
 
 }  // namespace qnm::trace

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iostream>
 #include <sstream>
 
 #include "util/input_error.h"
@@ -41,6 +42,15 @@ void WriteFileAtomically(const std::string& path, std::string_view contents) {
     ::unlink(temp.c_str());
     throw InputError(path, 0, std::string("cannot write: ") + std::strerror(saved));
   }
+}
+
+void WriteOutput(const std::string& path, std::string_view contents) {
+  if (path.empty() || path == "-") {
+    std::cout << contents;
+    std::cout.flush();
+    return;
+  }
+  WriteFileAtomically(path, contents);
 }
 
 std::string ReadFile(const std::string& path) {

@@ -10,6 +10,10 @@ namespace qnm {
 /// Throws InputError naming `path` on failure; the target is untouched then.
 void WriteFileAtomically(const std::string& path, std::string_view contents);
 
+/// Writes a command's output: to standard output when `path` is empty or "-",
+/// else atomically to `path` (WriteFileAtomically).
+void WriteOutput(const std::string& path, std::string_view contents);
+
 /// Reads a whole file into a string. Throws InputError naming `path` on failure.
 std::string ReadFile(const std::string& path);
 
