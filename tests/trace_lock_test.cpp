@@ -12,14 +12,7 @@ using namespace qnm::trace;
 namespace {
 
 Region MpiRegion(const std::string& name, uint8_t role) {
-  Region region;
-  region.name = name;
-  region.role = role;
-  region.paradigm = OTF2_PARADIGM_MPI;
-  region.is_mpi = true;
-  region.call_class = ClassifyCall(name);
-  region.category = CategoryOf(name, role);
-  return region;
+  return DescribeRegion(name, role, OTF2_PARADIGM_MPI);
 }
 
 /// Rank `rank` locks target 2 exclusively: Win_lock [lock_enter, acquired+10],

@@ -7,9 +7,11 @@
 
 #include <string>
 
+#include "tests/whatif_test_util.h"
 #include "trace/whatif_simulation.h"
 
 using namespace qnm::trace;
+using qnm::trace::testutil::PatternTotal;
 
 namespace {
 
@@ -19,15 +21,10 @@ Trace BarrierTrace() {
   Trace trace;
   trace.path = "in-memory";
   trace.timer_resolution = 1000000000;
-  Region main, compute, barrier;
+  Region main, compute;
   main.name = "main";
   compute.name = "compute";
-  barrier.name = "MPI_Barrier";
-  barrier.is_mpi = true;
-  barrier.paradigm = OTF2_PARADIGM_MPI;
-  barrier.role = OTF2_REGION_ROLE_BARRIER;
-  barrier.call_class = ClassifyCall(barrier.name);
-  barrier.category = CategoryOf(barrier.name, barrier.role);
+  Region barrier = DescribeRegion("MPI_Barrier", OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI);
   trace.call_paths.SetRegion(0, main);
   trace.call_paths.SetRegion(1, compute);
   trace.call_paths.SetRegion(2, barrier);
@@ -44,12 +41,6 @@ Trace BarrierTrace() {
                              {316, b, EventKind::kLeave},     {320, m, EventKind::kLeave}};
   }
   return trace;
-}
-
-double Total(const WhatifResult& result, Pattern pattern, bool simulated) {
-  for (const WaitChange& w : result.pattern_totals)
-    if (w.pattern == pattern) return simulated ? w.simulated_s : w.original_s;
-  return 0;
 }
 
 }  // namespace
@@ -71,8 +62,8 @@ TEST_CASE("whatif collectives: balancing before a barrier removes its waiting", 
     CHECK(events[7].ticks == 220);
   }
   CHECK(result.summary.gain_s == Approx(100e-9).epsilon(1e-12));
-  CHECK(Total(result, Pattern::kBarrierWait, false) == Approx(300e-9).epsilon(1e-12));
-  CHECK(Total(result, Pattern::kBarrierWait, true) == 0.0);
+  CHECK(PatternTotal(result, Pattern::kBarrierWait, false) == Approx(300e-9).epsilon(1e-12));
+  CHECK(PatternTotal(result, Pattern::kBarrierWait, true) == 0.0);
 
   Hypothesis scale;
   scale.kind = HypothesisKind::kScaleRegion;
@@ -82,6 +73,6 @@ TEST_CASE("whatif collectives: balancing before a barrier removes its waiting", 
   WhatifResult halved = SimulateWhatif(trace, options);
   // All compute halves: 50/100/150 ns, last enters at 160 ns, ends 165 ns.
   CHECK(halved.simulated.ranks[0].events[5].ticks == 165);
-  CHECK(Total(halved, Pattern::kBarrierWait, true) == Approx(150e-9).epsilon(1e-12));
+  CHECK(PatternTotal(halved, Pattern::kBarrierWait, true) == Approx(150e-9).epsilon(1e-12));
   CHECK(halved.summary.gain_s == Approx(150e-9).epsilon(1e-12));
 }

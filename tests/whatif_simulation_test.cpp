@@ -7,24 +7,18 @@
 
 #include <string>
 
+#include "tests/whatif_test_util.h"
 #include "trace/otf2_reader.h"
 #include "trace/whatif_simulation.h"
 
 using namespace qnm::trace;
+using qnm::trace::testutil::PatternTotal;
 
 namespace {
 
 Region MakeRegion(const std::string& name, bool mpi) {
-  Region region;
-  region.name = name;
-  region.is_mpi = mpi;
-  if (mpi) {
-    region.paradigm = OTF2_PARADIGM_MPI;
-    region.role = OTF2_REGION_ROLE_POINT2POINT;
-    region.call_class = ClassifyCall(name);
-    region.category = CategoryOf(name, region.role);
-  }
-  return region;
+  return mpi ? DescribeRegion(name, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI)
+             : DescribeRegion(name, OTF2_REGION_ROLE_UNKNOWN, OTF2_PARADIGM_UNKNOWN);
 }
 
 /// Rank 0 computes 300 ns, then MPI_Send (tag 5) to rank 1; rank 1 computes
@@ -79,12 +73,6 @@ double WaitAt(const WhatifResult& result, Pattern pattern, const std::string& pa
     if (w.pattern == pattern && w.call_path == path && w.rank == rank)
       return simulated ? w.simulated_s : w.original_s;
   return -1;  // unchanged (or absent)
-}
-
-double PatternTotal(const WhatifResult& result, Pattern pattern, bool simulated) {
-  for (const WaitChange& w : result.pattern_totals)
-    if (w.pattern == pattern) return simulated ? w.simulated_s : w.original_s;
-  return 0;
 }
 
 }  // namespace

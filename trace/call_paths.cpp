@@ -192,4 +192,20 @@ uint32_t CallPaths::CodeRegionOf(uint32_t cnode) const {
   return kNoParent;
 }
 
+Region DescribeRegion(std::string name, uint8_t otf2_role, uint8_t otf2_paradigm) {
+  Region region;
+  region.name = std::move(name);
+  region.role = otf2_role;
+  region.paradigm = otf2_paradigm;
+  // Score-P marks MPI regions with the MPI paradigm; writers without one
+  // (paradigm UNKNOWN) are recognised by the name.
+  region.is_mpi = otf2_paradigm == OTF2_PARADIGM_MPI ||
+                  (otf2_paradigm == OTF2_PARADIGM_UNKNOWN && region.name.rfind("MPI_", 0) == 0);
+  if (region.is_mpi) {
+    region.call_class = ClassifyCall(region.name);
+    region.category = CategoryOf(region.name, otf2_role);
+  }
+  return region;
+}
+
 }  // namespace qnm::trace

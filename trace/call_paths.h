@@ -66,6 +66,9 @@ struct Region {
 CallClass ClassifyCall(const std::string& mpi_name);
 /// Time category of an MPI function, by name and OTF2 role (scout.spec masks).
 TimeCategory CategoryOf(const std::string& mpi_name, uint8_t otf2_role);
+/// A region as the analysis sees it: MPI when its paradigm is MPI, or when a writer
+/// left the paradigm unknown and the name starts with "MPI_"; MPI regions classified.
+Region DescribeRegion(std::string name, uint8_t otf2_role, uint8_t otf2_paradigm);
 
 struct CNode {
   uint32_t parent;  // kNoParent for roots

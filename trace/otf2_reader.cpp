@@ -122,19 +122,7 @@ OTF2_CallbackCode OnRegion(void* user, OTF2_RegionRef self, OTF2_StringRef name,
                            OTF2_RegionFlag, OTF2_StringRef, uint32_t, uint32_t) {
   GlobalDefs& defs = Defs(user);
   if (!defs.CheckId(self, "region")) return OTF2_CALLBACK_INTERRUPT;
-  Region region;
-  region.name = defs.String(name);
-  region.role = role;
-  region.paradigm = paradigm;
-  // Score-P marks MPI regions with the MPI paradigm; writers without one
-  // (paradigm UNKNOWN) are recognised by the name.
-  region.is_mpi = paradigm == OTF2_PARADIGM_MPI ||
-                  (paradigm == OTF2_PARADIGM_UNKNOWN && region.name.rfind("MPI_", 0) == 0);
-  if (region.is_mpi) {
-    region.call_class = ClassifyCall(region.name);
-    region.category = CategoryOf(region.name, role);
-  }
-  defs.trace->call_paths.SetRegion(self, std::move(region));
+  defs.trace->call_paths.SetRegion(self, DescribeRegion(defs.String(name), role, paradigm));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnGroup(void* user, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type,
