@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "mva/jmva_solutions.h"
 #include "mva/network_json.h"
 #include "mva/result_report.h"
 #include "mva/solver.h"
@@ -42,6 +43,15 @@ struct RepeatTiming {
   double first_s = 0.0;  // the cold first call
 };
 
+/// A file name JMT's JMVA saves under (.jmva, or .xml).
+bool IsJmvaPath(const std::string& path) {
+  auto ends_with = [&](const char* suffix) {
+    const std::string s = suffix;
+    return path.size() >= s.size() && path.compare(path.size() - s.size(), s.size(), s) == 0;
+  };
+  return ends_with(".jmva") || ends_with(".xml") || ends_with(".JMVA") || ends_with(".XML");
+}
+
 void RunMva(const MvaArguments& args) {
   const auto start = Clock::now();
   const mva::Network network = mva::ReadNetworkFile(args.network_path);
@@ -74,7 +84,13 @@ void RunMva(const MvaArguments& args) {
 
   const auto format_start = Clock::now();
   std::string text;
-  if (args.format == "table") {
+  if (args.format == "jmva") {
+    const std::string model = ReadFile(args.network_path);
+    const size_t first = model.find_first_not_of(" \t\r\n");
+    if (first == std::string::npos || model[first] != '<')
+      throw InputError(args.network_path, 0, "--format jmva needs a JMVA XML model as input");
+    text = mva::JmvaWithSolutions(model, args.network_path, network, result);
+  } else if (args.format == "table") {
     text = mva::ResultTable(network, result);
     if (repeat.solves > 0) {
       char line[160];
@@ -110,6 +126,12 @@ void AddMvaCommand(CLI::App& app) {
       "and think_time; stations of type queue | delay | load_dependent (rate_multipliers) |\n"
       "multi_server (servers), demands per class, optional count for replicated stations),\n"
       "or a whole vector file; or a JMT JMVA XML model. Prints X, R, Q, Rk, U, Ubusy.\n"
+      "U = X_c D_kc (busy servers at the base rate); Ubusy = 1 - P(n_k = 0) at load-dependent and\n"
+      "multi-server stations. JMT/JMVA's \"utilization\" of a load-dependent station is 1 - P(0),\n"
+      "i.e. our Ubusy, not our U (--format jmva writes it there, labelled).\n"
+      "Cost: exact single-class MVA is O(N x stations), but each load-dependent or multi-server\n"
+      "station adds O(N^2) (marginal probabilities): about 7 s at N = 1e5. Multi-class exact MVA\n"
+      "visits every point of the population lattice prod(N_c + 1).\n"
       "summary.solve_time_s is the time of the solve whose results are printed.");
   sub->add_option("network", args->network_path, "Network file (JSON, or JMVA XML)")->required();
   sub->add_option("--algorithm,-a", args->algorithm,
@@ -125,9 +147,12 @@ void AddMvaCommand(CLI::App& app) {
                   "Exact multi-class MVA refuses larger population lattices prod(N_c+1)")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  sub->add_option("--format", args->format, "json | table")
-      ->check(CLI::IsMember({"json", "table"}))
-      ->capture_default_str();
+  CLI::Option* format =
+      sub->add_option("--format", args->format,
+                      "json | table | jmva (the JMVA XML input with JMT's <solutions> added, for JMT users; "
+                      "the default when -o names a .jmva or .xml file and the input is JMVA XML)")
+          ->check(CLI::IsMember({"json", "table", "jmva"}))
+          ->capture_default_str();
   sub->add_option("--output,-o", args->output_path, "Write to this file (atomically) instead of stdout");
   sub->add_option("--repeat", args->repeat,
                   "After the first solve, time N more (warm: same workspace) and report their median and "
@@ -135,7 +160,11 @@ void AddMvaCommand(CLI::App& app) {
       ->check(CLI::Range(1, 1000000));
   sub->add_flag("--timings", args->timings,
                 "Print the time of each phase (read+parse, first solve, format, write) on stderr");
-  sub->callback([args] { RunMva(*args); });
+  sub->callback([args, format] {
+    MvaArguments run = *args;
+    if (format->count() == 0 && IsJmvaPath(run.output_path) && IsJmvaPath(run.network_path)) run.format = "jmva";
+    RunMva(run);
+  });
 }
 
 }  // namespace qnm::cli
