@@ -25,7 +25,6 @@
 // multiply-adds per class and vector. Compiled twice (x86-64-v3 with AVX2/FMA,
 // and the baseline), picked at run time.
 #include <algorithm>
-#include <cstring>
 
 #include "mva/algorithms.h"
 #include "mva/vector_kernels.h"
@@ -196,7 +195,8 @@ QNM_MVA_CLONES void Walk(const Lattice& L, const size_t* limit, const size_t* ro
     QNM_CASE(2, 2) QNM_CASE(2, 3) QNM_CASE(2, 4)
     QNM_CASE(3, 2) QNM_CASE(3, 3) QNM_CASE(3, 4)
     QNM_CASE(4, 2) QNM_CASE(4, 3) QNM_CASE(4, 4)
-    default: return WalkRows<0, 1>(L, limit, row_stride, rows, digit, base, step, n_row, before);
+    default: return WalkRows<0, 1>(  // kV = 0: the generic kernel
+        L, limit, row_stride, rows, digit, base, step, n_row, before);
   }
 #undef QNM_CASE
 }
