@@ -114,6 +114,7 @@ struct Communicator {
   std::string name;
   std::vector<uint32_t> world_ranks;  // comm rank -> world rank; empty = COMM_SELF
   bool self_like = false;             // COMM_SELF-type group
+  uint32_t group = kNone;             // the OTF2 group definition it names (for writing it back)
   int Size() const { return self_like ? 1 : static_cast<int>(world_ranks.size()); }
   /// World rank of `comm_rank`; `self` is the caller's own rank for COMM_SELF.
   uint32_t WorldRank(uint32_t comm_rank, uint32_t self) const {
@@ -137,6 +138,10 @@ struct Trace {
   std::vector<Communicator> comms;
   std::vector<RmaWindow> windows;
   std::vector<std::vector<uint32_t>> groups;  // group id -> world ranks (COMM_GROUP members)
+  std::vector<uint8_t> group_types;           // group id -> OTF2_GroupType (0 = undefined id)
+  std::string program_name;         // ProgramBegin's program name; "" if the trace has none
+  uint32_t program_region = kNone;  // the region whose canonical name is program_name
+                                    // (Score-P >= 5 defines one; Scalasca's call-tree root)
   std::vector<LocationTrace> ranks;           // index = MPI world rank
   std::vector<std::string> warnings;          // quirks the reader repaired or skipped
   uint64_t metric_records = 0;                // hardware-counter records (counted, not kept)
