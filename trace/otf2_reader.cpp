@@ -39,6 +39,7 @@ struct RawGroup {
   uint8_t type = 0;
   uint8_t paradigm = 0;
   std::vector<uint64_t> members;
+  std::string name;
 };
 struct RawComm {
   std::string name;
@@ -116,12 +117,12 @@ OTF2_CallbackCode OnRegion(void* user, OTF2_RegionRef self, OTF2_StringRef name,
   defs.trace->call_paths.SetRegion(self, DescribeRegion(defs.String(name), role, paradigm));
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode OnGroup(void* user, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type,
+OTF2_CallbackCode OnGroup(void* user, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
                           OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t n,
                           const uint64_t* members) {
   GlobalDefs& defs = Defs(user);
   if (!defs.CheckId(self, "group")) return OTF2_CALLBACK_INTERRUPT;
-  RawGroup group{type, paradigm, std::vector<uint64_t>(members, members + n)};
+  RawGroup group{type, paradigm, std::vector<uint64_t>(members, members + n), defs.String(name)};
   defs.groups[self] = std::move(group);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -186,9 +187,9 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
   // Groups: COMM_GROUP members index the COMM_LOCATIONS group, i.e. they are ranks.
   uint32_t max_group = defs.groups.empty() ? 0 : defs.groups.rbegin()->first + 1;
   trace.groups.assign(max_group, {});
-  trace.group_types.assign(max_group, 0);
+  trace.group_defs.assign(max_group, {});
   for (const auto& [id, group] : defs.groups) {
-    trace.group_types[id] = group.type;
+    trace.group_defs[id] = GroupDefinition{group.type, group.paradigm, group.name};
     std::vector<uint32_t>& ranks = trace.groups[id];
     for (uint64_t member : group.members) {
       if (group.type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {

@@ -240,6 +240,7 @@ class ArchiveWriter {
     for (const LocationTrace& rank : trace_.ranks) strings_.Ref(rank.name);
     for (const Communicator& comm : trace_.comms) strings_.Ref(comm.name);
     for (const RmaWindow& win : trace_.windows) strings_.Ref(win.name);
+    for (const GroupDefinition& group : trace_.group_defs) strings_.Ref(group.name);
     const std::vector<std::string>& texts = strings_.InOrder();
     for (uint32_t s = 0; s < texts.size(); ++s)
       Check(OTF2_GlobalDefWriter_WriteString(defs, s, texts[s].c_str()), "cannot write a string");
@@ -280,40 +281,42 @@ class ArchiveWriter {
   void WriteGroupsAndComms(OTF2_GlobalDefWriter* defs) {
     uint32_t next_group = static_cast<uint32_t>(trace_.groups.size());
     bool have_world = false;
-    auto write_group = [&](uint32_t id, uint8_t type, const std::vector<uint32_t>& ranks) {
+    auto write_group = [&](uint32_t id, const GroupDefinition& def, const std::vector<uint32_t>& ranks) {
       std::vector<uint64_t> members;
-      if (type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
-        have_world = true;
+      if (def.type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
+        have_world = have_world || def.paradigm == OTF2_PARADIGM_MPI;
         for (uint32_t r : ranks)
           if (r < trace_.ranks.size()) members.push_back(trace_.ranks[r].otf2_location);
-      } else if (type != OTF2_GROUP_TYPE_COMM_SELF) {
+      } else if (def.type != OTF2_GROUP_TYPE_COMM_SELF) {
         members.assign(ranks.begin(), ranks.end());
       }
-      Check(OTF2_GlobalDefWriter_WriteGroup(defs, id, strings_.Ref(""), static_cast<OTF2_GroupType>(type),
-                                            OTF2_PARADIGM_MPI, OTF2_GROUP_FLAG_NONE,
+      Check(OTF2_GlobalDefWriter_WriteGroup(defs, id, strings_.Ref(def.name), static_cast<OTF2_GroupType>(def.type),
+                                            static_cast<OTF2_Paradigm>(def.paradigm), OTF2_GROUP_FLAG_NONE,
                                             static_cast<uint32_t>(members.size()), members.data()),
             "cannot write a group");
     };
-    auto type_of = [&](uint32_t id) -> uint8_t {
-      if (id >= trace_.groups.size()) return 0;
-      if (id < trace_.group_types.size()) return trace_.group_types[id];
-      return OTF2_GROUP_TYPE_COMM_GROUP;  // in-memory traces: every group is a rank list
+    auto def_of = [&](uint32_t id) -> GroupDefinition {
+      if (id >= trace_.groups.size()) return {};
+      if (id < trace_.group_defs.size()) return trace_.group_defs[id];
+      return {OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI, ""};  // in-memory traces: rank lists
     };
-    for (uint32_t id = 0; id < trace_.groups.size(); ++id)
-      if (uint8_t type = type_of(id)) write_group(id, type, trace_.groups[id]);
+    for (uint32_t id = 0; id < trace_.groups.size(); ++id) {
+      GroupDefinition def = def_of(id);
+      if (def.type) write_group(id, def, trace_.groups[id]);
+    }
     if (!have_world) {
       std::vector<uint32_t> all(trace_.ranks.size());
       for (uint32_t r = 0; r < all.size(); ++r) all[r] = r;
-      write_group(next_group++, OTF2_GROUP_TYPE_COMM_LOCATIONS, all);
+      write_group(next_group++, {OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI, ""}, all);
     }
     for (uint32_t id = 0; id < trace_.comms.size(); ++id) {
       const Communicator& comm = trace_.comms[id];
       uint32_t group = comm.group;
-      if (group == kNone || !type_of(group)) {
+      if (group == kNone || !def_of(group).type) {
         if (comm.world_ranks.empty() && !comm.self_like) continue;  // an id no definition used
         group = next_group++;
-        write_group(group, comm.self_like ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP,
-                    comm.world_ranks);
+        uint8_t type = comm.self_like ? OTF2_GROUP_TYPE_COMM_SELF : OTF2_GROUP_TYPE_COMM_GROUP;
+        write_group(group, {type, OTF2_PARADIGM_MPI, ""}, comm.world_ranks);
       }
       Check(OTF2_GlobalDefWriter_WriteComm(defs, id, strings_.Ref(comm.name), group, OTF2_UNDEFINED_COMM,
                                            OTF2_COMM_FLAG_NONE),

@@ -123,6 +123,13 @@ struct Communicator {
   }
 };
 
+/// An OTF2 group definition as written (type 0 = no group with this id).
+struct GroupDefinition {
+  uint8_t type = 0;      // OTF2_GroupType
+  uint8_t paradigm = 0;  // OTF2_Paradigm
+  std::string name;
+};
+
 struct RmaWindow {
   std::string name;
   uint32_t comm = kNone;
@@ -138,7 +145,7 @@ struct Trace {
   std::vector<Communicator> comms;
   std::vector<RmaWindow> windows;
   std::vector<std::vector<uint32_t>> groups;  // group id -> world ranks (COMM_GROUP members)
-  std::vector<uint8_t> group_types;           // group id -> OTF2_GroupType (0 = undefined id)
+  std::vector<GroupDefinition> group_defs;    // group id -> how it was defined (for writing it back)
   std::string program_name;         // ProgramBegin's program name; "" if the trace has none
   uint32_t program_region = kNone;  // the region whose canonical name is program_name
                                     // (Score-P >= 5 defines one; Scalasca's call-tree root)

@@ -293,7 +293,7 @@ class Replay {
     out.comms = trace_.comms;
     out.windows = trace_.windows;
     out.groups = trace_.groups;
-    out.group_types = trace_.group_types;
+    out.group_defs = trace_.group_defs;
     out.program_name = trace_.program_name;
     out.program_region = trace_.program_region;
     out.metric_records = trace_.metric_records;
