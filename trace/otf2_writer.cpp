@@ -233,10 +233,11 @@ class ArchiveWriter {
     }
     uint32_t machine = strings_.Ref("machine"), node_class = strings_.Ref("node");
     uint32_t thread = strings_.Ref("Master thread");
-    std::map<std::string, uint32_t> node_ids;
+    std::map<std::string, uint32_t> node_ids;  // system tree node ids 1.. in order of first use
+    std::vector<std::string> nodes;
     for (const LocationTrace& rank : trace_.ranks)
-      node_ids.emplace(rank.node, static_cast<uint32_t>(node_ids.size() + 1));
-    for (const auto& [node, id] : node_ids) strings_.Ref(node.empty() ? "node" : node);
+      if (node_ids.emplace(rank.node, static_cast<uint32_t>(nodes.size() + 1)).second) nodes.push_back(rank.node);
+    for (const std::string& node : nodes) strings_.Ref(node.empty() ? "node" : node);
     for (const LocationTrace& rank : trace_.ranks) strings_.Ref(rank.name);
     for (const Communicator& comm : trace_.comms) strings_.Ref(comm.name);
     for (const RmaWindow& win : trace_.windows) strings_.Ref(win.name);
@@ -247,8 +248,8 @@ class ArchiveWriter {
 
     Check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, 0, machine, machine, OTF2_UNDEFINED_SYSTEM_TREE_NODE),
           "cannot write the system tree");
-    for (const auto& [node, id] : node_ids)
-      Check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, id, strings_.Ref(node.empty() ? "node" : node),
+    for (uint32_t i = 0; i < nodes.size(); ++i)
+      Check(OTF2_GlobalDefWriter_WriteSystemTreeNode(defs, i + 1, strings_.Ref(nodes[i].empty() ? "node" : nodes[i]),
                                                      node_class, 0),
             "cannot write the system tree");
     for (uint32_t rank = 0; rank < trace_.ranks.size(); ++rank) {
