@@ -1,7 +1,7 @@
 // What-if simulation speed: CPU time to re-time a trace under hypotheses
 // (dependency matching + replay + building the simulated trace), and the full
 // SimulateWhatif with the wait-state analysis of both traces, on the largest
-// real trace and on a generated stencil trace (trace/synthetic_trace.h)
+// real trace and on a generated stencil trace (tests/support/synthetic_trace.h)
 // written to a temporary directory and removed afterwards; and writing the
 // simulated trace as OTF2 (`whatif --write-trace`) against reading the original.
 //
@@ -17,8 +17,8 @@
 
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
-#include "trace/synthetic_trace.h"
-#include "trace/whatif_simulation.h"
+#include "tests/support/synthetic_trace.h"
+#include "whatif/whatif_simulation.h"
 
 namespace fs = std::filesystem;
 using namespace qnm::trace;

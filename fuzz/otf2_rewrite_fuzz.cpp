@@ -14,7 +14,7 @@
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
 #include "trace/wait_states.h"
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_simulation.h"
 #include "util/input_error.h"
 
 namespace fs = std::filesystem;

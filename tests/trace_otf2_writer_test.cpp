@@ -17,8 +17,8 @@
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
 #include "trace/wait_states.h"
-#include "trace/whatif_hypothesis.h"
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_hypothesis.h"
+#include "whatif/whatif_simulation.h"
 #include "util/input_error.h"
 
 using namespace qnm::trace;

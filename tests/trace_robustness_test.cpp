@@ -11,7 +11,7 @@
 
 #include "tests/temp_dir.h"
 #include "trace/otf2_reader.h"
-#include "trace/synthetic_trace.h"
+#include "tests/support/synthetic_trace.h"
 #include "trace/wait_states.h"
 #include "util/input_error.h"
 
