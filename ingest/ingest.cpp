@@ -7,6 +7,8 @@
 #include <map>
 #include <sstream>
 
+#include "ingest/cube_profile.h"
+#include "ingest/experiment_name.h"
 #include "ingest/file_name_info.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
@@ -129,6 +131,11 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     ApplyFileName(file.name, found.directory_tag, &run);
     ApplyMpipCommand(report, &run);
     file.runs.push_back(std::move(run));
+  } else if (HasExtension(found.path, ".cubex") || LooksLikeCubeProfile(text)) {
+    file.kind = FileKind::kCubeProfile;
+    RunStats run = ReadCubeRunStats(text, found.path);
+    ApplyExperimentFolder(found.path, found.directory_tag, &run);
+    file.runs.push_back(std::move(run));
   } else if (HasExtension(found.path, ".otf2")) {
     file.kind = FileKind::kOtf2Trace;
     RunStats run = trace::ReadTraceRunStats(found.path);
@@ -149,7 +156,7 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     file.runs = NpbToRunStats(output);
     for (RunStats& run : file.runs) ApplyFileName(file.name, found.directory_tag, &run);
   } else {
-    throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, .csv or .json table)");
+    throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, .csv or .json table)");
   }
   return file;
 }

@@ -12,7 +12,7 @@
 
 namespace qnm {
 
-enum class FileKind { kMpipReport, kNpbOutput, kStatisticsTable, kOtf2Trace };
+enum class FileKind { kMpipReport, kNpbOutput, kStatisticsTable, kOtf2Trace, kCubeProfile };
 
 /// One file that was read, with the records it produced.
 struct IngestedFile {
