@@ -525,7 +525,7 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
   // Score-P >= 3 roots the call tree at an artificial region named after the program.
   for (const CubeCallNode& node : profile.call_nodes) {
     const CubeRegion& region = profile.regions[static_cast<std::size_t>(node.region)];
-    if (node.parent < 0 && region.role == "artificial" && region.name != "PARALLEL" &&
+    if (node.parent < 0 && region.role == "artificial" && region.name != "PARALLEL" && region.name != "PAUSING" &&
         region.name.find(' ') == std::string::npos) {
       run.app = region.name;
       run.derivations["app"] = "cube: the program's root region (Score-P)";

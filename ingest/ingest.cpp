@@ -9,6 +9,7 @@
 
 #include "ingest/cube_profile.h"
 #include "ingest/experiment_name.h"
+#include "ingest/extrap_experiment.h"
 #include "ingest/file_name_info.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
@@ -141,6 +142,13 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     RunStats run = trace::ReadTraceRunStats(found.path);
     ApplyFileName(file.name, found.directory_tag, &run);
     file.runs.push_back(std::move(run));
+  } else if (HasExtension(found.path, ".jsonl") || LooksLikeExtrapText(text) ||
+             (HasExtension(found.path, ".json") && LooksLikeExtrapJson(text))) {
+    file.kind = FileKind::kStatisticsTable;
+    ExtrapExperiment experiment = HasExtension(found.path, ".jsonl") ? ReadExtrapJsonLines(text, found.path)
+                                  : LooksLikeExtrapText(text)         ? ReadExtrapText(text, found.path)
+                                                                      : ReadExtrapJson(text, found.path);
+    file.runs = ExtrapToRunStats(experiment, std::filesystem::path(found.path).stem().string(), found.path);
   } else if (HasExtension(found.path, ".csv") || HasExtension(found.path, ".json")) {
     file.kind = FileKind::kStatisticsTable;
     file.runs = HasExtension(found.path, ".csv") ? ReadStatisticsCsv(text, found.path)
@@ -156,7 +164,7 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     file.runs = NpbToRunStats(output);
     for (RunStats& run : file.runs) ApplyFileName(file.name, found.directory_tag, &run);
   } else {
-    throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, .csv or .json table)");
+    throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, Extra-P .txt/.json/.jsonl, .csv or .json table)");
   }
   return file;
 }

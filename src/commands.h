@@ -13,6 +13,7 @@ void AddPlotCommand(CLI::App& app);      // plot_command.cpp
 void AddTraceCommand(CLI::App& app);     // trace_command.cpp
 void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
 void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
+void AddExportCommand(CLI::App& app);    // export_command.cpp
 
 /// Thrown by a callback to exit with `code` after printing nothing more.
 struct ExitCode {
