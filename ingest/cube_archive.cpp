@@ -42,7 +42,8 @@ bool ParseOctalField(const char* field, std::size_t width, std::size_t* value) {
 // Walks ustar headers without checking their checksums, as Cube's own reader
 // does; used only when libarchive refuses an archive for its checksums.
 std::map<std::string, std::string> ReadUstarIgnoringChecksums(std::string_view bytes, const std::string& path,
-                                                             Budget budget) {
+                                                             Budget budget,
+                                                             const std::function<bool(const std::string&)>& wanted) {
   std::map<std::string, std::string> members;
   std::size_t offset = 0;
   while (true) {
@@ -64,7 +65,7 @@ std::map<std::string, std::string> ReadUstarIgnoringChecksums(std::string_view b
     if (size > bytes.size() - offset)
       throw InputError(path, 0, "truncated tar archive (member '" + name + "' runs past the end)");
     char type = header[156];
-    if (type == '0' || type == '\0') {
+    if ((type == '0' || type == '\0') && (!wanted || wanted(name))) {
       budget.Take(size, path, name);
       members[name] = std::string(bytes.substr(offset, size));
     }
@@ -89,7 +90,8 @@ bool IsChecksumRefusal(const char* message, std::string_view bytes) {
 }  // namespace
 
 std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const std::string& path,
-                                                  const ArchiveLimits& limits) {
+                                                  const ArchiveLimits& limits,
+                                                  const std::function<bool(const std::string&)>& wanted) {
   Budget budget{limits.max_member_bytes,
                 static_cast<std::size_t>(limits.max_expansion * static_cast<double>(bytes.size())) + (1u << 20)};
   std::unique_ptr<archive, ArchiveDeleter> reader(archive_read_new());
@@ -98,7 +100,7 @@ std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const 
   archive_read_support_filter_gzip(reader.get());
   if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
     const char* message = archive_error_string(reader.get());
-    if (IsChecksumRefusal(message, bytes)) return ReadUstarIgnoringChecksums(bytes, path, budget);
+    if (IsChecksumRefusal(message, bytes)) return ReadUstarIgnoringChecksums(bytes, path, budget, wanted);
     throw InputError(path, 0, std::string("not a tar archive: ") + (message ? message : "unknown format"));
   }
   std::map<std::string, std::string> members;
@@ -108,11 +110,12 @@ std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const 
     if (status == ARCHIVE_EOF) break;
     if (status < ARCHIVE_WARN) {
       const char* message = archive_error_string(reader.get());
-      if (IsChecksumRefusal(message, bytes)) return ReadUstarIgnoringChecksums(bytes, path, budget);
+      if (IsChecksumRefusal(message, bytes)) return ReadUstarIgnoringChecksums(bytes, path, budget, wanted);
       throw InputError(path, 0, std::string("bad tar archive: ") + (message ? message : "unreadable header"));
     }
     if (archive_entry_filetype(entry) != AE_IFREG) continue;
     std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    if (wanted && !wanted(name)) continue;  // the next header skips its data
     la_int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
     if (declared < 0) throw InputError(path, 0, "negative size of archive member '" + name + "'");
     budget.Take(static_cast<std::size_t>(declared), path, name);

@@ -3,6 +3,7 @@
 // compressed, read from memory with libarchive. Early Cube 4.8 writers put a
 // wrong checksum into every ustar header; Cube's own reader does not check it,
 // so for that one refusal the headers are walked directly (docs/formats/cube4.md).
+#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -15,9 +16,11 @@ struct ArchiveLimits {
   double max_expansion = 64;  // unpacked total <= max_expansion * archive size + 1 MiB
 };
 
-/// The regular-file members of the tar archive `bytes`, by name. Throws
+/// The regular-file members of the tar archive `bytes` for which `wanted`
+/// (all when empty) is true, by name; the others are skipped unread. Throws
 /// InputError naming `path` when it is not a (complete) tar archive.
 std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const std::string& path,
-                                                  const ArchiveLimits& limits = {});
+                                                  const ArchiveLimits& limits = {},
+                                                  const std::function<bool(const std::string&)>& wanted = {});
 
 }  // namespace qnm

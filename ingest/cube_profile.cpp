@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <set>
 #include <numeric>
 #include <pugixml.hpp>
 #include <unordered_map>
@@ -454,12 +455,22 @@ CubeProfile ParseCubeProfile(std::string_view bytes, const std::string& path) {
   // hundred times; 1000x keeps hostile files from exhausting memory.
   ArchiveLimits limits;
   limits.max_expansion = 1000;
-  std::map<std::string, std::string> members = ReadTarMembers(bytes, path, limits);
-  auto anchor = members.find("anchor.xml");
-  if (anchor == members.end()) throw InputError(path, 0, "not a CUBE4 profile: the archive has no anchor.xml");
+  // Two passes: the anchor (cubew writes it last), then only the data of the
+  // metrics the record needs; the other members are skipped, not copied.
+  std::map<std::string, std::string> anchor_only =
+      ReadTarMembers(bytes, path, limits, [](const std::string& name) { return name == "anchor.xml"; });
+  auto anchor = anchor_only.find("anchor.xml");
+  if (anchor == anchor_only.end()) throw InputError(path, 0, "not a CUBE4 profile: the archive has no anchor.xml");
   CubeProfile profile;
   profile.path = path;
   AnchorReader(path, anchor->second).Read(&profile);
+  std::set<std::string> needed;
+  for (const CubeMetric& metric : profile.metrics)
+    if (metric.uniq_name == "time" || metric.uniq_name == "visits" || metric.uniq_name == "bytes_sent" ||
+        metric.uniq_name == "bytes_received")
+      for (const char* suffix : {".index", ".data"}) needed.insert(std::to_string(metric.id) + suffix);
+  std::map<std::string, std::string> members =
+      ReadTarMembers(bytes, path, limits, [&](const std::string& name) { return needed.count(name) > 0; });
 
   const std::vector<int> depth_first = DepthFirstPositions(profile), wide = WidePositions(profile);
   const std::size_t columns = profile.locations.size();

@@ -5,7 +5,7 @@
 // Score-P names its experiments "scorep-<date>_<time>_<id>".
 #include <string>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

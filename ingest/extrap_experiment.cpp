@@ -66,6 +66,25 @@ std::size_t PointIndex(std::vector<double>* points, double value) {
   return points->size() - 1;
 }
 
+// One measured value list of the JSON formats, before the points are known.
+struct Entry {
+  std::string callpath, metric;
+  double point;
+  std::vector<double> values;
+};
+
+// Points in first-appearance order, then each entry's values at its point.
+void Tabulate(const std::vector<Entry>& entries, ExtrapExperiment* experiment) {
+  for (const Entry& entry : entries) PointIndex(&experiment->points, entry.point);
+  MeasurementTable table;
+  for (const Entry& entry : entries) {
+    ExtrapMeasurement& m = table.At(entry.callpath, entry.metric, experiment->points.size());
+    std::vector<double>& slot = m.values[PointIndex(&experiment->points, entry.point)];
+    slot.insert(slot.end(), entry.values.begin(), entry.values.end());
+  }
+  experiment->measurements = table.Take();
+}
+
 std::string FormatNumber(double value) {
   char text[40];
   std::snprintf(text, sizeof text, "%.17g", value);
@@ -203,7 +222,6 @@ ExtrapExperiment ReadExtrapJson(std::string_view text, const std::string& path) 
   ExtrapExperiment experiment;
   experiment.parameter = names[0];
   // Points first (all call paths may list them in other orders), then values.
-  struct Entry { std::string callpath, metric; double point; std::vector<double> values; };
   std::vector<Entry> entries;
   for (const auto& [callpath, metrics] : measurements.items()) {
     if (!metrics.is_object()) throw InputError(path, 0, "call path '" + callpath + "' does not map metrics");
@@ -224,21 +242,13 @@ ExtrapExperiment ReadExtrapJson(std::string_view text, const std::string& path) 
       }
     }
   }
-  for (const Entry& entry : entries) PointIndex(&experiment.points, entry.point);
-  MeasurementTable table;
-  for (Entry& entry : entries) {
-    ExtrapMeasurement& m = table.At(entry.callpath, entry.metric, experiment.points.size());
-    std::vector<double>& slot = m.values[PointIndex(&experiment.points, entry.point)];
-    slot.insert(slot.end(), entry.values.begin(), entry.values.end());
-  }
-  experiment.measurements = table.Take();
+  Tabulate(entries, &experiment);
   if (experiment.measurements.empty()) throw InputError(path, 0, "no measurements");
   return experiment;
 }
 
 ExtrapExperiment ReadExtrapJsonLines(std::string_view text, const std::string& path) {
   ExtrapExperiment experiment;
-  struct Entry { std::string callpath, metric; double point; std::vector<double> values; };
   std::vector<Entry> entries;
   std::string parameter;
   int line_number = 0;
@@ -278,14 +288,7 @@ ExtrapExperiment ReadExtrapJsonLines(std::string_view text, const std::string& p
   }
   if (entries.empty()) throw InputError(path, 0, "no measurement lines");
   experiment.parameter = parameter;
-  for (const Entry& entry : entries) PointIndex(&experiment.points, entry.point);
-  MeasurementTable table;
-  for (Entry& entry : entries) {
-    ExtrapMeasurement& m = table.At(entry.callpath, entry.metric, experiment.points.size());
-    std::vector<double>& slot = m.values[PointIndex(&experiment.points, entry.point)];
-    slot.insert(slot.end(), entry.values.begin(), entry.values.end());
-  }
-  experiment.measurements = table.Take();
+  Tabulate(entries, &experiment);
   return experiment;
 }
 

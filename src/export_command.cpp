@@ -7,7 +7,7 @@
 
 #include "ingest/extrap_experiment.h"
 #include "src/commands.h"
-#include "src/predict_report.h"
+#include "pipeline/series_loading.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
