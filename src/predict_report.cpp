@@ -51,13 +51,15 @@ nlohmann::json JsonModel(const SeriesModel& model) {
     inputs.push_back({{"name", input.name},
                       {"key", input.key},
                       {"unit", input.unit},
-                      {"formula", input.fit.model.Formula()},
-                      {"loo_rms_relative_error", JsonNumber(input.fit.summary.cv_rms_relative)}});
+                      {"formula", input.formula},
+                      {"forward_log_rms", JsonNumber(input.forward_log_rms)}});
   nlohmann::json out = {{"kind", ToString(model.kind)},
                         {"training_procs", nlohmann::json::array()},
                         {"inputs", inputs},
                         {"interval_level", model.level},
-                        {"loo_log_rms", JsonNumber(model.summary.loo_log_rms)},
+                        {"extrapolatable", model.summary.extrapolatable},
+                        {"forward_log_rms", JsonNumber(model.summary.forward_log_rms)},
+                        {"per_octave_log_sd", JsonNumber(model.summary.per_octave_log_sd)},
                         {"notes", model.summary.notes}};
   for (const ProcsObservation& o : model.training) out["training_procs"].push_back(o.procs);
   if (model.kind == ModelKind::kQueueing)
@@ -81,7 +83,10 @@ nlohmann::json JsonPrediction(const ProcsPrediction& p) {
           {"bytes_per_message", JsonNumber(p.bytes_per_message)},
           {"service_s_per_message", JsonNumber(p.service_s_per_message)},
           {"mpi_stations", p.mpi_stations},
-          {"extrapolation_log2", p.extrapolation}};
+          {"extrapolation_log2", p.extrapolation},
+          {"termination", ToString(p.termination)},
+          {"message", p.message},
+          {"flags", p.flags}};
 }
 
 std::string ModelHeader(const SeriesModel& model) {
@@ -93,9 +98,8 @@ std::string ModelHeader(const SeriesModel& model) {
         << ToString(model.machine.allocation)
         << (model.machine.estimated ? " (ESTIMATED from the series)" : "") << "\n";
   for (const InputCurve& input : model.inputs)
-    out << "  fit " << input.name << " [" << input.unit << "] = " << input.fit.model.Formula()
-        << "  (leave-one-out RMS relative error " << Num(input.fit.summary.cv_rms_relative, "%.3f")
-        << ")\n";
+    out << "  fit " << input.name << " [" << input.unit << "] = " << input.formula
+        << "  (forward-validation RMS log error " << Num(input.forward_log_rms, "%.3f") << ")\n";
   for (const std::string& note : model.summary.notes) out << "  note: " << note << "\n";
   return out.str();
 }
@@ -373,12 +377,12 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     plots::ModelInputCurve curve;
     curve.name = input.name;
     curve.unit = input.unit;
-    curve.formula = input.fit.model.Formula();
+    curve.formula = input.formula;
     curve.measured = input.measured;
     for (int k = 0; k <= 48; ++k) {
       int procs = static_cast<int>(std::lround(std::pow(max_procs, k / 48.0)));
       if (!curve.fitted.empty() && curve.fitted.back().first == procs) continue;
-      curve.fitted.emplace_back(procs, std::max(0.0, input.fit.model.Evaluate(procs)));
+      curve.fitted.emplace_back(procs, std::max(0.0, input.Evaluate(procs)));
     }
     charts.inputs.push_back(curve);
   }
