@@ -12,11 +12,11 @@ namespace {
 /// Fits one input curve to the positive values of `field`; an all-zero input gives an empty model
 /// (evaluates to NaN, read as 0 by EvaluateParts).
 bool FitInput(const std::vector<QueueingObservation>& observations,
-              double QueueingObservation::*field, const std::vector<std::vector<ScalingTerm>>& candidates,
+              double QueueingObservation::*field, int min_procs, const std::vector<std::vector<ScalingTerm>>& candidates,
               const RuntimeModelOptions& base, RuntimeModel* model, std::string* error) {
   std::vector<std::pair<int, double>> points;
   for (const QueueingObservation& o : observations)
-    if (o.*field > 0) points.emplace_back(o.procs, o.*field);
+    if (o.*field > 0 && o.procs >= min_procs) points.emplace_back(o.procs, o.*field);
   *model = RuntimeModel();
   if (points.empty()) return true;
   RuntimeModelOptions options = base;
@@ -29,7 +29,7 @@ MessageServiceModel FitMessageService(const std::vector<QueueingObservation>& ob
   std::vector<std::vector<double>> columns(2);
   std::vector<double> rhs;
   for (const QueueingObservation& o : observations) {
-    if (!(o.messages_per_rank > 0) || !(o.mpi_active_s > 0)) continue;
+    if (o.procs < 2 || !(o.messages_per_rank > 0) || !(o.mpi_active_s > 0)) continue;
     double service = o.mpi_active_s / o.messages_per_rank;
     double bytes = std::max(0.0, o.bytes_per_message);
     columns[0].push_back(1.0 / service);
@@ -87,7 +87,7 @@ bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
   RuntimeModelOptions inputs = options;
   inputs.min_forward_errors = 1;
   inputs.forward.first_origin = 1;
-  if (!FitInput(observations, &QueueingObservation::compute_s, ComputeCandidates(), inputs,
+  if (!FitInput(observations, &QueueingObservation::compute_s, 1, ComputeCandidates(), inputs,
                 &m.compute_s, error)) {
     *error = "compute time per process: " + *error;
     return false;
@@ -102,17 +102,22 @@ bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
     m.has_bytes = std::any_of(observations.begin(), observations.end(), [](const QueueingObservation& o) {
       return o.bytes_per_message > 0 && o.messages_per_rank > 0;
     });
-    if (!FitInput(observations, &QueueingObservation::messages_per_rank, MessageCandidates(), inputs,
+    if (!FitInput(observations, &QueueingObservation::messages_per_rank, 2, MessageCandidates(), inputs,
                   &m.messages_per_rank, error) ||
-        (m.has_bytes && !FitInput(observations, &QueueingObservation::bytes_per_message,
+        (m.has_bytes && !FitInput(observations, &QueueingObservation::bytes_per_message, 2,
                                   MessageCandidates(), inputs, &m.bytes_per_message, error))) {
       *error = "message statistics: " + *error;
       return false;
     }
     m.service = FitMessageService(observations);
   }
+  for (const QueueingObservation& o : observations)
+    if (o.procs == 1) {
+      m.has_single_process = true;
+      m.single_process = o;
+    }
   if (!m.has_messages || m.service.runs == 0) {
-    if (!FitInput(observations, &QueueingObservation::mpi_active_s, ComputeCandidates(), inputs,
+    if (!FitInput(observations, &QueueingObservation::mpi_active_s, 1, ComputeCandidates(), inputs,
                   &m.mpi_active_s, error)) {
       *error = "MPI service time per process: " + *error;
       return false;
@@ -125,6 +130,17 @@ bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
 QueueingParts EvaluateParts(const QueueingModel& model, const MachineProfile& machine, int procs) {
   QueueingParts parts;
   parts.compute_s = ValueOrZero(model.compute_s, procs);
+  if (procs == 1 && model.has_single_process) {  // the measured run: no network curve applies
+    const QueueingObservation& o = model.single_process;
+    parts.mpi_active_s = o.mpi_active_s;
+    if (model.has_messages) {
+      parts.messages_per_rank = std::max(0.0, o.messages_per_rank);
+      parts.bytes_per_message = std::max(0.0, o.bytes_per_message);
+      parts.switch_delay_s = parts.messages_per_rank * machine.SwitchDelayPerMessage(parts.bytes_per_message);
+      if (parts.messages_per_rank > 0) parts.service_s_per_message = o.mpi_active_s / parts.messages_per_rank;
+    }
+    return parts;
+  }
   if (model.has_messages) {
     parts.messages_per_rank = ValueOrZero(model.messages_per_rank, procs);
     parts.bytes_per_message = model.has_bytes ? ValueOrZero(model.bytes_per_message, procs) : 0.0;

@@ -48,6 +48,11 @@ struct QueueingModel {
   RuntimeModel messages_per_rank, bytes_per_message;
   MessageServiceModel service;
   RuntimeModel mpi_active_s;  // only without message counts
+  // Message statistics are fitted to P >= 2 only: a single process sends no
+  // network messages (its few "messages" are collectives with itself, of a
+  // few bytes, and would bend every curve). P = 1 keeps its measured parts.
+  bool has_single_process = false;
+  QueueingObservation single_process;
   double time_scale = 1.0;    // median over the training process counts
 };
 
