@@ -242,12 +242,17 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& results,
           << "contention s";
     out << "\n";
     for (const ProcsPrediction& p : r.predictions) {
-      out << Pad(std::to_string(p.procs), 7) << Pad(Num(MeasuredAt(r.observed, p.procs)), 12)
-          << Pad(WithInterval(p.total), 30);
+      out << Pad(std::to_string(p.procs), 7) << Pad(Num(MeasuredAt(r.observed, p.procs)), 12);
+      if (!p.Ok()) {
+        out << ToString(p.termination) << ": " << p.message << "\n";
+        continue;
+      }
+      out << Pad(WithInterval(p.total) + (p.flags.empty() ? "" : " !"), 30);
       if (r.model.kind == ModelKind::kQueueing)
         out << Pad(WithInterval(p.compute), 28) << Pad(WithInterval(p.switch_delay), 28)
             << Pad(WithInterval(p.mpi_active), 28) << WithInterval(p.contention);
       out << "\n";
+      for (const std::string& flag : p.flags) out << "       ! " << flag << "\n";
     }
   }
   return out.str();
@@ -318,6 +323,9 @@ std::string FormatValidations(const std::vector<ValidationResult>& results,
       }
       out << Pad(row.within_10 ? "yes" : "no", 7) << Pad(row.within_30 ? "yes" : "no", 7)
           << (row.inside_interval ? "yes" : "no") << "\n";
+      if (!row.predicted.Ok())
+        out << "       " << ToString(row.predicted.termination) << ": " << row.predicted.message << "\n";
+      for (const std::string& flag : row.predicted.flags) out << "       ! " << flag << "\n";
     }
     if (Known(r.summary.median_abs_relative_error)) medians.push_back(r.summary.median_abs_relative_error);
   }
@@ -367,6 +375,7 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     point.switch_delay_s = p.switch_delay.value_s;
     point.mpi_active_s = p.mpi_active.value_s;
     point.contention_s = p.contention.value_s;
+    point.flagged = !p.flags.empty();
     charts.predicted.push_back(point);
   }
   int max_procs = model.max_train_procs;
