@@ -1,6 +1,6 @@
 #pragma once
 // Strong-scaling prediction of a series. Series with MPI profiles get the
-// queueing model (models/queueing_model.h): typed input curves (compute time,
+// queueing model of Buckwalter 2005 with LoPC contention (models/queueing_model.h): typed input curves (compute time,
 // messages, bytes per message, LogGP service time per message) rebuilt at
 // every target P into T(P) = W + S + A + C with C from the contention network.
 // Series without profiles (a table of procs and time) get the runtime-only
@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 #include "models/decomposition.h"
 #include "models/forward_validation.h"
 #include "models/machine_profile.h"

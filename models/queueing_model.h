@@ -1,5 +1,5 @@
 #pragma once
-// The mpiP-driven model of a series (seed 002's four components with LoPC
+// The mpiP-driven model of a series (Buckwalter 2005's four components with LoPC
 // contention): T(P) = time_scale * (W + S + A + C) per process, where
 //   W(P)  compute time: serial, shrinking and overhead parts, a + b/P + c*log2(P)
 //         and its sub-forms, chosen and averaged by forward validation;

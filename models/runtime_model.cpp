@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 #include "util/text_format.h"
 
 namespace qnm {

@@ -36,7 +36,7 @@ struct PredictedPoint {
   bool flagged = false;  // outside the plausible envelope (drawn with a warning marker)
 };
 
-/// Measured decomposition of one run (seed 002 Figure 3, left bars).
+/// Measured decomposition of one run (Buckwalter 2005, Figure 3, left bars).
 struct MeasuredComponents {
   int procs = 0;
   double compute_s = kNoValue;
