@@ -182,7 +182,7 @@ std::string Pct(double fraction) {
 
 void PrintSeries(const DataSet& set) {
   std::printf("\n### %s\n\n", set.title.c_str());
-  std::printf("| series | train P | |error| ours at each predicted P | at largest P: ours | Amdahl |%s "
+  std::printf("| series | train P | abs. error ours at each predicted P | at largest P: ours | Amdahl |%s "
               "inside 90%% |\n",
               set.has_peer ? " peer |" : "");
   std::printf("|---|---|---|---:|---:|%s---:|\n", set.has_peer ? "---:|" : "");
@@ -312,7 +312,7 @@ int main(int argc, char** argv) {
   if (!quiet)
     for (const DataSet& set : sets) PrintSeries(set);
   std::printf("\n### Summary\n\n");
-  std::printf("| data set | series | predicted points | |error| median / max (all points) | at largest P: "
+  std::printf("| data set | series | predicted points | abs. error median / max (all points) | at largest P: "
               "ours median / max | Amdahl median / max | inside 90%% interval | flagged | better than "
               "Amdahl at largest P | better than peer at largest P |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");

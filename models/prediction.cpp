@@ -180,6 +180,65 @@ void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, double half_wi
   }
 }
 
+/// The groups of `series` at the training process counts (all when `train_procs` is empty),
+/// their runs with an MPI profile, and whether every training group has one.
+bool SelectTraining(const Series& series, const std::vector<int>& train_procs, Series* training,
+                    std::vector<const RunStats*>* profiled) {
+  std::set<int> train(train_procs.begin(), train_procs.end());
+  *training = series;
+  training->groups.clear();
+  bool all_profiled = true;
+  for (const RunGroup& group : series.groups) {
+    if (!train.empty() && train.count(group.procs) == 0) continue;
+    training->groups.push_back(group);
+    bool any = false;
+    for (const RunStats& run : group.runs)
+      if (HasMpiProfile(run)) {
+        profiled->push_back(&run);
+        any = true;
+      }
+    all_profiled = all_profiled && any;
+  }
+  return all_profiled;
+}
+
+/// Fits the queueing model to m->training and calibrates its intervals on the forward
+/// validation of the whole pipeline.
+bool FitQueueingPart(const PredictionOptions& options, SeriesModel* m, std::string* error) {
+  if (!FitQueueingModel(QueueingInputs(m->training), options.runtime, &m->queueing, error)) return false;
+  std::vector<ForwardError> errors = ForwardValidateQueueing(*m, options);
+  double sum = 0;
+  for (const ProcsObservation& o : m->training) {
+    ProcsPrediction p;
+    std::string why;
+    double v = PredictQueueing(m->queueing, m->machine, m->threads_per_proc, m->mva, o.procs, &p, &why)
+                   ? p.total.value_s
+                   : kUnknown;
+    double log_error = v > 0 ? std::log(v / o.measured_time_s) : kFailedLogError;
+    sum += log_error * log_error;
+  }
+  m->error = CalibrateExtrapolationError(errors, {}, static_cast<int>(errors.size()),
+                                         std::sqrt(sum / m->training.size()), options.runtime.error);
+  m->summary.forward_log_rms = RmsLogError(errors);
+  return true;
+}
+
+/// What the fitted model says about itself (BriefReport and notes).
+void FillSummary(SeriesModel* m) {
+  m->summary.kind = m->kind;
+  m->summary.training_points = static_cast<int>(m->training.size());
+  m->summary.extrapolatable = m->training.size() >= 2;
+  m->summary.forward_points = m->error.forward_errors;
+  if (m->kind == ModelKind::kRuntimeOnly && !m->runtime.members.empty())
+    m->summary.forward_log_rms = m->runtime.members.front().forward_log_rms;
+  m->summary.per_octave_log_sd = m->summary.extrapolatable ? m->error.per_octave_log_sd : kUnknown;
+  if (!m->summary.extrapolatable)
+    m->summary.notes.push_back("only P=" + std::to_string(m->min_train_procs) +
+                              " was measured: the model reproduces it but cannot extrapolate");
+  if (m->kind == ModelKind::kRuntimeOnly)
+    m->summary.notes.push_back("total run time = " + m->runtime.Formula());
+}
+
 }  // namespace
 
 bool PredictionOptions::IsValid(std::string* error) const {
@@ -308,24 +367,9 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   m.mva = options.mva;
   m.widen_to_envelope = options.envelope.widen_interval;
   m.z_quantile = boost::math::quantile(boost::math::normal(), 0.5 + 0.5 * options.interval_level);
-  std::set<int> train(train_procs.begin(), train_procs.end());
-  auto in_training = [&](int procs) { return train.empty() || train.count(procs) > 0; };
-
-  Series training_series = series;
-  training_series.groups.clear();
+  Series training_series;
   std::vector<const RunStats*> profiled;
-  bool all_profiled = true;
-  for (const RunGroup& group : series.groups) {
-    if (!in_training(group.procs)) continue;
-    training_series.groups.push_back(group);
-    bool any = false;
-    for (const RunStats& run : group.runs)
-      if (HasMpiProfile(run)) {
-        profiled.push_back(&run);
-        any = true;
-      }
-    all_profiled = all_profiled && any;
-  }
+  bool all_profiled = SelectTraining(series, train_procs, &training_series, &profiled);
   if (training_series.groups.empty()) {
     *error = series.name + ": no runs at the training process counts";
     return false;
@@ -361,40 +405,13 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
       return false;
     }
     m.error = m.runtime.error;
-  } else {
-    if (!FitQueueingModel(QueueingInputs(m.training), options.runtime, &m.queueing, error)) {
-      *error = series.name + ": " + *error;
-      return false;
-    }
-    std::vector<ForwardError> errors = ForwardValidateQueueing(m, options);
-    double sum = 0;
-    for (const ProcsObservation& o : m.training) {
-      ProcsPrediction p;
-      std::string e;
-      double v = PredictQueueing(m.queueing, m.machine, m.threads_per_proc, m.mva, o.procs, &p, &e)
-                     ? p.total.value_s
-                     : kUnknown;
-      double log_error = v > 0 ? std::log(v / o.measured_time_s) : kFailedLogError;
-      sum += log_error * log_error;
-    }
-    m.error = CalibrateExtrapolationError(errors, {}, static_cast<int>(errors.size()),
-                                          std::sqrt(sum / m.training.size()), options.runtime.error);
-    m.summary.forward_log_rms = RmsLogError(errors);
+  } else if (!FitQueueingPart(options, &m, error)) {
+    *error = series.name + ": " + *error;
+    return false;
   }
   m.inputs = DescribeInputs(m);
 
-  m.summary.kind = m.kind;
-  m.summary.training_points = static_cast<int>(m.training.size());
-  m.summary.extrapolatable = m.training.size() >= 2;
-  m.summary.forward_points = m.error.forward_errors;
-  if (m.kind == ModelKind::kRuntimeOnly && !m.runtime.members.empty())
-    m.summary.forward_log_rms = m.runtime.members.front().forward_log_rms;
-  m.summary.per_octave_log_sd = m.summary.extrapolatable ? m.error.per_octave_log_sd : kUnknown;
-  if (!m.summary.extrapolatable)
-    m.summary.notes.push_back("only P=" + std::to_string(m.min_train_procs) +
-                              " was measured: the model reproduces it but cannot extrapolate");
-  if (m.kind == ModelKind::kRuntimeOnly)
-    m.summary.notes.push_back("total run time = " + m.runtime.Formula());
+  FillSummary(&m);
   *model = std::move(m);
   return true;
 }

@@ -8,7 +8,7 @@
 //   S     switch delay m * (Lat + L/BW) from the machine profile;
 //   A     MPI service time m * s(L), with the per-message service time s a
 //         function of the message size shared by every training run,
-//         s(L) = overhead + gap * L (LogGP: Alexandrov et al. SPAA'95, §2 —
+//         s(L) = overhead + gap * L (LogGP: Alexandrov et al. 1995, §2 —
 //         o + G*(k-1) for a k-byte message) — not a free curve in P, which a
 //         few runs can bend upwards without bound;
 //   C     contention from the closed network solved at P (contention_network.h).

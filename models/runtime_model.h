@@ -2,13 +2,13 @@
 // Runtime-only strong-scaling model: the total time T(P) of a series that has
 // nothing but (process count, time) pairs. A handful of candidate curves, each
 // a sum of non-negative terms c * P^a or c * log2(P) (Extra-P's performance
-// model normal form, Calotoiu et al. SC'13 §3), is fitted by relative
+// model normal form, Calotoiu et al. 2013, §3), is fitted by relative
 // non-negative least squares. Candidates include overhead terms that grow
 // (log2 P, P^0.5, P, P^2) so that a series reaching a minimum and rising
 // again can be followed. They are scored by forward validation (fit on the
 // smaller process counts, predict the larger ones), and the prediction is the
 // weighted geometric mean of the candidates that validate well (Bayesian model
-// averaging in spirit: Hoeting et al. 1999, with weights from forward error).
+// averaging in spirit: Hoeting et al. 1999, §1, with weights from forward error).
 #include <string>
 #include <utility>
 #include <vector>

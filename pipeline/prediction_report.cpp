@@ -91,7 +91,7 @@ const char* kCsvPredictionHeader =
     "series,procs,measured_s,total_s,total_lower_s,total_upper_s,compute_s,compute_lower_s,"
     "compute_upper_s,switch_delay_s,switch_delay_lower_s,switch_delay_upper_s,mpi_active_s,"
     "mpi_active_lower_s,mpi_active_upper_s,contention_s,contention_lower_s,contention_upper_s,"
-    "messages_per_rank,bytes_per_message,service_s_per_message,extrapolation_log2";
+    "messages_per_rank,bytes_per_message,service_s_per_message,extrapolation_log2,termination,flags";
 
 std::string CsvNum(double value) { return FormatKnown("%.6g", value, ""); }
 
@@ -101,6 +101,11 @@ std::string CsvPrediction(const std::string& series, const ProcsPrediction& p, d
     out += "," + CsvNum(i->value_s) + "," + CsvNum(i->lower_s) + "," + CsvNum(i->upper_s);
   out += "," + CsvNum(p.messages_per_rank) + "," + CsvNum(p.bytes_per_message) + "," +
          CsvNum(p.service_s_per_message) + "," + CsvNum(p.extrapolation);
+  std::string flags;
+  for (const std::string& flag : p.flags) flags += (flags.empty() ? "" : "; ") + flag;
+  std::string termination = ToString(p.termination);
+  if (!p.Ok()) termination += ": " + p.message;
+  out += "," + CsvQuote(termination) + "," + CsvQuote(flags);
   return out + "\n";
 }
 
