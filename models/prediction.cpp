@@ -353,7 +353,8 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   double half = z_quantile * error.LogSd(p.extrapolation);
   for (Interval* i : {&p.total, &p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
     SetInterval(i, half);
-  CheckEnvelope(envelope, widen_to_envelope, half, &p);
+  // Inside the training range the curves interpolate measured times; the envelope is for extrapolation.
+  if (procs > max_train_procs) CheckEnvelope(envelope, widen_to_envelope, half, &p);
   return p;
 }
 

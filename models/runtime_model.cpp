@@ -88,10 +88,21 @@ double RuntimeModel::Evaluate(double procs) const {
 }
 
 std::string RuntimeModel::Formula() const {
+  if (members.empty()) return "none";
+  // The best member without its zero terms; the others are named by count only.
+  const ScalingModel& best = members.front().model;
   std::string out;
-  for (const RuntimeCurve& m : members)
-    out += (out.empty() ? "" : " + ") + FormatDouble("%.2f", m.weight) + " x (" + m.model.Formula() + ")";
-  return out.empty() ? "none" : out;
+  for (std::size_t k = 0; k < best.terms.size(); ++k) {
+    if (!(best.coefficients[k] > 0)) continue;
+    std::string term = best.terms[k].ToString();
+    out += (out.empty() ? "" : " + ") + FormatDouble("%.3g", best.coefficients[k]) +
+           (term == "1" ? "" : "*" + term);
+  }
+  if (out.empty()) out = "0";
+  if (members.size() > 1)
+    out += " (best of " + std::to_string(members.size()) + " averaged curves, weight " +
+           FormatDouble("%.2f", members.front().weight) + ")";
+  return out;
 }
 
 bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,

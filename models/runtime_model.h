@@ -53,7 +53,8 @@ struct RuntimeModel {
   ExtrapolationError error;           // log-space sd as a function of distance
   /// Weighted geometric mean of the members at `procs` (NaN when none is positive).
   double Evaluate(double procs) const;
-  /// "0.62 x (a + b/P: 3.1 + 52*P^-1) + 0.38 x (...)".
+  /// The best member's non-zero terms and how many curves are averaged:
+  /// "3.1 + 52*P^-1 (best of 4 averaged curves, weight 0.31)".
   std::string Formula() const;
 };
 

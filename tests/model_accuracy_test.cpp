@@ -148,8 +148,8 @@ TEST_CASE("a prediction faster than perfect speedup is flagged and its interval 
   REQUIRE(p.flags.size() == 1);
   CHECK(p.flags.front().find("perfect speedup") != std::string::npos);
   CHECK(p.total.upper_s >= perfect);
-  // Inside the training range nothing is flagged.
-  CHECK(model.Predict(4).flags.empty());
+  // Inside the training range nothing is flagged (the fit may dip below perfect speedup there).
+  for (int procs : {1, 2, 4, 8}) CHECK(model.Predict(procs).flags.empty());
 }
 
 TEST_CASE("plausible envelope: perfect speedup below, the slowest run or its growth above",
