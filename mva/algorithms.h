@@ -11,11 +11,12 @@
 
 #include "mva/network.h"
 #include "mva/solver.h"
+#include "mva/workspace.h"
 
 namespace qnm::mva {
 
 /// Exact single-class MVA for queue and delay stations (QSP §6.3); O(N x stations).
-void SolveExactSingleClass(const Network& network, Result* result);
+void SolveExactSingleClass(const Network& network, Workspace* workspace, Result* result);
 
 /// Exact single-class MVA with load-dependent / multi-server stations, in a form
 /// that stays stable at large N (see load_dependent.cpp); O(N^2 x LD stations^2).
@@ -23,8 +24,13 @@ void SolveExactSingleClassLoadDependent(const Network& network, Result* result);
 
 /// Exact multi-class MVA over the population lattice (QSP §7.3; Reiser-Lavenberg
 /// marginal recursion for load-dependent stations). False + error if refused.
-bool SolveExactMultiClass(const Network& network, const Options& options, Result* result,
-                          std::string* error);
+bool SolveExactMultiClass(const Network& network, const Options& options, Workspace* workspace,
+                          Result* result, std::string* error);
+
+/// Exact multi-class MVA for networks without load-dependent demand (queues and
+/// delays), vectorised over stations and neighbouring lattice rows
+/// (queue_lattice.cpp). Allocates nothing once `workspace` has grown.
+void SolveExactMultiClassQueues(const Network& network, Workspace* workspace, Result* result);
 
 /// Schweitzer-Bard approximate MVA (QSP §7.4.2.2). False + error if refused.
 bool SolveSchweitzer(const Network& network, const Options& options, Result* result,

@@ -15,6 +15,9 @@
 // subnetworks are solved in lockstep over the same lattice ("variants": every
 // combination of fewer load-dependent replicas), smallest first, so each point
 // finds its complements' throughputs ready. Only positive products: stable.
+//
+// Networks without load-dependent demand take the vectorised walk of
+// queue_lattice.cpp instead.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -56,77 +59,6 @@ inline double QueueResidences(const double* demand, const double* q_before, cons
   return even + odd;
 }
 
-/// The lattice walk for networks of queues and delays only (the common case).
-/// Rows are lines along the first class; two neighbouring rows (n_1, n_1 + 1)
-/// are interleaved with a lag of one point -- row B at n_0 - 1 needs row A at
-/// n_0 - 1, solved a step earlier, not A at n_0 -- so two dependency chains
-/// overlap in the CPU (1.3x faster than one point after the other). The last
-/// point solved is N; returns its slab slot, `var` holds its values.
-size_t WalkQueueLattice(const std::vector<size_t>& limit, const std::vector<size_t>& stride,
-                        size_t layer, size_t points, const std::vector<double>& queue_demand,
-                        const std::vector<double>& queue_count, const std::vector<double>& constant_s,
-                        Variant* var) {
-  const size_t dims = limit.size(), queues = queue_count.size();
-  double* q = var->queue_total.data();
-  const double* count = queue_count.data();
-  std::vector<double> residence_b(var->queue_residence.size()), throughput_b(dims);
-  auto solve_point = [&](const size_t* digit, size_t index, double* residence, double* throughput) {
-    const size_t last_digit = digit[dims - 1];
-    const size_t offset = index - last_digit * layer;
-    const size_t slot = (last_digit & 1) * layer + offset;
-    double* q_now = q + slot * queues;
-    for (size_t a = 0; a < dims; ++a) {
-      throughput[a] = 0.0;
-      if (digit[a] == 0) continue;
-      const size_t before = (a == dims - 1) ? ((last_digit - 1) & 1) * layer + offset : slot - stride[a];
-      const double total_s = constant_s[a] + QueueResidences(queue_demand.data() + (a * queues), q + before * queues,
-                                                             count, queues, residence + a * queues);
-      throughput[a] = static_cast<double>(digit[a]) / total_s;
-    }
-    for (size_t i = 0; i < queues; ++i) {
-      double sum = 0.0;
-      for (size_t a = 0; a < dims; ++a) sum += throughput[a] * residence[a * queues + i];
-      q_now[i] = sum;
-    }
-    return slot;
-  };
-  const size_t row_length = limit[0] + 1, rows = points / row_length;
-  std::vector<size_t> digit_a(dims, 0), digit_b(dims, 0);
-  auto row_digits = [&](size_t row, std::vector<size_t>* digit) {
-    for (size_t a = 1; a < dims; ++a) {
-      (*digit)[a] = row % (limit[a] + 1);
-      row /= limit[a] + 1;
-    }
-  };
-  size_t slot = 0;
-  bool last_was_b = false;
-  for (size_t row = 0; row < rows;) {
-    row_digits(row, &digit_a);
-    const bool pair = dims > 1 && digit_a[1] < limit[1];
-    if (pair) row_digits(row + 1, &digit_b);
-    for (size_t t = 0; t <= row_length; ++t) {
-      if (t < row_length && (row > 0 || t > 0)) {  // (0, ..., 0) is the initial state
-        digit_a[0] = t;
-        slot = solve_point(digit_a.data(), row * row_length + t, var->queue_residence.data(),
-                           var->throughput.data());
-        last_was_b = false;
-      }
-      if (pair && t >= 1) {
-        digit_b[0] = t - 1;
-        slot = solve_point(digit_b.data(), (row + 1) * row_length + t - 1, residence_b.data(),
-                           throughput_b.data());
-        last_was_b = true;
-      }
-    }
-    row += pair ? 2 : 1;
-  }
-  if (last_was_b) {
-    var->queue_residence = residence_b;
-    var->throughput = throughput_b;
-  }
-  return slot;
-}
-
 }  // namespace
 
 double LatticePoints(const Network& network) {
@@ -142,8 +74,8 @@ bool HasLoadDependence(const Station& station) {
   return false;
 }
 
-bool SolveExactMultiClass(const Network& network, const Options& options, Result* result,
-                          std::string* error) {
+bool SolveExactMultiClass(const Network& network, const Options& options, Workspace* workspace,
+                          Result* result, std::string* error) {
   const double lattice = LatticePoints(network);
   if (lattice > options.max_lattice_points) {
     char text[256];
@@ -153,6 +85,12 @@ bool SolveExactMultiClass(const Network& network, const Options& options, Result
                   lattice, options.max_lattice_points);
     *error = text;
     return false;
+  }
+  const auto load_dependent = [](const Station& s) { return HasLoadDependence(s); };
+  if (std::none_of(network.stations.begin(), network.stations.end(), load_dependent)) {
+    SolveExactMultiClassQueues(network, workspace, result);
+    result->summary.iterations = static_cast<int>(std::min<double>(lattice, 2147483647.0));
+    return true;
   }
   const size_t classes = network.classes.size();
   std::vector<size_t> active;  // classes with customers: the lattice dimensions
@@ -218,13 +156,7 @@ bool SolveExactMultiClass(const Network& network, const Options& options, Result
   std::vector<size_t> before(dims, 0);  // slab slot of n - 1_c
 
   size_t slot = 0, population = 0;  // slab slot of n, |n|
-  if (lds == 0 && dims > 0) {
-    std::vector<size_t> limit;
-    for (size_t c : active) limit.push_back(static_cast<size_t>(network.classes[c].population));
-    slot = WalkQueueLattice(limit, stride, layer, points, queue_demand, queue_count, constant_s,
-                            &variants.back());
-  }
-  for (size_t index = 1; index < points && lds > 0; ++index) {
+  for (size_t index = 1; index < points; ++index) {
     for (size_t a = 0; a < dims; ++a) {  // next lattice point, first class fastest
       if (digit[a] < static_cast<size_t>(network.classes[active[a]].population)) {
         ++digit[a];

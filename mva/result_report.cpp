@@ -81,6 +81,12 @@ std::string ResultTable(const Network& network, const Result& result) {
       out += line;
     }
   }
+  for (const Station& s : network.stations)
+    if (s.IsLoadDependent()) {
+      out += "\nUbusy = 1 - P(n_k = 0): what JMT/JMVA reports as the utilization of a load-dependent\n"
+             "station; U = X_c D_kc is busy servers at the base rate.\n";
+      break;
+    }
   out += "\n" + result.summary.BriefReport() + "\n" + result.summary.message + "\n";
   return out;
 }

@@ -71,15 +71,23 @@ std::string Summary::FullReport() const {
 
 namespace {
 
+/// Sizes and clears `result`, reusing its memory (a repeated solve allocates nothing).
 void SizeResult(const Network& network, Result* result) {
   const size_t C = network.classes.size(), K = network.stations.size();
-  *result = Result();
   result->X.assign(C, 0.0);
   result->R.assign(C, 0.0);
-  result->Q.assign(K, std::vector<double>(C, 0.0));
-  result->Rk = result->Q;
-  result->U = result->Q;
+  for (auto* matrix : {&result->Q, &result->Rk, &result->U}) {
+    matrix->resize(K);
+    for (std::vector<double>& row : *matrix) row.assign(C, 0.0);
+  }
   result->Ubusy.assign(K, std::numeric_limits<double>::quiet_NaN());
+  Summary& summary = result->summary;
+  summary.algorithm_used = Algorithm::kExact;
+  summary.iterations = 0;
+  summary.converged = true;
+  summary.final_change = 0.0;
+  summary.solve_time_s = 0.0;
+  summary.message.clear();
 }
 
 /// Elementary steps exact MVA would take (see Options::max_exact_steps).
@@ -107,7 +115,7 @@ Algorithm Choose(const Network& network, const Options& options) {
 }
 
 bool RunAlgorithm(const Network& network, const Options& options, Algorithm algorithm,
-                  Result* result, std::string* error) {
+                  Workspace* workspace, Result* result, std::string* error) {
   switch (algorithm) {
     case Algorithm::kSchweitzer: return SolveSchweitzer(network, options, result, error);
     case Algorithm::kLinearizer: return SolveLinearizer(network, options, result, error);
@@ -125,17 +133,18 @@ bool RunAlgorithm(const Network& network, const Options& options, Algorithm algo
     *error = text;
     return false;
   }
-  if (network.classes.size() > 1) return SolveExactMultiClass(network, options, result, error);
+  if (network.classes.size() > 1) return SolveExactMultiClass(network, options, workspace, result, error);
   bool load_dependent = false;
   for (const Station& s : network.stations) load_dependent |= HasLoadDependence(s);
   if (load_dependent) SolveExactSingleClassLoadDependent(network, result);
-  else SolveExactSingleClass(network, result);
+  else SolveExactSingleClass(network, workspace, result);
   return true;
 }
 
 }  // namespace
 
-bool Solve(const Network& network, const Options& options, Result* result, std::string* error) {
+bool Solve(const Network& network, const Options& options, Result* result, std::string* error,
+           Workspace* workspace) {
   std::string why;
   if (!options.IsValid(&why)) {
     *error = "invalid MVA options: " + why;
@@ -146,10 +155,12 @@ bool Solve(const Network& network, const Options& options, Result* result, std::
     return false;
   }
   const auto start = std::chrono::steady_clock::now();
+  Workspace local;
+  if (workspace == nullptr) workspace = &local;
   SizeResult(network, result);
   const Algorithm algorithm = Choose(network, options);
   result->summary.algorithm_used = algorithm;
-  if (!RunAlgorithm(network, options, algorithm, result, error)) return false;
+  if (!RunAlgorithm(network, options, algorithm, workspace, result, error)) return false;
 
   for (size_t k = 0; k < network.stations.size(); ++k) {
     const Station& s = network.stations[k];

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "mva/network.h"
+#include "mva/workspace.h"
 
 namespace qnm::mva {
 
@@ -65,6 +66,9 @@ struct Result {
 
 /// Solves `network`. Returns false and fills `error` when the network or the
 /// options are invalid or the algorithm refuses (e.g. lattice too large).
-bool Solve(const Network& network, const Options& options, Result* result, std::string* error);
+/// `workspace` (optional) is scratch memory kept between calls: repeated exact
+/// solves with the same workspace and result allocate nothing.
+bool Solve(const Network& network, const Options& options, Result* result, std::string* error,
+           Workspace* workspace = nullptr);
 
 }  // namespace qnm::mva

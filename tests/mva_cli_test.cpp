@@ -37,6 +37,17 @@ std::string TempFile(const std::string& name, const std::string& contents) {
   return path;
 }
 
+// A 2-server station and a queue visited 0.2 times per cycle, N = 3.
+const char* kTwoStationJmva =
+    "<?xml version=\"1.0\"?>\n<model><parameters>\n"
+    "<classes number=\"1\"><closedclass name=\"c\" population=\"3\"/></classes>\n"
+    "<stations number=\"2\">\n"
+    "<listation name=\"S1\" servers=\"2\"><servicetimes><servicetime customerclass=\"c\">1.25"
+    "</servicetime></servicetimes><visits><visit customerclass=\"c\">1</visit></visits></listation>\n"
+    "<listation name=\"S3\" servers=\"1\"><servicetimes><servicetime customerclass=\"c\">2.5"
+    "</servicetime></servicetimes><visits><visit customerclass=\"c\">0.2</visit></visits></listation>\n"
+    "</stations></parameters></model>\n";
+
 }  // namespace
 
 TEST_CASE("qnm-predict mva solves a vector file and prints the expected keys", "[mva][cli]") {
@@ -94,14 +105,7 @@ TEST_CASE("qnm-predict mva reports a malformed file in one line with its line nu
 TEST_CASE("qnm-predict mva reads JMT JMVA XML models", "[mva][cli]") {
   const std::string model = TempFile(
       "qnm_mva_model.jmva",
-      "<?xml version=\"1.0\"?>\n<model><parameters>\n"
-      "<classes number=\"1\"><closedclass name=\"c\" population=\"3\"/></classes>\n"
-      "<stations number=\"2\">\n"
-      "<listation name=\"S1\" servers=\"2\"><servicetimes><servicetime customerclass=\"c\">1.25"
-      "</servicetime></servicetimes><visits><visit customerclass=\"c\">1</visit></visits></listation>\n"
-      "<listation name=\"S3\" servers=\"1\"><servicetimes><servicetime customerclass=\"c\">2.5"
-      "</servicetime></servicetimes><visits><visit customerclass=\"c\">0.2</visit></visits></listation>\n"
-      "</stations></parameters></model>\n");
+      kTwoStationJmva);
   const Run run = RunCli("mva " + model);
   REQUIRE(run.status == 0);
   const nlohmann::json out = nlohmann::json::parse(run.output);
@@ -118,4 +122,47 @@ TEST_CASE("qnm-predict mva reads JMT JMVA XML models", "[mva][cli]") {
   CHECK(bad.status == 1);
   CHECK_THAT(bad.output, Catch::StartsWith("qnm-predict: " + broken + ":3: invalid XML"));
   std::filesystem::remove(broken);
+}
+
+TEST_CASE("qnm-predict mva --repeat reports warm solve times beside the same results", "[mva][cli]") {
+  const std::string vector = QNM_TEST_DATA_DIR "/mva-vectors/three_class_6st_N20_15_10_exact.json";
+  const Run once = RunCli("mva " + vector);
+  const Run repeated = RunCli("mva " + vector + " --repeat 5");
+  REQUIRE(once.status == 0);
+  REQUIRE(repeated.status == 0);
+  const nlohmann::json a = nlohmann::json::parse(once.output), b = nlohmann::json::parse(repeated.output);
+  CHECK(a["X"] == b["X"]);
+  CHECK(a["Q"] == b["Q"]);
+  CHECK_FALSE(a["summary"].contains("repeat"));
+  const nlohmann::json& repeat = b["summary"]["repeat"];
+  CHECK(repeat["solves"] == 5);
+  CHECK(repeat["min_s"].get<double>() > 0.0);
+  CHECK(repeat["min_s"].get<double>() <= repeat["median_s"].get<double>());
+  CHECK(b["summary"]["solve_time_s"].get<double>() > 0.0);
+  CHECK(RunCli("mva " + vector + " --repeat 0").status != 0);
+}
+
+TEST_CASE("qnm-predict mva -o FILE.jmva writes the model with JMT's solutions", "[mva][cli][jmva]") {
+  const std::string model = TempFile(
+      "qnm_mva_solved_in.jmva",
+      kTwoStationJmva);
+  const std::string solved = (std::filesystem::temp_directory_path() / "qnm_mva_solved_out.jmva").string();
+  std::filesystem::remove(solved);
+  REQUIRE(RunCli("mva " + model + " -o " + solved).status == 0);
+  const std::string xml = qnm::ReadFile(solved);
+  CHECK(xml.find("<solutions ok=\"true\" solutionMethod=\"analytical\">") != std::string::npos);
+  CHECK(xml.find("measureType=\"Utilization\"") != std::string::npos);
+  CHECK(xml.find("Ubusy") != std::string::npos);  // the label on JMT's utilization
+  // The written model solves to the same numbers as the input.
+  const Run in = RunCli("mva " + model), out = RunCli("mva " + solved);
+  REQUIRE(in.status == 0);
+  REQUIRE(out.status == 0);
+  CHECK(nlohmann::json::parse(in.output)["X"] == nlohmann::json::parse(out.output)["X"]);
+  // JSON input cannot be written back as JMVA.
+  const std::string vector = QNM_TEST_DATA_DIR "/mva-vectors/edge_N1_exact.json";
+  const Run refused = RunCli("mva " + vector + " --format jmva");
+  CHECK(refused.status == 1);
+  CHECK(refused.output.find("--format jmva needs a JMVA XML model") != std::string::npos);
+  std::filesystem::remove(model);
+  std::filesystem::remove(solved);
 }
