@@ -65,7 +65,10 @@ void AddMvaCommand(CLI::App& app) {
       ->check(CLI::IsMember({"json", "table"}))
       ->capture_default_str();
   sub->add_option("--output,-o", args->output_path, "Write to this file (atomically) instead of stdout");
-  sub->callback([args] { RunMva(*args); });
+  sub->callback([args] {
+    RefuseOutputOverInputs(args->output_path, {args->network_path});
+    RunMva(*args);
+  });
 }
 
 }  // namespace qnm::cli

@@ -1,6 +1,7 @@
 // `qnm-predict predict` (the default subcommand) and `qnm-predict validate`:
 // wire the command line to models/prediction.h and models/validation.h.
 #include <algorithm>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -10,6 +11,7 @@
 #include "src/predict_report.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/parallel_for.h"
 
 namespace qnm::cli {
 namespace {
@@ -41,9 +43,11 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
 std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
                                          const std::vector<int>& procs,
                                          const PredictionOptions& options) {
-  std::vector<SeriesPrediction> results;
-  for (const Series& one : series) {
-    SeriesPrediction r;
+  std::vector<SeriesPrediction> results(series.size());
+  // Series are independent: fit and sweep them on every core.
+  ParallelFor(series.size(), [&](std::size_t i) {
+    const Series& one = series[i];
+    SeriesPrediction& r = results[i];
     std::string error;
     if (!FitSeriesModel(one, {}, options, &r.model, &error)) throw InputError("", 0, error);
     r.observed = ObserveSeries(one, r.model.machine, options.mva, nullptr);
@@ -51,27 +55,35 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
     for (const ProcsObservation& o : r.observed) targets.push_back(o.procs);
     std::sort(targets.begin(), targets.end());
     targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+    r.predictions.reserve(targets.size());
     for (int p : targets) r.predictions.push_back(r.model.Predict(p));
-    results.push_back(std::move(r));
-  }
+  });
   return results;
 }
 
 std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
                                           const std::vector<int>& train,
                                           const PredictionOptions& options) {
-  std::vector<ValidationResult> results;
-  std::string last_error;
-  for (const Series& one : series) {
+  std::vector<ValidationResult> validated(series.size());
+  std::vector<std::string> errors(series.size());
+  std::vector<char> ok(series.size(), 0);
+  ParallelFor(series.size(), [&](std::size_t i) {
     ValidationOptions validation;
     validation.train_procs = train;
     validation.prediction = options;
-    ValidationResult r;
-    if (!ValidateSeries(one, validation, &r, &last_error)) {
-      if (series.size() == 1) throw InputError("", 0, last_error);
-      continue;  // e.g. a single-P series among many
+    ok[i] = ValidateSeries(series[i], validation, &validated[i], &errors[i]);
+  });
+  std::vector<ValidationResult> results;
+  std::string last_error;
+  for (std::size_t i = 0; i < series.size(); ++i) {
+    if (ok[i]) {
+      results.push_back(std::move(validated[i]));
+      continue;
     }
-    results.push_back(std::move(r));
+    if (series.size() == 1) throw InputError("", 0, errors[i]);
+    // e.g. a single-P series among many: said on stderr, the others still validated.
+    std::cerr << "qnm-predict: series " << series[i].name << " not validated: " << errors[i] << "\n";
+    last_error = errors[i];
   }
   if (results.empty()) throw InputError("", 0, "no series could be validated: " + last_error);
   return results;
@@ -116,6 +128,7 @@ void AddPredictCommand(CLI::App& app) {
   predict->callback([args, procs] {
     std::vector<int> targets = ParseProcsSpec(*procs, "--procs");
     PredictionOptions options = MakePredictionOptions(args->machine, args->level);
+    RefuseOutputOverInputs(args->output, args->runs);
     std::string origin;
     std::vector<Series> series = LoadSeries(args->runs, args->series, &origin);
     std::vector<SeriesPrediction> results = RunPredict(series, targets, options);
@@ -137,6 +150,7 @@ void AddPredictCommand(CLI::App& app) {
     std::vector<int> train_procs;
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
     PredictionOptions options = MakePredictionOptions(vargs->machine, vargs->level);
+    RefuseOutputOverInputs(vargs->output, vargs->runs);
     std::string origin;
     std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin);
     std::vector<ValidationResult> results = RunValidate(series, train_procs, options);

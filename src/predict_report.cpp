@@ -6,11 +6,13 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
 #include "ingest/ingest.h"
 #include "models/machine_profile.h"
+#include "src/skipped_inputs.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
@@ -130,6 +132,85 @@ double MeasuredAt(const std::vector<ProcsObservation>& observed, int procs) {
   return kUnknown;
 }
 
+/// The final guard of every report: a time that is not finite and
+/// non-negative is never printed. It becomes unknown ("-", null, empty) and a
+/// flag says where; an interval with an infinite or negative bound (e.g. too
+/// few points for a Student t quantile) is dropped the same way.
+class ResultGuard {
+ public:
+  void Time(double* value_s, const char* what, int procs) {
+    if (!Known(*value_s) || (std::isfinite(*value_s) && *value_s >= 0)) return;
+    *value_s = kUnknown;
+    flagged_[std::string(what) + " is not a finite non-negative time"].push_back(procs);
+  }
+  void Bounds(Interval* interval, const char* what, int procs) {
+    Time(&interval->value_s, what, procs);
+    const bool bad = BadBound(interval->lower_s) || BadBound(interval->upper_s);
+    if (!Known(interval->value_s) || bad) {
+      if (bad) flagged_[std::string("interval of ") + what + " is unbounded, not shown"].push_back(procs);
+      interval->lower_s = interval->upper_s = kUnknown;
+    }
+  }
+  void Prediction(ProcsPrediction* p) {
+    Bounds(&p->total, "the total", p->procs);
+    Bounds(&p->compute, "compute", p->procs);
+    Bounds(&p->switch_delay, "switch delay", p->procs);
+    Bounds(&p->mpi_active, "MPI active", p->procs);
+    Bounds(&p->contention, "contention", p->procs);
+    for (double* v : {&p->messages_per_rank, &p->bytes_per_message, &p->service_s_per_message})
+      if (!std::isfinite(*v)) *v = kUnknown;
+  }
+  /// One note per kind of flag, with the process counts it applies to.
+  void AppendNotes(std::vector<std::string>* notes) {
+    for (const auto& [what, procs] : flagged_) {
+      std::string note = what + " at P =";
+      for (std::size_t i = 0; i < procs.size() && i < 8; ++i) note += " " + std::to_string(procs[i]);
+      if (procs.size() > 8) note += " ... (" + std::to_string(procs.size()) + " process counts)";
+      notes->push_back(note);
+    }
+    flagged_.clear();
+  }
+
+ private:
+  static bool BadBound(double bound_s) { return Known(bound_s) && !(std::isfinite(bound_s) && bound_s >= 0); }
+  std::map<std::string, std::vector<int>> flagged_;
+};
+
+/// Guarded copies of the results: flags go into the model's notes (shown by
+/// table and JSON) and, for CSV, which has no place for them, on stderr.
+std::vector<SeriesPrediction> Guarded(std::vector<SeriesPrediction> results, const std::string& format) {
+  ResultGuard guard;
+  for (SeriesPrediction& r : results) {
+    for (ProcsPrediction& p : r.predictions) guard.Prediction(&p);
+    for (ProcsObservation& o : r.observed) guard.Time(&o.measured_time_s, "the measured time", o.procs);
+    std::vector<std::string> notes;
+    guard.AppendNotes(&notes);
+    for (const std::string& note : notes) {
+      if (format == "csv") std::cerr << "qnm-predict: series " << r.model.series_name << ": " << note << "\n";
+      r.model.summary.notes.push_back(note);
+    }
+  }
+  return results;
+}
+
+std::vector<ValidationResult> Guarded(std::vector<ValidationResult> results, const std::string& format) {
+  ResultGuard guard;
+  for (ValidationResult& r : results) {
+    for (ValidationRow& row : r.rows) {
+      guard.Prediction(&row.predicted);
+      guard.Time(&row.measured_s, "the measured time", row.procs);
+      if (!std::isfinite(row.relative_error)) row.relative_error = kUnknown;
+    }
+    std::vector<std::string> notes;
+    guard.AppendNotes(&notes);
+    for (const std::string& note : notes) {
+      if (format == "csv") std::cerr << "qnm-predict: series " << r.series_name << ": " << note << "\n";
+      r.model.summary.notes.push_back(note);
+    }
+  }
+  return results;
+}
+
 std::string Pad(const std::string& text, std::size_t width) {
   return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
 }
@@ -160,6 +241,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
   IngestSummary summary;
   std::vector<RunStats> runs = IngestPaths(inputs, options, &summary);
   for (RunStats& run : runs) run.Derive();
+  ReportSkippedInputs(paths, summary);
   if (runs.empty()) {
     std::string why;
     for (const SkippedFile& skipped : summary.skipped) {
@@ -196,8 +278,9 @@ PredictionOptions MakePredictionOptions(const std::string& machine, double level
   return options;
 }
 
-std::string FormatPredictions(const std::vector<SeriesPrediction>& results,
+std::string FormatPredictions(const std::vector<SeriesPrediction>& unguarded,
                               const std::string& format, const std::string& origin) {
+  const std::vector<SeriesPrediction> results = Guarded(unguarded, format);
   if (format == "json") {
     nlohmann::json out = {{"origin", origin}, {"series", nlohmann::json::array()}};
     for (const SeriesPrediction& r : results) {
@@ -249,8 +332,9 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& results,
   return out.str();
 }
 
-std::string FormatValidations(const std::vector<ValidationResult>& results,
+std::string FormatValidations(const std::vector<ValidationResult>& unguarded,
                               const std::string& format, const std::string& origin) {
+  const std::vector<ValidationResult> results = Guarded(unguarded, format);
   if (format == "json") {
     nlohmann::json out = {{"origin", origin}, {"series", nlohmann::json::array()}};
     for (const ValidationResult& r : results) {
@@ -395,11 +479,8 @@ void DrawCharts(const plots::ChartSet& charts, const std::string& dir) {
   options.output_dir = dir;
   plots::PlotResult result;
   std::string error;
-  if (!plots::WriteCharts(charts, options, &result, &error)) {
-    std::cerr << "qnm-predict: warning: charts for " << charts.context.series_name
-              << " not drawn: " << error << "\n";
-    return;
-  }
+  if (!plots::WriteCharts(charts, options, &result, &error))
+    throw InputError("", 0, "charts for " + charts.context.series_name + " not drawn: " + error);
   for (const std::string& warning : result.warnings)
     std::cerr << "qnm-predict: warning: " << warning << "\n";
   std::cerr << "qnm-predict: " << result.files.size() << " chart files for "
