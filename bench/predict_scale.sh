@@ -17,11 +17,11 @@ awk 'BEGIN {
       printf "s%d,%d,%.6g\n", s, p, t } } }' > "$work/series.csv"
 echo "table: $(($(wc -l < "$work/series.csv") - 1)) rows"
 
-run() {  # label, then the command
+run() {  # label, then the command (wall and CPU time)
   local label=$1; shift
   local start end
   start=$(date +%s.%N)
-  "$@" > /dev/null
+  /usr/bin/time -f "    cpu %U s user + %S s sys" "$@" > /dev/null
   end=$(date +%s.%N)
   printf '%-55s %8.2f s\n' "$label" "$(echo "$end - $start" | bc)"
 }

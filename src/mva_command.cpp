@@ -46,7 +46,10 @@ void AddMvaCommand(CLI::App& app) {
       "NETWORK.json holds the `model` object of the mva-vector schema (classes with population\n"
       "and think_time; stations of type queue | delay | load_dependent (rate_multipliers) |\n"
       "multi_server (servers), demands per class, optional count for replicated stations),\n"
-      "or a whole vector file; or a JMT JMVA XML model. Prints X, R, Q, Rk, U, Ubusy.");
+      "or a whole vector file; or a JMT JMVA XML model. Prints X, R, Q, Rk, U, Ubusy.\n"
+      "Cost of exact MVA: O(N x stations) single-class; a load-dependent or multi-server\n"
+      "station makes it O(N^2) (N = 1e5 takes seconds); multi-class grows with the\n"
+      "population lattice prod(N_c + 1) (see --max-lattice-points).");
   sub->add_option("network", args->network_path, "Network file (JSON, or JMVA XML)")->required();
   sub->add_option("--algorithm,-a", args->algorithm,
                   "exact | schweitzer | linearizer | auto (exact unless the multi-class "

@@ -20,7 +20,7 @@
 #include <vector>
 
 #include "command_runner.h"
-#include "plots/gnuplot_available.h"
+#include "plots/charts.h"
 #include "util/atomic_directory.h"
 #include "util/atomic_file.h"
 #include "util/temp_registry.h"
