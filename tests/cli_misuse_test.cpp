@@ -120,7 +120,7 @@ std::vector<std::string> Leftovers() {
 struct Misuse {
   const char* args;
   int exit_code;
-  const char* message;  // a substring of the one line on stderr; "" = success, stderr empty
+  const char* message;  // a substring of the one line on stderr; "" = stderr empty
 };
 
 // clang-format off
@@ -139,7 +139,7 @@ const Misuse kMisuses[] = {
     {"predict --level 1.5", 1, "--level"},
     {"predict --level -0.5", 1, "--level"},
     {"predict --level nan", 1, "--level"},
-    {"predict --level x", 105, "--level"},
+    {"predict --level x", 104, "--level"},
     {"predict --format yaml", 105, "--format"},
     {"predict --no-such-flag", 109, "--no-such-flag"},
     // Missing, unreadable and empty inputs.
@@ -151,11 +151,11 @@ const Misuse kMisuses[] = {
     {"predict {tmp}/empty", 1, "no runs found"},
     {"validate {tmp}/empty", 1, "no runs found"},
     {"imbalance {tmp}/empty", 1, "empty"},
-    {"ingest {tmp}/empty", 1, "no runs"},
+    {"ingest -q {tmp}/empty", 1, "no runs"},
     {"predict {tmp}/many", 1, "no runs found"},
     {"ingest -q {tmp}/many", 1, "no runs"},
     {"predict {tmp}/loop", 1, "loop"},
-    {"ingest -q {tmp}/with-loop", 1, "with-loop"},
+    {"ingest -q {tmp}/with-loop", 1, "no runs"},
     {"predict {tmp}/empty.dat", 1, "empty.dat"},
     {"predict --format csv {tmp}/empty.dat {series}", 1, "empty.dat"},
     {"validate --format json {tmp}/empty.dat {series}", 1, "empty.dat"},
@@ -179,7 +179,7 @@ const Misuse kMisuses[] = {
     {"predict --format csv {series} > /dev/full", 1, "standard output"},
     {"ingest -q {series} > /dev/full", 1, "standard output"},
     // Results that must never print NaN, inf or [0, inf].
-    {"validate --format csv -o /dev/null {tmp}/no-p2", 0, ""},
+    {"validate --format csv -o /dev/null {tmp}/no-p2", 0, "unbounded"},
 };
 // clang-format on
 
@@ -309,6 +309,8 @@ TEST_CASE("a fatal signal removes the registered temporaries", "[cli][output]") 
   const fs::path dir = root / "charts.tmp";
   pid_t child = ::fork();
   if (child == 0) {
+    ::signal(SIGTERM, SIG_DFL);  // Catch2's own handler would report a failure instead
+    qnm::InstallTempCleanupHandlers();
     std::ofstream(file) << "half";
     fs::create_directories(dir / "sub");
     std::ofstream(dir / "a.png") << "png";

@@ -92,7 +92,9 @@ extern "C" void OnFatalSignal(int signal_number) {
   ::raise(signal_number);
 }
 
-void InstallHandlers() {
+}  // namespace
+
+void InstallTempCleanupHandlers() {
   for (int signal_number : kSignals) {
     struct sigaction previous;
     if (::sigaction(signal_number, nullptr, &previous) != 0) continue;
@@ -106,6 +108,8 @@ void InstallHandlers() {
   }
 }
 
+namespace {
+
 bool ProcessIsGone(long pid) {
   if (pid <= 0 || pid == static_cast<long>(::getpid())) return false;
   return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
@@ -115,7 +119,7 @@ bool ProcessIsGone(long pid) {
 
 int RegisterTemp(const std::string& path, TempKind kind) {
   static std::once_flag installed;
-  std::call_once(installed, InstallHandlers);
+  std::call_once(installed, InstallTempCleanupHandlers);
   if (path.size() + 1 > kPathBytes) return -1;
   for (int i = 0; i < kSlots; ++i) {
     int expected = 0;

@@ -17,6 +17,11 @@ enum class TempKind { kFile, kDirectory };
 /// path is then simply not cleaned up on a signal).
 int RegisterTemp(const std::string& path, TempKind kind);
 
+/// Installs the cleanup handler for SIGINT, SIGTERM and SIGHUP where their
+/// action is the default (an ignored signal or a caller's handler is left
+/// alone). RegisterTemp calls it once; calling it again is harmless.
+void InstallTempCleanupHandlers();
+
 /// Forgets the slot (after the temporary was renamed into place or removed).
 void UnregisterTemp(int slot);
 
