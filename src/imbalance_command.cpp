@@ -18,7 +18,7 @@
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
-namespace qnm {
+namespace qnm::cli {
 namespace {
 
 struct ImbalanceArgs {
@@ -138,4 +138,4 @@ void AddImbalanceCommand(CLI::App& app) {
   });
 }
 
-}  // namespace qnm
+}  // namespace qnm::cli
