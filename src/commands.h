@@ -16,6 +16,7 @@ void AddPlotCommand(CLI::App& app);      // plot_command.cpp
 void AddTraceCommand(CLI::App& app);     // trace_command.cpp
 void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
 void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
+void AddExportCommand(CLI::App& app);    // export_command.cpp
 
 /// PredictionOptions from --machine and --level (predict, validate and plot).
 PredictionOptions MakePredictionOptions(const std::string& machine, double level);
