@@ -44,10 +44,33 @@ mva::Network BuildContentionNetwork(const ContentionInput& input) {
   return network;
 }
 
+double SchweitzerQueueResidence(const ContentionInput& input) {
+  const double queues = static_cast<double>(std::max(1L, input.mpi_stations));
+  const double demand_s = std::max(0.0, input.mpi_active_s) / queues;
+  const double delay_s = std::max(0.0, input.compute_s) + std::max(0.0, input.switch_delay_s);
+  const double customers = static_cast<double>(std::max(1, input.procs));
+  // K R^2 + b R - D Z = 0 with b = Z - D (K + N - 1); the root is >= 0 and
+  // taken in the form that does not cancel for either sign of b.
+  const double b = delay_s - demand_s * (queues + customers - 1.0);
+  const double root = std::sqrt(b * b + 4.0 * queues * demand_s * delay_s);
+  if (b <= 0) return (root - b) / (2.0 * queues);
+  return root + b > 0 ? 2.0 * demand_s * delay_s / (root + b) : 0.0;
+}
+
 bool SolveContention(const ContentionInput& input, const mva::Options& options,
                      double* contention_s, std::string* error) {
   if (!(input.mpi_active_s > 0) || input.procs <= 1) {  // nobody to wait behind
     *contention_s = 0.0;
+    return true;
+  }
+  if (options.algorithm == mva::Algorithm::kAuto && input.procs > kExactContentionMaxProcs) {
+    const double residence =
+        SchweitzerQueueResidence(input) * static_cast<double>(std::max(1L, input.mpi_stations));
+    if (!std::isfinite(residence)) {
+      *error = "Schweitzer MVA gave a non-finite MPI residence time";
+      return false;
+    }
+    *contention_s = std::max(0.0, residence - input.mpi_active_s);
     return true;
   }
   mva::Network network = BuildContentionNetwork(input);

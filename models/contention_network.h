@@ -30,8 +30,24 @@ struct ContentionInput {
 /// Builds the network (one class, population P).
 mva::Network BuildContentionNetwork(const ContentionInput& input);
 
-/// Contention C = residence at the MPI queues - A. Returns false with `error`
-/// when the solver fails.
+/// Above this many processes SolveContention (with mva::Algorithm::kAuto)
+/// uses the Schweitzer-Bard approximation in closed form (O(1)) instead of
+/// exact MVA (O(P)): a sweep over P = 1..N then costs O(N), not O(N^2). One
+/// exact solve at the largest P cannot give the smaller P's answers here,
+/// because every station's demand and the number of queues depend on P. The
+/// error at and above the threshold is measured in bench/README.md.
+constexpr int kExactContentionMaxProcs = 2048;
+
+/// Residence time at one of the K replicated MPI queues from the Schweitzer-
+/// Bard fixed point (QSP §7.4.2.2) of this network, solved in closed form:
+/// with Q(N-1) ~ (N-1)/N Q(N), R = D (1 + (N-1) R / (Z + K R)) is the quadratic
+/// K R^2 + (Z - D K - D (N-1)) R - D Z = 0 (D = A/K, Z = W + S), whose positive
+/// root is the fixed point mva::Solve(kSchweitzer) iterates towards.
+double SchweitzerQueueResidence(const ContentionInput& input);
+
+/// Contention C = residence at the MPI queues - A (exact MVA up to
+/// kExactContentionMaxProcs with kAuto, or as options.algorithm says).
+/// Returns false with `error` when the solver fails.
 bool SolveContention(const ContentionInput& input, const mva::Options& options,
                      double* contention_s, std::string* error);
 

@@ -5,6 +5,8 @@
 #include <cmath>
 #include <iostream>
 
+#include "util/input_error.h"
+
 namespace qnm {
 
 plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsObservation>& observed,
@@ -78,11 +80,8 @@ void DrawCharts(const plots::ChartSet& charts, const std::string& dir) {
   options.output_dir = dir;
   plots::PlotResult result;
   std::string error;
-  if (!plots::WriteCharts(charts, options, &result, &error)) {
-    std::cerr << "qnm-predict: warning: charts for " << charts.context.series_name
-              << " not drawn: " << error << "\n";
-    return;
-  }
+  if (!plots::WriteCharts(charts, options, &result, &error))
+    throw InputError("", 0, "charts for " + charts.context.series_name + " not drawn: " + error);
   for (const std::string& warning : result.warnings)
     std::cerr << "qnm-predict: warning: " << warning << "\n";
   std::cerr << "qnm-predict: " << result.files.size() << " chart files for "

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -115,14 +117,94 @@ double MeasuredAt(const std::vector<ProcsObservation>& observed, int procs) {
   return kUnknown;
 }
 
+/// The final guard of every report: a time that is not finite and
+/// non-negative is never printed. It becomes unknown ("-", null, empty) and a
+/// flag says where; an interval with an infinite or negative bound (e.g. too
+/// few points for a Student t quantile) is dropped the same way.
+class ResultGuard {
+ public:
+  void Time(double* value_s, const char* what, int procs) {
+    if (!Known(*value_s) || (std::isfinite(*value_s) && *value_s >= 0)) return;
+    *value_s = kUnknown;
+    flagged_[std::string(what) + " is not a finite non-negative time"].push_back(procs);
+  }
+  void Bounds(Interval* interval, const char* what, int procs) {
+    Time(&interval->value_s, what, procs);
+    const bool bad = BadBound(interval->lower_s) || BadBound(interval->upper_s);
+    if (!Known(interval->value_s) || bad) {
+      if (bad) flagged_[std::string("interval of ") + what + " is unbounded, not shown"].push_back(procs);
+      interval->lower_s = interval->upper_s = kUnknown;
+    }
+  }
+  void Prediction(ProcsPrediction* p) {
+    Bounds(&p->total, "the total", p->procs);
+    Bounds(&p->compute, "compute", p->procs);
+    Bounds(&p->switch_delay, "switch delay", p->procs);
+    Bounds(&p->mpi_active, "MPI active", p->procs);
+    Bounds(&p->contention, "contention", p->procs);
+    for (double* v : {&p->messages_per_rank, &p->bytes_per_message, &p->service_s_per_message})
+      if (!std::isfinite(*v)) *v = kUnknown;
+  }
+  /// One note per kind of flag, with the process counts it applies to.
+  void AppendNotes(std::vector<std::string>* notes) {
+    for (const auto& [what, procs] : flagged_) {
+      std::string note = what + " at P =";
+      for (std::size_t i = 0; i < procs.size() && i < 8; ++i) note += " " + std::to_string(procs[i]);
+      if (procs.size() > 8) note += " ... (" + std::to_string(procs.size()) + " process counts)";
+      notes->push_back(note);
+    }
+    flagged_.clear();
+  }
+
+ private:
+  static bool BadBound(double bound_s) { return Known(bound_s) && !(std::isfinite(bound_s) && bound_s >= 0); }
+  std::map<std::string, std::vector<int>> flagged_;
+};
+
+/// Guarded copies of the results: flags go into the model's notes (shown by
+/// table and JSON) and, for CSV, which has no place for them, on stderr.
+std::vector<SeriesPrediction> Guarded(std::vector<SeriesPrediction> results, const std::string& format) {
+  ResultGuard guard;
+  for (SeriesPrediction& r : results) {
+    for (ProcsPrediction& p : r.predictions) guard.Prediction(&p);
+    for (ProcsObservation& o : r.observed) guard.Time(&o.measured_time_s, "the measured time", o.procs);
+    std::vector<std::string> notes;
+    guard.AppendNotes(&notes);
+    for (const std::string& note : notes) {
+      if (format == "csv") std::cerr << "qnm-predict: series " << r.model.series_name << ": " << note << "\n";
+      r.model.summary.notes.push_back(note);
+    }
+  }
+  return results;
+}
+
+std::vector<ValidationResult> Guarded(std::vector<ValidationResult> results, const std::string& format) {
+  ResultGuard guard;
+  for (ValidationResult& r : results) {
+    for (ValidationRow& row : r.rows) {
+      guard.Prediction(&row.predicted);
+      guard.Time(&row.measured_s, "the measured time", row.procs);
+      if (!std::isfinite(row.relative_error)) row.relative_error = kUnknown;
+    }
+    std::vector<std::string> notes;
+    guard.AppendNotes(&notes);
+    for (const std::string& note : notes) {
+      if (format == "csv") std::cerr << "qnm-predict: series " << r.series_name << ": " << note << "\n";
+      r.model.summary.notes.push_back(note);
+    }
+  }
+  return results;
+}
+
 std::string Pad(const std::string& text, std::size_t width) {
   return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
 }
 
 }  // namespace
 
-std::string FormatPredictions(const std::vector<SeriesPrediction>& results,
+std::string FormatPredictions(const std::vector<SeriesPrediction>& unguarded,
                               const std::string& format, const std::string& origin) {
+  const std::vector<SeriesPrediction> results = Guarded(unguarded, format);
   if (format == "json") {
     nlohmann::json out = {{"origin", origin}, {"series", nlohmann::json::array()}};
     for (const SeriesPrediction& r : results) {
@@ -179,8 +261,9 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& results,
   return out.str();
 }
 
-std::string FormatValidations(const std::vector<ValidationResult>& results,
+std::string FormatValidations(const std::vector<ValidationResult>& unguarded,
                               const std::string& format, const std::string& origin) {
+  const std::vector<ValidationResult> results = Guarded(unguarded, format);
   if (format == "json") {
     nlohmann::json out = {{"origin", origin}, {"series", nlohmann::json::array()}};
     for (const ValidationResult& r : results) {

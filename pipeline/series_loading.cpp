@@ -4,6 +4,7 @@
 
 #include "ingest/ingest.h"
 #include "models/machine_profile.h"
+#include "pipeline/skipped_inputs.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
 
@@ -38,6 +39,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
   }
   IngestSummary summary;
   std::vector<RunStats> runs = IngestPaths(inputs, IngestOptions(), &summary);
+  ReportSkippedInputs(paths, summary);
   if (runs.empty()) {
     std::string why;
     for (const SkippedFile& skipped : summary.skipped) {

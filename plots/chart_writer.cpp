@@ -11,11 +11,13 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <memory>
 #include <regex>
 #include <sstream>
 #include <system_error>
 
 #include "plots/gnuplot_available.h"
+#include "util/atomic_directory.h"
 #include "util/atomic_file.h"
 #include "util/text_format.h"
 
@@ -169,22 +171,6 @@ class PipeSignalGuard {
   void (*previous_)(int);
 };
 
-/// Removes the temporary directory unless released.
-class TempDir {
- public:
-  explicit TempDir(std::string path) : path_(std::move(path)) {}
-  ~TempDir() {
-    std::error_code ignored;
-    if (!path_.empty()) fs::remove_all(path_, ignored);
-  }
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
-
 constexpr const char* kExitedWith = "gnuplot exited with status";
 
 /// Splits gnuplot's stderr into warnings and the first error message.
@@ -234,13 +220,13 @@ bool RenderCharts(const std::vector<ChartScript>& charts, const std::string& ste
   std::error_code ec;
   fs::create_directories(options.output_dir, ec);
   if (ec) return Fail(error, options.output_dir + ": cannot create directory: " + ec.message());
-  // Absolute: gnuplot runs with the temporary directory as its working directory.
-  std::string pattern =
-      (fs::absolute(options.output_dir, ec) / ".qnm-charts-XXXXXX").string();
-  if (::mkdtemp(pattern.data()) == nullptr)
-    return Fail(error, options.output_dir + ": cannot create a temporary directory: " +
-                           std::strerror(errno));
-  TempDir temp(pattern);
+  std::unique_ptr<TempDirectory> temp_dir;
+  try {
+    temp_dir = std::make_unique<TempDirectory>(options.output_dir, ".qnm-charts-");
+  } catch (const std::exception& e) {
+    return Fail(error, e.what());
+  }
+  const TempDirectory& temp = *temp_dir;
 
   std::vector<std::string> files;  // names inside temp, in the order they are moved
   try {
@@ -296,11 +282,29 @@ bool RenderCharts(const std::vector<ChartScript>& charts, const std::string& ste
     }
   }
 
+  // Where a chart file would land on a folder, fail before moving anything.
   for (const std::string& file : files) {
-    fs::path target = fs::path(options.output_dir) / file;
-    fs::rename(fs::path(temp.path()) / file, target, ec);
-    if (ec) return Fail(error, target.string() + ": cannot move into place: " + ec.message());
-    result->files.push_back(target.string());
+    const std::string target = (fs::path(options.output_dir) / file).string();
+    if (fs::is_directory(fs::symlink_status(target, ec)))
+      return Fail(error, target + ": cannot write: is a directory — no charts written");
+  }
+  for (const std::string& file : files) {
+    const std::string target = (fs::path(options.output_dir) / file).string();
+    const std::string built = (fs::path(temp.path()) / file).string();
+    // A new or regular file is renamed into place; a symbolic link, FIFO or
+    // device is written through (its node stays), as for every other output.
+    fs::file_status status = fs::symlink_status(target, ec);
+    if (!fs::exists(status) || fs::is_regular_file(status)) {
+      fs::rename(built, target, ec);
+      if (ec) return Fail(error, target + ": cannot move into place: " + ec.message());
+    } else {
+      try {
+        WriteFileAtomically(target, ReadFile(built));
+      } catch (const std::exception& e) {
+        return Fail(error, e.what());
+      }
+    }
+    result->files.push_back(target);
   }
   return true;
 }

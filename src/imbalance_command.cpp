@@ -14,6 +14,7 @@
 #include "imbalance/dissimilarity_mpip.h"
 #include "imbalance/dissimilarity_report.h"
 #include "src/commands.h"
+#include "pipeline/skipped_inputs.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -27,7 +28,8 @@ struct ImbalanceArgs {
   std::string dispersion = "euclidean";
   std::string rank_by = "scaled";
   std::string regions = "callsite";
-  double threshold = kUnknown;
+  double threshold = kUnknown;  // NaN: not given
+  bool threshold_given = false;
   int top = 10;
   bool no_computation = false;
   bool by_address = false;
@@ -55,8 +57,8 @@ void RunImbalance(const ImbalanceArgs& args) {
     throw InputError("", 0, "--rank-by must be scaled or index, not '" + args.rank_by + "'");
   options.criterion = args.rank_by == "scaled" ? ImbalanceCriterion::kScaledIndex : ImbalanceCriterion::kIndex;
   if (args.top < 0) throw InputError("", 0, "--top must be >= 0 (0 = all rows)");
-  if (!(args.threshold >= 0) && !std::isnan(args.threshold))
-    throw InputError("", 0, "--threshold must be >= 0");
+  if (args.threshold_given && !(args.threshold >= 0 && std::isfinite(args.threshold)))
+    throw InputError("--threshold", 0, "must be a finite number >= 0");
   options.severity_threshold = args.threshold;
   options.report_top = args.top;
   std::string error;
@@ -71,17 +73,17 @@ void RunImbalance(const ImbalanceArgs& args) {
   ingest.progress = isatty(STDERR_FILENO) != 0;
   IngestSummary summary;
   std::vector<RunStats> runs = IngestPaths(args.paths, ingest, &summary);
-  for (const SkippedFile& skipped : summary.skipped)
-    std::cerr << "qnm-predict imbalance: skipped " << skipped.reason << "\n";
+  ReportSkippedInputs(args.paths, summary);
 
   std::vector<std::unique_ptr<DissimilarityResult>> results;
   std::vector<DissimilarityReportEntry> entries;
+  std::vector<std::string> without_call_sites;
   for (const RunStats& run : runs) {
     const std::string label = LabelOf(run);
     bool has_call_sites = false;
     for (const CallSiteStats& site : run.call_sites) has_call_sites |= !site.time_s_per_rank.empty();
     if (!has_call_sites) {
-      std::cerr << "qnm-predict imbalance: skipped " << label << ": no per-rank call-site times\n";
+      without_call_sites.push_back(label);
       continue;
     }
     MpipActivityRegionTimes times = ActivityRegionTimesFromMpip(run, mpip);
@@ -93,8 +95,11 @@ void RunImbalance(const ImbalanceArgs& args) {
     entries.push_back({label, results.back().get(), times.notes});
   }
   if (entries.empty())
-    throw InputError(args.paths.front(), 0, "no run with per-rank mpiP call-site times among " +
-                                                std::to_string(summary.files_seen) + " file(s)");
+    throw InputError(without_call_sites.size() == 1 ? without_call_sites.front() : args.paths.front(), 0,
+                     "no run with per-rank mpiP call-site times among " +
+                         std::to_string(summary.files_seen) + " file(s)");
+  for (const std::string& label : without_call_sites)  // one line each, the others are reported
+    std::cerr << "qnm-predict: skipped " << label << ": no per-rank call-site times\n";
   const std::string text = RenderDissimilarity(entries, format, args.top);
   WriteOutput(args.output, text);
 }
@@ -115,7 +120,7 @@ void AddImbalanceCommand(CLI::App& app) {
       ->capture_default_str();
   sub->add_option("--rank-by", args->rank_by, "scaled (SID, the paper's criterion) or index (ID)")
       ->capture_default_str();
-  sub->add_option("--threshold", args->threshold,
+  CLI::Option* threshold = sub->add_option("--threshold", args->threshold,
                   "every activity/region whose ranking value is >= this is a tuning candidate "
                   "(default: only the maximum)");
   sub->add_option("--regions", args->regions,
@@ -126,7 +131,11 @@ void AddImbalanceCommand(CLI::App& app) {
                 "leave out the computation activity (AppTime - MPITime per rank)");
   sub->add_flag("--by-address", args->by_address,
                 "keep unresolved call sites apart by address (wrong when ASLR gave each rank its own)");
-  sub->callback([args] { RunImbalance(*args); });
+  sub->callback([args, threshold] {
+    args->threshold_given = threshold->count() > 0;
+    RefuseOutputOverInputs(args->output, args->paths);
+    RunImbalance(*args);
+  });
 }
 
 }  // namespace qnm::cli

@@ -87,7 +87,11 @@ void AddIngestCommand(CLI::App& app) {
   sub->add_option("--show", args->show, "print everything one file contains, then its records");
   sub->add_flag("--series", args->series, "print the series summary (median/min/max per process count)");
   sub->add_flag("-q,--quiet", args->quiet, "no closing summary on stderr");
-  sub->callback([args] { Run(*args); });
+  sub->callback([args] {
+    RefuseOutputOverInputs(args->output, args->paths);
+    if (!args->show.empty()) RefuseOutputOverInputs(args->output, {args->show});
+    Run(*args);
+  });
 }
 
 }  // namespace qnm::cli

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "src/commands.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 int main(int argc, char** argv) {
@@ -18,6 +19,10 @@ int main(int argc, char** argv) {
       "qnm-predict"};
   app.set_version_flag("--version", "qnm-predict 0.1.0");
   app.require_subcommand(0, 1);
+  // Every error is one line (CLI11's default adds "Run with --help ..." on a second).
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return "qnm-predict: " + std::string(e.what()) + " (see --help)\n";
+  });
   qnm::cli::AddMvaCommand(app);
   qnm::cli::AddIngestCommand(app);
   qnm::cli::AddPredictCommand(app);
@@ -41,6 +46,7 @@ int main(int argc, char** argv) {
 
   try {
     app.parse(args);
+    qnm::FlushStandardOutput();  // a failed write to stdout is a failure (`> /dev/full`)
   } catch (const CLI::ParseError& e) {
     return app.exit(e);
   } catch (const qnm::cli::ExitCode& e) {

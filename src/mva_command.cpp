@@ -161,6 +161,7 @@ void AddMvaCommand(CLI::App& app) {
   sub->add_flag("--timings", args->timings,
                 "Print the time of each phase (read+parse, first solve, format, write) on stderr");
   sub->callback([args, format] {
+    RefuseOutputOverInputs(args->output_path, {args->network_path});
     MvaArguments run = *args;
     if (format->count() == 0 && IsJmvaPath(run.output_path) && IsJmvaPath(run.network_path)) run.format = "jmva";
     RunMva(run);

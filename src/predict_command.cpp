@@ -67,6 +67,7 @@ void AddPredictCommand(CLI::App& app) {
   predict->callback([args, procs] {
     std::vector<int> targets = ParseProcsSpec(*procs, "--procs");
     PredictionOptions options = MakePredictionOptions(args->machine, args->level);
+    RefuseOutputOverInputs(args->output, args->runs);
     std::string origin;
     std::vector<Series> series = LoadSeries(args->runs, args->series, &origin);
     std::vector<SeriesPrediction> results = RunPredict(series, targets, options);
@@ -88,6 +89,7 @@ void AddPredictCommand(CLI::App& app) {
     std::vector<int> train_procs;
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
     PredictionOptions options = MakePredictionOptions(vargs->machine, vargs->level);
+    RefuseOutputOverInputs(vargs->output, vargs->runs);
     std::string origin;
     std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin);
     std::vector<ValidationResult> results = RunValidate(series, train_procs, options);

@@ -51,7 +51,11 @@ void AddTraceCommand(CLI::App& app) {
   analyze->add_option("--cube", args->cube, "also write a CUBE4 report (.cubex) to FILE");
   analyze->add_option("--top", args->top, "rows in the ranked lists (default 10, 0 = all)");
   analyze->add_flag("--no-dissimilarity", args->no_dissimilarity, "leave out the dissimilarity indices");
-  analyze->callback([args] { RunAnalyze(*args); });
+  analyze->callback([args] {
+    RefuseOutputOverInputs(args->output, {args->trace_path});
+    RefuseOutputOverInputs(args->cube, {args->trace_path});
+    RunAnalyze(*args);
+  });
 
   CLI::App* stats = sub->add_subcommand(
       "stats", "Run statistics (the record mpiP ingest produces) from a trace");
@@ -59,7 +63,10 @@ void AddTraceCommand(CLI::App& app) {
       ->required();
   stats->add_option("--format", args->format, "table (default) or json");
   stats->add_option("-o,--output", args->output, "write to FILE instead of stdout");
-  stats->callback([args] { RunStats(*args); });
+  stats->callback([args] {
+    RefuseOutputOverInputs(args->output, {args->trace_path});
+    RunStats(*args);
+  });
 }
 
 }  // namespace qnm::cli

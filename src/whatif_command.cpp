@@ -97,7 +97,10 @@ void AddWhatifCommand(CLI::App& app) {
       ->check(CLI::PositiveNumber);
   sub->add_flag("--no-wait-states", args->no_wait_states,
                 "skip the wait-state analysis of the original and simulated trace");
-  sub->callback([args] { Run(*args); });
+  sub->callback([args] {
+    RefuseOutputOverInputs(args->output, {args->trace_path, args->config});
+    Run(*args);
+  });
 }
 
 }  // namespace qnm::cli

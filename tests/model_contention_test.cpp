@@ -70,3 +70,33 @@ TEST_CASE("MPI service stations follow placement", "[model][contention]") {
   CHECK(qnm::MpiServiceStations(64, 1, &machine) == 64);
   CHECK(qnm::MpiServiceStations(64, 1, nullptr) == 64);
 }
+
+TEST_CASE("closed-form Schweitzer contention is the fixed point the MVA solver iterates to",
+          "[model][contention]") {
+  qnm::mva::Options schweitzer;
+  schweitzer.algorithm = qnm::mva::Algorithm::kSchweitzer;
+  schweitzer.tolerance = 1e-12;
+  for (ContentionInput input : {ContentionInput{16, 2.0, 0.05, 1.0, 16}, ContentionInput{300, 0.1, 0.0, 1.0, 20},
+                                ContentionInput{64, 0.0, 0.0, 3.0, 1}, ContentionInput{5000, 50.0, 1.0, 0.5, 5000}}) {
+    INFO("P = " << input.procs << ", K = " << input.mpi_stations);
+    qnm::mva::Result result;
+    std::string error;
+    REQUIRE(qnm::mva::Solve(qnm::BuildContentionNetwork(input), schweitzer, &result, &error));
+    CHECK(qnm::SchweitzerQueueResidence(input) == Approx(result.Rk[2][0]).epsilon(1e-8));
+  }
+}
+
+TEST_CASE("above the exact threshold contention stays within 0.1% of exact MVA", "[model][contention]") {
+  qnm::mva::Options exact;
+  exact.algorithm = qnm::mva::Algorithm::kExact;
+  qnm::mva::Options automatic;  // kAuto: closed-form Schweitzer above kExactContentionMaxProcs
+  for (long stations : {4097L, 256L, 1L}) {
+    ContentionInput input{qnm::kExactContentionMaxProcs * 2 + 1, 1.0, 0.05, 1.0, stations};
+    double c_exact = 0, c_auto = 0;
+    std::string error;
+    REQUIRE(qnm::SolveContention(input, exact, &c_exact, &error));
+    REQUIRE(qnm::SolveContention(input, automatic, &c_auto, &error));
+    CHECK(c_auto == Approx(c_exact).epsilon(1e-3));
+    CHECK(c_auto != c_exact);  // really the approximation, not the exact recursion
+  }
+}

@@ -1,65 +1,196 @@
 #include "util/atomic_file.h"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <climits>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
-#include <sstream>
 
 #include "util/input_error.h"
+#include "util/temp_registry.h"
 
 namespace qnm {
+namespace {
 
-void WriteFileAtomically(const std::string& path, std::string_view contents) {
-  std::string temp = path + ".tmp." + std::to_string(::getpid());
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw InputError(path, 0, std::string("cannot write: ") + std::strerror(errno));
+namespace fs = std::filesystem;
+
+[[noreturn]] void Fail(const std::string& path, const std::string& what, int error_number) {
+  throw InputError(path, 0, what + ": " + std::strerror(error_number));
+}
+
+/// Writes all of `contents` to `fd`; false with errno set on failure.
+bool WriteAll(int fd, std::string_view contents) {
   const char* data = contents.data();
   std::size_t left = contents.size();
   while (left > 0) {
     ssize_t n = ::write(fd, data, left);
     if (n < 0) {
       if (errno == EINTR) continue;
-      int saved = errno;
-      ::close(fd);
-      ::unlink(temp.c_str());
-      throw InputError(path, 0, std::string("cannot write: ") + std::strerror(saved));
+      return false;
+    }
+    if (n == 0) {
+      errno = EIO;
+      return false;
     }
     data += n;
     left -= static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int saved = errno;
+  return true;
+}
+
+std::string DirectoryOf(const std::string& path) {
+  std::string parent = fs::path(path).parent_path().string();
+  return parent.empty() ? "." : parent;
+}
+
+/// Temp file beside `target`, fsync, rename over it. `mode` of a replaced file is kept.
+void ReplaceAtomically(const std::string& shown, const std::string& target, mode_t mode,
+                       std::string_view contents) {
+  RemoveStaleTemps(DirectoryOf(target), fs::path(target).filename().string() + ".tmp.",
+                   TempKind::kFile);
+  const std::string temp = TempFileFor(target);
+  ::unlink(temp.c_str());  // our own leftover from an earlier failure in this process
+  const int slot = RegisterTemp(temp, TempKind::kFile);
+  auto fail = [&](const std::string& what, int error_number) {
     ::unlink(temp.c_str());
-    throw InputError(path, 0, std::string("cannot write: ") + std::strerror(saved));
-  }
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    UnregisterTemp(slot);
+    Fail(shown, what, error_number);
+  };
+  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+  if (fd < 0) {
     int saved = errno;
-    ::unlink(temp.c_str());
-    throw InputError(path, 0, std::string("cannot write: ") + std::strerror(saved));
+    UnregisterTemp(slot);
+    Fail(shown, "cannot write", saved);
   }
+  ::fchmod(fd, mode);  // not narrowed by the umask: a replaced file keeps its mode
+  if (!WriteAll(fd, contents) || ::fsync(fd) != 0) {
+    int saved = errno;
+    ::close(fd);
+    fail("cannot write", saved);
+  }
+  if (::close(fd) != 0) fail("cannot write", errno);
+  if (::rename(temp.c_str(), target.c_str()) != 0) fail("cannot write", errno);
+  UnregisterTemp(slot);
+}
+
+/// FIFOs and devices: written in place, never replaced (nothing to rename over them).
+void WriteInPlace(const std::string& shown, const std::string& target, std::string_view contents) {
+  int fd = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) Fail(shown, "cannot write", errno);
+  if (!WriteAll(fd, contents)) {
+    int saved = errno;
+    ::close(fd);
+    Fail(shown, "cannot write", saved);
+  }
+  if (::close(fd) != 0) Fail(shown, "cannot write", errno);
+}
+
+}  // namespace
+
+std::string ResolveOutputPath(const std::string& path) {
+  std::string current = path;
+  for (int hops = 0; hops < 40; ++hops) {  // Linux's own limit (MAXSYMLINKS)
+    struct stat st;
+    if (::lstat(current.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return current;
+    char buffer[PATH_MAX];
+    ssize_t n = ::readlink(current.c_str(), buffer, sizeof buffer - 1);
+    if (n < 0) Fail(path, "cannot read symbolic link", errno);
+    std::string target(buffer, static_cast<std::size_t>(n));
+    if (target.empty()) throw InputError(path, 0, "empty symbolic link");
+    if (target.front() != '/') target = (fs::path(DirectoryOf(current)) / target).string();
+    current = target;
+  }
+  throw InputError(path, 0, "too many levels of symbolic links (a link loop?)");
+}
+
+void WriteFileAtomically(const std::string& path, std::string_view contents) {
+  if (path.empty()) throw InputError("", 0, "empty output path");
+  const std::string target = ResolveOutputPath(path);
+  struct stat st;
+  if (::lstat(target.c_str(), &st) != 0) {
+    if (errno != ENOENT) Fail(path, "cannot write", errno);
+    ReplaceAtomically(path, target, 0644, contents);  // nothing there yet
+    return;
+  }
+  if (S_ISDIR(st.st_mode)) throw InputError(path, 0, "cannot write: is a directory");
+  if (S_ISREG(st.st_mode)) {
+    ReplaceAtomically(path, target, st.st_mode & 07777, contents);
+    return;
+  }
+  WriteInPlace(path, target, contents);  // FIFO, character or block device, socket
+}
+
+void FlushStandardOutput() {
+  std::cout.flush();
+  bool failed = !std::cout;
+  failed |= std::fflush(stdout) != 0 || std::ferror(stdout);
+  if (failed) Fail("standard output", "cannot write", errno != 0 ? errno : EIO);
 }
 
 void WriteOutput(const std::string& path, std::string_view contents) {
-  if (path.empty() || path == "-") {
-    std::cout << contents;
-    std::cout.flush();
+  if (!path.empty() && path != "-") {
+    WriteFileAtomically(path, contents);
     return;
   }
-  WriteFileAtomically(path, contents);
+  FlushStandardOutput();  // keep anything printed earlier in order
+  if (!WriteAll(STDOUT_FILENO, contents)) Fail("standard output", "cannot write", errno);
+}
+
+void RefuseOutputOverInputs(const std::string& path, const std::vector<std::string>& inputs) {
+  if (path.empty() || path == "-") return;
+  struct stat out;
+  if (::stat(path.c_str(), &out) != 0 || !S_ISREG(out.st_mode)) return;  // nothing to overwrite
+  std::error_code ec;
+  const fs::path output = fs::canonical(path, ec);
+  for (const std::string& input : inputs) {
+    struct stat in;
+    if (::stat(input.c_str(), &in) != 0) continue;
+    bool same = in.st_dev == out.st_dev && in.st_ino == out.st_ino;
+    if (!same && S_ISDIR(in.st_mode) && !ec) {
+      const fs::path root = fs::canonical(input, ec);
+      if (ec) continue;
+      auto [r, o] = std::mismatch(root.begin(), root.end(), output.begin(), output.end());
+      same = r == root.end();
+    }
+    if (same)
+      throw InputError(path, 0, "refusing to write the output over an input (" + input + ")");
+  }
 }
 
 std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  if (in.bad()) throw InputError(path, 0, "read error");
-  return buffer.str();
+  struct stat st;
+  // Check the type before opening: opening a FIFO blocks, a device may have effects.
+  if (::stat(path.c_str(), &st) != 0) Fail(path, "cannot open", errno);
+  if (S_ISDIR(st.st_mode)) throw InputError(path, 0, "cannot read: is a directory");
+  if (!S_ISREG(st.st_mode))
+    throw InputError(path, 0, "cannot read: not a regular file (a FIFO, device or socket)");
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) Fail(path, "cannot open", errno);
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    ::close(fd);
+    throw InputError(path, 0, "cannot read: not a regular file");
+  }
+  std::string text;
+  text.reserve(static_cast<std::size_t>(st.st_size));
+  char buffer[1 << 16];
+  for (;;) {
+    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int saved = errno;
+      ::close(fd);
+      Fail(path, "read error", saved);
+    }
+    if (n == 0) break;
+    text.append(buffer, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return text;
 }
 
 }  // namespace qnm

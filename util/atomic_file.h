@@ -1,20 +1,39 @@
 #pragma once
-// Outputs are written atomically: to a temporary file beside the target, then
-// renamed over it, so a failure never leaves a half-written output behind.
+// Outputs never destroy and never lie about success. A regular file (or a
+// path where nothing is yet) is written atomically: to "<path>.tmp.<pid>"
+// beside it, fsync, rename over it, so a failure or a kill never leaves a
+// half-written output. A symbolic link is followed and its target replaced (the
+// link stays a link). A FIFO, a device (/dev/null, /dev/full) or a socket is
+// written directly and never replaced or removed. A directory is an error.
+// Every failed write, flush or rename is an InputError naming the path.
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace qnm {
 
-/// Writes `contents` to `path` atomically (temp file + fsync + rename).
-/// Throws InputError naming `path` on failure; the target is untouched then.
+/// Writes `contents` to `path` as described above. Throws InputError naming
+/// `path` on failure; a regular target is untouched then.
 void WriteFileAtomically(const std::string& path, std::string_view contents);
 
-/// Writes a command's output: to standard output when `path` is empty or "-",
-/// else atomically to `path` (WriteFileAtomically).
+/// Writes a command's output: to standard output when `path` is empty or "-"
+/// (a failed write or flush throws, e.g. `> /dev/full`), else WriteFileAtomically.
 void WriteOutput(const std::string& path, std::string_view contents);
 
-/// Reads a whole file into a string. Throws InputError naming `path` on failure.
+/// Flushes standard output; throws InputError when anything written to it failed.
+void FlushStandardOutput();
+
+/// The path writes to `path` land on: symbolic links followed (relative ones
+/// against their directory). Throws InputError on a link loop.
+std::string ResolveOutputPath(const std::string& path);
+
+/// Throws InputError when the output `path` (not "-"/empty) is one of `inputs`
+/// or an existing file inside an input directory: writing it would overwrite
+/// what is being read.
+void RefuseOutputOverInputs(const std::string& path, const std::vector<std::string>& inputs);
+
+/// Reads a whole regular file into a string without blocking: a FIFO, device
+/// or directory is refused by name. Throws InputError naming `path` on failure.
 std::string ReadFile(const std::string& path);
 
 }  // namespace qnm

@@ -1,0 +1,17 @@
+#pragma once
+// What a command says about the input files it could not use (issue 13):
+// never silent, never two lines for one file.
+#include <string>
+#include <vector>
+
+#include "ingest/ingest.h"
+
+namespace qnm {
+
+/// Throws InputError with the reader's one-line reason when a file named on
+/// the command line (`named`) was skipped. A damaged file found by walking a
+/// folder is said on stderr, one line each; files of no known format there
+/// are only counted (IngestSummary::skipped, shown in the command's summary).
+void ReportSkippedInputs(const std::vector<std::string>& named, const IngestSummary& summary);
+
+}  // namespace qnm

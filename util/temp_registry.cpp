@@ -1,0 +1,170 @@
+#include "util/temp_registry.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <mutex>
+
+namespace qnm {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr int kSlots = 64;
+constexpr std::size_t kPathBytes = 4096;
+
+// A slot is free (0), being filled (1) or ready (2, the handler may use it).
+// Lock-free atomics are async-signal-safe; the path is only read when ready.
+struct Slot {
+  std::atomic<int> state{0};
+  TempKind kind = TempKind::kFile;
+  char path[kPathBytes];
+};
+Slot g_slots[kSlots];
+
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// Removes the entries of the open directory `fd` (files; sub-directories to a
+// small depth) with raw system calls only: opendir/readdir are not
+// async-signal-safe, getdents64/unlinkat are.
+void EmptyDirectory(int fd, int depth) {
+  struct LinuxDirent64 {
+    unsigned long long d_ino;
+    long long d_off;
+    unsigned short d_reclen;
+    unsigned char d_type;
+    char d_name[1];
+  };
+  alignas(8) char buffer[4096];
+  for (;;) {
+    long bytes = ::syscall(SYS_getdents64, fd, buffer, sizeof buffer);
+    if (bytes <= 0) return;
+    for (long offset = 0; offset < bytes;) {
+      auto* entry = reinterpret_cast<LinuxDirent64*>(buffer + offset);
+      offset += entry->d_reclen;
+      const char* name = entry->d_name;
+      if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+      if (entry->d_type == DT_DIR) {
+        if (depth <= 0) continue;
+        int child = ::openat(fd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (child >= 0) {
+          EmptyDirectory(child, depth - 1);
+          ::close(child);
+        }
+        ::unlinkat(fd, name, AT_REMOVEDIR);
+      } else {
+        ::unlinkat(fd, name, 0);
+      }
+    }
+  }
+}
+
+void RemoveSlot(const Slot& slot) {
+  if (slot.kind == TempKind::kFile) {
+    ::unlink(slot.path);
+    return;
+  }
+  int fd = ::open(slot.path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd >= 0) {
+    EmptyDirectory(fd, 4);
+    ::close(fd);
+  }
+  ::rmdir(slot.path);
+}
+
+extern "C" void OnFatalSignal(int signal_number) {
+  int saved = errno;
+  RemoveRegisteredTemps();
+  // Die of the same signal, so the parent sees what happened.
+  struct sigaction action;
+  std::memset(&action, 0, sizeof action);
+  action.sa_handler = SIG_DFL;
+  ::sigemptyset(&action.sa_mask);
+  ::sigaction(signal_number, &action, nullptr);
+  errno = saved;
+  ::raise(signal_number);
+}
+
+}  // namespace
+
+void InstallTempCleanupHandlers() {
+  for (int signal_number : kSignals) {
+    struct sigaction previous;
+    if (::sigaction(signal_number, nullptr, &previous) != 0) continue;
+    // Leave an ignored signal ignored (nohup) and a caller's handler alone.
+    if ((previous.sa_flags & SA_SIGINFO) || previous.sa_handler != SIG_DFL) continue;
+    struct sigaction action;
+    std::memset(&action, 0, sizeof action);
+    action.sa_handler = OnFatalSignal;
+    ::sigfillset(&action.sa_mask);  // no second signal while cleaning up
+    ::sigaction(signal_number, &action, nullptr);
+  }
+}
+
+namespace {
+
+bool ProcessIsGone(long pid) {
+  if (pid <= 0 || pid == static_cast<long>(::getpid())) return false;
+  return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
+}
+
+}  // namespace
+
+int RegisterTemp(const std::string& path, TempKind kind) {
+  static std::once_flag installed;
+  std::call_once(installed, InstallTempCleanupHandlers);
+  if (path.size() + 1 > kPathBytes) return -1;
+  for (int i = 0; i < kSlots; ++i) {
+    int expected = 0;
+    if (!g_slots[i].state.compare_exchange_strong(expected, 1)) continue;
+    g_slots[i].kind = kind;
+    std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
+    g_slots[i].state.store(2);
+    return i;
+  }
+  return -1;
+}
+
+void UnregisterTemp(int slot) {
+  if (slot >= 0 && slot < kSlots) g_slots[slot].state.store(0);
+}
+
+std::string TempFileFor(const std::string& path) {
+  return path + ".tmp." + std::to_string(::getpid());
+}
+
+void RemoveStaleTemps(const std::string& directory, const std::string& prefix, TempKind kind) {
+  std::error_code ec;
+  for (fs::directory_iterator it(directory.empty() ? "." : directory, ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    std::size_t digits_end = prefix.size();
+    while (digits_end < name.size() && name[digits_end] >= '0' && name[digits_end] <= '9')
+      ++digits_end;
+    if (digits_end == prefix.size() || digits_end - prefix.size() > 9) continue;
+    // Files end at the pid; directories continue with "-XXXXXX" (mkdtemp).
+    if (kind == TempKind::kFile ? digits_end != name.size()
+                                : (digits_end == name.size() || name[digits_end] != '-'))
+      continue;
+    if (!ProcessIsGone(std::stol(name.substr(prefix.size(), digits_end - prefix.size())))) continue;
+    std::error_code ignored;
+    fs::file_status status = it->symlink_status(ignored);
+    if (kind == TempKind::kFile && fs::is_regular_file(status)) fs::remove(it->path(), ignored);
+    if (kind == TempKind::kDirectory && fs::is_directory(status)) fs::remove_all(it->path(), ignored);
+  }
+}
+
+void RemoveRegisteredTemps() {
+  for (Slot& slot : g_slots)
+    if (slot.state.load() == 2) RemoveSlot(slot);
+}
+
+}  // namespace qnm

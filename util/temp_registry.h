@@ -1,0 +1,39 @@
+#pragma once
+// Temporary outputs that a killed run must not leave behind. Every temporary
+// file or directory the program creates is registered in a fixed table; a
+// SIGINT/SIGTERM/SIGHUP handler removes what is registered (with system calls
+// only: it is async-signal-safe) and re-raises the signal. Temporary names
+// carry the creating process id, so a later run can remove the leftovers of a
+// run that died without running its handler (SIGKILL, power loss).
+#include <string>
+
+namespace qnm {
+
+enum class TempKind { kFile, kDirectory };
+
+/// Registers `path` for removal on a fatal signal; installs the handlers on
+/// first use (only where the signal is not ignored). Returns a slot id for
+/// UnregisterTemp, or -1 when the table is full or the path too long (the
+/// path is then simply not cleaned up on a signal).
+int RegisterTemp(const std::string& path, TempKind kind);
+
+/// Installs the cleanup handler for SIGINT, SIGTERM and SIGHUP where their
+/// action is the default (an ignored signal or a caller's handler is left
+/// alone). RegisterTemp calls it once; calling it again is harmless.
+void InstallTempCleanupHandlers();
+
+/// Forgets the slot (after the temporary was renamed into place or removed).
+void UnregisterTemp(int slot);
+
+/// "<path>.tmp.<pid>": the name of this process's temporary for `path`.
+std::string TempFileFor(const std::string& path);
+
+/// Removes leftovers named "<prefix><pid><rest>" in `directory` whose <pid> is
+/// not a running process. Files for TempKind::kFile, whole directories for
+/// kDirectory. Errors are ignored: this is housekeeping.
+void RemoveStaleTemps(const std::string& directory, const std::string& prefix, TempKind kind);
+
+/// Removes what is registered now (used by the signal handler; for tests).
+void RemoveRegisteredTemps();
+
+}  // namespace qnm
