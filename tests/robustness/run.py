@@ -1,0 +1,196 @@
+#!/usr/bin/env python3
+"""Runs qnm-predict on every generated case and classifies the outcome.
+
+Outcomes:
+  clean      non-zero exit, exactly one stderr line, naming the damaged file
+             (or its trace folder)
+  success    exit 0 and an output with no NaN, inf, negative or absurd number
+  unclean    non-zero exit, but not one line naming the file
+  nonsense   exit 0 with NaN/inf, a negative value where none can be, or an
+             absurd magnitude (> 1e12 or below 1e-100 and not 0) in the output
+  crash      killed by a signal, or a sanitizer report on stderr
+  hang       not finished within the timeout
+  memory     ran out of the address-space limit (std::bad_alloc)
+
+Usage: run.py QNM CASES [--every N] [--timeout S] [--jobs J] [--report FILE]
+                        [--allow OUTCOME ...]
+Exits 1 if any case has an outcome other than clean/success (or --allow'ed).
+"""
+import argparse
+import concurrent.futures
+import json
+import math
+import os
+import re
+import resource
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+
+SANITIZER = re.compile(r"runtime error:|AddressSanitizer|LeakSanitizer|UndefinedBehaviorSanitizer")
+NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][-+]?\d+)?|inf|nan|infinity)(?![\w.])",
+                    re.IGNORECASE)
+# Output fields that may be negative: differences and signed changes.
+SIGNED_KEYS = re.compile(r"gain|change|delta|diff|error|residual|slope|intercept|log|correlation|exponent",
+                         re.IGNORECASE)
+# Output fields that hold counts of bytes or events, which may be large.
+LARGE_KEYS = re.compile(r"bytes|count|events|messages|calls|ticks|resolution|records|size", re.IGNORECASE)
+ABSURD_LARGE, ABSURD_SMALL = 1e12, 1e-100
+
+
+def absurd(value, key=""):
+    if math.isnan(value) or math.isinf(value):
+        return "non-finite"
+    if value < 0 and not SIGNED_KEYS.search(key):
+        return "negative"
+    if abs(value) > ABSURD_LARGE and not LARGE_KEYS.search(key):
+        return "absurd magnitude"
+    if value != 0 and abs(value) < ABSURD_SMALL:
+        return "absurd magnitude"
+    return None
+
+
+def check_json(text):
+    def constant(name):
+        raise ValueError(name)
+    try:
+        doc = json.loads(text, parse_constant=constant)
+    except ValueError as error:
+        if "NaN" in str(error) or "Infinity" in str(error):
+            return f"non-finite ({error})"
+        return check_text(text)  # not JSON (a table or a message)
+
+    def walk(node, key):
+        if isinstance(node, dict):
+            for k, v in node.items():
+                found = walk(v, k)
+                if found:
+                    return found
+        elif isinstance(node, list):
+            for v in node:
+                found = walk(v, key)
+                if found:
+                    return found
+        elif isinstance(node, float) or (isinstance(node, int) and not isinstance(node, bool)):
+            why = absurd(float(node), key)
+            if why:
+                return f"{why}: {key}={node}"
+        elif isinstance(node, str) and re.fullmatch(r"-?(nan|inf|infinity)", node, re.IGNORECASE):
+            return f"non-finite: {key}={node}"
+        return None
+    return walk(doc, "")
+
+
+def check_csv(text):
+    lines = text.splitlines()
+    if not lines:
+        return None
+    header = lines[0].split(",")
+    for line in lines[1:]:
+        for k, cell in enumerate(line.split(",")):
+            key = header[k] if k < len(header) else ""
+            cell = cell.strip().strip('"')
+            if NUMBER.fullmatch(cell):
+                why = absurd(float(cell), key)
+                if why:
+                    return f"{why}: {key}={cell}"
+    return None
+
+
+def check_text(text):
+    for match in NUMBER.finditer(text):
+        value = float(match.group(0))
+        if math.isnan(value) or math.isinf(value):
+            return f"non-finite: {match.group(0)}"
+    return None
+
+
+def limit_memory():
+    resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+
+
+def run_case(qnm, case_dir, timeout, sanitized):
+    case = json.loads((case_dir / "case.json").read_text())
+    argv = [qnm] + case["argv"]
+    env = dict(os.environ, QNM_DATA_DIR=os.environ.get("QNM_DATA_DIR", ""))
+    if not env["QNM_DATA_DIR"]:
+        del env["QNM_DATA_DIR"]
+    started = time.monotonic()
+    try:
+        proc = subprocess.run(argv, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL,
+                              preexec_fn=None if sanitized else limit_memory, env=env)
+    except subprocess.TimeoutExpired:
+        return case, "hang", f"no exit within {timeout} s", time.monotonic() - started
+    seconds = time.monotonic() - started
+    out = proc.stdout.decode("utf-8", "replace")
+    err = proc.stderr.decode("utf-8", "replace")
+    err_lines = [l for l in err.splitlines() if l.strip()]
+    if proc.returncode < 0 or SANITIZER.search(err):
+        first = next((l for l in err_lines if SANITIZER.search(l)), f"signal {-proc.returncode}")
+        return case, "crash", first[:300], seconds
+    if "bad_alloc" in err:
+        return case, "memory", err_lines[-1][:300] if err_lines else "", seconds
+    if proc.returncode != 0:
+        damaged = case["damaged"]
+        names = {damaged, str(case_dir), os.path.basename(damaged)}
+        if len(err_lines) == 1 and any(name in err_lines[0] for name in names):
+            return case, "clean", err_lines[0][:300], seconds
+        return case, "unclean", " | ".join(err_lines)[:300] or f"exit {proc.returncode}, no message", seconds
+    why = check_json(out) if case["output"] == "json" else check_csv(out)
+    if why:
+        return case, "nonsense", why[:300], seconds
+    return case, "success", "", seconds
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("qnm")
+    parser.add_argument("cases")
+    parser.add_argument("--every", type=int, default=1, help="run every N-th case of each category")
+    parser.add_argument("--timeout", type=float, default=10.0)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--report", help="write every case's outcome here (JSON lines)")
+    parser.add_argument("--sanitized", action="store_true", help="ASan build: no address-space limit")
+    parser.add_argument("--allow", nargs="*", default=[], help="outcomes that do not fail the run")
+    args = parser.parse_args()
+    cases = []
+    for category in sorted(Path(args.cases).iterdir()):
+        if category.is_dir():
+            cases += sorted(p for p in category.iterdir() if (p / "case.json").exists())[::args.every]
+    table = defaultdict(Counter)
+    bad = []
+    records = []
+    with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
+        futures = [pool.submit(run_case, args.qnm, c, args.timeout, args.sanitized) for c in cases]
+        for case_dir, future in zip(cases, futures):
+            case, outcome, detail, seconds = future.result()
+            table[case["category"]][outcome] += 1
+            records.append({"case": str(case_dir), "category": case["category"], "damage": case["damage"],
+                            "outcome": outcome, "detail": detail, "seconds": round(seconds, 3)})
+            if outcome not in ("clean", "success") and outcome not in args.allow:
+                bad.append(records[-1])
+    outcomes = ["clean", "success", "unclean", "nonsense", "crash", "hang", "memory"]
+    print("| category | cases | " + " | ".join(outcomes) + " |")
+    print("|---|---:|" + "---:|" * len(outcomes))
+    total = Counter()
+    for category in sorted(table):
+        row = table[category]
+        total.update(row)
+        print(f"| {category} | {sum(row.values())} | " + " | ".join(str(row[o]) for o in outcomes) + " |")
+    print(f"| **all** | {sum(total.values())} | " + " | ".join(str(total[o]) for o in outcomes) + " |")
+    if args.report:
+        with open(args.report, "w") as report:
+            for record in records:
+                report.write(json.dumps(record) + "\n")
+    for record in bad[:40]:
+        print(f"{record['outcome']}: {record['case']} ({record['damage']}): {record['detail']}", file=sys.stderr)
+    if len(bad) > 40:
+        print(f"... and {len(bad) - 40} more", file=sys.stderr)
+    print(f"{sum(total.values()) - len(bad)} passed, {len(bad)} failed")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
