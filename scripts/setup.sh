@@ -12,6 +12,7 @@ packages=(
   fontconfig fonts-dejavu-core fonts-liberation
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev
+  python3
 )
 missing=()
 for p in "${packages[@]}"; do

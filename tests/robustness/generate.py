@@ -19,6 +19,7 @@ import random
 import re
 import shutil
 import struct
+import zlib
 from pathlib import Path
 
 # Numbers that a careless or hostile file may hold in place of a real one.
@@ -269,7 +270,7 @@ def main():
         "npb": (sorted_files(data / "npb", ["*.out"])[::8] + sorted_files(data / "mpip" / "npb-stdout", ["*.dat"]),
                 "text", 260, ingest + ["{file}"], "csv"),
         "npb-series": (sorted_files(series, ["*.dat"]), "text", 100, predict + ["{dir}"], "csv"),
-        "table-csv": (sorted_files(data / "tables", ["*.csv"]) + sorted_files(data / "npb", ["*.csv"]),
+        "table-csv": (sorted_files(data / "tables", ["lu_*.csv"]) + sorted_files(data / "npb", ["*.csv"]),
                       "csv", 200, ingest + ["{file}"], "csv"),
         "table-json": (sorted_files(data / "tables", ["bt_mz_cab.json"]), "json", 150, ingest + ["{file}"], "csv"),
         "machine": (sorted_files(repo / "data" / "machines", ["*.json"]), "json", 150,
@@ -284,7 +285,8 @@ def main():
     for category, (bases, kind, n, argv, output) in text_categories.items():
         n = int(n * args.scale)
         for k in range(n):
-            base = bases[k % len(bases)]
+            # crc32, not k % len: a slice of every N-th case must not see one base only
+            base = bases[zlib.crc32(f"{category}/{k}".encode()) % len(bases)]
             original = base.read_bytes()
             damage = TextDamage(rng, original, kind)
             method = rng.choice(damage.methods())
@@ -305,6 +307,21 @@ def main():
                 "damaged": str(target), "argv": case_argv, "output": output}, indent=1))
             count += 1
 
+    # What-if factors on the command line: every bad number for every factor option.
+    options = [["--scale-computation", "{v}"], ["--scale-mpi", "{v}"], ["--scale-transfer", "{v}"],
+               ["--scale", "main={v}"]]
+    for k, (option, value) in enumerate((o, v) for o in options for v in BAD_NUMBERS + ["0.5", "1000"]):
+        if k % args.every:
+            continue
+        folder = cases / "whatif-args" / f"{k:04d}"
+        folder.mkdir(parents=True)
+        argv = ["whatif", str(synthetic), option[0], option[1].replace("{v}", value), "--format", "json",
+                "--no-wait-states"]
+        (folder / "case.json").write_text(json.dumps({
+            "category": "whatif-args", "damage": "factor " + value, "base": option[0],
+            "damaged": option[0], "argv": argv, "output": "json"}, indent=1))
+        count += 1
+
     # OTF2: one file of a real trace damaged, the others linked.
     traces = [data / "otf2" / name for name in ["pipit-ping-pong-otf2", "pipit-ping-pong-otf2-papi",
                                                   "sstelements-emberotf2-test", "synthetic-patterns-4rank",
@@ -314,7 +331,7 @@ def main():
     for category, (pattern, n) in otf2_categories.items():
         n = int(n * args.scale)
         for k in range(n):
-            trace = traces[k % len(traces)]
+            trace = traces[zlib.crc32(f"{category}/{k}".encode()) % len(traces)]
             choices = sorted(trace.glob(pattern))
             base = choices[rng.randrange(len(choices))]
             damage = BinaryDamage(rng, base.read_bytes())

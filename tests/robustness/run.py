@@ -126,7 +126,7 @@ def run_case(qnm, case_dir, timeout, sanitized):
     seconds = time.monotonic() - started
     out = proc.stdout.decode("utf-8", "replace")
     err = proc.stderr.decode("utf-8", "replace")
-    err_lines = [l for l in err.splitlines() if l.strip()]
+    err_lines = [l for l in err.split("\n") if l.strip()]
     if proc.returncode < 0 or SANITIZER.search(err):
         first = next((l for l in err_lines if SANITIZER.search(l)), f"signal {-proc.returncode}")
         return case, "crash", first[:300], seconds
@@ -161,16 +161,21 @@ def main():
             cases += sorted(p for p in category.iterdir() if (p / "case.json").exists())[::args.every]
     table = defaultdict(Counter)
     bad = []
-    records = []
+    report = open(args.report, "w") if args.report else None
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         futures = [pool.submit(run_case, args.qnm, c, args.timeout, args.sanitized) for c in cases]
         for case_dir, future in zip(cases, futures):
             case, outcome, detail, seconds = future.result()
             table[case["category"]][outcome] += 1
-            records.append({"case": str(case_dir), "category": case["category"], "damage": case["damage"],
-                            "outcome": outcome, "detail": detail, "seconds": round(seconds, 3)})
+            record = {"case": str(case_dir), "category": case["category"], "damage": case["damage"],
+                      "outcome": outcome, "detail": detail, "seconds": round(seconds, 3)}
+            if report:  # one line per case as it ends, so a stopped campaign keeps what it measured
+                report.write(json.dumps(record) + "\n")
+                report.flush()
             if outcome not in ("clean", "success") and outcome not in args.allow:
-                bad.append(records[-1])
+                bad.append(record)
+    if report:
+        report.close()
     outcomes = ["clean", "success", "unclean", "nonsense", "crash", "hang", "memory"]
     print("| category | cases | " + " | ".join(outcomes) + " |")
     print("|---|---:|" + "---:|" * len(outcomes))
@@ -180,10 +185,6 @@ def main():
         total.update(row)
         print(f"| {category} | {sum(row.values())} | " + " | ".join(str(row[o]) for o in outcomes) + " |")
     print(f"| **all** | {sum(total.values())} | " + " | ".join(str(total[o]) for o in outcomes) + " |")
-    if args.report:
-        with open(args.report, "w") as report:
-            for record in records:
-                report.write(json.dumps(record) + "\n")
     for record in bad[:40]:
         print(f"{record['outcome']}: {record['case']} ({record['damage']}): {record['detail']}", file=sys.stderr)
     if len(bad) > 40:
