@@ -10,6 +10,7 @@
 
 #include "util/input_error.h"
 #include "util/plausible_range.h"
+#include "util/utf8_text.h"
 
 namespace qnm::mva {
 namespace {
@@ -62,7 +63,7 @@ std::map<std::string, std::string> PerClass(const ptree& block, const std::strin
 Station ReadStation(const std::string& tag, const ptree& node, const Network& network,
                     const std::string& file) {
   Station s;
-  s.name = node.get<std::string>("<xmlattr>.name", tag);
+  s.name = ValidUtf8(node.get<std::string>("<xmlattr>.name", tag));
   const std::string where = tag + " '" + s.name + "'";
   s.type = tag == "delaystation" ? StationType::kDelay : StationType::kQueue;
   s.servers = static_cast<int>(
@@ -78,6 +79,7 @@ Station ReadStation(const std::string& tag, const ptree& node, const Network& ne
       throw InputError(file, 0, where + ": no service time for class '" + c.name + "'");
     if (tag != "ldstation") {
       s.demand_s.push_back(visit * ParseNumber(times.at(c.name), file, where + " service time", kServiceTimeS));
+      RequirePlausible(s.demand_s.back(), kServiceTimeS, where + " demand (visits x service time)", file, 0);
       continue;
     }
     std::vector<double> by_population;  // "S(1);S(2);..." (a leading 0 for n = 0 is skipped)
@@ -126,7 +128,7 @@ Network ReadJmva(const std::string& text, const std::string& file) {
                                     "': only closed networks are supported");
     if (item.first != "closedclass") continue;
     CustomerClass c;
-    c.name = item.second.get<std::string>("<xmlattr>.name", "");
+    c.name = ValidUtf8(item.second.get<std::string>("<xmlattr>.name", ""));
     const std::string population = item.second.get<std::string>("<xmlattr>.population", "");
     c.population = ParseWhole(population, file, "closedclass '" + c.name + "' population", kPopulation);
     network.classes.push_back(c);

@@ -82,7 +82,11 @@ Station ReadStation(const json& node, size_t classes, const std::string& file,
     const std::vector<double> visits = Numbers(node["visits"], file, where + ".visits");
     const std::vector<double> times = Numbers(node["service_times"], file, where + ".service_times");
     if (visits.size() != times.size()) Fail(file, where, "visits and service_times differ in length");
-    for (size_t c = 0; c < visits.size(); ++c) s.demand_s.push_back(visits[c] * times[c]);
+    for (size_t c = 0; c < visits.size(); ++c) {
+      s.demand_s.push_back(visits[c] * times[c]);
+      if (!(std::fabs(s.demand_s.back()) <= kLargestModelNumber))
+        Fail(file, where, "demand (visits x service time) beyond 1e12 (not a plausible model value)");
+    }
   } else {
     Fail(file, where, "missing 'demands' (or 'visits' and 'service_times')");
   }

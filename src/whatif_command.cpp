@@ -69,13 +69,10 @@ void AddWhatifCommand(CLI::App& app) {
                   "give every instance of REGION the average duration over ranks (repeatable)");
   sub->add_option("--scale", args->scale, "REGION=FACTOR: exclusive time in REGION times FACTOR");
   sub->add_option("--scale-computation", args->scale_computation,
-                  "time outside MPI calls times FACTOR (0 to 1000)")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--scale-mpi", args->scale_mpi, "MPI time that is not waiting times FACTOR (0 to 1000)")
-      ->check(CLI::NonNegativeNumber);
+                  "time outside MPI calls times FACTOR (0 to 1000)");
+  sub->add_option("--scale-mpi", args->scale_mpi, "MPI time that is not waiting times FACTOR (0 to 1000)");
   sub->add_option("--scale-transfer", args->scale_transfer,
-                  "message transfer time (receive after a late send) times FACTOR (0 to 1000)")
-      ->check(CLI::NonNegativeNumber);
+                  "message transfer time (receive after a late send) times FACTOR (0 to 1000)");
   sub->add_option("--cut-messages", args->cut,
                   "remove messages matching 'size|tag <rel> N' (rel: == != < <= > >=)");
   sub->add_option("--config", args->config,

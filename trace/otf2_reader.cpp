@@ -13,6 +13,7 @@
 
 #include "trace/pending_requests.h"
 #include "util/input_error.h"
+#include "util/utf8_text.h"
 
 namespace qnm::trace {
 namespace {
@@ -108,7 +109,7 @@ OTF2_CallbackCode OnClock(void* user, uint64_t resolution, uint64_t offset, uint
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnString(void* user, OTF2_StringRef self, const char* text) {
-  Defs(user).strings[self] = text ? text : "";
+  Defs(user).strings[self] = ValidUtf8(text ? text : "");
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnSystemTreeNode(void* user, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
@@ -634,7 +635,7 @@ ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint6
     throw InputError(anchor, 0, Otf2Message("cannot set up the OTF2 reader"));
   char* creator = nullptr;
   if (OTF2_Reader_GetCreator(reader.get(), &creator) == OTF2_SUCCESS && creator) {
-    trace->creator = creator;
+    trace->creator = ValidUtf8(creator);
     std::free(creator);
   }
 

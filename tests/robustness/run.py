@@ -9,7 +9,7 @@ Outcomes:
   nonsense   exit 0 with NaN/inf, a negative value where none can be, or an
              absurd magnitude (> 1e12 or below 1e-100 and not 0) in the output
   crash      killed by a signal, or a sanitizer report on stderr
-  hang       not finished within the timeout
+  hang       more than the timeout of CPU time (or blocked for 20x as long)
   memory     ran out of the address-space limit (std::bad_alloc)
 
 Usage: run.py QNM CASES [--every N] [--timeout S] [--jobs J] [--report FILE]
@@ -23,6 +23,7 @@ import math
 import os
 import re
 import resource
+import signal
 import subprocess
 import sys
 import time
@@ -35,6 +36,9 @@ NUMBER = re.compile(r"(?<![\w.])[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+(?:[eE][
 # Output fields that may be negative: differences and signed changes.
 SIGNED_KEYS = re.compile(r"gain|change|delta|diff|error|residual|slope|intercept|log|correlation|exponent",
                          re.IGNORECASE)
+# Output fields that hold text, even when the text looks like a number.
+TEXT_KEYS = re.compile(r"^(series|app|class|size|machine|allocation|verification|version|source|run|name)$",
+                       re.IGNORECASE)
 # Output fields that hold counts of bytes or events, which may be large.
 LARGE_KEYS = re.compile(r"bytes|count|events|messages|calls|ticks|resolution|records|size", re.IGNORECASE)
 ABSURD_LARGE, ABSURD_SMALL = 1e12, 1e-100
@@ -92,7 +96,7 @@ def check_csv(text):
         for k, cell in enumerate(line.split(",")):
             key = header[k] if k < len(header) else ""
             cell = cell.strip().strip('"')
-            if NUMBER.fullmatch(cell):
+            if NUMBER.fullmatch(cell) and not TEXT_KEYS.match(key):
                 why = absurd(float(cell), key)
                 if why:
                     return f"{why}: {key}={cell}"
@@ -107,8 +111,15 @@ def check_text(text):
     return None
 
 
-def limit_memory():
-    resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+def limits(cpu_seconds, sanitized):
+    """CPU time, not wall time, decides a hang: on a shared, loaded machine a
+    run of 0.3 s of CPU can take 10 s of wall time. ASan reserves terabytes of
+    address space, so only the Release build gets the 6 GB address limit."""
+    def apply():
+        resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 1))
+        if not sanitized:
+            resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+    return apply
 
 
 def run_case(qnm, case_dir, timeout, sanitized):
@@ -119,14 +130,16 @@ def run_case(qnm, case_dir, timeout, sanitized):
         del env["QNM_DATA_DIR"]
     started = time.monotonic()
     try:
-        proc = subprocess.run(argv, capture_output=True, timeout=timeout, stdin=subprocess.DEVNULL,
-                              preexec_fn=None if sanitized else limit_memory, env=env)
-    except subprocess.TimeoutExpired:
-        return case, "hang", f"no exit within {timeout} s", time.monotonic() - started
+        proc = subprocess.run(argv, capture_output=True, timeout=max(20 * timeout, 300),
+                              stdin=subprocess.DEVNULL, preexec_fn=limits(timeout, sanitized), env=env)
+    except subprocess.TimeoutExpired:  # blocked without using CPU (e.g. reading a FIFO)
+        return case, "hang", f"no exit within {max(20 * timeout, 300)} s of wall time", time.monotonic() - started
     seconds = time.monotonic() - started
     out = proc.stdout.decode("utf-8", "replace")
     err = proc.stderr.decode("utf-8", "replace")
     err_lines = [l for l in err.split("\n") if l.strip()]
+    if proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and not SANITIZER.search(err):
+        return case, "hang", f"more than {timeout} s of CPU time", seconds
     if proc.returncode < 0 or SANITIZER.search(err):
         first = next((l for l in err_lines if SANITIZER.search(l)), f"signal {-proc.returncode}")
         return case, "crash", first[:300], seconds
@@ -149,7 +162,7 @@ def main():
     parser.add_argument("qnm")
     parser.add_argument("cases")
     parser.add_argument("--every", type=int, default=1, help="run every N-th case of each category")
-    parser.add_argument("--timeout", type=float, default=10.0)
+    parser.add_argument("--timeout", type=float, default=10.0, help="CPU seconds before a run is a hang")
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--report", help="write every case's outcome here (JSON lines)")
     parser.add_argument("--sanitized", action="store_true", help="ASan build: no address-space limit")
