@@ -30,4 +30,4 @@ cmake --build "$build" -j2 --target qnm-predict
 work="$build/robustness"
 python3 tests/robustness/generate.py . "$work/cases" --every "$every"
 python3 tests/robustness/run.py "$build/qnm-predict" "$work/cases" --timeout "$timeout" --jobs 2 \
-  --report "$work/outcomes.jsonl" $sanitized
+  --report "$work/outcomes.jsonl" --known tests/robustness/known.txt $sanitized

@@ -71,8 +71,10 @@ void RunImbalance(const ImbalanceArgs& args) {
   ingest.progress = isatty(STDERR_FILENO) != 0;
   IngestSummary summary;
   std::vector<RunStats> runs = IngestPaths(args.paths, ingest, &summary);
-  for (const SkippedFile& skipped : summary.skipped)
-    std::cerr << "qnm-predict imbalance: skipped " << skipped.reason << "\n";
+  // Skipped files are reported once: as warnings beside a result, or as the
+  // one-line error when no run is left (a reader's error names file and line).
+  std::vector<std::string> skipped_lines;
+  for (const SkippedFile& skipped : summary.skipped) skipped_lines.push_back(skipped.reason);
 
   std::vector<std::unique_ptr<DissimilarityResult>> results;
   std::vector<DissimilarityReportEntry> entries;
@@ -81,7 +83,7 @@ void RunImbalance(const ImbalanceArgs& args) {
     bool has_call_sites = false;
     for (const CallSiteStats& site : run.call_sites) has_call_sites |= !site.time_s_per_rank.empty();
     if (!has_call_sites) {
-      std::cerr << "qnm-predict imbalance: skipped " << label << ": no per-rank call-site times\n";
+      skipped_lines.push_back(label + ": no per-rank call-site times");
       continue;
     }
     MpipActivityRegionTimes times = ActivityRegionTimesFromMpip(run, mpip);
@@ -92,9 +94,13 @@ void RunImbalance(const ImbalanceArgs& args) {
     }
     entries.push_back({label, results.back().get(), times.notes});
   }
-  if (entries.empty())
-    throw InputError(args.paths.front(), 0, "no run with per-rank mpiP call-site times among " +
-                                                std::to_string(summary.files_seen) + " file(s)");
+  if (entries.empty()) {
+    if (skipped_lines.size() == 1) throw InputError("", 0, skipped_lines.front());
+    throw InputError(args.paths.front(), 0,
+                     "no run with per-rank mpiP call-site times among " + std::to_string(summary.files_seen) +
+                         " file(s)" + (skipped_lines.empty() ? "" : " (first: " + skipped_lines.front() + ")"));
+  }
+  for (const std::string& line : skipped_lines) std::cerr << "qnm-predict imbalance: skipped " << line << "\n";
   const std::string text = RenderDissimilarity(entries, format, args.top);
   WriteOutput(args.output, text);
 }

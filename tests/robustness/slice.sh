@@ -7,4 +7,5 @@ set -euo pipefail
 qnm=$1 source=$2 work=$3
 here="$(cd "$(dirname "$0")" && pwd)"
 python3 "$here/generate.py" "$source" "$work/cases" --every 10 > /dev/null
-python3 "$here/run.py" "$qnm" "$work/cases" --timeout 20 --jobs 2 --report "$work/outcomes.jsonl"
+python3 "$here/run.py" "$qnm" "$work/cases" --timeout 20 --jobs 2 --report "$work/outcomes.jsonl" \
+  --known "$here/known.txt"
