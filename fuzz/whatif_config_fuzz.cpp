@@ -9,7 +9,7 @@
 #include <string>
 
 #include "trace/otf2_reader.h"
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_simulation.h"
 #include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

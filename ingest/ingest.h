@@ -1,12 +1,13 @@
 #pragma once
 // Entry point of ingest/: walks files and directories, dispatches each file to
-// its reader (mpiP report, NPB output, statistics table CSV/JSON, OTF2 anchor),
+// the first reader of the table in readers.h that sniffs it (mpiP report, OTF2
+// anchor, statistics table CSV/JSON, NPB output),
 // pairs the files of one run (an NPB stdout with its mpiP report) and returns
 // one RunStats per run. Group the result with GroupIntoSeries() (run_stats.h).
 #include <string>
 #include <vector>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

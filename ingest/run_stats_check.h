@@ -6,7 +6,7 @@
 // derived sums) so models never see inf, a negative time or 1e30 s.
 #include <string>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

@@ -3,6 +3,9 @@
 // only wires the command line to the library. A subcommand's callback throws
 // qnm::InputError (or std::exception) on failure; main() prints it as one line.
 #include <CLI/CLI.hpp>
+#include <string>
+
+#include "models/prediction.h"
 
 namespace qnm::cli {
 
@@ -13,6 +16,9 @@ void AddPlotCommand(CLI::App& app);      // plot_command.cpp
 void AddTraceCommand(CLI::App& app);     // trace_command.cpp
 void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
 void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
+
+/// PredictionOptions from --machine and --level (predict, validate and plot).
+PredictionOptions MakePredictionOptions(const std::string& machine, double level);
 
 /// Thrown by a callback to exit with `code` after printing nothing more.
 struct ExitCode {

@@ -7,7 +7,7 @@
 #include "ingest/ingest.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
-#include "ingest/run_stats_json.h"
+#include "record/run_stats_json.h"
 #include "ingest/text_lines.h"
 #include "src/commands.h"
 #include "util/atomic_file.h"

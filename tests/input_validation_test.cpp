@@ -18,7 +18,7 @@
 #include "mva/jmva_xml.h"
 #include "mva/network_json.h"
 #include "trace/otf2_reader.h"
-#include "trace/whatif_hypothesis.h"
+#include "whatif/whatif_hypothesis.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
