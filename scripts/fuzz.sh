@@ -6,7 +6,8 @@
 # so coverage accumulates across sessions.
 # Usage: scripts/fuzz.sh [--merge] [SECONDS] [target ...]
 #   targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz
-#            otf2_trace_fuzz machine_profile_fuzz whatif_config_fuzz
+#            otf2_trace_fuzz otf2_rewrite_fuzz machine_profile_fuzz
+#            whatif_config_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0
@@ -16,7 +17,7 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz
-           machine_profile_fuzz whatif_config_fuzz)
+           otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz)
 fi
 build=build-fuzz
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
@@ -46,6 +47,9 @@ seed() {  # seed <target> -> directory of seed files
       { printf '\3'; cat $trace/traces/1.def; } > "$dir/local-definitions" ;;
     machine_profile_fuzz) cp data/machines/*.json "$dir" ;;
     whatif_config_fuzz) cp tests/robustness/seeds/*.cfg "$dir" ;;
+    otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
+      { printf '\0'; cat tests/data/otf2/synthetic-patterns-4rank/traces/1.evt; } > "$dir/events"
+      { printf '\1'; cat tests/data/otf2/synthetic-patterns-4rank/traces.def; } > "$dir/definitions" ;;
   esac
   echo "$dir"
 }
