@@ -1,8 +1,11 @@
-// libFuzzer target: the fuzz input replaces rank 1's event file (or, with
-// its first byte odd, the global definitions) of the synthetic 4-rank trace;
-// reading and analysing must end in a result or an InputError, nothing else.
+// libFuzzer target: the fuzz input replaces one file of a real two-rank
+// Score-P trace (pipit-ping-pong-otf2-papi); the first byte picks which:
+// 0 = rank 1's events, 1 = the global definitions, 2 = the anchor
+// (traces.otf2), 3 = rank 1's local definitions. Reading and analysing must
+// end in a result or an InputError, nothing else (no hang, no huge allocation).
 #include <unistd.h>
 
+#include <array>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
@@ -21,7 +24,7 @@ fs::path WorkingCopy() {
   static fs::path dir = [] {
     fs::path copy = fs::temp_directory_path() / ("qnm-otf2-fuzz-" + std::to_string(::getpid()));
     fs::remove_all(copy);
-    fs::copy(std::string(QNM_SOURCE_DIR) + "/tests/data/otf2/synthetic-patterns-4rank", copy,
+    fs::copy(std::string(QNM_SOURCE_DIR) + "/tests/data/otf2/pipit-ping-pong-otf2-papi", copy,
              fs::copy_options::recursive);
     for (auto& entry : fs::recursive_directory_iterator(copy))
       fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add);
@@ -34,23 +37,23 @@ fs::path WorkingCopy() {
   return dir;
 }
 
+std::string Contents(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size == 0) return 0;
   static const fs::path dir = WorkingCopy();
-  static const std::string events = [] {
-    std::ifstream in(dir / "traces" / "1.evt", std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }();
-  static const std::string definitions = [] {
-    std::ifstream in(dir / "traces.def", std::ios::binary);
-    return std::string(std::istreambuf_iterator<char>(in), {});
-  }();
-  bool damage_definitions = data[0] & 1;
-  fs::path target = damage_definitions ? dir / "traces.def" : dir / "traces" / "1.evt";
+  static const std::array<fs::path, 4> targets = {dir / "traces" / "1.evt", dir / "traces.def",
+                                                  dir / "traces.otf2", dir / "traces" / "1.def"};
+  static const std::array<std::string, 4> originals = {Contents(targets[0]), Contents(targets[1]),
+                                                       Contents(targets[2]), Contents(targets[3])};
+  const std::size_t which = data[0] % targets.size();
   {
-    std::ofstream out(target, std::ios::binary | std::ios::trunc);
+    std::ofstream out(targets[which], std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(data + 1), static_cast<std::streamsize>(size - 1));
   }
   try {
@@ -58,7 +61,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     qnm::trace::AnalyzeWaitStates(trace);
   } catch (const qnm::InputError&) {
   }
-  std::ofstream restore(target, std::ios::binary | std::ios::trunc);
-  restore << (damage_definitions ? definitions : events);
+  std::ofstream restore(targets[which], std::ios::binary | std::ios::trunc);
+  restore << originals[which];
   return 0;
 }

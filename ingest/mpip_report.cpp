@@ -6,8 +6,10 @@
 #include <set>
 #include <sstream>
 
+#include "ingest/run_stats_check.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
+#include "util/plausible_range.h"
 #include "util/text_format.h"
 
 namespace qnm {
@@ -57,6 +59,9 @@ std::string SectionTitle(std::string_view banner) {
   return std::string(Trim(title));
 }
 
+// A call's duration in a time-statistics row (milliseconds): at most a run.
+constexpr PlausibleRange kCallTimeMs{0, 1e10, false, " ms", "a call lasts at most 115 days"};
+
 struct Parser {
   std::string_view text;
   const std::string& path;
@@ -67,10 +72,14 @@ struct Parser {
     throw InputError(path, static_cast<int>(index + 1), message);
   }
 
-  double Number(std::string_view token, std::size_t index, const char* what) const {
+  /// Every number in an mpiP report is a time, count, size or share: finite
+  /// and non-negative; `range` bounds it further.
+  double Number(std::string_view token, std::size_t index, const char* what,
+                const PlausibleRange& range = kCount) const {
     auto value = ParseDouble(token);
     if (!value) Fail(index, std::string("expected a number for ") + what + ", got '" +
                                 std::string(token.substr(0, 40)) + "'");
+    if (!range.Contains(*value)) Fail(index, DescribeOutOfRange(what, *value, range));
     return *value;
   }
 
@@ -147,9 +156,10 @@ struct Parser {
       auto tokens = SplitWhitespace(lines[k]);
       if (tokens.size() != 4) Fail(k, "MPI Time row needs 4 columns (Task AppTime MPITime MPI%)");
       MpipTaskTime row;
-      row.app_time_s = Number(tokens[1], k, "AppTime");
-      row.mpi_time_s = Number(tokens[2], k, "MPITime");
-      row.mpi_percent = Number(tokens[3], k, "MPI%");
+      const PlausibleRange& time = tokens[0] == "*" ? kSummedTimeS : kPartTimeS;
+      row.app_time_s = Number(tokens[1], k, "AppTime", time);
+      row.mpi_time_s = Number(tokens[2], k, "MPITime", time);
+      row.mpi_percent = Number(tokens[3], k, "MPI%", kPercent);
       if (tokens[0] == "*") {
         report.task_total = row;
         continue;
@@ -285,14 +295,15 @@ struct Parser {
         row.rank = static_cast<int>(rank);
       }
       row.count = Number(tokens[3], k, "Count");
-      row.max = Number(tokens[4], k, "Max");
-      row.mean = Number(tokens[5], k, "Mean");
-      row.min = Number(tokens[6], k, "Min");
+      const PlausibleRange& each = bytes ? kCount : kCallTimeMs;
+      row.max = Number(tokens[4], k, "Max", each);
+      row.mean = Number(tokens[5], k, "Mean", each);
+      row.min = Number(tokens[6], k, "Min", each);
       if (bytes) {
         row.sum = Number(tokens[7], k, "Sum");
       } else {
-        row.app_percent = Number(tokens[7], k, "App%");
-        row.mpi_percent = Number(tokens[8], k, "MPI%");
+        row.app_percent = Number(tokens[7], k, "App%", kPercent);
+        row.mpi_percent = Number(tokens[8], k, "MPI%", kPercent);
       }
       rows.push_back(std::move(row));
     }
@@ -487,6 +498,7 @@ RunStats MpipToRunStats(const MpipReport& report) {
   for (const MpipSiteRow& row : report.time_stats) {
     CallSiteStats& stats = site_of(row);
     double time_s = row.count * row.mean / 1000.0;  // §9: cumulative time = Count x Mean (ms)
+    RequirePlausible(time_s, kSummedTimeS, "Count x Mean", report.path, row.line);
     if (row.rank < 0) {
       stats.total_time_s = time_s;
       stats.total_calls = row.count;
@@ -601,6 +613,7 @@ RunStats MpipToRunStats(const MpipReport& report) {
     run.derivations["app_time_mean_s"] = "mpiP concise report 'Task Time Statistics' (no per-rank data)";
   }
   run.Derive();
+  RequirePlausibleRecord(run, report.path, 0);
   return run;
 }
 

@@ -7,8 +7,10 @@
 #include <sstream>
 
 #include "ingest/file_name_info.h"
+#include "ingest/run_stats_check.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
+#include "util/plausible_range.h"
 
 namespace qnm {
 namespace {
@@ -174,6 +176,11 @@ NpbOutput ParseNpbOutput(std::string_view text, const std::string& path) {
     if (!ParseDouble(banner.Field("Time in seconds")))
       throw InputError(path, banner.line, "NPB 'Time in seconds' is not a number: '" +
                                               banner.Field("Time in seconds").substr(0, 40) + "'");
+    RequirePlausible(*ParseDouble(banner.Field("Time in seconds")), kRunTimeS, "NPB 'Time in seconds'",
+                     path, banner.line);
+    for (const char* key : {"Mop/s total", "Mop/s/process", "Mop/s/thread"})
+      if (auto rate = ParseDouble(banner.Field(key)))
+        RequirePlausible(*rate, kMopsRate, std::string("NPB '") + key + "'", path, banner.line);
     output.banners.push_back(std::move(banner));
     i = k > i ? k - 1 : i;
   }
@@ -256,6 +263,7 @@ std::vector<RunStats> NpbToRunStats(const NpbOutput& output) {
     if (!output.mpip_report.empty()) run.details["npb.mpip_report"] = output.mpip_report;
     run.details["npb.banner_line"] = std::to_string(banner.line);
     run.Derive();
+    RequirePlausibleRecord(run, output.path, banner.line);
     runs.push_back(std::move(run));
   }
   return runs;

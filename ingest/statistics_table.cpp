@@ -16,9 +16,11 @@
 #pragma GCC diagnostic pop
 #include <nlohmann/json.hpp>
 
+#include "ingest/run_stats_check.h"
 #include "ingest/text_lines.h"
 #include "record/run_stats_fields.h"
 #include "util/input_error.h"
+#include "util/json_input.h"
 
 namespace qnm {
 namespace {
@@ -75,6 +77,7 @@ class RowBuilder {
       if (std::find(seen_.begin(), seen_.end(), column) != seen_.end())
         run_.derivations.emplace(field, std::string("statistics table column ") + column);
     run_.Derive();
+    RequirePlausibleRecord(run_, path_, line_);
     return std::move(run_);
   }
 
@@ -280,14 +283,7 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
 }
 
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path) {
-  nlohmann::json document;
-  try {
-    document = nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::parse_error& error) {
-    int line = 1;
-    for (std::size_t i = 0; i < error.byte && i < text.size(); ++i) line += text[i] == '\n';
-    throw InputError(path, line, std::string("JSON: ") + error.what());
-  }
+  nlohmann::json document = ParseJsonDocument(text, path);
   const nlohmann::json* rows = &document;
   int element_depth = 1;
   if (document.is_object() && document.contains("runs")) {

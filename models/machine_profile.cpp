@@ -10,6 +10,8 @@
 
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/json_input.h"
+#include "util/plausible_range.h"
 #include "util/text_format.h"
 #include "util/enum_names.h"
 
@@ -45,16 +47,11 @@ double MachineProfile::SwitchDelayPerMessage(double bytes_per_message) const {
 }
 
 MachineProfile ReadMachineProfile(const std::string& path) {
-  std::string text = ReadFile(path);
-  nlohmann::json json;
-  try {
-    json = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& e) {
-    // byte offset -> line for the message
-    int line = 1 + static_cast<int>(std::count(text.begin(),
-                                               text.begin() + std::min(text.size(), e.byte), '\n'));
-    throw InputError(path, line, "not valid JSON: " + std::string(e.what()));
-  }
+  return MachineProfileFromJson(ReadFile(path), path);
+}
+
+MachineProfile MachineProfileFromJson(const std::string& text, const std::string& path) {
+  const nlohmann::json json = ParseJsonDocument(text, path);
   auto fail = [&](const std::string& message) { return InputError(path, 0, message); };
   if (!json.is_object()) throw fail("a machine profile must be a JSON object");
   MachineProfile profile;
@@ -79,9 +76,8 @@ MachineProfile ReadMachineProfile(const std::string& path) {
   if (profile.source.empty()) throw fail("missing \"source\" (say where the numbers come from)");
   profile.latency_s = number("latency_s", true);
   profile.bandwidth_bytes_per_s = number("bandwidth_bytes_per_s", true);
-  if (!(profile.latency_s >= 0) || profile.latency_s > 1.0)
-    throw fail("\"latency_s\" must be in [0, 1] seconds");
-  if (!(profile.bandwidth_bytes_per_s > 0)) throw fail("\"bandwidth_bytes_per_s\" must be > 0");
+  RequirePlausible(profile.latency_s, kLatencyS, "\"latency_s\"", path, 0);
+  RequirePlausible(profile.bandwidth_bytes_per_s, kBandwidthBytesPerS, "\"bandwidth_bytes_per_s\"", path, 0);
   double cores = number("cores_per_node", false);
   if (Known(cores)) {
     if (!(cores >= 1 && cores <= 1e6) || cores != std::floor(cores))

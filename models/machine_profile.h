@@ -40,6 +40,8 @@ struct MachineProfile {
 
 /// Reads a profile JSON file. Throws InputError naming the file on any problem.
 MachineProfile ReadMachineProfile(const std::string& path);
+/// The same from JSON text; `path` names the file in errors.
+MachineProfile MachineProfileFromJson(const std::string& text, const std::string& path);
 
 /// Directories searched for bundled data, in order: $QNM_DATA_DIR, the source
 /// tree's data/ (QNM_SOURCE_DIR), <executable dir>/../data, <executable dir>/../share/qnm-predict.

@@ -9,6 +9,8 @@
 #include <boost/property_tree/xml_parser.hpp>
 
 #include "util/input_error.h"
+#include "util/plausible_range.h"
+#include "util/utf8_text.h"
 
 namespace qnm::mva {
 namespace {
@@ -23,14 +25,31 @@ const ptree& ChildOrEmpty(const ptree& node, const std::string& path) {
   return child ? *child : kEmpty;
 }
 
-double ParseNumber(const std::string& text, const std::string& file, const std::string& where) {
+/// A number of the model: it must parse whole and lie in `range` (finite).
+double ParseNumber(const std::string& text, const std::string& file, const std::string& where,
+                   const PlausibleRange& range) {
+  double value = 0;
   try {
     size_t used = 0;
-    const double value = std::stod(text, &used);
-    if (used == text.size() || text.find_first_not_of(" \t\r\n", used) == std::string::npos) return value;
-  } catch (const std::exception&) {
+    value = std::stod(text, &used);
+    if (used != text.size() && text.find_first_not_of(" \t\r\n", used) != std::string::npos)
+      throw std::invalid_argument("trailing text");
+  } catch (const std::exception&) {  // also out_of_range: 1e309
+    throw InputError(file, 0, where + ": '" + text.substr(0, 40) + "' is not a number");
   }
-  throw InputError(file, 0, where + ": '" + text + "' is not a number");
+  RequirePlausible(value, range, where, file, 0);
+  return value;
+}
+
+// Servers of a multi-server station: a whole number a solver can iterate over.
+constexpr PlausibleRange kServers{1, 1e6, false, "", "1 to 1e6 servers"};
+
+/// A whole number within `range` (populations, servers).
+long ParseWhole(const std::string& text, const std::string& file, const std::string& where,
+                const PlausibleRange& range) {
+  const double n = ParseNumber(text, file, where, range);
+  if (n != std::floor(n)) throw InputError(file, 0, where + " " + text.substr(0, 40) + " is not whole");
+  return static_cast<long>(n);
 }
 
 /// Per-class values of a <servicetimes> or <visits> block, by class name.
@@ -44,27 +63,29 @@ std::map<std::string, std::string> PerClass(const ptree& block, const std::strin
 Station ReadStation(const std::string& tag, const ptree& node, const Network& network,
                     const std::string& file) {
   Station s;
-  s.name = node.get<std::string>("<xmlattr>.name", tag);
+  s.name = ValidUtf8(node.get<std::string>("<xmlattr>.name", tag));
   const std::string where = tag + " '" + s.name + "'";
   s.type = tag == "delaystation" ? StationType::kDelay : StationType::kQueue;
-  s.servers = node.get<int>("<xmlattr>.servers", 1);
+  s.servers = static_cast<int>(
+      ParseWhole(node.get<std::string>("<xmlattr>.servers", "1"), file, where + " servers", kServers));
   if (s.servers > 1 && tag == "listation") s.type = StationType::kMultiServer;
   const auto times = PerClass(ChildOrEmpty(node, "servicetimes"),
                               tag == "ldstation" ? "servicetimes" : "servicetime");
   const auto visits = PerClass(ChildOrEmpty(node, "visits"), "visit");
   std::vector<double> shape;  // S(j)/S(1) of the load-dependent classes
   for (const CustomerClass& c : network.classes) {
-    const double visit = visits.count(c.name) ? ParseNumber(visits.at(c.name), file, where + " visits") : 1.0;
+    const double visit = visits.count(c.name) ? ParseNumber(visits.at(c.name), file, where + " visits", kVisits) : 1.0;
     if (!times.count(c.name))
       throw InputError(file, 0, where + ": no service time for class '" + c.name + "'");
     if (tag != "ldstation") {
-      s.demand_s.push_back(visit * ParseNumber(times.at(c.name), file, where + " service time"));
+      s.demand_s.push_back(visit * ParseNumber(times.at(c.name), file, where + " service time", kServiceTimeS));
+      RequirePlausible(s.demand_s.back(), kServiceTimeS, where + " demand (visits x service time)", file, 0);
       continue;
     }
     std::vector<double> by_population;  // "S(1);S(2);..." (a leading 0 for n = 0 is skipped)
     std::stringstream list(times.at(c.name));
     for (std::string item; std::getline(list, item, ';');)
-      if (!item.empty()) by_population.push_back(ParseNumber(item, file, where + " service times"));
+      if (!item.empty()) by_population.push_back(ParseNumber(item, file, where + " service times", kServiceTimeS));
     if (!by_population.empty() && by_population[0] == 0) by_population.erase(by_population.begin());
     if (by_population.empty() || !(by_population[0] > 0)) {
       s.demand_s.push_back(0.0);
@@ -90,9 +111,7 @@ Station ReadStation(const std::string& tag, const ptree& node, const Network& ne
   return s;
 }
 
-}  // namespace
-
-Network NetworkFromJmvaXml(const std::string& text, const std::string& file) {
+Network ReadJmva(const std::string& text, const std::string& file) {
   ptree doc;
   try {
     std::istringstream in(text);
@@ -109,11 +128,9 @@ Network NetworkFromJmvaXml(const std::string& text, const std::string& file) {
                                     "': only closed networks are supported");
     if (item.first != "closedclass") continue;
     CustomerClass c;
-    c.name = item.second.get<std::string>("<xmlattr>.name", "");
+    c.name = ValidUtf8(item.second.get<std::string>("<xmlattr>.name", ""));
     const std::string population = item.second.get<std::string>("<xmlattr>.population", "");
-    const double n = ParseNumber(population, file, "closedclass '" + c.name + "' population");
-    if (n != std::floor(n)) throw InputError(file, 0, "closedclass '" + c.name + "': population is not whole");
-    c.population = static_cast<long>(n);
+    c.population = ParseWhole(population, file, "closedclass '" + c.name + "' population", kPopulation);
     network.classes.push_back(c);
   }
   for (const auto& item : ChildOrEmpty(*parameters, "stations"))
@@ -122,6 +139,16 @@ Network NetworkFromJmvaXml(const std::string& text, const std::string& file) {
   std::string error;
   if (!network.IsValid(&error)) throw InputError(file, 0, error);
   return network;
+}
+
+}  // namespace
+
+Network NetworkFromJmvaXml(const std::string& text, const std::string& file) {
+  try {
+    return ReadJmva(text, file);
+  } catch (const boost::property_tree::ptree_error& e) {  // a value of the wrong type
+    throw InputError(file, 0, std::string("invalid JMVA model: ") + e.what());
+  }
 }
 
 }  // namespace qnm::mva

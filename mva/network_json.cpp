@@ -7,6 +7,8 @@
 #include "mva/jmva_xml.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/json_input.h"
+#include "util/plausible_range.h"
 
 namespace qnm::mva {
 namespace {
@@ -17,9 +19,17 @@ using nlohmann::json;
   throw InputError(file, 0, where + ": " + what);
 }
 
+// No number of a model is larger than this: service times, think times and
+// visits beyond it are corruption, not a model (negative ones are left to
+// Network::IsValid, which names the station or class).
+constexpr double kLargestModelNumber = 1e12;
+
 double Number(const json& node, const std::string& file, const std::string& where) {
   if (!node.is_number()) Fail(file, where, "expected a number, found " + std::string(node.type_name()));
-  return node.get<double>();
+  const double value = node.get<double>();
+  if (!(std::fabs(value) <= kLargestModelNumber))
+    Fail(file, where, node.dump() + " is beyond 1e12 (not a plausible model value)");
+  return value;
 }
 
 long WholeNumber(const json& node, const std::string& file, const std::string& where) {
@@ -51,6 +61,7 @@ CustomerClass ReadClass(const json& node, const std::string& file, const std::st
   c.name = Text(node, "name", where, file, where);
   if (!node.contains("population")) Fail(file, where, "missing 'population'");
   c.population = WholeNumber(node["population"], file, where + ".population");
+  RequirePlausible(static_cast<double>(c.population), kPopulation, where + ".population", file, 0);
   if (node.contains("think_time"))
     c.think_time_s = Number(node["think_time"], file, where + ".think_time");
   return c;
@@ -71,7 +82,11 @@ Station ReadStation(const json& node, size_t classes, const std::string& file,
     const std::vector<double> visits = Numbers(node["visits"], file, where + ".visits");
     const std::vector<double> times = Numbers(node["service_times"], file, where + ".service_times");
     if (visits.size() != times.size()) Fail(file, where, "visits and service_times differ in length");
-    for (size_t c = 0; c < visits.size(); ++c) s.demand_s.push_back(visits[c] * times[c]);
+    for (size_t c = 0; c < visits.size(); ++c) {
+      s.demand_s.push_back(visits[c] * times[c]);
+      if (!(std::fabs(s.demand_s.back()) <= kLargestModelNumber))
+        Fail(file, where, "demand (visits x service time) beyond 1e12 (not a plausible model value)");
+    }
   } else {
     Fail(file, where, "missing 'demands' (or 'visits' and 'service_times')");
   }
@@ -80,7 +95,7 @@ Station ReadStation(const json& node, size_t classes, const std::string& file,
                           std::to_string(classes) + " classes");
   if (node.contains("servers")) {
     const long servers = WholeNumber(node["servers"], file, where + ".servers");
-    if (servers < 1 || servers > 1000000000L) Fail(file, where, "servers must be >= 1");
+    if (servers < 1 || servers > 1000000L) Fail(file, where, "servers must be 1 to 1e6");
     s.servers = static_cast<int>(servers);
   }
   if (node.contains("rate_multipliers"))
@@ -127,21 +142,7 @@ Network ReadModel(const json& document, const std::string& file) {
 }  // namespace
 
 json ParseJsonText(const std::string& text, const std::string& file) {
-  try {
-    return json::parse(text);
-  } catch (const json::parse_error& e) {
-    const size_t byte = std::min<size_t>(e.byte, text.size());
-    const int line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + byte, '\n'));
-    std::string message = e.what();
-    // nlohmann: "[json.exception.parse_error.101] parse error at line L, column C: <what>"
-    const size_t colon = message.find(": ", message.find("column"));
-    if (colon != std::string::npos) message = message.substr(colon + 2);
-    throw InputError(file, line, "invalid JSON: " + message);
-  } catch (const json::exception& e) {  // e.g. out_of_range 406: number overflow
-    std::string message = e.what();
-    const size_t bracket = message.find("] ");
-    throw InputError(file, 0, "invalid JSON: " + (bracket == std::string::npos ? message : message.substr(bracket + 2)));
-  }
+  return ParseJsonDocument(text, file);
 }
 
 Network ReadNetworkFile(const std::string& path) {

@@ -1,14 +1,23 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/*_fuzz.cpp) with clang in build-fuzz/ and
-# runs each for SECONDS (default 300) with the real files as seed corpus.
-# Usage: scripts/fuzz.sh [SECONDS] [target ...]   (targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz otf2_rewrite_fuzz cube_profile_fuzz extrap_experiment_fuzz)
+# runs each for SECONDS (default 300) under ASan+UBSan with the real files as
+# seeds. New coverage goes to build-fuzz/corpus-<target>; `--merge` then folds
+# it into the minimized corpus kept in the repository (fuzz/corpus/<target>),
+# so coverage accumulates across sessions.
+# Usage: scripts/fuzz.sh [--merge] [SECONDS] [target ...]
+#   targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz
+#            otf2_trace_fuzz otf2_rewrite_fuzz machine_profile_fuzz
+#            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
+merge=0
+if [ "${1:-}" = --merge ]; then merge=1; shift; fi
 seconds=${1:-300}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz otf2_rewrite_fuzz cube_profile_fuzz extrap_experiment_fuzz)
+  targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz
+           otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz)
 fi
 build=build-fuzz
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
@@ -27,8 +36,18 @@ seed() {  # seed <target> -> directory of seed files
     statistics_table_fuzz)
       for f in tests/data/npb/*.csv tests/data/tables/*.csv; do [ -f "$f" ] && { printf '\0'; head -c 20000 "$f"; } > "$dir/$(basename "$f")"; done
       for f in tests/data/tables/*.json; do [ -f "$f" ] && { printf '\1'; cat "$f"; } > "$dir/$(basename "$f")"; done ;;
-    mva_network_fuzz) cp tests/data/mva-vectors/*.json "$dir" ;;
-    otf2_trace_fuzz|otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
+    mva_network_fuzz)  # first byte: even = JSON network, odd = JMVA XML
+      for f in tests/data/mva-vectors/*.json; do { printf '\0'; cat "$f"; } > "$dir/$(basename "$f")"; done
+      for f in tests/robustness/seeds/*.jmva; do { printf '\1'; cat "$f"; } > "$dir/$(basename "$f")"; done ;;
+    otf2_trace_fuzz)  # first byte % 4: rank 1's events, global definitions, anchor, rank 1's local definitions
+      local trace=tests/data/otf2/pipit-ping-pong-otf2-papi
+      { printf '\0'; cat $trace/traces/1.evt; } > "$dir/events"
+      { printf '\1'; cat $trace/traces.def; } > "$dir/definitions"
+      { printf '\2'; cat $trace/traces.otf2; } > "$dir/anchor"
+      { printf '\3'; cat $trace/traces/1.def; } > "$dir/local-definitions" ;;
+    machine_profile_fuzz) cp data/machines/*.json "$dir" ;;
+    whatif_config_fuzz) cp tests/robustness/seeds/*.cfg "$dir" ;;
+    otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
       { printf '\0'; cat tests/data/otf2/synthetic-patterns-4rank/traces/1.evt; } > "$dir/events"
       { printf '\1'; cat tests/data/otf2/synthetic-patterns-4rank/traces.def; } > "$dir/definitions" ;;
     cube_profile_fuzz)
@@ -51,10 +70,17 @@ for target in "${targets[@]}"; do
   # -max_len keeps executions fast; truncated reports still reach every section.
   # A .cubex must be whole to reach its anchor (the tar holds it last).
   max_len=32768; [ "$target" = cube_profile_fuzz ] && max_len=300000
-  "$build/fuzz/$target" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="$max_len" \
+  kept=fuzz/corpus/$target
+  mkdir -p "$kept"
+  "$build/fuzz/$target" "$corpus" "$kept" "$seeds" -max_total_time="$seconds" -max_len="$max_len" \
     -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 2>&1 | tee "$build/$target.log" | \
     grep -E "^#[0-9]+ +(DONE|pulse)|stat::|ERROR|SUMMARY" || true
   if grep -q "ERROR: libFuzzer\|ERROR: AddressSanitizer\|runtime error" "$build/$target.log"; then
     echo "$target: FAILED (see $build/$target.log)"; exit 1
+  fi
+  if [ "$merge" = 1 ]; then  # keep the smallest set of inputs that covers what was reached
+    "$build/fuzz/$target" -merge=1 "$kept" "$corpus" "$seeds" -max_len="$max_len" -rss_limit_mb=2048 \
+      -timeout=10 > "$build/$target.merge.log" 2>&1
+    echo "$target: fuzz/corpus/$target holds $(ls "$kept" | wc -l) inputs"
   fi
 done

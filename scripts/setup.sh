@@ -13,6 +13,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev
   libarchive-dev libpugixml-dev zlib1g-dev
+  python3
 )
 missing=()
 for p in "${packages[@]}"; do

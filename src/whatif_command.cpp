@@ -2,6 +2,7 @@
 // trace: what would the run gain if a region were balanced or faster, or
 // some messages were gone?
 #include <iostream>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,7 +22,9 @@ namespace {
 struct WhatifArgs {
   std::string trace_path;
   std::vector<std::string> balance, scale, cut;
-  double scale_computation = -1, scale_mpi = -1, scale_transfer = -1;
+  // lowest() = not given (any value the user gives, NaN and negatives too, is checked)
+  static constexpr double kNotGiven = std::numeric_limits<double>::lowest();
+  double scale_computation = kNotGiven, scale_mpi = kNotGiven, scale_transfer = kNotGiven;
   std::string config;
   std::string format = "table";
   std::string output;
@@ -39,16 +42,13 @@ void Run(const WhatifArgs& args) {
     options.hypotheses.push_back(trace::BalanceFromArg(region));
   for (const std::string& spec : args.scale) options.hypotheses.push_back(trace::ScaleFromArg(spec));
   for (const std::string& spec : args.cut) options.hypotheses.push_back(trace::CutFromArg(spec));
-  auto add_global = [&](double factor, trace::HypothesisKind kind) {
-    if (factor < 0) return;
-    trace::Hypothesis h;
-    h.kind = kind;
-    h.factor = factor;
-    options.hypotheses.push_back(h);
+  auto add_global = [&](double factor, trace::HypothesisKind kind, const char* option) {
+    if (factor != WhatifArgs::kNotGiven)
+      options.hypotheses.push_back(trace::GlobalScaleFromArg(kind, factor, option));
   };
-  add_global(args.scale_computation, trace::HypothesisKind::kScaleComputation);
-  add_global(args.scale_mpi, trace::HypothesisKind::kScaleMpi);
-  add_global(args.scale_transfer, trace::HypothesisKind::kScaleTransfer);
+  add_global(args.scale_computation, trace::HypothesisKind::kScaleComputation, "--scale-computation");
+  add_global(args.scale_mpi, trace::HypothesisKind::kScaleMpi, "--scale-mpi");
+  add_global(args.scale_transfer, trace::HypothesisKind::kScaleTransfer, "--scale-transfer");
   options.analyze_wait_states = !args.no_wait_states;
 
   trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
@@ -76,13 +76,10 @@ void AddWhatifCommand(CLI::App& app) {
                   "give every instance of REGION the average duration over ranks (repeatable)");
   sub->add_option("--scale", args->scale, "REGION=FACTOR: exclusive time in REGION times FACTOR");
   sub->add_option("--scale-computation", args->scale_computation,
-                  "time outside MPI calls times FACTOR")
-      ->check(CLI::NonNegativeNumber);
-  sub->add_option("--scale-mpi", args->scale_mpi, "MPI time that is not waiting times FACTOR")
-      ->check(CLI::NonNegativeNumber);
+                  "time outside MPI calls times FACTOR (0 to 1000)");
+  sub->add_option("--scale-mpi", args->scale_mpi, "MPI time that is not waiting times FACTOR (0 to 1000)");
   sub->add_option("--scale-transfer", args->scale_transfer,
-                  "message transfer time (receive after a late send) times FACTOR")
-      ->check(CLI::NonNegativeNumber);
+                  "message transfer time (receive after a late send) times FACTOR (0 to 1000)");
   sub->add_option("--cut-messages", args->cut,
                   "remove messages matching 'size|tag <rel> N' (rel: == != < <= > >=)");
   sub->add_option("--config", args->config,

@@ -13,14 +13,21 @@
 #include "trace/otf2_error.h"
 #include "trace/pending_requests.h"
 #include "util/input_error.h"
+#include "util/utf8_text.h"
 
 namespace qnm::trace {
 namespace {
 
 // Definition ids above this are treated as corruption (they would make the
 // id-indexed tables absurdly large); real Score-P traces stay far below it.
+// An id must also be below the size of the global definition file in bytes:
+// Score-P numbers definitions densely from 0 and each record takes more than
+// one byte, so a larger id cannot come from an intact file (the tables sized
+// by ids then stay bounded by what the file can hold).
 constexpr uint64_t kMaxDefinitionId = 1u << 24;
 constexpr std::size_t kMaxReserveEvents = 1u << 24;
+// Timer resolutions of real clocks: 1 kHz (coarse timers) to 10 THz.
+constexpr uint64_t kMinTimerResolution = 1000, kMaxTimerResolution = 10'000'000'000'000ull;
 
 bool IsFile(const std::string& path) {
   struct stat info {};
@@ -65,6 +72,7 @@ struct GlobalDefs {
   std::map<uint32_t, std::pair<std::string, uint32_t>> windows;
   std::unordered_map<uint32_t, uint32_t> region_of_canonical;  // canonical name string -> region
   bool have_clock = false;
+  uint64_t max_id = kMaxDefinitionId;  // min(kMaxDefinitionId, size of the definition file)
   std::string error;  // first structural error
 
   std::string String(uint32_t ref) const {
@@ -72,23 +80,26 @@ struct GlobalDefs {
     return it == strings.end() ? std::string() : it->second;
   }
   bool CheckId(uint64_t id, const char* what) {
-    if (id < kMaxDefinitionId) return true;
-    if (error.empty()) error = std::string("implausible ") + what + " id " + std::to_string(id);
+    if (id < max_id) return true;
+    if (error.empty())
+      error = std::string("implausible ") + what + " id " + std::to_string(id) +
+              " (ids are numbered densely; this file holds at most " + std::to_string(max_id) + ")";
     return false;
   }
 };
 
 GlobalDefs& Defs(void* user) { return *static_cast<GlobalDefs*>(user); }
 
-OTF2_CallbackCode OnClock(void* user, uint64_t resolution, uint64_t offset, uint64_t, uint64_t) {
+OTF2_CallbackCode OnClock(void* user, uint64_t resolution, uint64_t offset, uint64_t length, uint64_t) {
   GlobalDefs& defs = Defs(user);
   defs.trace->timer_resolution = resolution;
   defs.trace->global_offset = offset;
+  defs.trace->trace_length_ticks = length;
   defs.have_clock = true;
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnString(void* user, OTF2_StringRef self, const char* text) {
-  Defs(user).strings[self] = text ? text : "";
+  Defs(user).strings[self] = ValidUtf8(text ? text : "");
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnSystemTreeNode(void* user, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
@@ -147,6 +158,11 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
   if (!defs.error.empty()) throw InputError(defs.file, 0, defs.error);
   if (!defs.have_clock || trace.timer_resolution == 0)
     throw InputError(defs.file, 0, "no valid clock properties in the global definitions");
+  if (trace.timer_resolution < kMinTimerResolution || trace.timer_resolution > kMaxTimerResolution)
+    throw InputError(defs.file, 0, "implausible timer resolution of " + std::to_string(trace.timer_resolution) +
+                                       " ticks per second (a clock has 1e3 to 1e13)");
+  if (trace.trace_length_ticks > UINT64_MAX - trace.global_offset)
+    throw InputError(defs.file, 0, "the clock range (offset + length) overflows 64 bits");
   // MPI world ranks: the COMM_LOCATIONS group of the MPI paradigm (member index = rank).
   const RawGroup* world = nullptr;
   for (const auto& [id, group] : defs.groups)
@@ -247,7 +263,21 @@ struct LocationReader {
   uint64_t unmatched_leaves = 0, closed_frames = 0, closed_at_end = 0, unknown_regions = 0;
   uint64_t unmatched_completions = 0, bad_refs = 0, backwards_time = 0;
 
+  // Events must lie in the clock range of the global definitions, [offset,
+  // offset + length], give or take one trace length (and a millisecond) for
+  // clocks that were not synchronised exactly. Farther out, the timestamp is
+  // damaged: a 3 ms trace would otherwise report hours.
+  uint64_t outside_clock = 0;       // such events; the first one is reported
+  OTF2_TimeStamp first_outside = 0;
+  bool InClockRange(OTF2_TimeStamp time) const {
+    const uint64_t length = trace->trace_length_ticks;
+    if (length == 0) return true;  // clock range not recorded: nothing to check against
+    const uint64_t slack = std::max<uint64_t>(length, trace->timer_resolution / 1000);
+    const uint64_t begin = trace->global_offset, end = trace->global_offset + length;
+    return (time >= begin || begin - time <= slack) && (time <= end || time - end <= slack);
+  }
   uint64_t Ticks(OTF2_TimeStamp time) {
+    if (!InClockRange(time) && outside_clock++ == 0) first_outside = time;
     uint64_t ticks = time >= trace->global_offset ? time - trace->global_offset : 0;
     if (any_event && ticks < last_ticks) {
       ++backwards_time;
@@ -604,13 +634,14 @@ ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint6
     throw InputError(anchor, 0, Otf2Message("cannot set up the OTF2 reader"));
   char* creator = nullptr;
   if (OTF2_Reader_GetCreator(reader.get(), &creator) == OTF2_SUCCESS && creator) {
-    trace->creator = creator;
+    trace->creator = ValidUtf8(creator);
     std::free(creator);
   }
 
   GlobalDefs defs;
   defs.file = base + ".def";
   defs.trace = trace;
+  defs.max_id = std::min<uint64_t>(kMaxDefinitionId, std::max<uint64_t>(FileSize(defs.file), 64));
   OTF2_GlobalDefReader* global = OTF2_Reader_GetGlobalDefReader(reader.get());
   if (!global) throw InputError(defs.file, 0, Otf2Message("cannot open the global definitions"));
   OTF2_GlobalDefReaderCallbacks* callbacks = OTF2_GlobalDefReaderCallbacks_New();
@@ -755,6 +786,12 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
     OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader.get(), evt, &read);
     OTF2_Reader_CloseEvtReader(reader.get(), evt);
     if (status != OTF2_SUCCESS) throw InputError(file, 0, Otf2Message("corrupt event file"));
+    if (loc.outside_clock > 0)
+      throw InputError(file, 0, std::to_string(loc.outside_clock) + " event timestamps (first " +
+                                    std::to_string(loc.first_outside) + ") lie outside the clock range [" +
+                                    std::to_string(trace.global_offset) + ", " +
+                                    std::to_string(trace.global_offset + trace.trace_length_ticks) +
+                                    "] of the global definitions by more than the trace's length");
     loc.out->raw_events = read;
     loc.Finish(&quirks);
     // Only when the header's event count was far off: shrinking copies the events.

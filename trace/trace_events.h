@@ -141,6 +141,7 @@ struct Trace {
   std::string creator;   // "Score-P 7.1" or empty
   uint64_t timer_resolution = 1;  // ticks per second
   uint64_t global_offset = 0;
+  uint64_t trace_length_ticks = 0;  // clock properties' trace length (0 = not recorded)
   CallPaths call_paths;           // regions and the call tree (cnodes)
   std::vector<Communicator> comms;
   std::vector<RmaWindow> windows;

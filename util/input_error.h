@@ -25,7 +25,14 @@ class InputError : public std::runtime_error {
     std::string out = file;
     if (line > 0) out += ":" + std::to_string(line);
     if (!out.empty()) out += ": ";
-    return out + message;
+    return OneLine(out + message);
+  }
+  /// Control characters (a quoted piece of a damaged file may hold '\n',
+  /// '\r' or escape sequences) become '?', so the message stays one line.
+  static std::string OneLine(std::string text) {
+    for (char& c : text)
+      if (static_cast<unsigned char>(c) < 0x20 || c == 0x7f) c = '?';
+    return text;
   }
   std::string file_;
   int line_;

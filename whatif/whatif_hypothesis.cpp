@@ -7,6 +7,7 @@
 
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/plausible_range.h"
 #include "util/text_format.h"
 
 namespace qnm::trace {
@@ -49,6 +50,7 @@ double ParseFactor(const std::string& word, const std::string& file, int line) {
   }
   if (used != word.size() || word.empty() || !std::isfinite(factor) || factor < 0)
     throw InputError(file, line, "scale factor must be a number >= 0, not '" + word + "'");
+  RequirePlausible(factor, kScaleFactor, "scale factor", file, line);
   return factor;
 }
 
@@ -215,6 +217,16 @@ Hypothesis BalanceFromArg(const std::string& region) {
   Hypothesis h;
   h.kind = HypothesisKind::kBalanceRegion;
   h.region = region;
+  return h;
+}
+
+Hypothesis GlobalScaleFromArg(HypothesisKind kind, double factor, const std::string& option) {
+  if (!std::isfinite(factor) || factor < 0)
+    throw InputError(option, 0, "scale factor must be a number >= 0");
+  RequirePlausible(factor, kScaleFactor, "scale factor", option, 0);
+  Hypothesis h;
+  h.kind = kind;
+  h.factor = factor;
   return h;
 }
 

@@ -49,6 +49,8 @@ std::vector<Hypothesis> ReadHypothesisFile(const std::string& path);
 // Command-line spellings (errors name the option).
 Hypothesis BalanceFromArg(const std::string& region);
 Hypothesis ScaleFromArg(const std::string& region_eq_factor);  // "solve=0.5"
+/// --scale-computation/-mpi/-transfer FACTOR: finite, 0 to 1000 (util/plausible_range.h).
+Hypothesis GlobalScaleFromArg(HypothesisKind kind, double factor, const std::string& option);
 Hypothesis CutFromArg(const std::string& condition);           // "size>=1024", "tag==7"
 
 }  // namespace qnm::trace

@@ -128,6 +128,11 @@ InstanceTicks BalancedTargets(const Trace& trace, const RegionFactors& factors,
 uint64_t Scaled(uint64_t ticks, double factor, double* carry) {
   if (factor == 1.0) return ticks;  // keeps the identity replay exact
   double exact = static_cast<double>(ticks) * factor + *carry;
+  // Factors are finite and at most 1000 each (kScaleFactor), but several can
+  // hit one region; a product past 2^62 ticks is no longer a time.
+  if (!(exact < 0x1p62))
+    throw InputError("", 0, "what-if: the scaled times overflow (factors too large for this trace's " +
+                                std::to_string(ticks) + "-tick intervals)");
   double whole = std::max(0.0, std::round(exact));
   *carry = exact - whole;
   return static_cast<uint64_t>(whole);

@@ -1,0 +1,362 @@
+#!/usr/bin/env python3
+"""Deterministic corrupted copies of the project's real inputs.
+
+Every case is a folder CASES/<category>/<nnnn>/ holding the damaged input
+(and, for OTF2 traces, symbolic links to the undamaged files of the trace)
+and case.json: the category, the damage done, the base file and the
+qnm-predict arguments that read it ("{case}" = the case folder, "{repo}" =
+the source tree). The same seed gives byte-identical cases on every machine.
+
+Usage: generate.py REPO CASES [--seed N] [--scale F] [--every N]
+  --scale multiplies the number of cases per category (default 1: ~2,800);
+  --every N writes only every N-th case of each category (the same cases as
+  the full set: the damage of the others is drawn but not written).
+"""
+import argparse
+import json
+import os
+import random
+import re
+import shutil
+import struct
+import zlib
+from pathlib import Path
+
+# Numbers that a careless or hostile file may hold in place of a real one.
+BAD_NUMBERS = ["NaN", "nan", "-nan", "inf", "-inf", "Infinity", "1e309", "-1e309",
+               "1e30", "4.5e33", "3e30", "9.2e18", "1e19", "1.8e19", "1e-300", "-1",
+               "-0.5", "-1e30", "0", "0.0", "-0", "2147483648", "9223372036854775808",
+               "18446744073709551616", "1e15", "0x10", "1,5", "", "12abc"]
+
+
+NUMBER = re.compile(r"(?<![A-Za-z_0-9.])-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def numbers_in(text):
+    """(start, end) of every decimal number in `text` (not digits inside a word)."""
+    return [m.span() for m in NUMBER.finditer(text)]
+
+
+class TextDamage:
+    """Damage to a text input; each method returns the new bytes."""
+
+    def __init__(self, rng, data, kind):
+        self.rng, self.data, self.kind = rng, data, kind
+
+    def lines(self):
+        return self.data.split(b"\n")
+
+    def truncate(self):
+        return self.data[:self.rng.randrange(0, max(1, len(self.data)))]
+
+    def bit_flips(self):
+        out = bytearray(self.data)
+        for _ in range(self.rng.randint(1, 8)):
+            if out:
+                out[self.rng.randrange(len(out))] ^= 1 << self.rng.randrange(8)
+        return bytes(out)
+
+    def delete_line(self):
+        lines = self.lines()
+        del lines[self.rng.randrange(len(lines))]
+        return b"\n".join(lines)
+
+    def duplicate_line(self):
+        lines = self.lines()
+        k = self.rng.randrange(len(lines))
+        lines.insert(k, lines[k])
+        return b"\n".join(lines)
+
+    def swap_lines(self):
+        lines = self.lines()
+        a, b = self.rng.randrange(len(lines)), self.rng.randrange(len(lines))
+        lines[a], lines[b] = lines[b], lines[a]
+        return b"\n".join(lines)
+
+    def bad_number(self):
+        text = self.data.decode("latin-1")
+        spans = numbers_in(text)
+        if not spans:
+            return self.bit_flips()
+        start, end = self.rng.choice(spans)
+        return (text[:start] + self.rng.choice(BAD_NUMBERS) + text[end:]).encode("latin-1")
+
+    def bad_numbers_everywhere(self):
+        """The same bad value in place of every number on one line (a whole run's times)."""
+        lines = self.lines()
+        candidates = [k for k, l in enumerate(lines) if NUMBER.search(l.decode("latin-1"))]
+        if not candidates:
+            return self.bad_number()
+        k = self.rng.choice(candidates)
+        text = lines[k].decode("latin-1")
+        value = self.rng.choice(BAD_NUMBERS)
+        for start, end in reversed(numbers_in(text)):
+            text = text[:start] + value + text[end:]
+        lines[k] = text.encode("latin-1")
+        return b"\n".join(lines)
+
+    def scale_numbers(self):
+        """Every number times 1e30 or 1e-300: finite but absurd values."""
+        text = self.data.decode("latin-1")
+        factor = self.rng.choice(["e30", "e-300", "e300", "e-30"])
+        return NUMBER.sub(lambda m: m.group(0) if "e" in m.group(0).lower() else m.group(0) + factor,
+                          text).encode("latin-1")
+
+    def empty(self):
+        return b""
+
+    def garbage(self):
+        size = self.rng.choice([1, 16, 1024, len(self.data)])
+        return self.rng.randbytes(size)
+
+    def insert_garbage(self):
+        at = self.rng.randrange(len(self.data) + 1)
+        chunk = self.rng.randbytes(self.rng.randint(1, 64))
+        return self.data[:at] + chunk + self.data[at:]
+
+    def long_line(self):
+        lines = self.lines()
+        k = self.rng.randrange(len(lines) + 1)
+        filler = self.rng.choice([b"x", b"9", b" ", b"\t", b"1.5 "])
+        lines.insert(k, filler * self.rng.choice([100_000, 100_000, 100_000, 1_000_000]))
+        return b"\n".join(lines)
+
+    def nul_bytes(self):
+        at = self.rng.randrange(len(self.data) + 1)
+        return self.data[:at] + b"\0" * self.rng.randint(1, 32) + self.data[at:]
+
+    def crlf(self):
+        return self.data.replace(b"\n", b"\r\n")
+
+    # --- JSON only ---
+    def deep_json(self):
+        depth = self.rng.choice([1_000, 100_000])
+        opener = self.rng.choice([b"[", b'{"a":'])
+        closer = b"]" if opener == b"[" else b"}"
+        return opener * depth + b"1" + closer * depth
+
+    def json_wrong_type(self):
+        text = self.data.decode("latin-1")
+        spans = numbers_in(text)
+        if not spans:
+            return self.bit_flips()
+        start, end = self.rng.choice(spans)
+        value = self.rng.choice(['"3"', "null", "true", "[]", "{}", '"NaN"'])
+        return (text[:start] + value + text[end:]).encode("latin-1")
+
+    # --- CSV only ---
+    def csv_column_fault(self):
+        lines = self.lines()
+        rows = [k for k, l in enumerate(lines) if b"," in l]
+        if not rows:
+            return self.delete_line()
+        k = self.rng.choice(rows)
+        cells = lines[k].split(b",")
+        fault = self.rng.randrange(5)
+        if fault == 0:
+            del cells[self.rng.randrange(len(cells))]
+        elif fault == 1:
+            cells.insert(self.rng.randrange(len(cells) + 1), b"7")
+        elif fault == 2:
+            cells[self.rng.randrange(len(cells))] = b""
+        elif fault == 3:
+            cells[self.rng.randrange(len(cells))] = b'"unterminated'
+        else:
+            a, b = self.rng.randrange(len(cells)), self.rng.randrange(len(cells))
+            cells[a], cells[b] = cells[b], cells[a]
+        lines[k] = b",".join(cells)
+        return b"\n".join(lines)
+
+    def methods(self):
+        common = [self.truncate, self.bit_flips, self.delete_line, self.duplicate_line,
+                  self.swap_lines, self.bad_number, self.bad_number, self.bad_number,
+                  self.bad_numbers_everywhere, self.scale_numbers, self.empty, self.garbage,
+                  self.insert_garbage, self.long_line, self.nul_bytes, self.crlf]
+        if self.kind == "json":
+            common += [self.deep_json, self.json_wrong_type, self.json_wrong_type]
+        if self.kind == "csv":
+            common += [self.csv_column_fault] * 4
+        if self.kind == "xml":
+            common += [self.bad_number] * 3
+        return common
+
+
+class BinaryDamage:
+    """Damage to an OTF2 file (anchor, definitions or events)."""
+
+    def __init__(self, rng, data):
+        self.rng, self.data = rng, data
+
+    def truncate(self):
+        return self.data[:self.rng.randrange(0, max(1, len(self.data)))]
+
+    def bit_flips(self):
+        out = bytearray(self.data)
+        for _ in range(self.rng.randint(1, 16)):
+            out[self.rng.randrange(len(out))] ^= 1 << self.rng.randrange(8)
+        return bytes(out)
+
+    def byte_run(self):
+        out = bytearray(self.data)
+        at = self.rng.randrange(len(out))
+        value = self.rng.choice([0x00, 0xFF, 0x7F, 0x80])
+        for k in range(at, min(len(out), at + self.rng.randint(1, 16))):
+            out[k] = value
+        return bytes(out)
+
+    def big_word(self):
+        """A little- or big-endian 64-bit value somewhere: a huge count, size or timestamp."""
+        out = bytearray(self.data)
+        if len(out) < 8:
+            return self.bit_flips()
+        at = self.rng.randrange(len(out) - 7)
+        value = self.rng.choice([2**63, 2**64 - 1, 2**40, 2**32 + 1, 10**15, 2**62 + 12345])
+        out[at:at + 8] = struct.pack(self.rng.choice(["<Q", ">Q"]), value)
+        return bytes(out)
+
+    def duplicate_chunk(self):
+        a = self.rng.randrange(len(self.data))
+        b = min(len(self.data), a + self.rng.randint(1, 256))
+        return self.data[:b] + self.data[a:b] + self.data[b:]
+
+    def delete_chunk(self):
+        a = self.rng.randrange(len(self.data))
+        b = min(len(self.data), a + self.rng.randint(1, 64))
+        return self.data[:a] + self.data[b:]
+
+    def empty(self):
+        return b""
+
+    def garbage(self):
+        return self.rng.randbytes(len(self.data))
+
+    def methods(self):
+        return [self.truncate, self.bit_flips, self.bit_flips, self.byte_run, self.big_word,
+                self.big_word, self.big_word, self.duplicate_chunk, self.delete_chunk,
+                self.empty, self.garbage]
+
+
+def sorted_files(folder, patterns):
+    out = []
+    for pattern in patterns:
+        out += sorted(Path(folder).glob(pattern))
+    return [p for p in out if p.is_file()]
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("repo")
+    parser.add_argument("cases")
+    parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--scale", type=float, default=1.0)
+    parser.add_argument("--every", type=int, default=1)
+    args = parser.parse_args()
+    repo, cases = Path(args.repo).resolve(), Path(args.cases)
+    rng = random.Random(args.seed)
+    if cases.exists():
+        shutil.rmtree(cases)
+    data = repo / "tests" / "data"
+    seeds = repo / "tests" / "robustness" / "seeds"
+    series = repo / "data" / "default-series"
+    synthetic = data / "otf2" / "synthetic-patterns-4rank"
+    ingest = ["ingest", "--strict", "--quiet", "--format", "csv"]
+    predict = ["predict", "--format", "csv", "--procs", "1..64"]
+
+    # category: (base files, kind, cases, argv with {file} = the damaged file, output form)
+    text_categories = {
+        "mpip": (sorted_files(data / "mpip", ["*.mpiP", "*.mpip"]), "text", 380, ingest + ["{file}"], "csv"),
+        "mpip-imbalance": (sorted_files(data / "mpip", ["cenat__*.mpiP", "bitonic__*.mpiP"]), "text", 100,
+                           ["imbalance", "--format", "csv", "{file}"], "csv"),
+        "npb": (sorted_files(data / "npb", ["*.out"])[::8] + sorted_files(data / "mpip" / "npb-stdout", ["*.dat"]),
+                "text", 260, ingest + ["{file}"], "csv"),
+        "npb-series": (sorted_files(series, ["*.dat"]), "text", 100, predict + ["{dir}"], "csv"),
+        "table-csv": (sorted_files(data / "tables", ["lu_*.csv"]) + sorted_files(data / "npb", ["*.csv"]),
+                      "csv", 200, ingest + ["{file}"], "csv"),
+        "table-json": (sorted_files(data / "tables", ["bt_mz_cab.json"]), "json", 150, ingest + ["{file}"], "csv"),
+        "machine": (sorted_files(repo / "data" / "machines", ["*.json"]), "json", 150,
+                    predict + [str(series), "--machine", "{file}"], "csv"),
+        "mva-json": (sorted_files(data / "mva-vectors", ["*.json"]), "json", 220,
+                     ["mva", "--format", "json", "{file}"], "json"),
+        "jmva-xml": (sorted_files(seeds, ["*.jmva"]), "xml", 200, ["mva", "--format", "json", "{file}"], "json"),
+        "whatif-config": (sorted_files(seeds, ["*.cfg"]), "text", 150,
+                          ["whatif", str(synthetic), "--config", "{file}", "--format", "json"], "json"),
+    }
+    count = 0
+    for category, (bases, kind, n, argv, output) in text_categories.items():
+        n = int(n * args.scale)
+        for k in range(n):
+            # crc32, not k % len: a slice of every N-th case must not see one base only
+            base = bases[zlib.crc32(f"{category}/{k}".encode()) % len(bases)]
+            original = base.read_bytes()
+            damage = TextDamage(rng, original, kind)
+            method = rng.choice(damage.methods())
+            damaged = method()
+            if k % args.every:
+                continue
+            folder = cases / category / f"{k:04d}"
+            folder.mkdir(parents=True)
+            if category == "npb-series":  # the whole series with one run damaged
+                for sibling in sorted(series.iterdir()):
+                    if sibling.name != base.name:
+                        os.symlink(sibling, folder / sibling.name)
+            target = folder / base.name
+            target.write_bytes(damaged)
+            case_argv = [a.replace("{file}", str(target)).replace("{dir}", str(folder)) for a in argv]
+            (folder / "case.json").write_text(json.dumps({
+                "category": category, "damage": method.__name__, "base": str(base.relative_to(repo)),
+                "damaged": str(target), "argv": case_argv, "output": output}, indent=1))
+            count += 1
+
+    # What-if factors on the command line: every bad number for every factor option.
+    options = [["--scale-computation", "{v}"], ["--scale-mpi", "{v}"], ["--scale-transfer", "{v}"],
+               ["--scale", "main={v}"]]
+    for k, (option, value) in enumerate((o, v) for o in options for v in BAD_NUMBERS + ["0.5", "1000"]):
+        if k % args.every:
+            continue
+        folder = cases / "whatif-args" / f"{k:04d}"
+        folder.mkdir(parents=True)
+        argv = ["whatif", str(synthetic), option[0], option[1].replace("{v}", value), "--format", "json",
+                "--no-wait-states"]
+        (folder / "case.json").write_text(json.dumps({
+            "category": "whatif-args", "damage": "factor " + value, "base": option[0],
+            "damaged": option[0], "argv": argv, "output": "json"}, indent=1))
+        count += 1
+
+    # OTF2: one file of a real trace damaged, the others linked.
+    traces = [data / "otf2" / name for name in ["pipit-ping-pong-otf2", "pipit-ping-pong-otf2-papi",
+                                                  "sstelements-emberotf2-test", "synthetic-patterns-4rank",
+                                                  "tracer-stencil4d-32"]]
+    otf2_categories = {"otf2-anchor": ("traces.otf2", 200), "otf2-def": ("traces.def", 300),
+                       "otf2-local-def": ("traces/*.def", 120), "otf2-evt": ("traces/*.evt", 300)}
+    for category, (pattern, n) in otf2_categories.items():
+        n = int(n * args.scale)
+        for k in range(n):
+            trace = traces[zlib.crc32(f"{category}/{k}".encode()) % len(traces)]
+            choices = sorted(trace.glob(pattern))
+            base = choices[rng.randrange(len(choices))]
+            damage = BinaryDamage(rng, base.read_bytes())
+            method = rng.choice(damage.methods())
+            damaged = method()
+            if k % args.every:
+                continue
+            folder = cases / category / f"{k:04d}"
+            for source in sorted(trace.rglob("*")):
+                if source.is_dir():
+                    continue
+                destination = folder / source.relative_to(trace)
+                destination.parent.mkdir(parents=True, exist_ok=True)
+                if source == base:
+                    destination.write_bytes(damaged)
+                else:
+                    os.symlink(source, destination)
+            command = ["trace", "analyze", "--format", "json"] if k % 3 else ["trace", "stats", "--format", "json"]
+            (folder / "case.json").write_text(json.dumps({
+                "category": category, "damage": method.__name__, "base": str(base.relative_to(repo)),
+                "damaged": str(folder / base.relative_to(trace)), "argv": command + [str(folder)],
+                "output": "json"}, indent=1))
+            count += 1
+    print(f"{count} cases in {cases}")
+
+
+if __name__ == "__main__":
+    main()

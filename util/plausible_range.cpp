@@ -1,0 +1,32 @@
+#include "util/plausible_range.h"
+
+#include <cmath>
+#include <cstdio>
+
+#include "util/input_error.h"
+
+namespace qnm {
+namespace {
+
+std::string Number(double value) {
+  if (std::isnan(value)) return "NaN";
+  if (std::isinf(value)) return value > 0 ? "inf" : "-inf";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.6g", value);
+  return buffer;
+}
+
+}  // namespace
+
+std::string DescribeOutOfRange(const std::string& field, double value, const PlausibleRange& range) {
+  const char* what = std::isfinite(value) ? " is outside " : " is not a finite number; allowed ";
+  return field + " " + Number(value) + what + (range.min_exclusive ? "(" : "[") + Number(range.min) +
+         ", " + Number(range.max) + "]" + range.unit + " (" + range.why + ")";
+}
+
+void RequirePlausible(double value, const PlausibleRange& range, const std::string& field,
+                      const std::string& file, int line) {
+  if (!range.Contains(value)) throw InputError(file, line, DescribeOutOfRange(field, value, range));
+}
+
+}  // namespace qnm

@@ -1,0 +1,56 @@
+#pragma once
+// What the readers accept for a number: finite, and within a range that a
+// real measurement or model can have. A value outside is refused with the
+// file, line, field and the rule, instead of flowing into a prediction as
+// NaN, inf, a negative time or an absurd magnitude.
+#include <string>
+
+namespace qnm {
+
+struct PlausibleRange {
+  double min = 0, max = 0;
+  bool min_exclusive = false;  // (min, max] instead of [min, max]
+  const char* unit = "";       // " s", " bytes/s", ... (with the leading space)
+  const char* why = "";        // the reason for the bounds, for the message
+
+  bool Contains(double value) const {
+    return (min_exclusive ? value > min : value >= min) && value <= max;  // false for NaN
+  }
+};
+
+// A run or rank lasts between a microsecond and 115 days (1e7 s); timer
+// resolution and batch-system limits put real measurements well inside.
+inline constexpr PlausibleRange kRunTimeS{1e-6, 1e7, false, " s", "a run lasts 1 us to 115 days"};
+// A part of a run (MPI time, a call site's time, a region): 0 up to a run.
+inline constexpr PlausibleRange kPartTimeS{0, 1e7, false, " s", "a part of a run lasts at most 115 days"};
+// A time summed over ranks: up to 1e7 s on each of 1e7 processes.
+inline constexpr PlausibleRange kSummedTimeS{0, 1e14, false, " s", "summed over at most 1e7 ranks"};
+// Counts of calls or messages and byte totals: 0 to 1e18 (exabytes).
+inline constexpr PlausibleRange kCount{0, 1e18, false, "", "a count is 0 to 1e18"};
+// MPI processes and threads in one run.
+inline constexpr PlausibleRange kProcessCount{1, 1e7, false, "", "1 to 1e7 processes"};
+// A percentage of a run's time (printed rounded, so a little over 100 is kept).
+inline constexpr PlausibleRange kPercent{0, 100.5, false, "%", "a share of the run"};
+// Millions of operations per second: 0 up to an exascale machine.
+inline constexpr PlausibleRange kMopsRate{0, 1e12, false, " Mop/s", "0 to 1e12 Mop/s"};
+// Network: latency up to a second, bandwidth 1 kB/s to 10 TB/s.
+inline constexpr PlausibleRange kLatencyS{0, 1, false, " s", "a message latency is at most 1 s"};
+inline constexpr PlausibleRange kBandwidthBytesPerS{1e3, 1e13, false, " bytes/s",
+                                                    "1 kB/s to 10 TB/s"};
+// Queueing models: service demands, think times and visits.
+inline constexpr PlausibleRange kServiceTimeS{0, 1e9, false, " s", "a service time is 0 to 1e9 s"};
+inline constexpr PlausibleRange kVisits{0, 1e12, false, "", "visits per job are 0 to 1e12"};
+// Customers in a closed class: an integer the solvers can count to.
+inline constexpr PlausibleRange kPopulation{0, 1e9, false, "", "a population is 0 to 1e9 customers"};
+// What-if: a factor applied to a time.
+inline constexpr PlausibleRange kScaleFactor{0, 1e3, false, "",
+                                             "a what-if factor is 0 to 1000 (no time grows past 1000x)"};
+
+/// "wall time 1e+30 s is outside [1e-06, 1e+07] s (a run lasts 1 us to 115 days)".
+std::string DescribeOutOfRange(const std::string& field, double value, const PlausibleRange& range);
+
+/// Throws InputError(file, line, DescribeOutOfRange(...)) unless range.Contains(value).
+void RequirePlausible(double value, const PlausibleRange& range, const std::string& field,
+                      const std::string& file, int line);
+
+}  // namespace qnm
