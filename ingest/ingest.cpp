@@ -5,12 +5,16 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "ingest/duplicate_runs.h"
 #include "ingest/file_name_info.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
+#include "ingest/run_info_file.h"
 #include "ingest/run_pairing.h"
+#include "ingest/series_identity.h"
 #include "ingest/statistics_table.h"
 #include "ingest/text_lines.h"
 #include "trace/trace_run_stats.h"
@@ -24,7 +28,6 @@ namespace fs = std::filesystem;
 
 struct FoundFile {
   std::string path;
-  std::string directory_tag;  // first sub-directory below a walked root, or empty
 };
 
 bool HasOtf2Anchor(const fs::path& file) {
@@ -38,7 +41,7 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
     fs::file_status status = fs::status(path, error);
     if (error || !fs::exists(status)) throw InputError(path, 0, "no such file or directory");
     if (!fs::is_directory(status)) {
-      found.push_back({path, ""});
+      found.push_back({path});
       continue;
     }
     std::vector<FoundFile> below;
@@ -52,10 +55,7 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
       }
       if (!it->is_regular_file(error)) continue;
       if (HasOtf2Anchor(it->path())) continue;
-      fs::path relative = it->path().lexically_relative(path);
-      std::string tag;
-      if (std::distance(relative.begin(), relative.end()) > 1) tag = relative.begin()->string();
-      below.push_back({it->path().string(), tag});
+      below.push_back({it->path().string()});
     }
     if (error) throw InputError(path, 0, "cannot walk directory: " + error.message());
     std::sort(below.begin(), below.end(), [](auto& a, auto& b) { return a.path < b.path; });
@@ -68,32 +68,29 @@ bool HasExtension(const std::string& path, const char* extension) {
   return EndsWith(ToLower(path), extension);
 }
 
-// Identity a file name adds to a record: data set, machine, app, class, threads.
-void ApplyFileName(const FileNameInfo& info, const std::string& directory_tag, RunStats* run) {
+// Identity a file name adds to a record: app, class and threads from NPB/mpiP
+// naming, the configuration words ("eth O3"). The data-set tag is kept for
+// `--group-by file-prefix` but names no machine (series_identity.h).
+void ApplyFileName(const FileNameInfo& info, RunStats* run) {
   if (run->procs == 0 && info.mpip_tasks > 0) {  // concise mpiP reports have no per-rank rows
     run->procs = info.mpip_tasks;
     run->derivations["procs"] = "mpiP file name <app>.<tasks>.<pid>.<index>.mpiP";
   }
   run->data_set = info.data_set;
   run->variant = info.Variant();
-  if (run->machine.empty()) {
-    run->machine = !info.data_set.empty() ? info.data_set : directory_tag;
-    if (!run->variant.empty() && !run->machine.empty()) run->machine += "/" + run->variant;
-    if (!run->machine.empty())
-      run->derivations.emplace("machine", info.data_set.empty()
-                                              ? "directory name below the walked path"
-                                              : "data-set tag of the file name (+ configuration words)");
-  }
   if (run->app.empty()) {
     std::string app, problem_class;
     if (!info.mpip_app.empty() && SplitNpbBinaryName(info.mpip_app, &app, &problem_class)) {
       run->app = app;
       run->problem_class = problem_class;
+      run->derivations["app"] = run->derivations["problem_class"] = "mpiP file name: " + info.mpip_app;
     } else if (!info.app.empty()) {
       run->app = info.app;
       run->problem_class = info.problem_class;
+      run->derivations["app"] = run->derivations["problem_class"] = "NPB name in the file name: " + info.original_name;
     } else if (!info.mpip_app.empty()) {
       run->app = info.mpip_app;
+      run->derivations["app"] = "mpiP file name: " + info.mpip_app;
     }
   }
   if (run->threads_per_proc == 1 && info.threads_total > 0 && run->procs > 0 &&
@@ -105,7 +102,7 @@ void ApplyFileName(const FileNameInfo& info, const std::string& directory_tag, R
 
 // mpiP keeps argv[0]: "…/bin/bt-mz.C.4" -> bt-mz, C (renamed reports, §1).
 void ApplyMpipCommand(const MpipReport& report, RunStats* run) {
-  if (!run->app.empty()) return;
+  if (!run->app.empty()) return;  // the file name, which mpiP builds from argv[0], said it
   auto tokens = SplitWhitespace(report.command);
   if (tokens.empty()) return;
   std::string program = BaseName(std::string(tokens[0]));
@@ -113,9 +110,11 @@ void ApplyMpipCommand(const MpipReport& report, RunStats* run) {
   if (SplitNpbBinaryName(program, &app, &problem_class)) {
     run->app = app;
     run->problem_class = problem_class;
+    run->derivations["problem_class"] = "mpiP Command line: " + program;
   } else {
     run->app = program;
   }
+  run->derivations["app"] = "mpiP Command line: " + program;
 }
 
 IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
@@ -126,13 +125,14 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     file.kind = FileKind::kMpipReport;
     MpipReport report = ParseMpipReport(text, found.path);
     RunStats run = MpipToRunStats(report);
-    ApplyFileName(file.name, found.directory_tag, &run);
+    ApplyFileName(file.name, &run);
     ApplyMpipCommand(report, &run);
+    ApplyHosts(report.hosts, "mpiP MPI Task Assignment", &run);
     file.runs.push_back(std::move(run));
   } else if (HasExtension(found.path, ".otf2")) {
     file.kind = FileKind::kOtf2Trace;
     RunStats run = trace::ReadTraceRunStats(found.path);
-    ApplyFileName(file.name, found.directory_tag, &run);
+    ApplyFileName(file.name, &run);
     file.runs.push_back(std::move(run));
   } else if (HasExtension(found.path, ".csv") || HasExtension(found.path, ".json")) {
     file.kind = FileKind::kStatisticsTable;
@@ -147,11 +147,51 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     NpbOutput output = ParseNpbOutput(text, found.path);
     file.mpip_report = output.mpip_report;
     file.runs = NpbToRunStats(output);
-    for (RunStats& run : file.runs) ApplyFileName(file.name, found.directory_tag, &run);
+    for (RunStats& run : file.runs) {
+      if (!run.app.empty()) run.derivations.emplace("app", "NPB banner: " + run.app + " Benchmark Completed");
+      if (!run.problem_class.empty()) run.derivations.emplace("problem_class", "NPB banner: Class = " + run.problem_class);
+      ApplyFileName(file.name, &run);
+    }
   } else {
     throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, .csv or .json table)");
   }
   return file;
+}
+
+// Identity from the info/env/hostfile beside each run (run_info_file.h): a
+// folder holding one run is that run's folder; with several runs an info file
+// cannot say which one it describes and is not used.
+void ApplyRunInfoFiles(const std::set<std::string>& run_files, std::vector<RunStats>* runs,
+                       IngestSummary* sum) {
+  std::map<std::string, std::vector<std::size_t>> by_folder;
+  for (std::size_t r = 0; r < runs->size(); ++r)
+    if (run_files.count((*runs)[r].sources.front()))
+      by_folder[fs::path((*runs)[r].sources.front()).parent_path().string()].push_back(r);
+  for (const auto& [folder, members] : by_folder) {
+    std::error_code error;
+    std::vector<std::string> info_files;
+    for (fs::directory_iterator it(folder.empty() ? "." : folder, error), end; !error && it != end; it.increment(error))
+      if (it->is_regular_file(error) && IsRunInfoFileName(it->path().string()))
+        info_files.push_back(it->path().string());
+    std::sort(info_files.begin(), info_files.end());
+    for (const std::string& path : info_files) {
+      if (members.size() != 1) {
+        sum->notes.push_back(path + " is beside " + std::to_string(members.size()) +
+                             " runs: not used (it cannot say which run it describes)");
+        continue;
+      }
+      try {
+        RunInfoFile info = ParseRunInfoFile(ReadFile(path), path);
+        if (info.Empty()) continue;
+        RunStats& run = (*runs)[members.front()];
+        ApplyRunInfo(info, &run);
+        run.sources.push_back(path);
+        ++sum->files_beside_used;
+      } catch (const std::exception& e) {
+        sum->notes.push_back(path + ": not read (" + e.what() + ")");
+      }
+    }
+  }
 }
 
 }  // namespace
@@ -162,7 +202,11 @@ std::string IngestSummary::Report() const {
   char rate[96];
   std::snprintf(rate, sizeof rate, " (%.1f MB in %.2f s)", bytes_read / 1e6, elapsed_s);
   out << rate << ": " << runs << " runs, " << files_paired << " files paired with another file of their run";
-  out << ", " << skipped.size() << " skipped\n";
+  out << ", " << skipped.size() << " skipped";
+  if (files_beside_runs > 0)
+    out << "; " << files_beside_runs << " info/env/host files beside runs (" << files_beside_used << " used)";
+  out << "\n";
+  for (const std::string& note : notes) out << "  note: " << note << "\n";
   std::map<std::string, int> by_kind;
   for (const SkippedFile& file : skipped) {
     std::string kind = file.reason;
@@ -188,6 +232,10 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   for (std::size_t f = 0; f < found.size(); ++f) {
     if (options.progress && (f % 16 == 0 || f + 1 == found.size()))
       std::fprintf(stderr, "\ringest: %zu/%zu files", f + 1, found.size());
+    if (IsRunInfoFileName(found[f].path)) {  // read beside its run below, not a run itself
+      ++sum.files_beside_runs;
+      continue;
+    }
     try {
       std::string text = ReadFile(found[f].path);
       sum.bytes_read += static_cast<double>(text.size());
@@ -202,9 +250,18 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     }
   }
   if (options.progress) std::fprintf(stderr, "\n");
+  std::set<std::string> run_files;  // first source of each record read from a run's own file
+  for (const IngestedFile& file : files)
+    if (file.kind != FileKind::kStatisticsTable)
+      for (const RunStats& run : file.runs) run_files.insert(run.sources.front());
   PairingResult paired = PairRuns(std::move(files));
   sum.files_paired = paired.files_paired;
+  sum.notes = paired.notes;
   std::vector<RunStats> runs = std::move(paired.runs);
+  ApplyRunInfoFiles(run_files, &runs, &sum);
+  ReconcileMachineNames(&runs);
+  runs = CountMeasurementsOnce(std::move(runs), &sum.duplicates);
+  if (sum.duplicates.Total() > 0) sum.notes.push_back(sum.duplicates.Note());
   std::stable_sort(runs.begin(), runs.end(), [](const RunStats& a, const RunStats& b) {
     return a.sources.front() < b.sources.front();
   });

@@ -50,6 +50,7 @@ nlohmann::json RunToJson(const RunStats& run) {
   out["class"] = run.problem_class;
   out["size"] = run.problem_size;
   out["machine"] = run.machine;
+  out["hosts"] = run.hosts;
   out["data_set"] = run.data_set;
   out["variant"] = run.variant;
   out["procs"] = run.procs;

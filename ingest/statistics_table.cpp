@@ -15,6 +15,7 @@
 #pragma GCC diagnostic pop
 #include <nlohmann/json.hpp>
 
+#include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
 
@@ -45,11 +46,27 @@ class RowBuilder {
     if (column == "series") run_.series = value;
     else if (column == "procs") run_.procs = PositiveInt(column, value);
     else if (column == "time_s") run_.wall_time_s = NonNegative(column, value);
-    else if (column == "threads") run_.threads_per_proc = PositiveInt(column, value);
-    else if (column == "app" || column == "benchmark") run_.app = value;
-    else if (column == "class") run_.problem_class = value;
-    else if (column == "size") run_.problem_size = value;
-    else if (column == "machine" || column == "system") run_.machine = value;
+    else if (column == "threads") {
+      run_.threads_per_proc = PositiveInt(column, value);
+      run_.derivations["threads_per_proc"] = "statistics table column threads";
+    } else if (column == "app" || column == "benchmark") {
+      run_.app = value;
+      run_.derivations["app"] = "statistics table column " + column;
+    } else if (column == "class") {
+      run_.problem_class = value;
+      run_.derivations["problem_class"] = "statistics table column class";
+    } else if (column == "size") run_.problem_size = value;
+    else if (column == "machine") {
+      run_.machine = value;
+      run_.derivations["machine"] = "statistics table column machine";
+    } else if (column == "system") {  // a description: the machine is its cluster/first field
+      run_.details["system"] = value;
+      if (run_.machine.empty()) {
+        run_.machine = MachineFromSystemText(value);
+        run_.derivations["machine"] = "statistics table column system: '" + value.substr(0, 60) +
+                                      (value.size() > 60 ? "…" : "") + "' -> " + run_.machine;
+      }
+    }
     else if (column == "allocation") run_.allocation = value;
     else if (column == "app_time_s") run_.app_time_mean_s = NonNegative(column, value);
     else if (column == "app_time_max_s") run_.app_time_max_s = NonNegative(column, value);
@@ -65,7 +82,16 @@ class RowBuilder {
     else if (column == "iterations") run_.iterations = PositiveInt(column, value);
     else if (column == "verification") run_.verification = value;
     else if (column == "version") run_.npb_version = value;
-    else if (column == "source") run_.sources.push_back(value);
+    else if (column == "source") {  // "a;b": the files of one run (ingest's CSV output joins them)
+      std::size_t start = 0;
+      while (start <= value.size()) {
+        std::size_t end = value.find(';', start);
+        std::string part(Trim(std::string_view(value).substr(start, end == std::string::npos ? std::string::npos : end - start)));
+        if (!part.empty()) run_.sources.push_back(part);
+        if (end == std::string::npos) break;
+        start = end + 1;
+      }
+    }
     else if (column == "run") run_.details["run"] = value;
     else Fail("unknown column '" + column + "'");
   }
@@ -147,9 +173,10 @@ std::vector<int> ObjectLines(std::string_view text, int element_depth) {
 
 // Keys that `ingest --format json` writes beside the table columns, so its
 // output reads back as the same records (per-rank data included).
-constexpr std::array<const char*, 13> kRecordKeys = {
+constexpr std::array<const char*, 14> kRecordKeys = {
     "series_key", "data_set", "variant", "procs_requested", "wall_time_s", "tool_version",
-    "per_rank_complete", "sources", "per_rank", "call_sites", "details", "derivations", "comm_matrix_bytes"};
+    "per_rank_complete", "sources", "hosts", "per_rank", "call_sites", "details", "derivations",
+    "comm_matrix_bytes"};
 
 bool IsRecordKey(const std::string& key) {
   return key == "comm_matrix_messages" ||
@@ -227,9 +254,9 @@ void SetRecordKey(const std::string& key, const nlohmann::json& value, RowBuilde
   else if (key == "derivations") run.derivations = TextMap(value, key, row);
   else if (key == "comm_matrix_bytes") run.comm_matrix_bytes = NumberArray(value, key, row);
   else if (key == "comm_matrix_messages") run.comm_matrix_messages = NumberArray(value, key, row);
-  else if (key == "sources") {
-    if (!value.is_array()) row.Fail("'sources' needs an array of strings");
-    for (const nlohmann::json& source : value) run.sources.push_back(Text(source, key, row));
+  else if (key == "sources" || key == "hosts") {
+    if (!value.is_array()) row.Fail("'" + key + "' needs an array of strings");
+    for (const nlohmann::json& text : value) (key == "hosts" ? run.hosts : run.sources).push_back(Text(text, key, row));
   } else if (key == "call_sites") {
     if (!value.is_array()) row.Fail("'call_sites' needs an array of objects");
     for (const nlohmann::json& site : value) run.call_sites.push_back(CallSiteFromJson(site, row));

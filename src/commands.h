@@ -3,6 +3,7 @@
 // only wires the command line to the library. A subcommand's callback throws
 // qnm::InputError (or std::exception) on failure; main() prints it as one line.
 #include <CLI/CLI.hpp>
+#include <string>
 
 namespace qnm::cli {
 
@@ -13,6 +14,10 @@ void AddPlotCommand(CLI::App& app);      // plot_command.cpp
 void AddTraceCommand(CLI::App& app);     // trace_command.cpp
 void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
 void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
+
+/// Adds `--group-by content|folder|file-prefix` (series identity) to a command
+/// (predict_report.cpp; parse the value with ParseGroupByOption).
+void AddGroupByOption(CLI::App* command, std::string* group_by);
 
 /// Thrown by a callback to exit with `code` after printing nothing more.
 struct ExitCode {

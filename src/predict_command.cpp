@@ -1,6 +1,7 @@
 // `qnm-predict predict` (the default subcommand) and `qnm-predict validate`:
 // wire the command line to models/prediction.h and models/validation.h.
 #include <algorithm>
+#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,7 +17,7 @@ namespace {
 
 struct CommonArgs {
   std::vector<std::string> runs;
-  std::string machine, format = "table", output, plot_dir, series;
+  std::string machine, format = "table", output, plot_dir, series, group_by = "content";
   double level = 0.9;
 };
 
@@ -34,6 +35,7 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
   sub->add_option("--plot", args->plot_dir, "also draw charts (gnuplot) into DIR");
   sub->add_option("--series", args->series, "only series whose name contains NAME");
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
+  AddGroupByOption(sub, &args->group_by);
 }
 
 }  // namespace
@@ -42,7 +44,16 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
                                          const std::vector<int>& procs,
                                          const PredictionOptions& options) {
   std::vector<SeriesPrediction> results;
+  std::string single;
   for (const Series& one : series) {
+    if (one.groups.size() < 2) {  // nothing to extrapolate from: say so instead of a constant
+      single = "series " + one.name + " has runs at one process count only (P=" +
+               std::to_string(one.groups.empty() ? 0 : one.groups.front().procs) +
+               "): it cannot be extrapolated";
+      if (series.size() == 1) throw InputError("", 0, single);
+      std::cerr << "qnm-predict: note: " << single << "; skipped\n";
+      continue;
+    }
     SeriesPrediction r;
     std::string error;
     if (!FitSeriesModel(one, {}, options, &r.model, &error)) throw InputError("", 0, error);
@@ -54,6 +65,7 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
     for (int p : targets) r.predictions.push_back(r.model.Predict(p));
     results.push_back(std::move(r));
   }
+  if (results.empty()) throw InputError("", 0, "no series has runs at two or more process counts (" + single + ")");
   return results;
 }
 
@@ -117,7 +129,7 @@ void AddPredictCommand(CLI::App& app) {
     std::vector<int> targets = ParseProcsSpec(*procs, "--procs");
     PredictionOptions options = MakePredictionOptions(args->machine, args->level);
     std::string origin;
-    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin);
+    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by));
     std::vector<SeriesPrediction> results = RunPredict(series, targets, options);
     WriteOutput(args->output, FormatPredictions(results, args->format, origin));
     if (!args->plot_dir.empty())
@@ -138,7 +150,7 @@ void AddPredictCommand(CLI::App& app) {
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
     PredictionOptions options = MakePredictionOptions(vargs->machine, vargs->level);
     std::string origin;
-    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin);
+    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, ParseGroupByOption(vargs->group_by));
     std::vector<ValidationResult> results = RunValidate(series, train_procs, options);
     WriteOutput(vargs->output, FormatValidations(results, vargs->format, origin));
     if (!vargs->plot_dir.empty()) DrawValidationCharts(results, series, options, vargs->plot_dir, {});

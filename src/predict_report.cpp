@@ -11,6 +11,7 @@
 
 #include "ingest/ingest.h"
 #include "models/machine_profile.h"
+#include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
@@ -136,8 +137,23 @@ std::string Pad(const std::string& text, std::size_t width) {
 
 }  // namespace
 
+void AddGroupByOption(CLI::App* command, std::string* group_by) {
+  command->add_option("--group-by", *group_by,
+                      "what besides the files' content (application, class, threads, machine from "
+                      "host names) keys a series: content (default), folder (the folder of the run's "
+                      "files) or file-prefix (the data-set tag of file names)")
+      ->check(CLI::IsMember({"content", "folder", "file-prefix"}));
+}
+
+GroupBy ParseGroupByOption(const std::string& text) {
+  GroupBy group_by = GroupBy::kContent;
+  if (!ParseGroupBy(text, &group_by))
+    throw InputError("--group-by", 0, "must be content, folder or file-prefix, not '" + text + "'");
+  return group_by;
+}
+
 std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& filter,
-                               std::string* origin) {
+                               std::string* origin, GroupBy group_by) {
   std::vector<std::string> inputs = paths;
   if (inputs.empty()) {
     for (const std::string& dir : DataDirectories()) {
@@ -168,7 +184,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
     }
     throw InputError(inputs.front(), 0, "no runs found" + (why.empty() ? "" : " (" + why + ")"));
   }
-  std::vector<Series> all = GroupIntoSeries(std::move(runs));
+  std::vector<Series> all = GroupIntoSeries(std::move(runs), group_by);
   std::vector<Series> chosen;
   for (Series& series : all)
     if (filter.empty() || ToLower(series.name).find(ToLower(filter)) != std::string::npos)
@@ -181,6 +197,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
   *origin += ": " + std::to_string(summary.runs) + " runs from " + std::to_string(summary.files_read) +
              " files, " + std::to_string(chosen.size()) + " series";
   if (!summary.skipped.empty()) *origin += ", " + std::to_string(summary.skipped.size()) + " files skipped";
+  if (summary.duplicates.Total() > 0) *origin += "; " + summary.duplicates.Note();
   return chosen;
 }
 

@@ -6,17 +6,22 @@
 #include <vector>
 
 #include "ingest/run_stats.h"
+#include "ingest/series_identity.h"
 #include "models/prediction.h"
 #include "models/validation.h"
 #include "plots/charts.h"
 
 namespace qnm::cli {
 
-/// Ingests `paths` (the bundled default series when empty) and returns the
-/// series whose name contains `filter` (all when empty). Throws InputError
-/// when nothing matches. `origin` says what was read.
+/// Ingests `paths` (the bundled default series when empty), groups the runs
+/// (series_identity.h) and returns the series whose name contains `filter`
+/// (all when empty). Throws InputError when nothing matches. `origin` says
+/// what was read, and how many duplicate measurements were counted once.
 std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& filter,
-                               std::string* origin);
+                               std::string* origin, GroupBy group_by = GroupBy::kContent);
+
+/// The parsed value of `--group-by` (AddGroupByOption in commands.h).
+GroupBy ParseGroupByOption(const std::string& text);
 
 /// Options shared by predict and validate, resolved from the command line.
 PredictionOptions MakePredictionOptions(const std::string& machine, double level);
