@@ -42,10 +42,10 @@ bool Differ(const RunStats& a, const RunStats& b, const std::string& detail) {
 // process and start time.
 bool Distinguishable(const RunStats& a, const RunStats& b) {
   if (Known(a.mops_total) && Known(b.mops_total) &&
-      std::fabs(a.mops_total - b.mops_total) > std::max(0.011, 1e-6 * std::fabs(a.mops_total)))
+      std::fabs(a.mops_total - b.mops_total) > std::max(0.005 + 1e-9, 1e-7 * std::fabs(a.mops_total)))
     return true;
   if (a.iterations > 0 && b.iterations > 0 && a.iterations != b.iterations) return true;
-  return Differ(a, b, "mpip.Collector PID") || Differ(a, b, "mpip.Start time");
+  return Differ(a, b, "mpip.Collector PID") || Differ(a, b, "mpip.Start time") || Differ(a, b, "system");
 }
 
 std::regex PatternRegex(const std::string& pattern) {
@@ -100,7 +100,8 @@ void FoldInto(RunStats* kept, RunStats&& dropped, const std::string& why) {
 
 bool SameTimeWithinPrintPrecision(double a_s, double b_s) {
   if (!Known(a_s) || !Known(b_s)) return false;
-  return std::fabs(a_s - b_s) <= std::max(0.005 + 1e-12, 5e-4 * std::max(std::fabs(a_s), std::fabs(b_s)));
+  // NPB prints seconds with two decimals; tables copy them. Half the last digit.
+  return std::fabs(a_s - b_s) <= 0.005 + 1e-9 * std::max(std::fabs(a_s), std::fabs(b_s));
 }
 
 std::string DuplicateSummary::Note() const {
@@ -143,7 +144,7 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
         for (std::size_t i = 0; i < runs.size(); ++i) {
           if (i == r || dropped[i] || !SameConfiguration(row, runs[i])) continue;
           bool matches = std::any_of(runs[i].sources.begin(), runs[i].sources.end(), [&](const std::string& source) {
-            return std::regex_match(BaseName(source), pattern);
+            return !IsPattern(source) && std::regex_match(BaseName(source), pattern);  // summaries summarise runs
           });
           if (!matches) continue;
           if (summarised == runs.size()) summarised = i;

@@ -22,7 +22,11 @@ std::string HostStem(const std::string& host) {
   // "c", "graphene-12" -> "graphene", "nid00012" -> "nid".
   std::size_t end = name.size();
   while (end > 0 && (IsDigit(name[end - 1]) || IsSeparator(name[end - 1]))) --end;
-  if (end == name.size()) return name;
+  // A short node id with digits after a separator is a node suffix too: "zarate-4d" -> "zarate".
+  std::size_t separator = name.find_last_of("-_", end == 0 ? 0 : end - 1);
+  if (separator != std::string::npos && separator > 0 && end - separator - 1 <= 3 &&
+      std::any_of(name.begin() + separator + 1, name.begin() + end, IsDigit))
+    end = separator;
   return name.substr(0, end);
 }
 

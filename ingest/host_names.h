@@ -1,7 +1,7 @@
 #pragma once
 // Machine names from host names: the nodes of one cluster share a stem and
 // differ in a node number ("cab36", "cab1281" -> "cab"; "graphene-12" ->
-// "graphene"; "nid00012.cluster.org" -> "nid"). Used to name the machine a run
+// "graphene"; "nid00012.cluster.org" -> "nid"; "zarate-0b.cnca" -> "zarate"). Used to name the machine a run
 // was measured on from what the run's files say (mpiP MPI Task Assignment, an
 // `info` file's uname line, SLURM/HOSTNAME lines) instead of from file names.
 #include <string>
@@ -10,8 +10,9 @@
 namespace qnm {
 
 /// The host's stem: lower case, domain dropped, trailing node number and the
-/// separators before it dropped. A name without a node number is returned
-/// whole ("login" -> "login"); empty for an empty or all-digit name.
+/// separators before it dropped, and a short node id with digits after a
+/// separator ("zarate-4d" -> "zarate"). A name without a node number is
+/// returned whole ("login" -> "login"); empty for an empty or all-digit name.
 std::string HostStem(const std::string& host);
 
 /// The machine several hosts belong to: their shared stem; when the stems

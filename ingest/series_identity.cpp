@@ -76,6 +76,63 @@ void ApplyRunInfo(const RunInfoFile& info, RunStats* run) {
   run->derivations["threads_per_proc"] = how + " [" + info.path + "]";
 }
 
+void ApplyTableIdentity(const std::string& column, const std::string& value, RunStats* run) {
+  const std::string from = "statistics table column " + column;
+  if (column == "app" || column == "benchmark") run->derivations["app"] = from;
+  else if (column == "class") run->derivations["problem_class"] = from;
+  else if (column == "threads") run->derivations["threads_per_proc"] = from;
+  else if (column == "machine") {
+    run->derivations["machine"] = from;
+    run->details["machine"] = value;
+  } else if (column == "system") {  // it may have overwritten the machine: a `machine` column wins
+    run->details["system"] = value;
+    auto named = run->details.find("machine");
+    if (named != run->details.end()) {
+      run->machine = named->second;
+      return;
+    }
+    run->machine = MachineFromSystemText(value);
+    run->derivations["machine"] =
+        from + ": '" + value.substr(0, 60) + (value.size() > 60 ? "…" : "") + "' -> " + run->machine;
+    if (run->variant.empty()) run->variant = ConfigurationFromSystemText(value);
+  } else if (column == "source" && value.find(';') != std::string::npos && !run->sources.empty() &&
+             run->sources.back() == value) {
+    run->sources.pop_back();
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      std::size_t end = value.find(';', start);
+      std::string part(Trim(std::string_view(value).substr(start, end == std::string::npos ? std::string::npos : end - start)));
+      if (!part.empty()) run->sources.push_back(part);
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
+  }
+}
+
+std::string ConfigurationFromSystemText(const std::string& system) {
+  std::string machine = MachineFromSystemText(system);
+  std::string out;
+  std::size_t start = 0;
+  bool first = true;
+  while (start <= system.size()) {
+    std::size_t end = system.find(';', start);
+    std::string field(Trim(system.substr(start, end == std::string::npos ? std::string::npos : end - start)));
+    start = end == std::string::npos ? system.size() + 1 : end + 1;
+    bool names_machine = first ? system.find("cluster=") == std::string::npos
+                               : field == "cluster=" + machine;
+    first = false;
+    if (field.empty() || names_machine) continue;
+    std::size_t equals = field.find('=');
+    if (equals != std::string::npos) {
+      std::string key = ToLower(field.substr(0, equals));
+      // Counts that change with P (hosts=8, threads_total=128) and outcomes are no configuration.
+      if (ParseInteger(field.substr(equals + 1)) || key == "verification") continue;
+    }
+    out += (out.empty() ? "" : ";") + field;
+  }
+  return out;
+}
+
 std::string MachineFromSystemText(const std::string& system) {
   std::string lower = ToLower(system);
   std::size_t cluster = lower.find("cluster=");

@@ -32,6 +32,12 @@ void ApplyHosts(const std::vector<std::string>& hosts, const std::string& where,
 /// each only where the run's own files said nothing.
 void ApplyRunInfo(const RunInfoFile& info, RunStats* run);
 
+/// After a statistics-table column set its field: records where the identity
+/// keys came from (app, class, threads, machine), turns a `system` description
+/// into its machine (MachineFromSystemText; the text goes to details["system"])
+/// and splits a `source` of several files ("a;b", as ingest's CSV writes them).
+void ApplyTableIdentity(const std::string& column, const std::string& value, RunStats* run);
+
 /// The machine a table's free-text `system` column names: its `cluster=<name>`
 /// field, else its first ';'-separated field without parenthesised remarks
 /// ("LLNL cab (Sandy Bridge …);NPB3.3.1-MZ…" -> "LLNL cab").
@@ -41,6 +47,11 @@ std::string MachineFromSystemText(const std::string& system);
 /// names do: when exactly one of its words equals the host-name stem of other
 /// runs read ("LLNL cab" beside runs on cab183… -> "cab"), it becomes that stem.
 void ReconcileMachineNames(std::vector<RunStats>* runs);
+
+/// The configuration a `system` description gives besides its machine: its
+/// other ';' fields, without `key=<integer>` counts that change with P
+/// ("hosts=8", "threads_total=128") and the run's verification outcome.
+std::string ConfigurationFromSystemText(const std::string& system);
 
 /// The series key of `run` under `group_by` (KeyOf plus the folder or prefix).
 SeriesKey IdentityKey(const RunStats& run, GroupBy group_by);

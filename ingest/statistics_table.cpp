@@ -46,27 +46,11 @@ class RowBuilder {
     if (column == "series") run_.series = value;
     else if (column == "procs") run_.procs = PositiveInt(column, value);
     else if (column == "time_s") run_.wall_time_s = NonNegative(column, value);
-    else if (column == "threads") {
-      run_.threads_per_proc = PositiveInt(column, value);
-      run_.derivations["threads_per_proc"] = "statistics table column threads";
-    } else if (column == "app" || column == "benchmark") {
-      run_.app = value;
-      run_.derivations["app"] = "statistics table column " + column;
-    } else if (column == "class") {
-      run_.problem_class = value;
-      run_.derivations["problem_class"] = "statistics table column class";
-    } else if (column == "size") run_.problem_size = value;
-    else if (column == "machine") {
-      run_.machine = value;
-      run_.derivations["machine"] = "statistics table column machine";
-    } else if (column == "system") {  // a description: the machine is its cluster/first field
-      run_.details["system"] = value;
-      if (run_.machine.empty()) {
-        run_.machine = MachineFromSystemText(value);
-        run_.derivations["machine"] = "statistics table column system: '" + value.substr(0, 60) +
-                                      (value.size() > 60 ? "…" : "") + "' -> " + run_.machine;
-      }
-    }
+    else if (column == "threads") run_.threads_per_proc = PositiveInt(column, value);
+    else if (column == "app" || column == "benchmark") run_.app = value;
+    else if (column == "class") run_.problem_class = value;
+    else if (column == "size") run_.problem_size = value;
+    else if (column == "machine" || column == "system") run_.machine = value;
     else if (column == "allocation") run_.allocation = value;
     else if (column == "app_time_s") run_.app_time_mean_s = NonNegative(column, value);
     else if (column == "app_time_max_s") run_.app_time_max_s = NonNegative(column, value);
@@ -82,18 +66,10 @@ class RowBuilder {
     else if (column == "iterations") run_.iterations = PositiveInt(column, value);
     else if (column == "verification") run_.verification = value;
     else if (column == "version") run_.npb_version = value;
-    else if (column == "source") {  // "a;b": the files of one run (ingest's CSV output joins them)
-      std::size_t start = 0;
-      while (start <= value.size()) {
-        std::size_t end = value.find(';', start);
-        std::string part(Trim(std::string_view(value).substr(start, end == std::string::npos ? std::string::npos : end - start)));
-        if (!part.empty()) run_.sources.push_back(part);
-        if (end == std::string::npos) break;
-        start = end + 1;
-      }
-    }
+    else if (column == "source") run_.sources.push_back(value);
     else if (column == "run") run_.details["run"] = value;
     else Fail("unknown column '" + column + "'");
+    ApplyTableIdentity(column, value, &run_);  // where identity keys came from; `system` is a description
   }
 
   RunStats Finish() {

@@ -44,28 +44,24 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
                                          const std::vector<int>& procs,
                                          const PredictionOptions& options) {
   std::vector<SeriesPrediction> results;
-  std::string single;
   for (const Series& one : series) {
-    if (one.groups.size() < 2) {  // nothing to extrapolate from: say so instead of a constant
-      single = "series " + one.name + " has runs at one process count only (P=" +
-               std::to_string(one.groups.empty() ? 0 : one.groups.front().procs) +
-               "): it cannot be extrapolated";
-      if (series.size() == 1) throw InputError("", 0, single);
-      std::cerr << "qnm-predict: note: " << single << "; skipped\n";
-      continue;
-    }
     SeriesPrediction r;
     std::string error;
     if (!FitSeriesModel(one, {}, options, &r.model, &error)) throw InputError("", 0, error);
     r.observed = ObserveSeries(one, r.model.machine, options.mva, nullptr);
     std::vector<int> targets = procs;
+    if (one.groups.size() < 2) {  // nothing to extrapolate from: its own P only, and say so
+      targets.clear();
+      std::cerr << "qnm-predict: note: series " << one.name << " has runs at one process count only (P="
+                << (one.groups.empty() ? 0 : one.groups.front().procs)
+                << "): it cannot be extrapolated; only its own P is reproduced\n";
+    }
     for (const ProcsObservation& o : r.observed) targets.push_back(o.procs);
     std::sort(targets.begin(), targets.end());
     targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
     for (int p : targets) r.predictions.push_back(r.model.Predict(p));
     results.push_back(std::move(r));
   }
-  if (results.empty()) throw InputError("", 0, "no series has runs at two or more process counts (" + single + ")");
   return results;
 }
 
