@@ -1,4 +1,4 @@
-// Speed of the seed 003 indices: ComputeDissimilarity on a trace-sized t_ijp
+// Speed of the Calzarossa et al. 2004 indices: ComputeDissimilarity on a trace-sized t_ijp
 // (activities x regions x ranks) and the mpiP front end on real reports.
 // Usage: dissimilarity_bench [regions] [ranks] [mpiP report...]
 #include <chrono>
@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "models/dissimilarity.h"
-#include "models/dissimilarity_mpip.h"
+#include "imbalance/dissimilarity.h"
+#include "imbalance/dissimilarity_mpip.h"
 
 namespace {
 

@@ -4,14 +4,13 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
+#include <exception>
 #include <string>
 #include <vector>
 
-#include "ingest/ingest.h"
-#include "models/machine_profile.h"
 #include "models/prediction.h"
 #include "models/procs_spec.h"
+#include "pipeline/series_loading.h"
 
 int main(int argc, char** argv) {
   using Clock = std::chrono::steady_clock;
@@ -22,25 +21,18 @@ int main(int argc, char** argv) {
     if (arg == "--repeat" && k + 1 < argc) repeat = std::max(1, std::atoi(argv[++k]));
     else paths.push_back(arg);
   }
-  if (paths.empty())
-    for (const std::string& dir : qnm::DataDirectories())
-      if (std::filesystem::is_directory(dir + "/default-series")) {
-        paths.push_back(dir + "/default-series");
-        break;
-      }
-  if (paths.empty()) {
-    std::fprintf(stderr, "predict_bench: no input and no bundled data/default-series\n");
-    return 1;
-  }
   std::vector<int> procs = qnm::ParseProcsSpec("1..1024");
   double best_ingest = 1e30, best_fit = 1e30, best_predict = 1e30;
   double checksum = 0;
   for (int r = 0; r < repeat; ++r) {
     auto t0 = Clock::now();
-    qnm::IngestSummary summary;
-    std::vector<qnm::RunStats> runs = qnm::IngestPaths(paths, qnm::IngestOptions(), &summary);
-    for (qnm::RunStats& run : runs) run.Derive();
-    std::vector<qnm::Series> series = qnm::GroupIntoSeries(std::move(runs));
+    std::vector<qnm::Series> series;
+    try {
+      series = qnm::LoadSeries(paths, "", nullptr);  // empty paths: the bundled default series
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "predict_bench: %s\n", error.what());
+      return 1;
+    }
     auto t1 = Clock::now();
     if (series.empty()) {
       std::fprintf(stderr, "predict_bench: no series in the input\n");

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Parallel replay (qnm-replay-mpi, seed 001) beside the sequential
+# Parallel replay (qnm-replay-mpi, Geimer et al. 2009) beside the sequential
 # `qnm-predict trace analyze` on the largest real trace and on a generated
 # ring-stencil trace (written by trace_bench --keep). Best of 3 wall times and
 # the CPU time (user+sys of mpirun and all its processes) of that run.

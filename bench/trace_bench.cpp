@@ -18,7 +18,7 @@
 
 #include "trace/activity_times.h"
 #include "trace/otf2_reader.h"
-#include "trace/synthetic_trace.h"
+#include "tests/support/synthetic_trace.h"
 #include "trace/trace_run_stats.h"
 #include "trace/wait_states.h"
 

@@ -1,7 +1,7 @@
 // What-if simulation speed: CPU time to re-time a trace under hypotheses
 // (dependency matching + replay + building the simulated trace), and the full
 // SimulateWhatif with the wait-state analysis of both traces, on the largest
-// real trace and on a generated stencil trace (trace/synthetic_trace.h)
+// real trace and on a generated stencil trace (tests/support/synthetic_trace.h)
 // written to a temporary directory and removed afterwards.
 //
 //   whatif_bench [--events N] [--real TRACE_DIR]
@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "trace/otf2_reader.h"
-#include "trace/synthetic_trace.h"
-#include "trace/whatif_simulation.h"
+#include "tests/support/synthetic_trace.h"
+#include "whatif/whatif_simulation.h"
 
 namespace fs = std::filesystem;
 using namespace qnm::trace;

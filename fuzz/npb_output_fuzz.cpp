@@ -5,7 +5,7 @@
 #include <string_view>
 
 #include "ingest/npb_output.h"
-#include "ingest/run_stats_json.h"
+#include "record/run_stats_json.h"
 #include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ingest/run_stats_json.h"
+#include "record/run_stats_json.h"
 #include "ingest/statistics_table.h"
 #include "util/input_error.h"
 

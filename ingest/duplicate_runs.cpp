@@ -12,11 +12,6 @@
 namespace qnm {
 namespace {
 
-// Statistics-table rows cite "table:line" first, then their `source` column.
-bool IsTableRow(const RunStats& run) {
-  auto found = run.derivations.find("wall_time_s");
-  return found != run.derivations.end() && StartsWith(found->second, "statistics table");
-}
 
 std::string TableFile(const RunStats& row) {
   const std::string& first = row.sources.front();
@@ -98,6 +93,12 @@ void FoldInto(RunStats* kept, RunStats&& dropped, const std::string& why) {
 
 }  // namespace
 
+// Statistics-table rows cite "table:line" first, then their `source` column.
+bool IsStatisticsTableRow(const RunStats& run) {
+  auto found = run.derivations.find("wall_time_s");
+  return found != run.derivations.end() && StartsWith(found->second, "statistics table");
+}
+
 bool SameTimeWithinPrintPrecision(double a_s, double b_s) {
   if (!Known(a_s) || !Known(b_s)) return false;
   // NPB prints seconds with two decimals; tables copy them. Half the last digit.
@@ -128,13 +129,13 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
   // Base names of the files the non-table records were read from.
   std::map<std::string, std::vector<std::size_t>> by_file;
   for (std::size_t i = 0; i < runs.size(); ++i)
-    if (!IsTableRow(runs[i]))
+    if (!IsStatisticsTableRow(runs[i]))
       for (const std::string& source : runs[i].sources) by_file[BaseName(source)].push_back(i);
 
   std::map<std::string, std::vector<std::size_t>> by_citation;  // cited document -> kept rows citing it
   for (std::size_t r = 0; r < runs.size(); ++r) {
     RunStats& row = runs[r];
-    if (!IsTableRow(row)) continue;
+    if (!IsStatisticsTableRow(row)) continue;
     std::vector<std::string> cites(row.sources.begin() + 1, row.sources.end());
     for (std::size_t c = 1; c < row.sources.size() && !dropped[r]; ++c) {
       const std::string cited = row.sources[c];
@@ -198,7 +199,7 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
           continue;
         dropped[members[b]] = true;
         ++sum.copies;
-        files.insert(IsTableRow(other) ? TableFile(other) : BaseName(other.sources.front()));
+        files.insert(IsStatisticsTableRow(other) ? TableFile(other) : BaseName(other.sources.front()));
         FoldInto(&first, std::move(other), "a copy of this run");
       }
     }

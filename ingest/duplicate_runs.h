@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 
@@ -31,6 +31,9 @@ struct DuplicateSummary {
 /// Removes the repeated measurements from `runs` (order kept; the first
 /// record of a measurement stays and lists every file in `sources`).
 std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, DuplicateSummary* summary);
+
+/// True for a record read from a statistics-table row (its first source is "table:line").
+bool IsStatisticsTableRow(const RunStats& run);
 
 /// True when two times are equal within the precision they are printed with.
 bool SameTimeWithinPrintPrecision(double a_s, double b_s);

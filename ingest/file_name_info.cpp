@@ -107,7 +107,7 @@ FileNameInfo ParseFileName(const std::string& path) {
       info.original_name = base;
     }
   }
-  // mpiP names: <appName>.<tasks>.<pid>.<index>.mpiP (§1 of the mpiP notes);
+  // mpiP names: <appName>.<tasks>.<pid>.<index>.mpiP (docs/formats/mpip-format.md §1);
   // the NPB stdout companions keep the stem with ".out.dat".
   std::string stem = StripExtensions(info.original_name);
   {

@@ -9,15 +9,10 @@
 #include <sstream>
 
 #include "ingest/duplicate_runs.h"
-#include "ingest/file_name_info.h"
-#include "ingest/mpip_report.h"
-#include "ingest/npb_output.h"
+#include "ingest/readers.h"
 #include "ingest/run_info_file.h"
 #include "ingest/run_pairing.h"
 #include "ingest/series_identity.h"
-#include "ingest/statistics_table.h"
-#include "ingest/text_lines.h"
-#include "trace/trace_run_stats.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -64,98 +59,20 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
   return found;
 }
 
-bool HasExtension(const std::string& path, const char* extension) {
-  return EndsWith(ToLower(path), extension);
-}
-
-// Identity a file name adds to a record: app, class and threads from NPB/mpiP
-// naming, the configuration words ("eth O3"). The data-set tag is kept for
-// `--group-by file-prefix` but names no machine (series_identity.h).
-void ApplyFileName(const FileNameInfo& info, RunStats* run) {
-  if (run->procs == 0 && info.mpip_tasks > 0) {  // concise mpiP reports have no per-rank rows
-    run->procs = info.mpip_tasks;
-    run->derivations["procs"] = "mpiP file name <app>.<tasks>.<pid>.<index>.mpiP";
-  }
-  run->data_set = info.data_set;
-  run->variant = info.Variant();
-  if (run->app.empty()) {
-    std::string app, problem_class;
-    if (!info.mpip_app.empty() && SplitNpbBinaryName(info.mpip_app, &app, &problem_class)) {
-      run->app = app;
-      run->problem_class = problem_class;
-      run->derivations["app"] = run->derivations["problem_class"] = "mpiP file name: " + info.mpip_app;
-    } else if (!info.app.empty()) {
-      run->app = info.app;
-      run->problem_class = info.problem_class;
-      run->derivations["app"] = run->derivations["problem_class"] = "NPB name in the file name: " + info.original_name;
-    } else if (!info.mpip_app.empty()) {
-      run->app = info.mpip_app;
-      run->derivations["app"] = "mpiP file name: " + info.mpip_app;
-    }
-  }
-  if (run->threads_per_proc == 1 && info.threads_total > 0 && run->procs > 0 &&
-      run->derivations.count("threads_per_proc") == 0 && info.threads_total % run->procs == 0) {
-    run->threads_per_proc = info.threads_total / run->procs;
-    run->derivations["threads_per_proc"] = "file name th<total threads> / procs";
-  }
-}
-
-// mpiP keeps argv[0]: "…/bin/bt-mz.C.4" -> bt-mz, C (renamed reports, §1).
-void ApplyMpipCommand(const MpipReport& report, RunStats* run) {
-  if (!run->app.empty()) return;  // the file name, which mpiP builds from argv[0], said it
-  auto tokens = SplitWhitespace(report.command);
-  if (tokens.empty()) return;
-  std::string program = BaseName(std::string(tokens[0]));
-  std::string app, problem_class;
-  if (SplitNpbBinaryName(program, &app, &problem_class)) {
-    run->app = app;
-    run->problem_class = problem_class;
-    run->derivations["problem_class"] = "mpiP Command line: " + program;
-  } else {
-    run->app = program;
-  }
-  run->derivations["app"] = "mpiP Command line: " + program;
-}
-
 IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
-  IngestedFile file;
-  file.path = found.path;
-  file.name = ParseFileName(found.path);
-  if (LooksLikeMpipReport(text)) {
-    file.kind = FileKind::kMpipReport;
-    MpipReport report = ParseMpipReport(text, found.path);
-    RunStats run = MpipToRunStats(report);
-    ApplyFileName(file.name, &run);
-    ApplyMpipCommand(report, &run);
-    ApplyHosts(report.hosts, "mpiP MPI Task Assignment", &run);
-    file.runs.push_back(std::move(run));
-  } else if (HasExtension(found.path, ".otf2")) {
-    file.kind = FileKind::kOtf2Trace;
-    RunStats run = trace::ReadTraceRunStats(found.path);
-    ApplyFileName(file.name, &run);
-    file.runs.push_back(std::move(run));
-  } else if (HasExtension(found.path, ".csv") || HasExtension(found.path, ".json")) {
-    file.kind = FileKind::kStatisticsTable;
-    file.runs = HasExtension(found.path, ".csv") ? ReadStatisticsCsv(text, found.path)
-                                                 : ReadStatisticsJson(text, found.path);
-  } else if (LooksLikeNpbOutput(text) || HasExtension(found.path, ".out") ||
-             HasExtension(found.path, ".log") || HasExtension(found.path, ".dat") ||
-             HasExtension(found.path, ".txt")) {
-    // Output-like names go to the NPB reader even without NPB text: its
-    // error says why (empty, MPI start-up failure, killed run).
-    file.kind = FileKind::kNpbOutput;
-    NpbOutput output = ParseNpbOutput(text, found.path);
-    file.mpip_report = output.mpip_report;
-    file.runs = NpbToRunStats(output);
-    for (RunStats& run : file.runs) {
-      if (!run.app.empty()) run.derivations.emplace("app", "NPB banner: " + run.app + " Benchmark Completed");
-      if (!run.problem_class.empty()) run.derivations.emplace("problem_class", "NPB banner: Class = " + run.problem_class);
-      ApplyFileName(file.name, &run);
-    }
-  } else {
-    throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, .csv or .json table)");
+  ReaderInput input{found.path, text, ParseFileName(found.path)};
+  for (const Reader& reader : ReaderTable()) {
+    if (!reader.sniff(found.path, text)) continue;
+    ReaderOutput output = reader.read(input);
+    IngestedFile file;
+    file.path = found.path;
+    file.role = output.role;
+    file.name = std::move(input.name);
+    file.runs = std::move(output.runs);
+    file.mpip_report = std::move(output.mpip_report);
+    return file;
   }
-  return file;
+  throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, .csv or .json table)");
 }
 
 // Identity from the info/env/hostfile beside each run (run_info_file.h): a
@@ -252,8 +169,8 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   if (options.progress) std::fprintf(stderr, "\n");
   std::set<std::string> run_files;  // first source of each record read from a run's own file
   for (const IngestedFile& file : files)
-    if (file.kind != FileKind::kStatisticsTable)
-      for (const RunStats& run : file.runs) run_files.insert(run.sources.front());
+    for (const RunStats& run : file.runs)
+      if (!IsStatisticsTableRow(run)) run_files.insert(run.sources.front());
   PairingResult paired = PairRuns(std::move(files));
   sum.files_paired = paired.files_paired;
   sum.notes = paired.notes;

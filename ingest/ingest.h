@@ -1,6 +1,7 @@
 #pragma once
 // Entry point of ingest/: walks files and directories, dispatches each file to
-// its reader (mpiP report, NPB output, statistics table CSV/JSON, OTF2 anchor),
+// the first reader of the table in readers.h that sniffs it (mpiP report, OTF2
+// anchor, statistics table CSV/JSON, NPB output),
 // pairs the files of one run (an NPB stdout with its mpiP report), reads the
 // info/env/host files beside a run for its identity (series_identity.h), counts
 // a measurement read from several files once (duplicate_runs.h) and returns
@@ -9,7 +10,7 @@
 #include <vector>
 
 #include "ingest/duplicate_runs.h"
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

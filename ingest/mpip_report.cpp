@@ -1,3 +1,4 @@
+// Section numbers (§n) refer to docs/formats/mpip-format.md.
 #include "ingest/mpip_report.h"
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm {
 namespace {
@@ -410,11 +412,7 @@ std::string AllocationOf(const std::vector<std::string>& hosts, int* nodes) {
   return block ? "block" : cyclic ? "cyclic" : "";
 }
 
-std::string Fixed(double value) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.6g", value);
-  return buffer;
-}
+std::string Fixed(double value) { return FormatDouble("%.6g", value); }
 
 }  // namespace
 

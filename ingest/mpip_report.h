@@ -2,13 +2,13 @@
 // Reader for mpiP text reports, versions 2.x to 3.5 (verbose and concise
 // layouts). ParseMpipReport() keeps everything the report says, per rank;
 // MpipToRunStats() turns it into the common run-statistics record.
-// Format reference: shared notes "mpip-format.md" (sections cited as §n).
+// Format reference: docs/formats/mpip-format.md (sections cited as §n).
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

@@ -1,3 +1,4 @@
+// Section numbers (§n) refer to docs/formats/npb-format.md.
 #include "ingest/npb_output.h"
 
 #include <algorithm>
@@ -204,7 +205,7 @@ std::vector<RunStats> NpbToRunStats(const NpbOutput& output) {
     run.problem_size = banner.Field("Size");
     run.wall_time_s = ParseDouble(banner.Field("Time in seconds")).value_or(kUnknown);
     run.derivations["wall_time_s"] =
-        "NPB 'Time in seconds': timed section, max over ranks (FT includes set-up; §7 of the NPB notes)";
+        "NPB 'Time in seconds': timed section, max over ranks (FT includes set-up; docs/formats/npb-format.md §7)";
     if (auto iterations = ParseInteger(banner.Field("Iterations")))
       run.iterations = static_cast<int>(*iterations);
     auto total_procs = ParseInteger(banner.Field("Total processes"));

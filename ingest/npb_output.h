@@ -1,14 +1,14 @@
 #pragma once
 // Reader for NAS Parallel Benchmarks output (2.x - 3.4.x; MPI, OpenMP,
 // serial and multi-zone). A log may hold several results banners (one per
-// benchmark run appended to it). Format reference: shared notes
-// "npb-format.md" (sections cited as §n).
+// benchmark run appended to it). Format reference:
+// docs/formats/npb-format.md (sections cited as §n).
 #include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

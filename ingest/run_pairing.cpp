@@ -60,7 +60,7 @@ PairingResult PairRuns(std::vector<IngestedFile> files) {
   // Report name -> indices of report files holding it.
   std::map<std::string, std::vector<std::size_t>> reports;
   for (std::size_t f = 0; f < files.size(); ++f)
-    if (files[f].kind == FileKind::kMpipReport && files[f].runs.size() == 1)
+    if (files[f].role == PairingRole::kMpipReport && files[f].runs.size() == 1)
       reports[files[f].name.original_name].push_back(f);
 
   std::map<std::size_t, std::size_t> record_of_report;  // report file -> index in result.runs
@@ -68,7 +68,7 @@ PairingResult PairRuns(std::vector<IngestedFile> files) {
   std::vector<std::pair<std::size_t, RunStats>> npb_pairs;
   for (std::size_t f = 0; f < files.size(); ++f) {
     IngestedFile& file = files[f];
-    if (file.kind != FileKind::kNpbOutput || file.runs.size() != 1) continue;
+    if (file.role != PairingRole::kNpbOutput || file.runs.size() != 1) continue;
     auto found = reports.find(ReportNameFor(file));
     if (found == reports.end()) continue;
     // Prefer a report of the same data set; else the name must be unique.

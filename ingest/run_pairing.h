@@ -8,16 +8,18 @@
 #include <vector>
 
 #include "ingest/file_name_info.h"
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 
-enum class FileKind { kMpipReport, kNpbOutput, kStatisticsTable, kOtf2Trace };
+/// What part a file plays in pairing: an mpiP report and an NPB stdout of the
+/// same run merge; every other file stands alone.
+enum class PairingRole { kNone, kMpipReport, kNpbOutput };
 
 /// One file that was read, with the records it produced.
 struct IngestedFile {
   std::string path;
-  FileKind kind = FileKind::kNpbOutput;
+  PairingRole role = PairingRole::kNone;
   FileNameInfo name;
   std::vector<RunStats> runs;
   std::string mpip_report;  // NPB: report named in the stdout, or empty

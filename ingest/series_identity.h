@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "ingest/run_info_file.h"
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

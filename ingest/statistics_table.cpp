@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <map>
+#include <stdexcept>
 #include <utility>
 
 #define CSV_IO_NO_THREAD  // one small table per call: no reader thread
@@ -17,19 +18,27 @@
 
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
+#include "record/run_stats_fields.h"
 #include "util/input_error.h"
 
 namespace qnm {
 namespace {
 
-// Column names; "benchmark", "mops" and "system" are the names of the NPB
-// data set's npb_runs.csv for app, mops and machine.
-constexpr std::array<const char*, 27> kColumns = {
-    "series", "procs", "time_s", "threads", "app", "benchmark", "class", "size", "machine",
-    "system", "allocation", "app_time_s", "app_time_max_s", "mpi_time_s", "mpi_time_max_s",
-    "compute_time_s", "messages", "bytes", "bytes_per_message", "mpi_calls", "mops",
-    "mops_per_proc", "iterations", "verification", "version", "source", "run"};
-constexpr std::size_t kColumnCount = kColumns.size();
+// The columns are the rows of the record's field table (record/run_stats_fields.h);
+// libfccp needs their number at compile time.
+constexpr std::size_t kColumnCount = 27;
+
+const std::array<const char*, kColumnCount>& Columns() {
+  static const std::array<const char*, kColumnCount> columns = [] {
+    const std::vector<RunStatsField>& fields = RunStatsFields();
+    if (fields.size() != kColumnCount)
+      throw std::logic_error("statistics_table.cpp: kColumnCount differs from RunStatsFields()");
+    std::array<const char*, kColumnCount> names{};
+    for (std::size_t c = 0; c < kColumnCount; ++c) names[c] = fields[c].column;
+    return names;
+  }();
+  return columns;
+}
 
 // Sets one column of `run` from its text; empty text leaves the field unknown.
 class RowBuilder {
@@ -43,32 +52,16 @@ class RowBuilder {
     std::string value(Trim(raw));
     if (value.empty()) return;
     seen_.push_back(column);
-    if (column == "series") run_.series = value;
-    else if (column == "procs") run_.procs = PositiveInt(column, value);
-    else if (column == "time_s") run_.wall_time_s = NonNegative(column, value);
-    else if (column == "threads") run_.threads_per_proc = PositiveInt(column, value);
-    else if (column == "app" || column == "benchmark") run_.app = value;
-    else if (column == "class") run_.problem_class = value;
-    else if (column == "size") run_.problem_size = value;
-    else if (column == "machine" || column == "system") run_.machine = value;
-    else if (column == "allocation") run_.allocation = value;
-    else if (column == "app_time_s") run_.app_time_mean_s = NonNegative(column, value);
-    else if (column == "app_time_max_s") run_.app_time_max_s = NonNegative(column, value);
-    else if (column == "mpi_time_s") run_.mpi_time_mean_s = NonNegative(column, value);
-    else if (column == "mpi_time_max_s") run_.mpi_time_max_s = NonNegative(column, value);
-    else if (column == "compute_time_s") run_.compute_time_mean_s = NonNegative(column, value);
-    else if (column == "messages") run_.messages_per_rank = NonNegative(column, value);
-    else if (column == "bytes") run_.bytes_sent_per_rank = NonNegative(column, value);
-    else if (column == "bytes_per_message") run_.bytes_per_message = NonNegative(column, value);
-    else if (column == "mpi_calls") run_.mpi_calls_per_rank = NonNegative(column, value);
-    else if (column == "mops") run_.mops_total = NonNegative(column, value);
-    else if (column == "mops_per_proc") run_.mops_per_proc = NonNegative(column, value);
-    else if (column == "iterations") run_.iterations = PositiveInt(column, value);
-    else if (column == "verification") run_.verification = value;
-    else if (column == "version") run_.npb_version = value;
-    else if (column == "source") run_.sources.push_back(value);
-    else if (column == "run") run_.details["run"] = value;
-    else Fail("unknown column '" + column + "'");
+    const RunStatsField* field = FindRunStatsField(column);
+    if (!field) Fail("unknown column '" + column + "'");
+    switch (field->kind) {
+      case RunStatsField::Kind::kText: run_.*field->text = value; break;
+      case RunStatsField::Kind::kCount:
+      case RunStatsField::Kind::kCountOrNone: run_.*field->count = PositiveInt(column, value); break;
+      case RunStatsField::Kind::kSeconds: run_.*field->number = NonNegative(column, value); break;
+      case RunStatsField::Kind::kSources: run_.sources.push_back(value); break;
+      case RunStatsField::Kind::kRunLabel: run_.details["run"] = value; break;
+    }
     ApplyTableIdentity(column, value, &run_);  // where identity keys came from; `system` is a description
   }
 
@@ -115,7 +108,7 @@ using CsvReader = io::CSVReader<kColumnCount, io::trim_chars<' ', '\t'>, io::dou
 
 template <std::size_t... I>
 void ReadHeader(CsvReader& reader, std::index_sequence<I...>) {
-  reader.read_header(io::ignore_missing_column, kColumns[I]...);
+  reader.read_header(io::ignore_missing_column, Columns()[I]...);
 }
 
 template <std::size_t... I>
@@ -254,7 +247,7 @@ void SetRecordKey(const std::string& key, const nlohmann::json& value, RowBuilde
 }  // namespace
 
 const std::vector<std::string>& StatisticsTableColumns() {
-  static const std::vector<std::string> columns(kColumns.begin(), kColumns.end());
+  static const std::vector<std::string> columns(Columns().begin(), Columns().end());
   return columns;
 }
 
@@ -273,7 +266,7 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
       RowBuilder row(path, static_cast<int>(reader.get_file_line()));
       for (std::size_t c = 0; c < kColumnCount; ++c)
-        if (reader.has_column(kColumns[c])) row.Set(kColumns[c], values[c]);
+        if (reader.has_column(Columns()[c])) row.Set(Columns()[c], values[c]);
       runs.push_back(row.Finish());
     }
   } catch (const io::error::extra_column_in_header& error) {
@@ -315,7 +308,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     RowBuilder row(path, line);
     for (const auto& [key, value] : object.items()) {
       if (IsRecordKey(key)) continue;  // applied after the columns (wall_time_s overrides time_s)
-      if (std::find(kColumns.begin(), kColumns.end(), key) == kColumns.end())
+      if (!FindRunStatsField(key))
         row.Fail("unknown column '" + key + "' (accepted: see docs/statistics-table.md)");
       if (value.is_null()) continue;
       if (value.is_string()) row.Set(key, value.get<std::string>());

@@ -6,7 +6,7 @@
 #include <string_view>
 #include <vector>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

@@ -1,6 +1,6 @@
 #pragma once
 // The closed queueing network that turns MPI service time into MPI contention
-// (seed 002 Figure 1; LoPC, Frank/Agarwal/Vernon PPoPP 1997): P customers (the
+// (Buckwalter 2005, Figure 1; LoPC, Frank/Agarwal/Vernon PPoPP 1997): P customers (the
 // processes) cycle through compute (delay), the switch (delay) and the MPI
 // service queues. A process's MPI work A is spread uniformly over K identical
 // queues (one per process, or one per node that processes share), so a queue

@@ -71,7 +71,7 @@ bool DecomposeRun(const RunStats& run, const MachineProfile& machine,
                       FormatDouble("%.0f%%", 100 * (d.time_scale - 1)) +
                       " (timed region vs MPI_Init..Finalize, or imbalance); parts scaled to the total");
 
-  // Switch delay, seed 002: S = m * (Lat + L/BW).
+  // Switch delay, Buckwalter 2005: S = m * (Lat + L/BW).
   double switch_s = 0.0;
   if (!Known(d.messages_per_rank) || d.messages_per_rank < 0) {
     d.flags.push_back("no message counts: switch delay taken as 0");

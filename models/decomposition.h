@@ -1,5 +1,5 @@
 #pragma once
-// Seed 002's four components of one measured run, per process:
+// Buckwalter 2005's four components of one measured run, per process:
 //   compute W = app - MPI time (non-overlapped computation),
 //   switch delay S = m * (Lat + L/BW),
 //   MPI active A and MPI contention C with S + A + C = MPI time, C from the
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 #include "models/machine_profile.h"
 #include "mva/solver.h"
 

@@ -12,6 +12,7 @@
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
+#include "util/enum_names.h"
 
 namespace qnm {
 namespace {
@@ -28,22 +29,16 @@ std::string ExecutableDirectory() {
 
 }  // namespace
 
-const char* ToString(Allocation allocation) {
-  switch (allocation) {
-    case Allocation::kOnePerNode: return "one-per-node";
-    case Allocation::kBlock: return "block";
-    case Allocation::kCyclic: return "cyclic";
-  }
-  return "one-per-node";
-}
+// The first name of a value is the one written; "linear" is read as one-per-node.
+constexpr EnumName<Allocation> kAllocationNames[] = {{Allocation::kOnePerNode, "one-per-node"},
+                                                     {Allocation::kBlock, "block"},
+                                                     {Allocation::kCyclic, "cyclic"},
+                                                     {Allocation::kOnePerNode, "linear"}};
+
+const char* ToString(Allocation allocation) { return NameOf(kAllocationNames, allocation, "one-per-node"); }
 
 bool ParseAllocation(const std::string& text, Allocation* allocation) {
-  std::string lower = ToLower(text);
-  if (lower == "one-per-node" || lower == "linear") *allocation = Allocation::kOnePerNode;
-  else if (lower == "block") *allocation = Allocation::kBlock;
-  else if (lower == "cyclic") *allocation = Allocation::kCyclic;
-  else return false;
-  return true;
+  return ValueOf(kAllocationNames, ToLower(text), allocation);
 }
 
 double MachineProfile::SwitchDelayPerMessage(double bytes_per_message) const {

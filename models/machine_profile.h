@@ -1,11 +1,11 @@
 #pragma once
 // A machine profile: the network and node parameters the model needs that the
-// run statistics do not carry (seed 002: switch delay = m * (Lat + L / BW)).
+// run statistics do not carry (Buckwalter 2005: switch delay = m * (Lat + L / BW)).
 // Bundled presets live in data/machines/<name>.json, each with its `source`.
 #include <string>
 #include <vector>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 
@@ -35,7 +35,7 @@ struct MachineProfile {
   bool estimated = false;                  // latency/bandwidth estimated from the series itself
   std::string estimate_note;               // how, when estimated
 
-  /// Per-message switch delay for messages of `bytes_per_message` bytes (seed 002: Lat + L/BW).
+  /// Per-message switch delay for messages of `bytes_per_message` bytes (Buckwalter 2005: Lat + L/BW).
   double SwitchDelayPerMessage(double bytes_per_message) const;
 };
 

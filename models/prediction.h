@@ -1,5 +1,5 @@
 #pragma once
-// Strong-scaling prediction of a series (seed 002 + LoPC): fit how each
+// Strong-scaling prediction of a series (Buckwalter 2005 + LoPC): fit how each
 // per-process model input scales with P (models/scaling_fit.h), then at every
 // target P rebuild the four components, T(P) = W + S + A + C with C from the
 // contention network solved at P. Series without MPI profiles (a table of
@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 #include "models/decomposition.h"
 #include "models/machine_profile.h"
 #include "models/scaling_fit.h"

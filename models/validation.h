@@ -1,6 +1,6 @@
 #pragma once
 // How good is the prediction? Fit on some process counts, predict the others
-// and compare with what was measured: relative error, seed 002's 10% and 30%
+// and compare with what was measured: relative error, Buckwalter 2005's 10% and 30%
 // bands, and whether the measured time lies inside the prediction interval.
 #include <string>
 #include <vector>

@@ -149,7 +149,7 @@ bool SolveExactMultiClass(const Network& network, const Options& options, Result
     char text[256];
     std::snprintf(text, sizeof text,
                   "exact multi-class MVA needs a population lattice of %.4g points, above the "
-                  "limit max_lattice_points = %.4g; use --algorithm schweitzer (approximate)",
+                  "limit max_lattice_points = %.4g; use mva::Options::algorithm = schweitzer (approximate)",
                   lattice, options.max_lattice_points);
     *error = text;
     return false;

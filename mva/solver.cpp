@@ -120,7 +120,7 @@ bool RunAlgorithm(const Network& network, const Options& options, Algorithm algo
     char text[256];
     std::snprintf(text, sizeof text,
                   "exact MVA would take about %.3g steps, above max_exact_steps = %.3g; use "
-                  "--algorithm schweitzer (approximate)",
+                  "mva::Options::algorithm = schweitzer (approximate)",
                   steps, options.max_exact_steps);
     *error = text;
     return false;

@@ -17,6 +17,7 @@
 
 #include "plots/gnuplot_available.h"
 #include "util/atomic_file.h"
+#include "util/text_format.h"
 
 namespace qnm::plots {
 namespace fs = std::filesystem;
@@ -47,12 +48,7 @@ std::string GnuplotQuote(const std::string& text) {
   return out + "'";
 }
 
-std::string FormatValue(double value) {
-  if (!std::isfinite(value)) return "NaN";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.9g", value);
-  return buffer;
-}
+std::string FormatValue(double value) { return FormatFinite("%.9g", value, "NaN"); }
 
 std::string ChartTitle(const ChartContext& context, const std::string& what) {
   std::string title = context.series_name.empty() ? "series" : context.series_name;

@@ -35,7 +35,7 @@ struct PredictedPoint {
          contention_s = kNoValue;
 };
 
-/// Measured decomposition of one run (seed 002 Figure 3, left bars).
+/// Measured decomposition of one run (Buckwalter 2005, Figure 3, left bars).
 struct MeasuredComponents {
   int procs = 0;
   double compute_s = kNoValue;

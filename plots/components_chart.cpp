@@ -1,4 +1,4 @@
-// Stacked time components per process count (seed 002 Figure 3): for each P
+// Stacked time components per process count (Buckwalter 2005, Figure 3): for each P
 // the measured bar (compute, MPI) stands beside the modeled bar (compute,
 // switch delay, MPI active, contention). Compute usually dwarfs the rest, so
 // a second panel repeats the bars without compute to show the MPI parts.

@@ -1,5 +1,5 @@
 // Relative error of the model per measured P, (modeled - measured) / measured,
-// with the 10% and 30% lines (seed 002 §4.4: "almost all within the 30%
+// with the 10% and 30% lines (Buckwalter 2005, §4.4: "almost all within the 30%
 // tolerance typical of QNM models, and most within 10%").
 #include <algorithm>
 #include <cmath>
@@ -70,7 +70,7 @@ bool BuildErrorChart(const ChartSet& charts, ChartScript* chart) {
             " to graph 1, first " + FormatValue(level) + " nohead dt 4 lw 1.5 lc rgb '#555555'\n";
   }
   body += "set label '+10%' at graph 1, first 10 right offset char -1, char 0.6 tc rgb '#555555'\n";
-  body += "set label '+30% (QNM tolerance, seed 002)' at graph 1, first 30 right offset char -1, "
+  body += "set label '+30% (QNM tolerance, Buckwalter 2005)' at graph 1, first 30 right offset char -1, "
           "char 0.6 tc rgb '#555555'\n";
   body += "set label '-10%' at graph 1, first -10 right offset char -1, char -0.6 tc rgb '#555555'\n";
   body += "set label '-30%' at graph 1, first -30 right offset char -1, char -0.6 tc rgb '#555555'\n";

@@ -1,4 +1,4 @@
-// Model inputs vs P (seed 002 §4.4 studies exactly these: message size,
+// Model inputs vs P (Buckwalter 2005, §4.4 studies exactly these: message size,
 // number of messages, MPI service time, compute time): one panel per input
 // with the measured points, the fitted curve, and its formula in the key.
 #include <algorithm>
@@ -44,7 +44,7 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
     const std::string id = "input" + std::to_string(k);
     std::vector<int> procs;
     bool has_measured = false, has_fitted = false;
-    // Inputs span decades (bytes per message falls ~1/P^2, seed 002), so the y
+    // Inputs span decades (bytes per message falls ~1/P^2, Buckwalter 2005), so the y
     // axis is logarithmic whenever the positive values span one; zeros (no
     // messages at P = 1) cannot be drawn there and are left out of the data.
     double smallest = HUGE_VAL, largest = 0;

@@ -8,15 +8,12 @@
 
 #include "plots/chart_builders.h"
 #include "plots/chart_data.h"
+#include "util/text_format.h"
 
 namespace qnm::plots {
 namespace {
 
-std::string ShortNumber(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.3g", value);
-  return text;
-}
+std::string ShortNumber(double value) { return FormatDouble("%.3g", value); }
 
 }  // namespace
 

@@ -1,5 +1,5 @@
-// Modeled vs measured run time per process count (seed 002 Figure 2): the
-// seed draws the 30% tolerance "typical of QNM models" as error bars; here it
+// Modeled vs measured run time per process count (Buckwalter 2005, Figure 2): the
+// report draws the 30% tolerance "typical of QNM models" as error bars; here it
 // is a shaded band around the modeled curve, with the 10% band as dashed lines.
 #include <algorithm>
 #include <limits>
@@ -88,7 +88,7 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
   std::vector<std::string> plots;
   if (!predicted.empty()) {
     plots.push_back("'' index 'modeled' using 1:($2*0.7):($2*1.3) with filledcurves "
-                    "fc rgb '#dddddd' fs solid 1.0 noborder title '30% band around modeled (seed 002)'");
+                    "fc rgb '#dddddd' fs solid 1.0 noborder title '30% band around modeled (Buckwalter 2005)'");
     plots.push_back("'' index 'modeled' using 1:($2*0.9) with lines dt 2 lw 1.5 lc rgb '#555555' "
                     "title '10% band around modeled'");
     plots.push_back("'' index 'modeled' using 1:($2*1.1) with lines dt 2 lw 1.5 lc rgb '#555555' notitle");

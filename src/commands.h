@@ -5,6 +5,9 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "ingest/series_identity.h"
+#include "models/prediction.h"
+
 namespace qnm::cli {
 
 void AddMvaCommand(CLI::App& app);       // mva_command.cpp
@@ -15,9 +18,12 @@ void AddTraceCommand(CLI::App& app);     // trace_command.cpp
 void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
 void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
 
-/// Adds `--group-by content|folder|file-prefix` (series identity) to a command
-/// (predict_report.cpp; parse the value with ParseGroupByOption).
+/// Adds `--group-by content|folder|file-prefix` (series identity,
+/// ingest/series_identity.h) to a command; ParseGroupByOption reads its value.
 void AddGroupByOption(CLI::App* command, std::string* group_by);
+GroupBy ParseGroupByOption(const std::string& text);
+/// PredictionOptions from --machine and --level (predict, validate and plot).
+PredictionOptions MakePredictionOptions(const std::string& machine, double level);
 
 /// Thrown by a callback to exit with `code` after printing nothing more.
 struct ExitCode {

@@ -1,5 +1,5 @@
 // `qnm-predict imbalance RUNS...`: the load-imbalance dissimilarity ranking of
-// Calzarossa, Massari and Tessera (seed 003) for each mpiP report found.
+// Calzarossa, Massari and Tessera (2004) for each mpiP report found.
 #include <cctype>
 #include <cmath>
 #include <iostream>
@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "ingest/ingest.h"
-#include "models/dissimilarity.h"
-#include "models/dissimilarity_mpip.h"
-#include "models/dissimilarity_report.h"
+#include "imbalance/dissimilarity.h"
+#include "imbalance/dissimilarity_mpip.h"
+#include "imbalance/dissimilarity_report.h"
 #include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

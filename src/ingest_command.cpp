@@ -7,9 +7,9 @@
 #include "ingest/ingest.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
-#include "ingest/run_stats_json.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
+#include "record/run_stats_json.h"
 #include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -81,10 +81,7 @@ void Run(const IngestArgs& args) {
     std::vector<RunStats> runs = IngestPaths(args.paths, options, &summary);
     if (!args.quiet) std::cerr << summary.Report();
     if (runs.empty()) throw std::runtime_error("ingest: no runs found in the given paths");
-    GroupBy group_by = GroupBy::kContent;
-    if (!ParseGroupBy(args.group_by, &group_by))
-      throw InputError("--group-by", 0, "must be content, folder or file-prefix, not '" + args.group_by + "'");
-    result = Render(runs, format, args.series, group_by);
+    result = Render(runs, format, args.series, ParseGroupByOption(args.group_by));
   }
   WriteOutput(args.output, result);
 }

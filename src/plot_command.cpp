@@ -5,8 +5,10 @@
 #include <vector>
 
 #include "models/procs_spec.h"
+#include "pipeline/chart_adapter.h"
+#include "pipeline/prediction_runner.h"
+#include "pipeline/series_loading.h"
 #include "src/commands.h"
-#include "src/predict_report.h"
 #include "util/input_error.h"
 
 namespace qnm::cli {

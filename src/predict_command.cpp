@@ -1,14 +1,17 @@
 // `qnm-predict predict` (the default subcommand) and `qnm-predict validate`:
-// wire the command line to models/prediction.h and models/validation.h.
+// wire the command line to pipeline/ (series loading, runner, reports, charts).
 #include <algorithm>
-#include <iostream>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "models/machine_profile.h"
 #include "models/procs_spec.h"
+#include "pipeline/chart_adapter.h"
+#include "pipeline/prediction_report.h"
+#include "pipeline/prediction_runner.h"
+#include "pipeline/series_loading.h"
 #include "src/commands.h"
-#include "src/predict_report.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -27,8 +30,8 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
                   "bundled series)");
   sub->add_option("--machine", args->machine,
                   "machine profile: a JSON file or a bundled name (llnl-cab, g5k-graphene, "
-                  "pi4-ntua); default: the bundled profile matching the runs' machine, else "
-                  "estimated from the series");
+                  "pi4-ntua); default: the bundled profile whose host pattern matches the runs' "
+                  "host names, else estimated from the series");
   sub->add_option("--format", args->format, "table | csv | json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   sub->add_option("-o,--output", args->output, "write to FILE (atomically) instead of stdout");
@@ -40,75 +43,31 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
 
 }  // namespace
 
-std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
-                                         const std::vector<int>& procs,
-                                         const PredictionOptions& options) {
-  std::vector<SeriesPrediction> results;
-  for (const Series& one : series) {
-    SeriesPrediction r;
-    std::string error;
-    if (!FitSeriesModel(one, {}, options, &r.model, &error)) throw InputError("", 0, error);
-    r.observed = ObserveSeries(one, r.model.machine, options.mva, nullptr);
-    std::vector<int> targets = procs;
-    if (one.groups.size() < 2) {  // nothing to extrapolate from: its own P only, and say so
-      targets.clear();
-      std::cerr << "qnm-predict: note: series " << one.name << " has runs at one process count only (P="
-                << (one.groups.empty() ? 0 : one.groups.front().procs)
-                << "): it cannot be extrapolated; only its own P is reproduced\n";
-    }
-    for (const ProcsObservation& o : r.observed) targets.push_back(o.procs);
-    std::sort(targets.begin(), targets.end());
-    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-    for (int p : targets) r.predictions.push_back(r.model.Predict(p));
-    results.push_back(std::move(r));
-  }
-  return results;
+void AddGroupByOption(CLI::App* command, std::string* group_by) {
+  command->add_option("--group-by", *group_by,
+                      "what besides the files' content (application, class, threads, machine from "
+                      "host names) keys a series: content (default), folder (the folder of the run's "
+                      "files) or file-prefix (the data-set tag of file names)")
+      ->check(CLI::IsMember({"content", "folder", "file-prefix"}));
 }
 
-std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
-                                          const std::vector<int>& train,
-                                          const PredictionOptions& options) {
-  std::vector<ValidationResult> results;
-  std::string last_error;
-  for (const Series& one : series) {
-    ValidationOptions validation;
-    validation.train_procs = train;
-    validation.prediction = options;
-    ValidationResult r;
-    if (!ValidateSeries(one, validation, &r, &last_error)) {
-      if (series.size() == 1) throw InputError("", 0, last_error);
-      continue;  // e.g. a single-P series among many
-    }
-    results.push_back(std::move(r));
-  }
-  if (results.empty()) throw InputError("", 0, "no series could be validated: " + last_error);
-  return results;
+GroupBy ParseGroupByOption(const std::string& text) {
+  GroupBy group_by = GroupBy::kContent;
+  if (!ParseGroupBy(text, &group_by))
+    throw InputError("--group-by", 0, "must be content, folder or file-prefix, not '" + text + "'");
+  return group_by;
 }
 
-void DrawValidationCharts(const std::vector<ValidationResult>& results,
-                          const std::vector<Series>& series, const PredictionOptions& options,
-                          const std::string& dir, const std::vector<int>& extra_procs) {
-  for (const ValidationResult& r : results) {
-    const Series* one = nullptr;
-    for (const Series& s : series)
-      if (s.name == r.series_name) one = &s;
-    if (!one) continue;
-    std::vector<ProcsObservation> observed = ObserveSeries(*one, r.model.machine, options.mva, nullptr);
-    std::vector<ProcsPrediction> predictions;
-    std::vector<int> held_out;
-    std::vector<int> all = extra_procs;
-    for (const ValidationRow& row : r.rows) {
-      if (extra_procs.empty()) predictions.push_back(row.predicted);
-      if (!row.training) held_out.push_back(row.procs);
-      all.push_back(row.procs);
-    }
-    if (!extra_procs.empty()) {
-      std::sort(all.begin(), all.end());
-      all.erase(std::unique(all.begin(), all.end()), all.end());
-      for (int p : all) predictions.push_back(r.model.Predict(p));
-    }
-    DrawCharts(BuildChartSet(r.model, observed, predictions, held_out), dir);
+PredictionOptions MakePredictionOptions(const std::string& machine, double level) {
+  PredictionOptions options;
+  options.interval_level = level;
+  if (!machine.empty()) {
+    options.machine = LoadMachineProfile(machine);
+    options.has_machine = true;
   }
+  std::string error;
+  if (!options.IsValid(&error)) throw InputError("--level", 0, error);
+  return options;
 }
 
 void AddPredictCommand(CLI::App& app) {

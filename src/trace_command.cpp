@@ -3,7 +3,7 @@
 #include <iostream>
 #include <string>
 
-#include "ingest/run_stats_json.h"
+#include "record/run_stats_json.h"
 #include "src/commands.h"
 #include "trace/analysis_report.h"
 #include "trace/otf2_reader.h"

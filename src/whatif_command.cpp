@@ -8,9 +8,9 @@
 
 #include "src/commands.h"
 #include "trace/otf2_reader.h"
-#include "trace/whatif_hypothesis.h"
-#include "trace/whatif_report.h"
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_hypothesis.h"
+#include "whatif/whatif_report.h"
+#include "whatif/whatif_simulation.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

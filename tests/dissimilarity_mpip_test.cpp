@@ -1,4 +1,4 @@
-// The mpiP front end of the seed 003 indices: t_ijp from a run-statistics
+// The mpiP front end of the Calzarossa et al. 2004 indices: t_ijp from a run-statistics
 // record with per-rank call-site times.
 #include <catch2/catch.hpp>
 
@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "models/dissimilarity.h"
-#include "models/dissimilarity_mpip.h"
+#include "imbalance/dissimilarity.h"
+#include "imbalance/dissimilarity_mpip.h"
 #include "util/input_error.h"
 
 namespace {
@@ -96,7 +96,7 @@ TEST_CASE("mpiP call sites become activities x regions x ranks", "[dissimilarity
   CHECK(mpi_only.times.activities.front() == "p2p");
 }
 
-TEST_CASE("Seed 003 indices of bt-mz class C on 4 ranks (hand-copied mpiP numbers)", "[dissimilarity][mpip]") {
+TEST_CASE("Calzarossa et al. 2004 indices of bt-mz class C on 4 ranks (hand-copied mpiP numbers)", "[dissimilarity][mpip]") {
   qnm::MpipActivityRegionTimes built = qnm::ActivityRegionTimesFromMpip(BtMzClassC4Ranks(), {});
   qnm::DissimilarityResult result = qnm::ComputeDissimilarity(built.times, {});
   const auto& regions = result.region_names;

@@ -1,4 +1,4 @@
-// The case studies of seed 003 (Calzarossa, Massari, Tessera), reproduced
+// The case studies of Calzarossa, Massari, Tessera 2004, reproduced
 // from the paper's published tables: eqs. 3-6 applied to its t_ij and ID_ij
 // must give its ID_A/SID_A/ID_C/SID_C and its conclusions.
 #include <catch2/catch.hpp>
@@ -7,13 +7,13 @@
 #include <string>
 #include <vector>
 
-#include "models/dissimilarity.h"
+#include "imbalance/dissimilarity.h"
 
 namespace {
 
 constexpr double kNone = qnm::kUnknown;  // a '-' in the paper's tables
 
-// Seed 003 §4.3, Table 6 (t_ij, seconds) and Table 7 (ID_ij), activity-major:
+// Calzarossa et al. 2004, §4.3, Table 6 (t_ij, seconds) and Table 7 (ID_ij), activity-major:
 // rows = computation, point-to-point, collective, synchronization; columns =
 // code regions 1..9.
 const std::vector<std::string> kActivities = {"computation", "point-to-point", "collective",
@@ -62,7 +62,7 @@ double RoundingBound(const std::vector<double>& weights, const std::vector<doubl
 
 }  // namespace
 
-TEST_CASE("Seed 003 Tables 8 and 9 follow from Tables 6 and 7 by eqs. 3-6", "[dissimilarity][paper]") {
+TEST_CASE("Calzarossa et al. 2004 Tables 8 and 9 follow from Tables 6 and 7 by eqs. 3-6", "[dissimilarity][paper]") {
   qnm::DissimilarityResult result = qnm::AggregateDissimilarity(FluidDynamicCase(), {});
   REQUIRE(result.activities.size() == 4);
   REQUIRE(result.regions.size() == 9);
@@ -102,7 +102,7 @@ TEST_CASE("Seed 003 Tables 8 and 9 follow from Tables 6 and 7 by eqs. 3-6", "[di
   CHECK(result.activities[0].index == Approx(0.01904).margin(1e-5));
 }
 
-TEST_CASE("Seed 003 §4.3 conclusions: dominant and most imbalanced activity and region",
+TEST_CASE("Calzarossa et al. 2004, §4.3 conclusions: dominant and most imbalanced activity and region",
           "[dissimilarity][paper]") {
   qnm::DissimilarityResult by_sid = qnm::AggregateDissimilarity(FluidDynamicCase(), {});
   // "the dominant activity, i.e., computation, accounts for approximately 59%"
@@ -142,7 +142,7 @@ TEST_CASE("Seed 003 §4.3 conclusions: dominant and most imbalanced activity and
   CHECK(by_id.summary.most_imbalanced_region_value == Approx(0.13720).margin(1e-5));
 }
 
-TEST_CASE("Seed 003 §4.2 Table 4: SID_C of the MG code regions from Table 3 times (eq. 6)",
+TEST_CASE("Calzarossa et al. 2004, §4.2 Table 4: SID_C of the MG code regions from Table 3 times (eq. 6)",
           "[dissimilarity][paper]") {
   // One activity, so ID_C_i = ID_i1 (eq. 5) and SID_C_i = t_i / sum t_i * ID_C_i.
   qnm::CellIndices mg;

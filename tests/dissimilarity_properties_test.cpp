@@ -1,4 +1,4 @@
-// Properties of the seed 003 indices computed from per-rank times (eqs. 1-6).
+// Properties of the Calzarossa et al. 2004 indices computed from per-rank times (eqs. 1-6).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "models/dissimilarity.h"
+#include "imbalance/dissimilarity.h"
 
 namespace {
 

@@ -1,4 +1,4 @@
-// Seed 003 indices on real 64-rank mpiP reports, read by the mpiP reader, and
+// Calzarossa et al. 2004 indices on real 64-rank mpiP reports, read by the mpiP reader, and
 // the `qnm-predict imbalance` command line. Reference values come from an
 // independent Python evaluation of eqs. 1-6 on the same reports (Count x Mean
 // per rank row of 'Callsite Time statistics', AppTime - MPITime per rank).
@@ -14,8 +14,8 @@
 #include <unistd.h>
 
 #include "ingest/ingest.h"
-#include "models/dissimilarity.h"
-#include "models/dissimilarity_mpip.h"
+#include "imbalance/dissimilarity.h"
+#include "imbalance/dissimilarity_mpip.h"
 #include "util/atomic_file.h"
 
 namespace {

@@ -1,4 +1,4 @@
-// Table, JSON and CSV rendering of seed 003 dissimilarity results.
+// Table, JSON and CSV rendering of Calzarossa et al. 2004 dissimilarity results.
 #include <catch2/catch.hpp>
 
 #include <sstream>
@@ -7,8 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "models/dissimilarity.h"
-#include "models/dissimilarity_report.h"
+#include "imbalance/dissimilarity.h"
+#include "imbalance/dissimilarity_report.h"
 
 namespace {
 

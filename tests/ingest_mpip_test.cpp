@@ -125,7 +125,7 @@ TEST_CASE("'*' rows of every mpiP report equal the sums over ranks", "[ingest][m
       CHECK(total->count == calls);
       CHECK(std::abs(total->count * total->mean - time_ms) <= kPrinted3 * (time_ms + total->count * total->mean));
       CHECK(total->max == max_ms);
-      // Collective mode: ranks without the site contribute Min = 0 (mpip-format.md §9).
+      // Collective mode: ranks without the site contribute Min = 0 (docs/formats/mpip-format.md §9).
       CHECK((total->min == min_ms || (collective && total->min == 0)));
     }
     std::map<int, std::pair<double, double>> sent;  // site -> (sum of rank Sums, '*' Sum)
@@ -256,7 +256,7 @@ TEST_CASE("garbage bytes in the mpiP command line are kept, not fatal", "[ingest
 }
 
 TEST_CASE("bytes: p2p sends and collectives per rank as mpiP counts them", "[ingest][mpip]") {
-  // NPB FT class C: Alltoall counts one block of 5.24e+05 B per call (mpip-format.md §7).
+  // NPB FT class C: Alltoall counts one block of 5.24e+05 B per call (docs/formats/mpip-format.md §7).
   qnm::RunStats run = qnm::MpipToRunStats(Load("cenat__ft.C.64.64.107084.1.mpiP"));
   REQUIRE(run.collective_bytes_sent_per_rank.size() == 64);
   double alltoall_bytes = 0, alltoall_calls = 0;
@@ -327,7 +327,7 @@ TEST_CASE("a -t threshold that hid rank rows marks per-rank data incomplete", "[
 }
 
 TEST_CASE("concise mpiP report (-c): task time statistics instead of per-rank rows", "[ingest][mpip]") {
-  // Layout from mpiP report.c (mpip-format.md §12; numbers from mpiP issue #35). No
+  // Layout from mpiP report.c (docs/formats/mpip-format.md §12; numbers from mpiP issue #35). No
   // collected report is concise, so this one is assembled from that excerpt.
   std::string text =
       "@ mpiP\n@ Command : ./a.out \n@ Version                  : 3.4.1\n"

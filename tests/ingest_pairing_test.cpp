@@ -82,7 +82,7 @@ TEST_CASE("a paired run: NPB time and threads, mpiP per-rank data", "[ingest][pa
   for (const qnm::RunStats& run : TpatkiRuns(&summary)) {
     if (run.sources[1].find("lu-mz.C.16.16.17493.1.mpiP") == std::string::npos) continue;
     CHECK(run.wall_time_s == 3.67);         // NPB "Time in seconds"
-    CHECK(run.app_time_max_s == Approx(3.75));  // mpiP AppTime (mpip-format.md §4)
+    CHECK(run.app_time_max_s == Approx(3.75));  // mpiP AppTime (docs/formats/mpip-format.md §4)
     CHECK(run.threads_per_proc == 8);
     CHECK(run.procs == 16);
     CHECK(run.tool_version == "mpiP 3.3.0");

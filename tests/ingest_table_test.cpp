@@ -6,7 +6,7 @@
 #include <filesystem>
 
 #include "ingest/ingest.h"
-#include "ingest/run_stats_json.h"
+#include "record/run_stats_json.h"
 #include "ingest/statistics_table.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

@@ -20,7 +20,7 @@ TEST_CASE("scaling fit recovers exact two-term laws", "[model][fit]") {
   CHECK(fit.model.Evaluate(1024) == Approx(800.0 / 1024 + 30.0).epsilon(1e-6));
   CHECK(fit.summary.cv_rms_relative < 1e-6);
 
-  // Seed 002: message size falling as 1/P^2.
+  // Buckwalter 2005: message size falling as 1/P^2.
   values.clear();
   for (double p : procs) values.push_back(5e6 / (p * p));
   REQUIRE(FitScaling(procs, values, ScalingFitOptions(), &fit, &error));

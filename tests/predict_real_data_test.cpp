@@ -10,16 +10,14 @@
 #include "models/decomposition.h"
 #include "models/machine_profile.h"
 #include "models/validation.h"
+#include "pipeline/series_loading.h"
 
 namespace {
 
 std::string Data(const std::string& path) { return std::string(QNM_TEST_DATA_DIR) + "/" + path; }
 
 std::vector<qnm::Series> Load(const std::vector<std::string>& paths) {
-  qnm::IngestSummary summary;
-  std::vector<qnm::RunStats> runs = qnm::IngestPaths(paths, qnm::IngestOptions(), &summary);
-  for (qnm::RunStats& run : runs) run.Derive();
-  return qnm::GroupIntoSeries(std::move(runs));
+  return qnm::LoadSeries(paths, "", nullptr);
 }
 
 double Median(std::vector<double> values) {
@@ -51,7 +49,6 @@ TEST_CASE("every real mpiP report decomposes into parts that add up to its time"
       qnm::IngestPaths({Data("mpip")}, qnm::IngestOptions(), &summary);
   int decomposed = 0, with_messages = 0;
   for (qnm::RunStats& run : runs) {
-    run.Derive();
     if (!qnm::HasMpiProfile(run)) continue;
     qnm::MachineProfile machine;
     if (!qnm::FindProfileForMachine(run.machine, &machine))

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 
 TEST_CASE("MPI calls are classified by name", "[run_stats]") {
   using qnm::MpiActivity;

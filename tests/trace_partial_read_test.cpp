@@ -1,5 +1,5 @@
 // Reading a block of ranks (ReadOtf2TraceRanks) and unifying the call trees
-// (seed 001 section 3.1) reproduce the sequential reader: same call paths,
+// (Geimer et al. 2009, §3.1) reproduce the sequential reader: same call paths,
 // same events per rank, same quirk warnings. No MPI needed.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// qnm-replay-mpi (parallel replay over MPI, seed 001) against the sequential
+// qnm-replay-mpi (parallel replay over MPI, Geimer et al. 2009) against the sequential
 // `qnm-predict trace analyze`: the JSON reports must agree at R = 1, 2, 4.
 // Skips (with a warning) when mpirun or the MPI executable is not available.
 #include <catch2/catch.hpp>

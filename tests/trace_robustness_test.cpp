@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "trace/otf2_reader.h"
-#include "trace/synthetic_trace.h"
+#include "tests/support/synthetic_trace.h"
 #include "trace/wait_states.h"
 #include "util/input_error.h"
 

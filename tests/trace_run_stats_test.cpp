@@ -4,7 +4,7 @@
 #include <numeric>
 #include <string>
 
-#include "models/dissimilarity.h"
+#include "imbalance/dissimilarity.h"
 #include "trace/activity_times.h"
 #include "trace/otf2_reader.h"
 #include "trace/trace_run_stats.h"

@@ -1,5 +1,5 @@
 // Collectives in the what-if replay, on a trace built in memory: a barrier
-// ends a fixed span after its last participant enters (seed 004, 4.3.2), so
+// ends a fixed span after its last participant enters (Hermanns 2008, §4.3.2), so
 // balancing the computation before it removes Wait at Barrier.
 #include <catch2/catch.hpp>
 
@@ -8,7 +8,7 @@
 #include <string>
 
 #include "tests/whatif_test_util.h"
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_simulation.h"
 
 using namespace qnm::trace;
 using qnm::trace::testutil::PatternTotal;

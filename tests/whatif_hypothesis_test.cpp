@@ -1,4 +1,4 @@
-// Hypothesis parsing: SILAS-like config lines (seed 004, Table 4.1 and
+// Hypothesis parsing: SILAS-like config lines (Hermanns 2008, Table 4.1 and
 // Listing 4.4), command-line spellings, and one-line errors with file:line.
 #include <catch2/catch.hpp>
 
@@ -6,8 +6,8 @@
 #include <string>
 
 #include "trace/otf2_reader.h"
-#include "trace/whatif_hypothesis.h"
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_hypothesis.h"
+#include "whatif/whatif_simulation.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

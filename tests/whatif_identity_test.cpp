@@ -1,4 +1,4 @@
-// Validation property of seed 004 (chapter 5, identity simulation): with no
+// Validation property of Hermanns 2008 (chapter 5, identity simulation): with no
 // hypothesis the replay must reproduce every original timestamp, on every
 // trace in tests/data/otf2, and with it the run time and the wait states.
 #include <catch2/catch.hpp>
@@ -6,7 +6,7 @@
 #include <string>
 
 #include "trace/otf2_reader.h"
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_simulation.h"
 
 using namespace qnm::trace;
 

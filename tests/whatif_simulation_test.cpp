@@ -1,5 +1,5 @@
 // What-if replay against numbers computed by hand: balancing or scaling the
-// late rank's region removes its Late Sender wait (seed 004, 3.4.1-3.4.2),
+// late rank's region removes its Late Sender wait (Hermanns 2008, §3.4.1-§3.4.2),
 // cutting a message removes the waits on it (3.4.4).
 #include <catch2/catch.hpp>
 
@@ -9,7 +9,7 @@
 
 #include "tests/whatif_test_util.h"
 #include "trace/otf2_reader.h"
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_simulation.h"
 
 using namespace qnm::trace;
 using qnm::trace::testutil::PatternTotal;

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "trace/otf2_reader.h"
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_simulation.h"
 
 using namespace qnm::trace;
 

@@ -1,6 +1,6 @@
 #pragma once
 // Shared by the what-if tests: one pattern's total waiting time before or after.
-#include "trace/whatif_simulation.h"
+#include "whatif/whatif_simulation.h"
 
 namespace qnm::trace::testutil {
 

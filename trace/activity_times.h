@@ -1,9 +1,9 @@
 #pragma once
-// t_ijp for the dissimilarity indices (seed 003) from a trace: the exclusive
+// t_ijp for the dissimilarity indices (Calzarossa et al. 2004) from a trace: the exclusive
 // time of every call path, split into activities (computation, point-to-point,
 // collective, synchronization, RMA, other MPI) and attributed to the code
 // region that issued it (the nearest non-MPI call path).
-#include "models/dissimilarity.h"
+#include "imbalance/dissimilarity.h"
 #include "trace/trace_events.h"
 #include "trace/wait_states.h"
 

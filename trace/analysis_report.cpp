@@ -3,7 +3,7 @@
 #include <iostream>
 #include <memory>
 
-#include "models/dissimilarity.h"
+#include "imbalance/dissimilarity.h"
 #include "trace/activity_times.h"
 #include "trace/cube_writer.h"
 #include "util/atomic_file.h"

@@ -75,7 +75,7 @@ CallClass ClassifyCall(const std::string& mpi_name) {
   return CallClass::kMpiOther;
 }
 
-// scout.spec.in call-path masks (notes/scalasca-patterns.md section 2).
+// scout.spec.in call-path masks (docs/formats/scalasca-patterns.md section 2).
 TimeCategory CategoryOf(const std::string& mpi_name, uint8_t otf2_role) {
   static const std::regex kStartup("^MPI_(Init(_thread|ialized)?|Finalize(d)?)$");
   static const std::regex kComm(

@@ -1,5 +1,5 @@
 #pragma once
-// Call-tree unification for the parallel replay (seed 001 section 3.1,
+// Call-tree unification for the parallel replay (Geimer et al. 2009, §3.1,
 // "definition unification"): each analysis process discovers call paths in
 // its own ranks' events and numbers them locally; the union, numbered as a
 // sequential reader of ranks 0..M-1 would have numbered it, is the global tree.

@@ -2,7 +2,7 @@
 // Writes the wait-state analysis as a CUBE4 report (.cubex): an uncompressed
 // ustar archive holding anchor.xml (metric tree, regions, call tree, system
 // tree) and one <id>.index / <id>.data pair per metric
-// (notes/scalasca-patterns.md section 9; layout checked against Score-P's
+// (docs/formats/scalasca-patterns.md section 9; layout checked against Score-P's
 // profile.cubex in tests/data/otf2/sstmacro-mpi-coverage-test).
 #include <cstdint>
 #include <string>

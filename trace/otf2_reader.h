@@ -18,7 +18,7 @@ namespace qnm::trace {
 /// (missing or corrupt anchor, definition or event file).
 Trace ReadOtf2Trace(const std::string& path);
 
-// --- Reading a subset of the ranks (parallel replay, seed 001 section 3.2) ---
+// --- Reading a subset of the ranks (parallel replay, Geimer et al. 2009, §3.2) ---
 
 /// World ranks [first, end) of a trace.
 struct RankRange {

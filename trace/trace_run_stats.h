@@ -1,9 +1,9 @@
 #pragma once
-// The run-statistics record (ingest/run_stats.h) from a trace, so that a
+// The run-statistics record (record/run_stats.h) from a trace, so that a
 // Score-P trace feeds the predictor like an mpiP report: app/MPI/compute time
 // per rank, messages and bytes, call counts, and one call site per MPI call
 // path with per-rank times.
-#include "ingest/run_stats.h"
+#include "record/run_stats.h"
 #include "trace/trace_events.h"
 #include "trace/wait_states.h"
 
@@ -20,7 +20,7 @@ namespace qnm::trace {
 /// statistics; the entry point for ingest/. Throws InputError on a bad trace.
 RunStats ReadTraceRunStats(const std::string& path);
 
-/// The record as a short table for people (JSON: RunToJson in ingest/run_stats_json.h).
+/// The record as a short table for people (JSON: RunToJson in record/run_stats_json.h).
 std::string RunStatsTable(const RunStats& run);
 
 }  // namespace qnm::trace

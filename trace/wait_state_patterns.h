@@ -18,7 +18,7 @@ inline void AddSeverity(WaitStateResult& result, Pattern pattern, uint32_t cnode
 }
 
 // Point-to-point in three steps, so that the parallel replay can run each one
-// on the process owning the records (seed 001 section 3.3.1).
+// on the process owning the records (Geimer et al. 2009, §3.3.1).
 
 /// "No receive matched this send" in LateReceiver's request-enter table.
 constexpr uint64_t kUnmatched = ~0ull;

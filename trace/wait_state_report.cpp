@@ -7,8 +7,9 @@
 #include <map>
 #include <sstream>
 
-#include "models/dissimilarity_report.h"
+#include "imbalance/dissimilarity_report.h"
 #include "util/text_format.h"
+#include "util/enum_names.h"
 
 namespace qnm::trace {
 namespace {
@@ -97,11 +98,9 @@ double InclusiveRankTime(const WaitStateResult& result, uint32_t rank) {
 }  // namespace
 
 bool ParseReportFormat(const std::string& text, ReportFormat* format) {
-  if (text == "table") *format = ReportFormat::kTable;
-  else if (text == "json") *format = ReportFormat::kJson;
-  else if (text == "csv") *format = ReportFormat::kCsv;
-  else return false;
-  return true;
+  static constexpr EnumName<ReportFormat> kNames[] = {
+      {ReportFormat::kTable, "table"}, {ReportFormat::kJson, "json"}, {ReportFormat::kCsv, "csv"}};
+  return ValueOf(kNames, text, format);
 }
 
 std::vector<MetricNode> MetricTree(const Trace& trace, const WaitStateResult& result) {
@@ -246,7 +245,7 @@ std::string TraceReportTable(const TraceReportInput& input) {
         << (own > 0 ? FormatDouble("%5.1f%%", 100.0 * by_rank[r] / own) : std::string("  -")) << "\n";
   }
   if (input.dissimilarity) {
-    out << "\nDissimilarity (seed 003: load imbalance of activities and code regions)\n";
+    out << "\nDissimilarity (Calzarossa et al. 2004: load imbalance of activities and code regions)\n";
     out << DissimilarityTable(*input.dissimilarity, input.top);
   }
   std::vector<std::string> warnings = trace.warnings;

@@ -1,13 +1,13 @@
 #pragma once
 // The report of `qnm-predict trace analyze`: the Scalasca metric tree with the
 // share of time, the worst call paths and ranks, the dissimilarity ranking
-// (seed 003), as a table a person reads top-down, or as JSON / CSV for tools.
+// (Calzarossa et al. 2004), as a table a person reads top-down, or as JSON / CSV for tools.
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
-#include "models/dissimilarity.h"
+#include "imbalance/dissimilarity.h"
 #include "trace/trace_events.h"
 #include "trace/wait_states.h"
 

@@ -3,7 +3,7 @@
 // (Late Sender, Wrong Order, Late Receiver), collectives (Wait at Barrier/NxN,
 // completions, Early Reduce/Scan, Late Broadcast), Init/Finalize, and the
 // MPI-2 RMA patterns mapped onto Score-P's OTF2 RMA records. Definitions:
-// notes/scalasca-patterns.md (sections 4-6); every severity is charged to
+// docs/formats/scalasca-patterns.md (sections 4-6); every severity is charged to
 // the waiting rank at the call path of the MPI call in which it waits.
 #include <array>
 #include <cstdint>

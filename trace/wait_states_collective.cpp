@@ -1,4 +1,4 @@
-// Collective and Init/Finalize wait states (notes/scalasca-patterns.md section 5).
+// Collective and Init/Finalize wait states (docs/formats/scalasca-patterns.md section 5).
 #include <otf2/otf2.h>
 
 #include <algorithm>

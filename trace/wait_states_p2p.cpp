@@ -1,4 +1,4 @@
-// Point-to-point wait states (notes/scalasca-patterns.md section 4).
+// Point-to-point wait states (docs/formats/scalasca-patterns.md section 4).
 #include <algorithm>
 #include <deque>
 #include <unordered_map>

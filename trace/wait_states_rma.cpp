@@ -1,4 +1,4 @@
-// MPI-2 RMA wait states (notes/scalasca-patterns.md section 6), mapped onto
+// MPI-2 RMA wait states (docs/formats/scalasca-patterns.md section 6), mapped onto
 // Score-P's OTF2 RMA records. Scalasca 2.x computes these only for EPIK
 // traces; the mapping of records to epochs is our own.
 #include <otf2/otf2.h>

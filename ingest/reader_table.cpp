@@ -1,0 +1,142 @@
+// The reader table (readers.h): one row per input format, in the order a file
+// is offered to them. A new format is one file with its sniff/read pair plus
+// one row in ReaderTable() below.
+#include <utility>
+
+#include "ingest/mpip_report.h"
+#include "ingest/npb_output.h"
+#include "ingest/readers.h"
+#include "ingest/series_identity.h"
+#include "ingest/statistics_table.h"
+#include "ingest/text_lines.h"
+#include "trace/trace_run_stats.h"
+
+namespace qnm {
+namespace {
+
+bool HasExtension(const std::string& path, const char* extension) {
+  return EndsWith(ToLower(path), extension);
+}
+
+// mpiP keeps argv[0]: "…/bin/bt-mz.C.4" -> bt-mz, C (renamed reports, docs/formats/mpip-format.md §1).
+void ApplyMpipCommand(const MpipReport& report, RunStats* run) {
+  if (!run->app.empty()) return;  // the file name, which mpiP builds from argv[0], said it
+  auto tokens = SplitWhitespace(report.command);
+  if (tokens.empty()) return;
+  std::string program = BaseName(std::string(tokens[0]));
+  std::string app, problem_class;
+  if (SplitNpbBinaryName(program, &app, &problem_class)) {
+    run->app = app;
+    run->problem_class = problem_class;
+    run->derivations["problem_class"] = "mpiP Command line: " + program;
+  } else {
+    run->app = program;
+  }
+  run->derivations["app"] = "mpiP Command line: " + program;
+}
+
+bool SniffMpip(const std::string&, std::string_view text) { return LooksLikeMpipReport(text); }
+
+ReaderOutput ReadMpip(const ReaderInput& input) {
+  MpipReport report = ParseMpipReport(input.text, input.path);
+  RunStats run = MpipToRunStats(report);
+  ApplyFileName(input.name, &run);
+  ApplyMpipCommand(report, &run);
+  ApplyHosts(report.hosts, "mpiP MPI Task Assignment", &run);  // the machine (series_identity.h)
+  ReaderOutput output;
+  output.role = PairingRole::kMpipReport;
+  output.runs.push_back(std::move(run));
+  return output;
+}
+
+bool SniffOtf2(const std::string& path, std::string_view) { return HasExtension(path, ".otf2"); }
+
+ReaderOutput ReadOtf2(const ReaderInput& input) {
+  RunStats run = trace::ReadTraceRunStats(input.path);
+  ApplyFileName(input.name, &run);
+  ReaderOutput output;
+  output.runs.push_back(std::move(run));
+  return output;
+}
+
+bool SniffCsvTable(const std::string& path, std::string_view) { return HasExtension(path, ".csv"); }
+
+ReaderOutput ReadCsvTable(const ReaderInput& input) {
+  ReaderOutput output;
+  output.runs = ReadStatisticsCsv(input.text, input.path);
+  return output;
+}
+
+bool SniffJsonTable(const std::string& path, std::string_view) { return HasExtension(path, ".json"); }
+
+ReaderOutput ReadJsonTable(const ReaderInput& input) {
+  ReaderOutput output;
+  output.runs = ReadStatisticsJson(input.text, input.path);
+  return output;
+}
+
+// Output-like names go to the NPB reader even without NPB text: its error
+// says why (empty, MPI start-up failure, killed run).
+bool SniffNpb(const std::string& path, std::string_view text) {
+  return LooksLikeNpbOutput(text) || HasExtension(path, ".out") || HasExtension(path, ".log") ||
+         HasExtension(path, ".dat") || HasExtension(path, ".txt");
+}
+
+ReaderOutput ReadNpb(const ReaderInput& input) {
+  NpbOutput npb = ParseNpbOutput(input.text, input.path);
+  ReaderOutput output;
+  output.role = PairingRole::kNpbOutput;
+  output.mpip_report = npb.mpip_report;
+  output.runs = NpbToRunStats(npb);
+  for (RunStats& run : output.runs) {
+    if (!run.app.empty()) run.derivations.emplace("app", "NPB banner: " + run.app + " Benchmark Completed");
+    if (!run.problem_class.empty()) run.derivations.emplace("problem_class", "NPB banner: Class = " + run.problem_class);
+    ApplyFileName(input.name, &run);
+  }
+  return output;
+}
+
+}  // namespace
+
+const std::vector<Reader>& ReaderTable() {
+  static const std::vector<Reader> kReaders = {
+      {"mpiP report", SniffMpip, ReadMpip},
+      {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
+      {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
+      {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
+      {"NPB output", SniffNpb, ReadNpb},
+  };
+  return kReaders;
+}
+
+// Identity a file name adds to a record (readers.h).
+void ApplyFileName(const FileNameInfo& info, RunStats* run) {
+  if (run->procs == 0 && info.mpip_tasks > 0) {  // concise mpiP reports have no per-rank rows
+    run->procs = info.mpip_tasks;
+    run->derivations["procs"] = "mpiP file name <app>.<tasks>.<pid>.<index>.mpiP";
+  }
+  run->data_set = info.data_set;
+  run->variant = info.Variant();
+  if (run->app.empty()) {
+    std::string app, problem_class;
+    if (!info.mpip_app.empty() && SplitNpbBinaryName(info.mpip_app, &app, &problem_class)) {
+      run->app = app;
+      run->problem_class = problem_class;
+      run->derivations["app"] = run->derivations["problem_class"] = "mpiP file name: " + info.mpip_app;
+    } else if (!info.app.empty()) {
+      run->app = info.app;
+      run->problem_class = info.problem_class;
+      run->derivations["app"] = run->derivations["problem_class"] = "NPB name in the file name: " + info.original_name;
+    } else if (!info.mpip_app.empty()) {
+      run->app = info.mpip_app;
+      run->derivations["app"] = "mpiP file name: " + info.mpip_app;
+    }
+  }
+  if (run->threads_per_proc == 1 && info.threads_total > 0 && run->procs > 0 &&
+      run->derivations.count("threads_per_proc") == 0 && info.threads_total % run->procs == 0) {
+    run->threads_per_proc = info.threads_total / run->procs;
+    run->derivations["threads_per_proc"] = "file name th<total threads> / procs";
+  }
+}
+
+}  // namespace qnm

@@ -1,0 +1,52 @@
+#pragma once
+// The readers of ingest/ as a table: every input format is one row
+// {name, sniff, read} in reader_table.cpp, and every reader produces the same
+// run-statistics record (record/run_stats.h). IngestPaths() offers each file
+// to the rows in order; the first whose sniff() accepts it reads it.
+//
+// Adding a format (e.g. CUBE4, Extra-P): write `ingest/<format>_reader.cpp`
+// with a sniff and a read function, declare them below, add one row to
+// ReaderTable() in reader_table.cpp. Nothing else in the house changes.
+// Convention: read() throws InputError naming the file and line on bad input.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "ingest/file_name_info.h"
+#include "ingest/run_pairing.h"
+#include "record/run_stats.h"
+
+namespace qnm {
+
+/// What a reader gets for one file.
+struct ReaderInput {
+  std::string path;
+  std::string_view text;      // the whole file (empty for readers that open `path` themselves)
+  FileNameInfo name;          // what the file name says (ParseFileName)
+};
+
+/// What a reader returns for one file.
+struct ReaderOutput {
+  std::vector<RunStats> runs;
+  PairingRole role = PairingRole::kNone;  // NPB stdout and mpiP report pair up (run_pairing.h)
+  std::string mpip_report;                // NPB stdout: the mpiP report it names, or empty
+};
+
+struct Reader {
+  const char* name;  // "mpiP report", shown in messages
+  /// True when this reader takes the file (by its text or its name).
+  bool (*sniff)(const std::string& path, std::string_view text);
+  /// Reads the file; throws InputError("file", line, why) on bad input.
+  ReaderOutput (*read)(const ReaderInput& input);
+};
+
+/// Every reader, in the order they are offered a file.
+const std::vector<Reader>& ReaderTable();
+
+/// The identity a file name adds to a record read from it: app, class and
+/// threads from NPB/mpiP naming (each only where the reader left it empty),
+/// the configuration words ("eth O3"), and the data-set tag, which names no
+/// machine (ingest/series_identity.h) but serves `--group-by file-prefix`.
+void ApplyFileName(const FileNameInfo& info, RunStats* run);
+
+}  // namespace qnm

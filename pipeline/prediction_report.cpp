@@ -1,0 +1,244 @@
+#include "pipeline/prediction_report.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "util/json_cells.h"
+#include "util/text_format.h"
+
+namespace qnm {
+namespace {
+
+std::string Num(double value, const char* format = "%.4g") { return FormatKnown(format, value, "-"); }
+
+std::string WithInterval(const Interval& interval) {
+  if (!Known(interval.value_s)) return "-";
+  std::string out = Num(interval.value_s);
+  if (Known(interval.lower_s))
+    out += " [" + Num(interval.lower_s) + ", " + Num(interval.upper_s) + "]";
+  return out;
+}
+
+nlohmann::json JsonInterval(const Interval& interval) {
+  return {{"value_s", JsonNumber(interval.value_s)},
+          {"lower_s", JsonNumber(interval.lower_s)},
+          {"upper_s", JsonNumber(interval.upper_s)}};
+}
+
+nlohmann::json JsonModel(const SeriesModel& model) {
+  nlohmann::json inputs = nlohmann::json::array();
+  for (const InputCurve& input : model.inputs)
+    inputs.push_back({{"name", input.name},
+                      {"key", input.key},
+                      {"unit", input.unit},
+                      {"formula", input.fit.model.Formula()},
+                      {"loo_rms_relative_error", JsonNumber(input.fit.summary.cv_rms_relative)}});
+  nlohmann::json out = {{"kind", ToString(model.kind)},
+                        {"training_procs", nlohmann::json::array()},
+                        {"inputs", inputs},
+                        {"interval_level", model.level},
+                        {"loo_log_rms", JsonNumber(model.summary.loo_log_rms)},
+                        {"notes", model.summary.notes}};
+  for (const ProcsObservation& o : model.training) out["training_procs"].push_back(o.procs);
+  if (model.kind == ModelKind::kQueueing)
+    out["machine"] = {{"name", model.machine.name},
+                      {"latency_s", JsonNumber(model.machine.latency_s)},
+                      {"bandwidth_bytes_per_s", JsonNumber(model.machine.bandwidth_bytes_per_s)},
+                      {"allocation", ToString(model.machine.allocation)},
+                      {"estimated", model.machine.estimated},
+                      {"source", model.machine.source}};
+  return out;
+}
+
+nlohmann::json JsonPrediction(const ProcsPrediction& p) {
+  return {{"procs", p.procs},
+          {"total", JsonInterval(p.total)},
+          {"compute", JsonInterval(p.compute)},
+          {"switch_delay", JsonInterval(p.switch_delay)},
+          {"mpi_active", JsonInterval(p.mpi_active)},
+          {"contention", JsonInterval(p.contention)},
+          {"messages_per_rank", JsonNumber(p.messages_per_rank)},
+          {"bytes_per_message", JsonNumber(p.bytes_per_message)},
+          {"service_s_per_message", JsonNumber(p.service_s_per_message)},
+          {"mpi_stations", p.mpi_stations},
+          {"extrapolation_log2", p.extrapolation}};
+}
+
+std::string ModelHeader(const SeriesModel& model) {
+  std::ostringstream out;
+  out << "series " << model.series_name << ": " << model.summary.BriefReport() << "\n";
+  if (model.kind == ModelKind::kQueueing)
+    out << "  machine " << model.machine.name << ": latency " << Num(model.machine.latency_s)
+        << " s, bandwidth " << Num(model.machine.bandwidth_bytes_per_s) << " B/s, "
+        << ToString(model.machine.allocation)
+        << (model.machine.estimated ? " (ESTIMATED from the series)" : "") << "\n";
+  for (const InputCurve& input : model.inputs)
+    out << "  fit " << input.name << " [" << input.unit << "] = " << input.fit.model.Formula()
+        << "  (leave-one-out RMS relative error " << Num(input.fit.summary.cv_rms_relative, "%.3f")
+        << ")\n";
+  for (const std::string& note : model.summary.notes) out << "  note: " << note << "\n";
+  return out.str();
+}
+
+const char* kCsvPredictionHeader =
+    "series,procs,measured_s,total_s,total_lower_s,total_upper_s,compute_s,compute_lower_s,"
+    "compute_upper_s,switch_delay_s,switch_delay_lower_s,switch_delay_upper_s,mpi_active_s,"
+    "mpi_active_lower_s,mpi_active_upper_s,contention_s,contention_lower_s,contention_upper_s,"
+    "messages_per_rank,bytes_per_message,service_s_per_message,extrapolation_log2";
+
+std::string CsvNum(double value) { return FormatKnown("%.6g", value, ""); }
+
+std::string CsvPrediction(const std::string& series, const ProcsPrediction& p, double measured) {
+  std::string out = CsvQuote(series) + "," + std::to_string(p.procs) + "," + CsvNum(measured);
+  for (const Interval* i : {&p.total, &p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
+    out += "," + CsvNum(i->value_s) + "," + CsvNum(i->lower_s) + "," + CsvNum(i->upper_s);
+  out += "," + CsvNum(p.messages_per_rank) + "," + CsvNum(p.bytes_per_message) + "," +
+         CsvNum(p.service_s_per_message) + "," + CsvNum(p.extrapolation);
+  return out + "\n";
+}
+
+double MeasuredAt(const std::vector<ProcsObservation>& observed, int procs) {
+  for (const ProcsObservation& o : observed)
+    if (o.procs == procs) return o.measured_time_s;
+  return kUnknown;
+}
+
+std::string Pad(const std::string& text, std::size_t width) {
+  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
+}
+
+}  // namespace
+
+std::string FormatPredictions(const std::vector<SeriesPrediction>& results,
+                              const std::string& format, const std::string& origin) {
+  if (format == "json") {
+    nlohmann::json out = {{"origin", origin}, {"series", nlohmann::json::array()}};
+    for (const SeriesPrediction& r : results) {
+      nlohmann::json series = {{"name", r.model.series_name},
+                               {"model", JsonModel(r.model)},
+                               {"measured", nlohmann::json::array()},
+                               {"predictions", nlohmann::json::array()}};
+      for (const ProcsObservation& o : r.observed) {
+        nlohmann::json m = {{"procs", o.procs}, {"runs", o.runs}, {"time_s", JsonNumber(o.measured_time_s)},
+                            {"min_s", JsonNumber(o.min_time_s)}, {"max_s", JsonNumber(o.max_time_s)}};
+        if (o.has_components)
+          m["components"] = {{"compute_s", JsonNumber(o.components.compute_s)},
+                             {"switch_delay_s", JsonNumber(o.components.switch_delay_s)},
+                             {"mpi_active_s", JsonNumber(o.components.mpi_active_s)},
+                             {"contention_s", JsonNumber(o.components.contention_s)}};
+        series["measured"].push_back(m);
+      }
+      for (const ProcsPrediction& p : r.predictions) series["predictions"].push_back(JsonPrediction(p));
+      out["series"].push_back(series);
+    }
+    return out.dump(2) + "\n";
+  }
+  if (format == "csv") {
+    std::string out = std::string(kCsvPredictionHeader) + "\n";
+    for (const SeriesPrediction& r : results)
+      for (const ProcsPrediction& p : r.predictions)
+        out += CsvPrediction(r.model.series_name, p, MeasuredAt(r.observed, p.procs));
+    return out;
+  }
+  std::ostringstream out;
+  out << "# " << origin << "\n";
+  for (const SeriesPrediction& r : results) {
+    out << "\n" << ModelHeader(r.model);
+    std::string level = Num(100 * r.model.level, "%.0f") + "% interval";
+    out << "\n" << Pad("P", 7) << Pad("measured s", 12) << Pad("total s [" + level + "]", 30);
+    if (r.model.kind == ModelKind::kQueueing)
+      out << Pad("compute s", 28) << Pad("switch delay s", 28) << Pad("MPI active s", 28)
+          << "contention s";
+    out << "\n";
+    for (const ProcsPrediction& p : r.predictions) {
+      out << Pad(std::to_string(p.procs), 7) << Pad(Num(MeasuredAt(r.observed, p.procs)), 12)
+          << Pad(WithInterval(p.total), 30);
+      if (r.model.kind == ModelKind::kQueueing)
+        out << Pad(WithInterval(p.compute), 28) << Pad(WithInterval(p.switch_delay), 28)
+            << Pad(WithInterval(p.mpi_active), 28) << WithInterval(p.contention);
+      out << "\n";
+    }
+  }
+  return out.str();
+}
+
+std::string FormatValidations(const std::vector<ValidationResult>& results,
+                              const std::string& format, const std::string& origin) {
+  if (format == "json") {
+    nlohmann::json out = {{"origin", origin}, {"series", nlohmann::json::array()}};
+    for (const ValidationResult& r : results) {
+      nlohmann::json rows = nlohmann::json::array();
+      for (const ValidationRow& row : r.rows)
+        rows.push_back({{"procs", row.procs},
+                        {"training", row.training},
+                        {"measured_s", JsonNumber(row.measured_s)},
+                        {"predicted", JsonPrediction(row.predicted)},
+                        {"relative_error", JsonNumber(row.relative_error)},
+                        {"within_10", row.within_10},
+                        {"within_30", row.within_30},
+                        {"inside_interval", row.inside_interval}});
+      const ValidationSummary& s = r.summary;
+      out["series"].push_back(
+          {{"name", r.series_name},
+           {"model", JsonModel(r.model)},
+           {"rows", rows},
+           {"summary",
+            {{"mode", s.mode},
+             {"predicted_points", s.predicted_points},
+             {"median_abs_relative_error", JsonNumber(s.median_abs_relative_error)},
+             {"max_abs_relative_error", JsonNumber(s.max_abs_relative_error)},
+             {"within_10_fraction", JsonNumber(s.within_10_fraction)},
+             {"within_30_fraction", JsonNumber(s.within_30_fraction)},
+             {"interval_coverage", JsonNumber(s.interval_coverage)},
+             {"interval_level", s.level}}},
+           {"notes", r.notes}});
+    }
+    return out.dump(2) + "\n";
+  }
+  if (format == "csv") {
+    std::string out =
+        "series,procs,training,measured_s,predicted_s,lower_s,upper_s,relative_error,within_10,"
+        "within_30,inside_interval\n";
+    for (const ValidationResult& r : results)
+      for (const ValidationRow& row : r.rows)
+        out += CsvQuote(r.series_name) + "," + std::to_string(row.procs) + "," +
+               (row.training ? "1" : "0") + "," + CsvNum(row.measured_s) + "," +
+               CsvNum(row.predicted.total.value_s) + "," + CsvNum(row.predicted.total.lower_s) +
+               "," + CsvNum(row.predicted.total.upper_s) + "," + CsvNum(row.relative_error) + "," +
+               (row.within_10 ? "1" : "0") + "," + (row.within_30 ? "1" : "0") + "," +
+               (row.inside_interval ? "1" : "0") + "\n";
+    return out;
+  }
+  std::ostringstream out;
+  out << "# " << origin << "\n";
+  std::vector<double> medians;
+  for (const ValidationResult& r : results) {
+    out << "\n" << ModelHeader(r.model);
+    out << "  validation " << r.summary.BriefReport() << "\n\n";
+    out << Pad("P", 7) << Pad("measured s", 12) << Pad("predicted s [interval]", 34)
+        << Pad("error", 9) << Pad("<=10%", 7) << Pad("<=30%", 7) << "inside\n";
+    for (const ValidationRow& row : r.rows) {
+      out << Pad(std::to_string(row.procs), 7) << Pad(Num(row.measured_s), 12)
+          << Pad(WithInterval(row.predicted.total), 34)
+          << Pad(Known(row.relative_error) ? Num(100 * row.relative_error, "%+.1f%%") : "-", 9);
+      if (row.training) {
+        out << "(training)\n";
+        continue;
+      }
+      out << Pad(row.within_10 ? "yes" : "no", 7) << Pad(row.within_30 ? "yes" : "no", 7)
+          << (row.inside_interval ? "yes" : "no") << "\n";
+    }
+    if (Known(r.summary.median_abs_relative_error)) medians.push_back(r.summary.median_abs_relative_error);
+  }
+  if (results.size() > 1 && !medians.empty()) {
+    std::sort(medians.begin(), medians.end());
+    out << "\n" << results.size() << " series; median over series of the median |error|: "
+        << Num(100 * medians[medians.size() / 2], "%.1f%%") << "\n";
+  }
+  return out.str();
+}
+
+}  // namespace qnm

@@ -1,0 +1,66 @@
+#include "pipeline/series_loading.h"
+
+#include <filesystem>
+
+#include "ingest/ingest.h"
+#include "models/machine_profile.h"
+#include "util/input_error.h"
+#include "util/text_format.h"
+
+namespace qnm {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string BundledDefaultSeries() {
+  for (const std::string& dir : DataDirectories()) {
+    fs::path series_dir = fs::path(dir) / "default-series";
+    std::error_code ec;
+    if (fs::is_directory(series_dir, ec)) return series_dir.string();
+  }
+  throw InputError("", 0,
+                   "no input paths given and the bundled default series (data/default-series) was not "
+                   "found; set QNM_DATA_DIR or pass files");
+}
+
+}  // namespace
+
+std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& name_filter,
+                               std::string* origin, GroupBy group_by) {
+  std::string local_origin;
+  std::string& said = origin ? *origin : local_origin;
+  std::vector<std::string> inputs = paths;
+  if (inputs.empty()) {
+    inputs.push_back(BundledDefaultSeries());
+    said = "bundled default series " + inputs.front();
+  } else {
+    said = std::to_string(inputs.size()) + " input path(s)";
+  }
+  IngestSummary summary;
+  std::vector<RunStats> runs = IngestPaths(inputs, IngestOptions(), &summary);
+  if (runs.empty()) {
+    std::string why;
+    for (const SkippedFile& skipped : summary.skipped) {
+      why = skipped.reason.empty() ? skipped.path : skipped.reason;
+      break;
+    }
+    throw InputError(inputs.front(), 0, "no runs found" + (why.empty() ? "" : " (" + why + ")"));
+  }
+  std::vector<Series> all = GroupIntoSeries(std::move(runs), group_by);
+  std::vector<Series> chosen;
+  for (Series& series : all)
+    if (name_filter.empty() || ToLower(series.name).find(ToLower(name_filter)) != std::string::npos)
+      chosen.push_back(std::move(series));
+  if (chosen.empty()) {
+    std::string names;
+    for (const Series& series : all) names += (names.empty() ? "" : "; ") + series.name;
+    throw InputError("", 0, "no series matches name_filter '" + name_filter + "' (have: " + names + ")");
+  }
+  said += ": " + std::to_string(summary.runs) + " runs from " + std::to_string(summary.files_read) +
+          " files, " + std::to_string(chosen.size()) + " series";
+  if (!summary.skipped.empty()) said += ", " + std::to_string(summary.skipped.size()) + " files skipped";
+  if (summary.duplicates.Total() > 0) said += "; " + summary.duplicates.Note();
+  return chosen;
+}
+
+}  // namespace qnm

@@ -1,0 +1,140 @@
+#pragma once
+// The run-statistics record: what every reader in ingest/ (mpiP, NPB, tables,
+// OTF2 traces) produces and what models/ consumes. One record per measured
+// run (one execution of one application configuration). Fields a reader
+// cannot fill stay empty (NaN / empty vector / empty string); Derive() fills
+// the summary values from the per-rank data and records how in `derivations`.
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace qnm {
+
+constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+inline bool Known(double value) { return !std::isnan(value); }
+
+/// What kind of MPI activity a call is; used for splitting counts and bytes
+/// and for the dissimilarity activities (Calzarossa et al. 2004).
+enum class MpiActivity { kPointToPoint, kCollective, kSynchronization, kRma, kIo, kOther };
+const char* ToString(MpiActivity activity);
+/// Classifies an MPI function by name, with or without the "MPI_" prefix
+/// ("Isend" -> point-to-point, "Allreduce" -> collective, "Barrier" ->
+/// synchronization, "Wait*" -> point-to-point completion, "Win_*"/"Put" -> RMA).
+MpiActivity ClassifyMpiCall(const std::string& mpi_function);
+
+/// One MPI call site (mpiP) or one MPI call path (trace), with per-rank data.
+struct CallSiteStats {
+  int id = 0;                   // the report's own id (only meaningful inside one report)
+  std::string mpi_function;     // without "MPI_", e.g. "Allreduce"
+  std::string source_location;  // "file:line function" or an address when unresolved
+  MpiActivity activity = MpiActivity::kOther;
+  // Per rank, index = MPI rank; size = procs (0 where the rank has no data).
+  std::vector<double> time_s_per_rank;
+  std::vector<double> calls_per_rank;
+  std::vector<double> bytes_sent_per_rank;  // as the tool counts them (see derivations)
+  double total_time_s = kUnknown;           // the report's '*' row (sum over ranks)
+  double total_calls = kUnknown;
+  double total_bytes_sent = kUnknown;
+  bool ranks_complete = true;  // false when a threshold (mpiP -t) hid some rank rows
+};
+
+struct RunStats {
+  // ---- identity -------------------------------------------------------
+  std::string series;         // explicit series name (statistics tables); empty = from the key
+  std::string app;            // "lu", "bt-mz", "CoMD-mpi", lower-case for NPB
+  std::string problem_class;  // NPB class "C", or empty
+  std::string problem_size;   // NPB "Size" text ("162x 162x 162"), or empty
+  std::string machine;        // host-name stem (mpiP hosts, info file) or a table's machine/system, or empty
+  std::vector<std::string> hosts;  // host names the run's files name (mpiP MPI Task Assignment, info file)
+  int procs = 0;              // MPI processes (NPB "active" processes when they differ)
+  int procs_requested = 0;    // NPB "Total processes" (0 = same as procs)
+  int threads_per_proc = 1;   // OpenMP threads per process (hybrid runs)
+  std::string allocation;     // "block", "cyclic", "one-per-node" or empty
+  std::vector<std::string> sources;  // every file that contributed to this record
+  std::string data_set;       // data-set tag from the file name ("tpatki-npbmz", "st-g5k"), or empty
+  std::string variant;        // run-configuration words from the file name ("eth O3", "td"), or empty
+
+  // ---- times ------------------------------------------------------------
+  double wall_time_s = kUnknown;  // the application's own timer (NPB "Time in seconds", table time_s)
+  std::vector<double> app_time_s_per_rank;  // mpiP AppTime / trace: first..last event per rank
+  std::vector<double> mpi_time_s_per_rank;  // time inside MPI per rank
+  double app_time_mean_s = kUnknown, app_time_max_s = kUnknown;
+  double mpi_time_mean_s = kUnknown, mpi_time_max_s = kUnknown;
+  double compute_time_mean_s = kUnknown;  // app - MPI (non-overlapped computation), mean over ranks
+
+  // ---- messages (per rank, index = rank) -----------------------------------
+  std::vector<double> p2p_calls_per_rank;          // sends (Send, Isend, Sendrecv, ...)
+  std::vector<double> p2p_bytes_sent_per_rank;
+  std::vector<double> collective_calls_per_rank;   // collectives incl. Barrier
+  std::vector<double> collective_bytes_sent_per_rank;
+  // Summaries (mean over ranks); a table may give only these.
+  double messages_per_rank = kUnknown;     // messages sent per rank (P2P sends + collectives)
+  double bytes_sent_per_rank = kUnknown;   // bytes sent per rank
+  double bytes_per_message = kUnknown;     // bytes_sent_per_rank / messages_per_rank
+  double mpi_calls_per_rank = kUnknown;    // all MPI calls per rank (incl. receives, waits)
+
+  // Point-to-point matrix, row-major [source * procs + target]; empty unless the
+  // tool gives it (modified mpiP "Communication Matrix", traces).
+  std::vector<double> comm_matrix_bytes;
+  std::vector<double> comm_matrix_messages;
+
+  std::vector<CallSiteStats> call_sites;
+  bool per_rank_complete = true;  // false when some call sites lack rank rows (mpiP -t)
+
+  // ---- application-reported (NPB) -----------------------------------------
+  double mops_total = kUnknown;
+  double mops_per_proc = kUnknown;
+  int iterations = 0;
+  std::string verification;  // "SUCCESSFUL", "UNSUCCESSFUL", "NOT PERFORMED" or empty
+  std::string npb_version;
+  std::string tool_version;  // mpiP / Score-P version
+  std::map<std::string, std::string> details;  // compile flags, dates, command, ...
+
+  /// How each derived value was derived, keyed by field name, e.g.
+  /// {"bytes_sent_per_rank", "mpiP counts bytes on the sender only; Alltoall counts one block"}.
+  std::map<std::string, std::string> derivations;
+
+  /// The time the run took: wall_time_s if known, else max app time per rank.
+  double TotalTimeSeconds() const;
+  /// Fills the mean/max/summary fields from the per-rank vectors where they are
+  /// empty, and records each derivation. Idempotent.
+  void Derive();
+};
+
+/// Key of a series: runs that differ only in process count (and repetition).
+struct SeriesKey {
+  std::string series;  // explicit name from a table; when set it alone (with threads, group) keys the series
+  std::string app, problem_class, machine;
+  std::string variant;  // run-configuration words of the file name ("eth-O3"), or empty
+  std::string group;    // folder or file prefix when the user groups by them (series_identity.h), or empty
+  int threads_per_proc = 1;
+  std::string ToString() const;  // "lu-mz.C th=4 @machine (variant)"
+  bool operator<(const SeriesKey& other) const;
+  bool operator==(const SeriesKey& other) const;
+};
+SeriesKey KeyOf(const RunStats& run);
+
+/// All runs of one process count in a series (repetitions kept).
+struct RunGroup {
+  int procs = 0;
+  std::vector<RunStats> runs;
+  double median_time_s = kUnknown;  // median over repetitions of TotalTimeSeconds()
+  double min_time_s = kUnknown, max_time_s = kUnknown;
+};
+
+/// A strong-scaling series: the same configuration at several process counts.
+struct Series {
+  SeriesKey key;
+  std::string name;              // display name (key.ToString() unless given)
+  std::vector<RunGroup> groups;  // sorted by procs, ascending
+};
+
+/// Groups runs into series by `key_of` (KeyOf() when empty), then by procs,
+/// and summarises repeats.
+std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
+                                    const std::function<SeriesKey(const RunStats&)>& key_of = {});
+
+}  // namespace qnm

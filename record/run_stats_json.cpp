@@ -1,0 +1,163 @@
+#include "record/run_stats_json.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include "record/run_stats_fields.h"
+#include "util/json_cells.h"
+#include "util/text_format.h"
+
+namespace qnm {
+namespace {
+
+nlohmann::json Number(double value) { return JsonNumber(value); }
+nlohmann::json Vector(const std::vector<double>& values) { return JsonNumbers(values); }
+std::string Cell(double value, const char* format) { return FormatKnown(format, value, ""); }
+
+std::string Joined(const std::vector<std::string>& parts, const char* separator) {
+  std::string out;
+  for (const std::string& part : parts) out += (out.empty() ? "" : separator) + part;
+  return out;
+}
+
+}  // namespace
+
+nlohmann::json RunToJson(const RunStats& run) {
+  nlohmann::json out;
+  // The table columns (record/run_stats_fields.h); "sources" is written whole below.
+  for (const RunStatsField& field : RunStatsFields()) {
+    if (!field.written) continue;
+    switch (field.kind) {
+      case RunStatsField::Kind::kText: out[field.column] = run.*field.text; break;
+      case RunStatsField::Kind::kCount: out[field.column] = run.*field.count; break;
+      case RunStatsField::Kind::kCountOrNone:
+        out[field.column] = run.*field.count > 0 ? nlohmann::json(run.*field.count) : nlohmann::json();
+        break;
+      case RunStatsField::Kind::kSeconds: out[field.column] = Number(WrittenNumber(field, run)); break;
+      case RunStatsField::Kind::kSources:
+      case RunStatsField::Kind::kRunLabel: break;
+    }
+  }
+  // Record keys beside the columns, so the output reads back as the same records.
+  out["series_key"] = KeyOf(run).ToString();
+  out["hosts"] = run.hosts;
+  out["data_set"] = run.data_set;
+  out["variant"] = run.variant;
+  out["procs_requested"] = run.procs_requested;
+  out["sources"] = run.sources;
+  out["wall_time_s"] = Number(run.wall_time_s);
+  out["tool_version"] = run.tool_version;
+  out["per_rank_complete"] = run.per_rank_complete;
+  nlohmann::json per_rank;
+  per_rank["app_time_s"] = Vector(run.app_time_s_per_rank);
+  per_rank["mpi_time_s"] = Vector(run.mpi_time_s_per_rank);
+  per_rank["p2p_calls"] = Vector(run.p2p_calls_per_rank);
+  per_rank["p2p_bytes_sent"] = Vector(run.p2p_bytes_sent_per_rank);
+  per_rank["collective_calls"] = Vector(run.collective_calls_per_rank);
+  per_rank["collective_bytes_sent"] = Vector(run.collective_bytes_sent_per_rank);
+  out["per_rank"] = per_rank;
+  if (!run.comm_matrix_bytes.empty()) {
+    out["comm_matrix_bytes"] = Vector(run.comm_matrix_bytes);
+    out["comm_matrix_messages"] = Vector(run.comm_matrix_messages);
+  }
+  nlohmann::json sites = nlohmann::json::array();
+  for (const CallSiteStats& site : run.call_sites) {
+    nlohmann::json one;
+    one["id"] = site.id;
+    one["mpi_function"] = site.mpi_function;
+    one["source_location"] = site.source_location;
+    one["activity"] = ToString(site.activity);
+    one["time_s_per_rank"] = Vector(site.time_s_per_rank);
+    one["calls_per_rank"] = Vector(site.calls_per_rank);
+    one["bytes_sent_per_rank"] = Vector(site.bytes_sent_per_rank);
+    one["total_time_s"] = Number(site.total_time_s);
+    one["total_calls"] = Number(site.total_calls);
+    one["total_bytes_sent"] = Number(site.total_bytes_sent);
+    one["ranks_complete"] = site.ranks_complete;
+    sites.push_back(one);
+  }
+  out["call_sites"] = sites;
+  out["details"] = run.details;
+  out["derivations"] = run.derivations;
+  return out;
+}
+
+std::string RunsToJson(const std::vector<RunStats>& runs) {
+  nlohmann::json out;
+  out["runs"] = nlohmann::json::array();
+  for (const RunStats& run : runs) out["runs"].push_back(RunToJson(run));
+  // Invalid UTF-8 (mpiP copies argv bytes verbatim) is replaced, not fatal.
+  return out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+}
+
+std::string RunsToCsv(const std::vector<RunStats>& runs) {
+  std::string out;
+  for (const RunStatsField& field : RunStatsFields())
+    if (field.written) out += std::string(out.empty() ? "" : ",") + field.column;
+  out += '\n';
+  for (const RunStats& run : runs) {
+    std::string row;
+    bool first = true;
+    for (const RunStatsField& field : RunStatsFields()) {
+      if (!field.written) continue;
+      if (!first) row += ',';
+      first = false;
+      switch (field.kind) {
+        case RunStatsField::Kind::kText: row += CsvQuote(run.*field.text); break;
+        case RunStatsField::Kind::kCount: row += std::to_string(run.*field.count); break;
+        case RunStatsField::Kind::kCountOrNone:
+          if (run.*field.count > 0) row += std::to_string(run.*field.count);
+          break;
+        case RunStatsField::Kind::kSeconds: row += Cell(WrittenNumber(field, run), "%.10g"); break;
+        case RunStatsField::Kind::kSources: row += CsvQuote(Joined(run.sources, ";")); break;
+        case RunStatsField::Kind::kRunLabel: break;
+      }
+    }
+    out += row + '\n';
+  }
+  return out;
+}
+
+std::string RunsToTable(const std::vector<RunStats>& runs) {
+  std::ostringstream out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-28s %6s %4s %10s %10s %10s %6s %10s %10s  %s\n", "series", "procs",
+                "thr", "time_s", "app_s", "mpi_s", "mpi%", "msg/rank", "B/msg", "sources");
+  out << line;
+  for (const RunStats& run : runs) {
+    double mpi_share = Known(run.mpi_time_mean_s) && Known(run.app_time_mean_s) && run.app_time_mean_s > 0
+                           ? 100.0 * run.mpi_time_mean_s / run.app_time_mean_s
+                           : kUnknown;
+    std::string sources;
+    for (const std::string& source : run.sources) {
+      std::size_t slash = source.find_last_of('/');
+      sources += (sources.empty() ? "" : " + ") + (slash == std::string::npos ? source : source.substr(slash + 1));
+    }
+    std::snprintf(line, sizeof line, "%-28s %6d %4d %10s %10s %10s %6s %10s %10s  %s\n",
+                  KeyOf(run).ToString().substr(0, 28).c_str(), run.procs, run.threads_per_proc,
+                  Cell(run.TotalTimeSeconds(), "%.4g").c_str(), Cell(run.app_time_mean_s, "%.4g").c_str(),
+                  Cell(run.mpi_time_mean_s, "%.4g").c_str(), Cell(mpi_share, "%.1f").c_str(),
+                  Cell(run.messages_per_rank, "%.4g").c_str(), Cell(run.bytes_per_message, "%.4g").c_str(),
+                  sources.substr(0, 200).c_str());
+    out << line;
+  }
+  return out.str();
+}
+
+std::string SeriesToTable(const std::vector<Series>& series) {
+  std::ostringstream out;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-40s %6s %5s %10s %10s %10s\n", "series", "procs", "runs", "median_s",
+                "min_s", "max_s");
+  out << line;
+  for (const Series& one : series)
+    for (const RunGroup& group : one.groups) {
+      std::snprintf(line, sizeof line, "%-40s %6d %5zu %10s %10s %10s\n", one.name.substr(0, 40).c_str(),
+                    group.procs, group.runs.size(), Cell(group.median_time_s, "%.4g").c_str(),
+                    Cell(group.min_time_s, "%.4g").c_str(), Cell(group.max_time_s, "%.4g").c_str());
+      out << line;
+    }
+  return out.str();
+}
+
+}  // namespace qnm
