@@ -2,7 +2,8 @@
 // (dependency matching + replay + building the simulated trace), and the full
 // SimulateWhatif with the wait-state analysis of both traces, on the largest
 // real trace and on a generated stencil trace (tests/support/synthetic_trace.h)
-// written to a temporary directory and removed afterwards.
+// written to a temporary directory and removed afterwards; and writing the
+// simulated trace as OTF2 (`whatif --write-trace`) against reading the original.
 //
 //   whatif_bench [--events N] [--real TRACE_DIR]
 #include <time.h>
@@ -15,6 +16,7 @@
 #include <unistd.h>
 
 #include "trace/otf2_reader.h"
+#include "trace/otf2_writer.h"
 #include "tests/support/synthetic_trace.h"
 #include "whatif/whatif_simulation.h"
 
@@ -53,9 +55,8 @@ double Best(int runs, F body) {
 }
 
 void Measure(const std::string& label, const std::string& path, const std::string& region, int runs) {
-  double start = CpuSeconds();
-  Trace trace = ReadOtf2Trace(path);
-  double read_s = CpuSeconds() - start;
+  Trace trace;
+  double read_s = Best(runs, [&] { trace = ReadOtf2Trace(path); });
   double events = static_cast<double>(trace.EventCount());
   WhatifSummary summary;
   double identity_s = Best(runs, [&] { RetimeTrace(trace, {}, &summary); });
@@ -73,6 +74,16 @@ void Measure(const std::string& label, const std::string& path, const std::strin
               read_s, identity_s, events / identity_s / 1e6, retime_s, events / retime_s / 1e6, full_s);
   std::printf("  balance %s + scale computation 0.5: %s\n", region.c_str(),
               result.summary.message.c_str());
+  // --write-trace: the simulated trace written as OTF2 (atomically), and read back.
+  fs::path out = fs::temp_directory_path() / ("qnm_whatif_bench_out_" + std::to_string(getpid()));
+  Otf2WriteSummary written;
+  double write_s = Best(runs, [&] { written = WriteOtf2ArchiveAtomically(result.simulated, out.string(), "bench"); });
+  double reread_s = Best(runs, [&] { ReadOtf2Trace(out.string()); });
+  fs::remove_all(out);
+  std::printf("  write simulated trace %.4f s (%llu records, %.1f M rec/s; %.2f x reading the original) | "
+              "read it back %.4f s\n",
+              write_s, static_cast<unsigned long long>(written.events),
+              static_cast<double>(written.events) / write_s / 1e6, write_s / read_s, reread_s);
 }
 
 }  // namespace

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/*_fuzz.cpp) with clang in build-fuzz/ and
 # runs each for SECONDS (default 300) with the real files as seed corpus.
-# Usage: scripts/fuzz.sh [SECONDS] [target ...]   (targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz)
+# Usage: scripts/fuzz.sh [SECONDS] [target ...]   (targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz otf2_rewrite_fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz)
+  targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz otf2_rewrite_fuzz)
 fi
 build=build-fuzz
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
@@ -28,7 +28,7 @@ seed() {  # seed <target> -> directory of seed files
       for f in tests/data/npb/*.csv tests/data/tables/*.csv; do [ -f "$f" ] && { printf '\0'; head -c 20000 "$f"; } > "$dir/$(basename "$f")"; done
       for f in tests/data/tables/*.json; do [ -f "$f" ] && { printf '\1'; cat "$f"; } > "$dir/$(basename "$f")"; done ;;
     mva_network_fuzz) cp tests/data/mva-vectors/*.json "$dir" ;;
-    otf2_trace_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
+    otf2_trace_fuzz|otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
       { printf '\0'; cat tests/data/otf2/synthetic-patterns-4rank/traces/1.evt; } > "$dir/events"
       { printf '\1'; cat tests/data/otf2/synthetic-patterns-4rank/traces.def; } > "$dir/definitions" ;;
   esac

@@ -8,6 +8,7 @@
 
 #include "src/commands.h"
 #include "trace/otf2_reader.h"
+#include "trace/otf2_writer.h"
 #include "whatif/whatif_hypothesis.h"
 #include "whatif/whatif_report.h"
 #include "whatif/whatif_simulation.h"
@@ -24,6 +25,7 @@ struct WhatifArgs {
   std::string config;
   std::string format = "table";
   std::string output;
+  std::string write_trace;
   int top = 10;
   bool no_wait_states = false;
 };
@@ -51,6 +53,11 @@ void Run(const WhatifArgs& args) {
 
   trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
   trace::WhatifResult result = trace::SimulateWhatif(trace, options);
+  if (!args.write_trace.empty()) {
+    std::string creator = "whatif: simulated from " + trace.path;
+    for (const std::string& h : result.hypotheses) creator += "; " + h;
+    trace::WriteOtf2ArchiveAtomically(result.simulated, args.write_trace, creator);
+  }
   std::string text = args.format == "json" ? trace::WhatifJson(result, args.top)
                                            : trace::WhatifTable(result, args.top);
   WriteOutput(args.output, text);
@@ -83,6 +90,9 @@ void AddWhatifCommand(CLI::App& app) {
                   "SCALE COMPUTATION|MPI|TRANSFER F, CUT MESSAGE SIZE|TAG <rel> N");
   sub->add_option("--format", args->format, "table (default) or json");
   sub->add_option("-o,--output", args->output, "write the report to FILE instead of stdout");
+  sub->add_option("--write-trace", args->write_trace,
+                  "also write the simulated run as an OTF2 archive in folder DIR (new, empty, or one "
+                  "qnm-predict wrote before)");
   sub->add_option("--top", args->top, "rows in the region and wait-change lists (default 10)")
       ->check(CLI::PositiveNumber);
   sub->add_flag("--no-wait-states", args->no_wait_states,

@@ -9,9 +9,11 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "trace/cube_writer.h"
 #include "trace/otf2_reader.h"
+#include "trace/wait_state_report.h"
 #include "trace/wait_states.h"
 
 using namespace qnm::trace;
@@ -119,18 +121,102 @@ TEST_CASE("cube writer: structure matches Score-P's profile.cubex", "[trace]") {
   std::string ours = CubeReport(trace, result);
   CubeStats stats = CheckCube(ours);
   CHECK(stats.locations == 4);
-  CHECK(stats.cnodes == trace.call_paths.size());
+  // The call paths, plus the program region's root (ProgramBegin names it) or
+  // the root that holds the time outside every region.
+  double outside = 0;
+  for (double seconds : result.outside_time_s) outside += seconds;
+  const uint32_t shift = trace.program_region != kNone ? 1 : 0;  // the program root comes first
+  CHECK(stats.cnodes == trace.call_paths.size() + (shift || outside > 0 ? 1 : 0));
   CHECK(stats.metrics == 1 + 20 + kPatternCount);  // visits, time categories, patterns
   REQUIRE(stats.metric_id_by_name.count("mpi_latesender"));
   // Late Sender on rank 1 at main/MPI_Waitall is 70 us (expected_patterns.json).
   uint32_t waitall = 0;
   std::vector<uint32_t> order = trace.call_paths.PreOrder();
   for (uint32_t i = 0; i < order.size(); ++i)
-    if (trace.call_paths.PathString(order[i]) == "main/MPI_Waitall") waitall = i;
+    if (trace.call_paths.PathString(order[i]) == "main/MPI_Waitall") waitall = i + shift;
   CHECK(CubeValue(ours, stats.metric_id_by_name["mpi_latesender"], waitall, 1, 4) == Approx(70e-6));
 
   // The writer round-trips through our tar reader, and a damaged archive is refused.
   std::string damaged = ours;
   damaged[100] ^= 0x7F;
   CHECK_THROWS(ReadTarArchive(damaged));
+}
+
+namespace {
+
+/// Sum of a metric over every call path and location of the cube.
+double CubeSum(const std::string& archive, const std::string& metric_id, std::size_t locations) {
+  std::map<std::string, std::string> files;
+  for (TarMember& member : ReadTarArchive(archive)) files[member.name] = std::move(member.contents);
+  const std::string& index = files[metric_id + ".index"];
+  const std::string& data = files[metric_id + ".data"];
+  std::size_t values = static_cast<std::size_t>(U32(index, 18)) * locations;
+  double sum = 0;
+  for (std::size_t i = 0; i < values; ++i) {
+    double value;
+    std::memcpy(&value, data.data() + 10 + i * 8, 8);
+    sum += value;
+  }
+  return sum;
+}
+
+/// Region name of each root cnode of the cube, and of the first root's children.
+std::vector<std::string> Roots(const std::string& archive, std::vector<std::string>* first_children) {
+  std::map<std::string, std::string> files;
+  for (TarMember& member : ReadTarArchive(archive)) files[member.name] = std::move(member.contents);
+  pt::ptree anchor;
+  std::istringstream xml(files["anchor.xml"]);
+  pt::read_xml(xml, anchor);
+  std::map<std::string, std::string> region_name;
+  for (const auto& [tag, child] : anchor.get_child("cube.program"))
+    if (tag == "region") region_name[child.get<std::string>("<xmlattr>.id")] = child.get<std::string>("name");
+  std::vector<std::string> roots;
+  for (const auto& [tag, child] : anchor.get_child("cube.program")) {
+    if (tag != "cnode") continue;
+    roots.push_back(region_name[child.get<std::string>("<xmlattr>.calleeId")]);
+    if (roots.size() > 1) continue;
+    for (const auto& [inner, grandchild] : child)
+      if (inner == "cnode") first_children->push_back(region_name[grandchild.get<std::string>("<xmlattr>.calleeId")]);
+  }
+  return roots;
+}
+
+}  // namespace
+
+TEST_CASE("cube writer: time in the cube adds up to the JSON total, with Scalasca's program root", "[trace]") {
+  auto tag = GENERATE(as<std::string>{}, "pipit-ping-pong-otf2", "pipit-ping-pong-otf2-papi",
+                      "sstelements-emberotf2-test", "sstmacro-mpi-coverage-test", "synthetic-patterns-4rank",
+                      "tracer-stencil4d-32", "tracer-stencil4d-64");
+  INFO(tag);
+  Trace trace = ReadOtf2Trace(TraceDir(tag));
+  WaitStateResult result = AnalyzeWaitStates(trace);
+  std::string cube = CubeReport(trace, result);
+  CubeStats stats = CheckCube(cube);
+  double json_total = 0, outside = 0;
+  for (const MetricNode& node : MetricTree(trace, result))
+    if (node.id == "time") json_total = node.value_s;
+  for (double seconds : result.outside_time_s) outside += seconds;
+  REQUIRE(json_total > 0);
+  double cube_total = CubeSum(cube, stats.metric_id_by_name["time"], stats.locations);
+  CHECK(cube_total == Approx(json_total).epsilon(1e-12));
+  CHECK(CubeSum(cube, stats.metric_id_by_name["comp"], stats.locations) >= outside);
+  std::vector<std::string> children;
+  std::vector<std::string> roots = Roots(cube, &children);
+  if (trace.program_region != kNone) {
+    // Score-P >= 5 names the program: it is the only root, main below it (Scalasca 2.6).
+    REQUIRE(roots.size() == 1);
+    CHECK(roots[0] == trace.call_paths.region(trace.program_region).name);
+    CHECK(!children.empty());
+  } else if (outside > 0) {
+    CHECK(roots.back() == "(outside regions)");
+  }
+  if (tag == "pipit-ping-pong-otf2") {
+    CHECK(roots[0] == "ping-pong.otf2");
+    REQUIRE(children.size() == 1);
+    CHECK(children[0] == "int main(int, char**)");
+  }
+  if (tag == "sstmacro-mpi-coverage-test") CHECK(outside > 7e-3);  // the 7 ms the cube used to miss
+  // The measurement-off pseudo region has Score-P's and Scalasca's name.
+  if (tag.rfind("tracer", 0) == 0)
+    CHECK(cube.find("<name>MEASUREMENT OFF</name>") != std::string::npos);
 }

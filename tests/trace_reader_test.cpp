@@ -91,10 +91,10 @@ TEST_CASE("trace reader: TraceR stencil quirks are repaired with warnings", "[tr
   }
   CHECK(saw_out_of_order);
   CHECK(saw_open_at_end);
-  // Measurement OFF..ON becomes the PAUSING pseudo region on every rank.
+  // Measurement OFF..ON becomes the "MEASUREMENT OFF" pseudo region on every rank.
   bool pausing = false;
   for (uint32_t c = 0; c < trace.call_paths.size(); ++c)
-    if (trace.call_paths.RegionOf(c).name == "PAUSING") pausing = true;
+    if (trace.call_paths.RegionOf(c).name == "MEASUREMENT OFF") pausing = true;
   CHECK(pausing);
 }
 

@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "tests/temp_dir.h"
 #include "trace/otf2_reader.h"
 #include "tests/support/synthetic_trace.h"
 #include "trace/wait_states.h"
@@ -24,14 +25,8 @@ std::string TraceDir(const std::string& tag) {
 }
 
 /// A fresh temporary directory, removed at scope exit.
-struct TempDir {
-  fs::path path;
-  explicit TempDir(const std::string& name) {
-    path = fs::temp_directory_path() / ("qnm-trace-" + name + "-" + std::to_string(::getpid()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
+struct TempDir : qnm::testing::TempDir {
+  explicit TempDir(const std::string& name) : qnm::testing::TempDir("qnm-trace", name) {}
 };
 
 fs::path CopyTrace(const std::string& tag, const fs::path& into) {

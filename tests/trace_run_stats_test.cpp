@@ -65,12 +65,12 @@ TEST_CASE("trace activity times: t_ijp feeds the dissimilarity indices", "[trace
   // Regions: the TraceR user regions plus the top level (MPI_Init, Barrier outside loops).
   CHECK(std::find(times.regions.begin(), times.regions.end(), "TRACER_Loop") != times.regions.end());
   CHECK(std::find(times.regions.begin(), times.regions.end(), "(top level)") != times.regions.end());
-  // t_ijp adds up to the measured time except the PAUSING pseudo region.
+  // t_ijp adds up to the measured time except the "MEASUREMENT OFF" pseudo region.
   double total = Sum(times.time_s), measured = 0, paused = 0;
   for (uint32_t c = 0; c < trace.call_paths.size(); ++c)
     for (uint32_t r = 0; r < 32; ++r) {
       measured += profile.ExclusiveTime(c, r);
-      if (trace.call_paths.RegionOf(c).name == "PAUSING") paused += profile.ExclusiveTime(c, r);
+      if (trace.call_paths.RegionOf(c).name == "MEASUREMENT OFF") paused += profile.ExclusiveTime(c, r);
     }
   CHECK(paused > 0);
   double outside = Sum(profile.outside_time_s);  // between top-level regions: computation

@@ -9,6 +9,12 @@
 #include <string>
 
 #include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <iterator>
+
+#include "tests/command_runner.h"
 
 #include "util/atomic_file.h"
 
@@ -73,4 +79,44 @@ TEST_CASE("whatif cli: bad input is a one-line error", "[whatif]") {
   CHECK(RunWhatif(Synthetic() + " --format xml", &out) == 1);
   CHECK(RunWhatif("/nonexistent/trace", &out) == 1);
   CHECK(out.find("/nonexistent/trace") != std::string::npos);
+}
+
+TEST_CASE("whatif cli: --write-trace writes an archive that trace analyze and whatif accept", "[whatif]") {
+  fs::path base = fs::temp_directory_path() / ("qnm_whatif_cli_write_" + std::to_string(::getpid()));
+  fs::remove_all(base);
+  fs::create_directories(base);
+  std::string dir = (base / "simulated").string();
+  std::string out;
+  REQUIRE(RunWhatif(Synthetic() + " --write-trace " + dir + " --format json", &out) == 0);
+  REQUIRE(fs::exists(dir + "/traces.otf2"));
+  // Its wait states equal the original's (identity replay).
+  std::string cli = std::string(QNM_CLI_PATH);
+  std::string original, written;
+  REQUIRE(qnm::testing::RunCommand(cli + " trace analyze " + Synthetic() + " --format json 2>&1", &original) == 0);
+  REQUIRE(qnm::testing::RunCommand(cli + " trace analyze " + dir + " --format json 2>&1", &written) == 0);
+  nlohmann::json a = nlohmann::json::parse(original), b = nlohmann::json::parse(written);
+  CHECK(a["metrics"] == b["metrics"]);
+  // whatif reads it back; a cut writes over our own archive.
+  REQUIRE(RunWhatif(dir + " --cut-messages 'tag==11' --write-trace " + dir + " --format json", &out) == 0);
+  CHECK(nlohmann::json::parse(out)["messages_cut"] == 1);
+  REQUIRE(RunWhatif(dir + " --format json", &out) == 0);
+  CHECK(nlohmann::json::parse(out)["messages_cut"] == 0);
+
+  // A damaged trace: one-line error, no folder written, nothing left beside it.
+  fs::path damaged = base / "damaged";
+  fs::copy(Synthetic(), damaged, fs::copy_options::recursive);
+  for (auto& entry : fs::recursive_directory_iterator(damaged))
+    fs::permissions(entry.path(), fs::perms::owner_all, fs::perm_options::add);
+  { std::ofstream(damaged / "traces" / "1.evt", std::ios::binary | std::ios::trunc) << "\x05\x01garbage"; }
+  std::string target = (base / "from-damaged").string();
+  CHECK(RunWhatif(damaged.string() + " --write-trace " + target, &out) == 1);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  CHECK(out.find("1.evt") != std::string::npos);
+  CHECK(!fs::exists(target));
+  // A folder that is not ours is refused with one line and kept.
+  CHECK(RunWhatif(Synthetic() + " --write-trace " + damaged.string(), &out) == 1);
+  CHECK(out.find("refusing to overwrite") != std::string::npos);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  CHECK(std::distance(fs::directory_iterator(base), fs::directory_iterator{}) == 2);  // simulated, damaged
+  fs::remove_all(base);
 }

@@ -129,7 +129,7 @@ void CallPaths::SetRegion(uint32_t id, Region region) {
 
 uint32_t CallPaths::AddPausingRegion() {
   Region pausing;
-  pausing.name = "PAUSING";
+  pausing.name = "MEASUREMENT OFF";  // as Score-P and Scalasca 2.6 name it
   pausing.role = OTF2_REGION_ROLE_ARTIFICIAL;
   pausing.paradigm = OTF2_PARADIGM_MEASUREMENT_SYSTEM;
   pausing.call_class = CallClass::kPausing;

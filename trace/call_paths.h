@@ -36,7 +36,7 @@ enum class CallClass : uint8_t {
 /// Time category of a region (scout.spec masks, Scalasca metric tree).
 enum class TimeCategory : uint8_t {
   kComputation,
-  kPaused,        // measurement off (not in Scalasca; PEARL's PAUSING region)
+  kPaused,        // the artificial "MEASUREMENT OFF" region (measurement OFF..ON)
   kInitExit,      // mpi_init_exit
   kMgmtComm,      // mpi_mgmt_comm
   kMgmtFile,      // mpi_mgmt_file
@@ -83,7 +83,7 @@ class CallPaths {
 
   /// Adds a region definition with OTF2 id `id` (ids may be sparse).
   void SetRegion(uint32_t id, Region region);
-  /// Adds the artificial PAUSING region and returns its id.
+  /// Adds the artificial "MEASUREMENT OFF" region and returns its id.
   uint32_t AddPausingRegion();
   bool HasRegion(uint32_t id) const { return id < regions_.size() && defined_[id]; }
   const Region& region(uint32_t id) const { return regions_[id]; }

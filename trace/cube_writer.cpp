@@ -165,22 +165,38 @@ std::vector<TarMember> ReadTarArchive(const std::string& archive) {
 std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
   const CallPaths& paths = trace.call_paths;
   const std::size_t ranks = result.ranks;
-  // Call tree in depth-first pre-order; cube ids are positions in it.
+  // Time outside every region (the JSON counts it as Computation) needs a call
+  // path of its own, or the cube's time would be short of the JSON's. Where
+  // the trace names its program (ProgramBegin), Scalasca's PEARL enters that
+  // region, so it is the root of the call tree and this time is its exclusive
+  // time (before main, after it); otherwise it is a root of its own.
+  double outside_total = 0;
+  for (double seconds : result.outside_time_s) outside_total += seconds;
+  const bool program_root = trace.program_region != kNone && paths.HasRegion(trace.program_region);
+  const bool outside_root = !program_root && outside_total > 0;
+  // Call tree in depth-first pre-order; cube ids are positions in it (after the program root).
   std::vector<uint32_t> order = paths.PreOrder();
+  const uint32_t shift = program_root ? 1 : 0;
+  const std::size_t cnodes = order.size() + (program_root || outside_root ? 1 : 0);
+  const uint32_t extra_id = program_root ? 0 : static_cast<uint32_t>(order.size());
   std::vector<uint32_t> cube_id(paths.size());
-  for (uint32_t i = 0; i < order.size(); ++i) cube_id[order[i]] = i;
+  for (uint32_t i = 0; i < order.size(); ++i) cube_id[order[i]] = i + shift;
   std::map<uint32_t, uint32_t> region_id;  // used regions, consecutive ids
   for (uint32_t c : order) region_id.emplace(paths.node(c).region, 0);
+  if (program_root) region_id.emplace(trace.program_region, 0);
   uint32_t next_region = 0;
   for (auto& [region, id] : region_id) id = next_region++;
+  const uint32_t outside_region = next_region;  // only written when outside_root
 
   // Metrics: visits, then the metric tree (categories hold the exclusive time
   // of the call paths in their subtree, patterns their severities).
   std::vector<StoredMetric> metrics;
   StoredMetric visits{"visits", "Visits", "occ", "UINT64", "Number of visits", 0, {}};
-  visits.values.assign(order.size() * ranks, 0.0);
+  visits.values.assign(cnodes * ranks, 0.0);
   for (uint32_t c = 0; c < paths.size(); ++c)
     for (std::size_t r = 0; r < ranks; ++r) visits.values[cube_id[c] * ranks + r] = static_cast<double>(result.visits[c * ranks + r]);
+  if (program_root)  // the program is entered once per rank
+    for (std::size_t r = 0; r < ranks; ++r) visits.values[extra_id * ranks + r] = 1;
   metrics.push_back(std::move(visits));
   std::vector<MetricNode> tree = MetricTree(trace, result);
   std::map<std::string, std::string> parent_of;
@@ -192,7 +208,7 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
   };
   for (const MetricNode& node : tree) {
     StoredMetric metric{node.id, node.name, "sec", "DOUBLE", node.is_pattern ? "Scalasca wait-state pattern" : "Time category", node.depth + 0, {}};
-    metric.values.assign(order.size() * ranks, 0.0);
+    metric.values.assign(cnodes * ranks, 0.0);
     if (node.is_pattern) {
       Pattern pattern = Pattern::kCount;
       for (std::size_t p = 0; p < kPatternCount; ++p)
@@ -205,6 +221,9 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
         for (std::size_t r = 0; r < ranks; ++r)
           metric.values[cube_id[c] * ranks + r] = result.ExclusiveTime(c, static_cast<uint32_t>(r));
       }
+      if ((program_root || outside_root) && within(MetricIdOf(TimeCategory::kComputation), node.id))
+        for (std::size_t r = 0; r < ranks && r < result.outside_time_s.size(); ++r)
+          metric.values[extra_id * ranks + r] = result.outside_time_s[r];
     }
     metrics.push_back(std::move(metric));
   }
@@ -236,27 +255,39 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
   }
   close_to(0);
   xml << "  </metrics>\n  <program>\n";
+  auto write_region = [&](uint32_t id, const std::string& name, const char* module, const char* paradigm,
+                          const char* role) {
+    xml << "    <region id=\"" << id << "\" mod=\"" << module << "\" begin=\"-1\" end=\"-1\">\n"
+        << "      <name>" << Xml(name) << "</name>\n      <mangled_name>" << Xml(name) << "</mangled_name>\n"
+        << "      <paradigm>" << paradigm << "</paradigm>\n      <role>" << role << "</role>\n"
+        << "      <url></url>\n      <descr></descr>\n    </region>\n";
+  };
   for (const auto& [region, id] : region_id) {
     const Region& r = paths.region(region);
-    xml << "    <region id=\"" << id << "\" mod=\"" << (r.is_mpi ? "MPI" : "") << "\" begin=\"-1\" end=\"-1\">\n"
-        << "      <name>" << Xml(r.name) << "</name>\n      <mangled_name>" << Xml(r.name) << "</mangled_name>\n"
-        << "      <paradigm>" << CubeParadigm(r) << "</paradigm>\n      <role>" << CubeRole(r.role) << "</role>\n"
-        << "      <url></url>\n      <descr></descr>\n    </region>\n";
+    write_region(id, r.name, r.is_mpi ? "MPI" : "", CubeParadigm(r), CubeRole(r.role));
   }
+  if (outside_root) write_region(outside_region, "(outside regions)", "", "measurement", "artificial");
+  const std::size_t base = program_root ? 1 : 0;  // nesting below the program root
+  if (program_root)
+    xml << "    <cnode id=\"" << extra_id << "\" calleeId=\"" << region_id[trace.program_region] << "\">\n";
   std::vector<uint32_t> open;  // cnode nesting
+  auto indent = [&] { return std::string(4 + 2 * (base + open.size()), ' '); };
   for (uint32_t c : order) {
     while (!open.empty() && open.back() != paths.node(c).parent) {
       open.pop_back();
-      xml << std::string(4 + 2 * open.size(), ' ') << "</cnode>\n";
+      xml << indent() << "</cnode>\n";
     }
-    xml << std::string(4 + 2 * open.size(), ' ') << "<cnode id=\"" << cube_id[c] << "\" calleeId=\""
+    xml << indent() << "<cnode id=\"" << cube_id[c] << "\" calleeId=\""
         << region_id[paths.node(c).region] << "\">\n";
     open.push_back(c);
   }
   while (!open.empty()) {
     open.pop_back();
-    xml << std::string(4 + 2 * open.size(), ' ') << "</cnode>\n";
+    xml << indent() << "</cnode>\n";
   }
+  if (program_root) xml << "    </cnode>\n";
+  if (outside_root)
+    xml << "    <cnode id=\"" << extra_id << "\" calleeId=\"" << outside_region << "\">\n    </cnode>\n";
   xml << "  </program>\n  <system>\n    <systemtreenode Id=\"0\">\n      <name>machine</name>\n"
       << "      <class>machine</class>\n";
   std::map<std::string, std::vector<uint32_t>> by_node;
@@ -283,7 +314,7 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
   std::vector<TarMember> members;
   for (std::size_t m = 0; m < metrics.size(); ++m) {
     TarMember index{std::to_string(m) + ".index", ""}, data{std::to_string(m) + ".data", ""};
-    Serialise(metrics[m], order.size(), ranks, &index.contents, &data.contents);
+    Serialise(metrics[m], cnodes, ranks, &index.contents, &data.contents);
     members.push_back(std::move(data));
     members.push_back(std::move(index));
   }

@@ -14,7 +14,11 @@
 namespace qnm::trace {
 
 /// The .cubex file contents. Every metric is stored EXCLUSIVE along the call
-/// tree (DOUBLE seconds; visits UINT64), with Scalasca's uniq_names.
+/// tree (DOUBLE seconds; visits UINT64), with Scalasca's uniq_names. Time
+/// outside every region (Computation in the JSON) sits in a root of its own:
+/// the program region ProgramBegin names (Scalasca 2.6's root; main below
+/// it), or "(outside regions)" when the trace names none, so that `time`
+/// sums to the JSON's total.
 std::string CubeReport(const Trace& trace, const WaitStateResult& result);
 
 /// One member of a tar archive.

@@ -4,13 +4,13 @@
 #include <sys/stat.h>
 
 #include <algorithm>
-#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <memory>
 #include <unordered_map>
 
+#include "trace/otf2_error.h"
 #include "trace/pending_requests.h"
 #include "util/input_error.h"
 
@@ -21,18 +21,6 @@ namespace {
 // id-indexed tables absurdly large); real Score-P traces stay far below it.
 constexpr uint64_t kMaxDefinitionId = 1u << 24;
 constexpr std::size_t kMaxReserveEvents = 1u << 24;
-
-// libotf2 reports errors through a process-wide callback; keep the last
-// message so that the exception can say what went wrong, and print nothing.
-thread_local std::string g_last_otf2_error;
-
-OTF2_ErrorCode RecordOtf2Error(void*, const char*, uint64_t, const char*, OTF2_ErrorCode code,
-                               const char* format, va_list args) {
-  char buffer[512];
-  std::vsnprintf(buffer, sizeof buffer, format ? format : "", args);
-  g_last_otf2_error = std::string(OTF2_Error_GetName(code)) + ": " + buffer;
-  return code;
-}
 
 bool IsFile(const std::string& path) {
   struct stat info {};
@@ -51,6 +39,7 @@ struct RawGroup {
   uint8_t type = 0;
   uint8_t paradigm = 0;
   std::vector<uint64_t> members;
+  std::string name;
 };
 struct RawComm {
   std::string name;
@@ -74,6 +63,7 @@ struct GlobalDefs {
   std::map<uint32_t, RawGroup> groups;
   std::map<uint32_t, RawComm> comms;
   std::map<uint32_t, std::pair<std::string, uint32_t>> windows;
+  std::unordered_map<uint32_t, uint32_t> region_of_canonical;  // canonical name string -> region
   bool have_clock = false;
   std::string error;  // first structural error
 
@@ -117,20 +107,22 @@ OTF2_CallbackCode OnLocation(void* user, OTF2_LocationRef self, OTF2_StringRef n
   Defs(user).locations[self] = RawLocation{Defs(user).String(name), type, events, group};
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode OnRegion(void* user, OTF2_RegionRef self, OTF2_StringRef name, OTF2_StringRef,
-                           OTF2_StringRef, OTF2_RegionRole role, OTF2_Paradigm paradigm,
-                           OTF2_RegionFlag, OTF2_StringRef, uint32_t, uint32_t) {
+OTF2_CallbackCode OnRegion(void* user, OTF2_RegionRef self, OTF2_StringRef name,
+                           OTF2_StringRef canonical, OTF2_StringRef, OTF2_RegionRole role,
+                           OTF2_Paradigm paradigm, OTF2_RegionFlag, OTF2_StringRef, uint32_t,
+                           uint32_t) {
   GlobalDefs& defs = Defs(user);
   if (!defs.CheckId(self, "region")) return OTF2_CALLBACK_INTERRUPT;
+  defs.region_of_canonical.emplace(canonical, self);
   defs.trace->call_paths.SetRegion(self, DescribeRegion(defs.String(name), role, paradigm));
   return OTF2_CALLBACK_SUCCESS;
 }
-OTF2_CallbackCode OnGroup(void* user, OTF2_GroupRef self, OTF2_StringRef, OTF2_GroupType type,
+OTF2_CallbackCode OnGroup(void* user, OTF2_GroupRef self, OTF2_StringRef name, OTF2_GroupType type,
                           OTF2_Paradigm paradigm, OTF2_GroupFlag, uint32_t n,
                           const uint64_t* members) {
   GlobalDefs& defs = Defs(user);
   if (!defs.CheckId(self, "group")) return OTF2_CALLBACK_INTERRUPT;
-  RawGroup group{type, paradigm, std::vector<uint64_t>(members, members + n)};
+  RawGroup group{type, paradigm, std::vector<uint64_t>(members, members + n), defs.String(name)};
   defs.groups[self] = std::move(group);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -195,7 +187,9 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
   // Groups: COMM_GROUP members index the COMM_LOCATIONS group, i.e. they are ranks.
   uint32_t max_group = defs.groups.empty() ? 0 : defs.groups.rbegin()->first + 1;
   trace.groups.assign(max_group, {});
+  trace.group_defs.assign(max_group, {});
   for (const auto& [id, group] : defs.groups) {
+    trace.group_defs[id] = GroupDefinition{group.type, group.paradigm, group.name};
     std::vector<uint32_t>& ranks = trace.groups[id];
     for (uint64_t member : group.members) {
       if (group.type == OTF2_GROUP_TYPE_COMM_LOCATIONS) {
@@ -217,6 +211,7 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
       continue;
     }
     comm.self_like = group->second.type == OTF2_GROUP_TYPE_COMM_SELF;
+    comm.group = raw.group;
     comm.world_ranks = trace.groups[raw.group];
     if (std::count(comm.world_ranks.begin(), comm.world_ranks.end(), kNone))
       trace.warnings.push_back("communicator " + std::to_string(id) +
@@ -245,6 +240,7 @@ struct LocationReader {
   PendingRequests pending_irecv;  // request -> request event index
   PendingRequests pending_rma;    // (win, matching id) -> op index
   bool paused = false;
+  uint32_t* program_string = nullptr;  // first ProgramBegin's name, shared by all locations
   uint64_t last_ticks = 0;
   bool any_event = false;
   // Counts of repaired quirks, turned into one warning line each at the end.
@@ -362,7 +358,8 @@ OTF2_CallbackCode EvLeave(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
   loc.Leave(loc.Ticks(time), region);
   return OTF2_CALLBACK_SUCCESS;
 }
-// PEARL turns measurement OFF..ON into an artificial region "PAUSING".
+// Measurement OFF..ON becomes an artificial region "MEASUREMENT OFF", as in
+// Score-P profiles and Scalasca 2.6 reports (EPIK/PEARL called it "PAUSING").
 OTF2_CallbackCode EvOnOff(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                           OTF2_AttributeList*, OTF2_MeasurementMode mode) {
   LocationReader& loc = Loc(user);
@@ -566,9 +563,11 @@ OTF2_CallbackCode EvMetric(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvProgramBegin(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
-                                 OTF2_AttributeList*, OTF2_StringRef, uint32_t,
+                                 OTF2_AttributeList*, OTF2_StringRef program, uint32_t,
                                  const OTF2_StringRef*) {
-  Loc(user).Ticks(time);
+  LocationReader& loc = Loc(user);
+  loc.Ticks(time);
+  if (*loc.program_string == OTF2_UNDEFINED_STRING) *loc.program_string = program;
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvProgramEnd(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
@@ -582,17 +581,17 @@ void CloseReader(OTF2_Reader* reader) {
   if (reader) OTF2_Reader_Close(reader);
 }
 
-std::string Otf2Message(const char* what) {
-  std::string message = what;
-  if (!g_last_otf2_error.empty()) message += " (" + g_last_otf2_error + ")";
-  return message;
-}
+/// Strings and region canonical names, kept to name the program of ProgramBegin.
+struct DefinitionNames {
+  std::unordered_map<uint32_t, std::string> strings;
+  std::unordered_map<uint32_t, uint32_t> region_of_canonical;
+};
 
 /// Opens the archive, reads the global definitions, selects the rank locations.
 ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint64_t>* ranks,
-                      RankPartition partition = {}, RankRange* range_out = nullptr) {
-  OTF2_Error_RegisterCallback(RecordOtf2Error, nullptr);
-  g_last_otf2_error.clear();
+                      RankPartition partition = {}, RankRange* range_out = nullptr,
+                      DefinitionNames* names = nullptr) {
+  RecordOtf2Errors();
   if (!IsFile(anchor)) throw InputError(anchor, 0, "no such trace anchor file");
   if (anchor.size() < 5 || anchor.compare(anchor.size() - 5, 5, ".otf2") != 0)
     throw InputError(anchor, 0, "not an OTF2 trace: expected the anchor file X.otf2 or its directory");
@@ -633,6 +632,10 @@ ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint6
   if (status != OTF2_SUCCESS)
     throw InputError(defs.file, 0, Otf2Message("corrupt global definitions"));
   ResolveDefinitions(defs, ranks);
+  if (names) {
+    names->strings = std::move(defs.strings);
+    names->region_of_canonical = std::move(defs.region_of_canonical);
+  }
   // Parallel replay: select only this part's ranks.
   RankRange range = partition.Of(static_cast<uint32_t>(ranks->size()));
   if (range_out) *range_out = range;
@@ -715,7 +718,9 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
   trace.path = anchor;
   std::vector<uint64_t> rank_locations;
   RankRange range;
-  ReaderPtr reader = OpenArchive(anchor, &trace, &rank_locations, partition, &range);
+  DefinitionNames names;
+  ReaderPtr reader = OpenArchive(anchor, &trace, &rank_locations, partition, &range, &names);
+  uint32_t program_string = OTF2_UNDEFINED_STRING;
   *range_out = range;
   uint32_t pausing = trace.call_paths.AddPausingRegion();
   ReadLocalDefinitions(reader.get(), anchor, rank_locations, range);
@@ -744,6 +749,7 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
     loc.out = &trace.ranks[rank];
     loc.rank = rank;
     loc.pausing_region = pausing;
+    loc.program_string = &program_string;
     OTF2_Reader_RegisterEvtCallbacks(reader.get(), evt, callbacks, &loc);
     uint64_t read = 0;
     OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader.get(), evt, &read);
@@ -756,6 +762,14 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
       loc.out->events.shrink_to_fit();
   }
   OTF2_Reader_CloseEvtFiles(reader.get());
+  // Scalasca's PEARL enters the region named by ProgramBegin (its canonical name).
+  if (program_string != OTF2_UNDEFINED_STRING) {
+    auto text = names.strings.find(program_string);
+    trace.program_name = text != names.strings.end() ? text->second : std::string("program");
+    auto region = names.region_of_canonical.find(program_string);
+    if (region != names.region_of_canonical.end() && trace.call_paths.HasRegion(region->second))
+      trace.program_region = region->second;
+  }
   return trace;
 }
 

@@ -114,12 +114,20 @@ struct Communicator {
   std::string name;
   std::vector<uint32_t> world_ranks;  // comm rank -> world rank; empty = COMM_SELF
   bool self_like = false;             // COMM_SELF-type group
+  uint32_t group = kNone;             // the OTF2 group definition it names (for writing it back)
   int Size() const { return self_like ? 1 : static_cast<int>(world_ranks.size()); }
   /// World rank of `comm_rank`; `self` is the caller's own rank for COMM_SELF.
   uint32_t WorldRank(uint32_t comm_rank, uint32_t self) const {
     if (self_like) return comm_rank == 0 ? self : kNone;
     return comm_rank < world_ranks.size() ? world_ranks[comm_rank] : kNone;
   }
+};
+
+/// An OTF2 group definition as written (type 0 = no group with this id).
+struct GroupDefinition {
+  uint8_t type = 0;      // OTF2_GroupType
+  uint8_t paradigm = 0;  // OTF2_Paradigm
+  std::string name;
 };
 
 struct RmaWindow {
@@ -137,6 +145,10 @@ struct Trace {
   std::vector<Communicator> comms;
   std::vector<RmaWindow> windows;
   std::vector<std::vector<uint32_t>> groups;  // group id -> world ranks (COMM_GROUP members)
+  std::vector<GroupDefinition> group_defs;    // group id -> how it was defined (for writing it back)
+  std::string program_name;         // ProgramBegin's program name; "" if the trace has none
+  uint32_t program_region = kNone;  // the region whose canonical name is program_name
+                                    // (Score-P >= 5 defines one; Scalasca's call-tree root)
   std::vector<LocationTrace> ranks;           // index = MPI world rank
   std::vector<std::string> warnings;          // quirks the reader repaired or skipped
   uint64_t metric_records = 0;                // hardware-counter records (counted, not kept)

@@ -24,7 +24,7 @@ struct CategoryNode {
 const CategoryNode kCategories[] = {
     {"time", "Time", ""},
     {"comp", "Computation (incl. time outside any region)", "time"},
-    {"measurement_off", "Measurement off (PAUSING)", "time"},
+    {"measurement_off", "Measurement off", "time"},
     {"mpi", "MPI", "time"},
     {"mpi_management", "Management", "mpi"},
     {"mpi_init_exit", "Init/Finalize", "mpi_management"},

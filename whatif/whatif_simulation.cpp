@@ -293,6 +293,9 @@ class Replay {
     out.comms = trace_.comms;
     out.windows = trace_.windows;
     out.groups = trace_.groups;
+    out.group_defs = trace_.group_defs;
+    out.program_name = trace_.program_name;
+    out.program_region = trace_.program_region;
     out.metric_records = trace_.metric_records;
     out.repaired_leaves = trace_.repaired_leaves;
     out.ranks.resize(trace_.ranks.size());
