@@ -72,7 +72,7 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     file.mpip_report = std::move(output.mpip_report);
     return file;
   }
-  throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, .csv or .json table)");
+  throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, Extra-P experiment, .csv or .json table)");
 }
 
 // Identity from the info/env/hostfile beside each run (run_info_file.h): a

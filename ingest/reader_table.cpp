@@ -101,7 +101,9 @@ ReaderOutput ReadNpb(const ReaderInput& input) {
 const std::vector<Reader>& ReaderTable() {
   static const std::vector<Reader> kReaders = {
       {"mpiP report", SniffMpip, ReadMpip},
+      {"CUBE4 profile (.cubex)", SniffCubeProfile, ReadCubeProfile},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
+      {"Extra-P experiment (text, .json, .jsonl)", SniffExtrapExperiment, ReadExtrapExperiment},
       {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
       {"NPB output", SniffNpb, ReadNpb},

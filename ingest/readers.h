@@ -40,6 +40,12 @@ struct Reader {
   ReaderOutput (*read)(const ReaderInput& input);
 };
 
+// Rows defined in their own files.
+bool SniffCubeProfile(const std::string& path, std::string_view text);  // cube_reader.cpp
+ReaderOutput ReadCubeProfile(const ReaderInput& input);
+bool SniffExtrapExperiment(const std::string& path, std::string_view text);  // extrap_reader.cpp
+ReaderOutput ReadExtrapExperiment(const ReaderInput& input);
+
 /// Every reader, in the order they are offered a file.
 const std::vector<Reader>& ReaderTable();
 

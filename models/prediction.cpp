@@ -1,9 +1,8 @@
 #include "models/prediction.h"
 
 #include <algorithm>
-#include <boost/math/distributions/students_t.hpp>
+#include <boost/math/distributions/normal.hpp>
 #include <cmath>
-#include <cstdio>
 #include <set>
 
 #include "models/contention_network.h"
@@ -13,198 +12,264 @@
 namespace qnm {
 namespace {
 
-/// The fitted part of a model, without intervals (refitted for every leave-one-out fold).
-struct CoreModel {
-  ModelKind kind = ModelKind::kRuntimeOnly;
-  const MachineProfile* machine = nullptr;
-  int threads_per_proc = 1;
-  bool has_messages = false;  // S = messages x (latency + bytes/bandwidth) (else S = 0)
-  bool per_message = false;   // A = service/msg * messages (else A fitted directly)
-  bool has_bytes = false;
-  std::vector<InputCurve> inputs;
-  const ScalingModel* Find(const std::string& key) const {
-    for (const InputCurve& input : inputs)
-      if (input.key == key) return &input.fit.model;
-    return nullptr;
-  }
-};
-
-bool FitInput(const std::vector<ProcsObservation>& observations, const char* key,
-              const char* name, const char* unit, double ProcsObservation::*field,
-              const ScalingFitOptions& options, bool positive_only, CoreModel* core,
-              std::string* error) {
-  InputCurve curve;
-  curve.key = key;
-  curve.name = name;
-  curve.unit = unit;
-  std::vector<double> procs, values;
-  for (const ProcsObservation& o : observations) {
-    double value = o.*field;
-    if (!Known(value) || (positive_only && !(value > 0))) continue;
-    procs.push_back(o.procs);
-    values.push_back(value);
-    curve.measured.emplace_back(o.procs, value);
-  }
-  if (procs.empty()) {
-    *error = std::string("no process count has a value for ") + name;
-    return false;
-  }
-  if (!FitScaling(procs, values, options, &curve.fit, error)) {
-    *error = std::string(name) + ": " + *error;
-    return false;
-  }
-  core->inputs.push_back(std::move(curve));
-  return true;
+double Distance(double procs, int min_procs, int max_procs) {
+  if (procs > max_procs) return std::log2(procs / max_procs);
+  if (procs < min_procs) return std::log2(min_procs / procs);
+  return 0.0;
 }
 
-bool FitCore(const std::vector<ProcsObservation>& observations, ModelKind kind,
-             const MachineProfile* machine, int threads, const PredictionOptions& options,
-             CoreModel* core, std::string* error) {
-  *core = CoreModel();
-  core->kind = kind;
-  core->machine = machine;
-  core->threads_per_proc = threads;
-  if (kind == ModelKind::kRuntimeOnly)
-    return FitInput(observations, "total_time_s", "total run time", "s",
-                    &ProcsObservation::measured_time_s, options.runtime_fit, true, core, error);
-
-  ScalingFitOptions constant = options.input_fit;
-  constant.p_exponents = {0};
-  constant.log_exponents = {0};
-  constant.max_terms = 1;
-  if (!FitInput(observations, "compute_s", "compute time per process", "s",
-                &ProcsObservation::compute_s, options.input_fit, false, core, error) ||
-      !FitInput(observations, "time_scale", "measured total / mean app time", "ratio",
-                &ProcsObservation::time_scale, constant, true, core, error))
-    return false;
-  core->has_messages = std::all_of(observations.begin(), observations.end(),
-                                   [](const ProcsObservation& o) { return Known(o.messages_per_rank); });
-  int with_service = 0, with_bytes = 0;
-  for (const ProcsObservation& o : observations) {
-    if (Known(o.service_s_per_message) && o.service_s_per_message > 0) ++with_service;
-    if (Known(o.bytes_per_message) && o.messages_per_rank > 0) ++with_bytes;
-  }
-  // The switch delay follows the messages whenever they are known, even when
-  // it leaves no MPI service time to express per message (then A is fitted per process).
-  core->per_message = core->has_messages && with_service > 0;
-  if (core->has_messages) {
-    if (!FitInput(observations, "messages_per_rank", "messages per process", "messages",
-                  &ProcsObservation::messages_per_rank, options.input_fit, false, core, error))
-      return false;
-    core->has_bytes = with_bytes > 0;
-    if (core->has_bytes &&
-        !FitInput(observations, "bytes_per_message", "bytes per message", "bytes",
-                  &ProcsObservation::bytes_per_message, options.input_fit, true, core, error))
-      return false;
-  }
-  if (core->per_message) {
-    if (!FitInput(observations, "service_s_per_message", "MPI service time per message", "s",
-                  &ProcsObservation::service_s_per_message, options.input_fit, true, core, error))
-      return false;
-  } else if (!FitInput(observations, "mpi_active_s", "MPI service time per process", "s",
-                       &ProcsObservation::mpi_active_s, options.input_fit, false, core, error)) {
-    return false;
-  }
-  return true;
-}
-
-/// Point prediction (no intervals).
-bool PredictCore(const CoreModel& core, int procs, const mva::Options& mva_options,
-                 ProcsPrediction* out, std::string* error) {
-  ProcsPrediction p;
-  p.procs = procs;
-  auto eval = [&](const char* key) {
-    const ScalingModel* model = core.Find(key);
-    return model ? std::max(0.0, model->Evaluate(procs)) : kUnknown;
-  };
-  if (core.kind == ModelKind::kRuntimeOnly) {
-    p.total.value_s = eval("total_time_s");
-    *out = p;
-    return true;
-  }
-  double compute = eval("compute_s");
-  double scale = eval("time_scale");
-  if (!(scale > 0)) scale = 1.0;
-  double switch_s = 0, active = 0;
-  if (core.has_messages) {
-    p.messages_per_rank = eval("messages_per_rank");
-    p.bytes_per_message = core.has_bytes ? eval("bytes_per_message") : 0.0;
-    switch_s = p.messages_per_rank * core.machine->SwitchDelayPerMessage(p.bytes_per_message);
-  }
-  if (core.per_message) {
-    p.service_s_per_message = eval("service_s_per_message");
-    active = p.service_s_per_message * p.messages_per_rank;
-  } else {
-    active = eval("mpi_active_s");
-  }
+/// Point values of the queueing model at `procs` (no intervals).
+bool PredictQueueing(const QueueingModel& model, const MachineProfile& machine, int threads,
+                     const mva::Options& mva_options, int procs, ProcsPrediction* p,
+                     std::string* error) {
+  QueueingParts parts = EvaluateParts(model, machine, procs);
   ContentionInput input;
   input.procs = procs;
-  input.compute_s = compute;
-  input.switch_delay_s = switch_s;
-  input.mpi_active_s = active;
-  input.mpi_stations = MpiServiceStations(procs, core.threads_per_proc, core.machine);
-  p.mpi_stations = input.mpi_stations;
+  input.compute_s = parts.compute_s;
+  input.switch_delay_s = parts.switch_delay_s;
+  input.mpi_active_s = parts.mpi_active_s;
+  input.mpi_stations = MpiServiceStations(procs, threads, &machine);
   double contention = 0;
   if (!SolveContention(input, mva_options, &contention, error)) return false;
-  p.compute.value_s = compute * scale;
-  p.switch_delay.value_s = switch_s * scale;
-  p.mpi_active.value_s = active * scale;
-  p.contention.value_s = contention * scale;
-  p.total.value_s = (compute + switch_s + active + contention) * scale;
-  *out = p;
+  double scale = model.time_scale;
+  p->messages_per_rank = parts.messages_per_rank;
+  p->bytes_per_message = parts.bytes_per_message;
+  p->service_s_per_message = parts.service_s_per_message;
+  p->mpi_stations = input.mpi_stations;
+  p->compute.value_s = parts.compute_s * scale;
+  p->switch_delay.value_s = parts.switch_delay_s * scale;
+  p->mpi_active.value_s = parts.mpi_active_s * scale;
+  p->contention.value_s = contention * scale;
+  p->total.value_s = (parts.compute_s + parts.switch_delay_s + parts.mpi_active_s + contention) * scale;
   return true;
 }
 
-void SetInterval(Interval* interval, double log_sd, double t, double widen) {
+void SetInterval(Interval* interval, double half_width_log) {
   if (!Known(interval->value_s)) return;
-  double half = t * log_sd * widen;
-  interval->lower_s = interval->value_s * std::exp(-half);
-  interval->upper_s = interval->value_s * std::exp(half);
+  interval->lower_s = interval->value_s * std::exp(-half_width_log);
+  interval->upper_s = interval->value_s * std::exp(half_width_log);
 }
 
-double LogError(double predicted, double measured, double floor) {
-  return std::log((std::max(0.0, predicted) + floor) / (std::max(0.0, measured) + floor));
+/// Which machine: given, bundled for the series' machine, or estimated from the runs.
+void ChooseMachine(const Series& series, const std::vector<const RunStats*>& profiled,
+                   const PredictionOptions& options, SeriesModel* m) {
+  if (options.has_machine) {
+    m->machine = options.machine;
+    m->summary.notes.push_back("machine profile " + m->machine.name +
+                               (m->machine.file.empty() ? "" : " (" + m->machine.file + ")"));
+  } else if (std::string why; FindProfileForSeries(series, &m->machine, &why)) {
+    m->summary.notes.push_back("machine profile " + m->machine.name + " (bundled; " + why + ")");
+  } else if (EstimateNetworkFromRuns(profiled, &m->machine)) {
+    m->summary.notes.push_back(m->machine.estimate_note);
+  } else {
+    m->machine.name = "none";
+    m->machine.latency_s = 0;
+    m->machine.bandwidth_bytes_per_s = 1e300;
+    m->machine.source = "no profile and no message statistics";
+    m->summary.notes.push_back("no machine profile and no message counts: switch delay 0");
+  }
+}
+
+std::vector<QueueingObservation> QueueingInputs(const std::vector<ProcsObservation>& training) {
+  std::vector<QueueingObservation> out;
+  for (const ProcsObservation& o : training) {
+    QueueingObservation q;
+    q.procs = o.procs;
+    q.compute_s = Known(o.compute_s) ? o.compute_s : 0.0;
+    q.messages_per_rank = Known(o.messages_per_rank) ? o.messages_per_rank : -1.0;
+    q.bytes_per_message = Known(o.bytes_per_message) ? o.bytes_per_message : -1.0;
+    q.mpi_active_s = Known(o.mpi_active_s) ? o.mpi_active_s : 0.0;
+    q.time_scale = Known(o.time_scale) && o.time_scale > 0 ? o.time_scale : 1.0;
+    out.push_back(q);
+  }
+  return out;
+}
+
+InputCurve Curve(const char* key, const char* name, const char* unit, const RuntimeModel& model,
+                 const std::vector<ProcsObservation>& training, double ProcsObservation::*field) {
+  InputCurve c;
+  c.key = key;
+  c.name = name;
+  c.unit = unit;
+  for (const ProcsObservation& o : training)
+    if (Known(o.*field)) c.measured.emplace_back(o.procs, o.*field);
+  c.formula = model.Formula();
+  if (!model.members.empty()) c.forward_log_rms = model.members.front().forward_log_rms;
+  c.evaluate = [model](double procs) { return model.Evaluate(procs); };
+  return c;
+}
+
+std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
+  std::vector<InputCurve> out;
+  if (m.kind == ModelKind::kRuntimeOnly) {
+    out.push_back(Curve("total_time_s", "total run time", "s", m.runtime, m.training,
+                        &ProcsObservation::measured_time_s));
+    return out;
+  }
+  const QueueingModel& q = m.queueing;
+  out.push_back(Curve("compute_s", "compute time per process", "s", q.compute_s, m.training,
+                      &ProcsObservation::compute_s));
+  if (q.has_messages) {
+    out.push_back(Curve("messages_per_rank", "messages per process", "messages", q.messages_per_rank,
+                        m.training, &ProcsObservation::messages_per_rank));
+    if (q.has_bytes)
+      out.push_back(Curve("bytes_per_message", "bytes per message", "bytes", q.bytes_per_message,
+                          m.training, &ProcsObservation::bytes_per_message));
+  }
+  if (q.has_messages && q.service.runs > 0) {
+    InputCurve c;
+    c.key = "service_s_per_message";
+    c.name = "MPI service time per message";
+    c.unit = "s";
+    for (const ProcsObservation& o : m.training)
+      if (Known(o.service_s_per_message)) c.measured.emplace_back(o.procs, o.service_s_per_message);
+    c.formula = q.service.Formula() + " (LogGP, at the fitted bytes per message)";
+    c.evaluate = [q](double procs) {
+      double bytes = q.has_bytes && !q.bytes_per_message.members.empty() ? q.bytes_per_message.Evaluate(procs) : 0.0;
+      return q.service.Evaluate(bytes);
+    };
+    out.push_back(c);
+  } else {
+    out.push_back(Curve("mpi_active_s", "MPI service time per process", "s", q.mpi_active_s, m.training,
+                        &ProcsObservation::mpi_active_s));
+  }
+  return out;
+}
+
+/// Forward validation of the whole queueing pipeline on the training totals.
+std::vector<ForwardError> ForwardValidateQueueing(const SeriesModel& m, const PredictionOptions& options) {
+  std::vector<QueueingObservation> observations = QueueingInputs(m.training);
+  std::vector<double> procs, totals;
+  for (const ProcsObservation& o : m.training) {
+    procs.push_back(o.procs);
+    totals.push_back(o.measured_time_s);
+  }
+  ForwardValidationOptions forward = options.runtime.forward;
+  forward.first_origin = std::max(2, forward.first_origin);
+  return RollingOriginErrors(procs, totals, forward, [&](int count) -> Predictor {
+    std::vector<QueueingObservation> prefix(observations.begin(), observations.begin() + count);
+    QueueingModel fold;
+    std::string error;
+    if (!FitQueueingModel(prefix, options.runtime, &fold, &error)) return {};
+    return [fold, &m](double p) {
+      ProcsPrediction out;
+      std::string e;
+      if (!PredictQueueing(fold, m.machine, m.threads_per_proc, m.mva, static_cast<int>(p), &out, &e))
+        return kUnknown;
+      return out.total.value_s;
+    };
+  });
+}
+
+/// Flags a prediction outside the plausible envelope and widens its interval to it.
+void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, double half_width_log,
+                   ProcsPrediction* p) {
+  if (!envelope.known || !Known(p->total.value_s)) return;
+  double lower = envelope.Lower(p->procs), upper = envelope.Upper(p->procs);
+  if (p->total.value_s < lower * 0.99) {
+    p->flags.push_back("faster than perfect speedup from the fastest training run (" +
+                       FormatDouble("%.4g", envelope.fastest_time_s) + " s at P=" +
+                       FormatDouble("%.0f", envelope.fastest_procs) + ")");
+    if (widen) p->total.upper_s = std::max(p->total.upper_s, lower * std::exp(half_width_log));
+  } else if (p->total.value_s > upper * 1.01) {
+    p->flags.push_back("slower than " + FormatDouble("%.3g", envelope.slower_factor) +
+                       "x the slowest training run or its measured growth (" +
+                       FormatDouble("%.4g", upper) + " s)");
+    if (widen) p->total.lower_s = std::min(p->total.lower_s, upper * std::exp(-half_width_log));
+  }
+}
+
+/// The groups of `series` at the training process counts (all when `train_procs` is empty),
+/// their runs with an MPI profile, and whether every training group has one.
+bool SelectTraining(const Series& series, const std::vector<int>& train_procs, Series* training,
+                    std::vector<const RunStats*>* profiled) {
+  std::set<int> train(train_procs.begin(), train_procs.end());
+  *training = series;
+  training->groups.clear();
+  bool all_profiled = true;
+  for (const RunGroup& group : series.groups) {
+    if (!train.empty() && train.count(group.procs) == 0) continue;
+    training->groups.push_back(group);
+    bool any = false;
+    for (const RunStats& run : group.runs)
+      if (HasMpiProfile(run)) {
+        profiled->push_back(&run);
+        any = true;
+      }
+    all_profiled = all_profiled && any;
+  }
+  return all_profiled;
+}
+
+/// Fits the queueing model to m->training and calibrates its intervals on the forward
+/// validation of the whole pipeline.
+bool FitQueueingPart(const PredictionOptions& options, SeriesModel* m, std::string* error) {
+  if (!FitQueueingModel(QueueingInputs(m->training), options.runtime, &m->queueing, error)) return false;
+  std::vector<ForwardError> errors = ForwardValidateQueueing(*m, options);
+  double sum = 0;
+  for (const ProcsObservation& o : m->training) {
+    ProcsPrediction p;
+    std::string why;
+    double v = PredictQueueing(m->queueing, m->machine, m->threads_per_proc, m->mva, o.procs, &p, &why)
+                   ? p.total.value_s
+                   : kUnknown;
+    double log_error = v > 0 ? std::log(v / o.measured_time_s) : kFailedLogError;
+    sum += log_error * log_error;
+  }
+  m->error = CalibrateExtrapolationError(errors, {}, static_cast<int>(errors.size()),
+                                         std::sqrt(sum / m->training.size()), options.runtime.error);
+  m->summary.forward_log_rms = RmsLogError(errors);
+  return true;
+}
+
+/// What the fitted model says about itself (BriefReport and notes).
+void FillSummary(SeriesModel* m) {
+  m->summary.kind = m->kind;
+  m->summary.training_points = static_cast<int>(m->training.size());
+  m->summary.extrapolatable = m->training.size() >= 2;
+  m->summary.forward_points = m->error.forward_errors;
+  if (m->kind == ModelKind::kRuntimeOnly && !m->runtime.members.empty())
+    m->summary.forward_log_rms = m->runtime.members.front().forward_log_rms;
+  m->summary.per_octave_log_sd = m->summary.extrapolatable ? m->error.per_octave_log_sd : kUnknown;
+  if (!m->summary.extrapolatable)
+    m->summary.notes.push_back("only P=" + std::to_string(m->min_train_procs) +
+                              " was measured: the model reproduces it but cannot extrapolate");
+  if (m->kind == ModelKind::kRuntimeOnly)
+    m->summary.notes.push_back("total run time = " + m->runtime.Formula());
 }
 
 }  // namespace
-
-PredictionOptions::PredictionOptions() {
-  // Strong scaling without profiles: at most two parts c*P^-a that shrink (or
-  // stay, a = 0: Amdahl's serial part) as P grows; a up to 1.5 admits the
-  // superlinear cache effects real series show. No growing terms: from a few
-  // total times alone they extrapolate wildly (validated on the NPB series).
-  runtime_fit.p_exponents = {-1.5, -1.25, -1, -0.75, -0.5, -0.25, 0};
-  runtime_fit.log_exponents = {0};
-  runtime_fit.required_terms = {};
-  runtime_fit.max_terms = 2;
-}
 
 bool PredictionOptions::IsValid(std::string* error) const {
   if (!(interval_level > 0 && interval_level < 1)) {
     *error = "interval level must be in (0, 1), e.g. 0.9";
     return false;
   }
-  if (!(extrapolation_widening >= 0)) {
-    *error = "extrapolation_widening must be >= 0";
-    return false;
-  }
-  if (!(fallback_log_error > 0)) {
-    *error = "fallback_log_error must be > 0";
-    return false;
-  }
-  return input_fit.IsValid(error) && runtime_fit.IsValid(error) && mva.IsValid(error);
+  return runtime.IsValid(error) && envelope.IsValid(error) && mva.IsValid(error);
 }
 
 const char* ToString(ModelKind kind) {
   return kind == ModelKind::kQueueing ? "queueing" : "runtime-only";
 }
 
+const char* ToString(PredictionTermination termination) {
+  switch (termination) {
+    case PredictionTermination::kPredicted: return "predicted";
+    case PredictionTermination::kCannotExtrapolate: return "cannot extrapolate";
+    case PredictionTermination::kFailed: return "failed";
+  }
+  return "unknown";
+}
+
 std::string SeriesModelSummary::BriefReport() const {
   std::string out = std::string(ToString(kind)) + " model on " + std::to_string(training_points) +
-                    " process counts";
-  if (loo_points > 0)
-    out += "; leave-one-out RMS log error of the total " + FormatDouble("%.3f", loo_log_rms) + " over " +
-           std::to_string(loo_points) + " points";
+                    " process count" + (training_points == 1 ? "" : "s");
+  if (!extrapolatable) return out + "; one process count: cannot extrapolate";
+  if (forward_points > 0)
+    out += "; forward-validation RMS log error " + FormatDouble("%.3f", forward_log_rms) + " over " +
+           std::to_string(forward_points) + " held-back points";
+  if (Known(per_octave_log_sd))
+    out += "; interval log sd " + FormatDouble("%.3f", per_octave_log_sd) + " per octave of extrapolation";
   return out;
 }
 
@@ -262,45 +327,33 @@ std::vector<ProcsObservation> ObserveSeries(const Series& series, const MachineP
 }
 
 ProcsPrediction SeriesModel::Predict(int procs) const {
-  CoreModel core;
-  core.kind = kind;
-  core.machine = &machine;
-  core.threads_per_proc = threads_per_proc;
-  core.inputs = inputs;
-  core.has_messages = core.Find("messages_per_rank") != nullptr;
-  core.per_message = core.Find("service_s_per_message") != nullptr;
-  core.has_bytes = core.Find("bytes_per_message") != nullptr;
   ProcsPrediction p;
-  std::string error;
-  if (!PredictCore(core, procs, mva, &p, &error)) {
-    p.procs = procs;
-    return p;  // values stay NaN; callers print them as unknown
+  p.procs = procs;
+  if (!summary.extrapolatable && procs != min_train_procs) {
+    p.termination = PredictionTermination::kCannotExtrapolate;
+    p.message = "only P=" + std::to_string(min_train_procs) +
+                " was measured: one process count cannot be extrapolated";
+    return p;
   }
-  double distance = 0;
-  if (procs > max_train_procs) distance = std::log2(static_cast<double>(procs) / max_train_procs);
-  if (procs < min_train_procs) distance = std::log2(static_cast<double>(min_train_procs) / procs);
-  p.extrapolation = distance;
-  double range = std::log2(static_cast<double>(max_train_procs) / min_train_procs);
-  double widen = 1.0 + extrapolation_widening * distance / std::max(1.0, range);
-  double total_sd = total_log_sd;
-  if (kind == ModelKind::kQueueing && p.total.value_s > 0) {
-    // Far out, the components' own uncertainties (propagated as independent
-    // errors) can exceed what the total's leave-one-out errors say.
-    double var = 0;
-    for (auto [value, sd] : {std::pair{p.compute.value_s, compute_log_sd},
-                             std::pair{p.switch_delay.value_s, switch_log_sd},
-                             std::pair{p.mpi_active.value_s, active_log_sd},
-                             std::pair{p.contention.value_s, contention_log_sd}})
-      var += value * sd * value * sd;
-    total_sd = std::max(total_sd, std::sqrt(var) / p.total.value_s);
+  std::string why;
+  if (kind == ModelKind::kRuntimeOnly) {
+    p.total.value_s = runtime.Evaluate(procs);
+  } else if (!PredictQueueing(queueing, machine, threads_per_proc, mva, procs, &p, &why)) {
+    p.termination = PredictionTermination::kFailed;
+    p.message = why;
+    return p;
   }
-  SetInterval(&p.total, total_sd, t_quantile, widen);
-  if (kind == ModelKind::kQueueing) {
-    SetInterval(&p.compute, compute_log_sd, t_quantile, widen);
-    SetInterval(&p.switch_delay, switch_log_sd, t_quantile, widen);
-    SetInterval(&p.mpi_active, active_log_sd, t_quantile, widen);
-    SetInterval(&p.contention, contention_log_sd, t_quantile, widen);
+  if (!Known(p.total.value_s)) {
+    p.termination = PredictionTermination::kFailed;
+    p.message = "the fitted curves give no positive time at this P";
+    return p;
   }
+  p.extrapolation = Distance(procs, min_train_procs, max_train_procs);
+  double half = z_quantile * error.LogSd(p.extrapolation);
+  for (Interval* i : {&p.total, &p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
+    SetInterval(i, half);
+  // Inside the training range the curves interpolate measured times; the envelope is for extrapolation.
+  if (procs > max_train_procs) CheckEnvelope(envelope, widen_to_envelope, half, &p);
   return p;
 }
 
@@ -312,63 +365,26 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   m.threads_per_proc = std::max(1, series.key.threads_per_proc);
   m.level = options.interval_level;
   m.mva = options.mva;
-  m.extrapolation_widening = options.extrapolation_widening;
-  std::set<int> train(train_procs.begin(), train_procs.end());
-  auto in_training = [&](int procs) { return train.empty() || train.count(procs) > 0; };
-
-  // Which machine: given, bundled for the series' machine, or estimated.
+  m.widen_to_envelope = options.envelope.widen_interval;
+  m.z_quantile = boost::math::quantile(boost::math::normal(), 0.5 + 0.5 * options.interval_level);
+  Series training_series;
   std::vector<const RunStats*> profiled;
-  bool all_profiled = true;
-  int training_groups = 0;
-  for (const RunGroup& group : series.groups) {
-    if (!in_training(group.procs)) continue;
-    ++training_groups;
-    bool any = false;
-    for (const RunStats& run : group.runs)
-      if (HasMpiProfile(run)) {
-        profiled.push_back(&run);
-        any = true;
-      }
-    all_profiled = all_profiled && any;
-  }
-  if (training_groups == 0) {
+  bool all_profiled = SelectTraining(series, train_procs, &training_series, &profiled);
+  if (training_series.groups.empty()) {
     *error = series.name + ": no runs at the training process counts";
     return false;
   }
   m.kind = all_profiled ? ModelKind::kQueueing : ModelKind::kRuntimeOnly;
   if (!all_profiled && !profiled.empty())
     m.summary.notes.push_back("some training process counts have no MPI profile: runtime-only model");
-  if (m.kind == ModelKind::kQueueing) {
-    if (options.has_machine) {
-      m.machine = options.machine;
-      m.summary.notes.push_back("machine profile " + m.machine.name +
-                                (m.machine.file.empty() ? "" : " (" + m.machine.file + ")"));
-    } else if (std::string why; FindProfileForSeries(series, &m.machine, &why)) {
-      m.summary.notes.push_back("machine profile " + m.machine.name + " (bundled; " + why + ")");
-    } else if (EstimateNetworkFromRuns(profiled, &m.machine)) {
-      m.summary.notes.push_back(m.machine.estimate_note);
-    } else {
-      m.machine.name = "none";
-      m.machine.latency_s = 0;
-      m.machine.bandwidth_bytes_per_s = 1e300;
-      m.machine.source = "no profile and no message statistics";
-      m.summary.notes.push_back("no machine profile and no message counts: switch delay 0");
-    }
-  }
+  if (m.kind == ModelKind::kQueueing) ChooseMachine(series, profiled, options, &m);
 
-  // Observations of the training process counts.
-  Series training_series = series;
-  training_series.groups.clear();
-  for (const RunGroup& group : series.groups)
-    if (in_training(group.procs)) training_series.groups.push_back(group);
   m.training = ObserveSeries(training_series, m.machine, options.mva, &m.decompositions);
-  if (m.kind == ModelKind::kQueueing) {
-    bool complete = std::all_of(m.training.begin(), m.training.end(),
-                                [](const ProcsObservation& o) { return o.has_components; });
-    if (!complete || m.training.empty()) {
-      m.kind = ModelKind::kRuntimeOnly;
-      m.summary.notes.push_back("decomposition failed for a training process count: runtime-only model");
-    }
+  if (m.kind == ModelKind::kQueueing &&
+      (m.training.empty() || !std::all_of(m.training.begin(), m.training.end(),
+                                          [](const ProcsObservation& o) { return o.has_components; }))) {
+    m.kind = ModelKind::kRuntimeOnly;
+    m.summary.notes.push_back("decomposition failed for a training process count: runtime-only model");
   }
   for (const RunDecomposition& d : m.decompositions)
     for (const std::string& flag : d.flags)
@@ -379,61 +395,23 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   }
   m.min_train_procs = m.training.front().procs;
   m.max_train_procs = m.training.back().procs;
+  std::vector<std::pair<int, double>> times;
+  for (const ProcsObservation& o : m.training) times.emplace_back(o.procs, o.measured_time_s);
+  m.envelope = BuildPlausibleEnvelope(times, options.envelope);
 
-  CoreModel core;
-  if (!FitCore(m.training, m.kind, &m.machine, m.threads_per_proc, options, &core, error)) {
+  if (m.kind == ModelKind::kRuntimeOnly) {
+    if (!FitRuntimeModel(times, options.runtime, &m.runtime, error)) {
+      *error = series.name + ": " + *error;
+      return false;
+    }
+    m.error = m.runtime.error;
+  } else if (!FitQueueingPart(options, &m, error)) {
     *error = series.name + ": " + *error;
     return false;
   }
-  m.inputs = core.inputs;
+  m.inputs = DescribeInputs(m);
 
-  // Intervals: leave-one-out predictions of the whole pipeline.
-  std::vector<double> total_errors, compute_errors, switch_errors, active_errors, contention_errors;
-  if (m.training.size() >= 3) {
-    for (std::size_t k = 0; k < m.training.size(); ++k) {
-      std::vector<ProcsObservation> rest = m.training;
-      rest.erase(rest.begin() + static_cast<long>(k));
-      CoreModel fold;
-      std::string fold_error;
-      ProcsPrediction p;
-      if (!FitCore(rest, m.kind, &m.machine, m.threads_per_proc, options, &fold, &fold_error) ||
-          !PredictCore(fold, m.training[k].procs, options.mva, &p, &fold_error))
-        continue;
-      const ProcsObservation& o = m.training[k];
-      total_errors.push_back(LogError(p.total.value_s, o.measured_time_s, 0.0));
-      if (m.kind == ModelKind::kQueueing) {
-        double floor = 0.02 * o.measured_time_s;
-        compute_errors.push_back(LogError(p.compute.value_s, o.components.compute_s, floor));
-        switch_errors.push_back(LogError(p.switch_delay.value_s, o.components.switch_delay_s, floor));
-        active_errors.push_back(LogError(p.mpi_active.value_s, o.components.mpi_active_s, floor));
-        contention_errors.push_back(LogError(p.contention.value_s, o.components.contention_s, floor));
-      }
-    }
-  }
-  auto rms = [&](const std::vector<double>& errors) {
-    if (errors.size() < 2) return options.fallback_log_error;
-    double sum = 0;
-    for (double e : errors) sum += e * e;
-    return std::max(0.01, std::sqrt(sum / static_cast<double>(errors.size())));
-  };
-  m.total_log_sd = rms(total_errors);
-  m.compute_log_sd = rms(compute_errors);
-  m.switch_log_sd = rms(switch_errors);
-  m.active_log_sd = rms(active_errors);
-  m.contention_log_sd = rms(contention_errors);
-  double df = std::max(1.0, static_cast<double>(total_errors.size()) - 1.0);
-  boost::math::students_t t_dist(df);
-  m.t_quantile = boost::math::quantile(t_dist, 0.5 + 0.5 * options.interval_level);
-  if (total_errors.size() < 2)
-    m.summary.notes.push_back("too few process counts for leave-one-out: intervals assume a " +
-                              FormatDouble("%.0f%%", 100 * (std::exp(options.fallback_log_error) - 1)) +
-                              " error");
-
-  m.summary.kind = m.kind;
-  m.summary.training_points = static_cast<int>(m.training.size());
-  m.summary.loo_points = static_cast<int>(total_errors.size());
-  m.summary.loo_log_rms = total_errors.size() >= 2 ? m.total_log_sd : kUnknown;
-  m.summary.interval_log_sd = m.total_log_sd;
+  FillSummary(&m);
   *model = std::move(m);
   return true;
 }

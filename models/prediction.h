@@ -1,36 +1,38 @@
 #pragma once
-// Strong-scaling prediction of a series (Buckwalter 2005 + LoPC): fit how each
-// per-process model input scales with P (models/scaling_fit.h), then at every
-// target P rebuild the four components, T(P) = W + S + A + C with C from the
-// contention network solved at P. Series without MPI profiles (a table of
-// procs and time) are predicted from a strong-scaling fit of the total time.
-// Every value carries an interval from leave-one-out errors of the whole
-// pipeline (Student t), widened with the distance of extrapolation.
+// Strong-scaling prediction of a series. Series with MPI profiles get the
+// queueing model of Buckwalter 2005 with LoPC contention (models/queueing_model.h): typed input curves (compute time,
+// messages, bytes per message, LogGP service time per message) rebuilt at
+// every target P into T(P) = W + S + A + C with C from the contention network.
+// Series without profiles (a table of procs and time) get the runtime-only
+// model (models/runtime_model.h): an average of candidate curves weighted by
+// forward validation. Every value carries an interval whose width grows with
+// the distance of extrapolation, calibrated on forward-validation errors
+// (models/forward_validation.h), and every prediction is checked against a
+// plausible envelope (models/plausible_envelope.h): one that leaves it is
+// flagged, and its interval widened to the envelope.
+#include <functional>
 #include <string>
 #include <vector>
 
 #include "record/run_stats.h"
 #include "models/decomposition.h"
+#include "models/forward_validation.h"
 #include "models/machine_profile.h"
-#include "models/scaling_fit.h"
+#include "models/plausible_envelope.h"
+#include "models/queueing_model.h"
+#include "models/runtime_model.h"
 #include "mva/solver.h"
 
 namespace qnm {
 
 struct PredictionOptions {
-  double interval_level = 0.9;     // two-sided level of every interval
-  ScalingFitOptions input_fit;     // per-process inputs (messages, bytes/msg, ...)
-  ScalingFitOptions runtime_fit;   // total time of runtime-only series
-  bool has_machine = false;        // use `machine`; else a bundled profile matching the
-  MachineProfile machine;          // series' machine name, else estimate from the series
+  double interval_level = 0.9;  // two-sided level of every interval
+  RuntimeModelOptions runtime;  // runtime-only series, and the queueing model's input curves
+  bool has_machine = false;     // use `machine`; else a bundled profile matching the
+  MachineProfile machine;       // series' machine name, else estimate from the series
   mva::Options mva;
-  // Log-space error assumed when there are too few points for leave-one-out.
-  double fallback_log_error = 0.3;
-  // Interval half-widths grow by this factor per training range (in log2 P)
-  // of extrapolation: leave-one-out errors mostly measure interpolation.
-  double extrapolation_widening = 3.0;
+  PlausibleEnvelopeOptions envelope;
 
-  PredictionOptions();
   bool IsValid(std::string* error) const;
 };
 
@@ -39,6 +41,14 @@ struct Interval {
   double value_s = kUnknown, lower_s = kUnknown, upper_s = kUnknown;
 };
 
+/// Why a prediction has or has no value (Ceres-style termination kind).
+enum class PredictionTermination {
+  kPredicted,         // values and intervals are set
+  kCannotExtrapolate, // the series has one process count and this P is another
+  kFailed,            // the contention network could not be solved; see message
+};
+const char* ToString(PredictionTermination termination);
+
 struct ProcsPrediction {
   int procs = 0;
   Interval total, compute, switch_delay, mpi_active, contention;
@@ -46,18 +56,26 @@ struct ProcsPrediction {
          service_s_per_message = kUnknown;
   long mpi_stations = 0;
   double extrapolation = 0.0;  // log2 distance outside the training range (0 inside)
+  // Why this prediction is doubtful (it left the plausible envelope, ...); empty when not.
+  std::vector<std::string> flags;
+  PredictionTermination termination = PredictionTermination::kPredicted;
+  std::string message;  // why there is no value (termination != kPredicted)
+  bool Ok() const { return termination == PredictionTermination::kPredicted; }
 };
 
 enum class ModelKind { kQueueing, kRuntimeOnly };
 const char* ToString(ModelKind kind);
 
-/// One fitted model input with the points it was fitted to.
+/// One fitted model input for reports and charts, with the points it was fitted to.
 struct InputCurve {
-  std::string key;   // "compute_s", "messages_per_rank", ...
-  std::string name;  // "compute time per process"
-  std::string unit;  // "s", "messages", "bytes", "ratio"
+  std::string key;      // "compute_s", "messages_per_rank", ...
+  std::string name;     // "compute time per process"
+  std::string unit;     // "s", "messages", "bytes"
   std::vector<std::pair<int, double>> measured;
-  ScalingFit fit;
+  std::string formula;  // the fitted curve, e.g. "1.00 x (3.1 + 52*P^-1)"
+  double forward_log_rms = kUnknown;  // forward-validation RMS log error of the best candidate
+  std::function<double(double procs)> evaluate;
+  double Evaluate(double procs) const { return evaluate ? evaluate(procs) : kUnknown; }
 };
 
 /// The training data of one process count (medians over repetitions).
@@ -75,9 +93,10 @@ struct ProcsObservation {
 struct SeriesModelSummary {
   ModelKind kind = ModelKind::kRuntimeOnly;
   int training_points = 0;
-  int loo_points = 0;             // leave-one-out predictions behind the intervals
-  double loo_log_rms = kUnknown;  // RMS of log(predicted/measured) total, leave-one-out
-  double interval_log_sd = kUnknown;
+  bool extrapolatable = true;     // false with a single training process count
+  int forward_points = 0;         // forward-validation errors behind the intervals
+  double forward_log_rms = kUnknown;    // RMS of log(predicted/measured), forward validation
+  double per_octave_log_sd = kUnknown;  // interval log sd per octave of extrapolation
   std::vector<std::string> notes;  // machine profile used or estimated, fallbacks, flags
   std::string BriefReport() const;
 };
@@ -88,16 +107,17 @@ struct SeriesModel {
   ModelKind kind = ModelKind::kRuntimeOnly;
   MachineProfile machine;
   int threads_per_proc = 1;
-  std::vector<InputCurve> inputs;
+  RuntimeModel runtime;      // kind == kRuntimeOnly
+  QueueingModel queueing;    // kind == kQueueing
+  ExtrapolationError error;  // log-space sd of the total vs distance of extrapolation
+  PlausibleEnvelope envelope;
+  bool widen_to_envelope = true;
+  std::vector<InputCurve> inputs;  // the fitted curves, for reports and charts
   std::vector<ProcsObservation> training;
   std::vector<RunDecomposition> decompositions;  // every training run
   int min_train_procs = 1, max_train_procs = 1;
   double level = 0.9;
-  // Log-space error scales for the intervals: total and each component.
-  double total_log_sd = 0, compute_log_sd = 0, switch_log_sd = 0, active_log_sd = 0,
-         contention_log_sd = 0;
-  double t_quantile = 0;  // Student t quantile for the level
-  double extrapolation_widening = 3.0;
+  double z_quantile = 1.645;  // standard normal quantile for the level
   SeriesModelSummary summary;
   mva::Options mva;
 
@@ -105,7 +125,7 @@ struct SeriesModel {
 };
 
 /// Fits `series` on the process counts in `train_procs` (all when empty).
-/// Returns false with `error` when fewer than one usable process count remains.
+/// Returns false with `error` when no usable process count remains.
 bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
                     const PredictionOptions& options, SeriesModel* model, std::string* error);
 

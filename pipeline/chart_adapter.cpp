@@ -45,6 +45,7 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     point.switch_delay_s = p.switch_delay.value_s;
     point.mpi_active_s = p.mpi_active.value_s;
     point.contention_s = p.contention.value_s;
+    point.flagged = !p.flags.empty();
     charts.predicted.push_back(point);
   }
   int max_procs = model.max_train_procs;
@@ -55,12 +56,12 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     plots::ModelInputCurve curve;
     curve.name = input.name;
     curve.unit = input.unit;
-    curve.formula = input.fit.model.Formula();
+    curve.formula = input.formula;
     curve.measured = input.measured;
     for (int k = 0; k <= 48; ++k) {
       int procs = static_cast<int>(std::lround(std::pow(max_procs, k / 48.0)));
       if (!curve.fitted.empty() && curve.fitted.back().first == procs) continue;
-      curve.fitted.emplace_back(procs, std::max(0.0, input.fit.model.Evaluate(procs)));
+      curve.fitted.emplace_back(procs, std::max(0.0, input.Evaluate(procs)));
     }
     charts.inputs.push_back(curve);
   }

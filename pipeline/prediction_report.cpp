@@ -34,13 +34,15 @@ nlohmann::json JsonModel(const SeriesModel& model) {
     inputs.push_back({{"name", input.name},
                       {"key", input.key},
                       {"unit", input.unit},
-                      {"formula", input.fit.model.Formula()},
-                      {"loo_rms_relative_error", JsonNumber(input.fit.summary.cv_rms_relative)}});
+                      {"formula", input.formula},
+                      {"forward_log_rms", JsonNumber(input.forward_log_rms)}});
   nlohmann::json out = {{"kind", ToString(model.kind)},
                         {"training_procs", nlohmann::json::array()},
                         {"inputs", inputs},
                         {"interval_level", model.level},
-                        {"loo_log_rms", JsonNumber(model.summary.loo_log_rms)},
+                        {"extrapolatable", model.summary.extrapolatable},
+                        {"forward_log_rms", JsonNumber(model.summary.forward_log_rms)},
+                        {"per_octave_log_sd", JsonNumber(model.summary.per_octave_log_sd)},
                         {"notes", model.summary.notes}};
   for (const ProcsObservation& o : model.training) out["training_procs"].push_back(o.procs);
   if (model.kind == ModelKind::kQueueing)
@@ -64,7 +66,10 @@ nlohmann::json JsonPrediction(const ProcsPrediction& p) {
           {"bytes_per_message", JsonNumber(p.bytes_per_message)},
           {"service_s_per_message", JsonNumber(p.service_s_per_message)},
           {"mpi_stations", p.mpi_stations},
-          {"extrapolation_log2", p.extrapolation}};
+          {"extrapolation_log2", p.extrapolation},
+          {"termination", ToString(p.termination)},
+          {"message", p.message},
+          {"flags", p.flags}};
 }
 
 std::string ModelHeader(const SeriesModel& model) {
@@ -76,9 +81,8 @@ std::string ModelHeader(const SeriesModel& model) {
         << ToString(model.machine.allocation)
         << (model.machine.estimated ? " (ESTIMATED from the series)" : "") << "\n";
   for (const InputCurve& input : model.inputs)
-    out << "  fit " << input.name << " [" << input.unit << "] = " << input.fit.model.Formula()
-        << "  (leave-one-out RMS relative error " << Num(input.fit.summary.cv_rms_relative, "%.3f")
-        << ")\n";
+    out << "  fit " << input.name << " [" << input.unit << "] = " << input.formula
+        << "  (forward-validation RMS log error " << Num(input.forward_log_rms, "%.3f") << ")\n";
   for (const std::string& note : model.summary.notes) out << "  note: " << note << "\n";
   return out.str();
 }
@@ -87,7 +91,7 @@ const char* kCsvPredictionHeader =
     "series,procs,measured_s,total_s,total_lower_s,total_upper_s,compute_s,compute_lower_s,"
     "compute_upper_s,switch_delay_s,switch_delay_lower_s,switch_delay_upper_s,mpi_active_s,"
     "mpi_active_lower_s,mpi_active_upper_s,contention_s,contention_lower_s,contention_upper_s,"
-    "messages_per_rank,bytes_per_message,service_s_per_message,extrapolation_log2";
+    "messages_per_rank,bytes_per_message,service_s_per_message,extrapolation_log2,termination,flags";
 
 std::string CsvNum(double value) { return FormatKnown("%.6g", value, ""); }
 
@@ -97,6 +101,11 @@ std::string CsvPrediction(const std::string& series, const ProcsPrediction& p, d
     out += "," + CsvNum(i->value_s) + "," + CsvNum(i->lower_s) + "," + CsvNum(i->upper_s);
   out += "," + CsvNum(p.messages_per_rank) + "," + CsvNum(p.bytes_per_message) + "," +
          CsvNum(p.service_s_per_message) + "," + CsvNum(p.extrapolation);
+  std::string flags;
+  for (const std::string& flag : p.flags) flags += (flags.empty() ? "" : "; ") + flag;
+  std::string termination = ToString(p.termination);
+  if (!p.Ok()) termination += ": " + p.message;
+  out += "," + CsvQuote(termination) + "," + CsvQuote(flags);
   return out + "\n";
 }
 
@@ -154,12 +163,17 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& results,
           << "contention s";
     out << "\n";
     for (const ProcsPrediction& p : r.predictions) {
-      out << Pad(std::to_string(p.procs), 7) << Pad(Num(MeasuredAt(r.observed, p.procs)), 12)
-          << Pad(WithInterval(p.total), 30);
+      out << Pad(std::to_string(p.procs), 7) << Pad(Num(MeasuredAt(r.observed, p.procs)), 12);
+      if (!p.Ok()) {
+        out << ToString(p.termination) << ": " << p.message << "\n";
+        continue;
+      }
+      out << Pad(WithInterval(p.total) + (p.flags.empty() ? "" : " !"), 30);
       if (r.model.kind == ModelKind::kQueueing)
         out << Pad(WithInterval(p.compute), 28) << Pad(WithInterval(p.switch_delay), 28)
             << Pad(WithInterval(p.mpi_active), 28) << WithInterval(p.contention);
       out << "\n";
+      for (const std::string& flag : p.flags) out << "       ! " << flag << "\n";
     }
   }
   return out.str();
@@ -230,6 +244,9 @@ std::string FormatValidations(const std::vector<ValidationResult>& results,
       }
       out << Pad(row.within_10 ? "yes" : "no", 7) << Pad(row.within_30 ? "yes" : "no", 7)
           << (row.inside_interval ? "yes" : "no") << "\n";
+      if (!row.predicted.Ok())
+        out << "       " << ToString(row.predicted.termination) << ": " << row.predicted.message << "\n";
+      for (const std::string& flag : row.predicted.flags) out << "       ! " << flag << "\n";
     }
     if (Known(r.summary.median_abs_relative_error)) medians.push_back(r.summary.median_abs_relative_error);
   }

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Builds the libFuzzer targets (fuzz/*_fuzz.cpp) with clang in build-fuzz/ and
 # runs each for SECONDS (default 300) with the real files as seed corpus.
-# Usage: scripts/fuzz.sh [SECONDS] [target ...]   (targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz otf2_rewrite_fuzz)
+# Usage: scripts/fuzz.sh [SECONDS] [target ...]   (targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz otf2_rewrite_fuzz cube_profile_fuzz extrap_experiment_fuzz)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-300}
 shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
-  targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz otf2_rewrite_fuzz)
+  targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz otf2_rewrite_fuzz cube_profile_fuzz extrap_experiment_fuzz)
 fi
 build=build-fuzz
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
@@ -31,6 +31,14 @@ seed() {  # seed <target> -> directory of seed files
     otf2_trace_fuzz|otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
       { printf '\0'; cat tests/data/otf2/synthetic-patterns-4rank/traces/1.evt; } > "$dir/events"
       { printf '\1'; cat tests/data/otf2/synthetic-patterns-4rank/traces.def; } > "$dir/definitions" ;;
+    cube_profile_fuzz)
+      cp tests/data/cube/kripke.p8.d2.g32.r1/profile.cubex "$dir/kripke.cubex"
+      cp tests/data/cube/time.p4.n2000.x1.r0/profile.cubex "$dir/time.cubex"
+      cp tests/data/cube/bt-mz_sum.p2.r1/cube4.8_with_checksum_bug.cubex "$dir/checksum-bug.cubex" ;;
+    extrap_experiment_fuzz)  # first byte % 3: text, JSON, JSON Lines
+      { printf '\0'; cat tests/data/extrap/input.txt; } > "$dir/text"
+      { printf '\1'; cat tests/data/extrap/json_example.json; } > "$dir/json"
+      { printf '\2'; cat tests/data/extrap/jsonl_example.jsonl; } > "$dir/jsonl" ;;
   esac
   echo "$dir"
 }
@@ -41,7 +49,9 @@ for target in "${targets[@]}"; do
   mkdir -p "$corpus"
   echo "== $target: ${seconds}s, seeds $(ls "$seeds" | wc -l) files"
   # -max_len keeps executions fast; truncated reports still reach every section.
-  "$build/fuzz/$target" "$corpus" "$seeds" -max_total_time="$seconds" -max_len=32768 \
+  # A .cubex must be whole to reach its anchor (the tar holds it last).
+  max_len=32768; [ "$target" = cube_profile_fuzz ] && max_len=300000
+  "$build/fuzz/$target" "$corpus" "$seeds" -max_total_time="$seconds" -max_len="$max_len" \
     -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 2>&1 | tee "$build/$target.log" | \
     grep -E "^#[0-9]+ +(DONE|pulse)|stat::|ERROR|SUMMARY" || true
   if grep -q "ERROR: libFuzzer\|ERROR: AddressSanitizer\|runtime error" "$build/$target.log"; then

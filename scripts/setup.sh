@@ -12,6 +12,7 @@ packages=(
   fontconfig fonts-dejavu-core fonts-liberation
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev
+  libarchive-dev libpugixml-dev zlib1g-dev
 )
 missing=()
 for p in "${packages[@]}"; do

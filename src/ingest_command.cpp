@@ -92,7 +92,7 @@ void AddIngestCommand(CLI::App& app) {
   auto args = std::make_shared<IngestArgs>();
   CLI::App* sub = app.add_subcommand(
       "ingest",
-      "Read mpiP reports, NPB outputs, OTF2 traces (traces.otf2 anchors) and statistics tables (CSV/JSON) into run-statistics records; "
+      "Read mpiP reports, NPB outputs, OTF2 traces (traces.otf2 anchors), CUBE4 profiles (.cubex) and statistics tables (CSV/JSON) into run-statistics records; "
       "directories are walked; NPB stdout files are paired with their mpiP reports");
   sub->add_option("paths", args->paths, "files or directories to read");
   sub->add_option("-o,--output", args->output, "write the records to FILE (atomically) instead of stdout");

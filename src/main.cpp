@@ -13,7 +13,7 @@ int main(int argc, char** argv) {
   CLI::App app{
       "qnm-predict: performance prediction for MPI applications with queueing-network "
       "models (Mean Value Analysis)\n"
-      "Ingests mpiP reports, NPB outputs, OTF2 traces and statistics tables; predicts "
+      "Ingests mpiP reports, NPB outputs, OTF2 traces, CUBE4 profiles, Extra-P experiments and statistics tables; predicts "
       "strong-scaling run times; validates and plots.",
       "qnm-predict"};
   app.set_version_flag("--version", "qnm-predict 0.1.0");
@@ -25,6 +25,7 @@ int main(int argc, char** argv) {
   qnm::cli::AddTraceCommand(app);
   qnm::cli::AddImbalanceCommand(app);
   qnm::cli::AddWhatifCommand(app);
+  qnm::cli::AddExportCommand(app);
 
   // `predict` is the default subcommand: insert it when the first argument is
   // neither a subcommand nor a top-level flag.

@@ -100,10 +100,10 @@ TEST_CASE("NPB-MZ class C on LLNL cab: train P=1,2,4,8, predict 16, every thread
   }
   CHECK(validated == 12);  // BT/LU/SP-MZ x 4, 8, 12, 16 threads
   double median = Median(tally.errors);
-  CHECK(median <= 0.10);   // measured: 1.7%
-  CHECK(*std::max_element(tally.errors.begin(), tally.errors.end()) <= 0.30);
+  CHECK(median <= 0.10);   // measured: 1.4%
+  CHECK(*std::max_element(tally.errors.begin(), tally.errors.end()) <= 0.25);  // measured: 5.9%
   CHECK(tally.within_30 == 12);
-  CHECK(tally.inside >= 10);  // 90% intervals: 11 of 12 measured
+  CHECK(tally.inside >= 11);  // 90% intervals: 12 of 12 measured
 }
 
 TEST_CASE("NPB LU on Grid'5000 and CG/MG/FT class C on the Pi cluster (runtime only)",
@@ -145,10 +145,12 @@ TEST_CASE("NPB LU on Grid'5000 and CG/MG/FT class C on the Pi cluster (runtime o
     tally.Add(result);
   }
   REQUIRE(tally.errors.size() == 18);
-  // Measured: median 12.8%, 16 of 18 within 30%, 16 of 18 inside the 90% interval.
+  // Measured: median 13.0%, 14 of 18 within 30%, 18 of 18 inside the 90% interval.
+  // (The leave-one-out model before forward validation had 16 within 30% here
+  // but 25.3% median over all 62 NPB table series, now 14.6%: bench/README.md.)
   CHECK(Median(tally.errors) <= 0.15);
-  CHECK(tally.within_30 >= 15);
-  CHECK(tally.inside >= 15);
+  CHECK(tally.within_30 >= 14);
+  CHECK(tally.inside >= 17);
 }
 
 TEST_CASE("leave-one-out validation of the bundled default series", "[predict][real]") {

@@ -1,0 +1,138 @@
+#include "ingest/cube_archive.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+
+#include <cstring>
+#include <memory>
+
+#include "util/input_error.h"
+
+namespace qnm {
+namespace {
+
+constexpr std::size_t kTarBlock = 512;
+
+struct Budget {
+  std::size_t max_member, left;
+  void Take(std::size_t bytes, const std::string& path, const std::string& name) {
+    if (bytes > max_member || bytes > left)
+      throw InputError(path, 0, "archive member '" + name + "' unpacks to more than the archive can hold (" +
+                                    std::to_string(bytes) + " bytes)");
+    left -= bytes;
+  }
+};
+
+// Octal number field of a ustar header (NUL/space padded).
+bool ParseOctalField(const char* field, std::size_t width, std::size_t* value) {
+  std::size_t i = 0, result = 0;
+  while (i < width && field[i] == ' ') ++i;
+  bool any = false;
+  for (; i < width && field[i] >= '0' && field[i] <= '7'; ++i) {
+    if (result > (SIZE_MAX >> 3)) return false;
+    result = result * 8 + static_cast<std::size_t>(field[i] - '0');
+    any = true;
+  }
+  for (; i < width; ++i)
+    if (field[i] != '\0' && field[i] != ' ') return false;
+  *value = result;
+  return any;
+}
+
+// Walks ustar headers without checking their checksums, as Cube's own reader
+// does; used only when libarchive refuses an archive for its checksums.
+std::map<std::string, std::string> ReadUstarIgnoringChecksums(std::string_view bytes, const std::string& path,
+                                                             Budget budget,
+                                                             const std::function<bool(const std::string&)>& wanted) {
+  std::map<std::string, std::string> members;
+  std::size_t offset = 0;
+  while (true) {
+    if (offset + kTarBlock > bytes.size())
+      throw InputError(path, 0, "truncated tar archive (header at byte " + std::to_string(offset) + ")");
+    const char* header = bytes.data() + offset;
+    bool zero = true;
+    for (std::size_t i = 0; i < kTarBlock && zero; ++i) zero = header[i] == '\0';
+    if (zero) return members;
+    if (std::memcmp(header + 257, "ustar", 5) != 0)
+      throw InputError(path, 0, "not a tar archive (no ustar header at byte " + std::to_string(offset) + ")");
+    std::size_t size = 0;
+    if (!ParseOctalField(header + 124, 12, &size))
+      throw InputError(path, 0, "bad size field in tar header at byte " + std::to_string(offset));
+    std::string name(header, strnlen(header, 100));
+    std::string prefix(header + 345, strnlen(header + 345, 155));
+    if (!prefix.empty()) name = prefix + "/" + name;
+    offset += kTarBlock;
+    if (size > bytes.size() - offset)
+      throw InputError(path, 0, "truncated tar archive (member '" + name + "' runs past the end)");
+    char type = header[156];
+    if ((type == '0' || type == '\0') && (!wanted || wanted(name))) {
+      budget.Take(size, path, name);
+      members[name] = std::string(bytes.substr(offset, size));
+    }
+    offset += (size + kTarBlock - 1) / kTarBlock * kTarBlock;
+  }
+}
+
+struct ArchiveDeleter {
+  void operator()(archive* a) const { archive_read_free(a); }
+};
+
+// libarchive refuses a bad header checksum as "Damaged tar archive" or, when
+// the first header is the bad one, as an unrecognised format; either way the
+// headers carry the ustar magic.
+bool IsChecksumRefusal(const char* message, std::string_view bytes) {
+  bool ustar = bytes.size() >= kTarBlock && bytes.substr(257, 5) == "ustar";
+  return ustar && message &&
+         (std::strstr(message, "checksum") || std::strstr(message, "Damaged tar archive") ||
+          std::strstr(message, "Unrecognized archive format"));
+}
+
+}  // namespace
+
+std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const std::string& path,
+                                                  const ArchiveLimits& limits,
+                                                  const std::function<bool(const std::string&)>& wanted) {
+  Budget budget{limits.max_member_bytes,
+                static_cast<std::size_t>(limits.max_expansion * static_cast<double>(bytes.size())) + (1u << 20)};
+  std::unique_ptr<archive, ArchiveDeleter> reader(archive_read_new());
+  if (!reader) throw InputError(path, 0, "cannot create an archive reader");
+  archive_read_support_format_tar(reader.get());
+  archive_read_support_filter_gzip(reader.get());
+  if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
+    const char* message = archive_error_string(reader.get());
+    if (IsChecksumRefusal(message, bytes)) return ReadUstarIgnoringChecksums(bytes, path, budget, wanted);
+    throw InputError(path, 0, std::string("not a tar archive: ") + (message ? message : "unknown format"));
+  }
+  std::map<std::string, std::string> members;
+  archive_entry* entry = nullptr;
+  while (true) {
+    int status = archive_read_next_header(reader.get(), &entry);
+    if (status == ARCHIVE_EOF) break;
+    if (status < ARCHIVE_WARN) {
+      const char* message = archive_error_string(reader.get());
+      if (IsChecksumRefusal(message, bytes)) return ReadUstarIgnoringChecksums(bytes, path, budget, wanted);
+      throw InputError(path, 0, std::string("bad tar archive: ") + (message ? message : "unreadable header"));
+    }
+    if (archive_entry_filetype(entry) != AE_IFREG) continue;
+    std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    if (wanted && !wanted(name)) continue;  // the next header skips its data
+    la_int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
+    if (declared < 0) throw InputError(path, 0, "negative size of archive member '" + name + "'");
+    budget.Take(static_cast<std::size_t>(declared), path, name);
+    std::string contents(static_cast<std::size_t>(declared), '\0');
+    std::size_t filled = 0;
+    while (filled < contents.size()) {
+      la_ssize_t got = archive_read_data(reader.get(), contents.data() + filled, contents.size() - filled);
+      if (got < 0) {
+        const char* message = archive_error_string(reader.get());
+        throw InputError(path, 0, "cannot unpack '" + name + "': " + (message ? message : "read error"));
+      }
+      if (got == 0) throw InputError(path, 0, "truncated tar archive (member '" + name + "' is cut short)");
+      filled += static_cast<std::size_t>(got);
+    }
+    members[name] = std::move(contents);
+  }
+  return members;
+}
+
+}  // namespace qnm

@@ -1,0 +1,26 @@
+#pragma once
+// The container of a CUBE4 profile (.cubex): a tar archive, optionally gzip-
+// compressed, read from memory with libarchive. Early Cube 4.8 writers put a
+// wrong checksum into every ustar header; Cube's own reader does not check it,
+// so for that one refusal the headers are walked directly (docs/formats/cube4.md).
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+
+namespace qnm {
+
+/// Limits that keep a hostile archive from exhausting memory.
+struct ArchiveLimits {
+  std::size_t max_member_bytes = std::size_t{1} << 32;  // one member, unpacked
+  double max_expansion = 64;  // unpacked total <= max_expansion * archive size + 1 MiB
+};
+
+/// The regular-file members of the tar archive `bytes` for which `wanted`
+/// (all when empty) is true, by name; the others are skipped unread. Throws
+/// InputError naming `path` when it is not a (complete) tar archive.
+std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const std::string& path,
+                                                  const ArchiveLimits& limits = {},
+                                                  const std::function<bool(const std::string&)>& wanted = {});
+
+}  // namespace qnm

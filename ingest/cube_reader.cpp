@@ -1,0 +1,22 @@
+// Reader-table row for CUBE4 profiles (.cubex): the record from
+// cube_profile.h, identity from the Extra-P / Score-P folder name.
+#include "ingest/cube_profile.h"
+#include "ingest/experiment_name.h"
+#include "ingest/readers.h"
+#include "ingest/text_lines.h"
+
+namespace qnm {
+
+bool SniffCubeProfile(const std::string& path, std::string_view text) {
+  return EndsWith(ToLower(path), ".cubex") || LooksLikeCubeProfile(text);
+}
+
+ReaderOutput ReadCubeProfile(const ReaderInput& input) {
+  RunStats run = ReadCubeRunStats(input.text, input.path);
+  ApplyExperimentFolder(input.path, input.directory_tag, &run);
+  ReaderOutput output;
+  output.runs.push_back(std::move(run));
+  return output;
+}
+
+}  // namespace qnm

@@ -1,0 +1,58 @@
+#pragma once
+// Extra-P experiments (github.com/extra-p/extrap, docs/file-formats.md): the
+// text format (PARAMETER / POINTS / REGION / METRIC / DATA), the JSON format
+// ({"parameters": [...], "measurements": {callpath: {metric: [{point, values}]}}})
+// and JSON Lines ({"params": {"p": 4}, "callpath": ..., "metric": ..., "value": ...}).
+// qnm-predict reads them as statistics tables over one parameter, the process
+// count p, and writes a series in the text and JSON Lines formats
+// (docs/formats/extrap.md says which record value each call path carries).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "record/run_stats.h"
+
+namespace qnm {
+
+/// One call path x metric: the measured values (repetitions) at each point.
+struct ExtrapMeasurement {
+  std::string callpath;  // "main", "main->MPI", "main->MPI->MPI_Allreduce"
+  std::string metric;    // "time" (seconds), or any other metric
+  std::vector<std::vector<double>> values;  // [point][repetition]
+};
+
+/// An experiment over one parameter (the process count).
+struct ExtrapExperiment {
+  std::string parameter = "p";
+  std::vector<double> points;  // parameter values, in file order
+  std::vector<ExtrapMeasurement> measurements;
+};
+
+/// Readers: throw InputError(path, line, ...) on malformed input and on
+/// experiments over other or several parameters.
+ExtrapExperiment ReadExtrapText(std::string_view text, const std::string& path);
+ExtrapExperiment ReadExtrapJson(std::string_view text, const std::string& path);
+ExtrapExperiment ReadExtrapJsonLines(std::string_view text, const std::string& path);
+
+/// Sniffers for ingest/: text starting (after '#' comments) with PARAMETER;
+/// a JSON object with "parameters" and "measurements"; a first JSON line with "params".
+bool LooksLikeExtrapText(std::string_view text);
+bool LooksLikeExtrapJson(std::string_view text);
+bool LooksLikeExtrapJsonLines(std::string_view text);
+
+/// One record per point and repetition: the root call path's "time" is the
+/// run time; "<root>->MPI" and "<root>->compute" give the MPI and compute
+/// time per rank. `series` names the series (the file name).
+std::vector<RunStats> ExtrapToRunStats(const ExtrapExperiment& experiment, const std::string& series,
+                                       const std::string& path);
+
+/// The experiment of one series' runs (repetitions at a process count become
+/// repetitions of a point): total time, MPI and compute time, and the time per
+/// MPI call path (mean over ranks) where the records know them.
+ExtrapExperiment ExtrapFromSeries(const Series& series);
+
+/// Writers following Extra-P's documented grammar.
+std::string WriteExtrapText(const ExtrapExperiment& experiment);
+std::string WriteExtrapJsonLines(const ExtrapExperiment& experiment);
+
+}  // namespace qnm

@@ -1,0 +1,80 @@
+#pragma once
+// Forward validation (rolling origin): fit on the smallest process counts,
+// predict the larger ones that were held back, and record how wrong the
+// prediction was as a function of how far it extrapolated (Tashman 2000,
+// "Out-of-sample tests of forecasting accuracy", §2: rolling-origin
+// evaluation). Unlike leave-one-out, which mostly scores interpolation, every
+// error here is an extrapolation, the use the models are chosen for.
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace qnm {
+
+/// One held-back prediction: log(predicted / measured) at `distance_log2`
+/// octaves beyond the largest process count of the fit.
+struct ForwardError {
+  double distance_log2 = 0.0;
+  double log_error = 0.0;
+};
+
+/// A prediction function fitted to a prefix of the points; empty when the fit failed.
+using Predictor = std::function<double(double procs)>;
+
+struct ForwardValidationOptions {
+  // Origins (number of points in a fit) start here; below it a fit is not
+  // determined. Raised by callers to the candidate's number of parameters.
+  int first_origin = 2;
+  // Origins lie in the upper half of the range in log2 P (a fit ending at or
+  // beyond the geometric middle of the process counts: shorter fits say little
+  // about the full one), at most this many of them, spread evenly and always
+  // including the last, and at least two when the series has them, so the cost is linear in the number of points.
+  int max_origins = 4;
+  bool IsValid(std::string* error) const;
+};
+
+/// Fits `fit_prefix(count)` on the first `count` points (sorted by procs) for
+/// every origin and predicts every later point. A predicted value <= 0 or not
+/// finite counts as a log error of `kFailedLogError`.
+std::vector<ForwardError> RollingOriginErrors(const std::vector<double>& procs,
+                                              const std::vector<double>& values,
+                                              const ForwardValidationOptions& options,
+                                              const std::function<Predictor(int count)>& fit_prefix);
+
+/// The log error charged for a prediction that is not a positive number (a factor e^3 = 20).
+constexpr double kFailedLogError = 3.0;
+
+/// Root mean square of the log errors (NaN when empty).
+double RmsLogError(const std::vector<ForwardError>& errors);
+
+struct ExtrapolationErrorOptions {
+  // Log-space standard deviation per octave of extrapolation assumed before
+  // any forward-validation error is seen, and how many errors it is worth.
+  // 0.3 per octave: the smallest of 0.2/0.3/0.4/0.5 whose 90% intervals held
+  // 85-95% of the development-set points (bench/README.md, "Intervals"); the
+  // forward errors of the training ranges alone run at ~0.11-0.19 per octave
+  // and underestimate what happens further out.
+  double prior_log_sd_per_octave = 0.3;
+  double prior_weight = 2.0;
+  bool IsValid(std::string* error) const;
+};
+
+/// How uncertain a prediction is as a function of its extrapolation distance d:
+/// log-space sd = sqrt(base^2 + (per_octave * d)^2).
+struct ExtrapolationError {
+  double base_log_sd = 0.02;        // inside the training range (in-sample fit error)
+  double per_octave_log_sd = 0.3;   // growth per octave beyond it
+  int forward_errors = 0;           // forward-validation errors behind per_octave_log_sd
+  double LogSd(double distance_log2) const;
+};
+
+/// Shrinks the observed per-octave error rate of `errors` (weighted, e.g. the
+/// errors of several averaged candidates) towards the prior: a mean of squares
+/// where the observations count `independent_errors` times and the prior
+/// `prior_weight` times.
+ExtrapolationError CalibrateExtrapolationError(const std::vector<ForwardError>& errors,
+                                               const std::vector<double>& weights,
+                                               int independent_errors, double in_sample_log_rms,
+                                               const ExtrapolationErrorOptions& options);
+
+}  // namespace qnm

@@ -1,0 +1,77 @@
+#pragma once
+// The mpiP-driven model of a series (Buckwalter 2005's four components with LoPC
+// contention): T(P) = time_scale * (W + S + A + C) per process, where
+//   W(P)  compute time: serial, shrinking and overhead parts, a + b/P + c*log2(P)
+//         and its sub-forms, chosen and averaged by forward validation;
+//   m(P)  messages per process and L(P) bytes per message, forms chosen by
+//         forward validation (models/runtime_model.h);
+//   S     switch delay m * (Lat + L/BW) from the machine profile;
+//   A     MPI service time m * s(L), with the per-message service time s a
+//         function of the message size shared by every training run,
+//         s(L) = overhead + gap * L (LogGP: Alexandrov et al. 1995, §2 —
+//         o + G*(k-1) for a k-byte message) — not a free curve in P, which a
+//         few runs can bend upwards without bound;
+//   C     contention from the closed network solved at P (contention_network.h).
+#include <string>
+#include <vector>
+
+#include "models/contention_network.h"
+#include "models/runtime_model.h"
+
+namespace qnm {
+
+/// Per-message MPI service time as a function of message size (LogGP-like).
+struct MessageServiceModel {
+  double overhead_s = 0.0;       // per message
+  double gap_s_per_byte = 0.0;   // per byte
+  int runs = 0;                  // training process counts it was fitted to
+  double Evaluate(double bytes_per_message) const {
+    return overhead_s + gap_s_per_byte * (bytes_per_message > 0 ? bytes_per_message : 0.0);
+  }
+  std::string Formula() const;   // "2.1e-05 s + 3.4e-10 s/B * bytes"
+};
+
+/// The training data of one process count that the queueing model is fitted to.
+struct QueueingObservation {
+  int procs = 0;
+  double compute_s = 0.0;             // W, unscaled per process
+  double messages_per_rank = -1.0;    // < 0 when unknown
+  double bytes_per_message = -1.0;    // < 0 when unknown
+  double mpi_active_s = 0.0;          // A, unscaled per process
+  double time_scale = 1.0;            // measured total / unscaled parts
+};
+
+struct QueueingModel {
+  RuntimeModel compute_s;
+  bool has_messages = false;  // S and A follow m(P); else A(P) is fitted directly, S = 0
+  bool has_bytes = false;
+  RuntimeModel messages_per_rank, bytes_per_message;
+  MessageServiceModel service;
+  RuntimeModel mpi_active_s;  // only without message counts
+  // Message statistics are fitted to P >= 2 only: a single process sends no
+  // network messages (its few "messages" are collectives with itself, of a
+  // few bytes, and would bend every curve). P = 1 keeps its measured parts.
+  bool has_single_process = false;
+  QueueingObservation single_process;
+  double time_scale = 1.0;    // median over the training process counts
+};
+
+/// Candidate curves for compute time: Amdahl's a + b/P, b/P, b*P^-a, and with
+/// a log2(P) overhead (a + b/P + c*log2 P, b/P + c*log2 P).
+std::vector<std::vector<ScalingTerm>> ComputeCandidates();
+/// Candidate curves for messages per process and bytes per message: constant,
+/// powers of P (shrinking and growing), log2 P, and constant + one of these.
+std::vector<std::vector<ScalingTerm>> MessageCandidates();
+
+/// Fits the model to `observations` (sorted by procs). Returns false with `error`.
+bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
+                      const RuntimeModelOptions& options, QueueingModel* model, std::string* error);
+
+/// The per-process parts at `procs` before contention (unscaled).
+struct QueueingParts {
+  double compute_s = 0, switch_delay_s = 0, mpi_active_s = 0;
+  double messages_per_rank = kUnknown, bytes_per_message = kUnknown, service_s_per_message = kUnknown;
+};
+QueueingParts EvaluateParts(const QueueingModel& model, const MachineProfile& machine, int procs);
+
+}  // namespace qnm

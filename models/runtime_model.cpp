@@ -1,0 +1,216 @@
+#include "models/runtime_model.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "record/run_stats.h"
+#include "util/text_format.h"
+
+namespace qnm {
+namespace {
+
+std::string CandidateName(const std::vector<ScalingTerm>& terms) {
+  std::string out;
+  for (const ScalingTerm& t : terms) out += (out.empty() ? "" : " + ") + t.ToString();
+  return out;
+}
+
+bool IsAmdahl(const std::vector<ScalingTerm>& terms) {
+  return terms.size() == 2 && terms[0] == ScalingTerm{0, 0} && terms[1] == ScalingTerm{-1, 0};
+}
+
+double InSampleLogRms(const ScalingModel& model, const std::vector<double>& procs,
+                      const std::vector<double>& values) {
+  double sum = 0;
+  for (std::size_t k = 0; k < procs.size(); ++k) {
+    double v = model.Evaluate(procs[k]);
+    double e = v > 0 ? std::log(v / values[k]) : kFailedLogError;
+    sum += e * e;
+  }
+  return procs.empty() ? kUnknown : std::sqrt(sum / static_cast<double>(procs.size()));
+}
+
+}  // namespace
+
+std::vector<std::vector<ScalingTerm>> DefaultRuntimeCandidates() {
+  const ScalingTerm one{0, 0}, inverse{-1, 0}, log2p{0, 1};
+  std::vector<std::vector<ScalingTerm>> c = {
+      {one, inverse},                       // Amdahl
+      {ScalingTerm{-0.5, 0}}, {ScalingTerm{-0.75, 0}}, {inverse},  // pure power laws
+      {one, ScalingTerm{-0.5, 0}}, {one, ScalingTerm{-1.5, 0}},    // serial + power
+      {one, inverse, log2p},                // Amdahl + overheads that grow
+      {one, inverse, ScalingTerm{0.5, 0}},
+      {one, inverse, ScalingTerm{1, 0}},
+      {one, inverse, ScalingTerm{2, 0}},
+      {inverse, log2p}, {inverse, ScalingTerm{0.5, 0}}, {inverse, ScalingTerm{1, 0}},
+      {ScalingTerm{-0.5, 0}, log2p},
+      {one, ScalingTerm{-0.5, 0}, log2p},
+  };
+  return c;
+}
+
+bool RuntimeModelOptions::IsValid(std::string* error) const {
+  if (!(weight_temperature > 0)) {
+    *error = "runtime model weight_temperature must be > 0";
+    return false;
+  }
+  if (min_forward_errors < 1) {
+    *error = "runtime model min_forward_errors must be >= 1";
+    return false;
+  }
+  return forward.IsValid(error) && this->error.IsValid(error);
+}
+
+bool FitTermsRelative(const std::vector<ScalingTerm>& terms, const std::vector<double>& procs,
+                      const std::vector<double>& values, int count, ScalingModel* model) {
+  std::vector<std::vector<double>> columns(terms.size(), std::vector<double>(count));
+  std::vector<double> rhs(count, 1.0);
+  for (int r = 0; r < count; ++r)
+    for (std::size_t c = 0; c < terms.size(); ++c)
+      columns[c][r] = terms[c].Evaluate(procs[r]) / values[r];
+  std::vector<double> coefficients;
+  double residual = SmallNonnegativeLeastSquares(columns, rhs, true, &coefficients);
+  if (!std::isfinite(residual)) return false;
+  model->terms = terms;
+  model->coefficients = coefficients;
+  return true;
+}
+
+double RuntimeModel::Evaluate(double procs) const {
+  double log_sum = 0, weight = 0;
+  for (const RuntimeCurve& m : members) {
+    double v = m.model.Evaluate(procs);
+    if (!(v > 0) || !std::isfinite(v)) continue;
+    log_sum += m.weight * std::log(v);
+    weight += m.weight;
+  }
+  return weight > 0 ? std::exp(log_sum / weight) : kUnknown;
+}
+
+std::string RuntimeModel::Formula() const {
+  if (members.empty()) return "none";
+  // The best member without its zero terms; the others are named by count only.
+  const ScalingModel& best = members.front().model;
+  std::string out;
+  for (std::size_t k = 0; k < best.terms.size(); ++k) {
+    if (!(best.coefficients[k] > 0)) continue;
+    std::string term = best.terms[k].ToString();
+    out += (out.empty() ? "" : " + ") + FormatDouble("%.3g", best.coefficients[k]) +
+           (term == "1" ? "" : "*" + term);
+  }
+  if (out.empty()) out = "0";
+  if (members.size() > 1)
+    out += " (best of " + std::to_string(members.size()) + " averaged curves, weight " +
+           FormatDouble("%.2f", members.front().weight) + ")";
+  return out;
+}
+
+bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
+                     const RuntimeModelOptions& options, RuntimeModel* model, std::string* error) {
+  if (!options.IsValid(error)) return false;
+  std::vector<double> procs, values;
+  for (const auto& [p, t] : points)
+    if (p >= 1 && t > 0 && std::isfinite(t)) {
+      procs.push_back(p);
+      values.push_back(t);
+    }
+  if (procs.empty()) {
+    *error = "no process count with a positive measured time";
+    return false;
+  }
+  int n = static_cast<int>(procs.size());
+  std::vector<std::vector<ScalingTerm>> candidates =
+      options.candidates.empty() ? DefaultRuntimeCandidates() : options.candidates;
+
+  struct Scored {
+    RuntimeCurve curve;
+    std::vector<ForwardError> errors;
+    bool amdahl = false;
+  };
+  std::vector<Scored> scored;
+  for (const std::vector<ScalingTerm>& terms : candidates) {
+    int parameters = static_cast<int>(terms.size());
+    if (parameters > n && !(n == 1 && terms.size() == 1)) continue;
+    Scored s;
+    s.amdahl = IsAmdahl(terms);
+    s.curve.name = CandidateName(terms);
+    if (!FitTermsRelative(terms, procs, values, n, &s.curve.model)) continue;
+    ForwardValidationOptions forward = options.forward;
+    forward.first_origin = std::max(forward.first_origin, parameters);
+    s.errors = RollingOriginErrors(procs, values, forward, [&](int count) -> Predictor {
+      ScalingModel prefix;
+      if (!FitTermsRelative(terms, procs, values, count, &prefix)) return {};
+      return [prefix](double p) { return prefix.Evaluate(p); };
+    });
+    s.curve.forward_errors = static_cast<int>(s.errors.size());
+    s.curve.forward_log_rms = RmsLogError(s.errors);
+    if (s.curve.forward_errors < options.min_forward_errors && !s.amdahl) continue;
+    scored.push_back(std::move(s));
+  }
+  // Thin evidence: Amdahl alone (or the only candidate that could be fitted).
+  bool evidence = std::any_of(scored.begin(), scored.end(), [&](const Scored& s) {
+    return s.curve.forward_errors >= options.min_forward_errors;
+  });
+  if (!evidence) {
+    auto amdahl = std::find_if(scored.begin(), scored.end(), [](const Scored& s) { return s.amdahl; });
+    std::vector<Scored> only;
+    if (amdahl != scored.end()) only.push_back(std::move(*amdahl));
+    scored = std::move(only);
+  } else {
+    scored.erase(std::remove_if(scored.begin(), scored.end(),
+                                [&](const Scored& s) {
+                                  return s.curve.forward_errors < options.min_forward_errors;
+                                }),
+                 scored.end());
+  }
+  if (scored.empty()) {  // one point, or nothing fits: a constant through the points
+    RuntimeCurve constant;
+    constant.name = "1";
+    FitTermsRelative({ScalingTerm{0, 0}}, procs, values, n, &constant.model);
+    constant.weight = 1.0;
+    *model = RuntimeModel();
+    model->members.push_back(constant);
+    model->error = CalibrateExtrapolationError({}, {}, 0, InSampleLogRms(constant.model, procs, values),
+                                               options.error);
+    return true;
+  }
+  std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    return a.curve.forward_log_rms < b.curve.forward_log_rms;
+  });
+  double best = scored.front().curve.forward_log_rms;
+  double scale = std::max(best, 0.01) * options.weight_temperature;
+  double total = 0;
+  for (Scored& s : scored) {
+    s.curve.weight = evidence ? std::exp(-(s.curve.forward_log_rms - best) / scale) : 1.0;
+    total += s.curve.weight;
+  }
+  RuntimeModel out;
+  std::vector<ForwardError> errors;
+  std::vector<double> weights;
+  int independent = 0;
+  for (Scored& s : scored) {
+    s.curve.weight /= total;
+    if (s.curve.weight < 1e-6) continue;
+    for (const ForwardError& e : s.errors) {
+      errors.push_back(e);
+      weights.push_back(s.curve.weight);
+    }
+    independent = std::max(independent, s.curve.forward_errors);
+    out.members.push_back(s.curve);
+  }
+  double in_sample = 0;
+  {
+    double sum = 0;
+    for (int k = 0; k < n; ++k) {
+      double v = out.Evaluate(procs[k]);
+      double e = v > 0 ? std::log(v / values[k]) : kFailedLogError;
+      sum += e * e;
+    }
+    in_sample = std::sqrt(sum / n);
+  }
+  out.error = CalibrateExtrapolationError(errors, weights, independent, in_sample, options.error);
+  *model = std::move(out);
+  return true;
+}
+
+}  // namespace qnm

@@ -1,0 +1,70 @@
+#pragma once
+// Runtime-only strong-scaling model: the total time T(P) of a series that has
+// nothing but (process count, time) pairs. A handful of candidate curves, each
+// a sum of non-negative terms c * P^a or c * log2(P) (Extra-P's performance
+// model normal form, Calotoiu et al. 2013, §3), is fitted by relative
+// non-negative least squares. Candidates include overhead terms that grow
+// (log2 P, P^0.5, P, P^2) so that a series reaching a minimum and rising
+// again can be followed. They are scored by forward validation (fit on the
+// smaller process counts, predict the larger ones), and the prediction is the
+// weighted geometric mean of the candidates that validate well (Bayesian model
+// averaging in spirit: Hoeting et al. 1999, §1, with weights from forward error).
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "models/forward_validation.h"
+#include "models/scaling_fit.h"
+
+namespace qnm {
+
+/// One candidate curve of the average.
+struct RuntimeCurve {
+  std::string name;     // "Amdahl a + b/P", "a + b/P + c*log2(P)", ...
+  ScalingModel model;   // fitted to every training point
+  double forward_log_rms = 0.0;  // forward-validation RMS of log(predicted/measured)
+  int forward_errors = 0;
+  double weight = 0.0;  // share in the average (sums to 1 over members)
+};
+
+struct RuntimeModelOptions {
+  // Candidate term sets; empty = DefaultRuntimeCandidates().
+  std::vector<std::vector<ScalingTerm>> candidates;
+  // Weight of a candidate: exp(-(rms - best) / (best * temperature)), so a
+  // candidate twice as wrong as the best weighs e^-1 of it. 1.0 was better
+  // than 0.5 (close to picking one) and 2.0 on the development set
+  // (bench/README.md, "what we tried").
+  double weight_temperature = 1.0;
+  // A candidate is averaged only with at least this many forward errors; with
+  // fewer (series of <= 3 training points) the evidence is too thin to prefer
+  // anything over Amdahl's law, which is then used alone.
+  int min_forward_errors = 3;
+  ForwardValidationOptions forward;
+  ExtrapolationErrorOptions error;
+  bool IsValid(std::string* error) const;
+};
+
+/// The candidate term sets: Amdahl, pure powers, serial + power, and
+/// Amdahl/power with one growing overhead term.
+std::vector<std::vector<ScalingTerm>> DefaultRuntimeCandidates();
+
+struct RuntimeModel {
+  std::vector<RuntimeCurve> members;  // weight > 0, best first
+  ExtrapolationError error;           // log-space sd as a function of distance
+  /// Weighted geometric mean of the members at `procs` (NaN when none is positive).
+  double Evaluate(double procs) const;
+  /// The best member's non-zero terms and how many curves are averaged:
+  /// "3.1 + 52*P^-1 (best of 4 averaged curves, weight 0.31)".
+  std::string Formula() const;
+};
+
+/// Fits `points` (procs, time_s > 0, sorted by procs, distinct procs). Returns
+/// false with `error` when no point is usable.
+bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
+                     const RuntimeModelOptions& options, RuntimeModel* model, std::string* error);
+
+/// Relative non-negative least squares of `terms` to the points; false when singular.
+bool FitTermsRelative(const std::vector<ScalingTerm>& terms, const std::vector<double>& procs,
+                      const std::vector<double>& values, int count, ScalingModel* model);
+
+}  // namespace qnm

@@ -1,0 +1,190 @@
+// The extrapolating models: forward validation, the runtime-only average with
+// growing terms, calibrated intervals, the LogGP service time of the queueing
+// model, the plausible envelope, and the cases the issue named (a series with
+// one process count; the NPB-MZ runs without P = 16 predicted far out).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "ingest/ingest.h"
+#include "models/forward_validation.h"
+#include "models/prediction.h"
+#include "models/queueing_model.h"
+#include "models/runtime_model.h"
+
+namespace {
+
+qnm::Series TableSeries(const std::vector<std::pair<int, double>>& times) {
+  std::vector<qnm::RunStats> runs;
+  for (const auto& [p, t] : times) {
+    qnm::RunStats run;
+    run.series = "synthetic";
+    run.procs = p;
+    run.wall_time_s = t;
+    runs.push_back(run);
+  }
+  return qnm::GroupIntoSeries(runs).front();
+}
+
+}  // namespace
+
+TEST_CASE("rolling-origin forward validation fits on prefixes and predicts later points",
+          "[model][accuracy]") {
+  std::vector<double> procs = {1, 2, 4, 8, 16}, values = {16, 8, 4, 2, 1};
+  std::vector<int> counts;
+  std::vector<qnm::ForwardError> errors = qnm::RollingOriginErrors(
+      procs, values, qnm::ForwardValidationOptions(), [&](int count) -> qnm::Predictor {
+        counts.push_back(count);
+        return [](double p) { return 16.0 / p; };  // the exact law
+      });
+  // Origins in the upper half of log2 P (fits ending at P = 4 and P = 8).
+  CHECK(counts == std::vector<int>{3, 4});
+  REQUIRE(errors.size() == 3);  // 8 and 16 from P <= 4, 16 from P <= 8
+  CHECK(errors[0].distance_log2 == Approx(1.0));
+  CHECK(errors[1].distance_log2 == Approx(2.0));
+  for (const qnm::ForwardError& e : errors) CHECK(e.log_error == Approx(0.0).margin(1e-12));
+  // A failed prediction is charged, not skipped.
+  errors = qnm::RollingOriginErrors(procs, values, qnm::ForwardValidationOptions(),
+                                    [](int) -> qnm::Predictor { return [](double) { return -1.0; }; });
+  CHECK(errors.front().log_error == qnm::kFailedLogError);
+}
+
+TEST_CASE("interval width per octave shrinks from the prior towards the forward errors",
+          "[model][accuracy]") {
+  qnm::ExtrapolationErrorOptions options;
+  qnm::ExtrapolationError none = qnm::CalibrateExtrapolationError({}, {}, 0, 0.01, options);
+  CHECK(none.per_octave_log_sd == Approx(options.prior_log_sd_per_octave));
+  CHECK(none.LogSd(0) == Approx(0.02));  // floor of the in-sample error
+  // Six errors of 0.1 per octave, the prior (0.3) worth two: sqrt((6*0.01 + 2*0.09) / 8).
+  std::vector<qnm::ForwardError> errors(6, qnm::ForwardError{2.0, 0.2});
+  qnm::ExtrapolationError some = qnm::CalibrateExtrapolationError(errors, {}, 6, 0.05, options);
+  CHECK(some.per_octave_log_sd == Approx(std::sqrt(0.24 / 8)));
+  CHECK(some.LogSd(3) == Approx(std::sqrt(0.05 * 0.05 + 9 * 0.24 / 8)));
+}
+
+TEST_CASE("runtime-only model follows a series that reaches a minimum and rises",
+          "[model][accuracy]") {
+  // T = 1 + 64/P + 0.02 P: minimum near P = 57; trained to P = 128, predicted at 512.
+  auto law = [](double p) { return 1.0 + 64.0 / p + 0.02 * p; };
+  std::vector<std::pair<int, double>> times;
+  for (int p = 1; p <= 128; p *= 2) times.emplace_back(p, law(p));
+  qnm::RuntimeModel model;
+  std::string error;
+  REQUIRE(qnm::FitRuntimeModel(times, qnm::RuntimeModelOptions(), &model, &error));
+  CHECK(model.Evaluate(512) == Approx(law(512)).epsilon(0.05));
+  CHECK(model.members.front().forward_log_rms < 0.01);
+  // Amdahl alone could only have predicted a time below the last one.
+  CHECK(model.Evaluate(512) > law(128));
+}
+
+TEST_CASE("runtime-only model with three points uses Amdahl's law alone", "[model][accuracy]") {
+  qnm::RuntimeModel model;
+  std::string error;
+  REQUIRE(qnm::FitRuntimeModel({{2, 51}, {4, 26}, {8, 13.5}}, qnm::RuntimeModelOptions(), &model, &error));
+  REQUIRE(model.members.size() == 1);
+  CHECK(model.members.front().name == "1 + P^-1");
+  CHECK(model.Evaluate(16) == Approx(1 + 100.0 / 16).epsilon(1e-6));
+}
+
+TEST_CASE("LogGP service time per message is one fit over every training run", "[model][accuracy]") {
+  // A = m * (20 us + 1 ns/B * L); compute 100/P; P = 1 has no network messages.
+  std::vector<qnm::QueueingObservation> observations;
+  for (int p : {1, 2, 4, 8}) {
+    qnm::QueueingObservation o;
+    o.procs = p;
+    o.compute_s = 100.0 / p;
+    o.messages_per_rank = p == 1 ? 3 : 100 * std::log2(2 * p);
+    o.bytes_per_message = p == 1 ? 8 : 1e6 / p;
+    o.mpi_active_s = p == 1 ? 1e-6 : o.messages_per_rank * (2e-5 + 1e-9 * o.bytes_per_message);
+    observations.push_back(o);
+  }
+  qnm::QueueingModel model;
+  std::string error;
+  REQUIRE(qnm::FitQueueingModel(observations, qnm::RuntimeModelOptions(), &model, &error));
+  CHECK(model.service.runs == 3);  // P = 2, 4, 8
+  CHECK(model.service.overhead_s == Approx(2e-5).epsilon(1e-6));
+  CHECK(model.service.gap_s_per_byte == Approx(1e-9).epsilon(1e-6));
+  // The service time follows the message size, not P: at P = 64 it is 20 us + 15.6 us.
+  qnm::MachineProfile none;
+  none.latency_s = 0;
+  none.bandwidth_bytes_per_s = 1e300;
+  qnm::QueueingParts parts = qnm::EvaluateParts(model, none, 64);
+  CHECK(parts.bytes_per_message == Approx(1e6 / 64).epsilon(0.02));
+  CHECK(parts.service_s_per_message == Approx(2e-5 + 1e-9 * 1e6 / 64).epsilon(0.02));
+  // P = 1 keeps what was measured.
+  CHECK(qnm::EvaluateParts(model, none, 1).mpi_active_s == Approx(1e-6));
+}
+
+TEST_CASE("a series with one process count says it cannot be extrapolated", "[model][accuracy]") {
+  qnm::SeriesModel model;
+  std::string error;
+  REQUIRE(qnm::FitSeriesModel(TableSeries({{8, 12.5}}), {}, qnm::PredictionOptions(), &model, &error));
+  CHECK_FALSE(model.summary.extrapolatable);
+  qnm::ProcsPrediction same = model.Predict(8);
+  REQUIRE(same.Ok());
+  CHECK(same.total.value_s == Approx(12.5));
+  qnm::ProcsPrediction other = model.Predict(64);
+  CHECK(other.termination == qnm::PredictionTermination::kCannotExtrapolate);
+  CHECK_FALSE(qnm::Known(other.total.value_s));
+  CHECK_FALSE(qnm::Known(other.total.upper_s));
+  CHECK(other.message.find("P=8") != std::string::npos);
+}
+
+TEST_CASE("a prediction faster than perfect speedup is flagged and its interval widened",
+          "[model][accuracy]") {
+  // Superlinear training (cache effects), T = 100 P^-1.5, with that single candidate curve.
+  qnm::PredictionOptions options;
+  options.runtime.candidates = {{qnm::ScalingTerm{-1.5, 0}}};
+  std::vector<std::pair<int, double>> times;
+  for (int p : {1, 2, 4, 8}) times.emplace_back(p, 100 * std::pow(p, -1.5));
+  qnm::SeriesModel model;
+  std::string error;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(times), {}, options, &model, &error));
+  qnm::ProcsPrediction p = model.Predict(64);
+  REQUIRE(p.Ok());
+  double perfect = times.back().second * 8 / 64;
+  REQUIRE(p.total.value_s < perfect);
+  REQUIRE(p.flags.size() == 1);
+  CHECK(p.flags.front().find("perfect speedup") != std::string::npos);
+  CHECK(p.total.upper_s >= perfect);
+  // Inside the training range nothing is flagged (the fit may dip below perfect speedup there).
+  for (int procs : {1, 2, 4, 8}) CHECK(model.Predict(procs).flags.empty());
+}
+
+TEST_CASE("plausible envelope: perfect speedup below, the slowest run or its growth above",
+          "[model][accuracy]") {
+  qnm::PlausibleEnvelope e =
+      qnm::BuildPlausibleEnvelope({{1, 40}, {2, 20}, {4, 12}, {8, 15}}, qnm::PlausibleEnvelopeOptions());
+  CHECK(e.Lower(16) == Approx(12.0 * 4 / 16));
+  // Growth 12 -> 15 from 4 to 8 (exponent log2 1.25) continued to 64: 15 * 1.25^3 = 29.3 < 40.
+  CHECK(e.Upper(64) == Approx(2 * 40.0));
+  CHECK(e.Upper(1024) == Approx(2 * 15 * std::pow(1.25, 7)));
+}
+
+TEST_CASE("NPB-MZ runs without P = 16 do not explode at P = 128 (the issue's 250x case)",
+          "[model][accuracy][real]") {
+  qnm::IngestSummary summary;
+  std::vector<qnm::RunStats> runs =
+      qnm::IngestPaths({std::string(QNM_TEST_DATA_DIR) + "/mpip"}, qnm::IngestOptions(), &summary);
+  for (qnm::RunStats& run : runs) run.Derive();
+  int checked = 0;
+  for (const qnm::Series& series : qnm::GroupIntoSeries(std::move(runs))) {
+    if (series.name.find("-mz.C") == std::string::npos) continue;
+    INFO(series.name);
+    qnm::SeriesModel model;
+    std::string error;
+    REQUIRE(qnm::FitSeriesModel(series, {1, 2, 4, 8}, qnm::PredictionOptions(), &model, &error));
+    REQUIRE(model.kind == qnm::ModelKind::kQueueing);
+    double t8 = model.training.back().measured_time_s;
+    qnm::ProcsPrediction p = model.Predict(128);
+    REQUIRE(p.Ok());
+    // Between perfect speedup from P = 8 and the time at P = 8, and not flagged.
+    CHECK(p.total.value_s > t8 * 8 / 128);
+    CHECK(p.total.value_s < t8);
+    CHECK(p.flags.empty());
+    CHECK(p.total.upper_s < 3 * t8);
+    ++checked;
+  }
+  CHECK(checked == 12);
+}
