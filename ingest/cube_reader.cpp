@@ -13,7 +13,7 @@ bool SniffCubeProfile(const std::string& path, std::string_view text) {
 
 ReaderOutput ReadCubeProfile(const ReaderInput& input) {
   RunStats run = ReadCubeRunStats(input.text, input.path);
-  ApplyExperimentFolder(input.path, input.directory_tag, &run);
+  ApplyExperimentFolder(input.path, &run);
   ReaderOutput output;
   output.runs.push_back(std::move(run));
   return output;

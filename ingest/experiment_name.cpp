@@ -52,7 +52,7 @@ bool ParseExperimentName(const std::string& folder, ExperimentName* name) {
   return true;
 }
 
-void ApplyExperimentFolder(const std::string& path, const std::string& directory_tag, RunStats* run) {
+void ApplyExperimentFolder(const std::string& path, RunStats* run) {
   namespace fs = std::filesystem;
   std::string folder = fs::path(path).parent_path().filename().string();
   ExperimentName name;
@@ -68,10 +68,6 @@ void ApplyExperimentFolder(const std::string& path, const std::string& directory
     run->app = known ? "scorep" : fs::path(path).stem().string();
     run->derivations["app"] = known ? "Score-P experiment folder without a program name in the profile"
                                     : "file name (no program name in the profile)";
-  }
-  if (!directory_tag.empty() && directory_tag != folder) {
-    run->machine = directory_tag;
-    run->derivations["machine"] = "directory name below the walked path";
   }
 }
 

@@ -22,9 +22,8 @@ bool ParseExperimentName(const std::string& folder, ExperimentName* name);
 
 /// Identity of a profile's record from its folder: app and parameters from an
 /// Extra-P cube-set name (the parameters become the problem class, so runs at
-/// other parameter values form other series), the walked sub-folder above the
-/// experiment folder as the machine. `directory_tag` is the first folder below
-/// the walked root (ingest.h), or empty.
-void ApplyExperimentFolder(const std::string& path, const std::string& directory_tag, RunStats* run);
+/// other parameter values form other series). The folders above name no
+/// machine (ingest/series_identity.h: `--group-by folder` groups by them on request).
+void ApplyExperimentFolder(const std::string& path, RunStats* run);
 
 }  // namespace qnm

@@ -5,10 +5,14 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <set>
 #include <sstream>
 
+#include "ingest/duplicate_runs.h"
 #include "ingest/readers.h"
+#include "ingest/run_info_file.h"
 #include "ingest/run_pairing.h"
+#include "ingest/series_identity.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -19,7 +23,6 @@ namespace fs = std::filesystem;
 
 struct FoundFile {
   std::string path;
-  std::string directory_tag;  // first sub-directory below a walked root, or empty
 };
 
 bool HasOtf2Anchor(const fs::path& file) {
@@ -33,7 +36,7 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
     fs::file_status status = fs::status(path, error);
     if (error || !fs::exists(status)) throw InputError(path, 0, "no such file or directory");
     if (!fs::is_directory(status)) {
-      found.push_back({path, ""});
+      found.push_back({path});
       continue;
     }
     std::vector<FoundFile> below;
@@ -47,10 +50,7 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
       }
       if (!it->is_regular_file(error)) continue;
       if (HasOtf2Anchor(it->path())) continue;
-      fs::path relative = it->path().lexically_relative(path);
-      std::string tag;
-      if (std::distance(relative.begin(), relative.end()) > 1) tag = relative.begin()->string();
-      below.push_back({it->path().string(), tag});
+      below.push_back({it->path().string()});
     }
     if (error) throw InputError(path, 0, "cannot walk directory: " + error.message());
     std::sort(below.begin(), below.end(), [](auto& a, auto& b) { return a.path < b.path; });
@@ -60,7 +60,7 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
 }
 
 IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
-  ReaderInput input{found.path, text, ParseFileName(found.path), found.directory_tag};
+  ReaderInput input{found.path, text, ParseFileName(found.path)};
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(found.path, text)) continue;
     ReaderOutput output = reader.read(input);
@@ -75,6 +75,42 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
   throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, Extra-P experiment, .csv or .json table)");
 }
 
+// Identity from the info/env/hostfile beside each run (run_info_file.h): a
+// folder holding one run is that run's folder; with several runs an info file
+// cannot say which one it describes and is not used.
+void ApplyRunInfoFiles(const std::set<std::string>& run_files, std::vector<RunStats>* runs,
+                       IngestSummary* sum) {
+  std::map<std::string, std::vector<std::size_t>> by_folder;
+  for (std::size_t r = 0; r < runs->size(); ++r)
+    if (run_files.count((*runs)[r].sources.front()))
+      by_folder[fs::path((*runs)[r].sources.front()).parent_path().string()].push_back(r);
+  for (const auto& [folder, members] : by_folder) {
+    std::error_code error;
+    std::vector<std::string> info_files;
+    for (fs::directory_iterator it(folder.empty() ? "." : folder, error), end; !error && it != end; it.increment(error))
+      if (it->is_regular_file(error) && IsRunInfoFileName(it->path().string()))
+        info_files.push_back(it->path().string());
+    std::sort(info_files.begin(), info_files.end());
+    for (const std::string& path : info_files) {
+      if (members.size() != 1) {
+        sum->notes.push_back(path + " is beside " + std::to_string(members.size()) +
+                             " runs: not used (it cannot say which run it describes)");
+        continue;
+      }
+      try {
+        RunInfoFile info = ParseRunInfoFile(ReadFile(path), path);
+        if (info.Empty()) continue;
+        RunStats& run = (*runs)[members.front()];
+        ApplyRunInfo(info, &run);
+        run.sources.push_back(path);
+        ++sum->files_beside_used;
+      } catch (const std::exception& e) {
+        sum->notes.push_back(path + ": not read (" + e.what() + ")");
+      }
+    }
+  }
+}
+
 }  // namespace
 
 std::string IngestSummary::Report() const {
@@ -83,7 +119,11 @@ std::string IngestSummary::Report() const {
   char rate[96];
   std::snprintf(rate, sizeof rate, " (%.1f MB in %.2f s)", bytes_read / 1e6, elapsed_s);
   out << rate << ": " << runs << " runs, " << files_paired << " files paired with another file of their run";
-  out << ", " << skipped.size() << " skipped\n";
+  out << ", " << skipped.size() << " skipped";
+  if (files_beside_runs > 0)
+    out << "; " << files_beside_runs << " info/env/host files beside runs (" << files_beside_used << " used)";
+  out << "\n";
+  for (const std::string& note : notes) out << "  note: " << note << "\n";
   std::map<std::string, int> by_kind;
   for (const SkippedFile& file : skipped) {
     std::string kind = file.reason;
@@ -109,6 +149,10 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   for (std::size_t f = 0; f < found.size(); ++f) {
     if (options.progress && (f % 16 == 0 || f + 1 == found.size()))
       std::fprintf(stderr, "\ringest: %zu/%zu files", f + 1, found.size());
+    if (IsRunInfoFileName(found[f].path)) {  // read beside its run below, not a run itself
+      ++sum.files_beside_runs;
+      continue;
+    }
     try {
       std::string text = ReadFile(found[f].path);
       sum.bytes_read += static_cast<double>(text.size());
@@ -123,9 +167,18 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     }
   }
   if (options.progress) std::fprintf(stderr, "\n");
+  std::set<std::string> run_files;  // first source of each record read from a run's own file
+  for (const IngestedFile& file : files)
+    for (const RunStats& run : file.runs)
+      if (!IsStatisticsTableRow(run)) run_files.insert(run.sources.front());
   PairingResult paired = PairRuns(std::move(files));
   sum.files_paired = paired.files_paired;
+  sum.notes = paired.notes;
   std::vector<RunStats> runs = std::move(paired.runs);
+  ApplyRunInfoFiles(run_files, &runs, &sum);
+  ReconcileMachineNames(&runs);
+  runs = CountMeasurementsOnce(std::move(runs), &sum.duplicates);
+  if (sum.duplicates.Total() > 0) sum.notes.push_back(sum.duplicates.Note());
   std::stable_sort(runs.begin(), runs.end(), [](const RunStats& a, const RunStats& b) {
     return a.sources.front() < b.sources.front();
   });

@@ -2,11 +2,14 @@
 // Entry point of ingest/: walks files and directories, dispatches each file to
 // the first reader of the table in readers.h that sniffs it (mpiP report, OTF2
 // anchor, statistics table CSV/JSON, NPB output),
-// pairs the files of one run (an NPB stdout with its mpiP report) and returns
+// pairs the files of one run (an NPB stdout with its mpiP report), reads the
+// info/env/host files beside a run for its identity (series_identity.h), counts
+// a measurement read from several files once (duplicate_runs.h) and returns
 // one RunStats per run. Group the result with GroupIntoSeries() (run_stats.h).
 #include <string>
 #include <vector>
 
+#include "ingest/duplicate_runs.h"
 #include "record/run_stats.h"
 
 namespace qnm {
@@ -26,6 +29,10 @@ struct IngestSummary {
   int files_read = 0;
   int runs = 0;
   int files_paired = 0;  // files merged into a run read from another file
+  int files_beside_runs = 0;  // info/env/hostfiles found (run_info_file.h); not runs themselves
+  int files_beside_used = 0;  // ... of them that named a run's hosts or threads
+  DuplicateSummary duplicates;      // the same measurement read from several files (duplicate_runs.h)
+  std::vector<std::string> notes;   // pairs refused, info files not used, duplicates counted once
   std::vector<SkippedFile> skipped;
   double bytes_read = 0;
   double elapsed_s = 0;

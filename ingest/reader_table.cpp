@@ -6,6 +6,7 @@
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
 #include "ingest/readers.h"
+#include "ingest/series_identity.h"
 #include "ingest/statistics_table.h"
 #include "ingest/text_lines.h"
 #include "trace/trace_run_stats.h"
@@ -19,7 +20,7 @@ bool HasExtension(const std::string& path, const char* extension) {
 
 // mpiP keeps argv[0]: "…/bin/bt-mz.C.4" -> bt-mz, C (renamed reports, docs/formats/mpip-format.md §1).
 void ApplyMpipCommand(const MpipReport& report, RunStats* run) {
-  if (!run->app.empty()) return;
+  if (!run->app.empty()) return;  // the file name, which mpiP builds from argv[0], said it
   auto tokens = SplitWhitespace(report.command);
   if (tokens.empty()) return;
   std::string program = BaseName(std::string(tokens[0]));
@@ -27,9 +28,11 @@ void ApplyMpipCommand(const MpipReport& report, RunStats* run) {
   if (SplitNpbBinaryName(program, &app, &problem_class)) {
     run->app = app;
     run->problem_class = problem_class;
+    run->derivations["problem_class"] = "mpiP Command line: " + program;
   } else {
     run->app = program;
   }
+  run->derivations["app"] = "mpiP Command line: " + program;
 }
 
 bool SniffMpip(const std::string&, std::string_view text) { return LooksLikeMpipReport(text); }
@@ -37,8 +40,9 @@ bool SniffMpip(const std::string&, std::string_view text) { return LooksLikeMpip
 ReaderOutput ReadMpip(const ReaderInput& input) {
   MpipReport report = ParseMpipReport(input.text, input.path);
   RunStats run = MpipToRunStats(report);
-  ApplyFileName(input.name, input.directory_tag, &run);
+  ApplyFileName(input.name, &run);
   ApplyMpipCommand(report, &run);
+  ApplyHosts(report.hosts, "mpiP MPI Task Assignment", &run);  // the machine (series_identity.h)
   ReaderOutput output;
   output.role = PairingRole::kMpipReport;
   output.runs.push_back(std::move(run));
@@ -49,7 +53,7 @@ bool SniffOtf2(const std::string& path, std::string_view) { return HasExtension(
 
 ReaderOutput ReadOtf2(const ReaderInput& input) {
   RunStats run = trace::ReadTraceRunStats(input.path);
-  ApplyFileName(input.name, input.directory_tag, &run);
+  ApplyFileName(input.name, &run);
   ReaderOutput output;
   output.runs.push_back(std::move(run));
   return output;
@@ -84,7 +88,11 @@ ReaderOutput ReadNpb(const ReaderInput& input) {
   output.role = PairingRole::kNpbOutput;
   output.mpip_report = npb.mpip_report;
   output.runs = NpbToRunStats(npb);
-  for (RunStats& run : output.runs) ApplyFileName(input.name, input.directory_tag, &run);
+  for (RunStats& run : output.runs) {
+    if (!run.app.empty()) run.derivations.emplace("app", "NPB banner: " + run.app + " Benchmark Completed");
+    if (!run.problem_class.empty()) run.derivations.emplace("problem_class", "NPB banner: Class = " + run.problem_class);
+    ApplyFileName(input.name, &run);
+  }
   return output;
 }
 
@@ -103,32 +111,27 @@ const std::vector<Reader>& ReaderTable() {
   return kReaders;
 }
 
-// Identity a file name adds to a record: data set, machine, app, class, threads.
-void ApplyFileName(const FileNameInfo& info, const std::string& directory_tag, RunStats* run) {
+// Identity a file name adds to a record (readers.h).
+void ApplyFileName(const FileNameInfo& info, RunStats* run) {
   if (run->procs == 0 && info.mpip_tasks > 0) {  // concise mpiP reports have no per-rank rows
     run->procs = info.mpip_tasks;
     run->derivations["procs"] = "mpiP file name <app>.<tasks>.<pid>.<index>.mpiP";
   }
   run->data_set = info.data_set;
   run->variant = info.Variant();
-  if (run->machine.empty()) {
-    run->machine = !info.data_set.empty() ? info.data_set : directory_tag;
-    if (!run->variant.empty() && !run->machine.empty()) run->machine += "/" + run->variant;
-    if (!run->machine.empty())
-      run->derivations.emplace("machine", info.data_set.empty()
-                                              ? "directory name below the walked path"
-                                              : "data-set tag of the file name (+ configuration words)");
-  }
   if (run->app.empty()) {
     std::string app, problem_class;
     if (!info.mpip_app.empty() && SplitNpbBinaryName(info.mpip_app, &app, &problem_class)) {
       run->app = app;
       run->problem_class = problem_class;
+      run->derivations["app"] = run->derivations["problem_class"] = "mpiP file name: " + info.mpip_app;
     } else if (!info.app.empty()) {
       run->app = info.app;
       run->problem_class = info.problem_class;
+      run->derivations["app"] = run->derivations["problem_class"] = "NPB name in the file name: " + info.original_name;
     } else if (!info.mpip_app.empty()) {
       run->app = info.mpip_app;
+      run->derivations["app"] = "mpiP file name: " + info.mpip_app;
     }
   }
   if (run->threads_per_proc == 1 && info.threads_total > 0 && run->procs > 0 &&

@@ -23,7 +23,6 @@ struct ReaderInput {
   std::string path;
   std::string_view text;      // the whole file (empty for readers that open `path` themselves)
   FileNameInfo name;          // what the file name says (ParseFileName)
-  std::string directory_tag;  // first sub-directory below a walked root, or empty
 };
 
 /// What a reader returns for one file.
@@ -50,8 +49,10 @@ ReaderOutput ReadExtrapExperiment(const ReaderInput& input);
 /// Every reader, in the order they are offered a file.
 const std::vector<Reader>& ReaderTable();
 
-/// The identity a file name adds to a record read from it: data set, machine,
-/// app, class, threads (each only where the reader left it empty).
-void ApplyFileName(const FileNameInfo& info, const std::string& directory_tag, RunStats* run);
+/// The identity a file name adds to a record read from it: app, class and
+/// threads from NPB/mpiP naming (each only where the reader left it empty),
+/// the configuration words ("eth O3"), and the data-set tag, which names no
+/// machine (ingest/series_identity.h) but serves `--group-by file-prefix`.
+void ApplyFileName(const FileNameInfo& info, RunStats* run);
 
 }  // namespace qnm

@@ -40,6 +40,8 @@ void MergeMpipIntoNpb(const RunStats& report, RunStats* npb) {
   npb->mpi_calls_per_rank = report.mpi_calls_per_rank;
   npb->tool_version = report.tool_version;
   if (npb->allocation.empty()) npb->allocation = report.allocation;
+  if (npb->hosts.empty()) npb->hosts = report.hosts;
+  if (npb->machine.empty()) npb->machine = report.machine;  // its derivation comes with the others below
   for (const auto& [key, value] : report.details) npb->details.emplace(key, value);
   for (const auto& [key, value] : report.derivations) npb->derivations.emplace(key, value);
   for (const std::string& source : report.sources) npb->sources.push_back(source);

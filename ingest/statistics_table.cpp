@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "ingest/run_stats_check.h"
+#include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "record/run_stats_fields.h"
 #include "util/input_error.h"
@@ -63,6 +64,7 @@ class RowBuilder {
       case RunStatsField::Kind::kSources: run_.sources.push_back(value); break;
       case RunStatsField::Kind::kRunLabel: run_.details["run"] = value; break;
     }
+    ApplyTableIdentity(column, value, &run_);  // where identity keys came from; `system` is a description
   }
 
   RunStats Finish() {
@@ -143,9 +145,10 @@ std::vector<int> ObjectLines(std::string_view text, int element_depth) {
 
 // Keys that `ingest --format json` writes beside the table columns, so its
 // output reads back as the same records (per-rank data included).
-constexpr std::array<const char*, 13> kRecordKeys = {
+constexpr std::array<const char*, 14> kRecordKeys = {
     "series_key", "data_set", "variant", "procs_requested", "wall_time_s", "tool_version",
-    "per_rank_complete", "sources", "per_rank", "call_sites", "details", "derivations", "comm_matrix_bytes"};
+    "per_rank_complete", "sources", "hosts", "per_rank", "call_sites", "details", "derivations",
+    "comm_matrix_bytes"};
 
 bool IsRecordKey(const std::string& key) {
   return key == "comm_matrix_messages" ||
@@ -223,9 +226,9 @@ void SetRecordKey(const std::string& key, const nlohmann::json& value, RowBuilde
   else if (key == "derivations") run.derivations = TextMap(value, key, row);
   else if (key == "comm_matrix_bytes") run.comm_matrix_bytes = NumberArray(value, key, row);
   else if (key == "comm_matrix_messages") run.comm_matrix_messages = NumberArray(value, key, row);
-  else if (key == "sources") {
-    if (!value.is_array()) row.Fail("'sources' needs an array of strings");
-    for (const nlohmann::json& source : value) run.sources.push_back(Text(source, key, row));
+  else if (key == "sources" || key == "hosts") {
+    if (!value.is_array()) row.Fail("'" + key + "' needs an array of strings");
+    for (const nlohmann::json& text : value) (key == "hosts" ? run.hosts : run.sources).push_back(Text(text, key, row));
   } else if (key == "call_sites") {
     if (!value.is_array()) row.Fail("'call_sites' needs an array of objects");
     for (const nlohmann::json& site : value) run.call_sites.push_back(CallSiteFromJson(site, row));

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <filesystem>
+#include <regex>
 #include <nlohmann/json.hpp>
 
 #include "util/atomic_file.h"
@@ -100,6 +101,14 @@ MachineProfile MachineProfileFromJson(const std::string& text, const std::string
       profile.aliases.push_back(alias.get<std::string>());
     }
   }
+  profile.hosts = text_field("hosts");
+  if (!profile.hosts.empty()) {
+    try {
+      std::regex check(profile.hosts);
+    } catch (const std::regex_error& e) {
+      throw fail("\"hosts\" is not a valid regular expression: " + std::string(e.what()));
+    }
+  }
   return profile;
 }
 
@@ -164,12 +173,40 @@ bool FindProfileForMachine(const std::string& machine, MachineProfile* profile) 
     std::vector<std::string> names = candidate.aliases;
     names.push_back(candidate.name);
     for (const std::string& name : names)
-      if (!name.empty() && lower.find(ToLower(name)) != std::string::npos) {
+      if (!name.empty() && lower == ToLower(name)) {
         *profile = candidate;
         return true;
       }
   }
   return false;
+}
+
+bool ProfileMatchesHosts(const MachineProfile& profile, const std::vector<std::string>& hosts) {
+  if (profile.hosts.empty() || hosts.empty()) return false;
+  std::regex pattern(profile.hosts, std::regex::icase);
+  for (const std::string& host : hosts)
+    if (!std::regex_search(host, pattern)) return false;
+  return true;
+}
+
+bool FindProfileForSeries(const Series& series, MachineProfile* profile, std::string* why) {
+  std::vector<std::string> hosts;
+  for (const RunGroup& group : series.groups)
+    for (const RunStats& run : group.runs)
+      for (const std::string& host : run.hosts)
+        if (std::find(hosts.begin(), hosts.end(), host) == hosts.end()) hosts.push_back(host);
+  if (!hosts.empty())
+    for (const MachineProfile& candidate : BundledMachineProfiles())
+      if (ProfileMatchesHosts(candidate, hosts)) {
+        *profile = candidate;
+        if (why)
+          *why = "its host pattern " + candidate.hosts + " matches the runs' " + std::to_string(hosts.size()) +
+                 " host names (" + hosts.front() + ", …)";
+        return true;
+      }
+  if (!FindProfileForMachine(series.key.machine, profile)) return false;
+  if (why) *why = "named like the series' machine '" + series.key.machine + "'";
+  return true;
 }
 
 }  // namespace qnm

@@ -23,7 +23,8 @@ bool ParseAllocation(const std::string& text, Allocation* allocation);
 struct MachineProfile {
   std::string name;                        // "llnl-cab"
   std::string description;                 // one line for reports and chart titles
-  std::vector<std::string> aliases;        // machine names in run statistics that mean this machine
+  std::vector<std::string> aliases;        // machine names (whole, any case) that mean this machine ("cab")
+  std::string hosts;                       // ECMAScript regex a node's host name matches ("^cab[0-9]+$"), or empty
   double latency_s = kUnknown;             // per-message network latency (Lat)
   double bandwidth_bytes_per_s = kUnknown; // point-to-point bandwidth (BW)
   int cores_per_node = 0;                  // 0 = unknown
@@ -54,7 +55,15 @@ MachineProfile LoadMachineProfile(const std::string& name_or_path);
 /// All bundled profiles (unreadable files are skipped).
 std::vector<MachineProfile> BundledMachineProfiles();
 
-/// The bundled profile whose name or alias occurs in `machine` (case-insensitive), if any.
+/// The bundled profile whose name or an alias equals `machine` (whole, any case), if any.
 bool FindProfileForMachine(const std::string& machine, MachineProfile* profile);
+
+/// True when every host in `hosts` (at least one) matches the profile's `hosts` pattern.
+bool ProfileMatchesHosts(const MachineProfile& profile, const std::vector<std::string>& hosts);
+
+/// The bundled profile for a series: the one whose `hosts` pattern matches the
+/// host names its runs' files give (mpiP MPI Task Assignment, info files), else
+/// the one named like the series' machine (FindProfileForMachine). `why` says which.
+bool FindProfileForSeries(const Series& series, MachineProfile* profile, std::string* why);
 
 }  // namespace qnm

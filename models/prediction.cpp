@@ -57,9 +57,8 @@ void ChooseMachine(const Series& series, const std::vector<const RunStats*>& pro
     m->machine = options.machine;
     m->summary.notes.push_back("machine profile " + m->machine.name +
                                (m->machine.file.empty() ? "" : " (" + m->machine.file + ")"));
-  } else if (FindProfileForMachine(series.key.machine, &m->machine)) {
-    m->summary.notes.push_back("machine profile " + m->machine.name + " (bundled, matches '" +
-                               series.key.machine + "')");
+  } else if (std::string why; FindProfileForSeries(series, &m->machine, &why)) {
+    m->summary.notes.push_back("machine profile " + m->machine.name + " (bundled; " + why + ")");
   } else if (EstimateNetworkFromRuns(profiled, &m->machine)) {
     m->summary.notes.push_back(m->machine.estimate_note);
   } else {

@@ -27,7 +27,7 @@ std::string BundledDefaultSeries() {
 }  // namespace
 
 std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& name_filter,
-                               std::string* origin) {
+                               std::string* origin, GroupBy group_by) {
   std::string local_origin;
   std::string& said = origin ? *origin : local_origin;
   std::vector<std::string> inputs = paths;
@@ -48,7 +48,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
     }
     throw InputError(inputs.front(), 0, "no runs found" + (why.empty() ? "" : " (" + why + ")"));
   }
-  std::vector<Series> all = GroupIntoSeries(std::move(runs));
+  std::vector<Series> all = GroupIntoSeries(std::move(runs), group_by);
   std::vector<Series> chosen;
   for (Series& series : all)
     if (name_filter.empty() || ToLower(series.name).find(ToLower(name_filter)) != std::string::npos)
@@ -61,6 +61,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
   said += ": " + std::to_string(summary.runs) + " runs from " + std::to_string(summary.files_read) +
           " files, " + std::to_string(chosen.size()) + " series";
   if (!summary.skipped.empty()) said += ", " + std::to_string(summary.skipped.size()) + " files skipped";
+  if (summary.duplicates.Total() > 0) said += "; " + summary.duplicates.Note();
   return chosen;
 }
 

@@ -109,18 +109,20 @@ void RunStats::Derive() {
 }
 
 std::string SeriesKey::ToString() const {
-  if (!series.empty()) return series;  // an explicit name (statistics tables) says it all
+  std::string in_group = group.empty() ? "" : " in " + group;
+  if (!series.empty()) return series + in_group;  // an explicit name (statistics tables) says it all
   std::string out = app.empty() ? "run" : app;
   if (!problem_class.empty()) out += "." + problem_class;
   if (threads_per_proc > 1) out += " th=" + std::to_string(threads_per_proc);
   if (!machine.empty()) out += " @" + machine;
-  return out;
+  if (!variant.empty()) out += " (" + variant + ")";
+  return out + in_group;
 }
 
 bool SeriesKey::operator<(const SeriesKey& other) const {
-  return std::tie(series, app, problem_class, machine, threads_per_proc) <
-         std::tie(other.series, other.app, other.problem_class, other.machine,
-                  other.threads_per_proc);
+  return std::tie(group, series, app, problem_class, machine, variant, threads_per_proc) <
+         std::tie(other.group, other.series, other.app, other.problem_class, other.machine,
+                  other.variant, other.threads_per_proc);
 }
 
 bool SeriesKey::operator==(const SeriesKey& other) const {
@@ -128,12 +130,22 @@ bool SeriesKey::operator==(const SeriesKey& other) const {
 }
 
 SeriesKey KeyOf(const RunStats& run) {
-  return SeriesKey{run.series, run.app, run.problem_class, run.machine, run.threads_per_proc};
+  SeriesKey key;
+  key.series = run.series;
+  if (run.series.empty()) {  // an explicit series name alone (with threads) keys the series
+    key.app = run.app;
+    key.problem_class = run.problem_class;
+    key.machine = run.machine;
+    key.variant = run.variant;
+  }
+  key.threads_per_proc = run.threads_per_proc;
+  return key;
 }
 
-std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs) {
+std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
+                                    const std::function<SeriesKey(const RunStats&)>& key_of) {
   std::map<SeriesKey, std::map<int, std::vector<RunStats>>> grouped;
-  for (RunStats& run : runs) grouped[KeyOf(run)][run.procs].push_back(std::move(run));
+  for (RunStats& run : runs) grouped[key_of ? key_of(run) : KeyOf(run)][run.procs].push_back(std::move(run));
   std::vector<Series> series;
   for (auto& [key, by_procs] : grouped) {
     Series one;

@@ -5,6 +5,7 @@
 // cannot fill stay empty (NaN / empty vector / empty string); Derive() fills
 // the summary values from the per-rank data and records how in `derivations`.
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -46,7 +47,8 @@ struct RunStats {
   std::string app;            // "lu", "bt-mz", "CoMD-mpi", lower-case for NPB
   std::string problem_class;  // NPB class "C", or empty
   std::string problem_size;   // NPB "Size" text ("162x 162x 162"), or empty
-  std::string machine;        // from the data set / file name / table, or empty
+  std::string machine;        // host-name stem (mpiP hosts, info file) or a table's machine/system, or empty
+  std::vector<std::string> hosts;  // host names the run's files name (mpiP MPI Task Assignment, info file)
   int procs = 0;              // MPI processes (NPB "active" processes when they differ)
   int procs_requested = 0;    // NPB "Total processes" (0 = same as procs)
   int threads_per_proc = 1;   // OpenMP threads per process (hybrid runs)
@@ -104,10 +106,12 @@ struct RunStats {
 
 /// Key of a series: runs that differ only in process count (and repetition).
 struct SeriesKey {
-  std::string series;  // explicit name from a table; when set it alone (with threads) keys the series
+  std::string series;  // explicit name from a table; when set it alone (with threads, group) keys the series
   std::string app, problem_class, machine;
+  std::string variant;  // run-configuration words of the file name ("eth-O3"), or empty
+  std::string group;    // folder or file prefix when the user groups by them (series_identity.h), or empty
   int threads_per_proc = 1;
-  std::string ToString() const;  // "lu-mz.C th=4 @machine"
+  std::string ToString() const;  // "lu-mz.C th=4 @machine (variant)"
   bool operator<(const SeriesKey& other) const;
   bool operator==(const SeriesKey& other) const;
 };
@@ -128,7 +132,9 @@ struct Series {
   std::vector<RunGroup> groups;  // sorted by procs, ascending
 };
 
-/// Groups runs into series by KeyOf(), then by procs, and summarises repeats.
-std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs);
+/// Groups runs into series by `key_of` (KeyOf() when empty), then by procs,
+/// and summarises repeats.
+std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
+                                    const std::function<SeriesKey(const RunStats&)>& key_of = {});
 
 }  // namespace qnm

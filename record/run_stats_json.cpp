@@ -40,6 +40,7 @@ nlohmann::json RunToJson(const RunStats& run) {
   }
   // Record keys beside the columns, so the output reads back as the same records.
   out["series_key"] = KeyOf(run).ToString();
+  out["hosts"] = run.hosts;
   out["data_set"] = run.data_set;
   out["variant"] = run.variant;
   out["procs_requested"] = run.procs_requested;

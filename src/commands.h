@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "ingest/series_identity.h"
 #include "models/prediction.h"
 
 namespace qnm::cli {
@@ -18,6 +19,10 @@ void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
 void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
 void AddExportCommand(CLI::App& app);    // export_command.cpp
 
+/// Adds `--group-by content|folder|file-prefix` (series identity,
+/// ingest/series_identity.h) to a command; ParseGroupByOption reads its value.
+void AddGroupByOption(CLI::App* command, std::string* group_by);
+GroupBy ParseGroupByOption(const std::string& text);
 /// PredictionOptions from --machine and --level (predict, validate and plot).
 PredictionOptions MakePredictionOptions(const std::string& machine, double level);
 

@@ -7,8 +7,9 @@
 #include "ingest/ingest.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
-#include "record/run_stats_json.h"
+#include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
+#include "record/run_stats_json.h"
 #include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -24,6 +25,7 @@ struct IngestArgs {
   bool strict = false;
   bool series = false;
   bool quiet = false;
+  std::string group_by = "content";
 };
 
 std::string FormatFor(const IngestArgs& args) {
@@ -33,8 +35,21 @@ std::string FormatFor(const IngestArgs& args) {
   return "table";
 }
 
-std::string Render(const std::vector<RunStats>& runs, const std::string& format, bool series) {
-  if (series) return SeriesToTable(GroupIntoSeries(runs));
+// The series table, then for each series why its runs were grouped.
+std::string SeriesWithIdentity(const std::vector<RunStats>& runs, GroupBy group_by) {
+  std::vector<Series> series = GroupIntoSeries(runs, group_by);
+  std::string out = SeriesToTable(series) + "\n" + std::to_string(series.size()) + " series (grouped by " +
+                    ToString(group_by) + "); identity keys and where each came from:\n";
+  for (const Series& one : series) {
+    out += "\n" + one.name + "\n";
+    for (const std::string& line : ExplainSeriesIdentity(one)) out += "  " + line + "\n";
+  }
+  return out;
+}
+
+std::string Render(const std::vector<RunStats>& runs, const std::string& format, bool series,
+                   GroupBy group_by = GroupBy::kContent) {
+  if (series) return SeriesWithIdentity(runs, group_by);
   if (format == "json") return RunsToJson(runs);
   if (format == "csv") return RunsToCsv(runs);
   return RunsToTable(runs);
@@ -66,7 +81,7 @@ void Run(const IngestArgs& args) {
     std::vector<RunStats> runs = IngestPaths(args.paths, options, &summary);
     if (!args.quiet) std::cerr << summary.Report();
     if (runs.empty()) throw std::runtime_error("ingest: no runs found in the given paths");
-    result = Render(runs, format, args.series);
+    result = Render(runs, format, args.series, ParseGroupByOption(args.group_by));
   }
   WriteOutput(args.output, result);
 }
@@ -87,6 +102,7 @@ void AddIngestCommand(CLI::App& app) {
   sub->add_option("--show", args->show, "print everything one file contains, then its records");
   sub->add_flag("--series", args->series, "print the series summary (median/min/max per process count)");
   sub->add_flag("-q,--quiet", args->quiet, "no closing summary on stderr");
+  AddGroupByOption(sub, &args->group_by);
   sub->callback([args] {
     RefuseOutputOverInputs(args->output, args->paths);
     if (!args->show.empty()) RefuseOutputOverInputs(args->output, {args->show});

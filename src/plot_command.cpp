@@ -16,7 +16,7 @@ namespace qnm::cli {
 void AddPlotCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> runs;
-    std::string procs = "1..1024:x2", train, machine, series, dir = "charts";
+    std::string procs = "1..1024:x2", train, machine, series, dir = "charts", group_by = "content";
     double level = 0.9;
   };
   auto args = std::make_shared<Args>();
@@ -30,13 +30,14 @@ void AddPlotCommand(CLI::App& app) {
   sub->add_option("--series", args->series, "only series whose name contains NAME");
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
   sub->add_option("-o,--output", args->dir, "output directory (default ./charts)");
+  AddGroupByOption(sub, &args->group_by);
   sub->callback([args] {
     std::vector<int> targets = ParseProcsSpec(args->procs, "--procs");
     std::vector<int> train;
     if (!args->train.empty()) train = ParseProcsSpec(args->train, "--train");
     PredictionOptions options = MakePredictionOptions(args->machine, args->level);
     std::string origin;
-    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin);
+    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by));
     if (!train.empty()) {
       // Charts of the split: the model fitted on `train`, predictions at the targets and held-out P.
       DrawValidationCharts(RunValidate(series, train, options), series, options, args->dir,

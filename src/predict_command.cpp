@@ -20,7 +20,7 @@ namespace {
 
 struct CommonArgs {
   std::vector<std::string> runs;
-  std::string machine, format = "table", output, plot_dir, series;
+  std::string machine, format = "table", output, plot_dir, series, group_by = "content";
   double level = 0.9;
 };
 
@@ -30,17 +30,33 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
                   "bundled series)");
   sub->add_option("--machine", args->machine,
                   "machine profile: a JSON file or a bundled name (llnl-cab, g5k-graphene, "
-                  "pi4-ntua); default: the bundled profile matching the runs' machine, else "
-                  "estimated from the series");
+                  "pi4-ntua); default: the bundled profile whose host pattern matches the runs' "
+                  "host names, else estimated from the series");
   sub->add_option("--format", args->format, "table | csv | json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   sub->add_option("-o,--output", args->output, "write to FILE (atomically) instead of stdout");
   sub->add_option("--plot", args->plot_dir, "also draw charts (gnuplot) into DIR");
   sub->add_option("--series", args->series, "only series whose name contains NAME");
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
+  AddGroupByOption(sub, &args->group_by);
 }
 
 }  // namespace
+
+void AddGroupByOption(CLI::App* command, std::string* group_by) {
+  command->add_option("--group-by", *group_by,
+                      "what besides the files' content (application, class, threads, machine from "
+                      "host names) keys a series: content (default), folder (the folder of the run's "
+                      "files) or file-prefix (the data-set tag of file names)")
+      ->check(CLI::IsMember({"content", "folder", "file-prefix"}));
+}
+
+GroupBy ParseGroupByOption(const std::string& text) {
+  GroupBy group_by = GroupBy::kContent;
+  if (!ParseGroupBy(text, &group_by))
+    throw InputError("--group-by", 0, "must be content, folder or file-prefix, not '" + text + "'");
+  return group_by;
+}
 
 PredictionOptions MakePredictionOptions(const std::string& machine, double level) {
   PredictionOptions options;
@@ -69,7 +85,7 @@ void AddPredictCommand(CLI::App& app) {
     PredictionOptions options = MakePredictionOptions(args->machine, args->level);
     RefuseOutputOverInputs(args->output, args->runs);
     std::string origin;
-    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin);
+    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by));
     std::vector<SeriesPrediction> results = RunPredict(series, targets, options);
     WriteOutput(args->output, FormatPredictions(results, args->format, origin));
     if (!args->plot_dir.empty())
@@ -91,7 +107,7 @@ void AddPredictCommand(CLI::App& app) {
     PredictionOptions options = MakePredictionOptions(vargs->machine, vargs->level);
     RefuseOutputOverInputs(vargs->output, vargs->runs);
     std::string origin;
-    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin);
+    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, ParseGroupByOption(vargs->group_by));
     std::vector<ValidationResult> results = RunValidate(series, train_procs, options);
     WriteOutput(vargs->output, FormatValidations(results, vargs->format, origin));
     if (!vargs->plot_dir.empty()) DrawValidationCharts(results, series, options, vargs->plot_dir, {});

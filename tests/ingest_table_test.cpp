@@ -115,7 +115,7 @@ TEST_CASE("CSV output reads back as a statistics table", "[ingest][table]") {
 TEST_CASE("qnm-predict ingest: formats, summary, strict mode, show", "[ingest][cli]") {
   Command table = RunCli("ingest " + std::string(QNM_TEST_DATA_DIR) + "/mpip --series");
   CHECK(table.status == 0);
-  CHECK(table.out.find("bt-mz.C th=12 @tpatki-npbmz") != std::string::npos);
+  CHECK(table.out.find("bt-mz.C th=12 @cab") != std::string::npos);
   CHECK(table.err.find("ingest: read 151 of 152 files") != std::string::npos);
   CHECK(table.err.find("60 files paired") != std::string::npos);
   CHECK(table.err.find("SOURCES.md: not a recognised format") != std::string::npos);
