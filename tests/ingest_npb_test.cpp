@@ -52,10 +52,12 @@ TEST_CASE("every real NPB log is read or skipped with a stated reason", "[ingest
   CHECK(from_logs == 789);  // banners; npb_runs.csv has one row per banner too
   // npb_runs.csv rows cite their log and fold into it; npb_series_median.csv rows
   // summarise logs read (or cite the same CCPE table as the npb_runs.csv rows):
-  // only the 10 CCPE times of npb_runs.csv, which have no log, stay table rows.
-  CHECK(from_tables == 10);
+  // the 10 CCPE times of npb_runs.csv, which have no log, stay table rows, and so
+  // do 4 summary rows that no longer fold since vc-ozmpc2_mpi_64_S.out is refused
+  // whole (one of its banners prints "Time in seconds = 0.00"; measured count).
+  CHECK(from_tables == 10 + 4);
   CHECK(summary.duplicates.citations == 789 + 10);
-  CHECK(summary.duplicates.summaries == 334 - 10);
+  CHECK(summary.duplicates.summaries == 334 - 10 - 4);
   CHECK(summary.duplicates.copies == 0);
 }
 
