@@ -20,12 +20,11 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
     if (!FitSeriesModel(series[i], {}, options, &r.model, &error)) throw InputError("", 0, error);
     r.observed = ObserveSeries(series[i], r.model.machine, options.mva, nullptr);
     std::vector<int> targets = procs;
-    const Series& one = series[i];
-    if (one.groups.size() < 2) {  // nothing to extrapolate from: its own P only, and say so
+    if (!r.model.summary.extrapolatable) {  // one process count: its own P only, and say so
       targets.clear();
       // One write per note: series run on several threads.
-      std::cerr << ("qnm-predict: note: series " + one.name + " has runs at one process count only (P=" +
-                    std::to_string(one.groups.empty() ? 0 : one.groups.front().procs) +
+      std::cerr << ("qnm-predict: note: series " + series[i].name + " has runs at one process count only (P=" +
+                    std::to_string(r.model.min_train_procs) +
                     "): it cannot be extrapolated; only its own P is reproduced\n");
     }
     for (const ProcsObservation& o : r.observed) targets.push_back(o.procs);
