@@ -73,7 +73,7 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
     const auto& trend = has_fitted ? curve.fitted : curve.measured;
     const bool rising = trend.size() >= 2 && trend.back().second > trend.front().second;
     body += std::string("set key top ") + (rising ? "left" : "right") +
-            " box opaque samplen 2 width 1\n";
+            " box opaque samplen 2 width 1 font \",8\"\n";  // long fit formulas stay inside the panel
     body += "set ylabel " + GnuplotQuote(curve.name + " (" + curve.unit + ")") + "\n";
     body += log_scale ? "set logscale y 10\n" : "unset logscale y\n";
     body += "set offsets 0, 0, graph 0.05, graph 0.05\n";  // no point on the frame
