@@ -231,9 +231,6 @@ void FillSummary(SeriesModel* m) {
   if (m->kind == ModelKind::kRuntimeOnly && !m->runtime.members.empty())
     m->summary.forward_log_rms = m->runtime.members.front().forward_log_rms;
   m->summary.per_octave_log_sd = m->summary.extrapolatable ? m->error.per_octave_log_sd : kUnknown;
-  if (!m->summary.extrapolatable)
-    m->summary.notes.push_back("only P=" + std::to_string(m->min_train_procs) +
-                              " was measured: the model reproduces it but cannot extrapolate");
   if (m->kind == ModelKind::kRuntimeOnly)
     m->summary.notes.push_back("total run time = " + m->runtime.Formula());
 }

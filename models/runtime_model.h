@@ -15,6 +15,7 @@
 
 #include "models/forward_validation.h"
 #include "models/scaling_fit.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 
@@ -22,7 +23,7 @@ namespace qnm {
 struct RuntimeCurve {
   std::string name;     // "Amdahl a + b/P", "a + b/P + c*log2(P)", ...
   ScalingModel model;   // fitted to every training point
-  double forward_log_rms = 0.0;  // forward-validation RMS of log(predicted/measured)
+  double forward_log_rms = kUnknown;  // forward-validation RMS of log(predicted/measured); unknown without forward errors
   int forward_errors = 0;
   double weight = 0.0;  // share in the average (sums to 1 over members)
 };

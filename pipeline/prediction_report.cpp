@@ -79,12 +79,19 @@ std::string ModelHeader(const SeriesModel& model) {
   out << "series " << model.series_name << ": " << model.summary.BriefReport() << "\n";
   if (model.kind == ModelKind::kQueueing)
     out << "  machine " << model.machine.name << ": latency " << Num(model.machine.latency_s)
-        << " s, bandwidth " << Num(model.machine.bandwidth_bytes_per_s) << " B/s, "
+        << " s, bandwidth "
+        << (model.machine.bandwidth_bytes_per_s >= 1e299 ? std::string("unbounded")
+                                                          : Num(model.machine.bandwidth_bytes_per_s) + " B/s")
+        << ", "
         << ToString(model.machine.allocation)
         << (model.machine.estimated ? " (ESTIMATED from the series)" : "") << "\n";
   for (const InputCurve& input : model.inputs)
     out << "  fit " << input.name << " [" << input.unit << "] = " << input.formula
-        << "  (forward-validation RMS log error " << Num(input.forward_log_rms, "%.3f") << ")\n";
+        << (Known(input.forward_log_rms) ? "  (forward-validation RMS log error " + Num(input.forward_log_rms, "%.3f") + ")"
+            : input.formula == "none"        ? std::string()
+            : model.summary.extrapolatable   ? std::string("  (one fit over all runs, not forward-validated)")
+                                             : std::string("  (not forward-validated: one process count)"))
+        << "\n";
   for (const std::string& note : model.summary.notes) out << "  note: " << note << "\n";
   return out.str();
 }

@@ -4,14 +4,22 @@
 # seeds. New coverage goes to build-fuzz/corpus-<target>; `--merge` then folds
 # it into the minimized corpus kept in the repository (fuzz/corpus/<target>),
 # so coverage accumulates across sessions.
-# Usage: scripts/fuzz.sh [--merge] [SECONDS] [target ...]
+# Usage: scripts/fuzz.sh [--merge] [--jobs N] [SECONDS] [target ...]
+#   --jobs N   run N targets at once (default 1); every target runs to the end
+#              and the script fails afterwards if any of them found something
 #   targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz
 #            otf2_trace_fuzz otf2_rewrite_fuzz machine_profile_fuzz
 #            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
-merge=0
-if [ "${1:-}" = --merge ]; then merge=1; shift; fi
+merge=0 jobs=1
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --merge) merge=1; shift ;;
+    --jobs) jobs=$2; shift 2 ;;
+    *) break ;;
+  esac
+done
 seconds=${1:-300}
 shift || true
 targets=("$@")
@@ -23,7 +31,7 @@ build=build-fuzz
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 mkdir -p "$build"
 CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQNM_BUILD_FUZZ=ON \
-  -DQNM_BUILD_TESTS=OFF -DQNM_BUILD_BENCH=OFF -DQNM_BUILD_MPI=OFF \
+  -DQNM_BUILD_TESTS=OFF -DQNM_BUILD_BENCH=OFF -DQNM_BUILD_MPI=OFF -DQNM_STATIC_LINK=OFF \
   -DCMAKE_CXX_FLAGS="$sanitizers" > "$build/configure.log"
 cmake --build "$build" -j2 --target "${targets[@]}"
 
@@ -62,7 +70,8 @@ seed() {  # seed <target> -> directory of seed files
   echo "$dir"
 }
 
-for target in "${targets[@]}"; do
+run_target() {  # run_target <target>: fuzz, then merge into the kept corpus
+  local target=$1 seeds corpus max_len kept
   seeds=$(seed "$target")
   corpus="$build/corpus-$target"
   mkdir -p "$corpus"
@@ -73,14 +82,30 @@ for target in "${targets[@]}"; do
   kept=fuzz/corpus/$target
   mkdir -p "$kept"
   "$build/fuzz/$target" "$corpus" "$kept" "$seeds" -max_total_time="$seconds" -max_len="$max_len" \
-    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 2>&1 | tee "$build/$target.log" | \
-    grep -E "^#[0-9]+ +(DONE|pulse)|stat::|ERROR|SUMMARY" || true
+    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$build/crash-$target-" \
+    > "$build/$target.log" 2>&1 || true
+  grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|ERROR|SUMMARY" "$build/$target.log" | sed "s/^/$target: /"
   if grep -q "ERROR: libFuzzer\|ERROR: AddressSanitizer\|runtime error" "$build/$target.log"; then
-    echo "$target: FAILED (see $build/$target.log)"; exit 1
+    echo "$target: FAILED (see $build/$target.log)"; return 1
   fi
   if [ "$merge" = 1 ]; then  # keep the smallest set of inputs that covers what was reached
     "$build/fuzz/$target" -merge=1 "$kept" "$corpus" "$seeds" -max_len="$max_len" -rss_limit_mb=2048 \
       -timeout=10 > "$build/$target.merge.log" 2>&1
     echo "$target: fuzz/corpus/$target holds $(ls "$kept" | wc -l) inputs"
   fi
+}
+
+failed=0
+rm -f "$build/failed-targets"
+running=0
+for target in "${targets[@]}"; do
+  run_target "$target" || echo "$target" >> "$build/failed-targets" &
+  running=$((running + 1))
+  if [ "$running" -ge "$jobs" ]; then wait -n || true; running=$((running - 1)); fi
 done
+wait
+if [ -s "$build/failed-targets" ]; then
+  echo "fuzzing found problems in: $(sort -u "$build/failed-targets" | tr '\n' ' ')"; failed=1
+fi
+rm -f "$build/failed-targets"
+exit "$failed"

