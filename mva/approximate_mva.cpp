@@ -34,7 +34,7 @@ bool ApproximateMva::CheckSupported(std::string* error) const {
     if (s.type == StationType::kLoadDependent && ImpliedServers(s) == 0) {
       *error = "station " + std::to_string(k) + " ('" + s.name +
                "'): the approximate algorithms support multi-server stations but not general "
-               "load-dependent rate multipliers; use --algorithm exact";
+               "load-dependent rate multipliers; solve it with the exact algorithm";
       return false;
     }
   }

@@ -7,16 +7,19 @@
 # Usage: scripts/fuzz.sh [--merge] [--jobs N] [SECONDS] [target ...]
 #   --jobs N   run N targets at once (default 1); every target runs to the end
 #              and the script fails afterwards if any of them found something
+#   --timeout S  an input running longer than S seconds is a hang (default 30;
+#              libFuzzer counts wall time, so give more on a loaded machine)
 #   targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz
 #            otf2_trace_fuzz otf2_rewrite_fuzz machine_profile_fuzz
 #            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
-merge=0 jobs=1
+merge=0 jobs=1 unit_timeout=30
 while [ $# -gt 0 ]; do
   case "$1" in
     --merge) merge=1; shift ;;
     --jobs) jobs=$2; shift 2 ;;
+    --timeout) unit_timeout=$2; shift 2 ;;
     *) break ;;
   esac
 done
@@ -82,7 +85,7 @@ run_target() {  # run_target <target>: fuzz, then merge into the kept corpus
   kept=fuzz/corpus/$target
   mkdir -p "$kept"
   "$build/fuzz/$target" "$corpus" "$kept" "$seeds" -max_total_time="$seconds" -max_len="$max_len" \
-    -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 -artifact_prefix="$build/crash-$target-" \
+    -rss_limit_mb=2048 -timeout="$unit_timeout" -print_final_stats=1 -artifact_prefix="$build/crash-$target-" \
     > "$build/$target.log" 2>&1 || true
   grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|ERROR|SUMMARY" "$build/$target.log" | sed "s/^/$target: /"
   if grep -q "ERROR: libFuzzer\|ERROR: AddressSanitizer\|runtime error" "$build/$target.log"; then
@@ -90,7 +93,7 @@ run_target() {  # run_target <target>: fuzz, then merge into the kept corpus
   fi
   if [ "$merge" = 1 ]; then  # keep the smallest set of inputs that covers what was reached
     "$build/fuzz/$target" -merge=1 "$kept" "$corpus" "$seeds" -max_len="$max_len" -rss_limit_mb=2048 \
-      -timeout=10 > "$build/$target.merge.log" 2>&1
+      -timeout="$unit_timeout" > "$build/$target.merge.log" 2>&1
     echo "$target: fuzz/corpus/$target holds $(ls "$kept" | wc -l) inputs"
   fi
 }

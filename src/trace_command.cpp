@@ -20,7 +20,8 @@ struct TraceArgs : trace::AnalyzeReportOptions {
 };
 
 void RunAnalyze(const TraceArgs& args) {
-  trace::CheckedReportFormat(args);  // before the (long) analysis
+  if (args.format != "table" && args.format != "json" && args.format != "csv")  // before the (long) analysis
+    throw InputError("", 0, "--format must be table, json or csv, not '" + args.format + "'");
   trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
   trace::WaitStateResult result = trace::AnalyzeWaitStates(trace);
   trace::WriteAnalysisReport(trace, result, args);

@@ -117,7 +117,7 @@ TEST_CASE("Approximate algorithms refuse general load-dependent stations", "[mva
   mva::Options options;
   options.algorithm = mva::Algorithm::kSchweitzer;
   CHECK_THAT(SolveError(net, options), Catch::Contains("station 0 ('cpu')") &&
-                                           Catch::Contains("--algorithm exact"));
+                                           Catch::Contains("exact algorithm"));
   // multipliers min(j, 2): a 2-server station, which Schweitzer handles (Seidmann).
   net.stations[0].rate_multipliers = {1.0, 2.0};
   CHECK(SolveError(net, options).empty());

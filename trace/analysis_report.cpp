@@ -14,7 +14,7 @@ namespace qnm::trace {
 ReportFormat CheckedReportFormat(const AnalyzeReportOptions& options) {
   ReportFormat format;
   if (!ParseReportFormat(options.format, &format))
-    throw InputError("", 0, "--format must be table, json or csv, not '" + options.format + "'");
+    throw InputError("", 0, "unknown report format '" + options.format + "' (table, json or csv)");
   return format;
 }
 
