@@ -31,6 +31,8 @@ if [ ${#targets[@]} -eq 0 ]; then
            otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz)
 fi
 build=build-fuzz
+# Leaks inside libotf2 that no API call can free (fuzz/lsan.supp says which).
+export LSAN_OPTIONS="suppressions=$PWD/fuzz/lsan.supp:print_suppressions=0"
 sanitizers="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined"
 mkdir -p "$build"
 CXX=clang++ cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DQNM_BUILD_FUZZ=ON \
@@ -88,7 +90,7 @@ run_target() {  # run_target <target>: fuzz, then merge into the kept corpus
     -rss_limit_mb=2048 -timeout="$unit_timeout" -print_final_stats=1 -artifact_prefix="$build/crash-$target-" \
     > "$build/$target.log" 2>&1 || true
   grep -E "^#[0-9]+ +DONE|stat::number_of_executed_units|ERROR|SUMMARY" "$build/$target.log" | sed "s/^/$target: /"
-  if grep -q "ERROR: libFuzzer\|ERROR: AddressSanitizer\|runtime error" "$build/$target.log"; then
+  if grep -q "ERROR: libFuzzer\|ERROR: AddressSanitizer\|ERROR: LeakSanitizer\|runtime error" "$build/$target.log"; then
     echo "$target: FAILED (see $build/$target.log)"; return 1
   fi
   if [ "$merge" = 1 ]; then  # keep the smallest set of inputs that covers what was reached

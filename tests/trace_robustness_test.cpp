@@ -156,3 +156,46 @@ TEST_CASE("trace robustness: unmatched receive and a missing collective particip
   // The dropped receive leaves its request open on rank 0 (no crash, no hang).
   CHECK(result.Total(Pattern::kLateSender) > 0);
 }
+
+TEST_CASE("trace robustness: anchor counts that cannot fit are refused before libotf2 reads them", "[trace]") {
+  // The campaign's three OTF2 hangs (round 3): libotf2 read 3.4e9 properties
+  // past the end of a 72-byte anchor. Offsets follow the anchor layout of
+  // docs/formats/otf2-anchor.md for the synthetic trace (anchor format 3,
+  // empty machine, creator and description).
+  TempDir temp("anchor");
+  fs::path dir = CopyTrace("synthetic-patterns-4rank", temp.path);
+  const fs::path anchor = dir / "traces.otf2";
+  const std::string original = ReadBytes(anchor);
+  REQUIRE(original.size() == 72);
+  REQUIRE(original.compare(2, 5, std::string("OTF2\0", 5)) == 0);
+  std::string message;
+
+  std::string bytes = original;
+  bytes.replace(0x31, 4, "\xba\xd5\xff\xcc");  // number of properties 0xccffd5ba
+  WriteBytes(anchor, bytes);
+  REQUIRE(ReadAndAnalyse(dir, &message) == Outcome::kInputError);
+  CHECK(message.find("traces.otf2: damaged OTF2 anchor file: 3439318458 properties cannot fit") != std::string::npos);
+
+  bytes = original;
+  bytes[0x0e] = '\x40';  // event chunk size 1 MiB -> 64 GiB
+  bytes[0x10] = '\x10';
+  WriteBytes(anchor, bytes);
+  REQUIRE(ReadAndAnalyse(dir, &message) == Outcome::kInputError);
+  CHECK(message.find("event chunk size") != std::string::npos);
+  CHECK(message.find("outside OTF2's 256 KiB to 16 MiB") != std::string::npos);
+
+  bytes = original;
+  bytes[0x1e] = '\x7f';  // 127 locations, 84 global definitions
+  WriteBytes(anchor, bytes);
+  REQUIRE(ReadAndAnalyse(dir, &message) == Outcome::kInputError);
+  CHECK(message.find("127 locations but 84 global definitions") != std::string::npos);
+
+  bytes = original;
+  bytes.resize(0x33);  // cut inside the number of properties
+  WriteBytes(anchor, bytes);
+  REQUIRE(ReadAndAnalyse(dir, &message) == Outcome::kInputError);
+  CHECK(message.find("damaged OTF2 anchor file: ends before the number of properties") != std::string::npos);
+
+  WriteBytes(anchor, original);  // and the undamaged anchor still reads
+  CHECK(ReadAndAnalyse(dir, &message) == Outcome::kResult);
+}

@@ -10,6 +10,7 @@
 #include <memory>
 #include <unordered_map>
 
+#include "trace/anchor_check.h"
 #include "trace/otf2_error.h"
 #include "trace/pending_requests.h"
 #include "util/input_error.h"
@@ -628,6 +629,7 @@ ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint6
   std::string base = anchor.substr(0, anchor.size() - 5);  // strip ".otf2"
   if (!IsFile(base + ".def"))
     throw InputError(base + ".def", 0, "missing global definition file");
+  CheckAnchorFile(anchor);  // libotf2 trusts the anchor's counts (loops and allocates on a damaged one)
   ReaderPtr reader(OTF2_Reader_Open(anchor.c_str()), CloseReader);
   if (!reader) throw InputError(anchor, 0, Otf2Message("not a readable OTF2 anchor file"));
   if (OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()) != OTF2_SUCCESS)
@@ -691,7 +693,11 @@ void ReadLocalDefinitions(OTF2_Reader* reader, const std::string& anchor,
     uint64_t count = 0;
     OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalDefinitions(reader, def_reader, &count);
     OTF2_Reader_CloseDefReader(reader, def_reader);
-    if (status != OTF2_SUCCESS) throw InputError(file, 0, Otf2Message("corrupt local definitions"));
+    if (status != OTF2_SUCCESS) {
+      std::string message = Otf2Message("corrupt local definitions");
+      OTF2_Reader_CloseDefFiles(reader);
+      throw InputError(file, 0, message);
+    }
   }
   OTF2_Reader_CloseDefFiles(reader);
 }
