@@ -102,6 +102,18 @@ TEST_CASE("Tables: inf, 1e30 s and 1e-300 s are refused with the row's line", "[
   const std::string json = R"([{"series": "lu", "procs": 4, "time_s": 3, "app_time_s": 1e30}])";
   CHECK_THAT(ErrorOf([&] { qnm::ReadStatisticsJson(json, "t.json"); }),
              Catch::StartsWith("t.json:1: mean app time 1e+30 is outside"));
+  // Parts of a run may be 0, but not a damaged 1e-300 (robustness campaign, round 3).
+  auto part_error = [&](const std::string& column, const std::string& value) {
+    return ErrorOf([&] {
+      qnm::ReadStatisticsCsv("series,procs,time_s," + column + "\nlu,4,3," + value + "\n", "p.csv");
+    });
+  };
+  CHECK(part_error("mpi_time_s", "0").empty());
+  CHECK(part_error("mpi_time_s", "2e-9").empty());
+  CHECK_THAT(part_error("mpi_time_s", "1e-300"),
+             Catch::StartsWith("p.csv:2: mean MPI time 1e-300 is not 0 and below 1e-12 s: a damaged number"));
+  CHECK(part_error("mops", "0").empty());
+  CHECK_THAT(part_error("mops", "1e-300"), Catch::Contains("Mop/s total 1e-300 is not 0 and below 1e-09 Mop/s"));
 }
 
 TEST_CASE("Machine profile: 1e309 and absurd bandwidth give one line naming the file", "[models][validation]") {

@@ -20,8 +20,13 @@ std::string Number(double value) {
 
 std::string DescribeOutOfRange(const std::string& field, double value, const PlausibleRange& range) {
   const char* what = std::isfinite(value) ? " is outside " : " is not a finite number; allowed ";
-  return field + " " + Number(value) + what + (range.min_exclusive ? "(" : "[") + Number(range.min) +
-         ", " + Number(range.max) + "]" + range.unit + " (" + range.why + ")";
+  std::string allowed = (range.min_exclusive ? "(" : "[") + Number(range.min) + ", " + Number(range.max) + "]" +
+                        range.unit;
+  if (range.min_nonzero > 0 && std::isfinite(value) && value > 0 && value < range.min_nonzero)
+    return field + " " + Number(value) + " is not 0 and below " + Number(range.min_nonzero) + range.unit +
+           ": a damaged number, not a measurement (allowed: 0 or " + Number(range.min_nonzero) + " to " +
+           Number(range.max) + range.unit + ")";
+  return field + " " + Number(value) + what + allowed + " (" + range.why + ")";
 }
 
 void RequirePlausible(double value, const PlausibleRange& range, const std::string& field,
