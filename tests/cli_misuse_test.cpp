@@ -260,6 +260,12 @@ TEST_CASE("output: -o onto a FIFO writes into it and leaves the FIFO", "[cli][ou
   CHECK(ingest.exit_code == 1);
   CHECK(Lines(ingest.err) == 1);
   CHECK(ingest.err.find("not a regular file") != std::string::npos);
+  // Named on the command line, it is an error without --strict too: one line
+  // naming it, no summary (a FIFO met while walking a folder is skipped).
+  CliRun lenient = RunCli("ingest " + fifo.string());
+  CHECK(lenient.exit_code == 1);
+  CHECK(Lines(lenient.err) == 1);
+  CHECK(lenient.err == "qnm-predict: " + fifo.string() + ": cannot read: not a regular file (a FIFO, device or socket)\n");
 }
 
 TEST_CASE("plot -o onto an existing regular file is an error", "[cli][output]") {
