@@ -11,6 +11,7 @@
 
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
+#include "util/plausible_range.h"
 
 namespace qnm {
 namespace {
@@ -326,8 +327,13 @@ std::vector<RunStats> ExtrapToRunStats(const ExtrapExperiment& experiment, const
       run.wall_time_s = root->values[p][r];
       run.mpi_time_mean_s = value_at(mpi, p, r);
       run.compute_time_mean_s = value_at(compute, p, r);
-      for (double value : {run.wall_time_s, run.mpi_time_mean_s, run.compute_time_mean_s})
-        if (Known(value) && value < 0) throw InputError(path, 0, "a negative time at p=" + FormatNumber(procs));
+      // Every value is a time in seconds: finite and within what a run can last.
+      const std::string at = " at p=" + FormatNumber(procs);
+      RequirePlausible(run.wall_time_s, kRunTimeS, "metric time of " + root->callpath + at, path, 0);
+      if (mpi && !mpi->values[p].empty())
+        RequirePlausible(run.mpi_time_mean_s, kPartTimeS, "metric time of " + mpi->callpath + at, path, 0);
+      if (compute && !compute->values[p].empty())
+        RequirePlausible(run.compute_time_mean_s, kPartTimeS, "metric time of " + compute->callpath + at, path, 0);
       run.derivations["wall_time_s"] = "Extra-P: metric time of call path " + root->callpath;
       if (mpi) run.derivations["mpi_time_mean_s"] = "Extra-P: metric time of call path " + mpi->callpath;
       if (compute) run.derivations["compute_time_mean_s"] = "Extra-P: metric time of call path " + compute->callpath;

@@ -87,6 +87,20 @@ TEST_CASE("extrap: several parameters fail with one line naming what is supporte
             .find("bad.txt:5: 'x' is not a number") == 0);
 }
 
+TEST_CASE("extrap: times outside what a run can last are refused, not modelled", "[ingest][extrap][validation]") {
+  // Robustness campaign, round 3: 1e30 s, 9.2e18 s and inf came through as run times.
+  auto records_error = [](const std::string& second_value) {
+    return ErrorOf([&] {
+      std::string text = "PARAMETER p\nPOINTS 2 4\nREGION main\nDATA 8.5\nDATA " + second_value + "\n";
+      ExtrapToRunStats(ReadExtrapText(text, "e.txt"), "e", "e.txt");
+    });
+  };
+  CHECK(records_error("4.3").empty());
+  CHECK(records_error("1e30").find("e.txt: metric time of main at p=4 1e+30 is outside [1e-06, 1e+07] s") == 0);
+  CHECK(records_error("0").find("e.txt: metric time of main at p=4 0 is outside") == 0);
+  CHECK_FALSE(records_error("inf").empty());
+}
+
 TEST_CASE("extrap: export writes Extra-P's documented shapes and reads back", "[ingest][extrap][cli]") {
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / "qnm-extrap-export-test";

@@ -355,7 +355,84 @@ def main():
                 "damaged": str(folder / base.relative_to(trace)), "argv": command + [str(folder)],
                 "output": "json"}, indent=1))
             count += 1
+    # Round 3: the CUBE4 and Extra-P readers (issue 11: "every new reader gets
+    # the corrupted-file treatment the others have"). Appended after the OTF2
+    # cases so that every earlier case stays byte-identical for the same seed.
+    extrap = data / "extrap"
+    late_text = {
+        "extrap-text": ([extrap / "input.txt"], "text", 120),
+        "extrap-json": ([extrap / "json_example.json", extrap / "jsonl_example.jsonl"], "json", 120),
+    }
+    for category, (bases, kind, n) in late_text.items():
+        for k in range(int(n * args.scale)):
+            base = bases[zlib.crc32(f"{category}/{k}".encode()) % len(bases)]
+            damage = TextDamage(rng, base.read_bytes(), kind)
+            method = rng.choice(damage.methods())
+            damaged = method()
+            if k % args.every:
+                continue
+            count += write_file_case(cases, category, k, repo, base, damaged, method.__name__, ingest)
+    cubes = sorted_files(data / "cube", ["*/*.cubex"])
+    for k in range(int(150 * args.scale)):  # bytes of the archive: headers, compressed data, anchor
+        base = cubes[zlib.crc32(f"cube-bytes/{k}".encode()) % len(cubes)]
+        damage = BinaryDamage(rng, base.read_bytes())
+        method = rng.choice(damage.methods())
+        damaged = method()
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "cube-bytes", k, repo, base, damaged, method.__name__, ingest)
+    # The XML anchor damaged as text, the tar rebuilt around it (not the cube
+    # with the Cube 4.8 tar-checksum bug: Python's tarfile refuses it).
+    readable = [c for c in cubes if "checksum_bug" not in c.name]
+    for k in range(int(150 * args.scale)):
+        base = readable[zlib.crc32(f"cube-anchor/{k}".encode()) % len(readable)]
+        members = read_tar(base)
+        anchor = next(name for name, _, _ in members if name == "anchor.xml")
+        damage = TextDamage(rng, dict((n, b) for n, _, b in members)[anchor], "xml")
+        method = rng.choice(damage.methods())
+        damaged_anchor = method()
+        if k % args.every:
+            continue
+        damaged = write_tar([(n, info, damaged_anchor if n == anchor else b) for n, info, b in members])
+        count += write_file_case(cases, "cube-anchor", k, repo, base, damaged, method.__name__, ingest)
     print(f"{count} cases in {cases}")
+
+
+def write_file_case(cases, category, k, repo, base, damaged, damage_name, ingest):
+    """One damaged file read by `ingest --strict`; returns 1 (cases written)."""
+    folder = cases / category / f"{k:04d}"
+    folder.mkdir(parents=True)
+    target = folder / base.name
+    target.write_bytes(damaged)
+    (folder / "case.json").write_text(json.dumps({
+        "category": category, "damage": damage_name, "base": str(base.relative_to(repo)),
+        "damaged": str(target), "argv": ingest + [str(target)], "output": "csv"}, indent=1))
+    return 1
+
+
+def read_tar(path):
+    """[(name, TarInfo, bytes)] of every regular member, in archive order."""
+    import tarfile
+    out = []
+    with tarfile.open(path, "r:") as tar:
+        for info in tar.getmembers():
+            if info.isfile():
+                out.append((info.name, info, tar.extractfile(info).read()))
+    return out
+
+
+def write_tar(members):
+    """A ustar archive of (name, TarInfo, bytes), deterministic: the original headers' fields."""
+    import io
+    import tarfile
+    buffer = io.BytesIO()
+    with tarfile.open(fileobj=buffer, mode="w:", format=tarfile.USTAR_FORMAT) as tar:
+        for name, info, data in members:
+            copy = tarfile.TarInfo(name)
+            copy.size, copy.mtime, copy.mode = len(data), info.mtime, info.mode
+            copy.uid, copy.gid, copy.uname, copy.gname = info.uid, info.gid, info.uname, info.gname
+            tar.addfile(copy, io.BytesIO(data))
+    return buffer.getvalue()
 
 
 if __name__ == "__main__":
