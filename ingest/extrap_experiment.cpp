@@ -12,6 +12,7 @@
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
 #include "util/plausible_range.h"
+#include "util/utf8_text.h"
 
 namespace qnm {
 namespace {
@@ -175,7 +176,7 @@ ExtrapExperiment ReadExtrapText(std::string_view text, const std::string& path) 
       if (!have_points) throw InputError(path, line_number, keyword + " before POINTS");
       if (rest.empty()) throw InputError(path, line_number, keyword + " without a name");
       finish(line_number);
-      (keyword == "METRIC" ? metric : region) = rest;
+      (keyword == "METRIC" ? metric : region) = ValidUtf8(rest);  // names end up in JSON output
       if (keyword == "REGION") region_line = line_number;
       current = nullptr;
       next_point = 0;

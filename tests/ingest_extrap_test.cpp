@@ -101,6 +101,15 @@ TEST_CASE("extrap: times outside what a run can last are refused, not modelled",
   CHECK_FALSE(records_error("inf").empty());
 }
 
+TEST_CASE("extrap: a region name that is not UTF-8 is kept readable and written back as JSON", "[ingest][extrap]") {
+  // Fuzzing, round 3: the JSON Lines writer threw (uncaught) on the byte 0xB4 in a REGION name.
+  ExtrapExperiment experiment =
+      ReadExtrapText("PARAMETER p\nPOINTS 2 4\nREGION ma\xb4in\nDATA 8.5\nDATA 4.3\n", "u.txt");
+  std::string jsonl = WriteExtrapJsonLines(experiment);
+  CHECK(jsonl.find("\"callpath\":\"ma?in\"") != std::string::npos);
+  CHECK(ReadExtrapJsonLines(jsonl, "again.jsonl").points.size() == 2);
+}
+
 TEST_CASE("extrap: export writes Extra-P's documented shapes and reads back", "[ingest][extrap][cli]") {
   namespace fs = std::filesystem;
   fs::path dir = fs::temp_directory_path() / "qnm-extrap-export-test";
