@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The whole robustness campaign (tests/robustness/): ~2,800 corrupted copies of
+# The whole robustness campaign (tests/robustness/): 3,494 corrupted copies of
 # every real input type, run through qnm-predict built with ASan+UBSan in
 # build-asan/, each outcome classified (clean error, success, unclean error,
 # silent nonsense, crash, hang, memory). Prints the table for bench/README.md.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The ctest slice of the robustness campaign: every 10th generated case of
-# each category (~280 cases, the same ones on every machine), run through
+# each category (~350 cases, the same ones on every machine), run through
 # qnm-predict and classified; fails on any crash, hang, unclean error or
 # silent nonsense. Usage: slice.sh QNM_PREDICT SOURCE_DIR WORK_DIR
 set -euo pipefail
