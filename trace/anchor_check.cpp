@@ -1,9 +1,9 @@
 #include "trace/anchor_check.h"
 
+#include <otf2/otf2.h>
 #include <sys/stat.h>
 
 #include <cstdint>
-#include <cstring>
 #include <string_view>
 
 #include "util/atomic_file.h"
@@ -12,10 +12,8 @@
 namespace qnm::trace {
 namespace {
 
-// OTF2_GeneralDefinitions.h and the buffer's byte-order marks.
-constexpr uint64_t kChunkSizeMin = 256 * 1024, kChunkSizeMax = 16 * 1024 * 1024;
+// The buffer's byte-order marks (libotf2's internal OTF2_EndiannessMode).
 constexpr unsigned char kLittleEndian = 0x42, kBigEndian = 0x23;
-constexpr uint8_t kSubstratePosix = 1, kCompressionNone = 1;
 
 class AnchorBytes {
  public:
@@ -80,7 +78,7 @@ void CheckAnchorFile(const std::string& anchor) {
   for (const char* part : {"major version", "minor version", "bugfix version"}) in.Byte(part);
   for (const char* what : {"event chunk size", "definition chunk size"}) {
     uint64_t chunk = in.Unsigned(8, what);
-    if (chunk < kChunkSizeMin || chunk > kChunkSizeMax)
+    if (chunk < OTF2_CHUNK_SIZE_MIN || chunk > OTF2_CHUNK_SIZE_MAX)
       in.Fail(std::string(what) + " " + std::to_string(chunk) + " outside OTF2's 256 KiB to 16 MiB");
   }
   uint8_t substrate = in.Byte("file substrate"), compression = in.Byte("compression");
@@ -89,7 +87,7 @@ void CheckAnchorFile(const std::string& anchor) {
   if (locations > global_defs)
     in.Fail(std::to_string(locations) + " locations but " + std::to_string(global_defs) +
             " global definitions (each location is one)");
-  if (substrate == kSubstratePosix && compression == kCompressionNone) {
+  if (substrate == OTF2_SUBSTRATE_POSIX && compression == OTF2_COMPRESSION_NONE) {
     // A global definition record takes at least two bytes of traces.def.
     long long def_bytes = FileBytes(anchor.substr(0, anchor.size() - 5) + ".def");
     if (def_bytes >= 0 && global_defs > static_cast<uint64_t>(def_bytes) / 2)
