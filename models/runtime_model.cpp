@@ -99,9 +99,10 @@ std::string RuntimeModel::Formula() const {
            (term == "1" ? "" : "*" + term);
   }
   if (out.empty()) out = "0";
+  // The curve drawn and evaluated is the weighted average, not the best member.
   if (members.size() > 1)
-    out += " (best of " + std::to_string(members.size()) + " averaged curves, weight " +
-           FormatDouble("%.2f", members.front().weight) + ")";
+    out = "average of " + std::to_string(members.size()) + " curves; best " + out + " (weight " +
+          FormatDouble("%.2f", members.front().weight) + ")";
   return out;
 }
 
