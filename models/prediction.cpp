@@ -95,6 +95,7 @@ InputCurve Curve(const char* key, const char* name, const char* unit, const Runt
     if (Known(o.*field)) c.measured.emplace_back(o.procs, o.*field);
   c.formula = model.Formula();
   if (!model.members.empty()) c.forward_log_rms = model.members.front().forward_log_rms;
+  c.averaged_curves = std::max<int>(1, static_cast<int>(model.members.size()));
   c.evaluate = [model](double procs) { return model.Evaluate(procs); };
   return c;
 }

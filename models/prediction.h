@@ -74,6 +74,7 @@ struct InputCurve {
   std::vector<std::pair<int, double>> measured;
   std::string formula;  // the fitted curve, e.g. "1.00 x (3.1 + 52*P^-1)"
   double forward_log_rms = kUnknown;  // forward-validation RMS log error of the best candidate
+  int averaged_curves = 1;            // > 1: the curve is a weighted average; forward_log_rms is its best's
   std::function<double(double procs)> evaluate;
   double Evaluate(double procs) const { return evaluate ? evaluate(procs) : kUnknown; }
 };

@@ -88,7 +88,7 @@ std::string ModelHeader(const SeriesModel& model) {
   for (const InputCurve& input : model.inputs)
     out << "  fit " << input.name << " [" << input.unit << "] = " << input.formula
         << (Known(input.forward_log_rms)
-                ? std::string(input.formula.rfind("average of", 0) == 0 ? "  (best curve's " : "  (") +
+                ? std::string(input.averaged_curves > 1 ? "  (best curve's " : "  (") +
                       "forward-validation RMS log error " + Num(input.forward_log_rms, "%.3f") + ")"
             : input.formula == "none"        ? std::string()
             : model.summary.extrapolatable   ? std::string("  (one fit over all runs, not forward-validated)")

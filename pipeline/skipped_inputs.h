@@ -14,4 +14,8 @@ namespace qnm {
 /// are only counted (IngestSummary::skipped, shown in the command's summary).
 void ReportSkippedInputs(const std::vector<std::string>& named, const IngestSummary& summary);
 
+/// Only the first half: throws when a file named on the command line was
+/// skipped, says nothing about the others (for `ingest`, whose summary lists them).
+void RefuseSkippedNamedInputs(const std::vector<std::string>& named, const IngestSummary& summary);
+
 }  // namespace qnm

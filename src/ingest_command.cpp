@@ -1,7 +1,6 @@
 // `qnm-predict ingest`: files and directories -> run-statistics records.
 #include <unistd.h>
 
-#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -10,6 +9,7 @@
 #include "ingest/npb_output.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
+#include "pipeline/skipped_inputs.h"
 #include "record/run_stats_json.h"
 #include "src/commands.h"
 #include "util/atomic_file.h"
@@ -80,11 +80,8 @@ void Run(const IngestArgs& args) {
     options.progress = isatty(STDERR_FILENO) != 0;
     IngestSummary summary;
     std::vector<RunStats> runs = IngestPaths(args.paths, options, &summary);
-    // A file named on the command line that cannot be read is an error (one
-    // line); damaged files found by walking a folder are skipped and counted.
-    for (const SkippedFile& skipped : summary.skipped)
-      if (std::find(args.paths.begin(), args.paths.end(), skipped.path) != args.paths.end())
-        throw InputError("", 0, skipped.reason);
+    // Damaged files found by walking a folder are skipped and counted below.
+    RefuseSkippedNamedInputs(args.paths, summary);
     if (!args.quiet) std::cerr << summary.Report();
     if (runs.empty()) throw std::runtime_error("ingest: no runs found in the given paths");
     result = Render(runs, format, args.series, ParseGroupByOption(args.group_by));

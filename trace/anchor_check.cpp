@@ -1,7 +1,6 @@
 #include "trace/anchor_check.h"
 
 #include <otf2/otf2.h>
-#include <sys/stat.h>
 
 #include <cstdint>
 #include <string_view>
@@ -56,15 +55,10 @@ class AnchorBytes {
   bool big_endian_ = false;
 };
 
-long long FileBytes(const std::string& path) {
-  struct stat st;
-  return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : -1;
-}
-
 }  // namespace
 
-void CheckAnchorFile(const std::string& anchor) {
-  if (FileBytes(anchor) > (1 << 20)) throw InputError(anchor, 0, "damaged OTF2 anchor file: larger than 1 MB");
+void CheckAnchorFile(const std::string& anchor, const std::string& definitions) {
+  if (FileSizeBytes(anchor) > (1 << 20)) throw InputError(anchor, 0, "damaged OTF2 anchor file: larger than 1 MB");
   const std::string text = ReadFile(anchor);
   AnchorBytes in(anchor, text);
   in.Byte("the buffer header");
@@ -89,14 +83,13 @@ void CheckAnchorFile(const std::string& anchor) {
             " global definitions (each location is one)");
   if (substrate == OTF2_SUBSTRATE_POSIX && compression == OTF2_COMPRESSION_NONE) {
     // A global definition record takes at least two bytes of traces.def.
-    long long def_bytes = FileBytes(anchor.substr(0, anchor.size() - 5) + ".def");
+    long long def_bytes = FileSizeBytes(definitions);
     if (def_bytes >= 0 && global_defs > static_cast<uint64_t>(def_bytes) / 2)
       in.Fail(std::to_string(global_defs) + " global definitions cannot fit in the " + std::to_string(def_bytes) +
               "-byte definition file");
   }
   for (const char* what : {"the machine name", "the creator", "the description"}) in.String(what);
   if (anchor_format > 1) {
-    in.Need(4, "the number of properties");
     uint64_t properties = in.Unsigned(4, "the number of properties");
     if (properties > in.Remaining() / 2)  // a name and a value, each at least its terminating NUL
       in.Fail(std::to_string(properties) + " properties cannot fit in the " + std::to_string(in.Remaining()) +

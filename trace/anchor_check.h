@@ -15,7 +15,8 @@
 namespace qnm::trace {
 
 /// Throws InputError naming `anchor` (and the field) when the anchor cannot be
-/// what it claims; returns quietly for anything libotf2 can be trusted with.
-void CheckAnchorFile(const std::string& anchor);
+/// what it claims, given the archive's global definition file `definitions`;
+/// returns quietly for anything libotf2 can be trusted with.
+void CheckAnchorFile(const std::string& anchor, const std::string& definitions);
 
 }  // namespace qnm::trace

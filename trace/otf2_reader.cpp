@@ -13,6 +13,7 @@
 #include "trace/anchor_check.h"
 #include "trace/otf2_error.h"
 #include "trace/pending_requests.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/utf8_text.h"
 
@@ -34,10 +35,7 @@ bool IsFile(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
 }
-uint64_t FileSize(const std::string& path) {
-  struct stat info {};
-  return ::stat(path.c_str(), &info) == 0 ? static_cast<uint64_t>(info.st_size) : 0;
-}
+uint64_t FileSize(const std::string& path) { return static_cast<uint64_t>(std::max(0LL, FileSizeBytes(path))); }
 bool IsDirectory(const std::string& path) {
   struct stat info {};
   return ::stat(path.c_str(), &info) == 0 && S_ISDIR(info.st_mode);
@@ -629,7 +627,7 @@ ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint6
   std::string base = anchor.substr(0, anchor.size() - 5);  // strip ".otf2"
   if (!IsFile(base + ".def"))
     throw InputError(base + ".def", 0, "missing global definition file");
-  CheckAnchorFile(anchor);  // libotf2 trusts the anchor's counts (loops and allocates on a damaged one)
+  CheckAnchorFile(anchor, base + ".def");  // libotf2 trusts the anchor's counts (loops and allocates on a damaged one)
   ReaderPtr reader(OTF2_Reader_Open(anchor.c_str()), CloseReader);
   if (!reader) throw InputError(anchor, 0, Otf2Message("not a readable OTF2 anchor file"));
   if (OTF2_Reader_SetSerialCollectiveCallbacks(reader.get()) != OTF2_SUCCESS)

@@ -162,6 +162,11 @@ void RefuseOutputOverInputs(const std::string& path, const std::vector<std::stri
   }
 }
 
+long long FileSizeBytes(const std::string& path) {
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : -1;
+}
+
 std::string ReadFile(const std::string& path) {
   struct stat st;
   // Check the type before opening: opening a FIFO blocks, a device may have effects.

@@ -36,4 +36,8 @@ void RefuseOutputOverInputs(const std::string& path, const std::vector<std::stri
 /// or directory is refused by name. Throws InputError naming `path` on failure.
 std::string ReadFile(const std::string& path);
 
+/// The size in bytes of what `path` names (stat, symbolic links followed), or
+/// -1 when it cannot be stat'ed.
+long long FileSizeBytes(const std::string& path);
+
 }  // namespace qnm

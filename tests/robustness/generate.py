@@ -293,19 +293,9 @@ def main():
             damaged = method()
             if k % args.every:
                 continue
-            folder = cases / category / f"{k:04d}"
-            folder.mkdir(parents=True)
-            if category == "npb-series":  # the whole series with one run damaged
-                for sibling in sorted(series.iterdir()):
-                    if sibling.name != base.name:
-                        os.symlink(sibling, folder / sibling.name)
-            target = folder / base.name
-            target.write_bytes(damaged)
-            case_argv = [a.replace("{file}", str(target)).replace("{dir}", str(folder)) for a in argv]
-            (folder / "case.json").write_text(json.dumps({
-                "category": category, "damage": method.__name__, "base": str(base.relative_to(repo)),
-                "damaged": str(target), "argv": case_argv, "output": output}, indent=1))
-            count += 1
+            # npb-series: the whole series with one run damaged
+            siblings = [s for s in sorted(series.iterdir()) if s.name != base.name] if category == "npb-series" else []
+            count += write_file_case(cases, category, k, repo, base, damaged, method.__name__, argv, output, siblings)
 
     # What-if factors on the command line: every bad number for every factor option.
     options = [["--scale-computation", "{v}"], ["--scale-mpi", "{v}"], ["--scale-transfer", "{v}"],
@@ -371,7 +361,7 @@ def main():
             damaged = method()
             if k % args.every:
                 continue
-            count += write_file_case(cases, category, k, repo, base, damaged, method.__name__, ingest)
+            count += write_file_case(cases, category, k, repo, base, damaged, method.__name__, ingest + ["{file}"])
     cubes = sorted_files(data / "cube", ["*/*.cubex"])
     for k in range(int(150 * args.scale)):  # bytes of the archive: headers, compressed data, anchor
         base = cubes[zlib.crc32(f"cube-bytes/{k}".encode()) % len(cubes)]
@@ -380,7 +370,7 @@ def main():
         damaged = method()
         if k % args.every:
             continue
-        count += write_file_case(cases, "cube-bytes", k, repo, base, damaged, method.__name__, ingest)
+        count += write_file_case(cases, "cube-bytes", k, repo, base, damaged, method.__name__, ingest + ["{file}"])
     # The XML anchor damaged as text, the tar rebuilt around it (not the cube
     # with the Cube 4.8 tar-checksum bug: Python's tarfile refuses it).
     readable = [c for c in cubes if "checksum_bug" not in c.name]
@@ -394,19 +384,23 @@ def main():
         if k % args.every:
             continue
         damaged = write_tar([(n, info, damaged_anchor if n == anchor else b) for n, info, b in members])
-        count += write_file_case(cases, "cube-anchor", k, repo, base, damaged, method.__name__, ingest)
+        count += write_file_case(cases, "cube-anchor", k, repo, base, damaged, method.__name__, ingest + ["{file}"])
     print(f"{count} cases in {cases}")
 
 
-def write_file_case(cases, category, k, repo, base, damaged, damage_name, ingest):
-    """One damaged file read by `ingest --strict`; returns 1 (cases written)."""
+def write_file_case(cases, category, k, repo, base, damaged, damage_name, argv, output="csv", siblings=()):
+    """Case CASES/<category>/<k>: the damaged copy of `base`, symbolic links to
+    `siblings`, and case.json with {file} and {dir} of `argv` filled in; returns 1."""
     folder = cases / category / f"{k:04d}"
     folder.mkdir(parents=True)
+    for sibling in siblings:
+        os.symlink(sibling, folder / sibling.name)
     target = folder / base.name
     target.write_bytes(damaged)
+    case_argv = [a.replace("{file}", str(target)).replace("{dir}", str(folder)) for a in argv]
     (folder / "case.json").write_text(json.dumps({
         "category": category, "damage": damage_name, "base": str(base.relative_to(repo)),
-        "damaged": str(target), "argv": ingest + [str(target)], "output": "csv"}, indent=1))
+        "damaged": str(target), "argv": case_argv, "output": output}, indent=1))
     return 1
 
 
