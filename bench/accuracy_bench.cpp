@@ -1,53 +1,148 @@
-// The extrapolation protocol on every series the project holds: train on the
-// k smallest process counts, predict every larger one, and compare with what
-// was measured, beside a plain Amdahl fit (a + b/P, non-negative least
-// squares) and, for the scaling development set, the peer's (Extra-P)
-// predictions. Prints Markdown (per series, then per data set and overall).
-// Usage: accuracy_bench [--tests DIR] [--scaling DIR] [--quiet]
-//   --tests   the project's tests/data (NPB tables, mpiP reports)
-//   --scaling the scaling development set (scaling_series.csv, extrap_baseline.csv)
-//   --quiet   only the summaries, no per-series rows
+// The extrapolation protocol on every series the project holds, scored source
+// by source. Train on the k smallest process counts, predict every larger one,
+// compare with what was measured, beside Extra-P 4.2 (its predictions on the
+// same protocol, bench/data/*/extrap_baseline.csv), a plain Amdahl fit
+// (a + b/P, non-negative relative least squares) and the naive "last training
+// point x P_last / P" (perfect scaling from the edge).
+//
+// Headline: leave one source out. The corpus prior (models/extrapolation_prior.h)
+// that carries each fit beyond its training range is learned from every other
+// source's series, never from the one being scored; so is its interval rate.
+// The same numbers without the prior ("fit alone") show what the prior adds.
+//
+// Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--write-prior FILE]
+//   --data        bench/data (scaling/, scaling2/, mpip-scaling/)
+//   --tests       the project's tests/data (NPB tables, mpiP reports of NPB-MZ on cab)
+//   --quiet       only the summaries, no per-series rows
+//   --write-prior the prior learned on every source (what the tool ships), as JSON
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "models/extrapolation_prior.h"
 #include "models/scaling_fit.h"
 #include "models/validation.h"
+#include "util/atomic_file.h"
 
 namespace {
 
-struct PointResult {
-  int procs = 0;
-  double measured_s = 0, ours = NAN, amdahl = NAN, peer = NAN;  // |relative error|
-  bool inside = false, flagged = false, has_interval = false;
-};
+using qnm::Series;
 
-struct SeriesResult {
-  std::string name;
-  std::string train;
-  std::vector<PointResult> points;  // predicted points, ascending P
-  std::string failure;              // why nothing was predicted
-};
+// ---------------------------------------------------------------- data ---
 
-struct DataSet {
-  std::string label;  // short name for the summary
-  std::string title;
-  std::vector<SeriesResult> series;
-  bool has_peer = false;
-};
+/// One field list of a CSV line with double-quoted fields ("a, b" stays one field).
+std::vector<std::string> SplitCsv(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) out.emplace_back();
+    else if (c != '\r') out.back() += c;
+  }
+  return out;
+}
 
-std::vector<qnm::Series> Load(const std::vector<std::string>& paths) {
+/// Ranks per node of the first development set, from its SOURCES.md (machine
+/// cores per node / OpenMP threads per rank); 0 when the series says nothing.
+int RanksPerNodeOfScalingSeries(const std::string& name) {
+  int cores = 0;
+  if (name.find("AWSc6gn") != std::string::npos) cores = 64;
+  else if (name.find("SuperMUC") != std::string::npos) cores = 28;
+  else if (name.find("MareNostrum4") != std::string::npos) cores = 48;
+  else if (name.find("niagara") != std::string::npos) cores = 40;
+  else if (name.find("bbserv") != std::string::npos) cores = 32;
+  int threads = 1;
+  std::size_t omp = name.find("-omp");
+  if (omp != std::string::npos) threads = std::max(1, std::atoi(name.c_str() + omp + 4));
+  return cores / threads;
+}
+
+/// The source (repository or campaign) a series comes from: the unit left out.
+std::string SourceOf(const std::string& series) {
+  std::string prefix = series.substr(0, series.find('-'));
+  if (prefix == "trilinosML") return "amgcl";  // same repository (ddemidov/amgcl benchmark data)
+  return prefix;
+}
+
+/// A runtime series table: `series,procs,time_s,...[,ranks_per_node,threads,nodes,machine]`.
+std::vector<Series> LoadRuntimeTable(const std::string& path, bool first_set) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open");
+  std::string line;
+  std::getline(in, line);
+  std::vector<std::string> header = SplitCsv(line);
+  auto column = [&](const char* name) {
+    auto it = std::find(header.begin(), header.end(), name);
+    return it == header.end() ? -1 : static_cast<int>(it - header.begin());
+  };
+  int rpn = column("ranks_per_node"), nodes = column("nodes"), threads = column("threads"),
+      machine = column("machine");
+  std::vector<qnm::RunStats> runs;
+  while (std::getline(in, line)) {
+    std::vector<std::string> f = SplitCsv(line);
+    if (f.size() < 3) continue;
+    qnm::RunStats run;
+    run.series = f[0];
+    run.procs = std::stoi(f[1]);
+    run.wall_time_s = std::stod(f[2]);
+    if (rpn >= 0 && rpn < static_cast<int>(f.size())) run.ranks_per_node = std::stoi(f[rpn]);
+    else if (first_set) run.ranks_per_node = RanksPerNodeOfScalingSeries(f[0]);
+    if (nodes >= 0 && nodes < static_cast<int>(f.size())) run.nodes = std::stoi(f[nodes]);
+    else if (run.ranks_per_node > 0) run.nodes = (run.procs + run.ranks_per_node - 1) / run.ranks_per_node;
+    if (threads >= 0 && threads < static_cast<int>(f.size())) run.threads_per_proc = std::stoi(f[threads]);
+    if (machine >= 0 && machine < static_cast<int>(f.size())) run.machine = f[machine];
+    run.sources = {path};
+    runs.push_back(run);
+  }
+  return qnm::GroupIntoSeries(std::move(runs));
+}
+
+std::vector<Series> Load(const std::vector<std::string>& paths) {
   qnm::IngestSummary summary;
   std::vector<qnm::RunStats> runs = qnm::IngestPaths(paths, qnm::IngestOptions(), &summary);
   for (qnm::RunStats& run : runs) run.Derive();
   return qnm::GroupIntoSeries(std::move(runs));
 }
+
+/// Peer predictions: series -> P -> predicted time.
+std::map<std::string, std::map<int, double>> ReadPeer(const std::string& path) {
+  std::map<std::string, std::map<int, double>> peer;
+  std::ifstream in(path);
+  std::string line;
+  std::getline(in, line);  // series,p_train_max,p_test,measured,extrap_pred,rel_err,model
+  while (std::getline(in, line)) {
+    std::vector<std::string> f = SplitCsv(line);
+    if (f.size() < 6) continue;
+    peer[f[0]][std::stoi(f[2])] = std::stod(f[4]);
+  }
+  return peer;
+}
+
+std::vector<std::pair<int, double>> Times(const Series& series) {
+  std::vector<std::pair<int, double>> out;
+  for (const qnm::RunGroup& group : series.groups)
+    if (qnm::Known(group.median_time_s) && group.median_time_s > 0)
+      out.emplace_back(group.procs, group.median_time_s);
+  return out;
+}
+
+/// The k smallest process counts (the peer's protocol); empty when fewer than k + 1.
+std::vector<int> Smallest(const Series& series, int k) {
+  std::vector<int> procs;
+  for (const auto& [p, t] : Times(series)) procs.push_back(p);
+  if (static_cast<int>(procs.size()) <= k) return {};
+  procs.resize(k);
+  return procs;
+}
+
+// -------------------------------------------------------------- scoring ---
 
 /// Amdahl's law fitted to the training totals: T = a + b/P, a, b >= 0, relative least squares.
 double AmdahlPrediction(const std::vector<std::pair<int, double>>& train, int procs) {
@@ -64,97 +159,113 @@ double AmdahlPrediction(const std::vector<std::pair<int, double>>& train, int pr
   return c[0] + c[1] / procs;
 }
 
-/// The scaling development set, `series,procs,time_s,metric,source` (the table
-/// reader does not take its metric/source columns): one run per row.
-std::vector<qnm::Series> LoadScaling(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error(path + ": cannot open");
-  std::string line;
-  std::getline(in, line);
-  std::vector<qnm::RunStats> runs;
-  while (std::getline(in, line)) {
-    std::stringstream fields(line);
-    std::string series, procs, time;
-    if (!std::getline(fields, series, ',') || !std::getline(fields, procs, ',') ||
-        !std::getline(fields, time, ','))
-      continue;
-    qnm::RunStats run;
-    run.series = series;
-    run.procs = std::stoi(procs);
-    run.wall_time_s = std::stod(time);
-    run.sources = {path};
-    runs.push_back(run);
-  }
-  return qnm::GroupIntoSeries(std::move(runs));
+struct PointResult {
+  int procs = 0;
+  double measured_s = 0;
+  double ours = NAN, fit_alone = NAN, amdahl = NAN, naive = NAN, peer = NAN;  // |relative error|
+  bool inside = false, fit_alone_inside = false, flagged = false;
+};
+
+struct SeriesResult {
+  std::string source, name, train;
+  std::vector<PointResult> points;  // predicted points, ascending P
+  std::string failure;              // why nothing was predicted
+  std::string note;                 // e.g. the largest rise of the prediction
+};
+
+/// One series of the corpus and how it is scored.
+struct Entry {
+  std::string source;
+  const Series* series = nullptr;
+  std::vector<int> train;
+  const std::map<int, double>* peer = nullptr;
+  double (*truth)(const qnm::RunGroup&) = nullptr;  // measured value of a group (default: median time)
+};
+
+double RelativeError(double predicted, double measured) {
+  return predicted > 0 && std::isfinite(predicted) ? std::fabs(predicted / measured - 1) : NAN;
 }
 
-/// Peer predictions: series -> P -> |relative error|.
-std::map<std::string, std::map<int, double>> ReadPeer(const std::string& path) {
-  std::map<std::string, std::map<int, double>> peer;
-  std::ifstream in(path);
-  std::string line;
-  std::getline(in, line);  // header: series,p_train_max,p_test,measured,extrap_pred,rel_err,model
-  while (std::getline(in, line)) {
-    std::stringstream fields(line);
-    std::string series, train_max, test, measured, predicted, rel;
-    if (!std::getline(fields, series, ',') || !std::getline(fields, train_max, ',') ||
-        !std::getline(fields, test, ',') || !std::getline(fields, measured, ',') ||
-        !std::getline(fields, predicted, ',') || !std::getline(fields, rel, ','))
-      continue;
-    peer[series][std::stoi(test)] = std::fabs(std::stod(rel));
-  }
-  return peer;
-}
-
-SeriesResult Run(const qnm::Series& series, const std::vector<int>& train,
-                 const std::map<int, double>* peer) {
-  SeriesResult out;
-  out.name = series.name;
-  for (int p : train) out.train += (out.train.empty() ? "" : ",") + std::to_string(p);
+bool Validate(const Entry& e, const qnm::PredictionOptions& prediction, qnm::ValidationResult* result,
+              std::string* error) {
   qnm::ValidationOptions options;
-  options.train_procs = train;
-  qnm::ValidationResult result;
+  options.train_procs = e.train;
+  options.prediction = prediction;
+  return qnm::ValidateSeries(*e.series, options, result, error);
+}
+
+SeriesResult Score(const Entry& e, const qnm::PredictionOptions& with_prior,
+                   const qnm::PredictionOptions& without_prior) {
+  SeriesResult out;
+  out.source = e.source;
+  out.name = e.series->name;
+  for (int p : e.train) out.train += (out.train.empty() ? "" : ",") + std::to_string(p);
+  qnm::ValidationResult ours, alone;
   std::string error;
-  if (!qnm::ValidateSeries(series, options, &result, &error)) {
+  if (!Validate(e, with_prior, &ours, &error) || !Validate(e, without_prior, &alone, &error)) {
     out.failure = error;
     return out;
   }
+  std::map<int, double> truth;
+  for (const qnm::RunGroup& g : e.series->groups) truth[g.procs] = e.truth ? e.truth(g) : g.median_time_s;
   std::vector<std::pair<int, double>> train_times;
-  for (const qnm::ValidationRow& row : result.rows)
-    if (row.training) train_times.emplace_back(row.procs, row.measured_s);
-  for (const qnm::ValidationRow& row : result.rows) {
+  for (int p : e.train) train_times.emplace_back(p, truth[p]);
+  const auto [p_last, t_last] = train_times.back();
+  for (std::size_t k = 0; k < ours.rows.size(); ++k) {
+    const qnm::ValidationRow& row = ours.rows[k];
     if (row.training) continue;
     PointResult point;
     point.procs = row.procs;
-    point.measured_s = row.measured_s;
-    point.ours = std::fabs(row.relative_error);
-    if (!qnm::Known(row.relative_error)) point.ours = NAN;
-    point.amdahl = std::fabs(AmdahlPrediction(train_times, row.procs) / row.measured_s - 1);
-    point.inside = row.inside_interval;
-    point.has_interval = qnm::Known(row.predicted.total.lower_s);
+    point.measured_s = truth[row.procs];
+    point.ours = RelativeError(row.predicted.total.value_s, point.measured_s);
+    point.inside = row.predicted.total.lower_s <= point.measured_s && point.measured_s <= row.predicted.total.upper_s;
     point.flagged = !row.predicted.flags.empty();
-    if (peer) {
-      auto it = peer->find(row.procs);
-      if (it != peer->end()) point.peer = it->second;
+    const qnm::ValidationRow& a = alone.rows[k];
+    point.fit_alone = RelativeError(a.predicted.total.value_s, point.measured_s);
+    point.fit_alone_inside = a.predicted.total.lower_s <= point.measured_s && point.measured_s <= a.predicted.total.upper_s;
+    point.amdahl = RelativeError(AmdahlPrediction(train_times, row.procs), point.measured_s);
+    point.naive = RelativeError(t_last * p_last / row.procs, point.measured_s);
+    if (e.peer) {
+      auto it = e.peer->find(row.procs);
+      if (it != e.peer->end()) point.peer = RelativeError(it->second, point.measured_s);
     }
     out.points.push_back(point);
   }
+  if (out.points.empty()) out.failure = "no process count beyond the training set";
   return out;
 }
 
-std::vector<int> Procs(const qnm::Series& series) {
-  std::vector<int> procs;
-  for (const qnm::RunGroup& group : series.groups)
-    if (qnm::Known(group.median_time_s) && group.median_time_s > 0) procs.push_back(group.procs);
-  return procs;
+// ----------------------------------------------------- the corpus prior ---
+
+/// The series as the prior learns from it: training points and the larger, held-out ones.
+qnm::PriorSeries AsPriorSeries(const Entry& e) {
+  qnm::PriorSeries s;
+  s.source = e.source;
+  s.name = e.series->name;
+  for (const auto& [p, t] : Times(*e.series)) {
+    if (std::find(e.train.begin(), e.train.end(), p) != e.train.end()) s.training.emplace_back(p, t);
+    else if (!e.train.empty() && p > e.train.back()) s.held_out.emplace_back(p, t);
+  }
+  return s;
 }
 
-/// The k smallest process counts (the peer's protocol); empty when fewer than k + 1.
-std::vector<int> Smallest(const qnm::Series& series, int k) {
-  std::vector<int> procs = Procs(series);
-  if (static_cast<int>(procs.size()) <= k) return {};
-  procs.resize(k);
-  return procs;
+qnm::ExtrapolationPrior LearnPrior(const std::vector<qnm::PriorSeries>& corpus, const std::string& leave_out) {
+  std::vector<qnm::PriorSeries> kept;
+  for (const qnm::PriorSeries& s : corpus)
+    if (s.source != leave_out) kept.push_back(s);
+  qnm::ExtrapolationPrior prior;
+  qnm::ExtrapolationPriorSummary summary;
+  qnm::FitExtrapolationPrior(kept, qnm::RuntimeModelOptions(), qnm::ExtrapolationPriorOptions(), &prior, &summary);
+  return prior;
+}
+
+// ------------------------------------------------------------ printing ---
+
+std::string Pct(double fraction) {
+  if (!std::isfinite(fraction)) return "–";
+  char buffer[32];
+  std::snprintf(buffer, sizeof buffer, "%.1f%%", 100 * fraction);
+  return buffer;
 }
 
 double Median(std::vector<double> values) {
@@ -173,43 +284,10 @@ double Max(const std::vector<double>& values) {
   return m;
 }
 
-std::string Pct(double fraction) {
-  if (!std::isfinite(fraction)) return "–";
-  char buffer[32];
-  std::snprintf(buffer, sizeof buffer, "%.1f%%", 100 * fraction);
-  return buffer;
-}
-
-void PrintSeries(const DataSet& set) {
-  std::printf("\n### %s\n\n", set.title.c_str());
-  std::printf("| series | train P | abs. error ours at each predicted P | at largest P: ours | Amdahl |%s "
-              "inside 90%% |\n",
-              set.has_peer ? " peer |" : "");
-  std::printf("|---|---|---|---:|---:|%s---:|\n", set.has_peer ? "---:|" : "");
-  for (const SeriesResult& s : set.series) {
-    if (!s.failure.empty()) {
-      std::printf("| %s | %s | not predicted: %s | | |%s |\n", s.name.c_str(), s.train.c_str(),
-                  s.failure.c_str(), set.has_peer ? " |" : "");
-      continue;
-    }
-    std::string each;
-    int inside = 0;
-    for (const PointResult& p : s.points) {
-      each += (each.empty() ? "" : " ") + std::to_string(p.procs) + ":" + Pct(p.ours) +
-              (p.flagged ? "!" : "");
-      inside += p.inside;
-    }
-    const PointResult& last = s.points.back();
-    std::printf("| %s | %s | %s | %s | %s |%s %d/%zu |\n", s.name.c_str(), s.train.c_str(),
-                each.c_str(), Pct(last.ours).c_str(), Pct(last.amdahl).c_str(),
-                set.has_peer ? (" " + Pct(last.peer) + " |").c_str() : "", inside, s.points.size());
-  }
-}
-
 struct Totals {
-  std::vector<double> ours, amdahl, peer, last_ours, last_amdahl, last_peer;
-  int inside = 0, with_interval = 0, flagged = 0, series = 0, failed = 0;
-  int wins_peer = 0, peer_series = 0, wins_amdahl = 0;
+  std::vector<double> last_ours, last_alone, last_amdahl, last_naive, last_peer, all_ours;
+  int points = 0, inside = 0, alone_inside = 0, flagged = 0, series = 0, failed = 0;
+  int wins_peer = 0, alone_wins_peer = 0, peer_series = 0, wins_amdahl = 0, wins_naive = 0, wins_alone = 0;
   void Add(const SeriesResult& s) {
     if (!s.failure.empty()) {
       ++failed;
@@ -217,114 +295,245 @@ struct Totals {
     }
     ++series;
     for (const PointResult& p : s.points) {
-      ours.push_back(p.ours);
-      amdahl.push_back(p.amdahl);
-      peer.push_back(p.peer);
+      ++points;
+      all_ours.push_back(p.ours);
       inside += p.inside;
-      with_interval += p.has_interval;
+      alone_inside += p.fit_alone_inside;
       flagged += p.flagged;
     }
     const PointResult& last = s.points.back();
     last_ours.push_back(last.ours);
+    last_alone.push_back(last.fit_alone);
     last_amdahl.push_back(last.amdahl);
+    last_naive.push_back(last.naive);
     last_peer.push_back(last.peer);
     if (std::isfinite(last.peer)) {
       ++peer_series;
       wins_peer += last.ours < last.peer;
+      alone_wins_peer += last.fit_alone < last.peer;
     }
     wins_amdahl += last.ours < last.amdahl;
+    wins_naive += last.ours < last.naive;
+    wins_alone += last.ours < last.fit_alone;
   }
 };
 
+void PrintTotalsHeader() {
+  std::printf("| data | series | points | ours at largest P: median / max | fit alone | Extra-P | Amdahl | "
+              "naive | ours better than Extra-P | than Amdahl | than naive | inside 90%% interval (fit alone) | "
+              "flagged |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+}
+
 void PrintTotals(const std::string& title, const Totals& t) {
-  std::printf("| %s | %d%s | %zu | %s / %s | %s / %s%s | %s / %s%s | %d/%zu (%s) | %d | %d/%d | %s |\n",
+  std::string peer = t.peer_series ? std::to_string(t.wins_peer) + "/" + std::to_string(t.peer_series) + " (" +
+                                         Pct(double(t.wins_peer) / t.peer_series) + "; fit alone " +
+                                         std::to_string(t.alone_wins_peer) + ")"
+                                   : "–";
+  std::printf("| %s | %d%s | %d | %s / %s | %s | %s | %s | %s | %s | %d/%d | %d/%d | %s (%s) | %d |\n",
               title.c_str(), t.series, t.failed ? (" (+" + std::to_string(t.failed) + " failed)").c_str() : "",
-              t.ours.size(), Pct(Median(t.ours)).c_str(), Pct(Max(t.ours)).c_str(),
-              Pct(Median(t.last_ours)).c_str(), Pct(Max(t.last_ours)).c_str(), "",
-              Pct(Median(t.last_amdahl)).c_str(), Pct(Max(t.last_amdahl)).c_str(), "", t.inside,
-              t.ours.size(), Pct(t.ours.empty() ? NAN : double(t.inside) / t.ours.size()).c_str(),
-              t.flagged, t.wins_amdahl, t.series,
-              t.peer_series ? (std::to_string(t.wins_peer) + "/" + std::to_string(t.peer_series) +
-                               " (peer median at largest P " + Pct(Median(t.last_peer)) + ")")
-                                  .c_str()
-                            : "–");
+              t.points, Pct(Median(t.last_ours)).c_str(), Pct(Max(t.last_ours)).c_str(),
+              Pct(Median(t.last_alone)).c_str(), Pct(Median(t.last_peer)).c_str(),
+              Pct(Median(t.last_amdahl)).c_str(), Pct(Median(t.last_naive)).c_str(), peer.c_str(), t.wins_amdahl,
+              t.series, t.wins_naive, t.series, Pct(t.points ? double(t.inside) / t.points : NAN).c_str(),
+              Pct(t.points ? double(t.alone_inside) / t.points : NAN).c_str(), t.flagged);
+}
+
+void PrintSeries(const std::string& title, const std::vector<SeriesResult>& results) {
+  std::printf("\n#### %s\n\n", title.c_str());
+  std::printf("| series | train P | ours at each predicted P (! flagged) | largest P: ours | fit alone | Extra-P | "
+              "Amdahl | naive | inside 90%% |\n|---|---|---|---:|---:|---:|---:|---:|---:|\n");
+  for (const SeriesResult& s : results) {
+    if (!s.failure.empty()) {
+      std::printf("| %s | %s | not predicted: %s | | | | | | |\n", s.name.c_str(), s.train.c_str(),
+                  s.failure.c_str());
+      continue;
+    }
+    std::string each;
+    int inside = 0;
+    for (const PointResult& p : s.points) {
+      each += (each.empty() ? "" : " ") + std::to_string(p.procs) + ":" + Pct(p.ours) + (p.flagged ? "!" : "");
+      inside += p.inside;
+    }
+    const PointResult& l = s.points.back();
+    std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %d/%zu |\n", s.name.c_str(), s.train.c_str(),
+                each.c_str(), Pct(l.ours).c_str(), Pct(l.fit_alone).c_str(), Pct(l.peer).c_str(),
+                Pct(l.amdahl).c_str(), Pct(l.naive).c_str(), inside, s.points.size());
+    if (!s.note.empty()) std::printf("| | | %s | | | | | | |\n", s.note.c_str());
+  }
+}
+
+/// The largest predicted time at P <= 1024 relative to the prediction at the last training P, and where.
+std::string RiseNote(const Entry& e, const qnm::PredictionOptions& options) {
+  qnm::SeriesModel model;
+  std::string error;
+  if (!qnm::FitSeriesModel(*e.series, e.train, options, &model, &error)) return "";
+  double base = model.Predict(model.max_train_procs).total.value_s;
+  double worst = 0;
+  int at = 0;
+  std::string flags;
+  for (int p = model.max_train_procs; p <= 1024; ++p) {
+    qnm::ProcsPrediction q = model.Predict(p);
+    if (!q.Ok()) {
+      if (flags.empty()) flags = "P=" + std::to_string(p) + ": " + q.message;
+      continue;
+    }
+    if (q.total.value_s / base > worst) {
+      worst = q.total.value_s / base;
+      at = p;
+    }
+  }
+  char buffer[256];
+  std::snprintf(buffer, sizeof buffer, "largest predicted T(P<=1024) / T(P=%d): %.2f at P=%d",
+                model.max_train_procs, worst, at);
+  return buffer + (flags.empty() ? "" : "; first refused " + flags);
+}
+
+double AppTimeMax(const qnm::RunGroup& group) {
+  std::vector<double> values;
+  for (const qnm::RunStats& run : group.runs)
+    if (qnm::Known(run.app_time_max_s)) values.push_back(run.app_time_max_s);
+  return values.empty() ? group.median_time_s : Median(values);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string tests = "tests/data", scaling = "bench/data/scaling";
+  std::string data = "bench/data", tests = "tests/data", write_prior;
   bool quiet = false;
   for (int k = 1; k < argc; ++k) {
     std::string arg = argv[k];
-    if (arg == "--tests" && k + 1 < argc) tests = argv[++k];
-    else if (arg == "--scaling" && k + 1 < argc) scaling = argv[++k];
+    if (arg == "--data" && k + 1 < argc) data = argv[++k];
+    else if (arg == "--tests" && k + 1 < argc) tests = argv[++k];
+    else if (arg == "--write-prior" && k + 1 < argc) write_prior = argv[++k];
     else if (arg == "--quiet") quiet = true;
     else {
       std::fprintf(stderr, "accuracy_bench: unknown argument '%s'\n", arg.c_str());
       return 2;
     }
   }
-  std::vector<DataSet> sets;
   try {
-    // 1. The scaling development set: the peer's protocol, 5 smallest P.
-    DataSet dev{"scaling (42)", "scaling development set (train the 5 smallest P, predict the rest)", {}, true};
-    auto peer = ReadPeer(scaling + "/extrap_baseline.csv");
-    for (const qnm::Series& s : LoadScaling(scaling + "/scaling_series.csv")) {
-      std::vector<int> train = Smallest(s, 5);
-      if (train.empty()) continue;
-      auto it = peer.find(s.name);
-      dev.series.push_back(Run(s, train, it == peer.end() ? nullptr : &it->second));
-    }
-    sets.push_back(dev);
+    // ---- the 164 runtime series of six sources, Extra-P's protocol (5 smallest P) ----
+    std::vector<Series> dev = LoadRuntimeTable(data + "/scaling/scaling_series.csv", true);
+    std::vector<Series> dev2 = LoadRuntimeTable(data + "/scaling2/series.csv", false);
+    auto peer = ReadPeer(data + "/scaling/extrap_baseline.csv");
+    auto peer2 = ReadPeer(data + "/scaling2/extrap_baseline.csv");
+    peer.insert(peer2.begin(), peer2.end());
+    std::vector<Entry> corpus;
+    for (const std::vector<Series>* set : {&dev, &dev2})
+      for (const Series& s : *set) {
+        Entry e;
+        e.source = SourceOf(s.name);
+        e.series = &s;
+        e.train = Smallest(s, 5);
+        if (e.train.empty()) continue;
+        auto it = peer.find(s.name);
+        e.peer = it == peer.end() ? nullptr : &it->second;
+        corpus.push_back(e);
+      }
 
-    // 2. NPB tables (runtime only): train on all but the largest, at most 5, at least 3.
-    DataSet npb{"NPB tables", "NPB series (tables; train the min(5, n-1) smallest P, at least 3)", {}, false};
-    for (const qnm::Series& s : Load({tests + "/npb/npb_series_median.csv"})) {
-      int n = static_cast<int>(Procs(s).size());
-      if (n < 4) continue;
-      npb.series.push_back(Run(s, Smallest(s, std::min(5, n - 1)), nullptr));
-    }
-    sets.push_back(npb);
+    qnm::PredictionOptions without_prior;
+    std::vector<qnm::PriorSeries> samples;
+    for (const Entry& e : corpus) samples.push_back(AsPriorSeries(e));
+    std::set<std::string> sources;
+    for (const Entry& e : corpus) sources.insert(e.source);
 
-    // 3. NPB-MZ on LLNL cab from mpiP reports (queueing model), both protocols;
-    // 4. the other mpiP series with at least four process counts.
-    std::vector<qnm::Series> mpip = Load({tests + "/mpip"});
-    DataSet mz8{"NPB-MZ 1,2,4,8 -> 16", "NPB-MZ class C on cab, mpiP-driven: train 1,2,4,8 -> predict 16", {}, false};
-    DataSet mz4{"NPB-MZ 1,2,4 -> 8,16", "NPB-MZ class C on cab, mpiP-driven: train 1,2,4 -> predict 8,16", {}, false};
-    DataSet other{"other mpiP", "other mpiP series (train the n-1 smallest P)", {}, false};
-    for (const qnm::Series& s : mpip) {
-      if (s.name.find("-mz.C") != std::string::npos) {
-        mz8.series.push_back(Run(s, {1, 2, 4, 8}, nullptr));
-        mz4.series.push_back(Run(s, {1, 2, 4}, nullptr));
-      } else if (Procs(s).size() >= 4) {
-        other.series.push_back(Run(s, Smallest(s, static_cast<int>(Procs(s).size()) - 1), nullptr));
+    std::printf("## Leave one source out: %zu runtime series of %zu sources\n\n", corpus.size(), sources.size());
+    std::printf("Prior learned without the scored source (models/extrapolation_prior.h: the three most "
+                "probable candidates; interval rate per octave):\n\n");
+    std::printf("| left out | series | most probable candidates | interval log sd / octave |\n|---|---:|---|---:|\n");
+    std::map<std::string, std::vector<SeriesResult>> by_source;
+    for (const std::string& source : sources) {
+      qnm::PredictionOptions with_prior;
+      with_prior.runtime.prior = LearnPrior(samples, source);
+      int count = 0;
+      for (const Entry& e : corpus)
+        if (e.source == source) {
+          by_source[source].push_back(Score(e, with_prior, without_prior));
+          ++count;
+        }
+      std::printf("| %s | %d | %s | %.3f |\n", source.c_str(), count, with_prior.runtime.prior.Summary().c_str(),
+                  with_prior.runtime.prior.per_octave_log_sd);
+    }
+    qnm::ExtrapolationPrior full = LearnPrior(samples, "");
+    std::printf("| (none: shipped) | %zu | %s | %.3f |\n\n", corpus.size(), full.Summary().c_str(),
+                full.per_octave_log_sd);
+    if (!write_prior.empty()) qnm::WriteFileAtomically(write_prior, qnm::ExtrapolationPriorToJson(full));
+
+    PrintTotalsHeader();
+    Totals all;
+    for (const auto& [source, results] : by_source) {
+      Totals t;
+      for (const SeriesResult& s : results) {
+        t.Add(s);
+        all.Add(s);
+      }
+      PrintTotals(source, t);
+    }
+    PrintTotals("**all (leave one source out)**", all);
+
+    // ---- mpiP-driven series (the queueing model) and NPB tables ----
+    qnm::PredictionOptions shipped_prior;
+    shipped_prior.runtime.prior = full;
+    std::vector<Series> mpip_scaling = Load({data + "/mpip-scaling"});
+    std::vector<Series> cab = Load({tests + "/mpip"});
+    std::vector<Series> npb = Load({tests + "/npb/npb_series_median.csv"});
+    struct Extra {
+      std::string label;
+      std::vector<SeriesResult> results;
+    };
+    std::vector<Extra> extras;
+    Extra th8_16{"mpip-scaling: NPB-MZ C th=8, train 1..16 -> 32,64,128 (vs mpiP AppTime max)", {}};
+    Extra th8_8{"mpip-scaling: NPB-MZ C th=8, train 1..8 -> 16..128 (vs mpiP AppTime max)", {}};
+    for (const Series& s : mpip_scaling) {
+      for (auto [train, set] : {std::pair{std::vector<int>{1, 2, 4, 8, 16}, &th8_16},
+                                std::pair{std::vector<int>{1, 2, 4, 8}, &th8_8}}) {
+        Entry e{"mpip-scaling", &s, train, nullptr, &AppTimeMax};
+        SeriesResult r = Score(e, shipped_prior, without_prior);
+        r.note = RiseNote(e, shipped_prior);
+        set->results.push_back(r);
       }
     }
-    sets.push_back(mz8);
-    sets.push_back(mz4);
-    if (!other.series.empty()) sets.push_back(other);
+    extras.push_back(th8_16);
+    extras.push_back(th8_8);
+    Extra mz8{"NPB-MZ C on cab (mpiP), train 1,2,4,8 -> 16", {}};
+    Extra mz4{"NPB-MZ C on cab (mpiP), train 1,2,4 -> 8,16", {}};
+    for (const Series& s : cab) {
+      if (s.name.find("-mz.C") == std::string::npos) continue;
+      Entry e8{"cab", &s, {1, 2, 4, 8}, nullptr, nullptr};
+      SeriesResult r = Score(e8, shipped_prior, without_prior);
+      r.note = RiseNote(e8, shipped_prior);
+      mz8.results.push_back(r);
+      mz4.results.push_back(Score(Entry{"cab", &s, {1, 2, 4}, nullptr, nullptr}, shipped_prior, without_prior));
+    }
+    extras.push_back(mz8);
+    extras.push_back(mz4);
+    Extra tables{"NPB tables (runtime only; train min(5, n-1) smallest P; prior learned on all 164)", {}};
+    for (const Series& s : npb) {
+      int n = static_cast<int>(Times(s).size());
+      if (n < 4) continue;
+      tables.results.push_back(Score(Entry{"npb", &s, Smallest(s, std::min(5, n - 1)), nullptr, nullptr},
+                                     shipped_prior, without_prior));
+    }
+    extras.push_back(tables);
+
+    std::printf("\n## mpiP-driven series and NPB tables\n\n");
+    PrintTotalsHeader();
+    for (const Extra& x : extras) {
+      Totals t;
+      for (const SeriesResult& s : x.results) t.Add(s);
+      PrintTotals(x.label, t);
+    }
+
+    if (!quiet) {
+      std::printf("\n<details><summary>Per series (|error| at each predicted P)</summary>\n");
+      for (const auto& [source, results] : by_source) PrintSeries(source + " (left out of the prior)", results);
+      for (const Extra& x : extras) PrintSeries(x.label, x.results);
+      std::printf("\n</details>\n");
+    }
   } catch (const std::exception& e) {
     std::fprintf(stderr, "accuracy_bench: %s\n", e.what());
     return 1;
   }
-
-  if (!quiet)
-    for (const DataSet& set : sets) PrintSeries(set);
-  std::printf("\n### Summary\n\n");
-  std::printf("| data set | series | predicted points | abs. error median / max (all points) | at largest P: "
-              "ours median / max | Amdahl median / max | inside 90%% interval | flagged | better than "
-              "Amdahl at largest P | better than peer at largest P |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
-  Totals all;
-  for (const DataSet& set : sets) {
-    Totals t;
-    for (const SeriesResult& s : set.series) {
-      t.Add(s);
-      all.Add(s);
-    }
-    PrintTotals(set.label, t);
-  }
-  PrintTotals("all", all);
   return 0;
 }

@@ -9,12 +9,6 @@
 namespace qnm {
 namespace {
 
-std::string CandidateName(const std::vector<ScalingTerm>& terms) {
-  std::string out;
-  for (const ScalingTerm& t : terms) out += (out.empty() ? "" : " + ") + t.ToString();
-  return out;
-}
-
 bool IsAmdahl(const std::vector<ScalingTerm>& terms) {
   return terms.size() == 2 && terms[0] == ScalingTerm{0, 0} && terms[1] == ScalingTerm{-1, 0};
 }
@@ -31,6 +25,12 @@ double InSampleLogRms(const ScalingModel& model, const std::vector<double>& proc
 }
 
 }  // namespace
+
+std::string CandidateName(const std::vector<ScalingTerm>& terms) {
+  std::string out;
+  for (const ScalingTerm& t : terms) out += (out.empty() ? "" : " + ") + t.ToString();
+  return out;
+}
 
 std::vector<std::vector<ScalingTerm>> DefaultRuntimeCandidates() {
   const ScalingTerm one{0, 0}, inverse{-1, 0}, log2p{0, 1};
@@ -180,10 +180,18 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
   });
   double best = scored.front().curve.forward_log_rms;
   double scale = std::max(best, 0.01) * options.weight_temperature;
+  // With a corpus prior, a candidate's weight is prior x forward likelihood (Hoeting et al.
+  // 1999, eq. 1); a candidate the prior gives no weight drops out.
+  const bool use_prior = options.prior.known && evidence;
   double total = 0;
   for (Scored& s : scored) {
     s.curve.weight = evidence ? std::exp(-(s.curve.forward_log_rms - best) / scale) : 1.0;
+    if (use_prior) s.curve.weight *= options.prior.WeightOf(s.curve.name);
     total += s.curve.weight;
+  }
+  if (!(total > 0)) {  // the prior excludes every candidate that could be scored: uniform
+    total = 0;
+    for (Scored& s : scored) total += (s.curve.weight = std::exp(-(s.curve.forward_log_rms - best) / scale));
   }
   RuntimeModel out;
   std::vector<ForwardError> errors;
@@ -209,7 +217,10 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
     }
     in_sample = std::sqrt(sum / n);
   }
-  out.error = CalibrateExtrapolationError(errors, weights, independent, in_sample, options.error);
+  ExtrapolationErrorOptions error_options = options.error;
+  if (use_prior) error_options.prior_log_sd_per_octave = options.prior.per_octave_log_sd;
+  out.corpus_prior = use_prior;
+  out.error = CalibrateExtrapolationError(errors, weights, independent, in_sample, error_options);
   *model = std::move(out);
   return true;
 }

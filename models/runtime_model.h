@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "models/extrapolation_prior.h"
 #include "models/forward_validation.h"
 #include "models/scaling_fit.h"
 #include "record/run_stats.h"
@@ -42,16 +43,25 @@ struct RuntimeModelOptions {
   int min_forward_errors = 3;
   ForwardValidationOptions forward;
   ExtrapolationErrorOptions error;
+  // Prior probability of each candidate, learned from a corpus of series
+  // (models/extrapolation_prior.h): a candidate's weight is its prior times
+  // its forward-validation likelihood, and the prior's interval rate replaces
+  // `error.prior_log_sd_per_octave`. Unknown (the default): uniform. Learned on
+  // run times; the queueing model's input curves do not use it.
+  ExtrapolationPrior prior;
   bool IsValid(std::string* error) const;
 };
 
 /// The candidate term sets: Amdahl, pure powers, serial + power, and
 /// Amdahl/power with one growing overhead term.
 std::vector<std::vector<ScalingTerm>> DefaultRuntimeCandidates();
+/// A candidate's name, its terms joined: "1 + P^-1 + log2(P)".
+std::string CandidateName(const std::vector<ScalingTerm>& terms);
 
 struct RuntimeModel {
   std::vector<RuntimeCurve> members;  // weight > 0, best first
   ExtrapolationError error;           // log-space sd as a function of distance
+  bool corpus_prior = false;          // weights used a learned prior (ExtrapolationPrior)
   /// Weighted geometric mean of the members at `procs` (NaN when none is positive).
   double Evaluate(double procs) const;
   /// The best member's non-zero terms and how many curves are averaged:
