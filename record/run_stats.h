@@ -52,6 +52,8 @@ struct RunStats {
   int procs = 0;              // MPI processes (NPB "active" processes when they differ)
   int procs_requested = 0;    // NPB "Total processes" (0 = same as procs)
   int threads_per_proc = 1;   // OpenMP threads per process (hybrid runs)
+  int ranks_per_node = 0;     // MPI processes per node (0 = unknown)
+  int nodes = 0;              // nodes the run used (0 = unknown)
   std::string allocation;     // "block", "cyclic", "one-per-node" or empty
   std::vector<std::string> sources;  // every file that contributed to this record
   std::string data_set;       // data-set tag from the file name ("tpatki-npbmz", "st-g5k"), or empty
