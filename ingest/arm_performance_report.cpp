@@ -133,8 +133,10 @@ ReaderOutput ReadArmPerformanceReport(const ReaderInput& input) {
   const ArmLine& tasks = header.at("Tasks");
   std::size_t omp = tasks.value.find("OMP_NUM_THREADS was ");
   if (omp != std::string::npos) {  // hybrid runs: "4 processes, OMP_NUM_THREADS was 8"
-    auto threads = ParseInteger(SplitWhitespace(std::string_view(tasks.value).substr(omp + 20)).at(0));
-    if (!threads || *threads <= 0) throw InputError(path, tasks.line, "'Tasks' has a bad OMP_NUM_THREADS");
+    std::vector<std::string_view> words = SplitWhitespace(std::string_view(tasks.value).substr(omp + 20));
+    auto threads = words.empty() ? std::nullopt : ParseInteger(words[0]);
+    if (!threads || *threads <= 0 || *threads > (1 << 20))
+      throw InputError(path, tasks.line, "'Tasks' has a bad OMP_NUM_THREADS");
     run.threads_per_proc = static_cast<int>(*threads);
     run.derivations["threads_per_proc"] = "Arm Performance Reports 'Tasks: ... OMP_NUM_THREADS was <n>'";
   }
