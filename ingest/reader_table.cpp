@@ -106,6 +106,8 @@ const std::vector<Reader>& ReaderTable() {
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"CUBE4 profile (.cubex)", SniffCubeProfile, ReadCubeProfile},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
+      // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
+      {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},
       {"Extra-P experiment (text, .json, .jsonl)", SniffExtrapExperiment, ReadExtrapExperiment},
       {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},

@@ -46,6 +46,8 @@ bool SniffCubeProfile(const std::string& path, std::string_view text);  // cube_
 ReaderOutput ReadCubeProfile(const ReaderInput& input);
 bool SniffExtrapExperiment(const std::string& path, std::string_view text);  // extrap_reader.cpp
 ReaderOutput ReadExtrapExperiment(const ReaderInput& input);
+bool SniffQnmExport(const std::string& path, std::string_view text);  // qnm_export_reader.cpp
+ReaderOutput ReadQnmExport(const ReaderInput& input);
 bool SniffArmPerformanceReport(const std::string& path, std::string_view text);  // arm_performance_report.cpp
 ReaderOutput ReadArmPerformanceReport(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp

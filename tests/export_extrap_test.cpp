@@ -5,13 +5,18 @@
 // The model Extra-P 4.2 fits to this export is in docs/formats/extrap.md.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "command_runner.h"
 #include "ingest/ingest.h"
+#include "ingest/readers.h"
 #include "ingest/series_identity.h"
 #include "pipeline/extrap_export.h"
+#include "util/atomic_file.h"
 
 using namespace qnm;
 
@@ -106,4 +111,64 @@ TEST_CASE("export: strong scaling writes time x p, a consistent tree, all metric
   std::string jsonl = WriteExportJsonLines(strong);
   CHECK(jsonl.find("\"experiment\":{") != std::string::npos);
   CHECK(jsonl.find("\"scaling\":\"strong\"") != std::string::npos);
+}
+
+TEST_CASE("export: a strong-scaling export reads back as the series it came from", "[export][extrap][ingest]") {
+  // Extra-P gets time x p; our reader divides by p again (the export names its
+  // scaling) and takes the series' identity from the experiment.
+  std::vector<Series> series = BundledSeries();
+  REQUIRE(series.size() == 1);
+  ExtrapExport strong = BuildExtrapExport(series[0], ExtrapExportOptions{true});
+  namespace fs = std::filesystem;
+  fs::path dir = fs::temp_directory_path() / "qnm-export-reread-test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string text = (dir / "bt.txt").string(), jsonl = (dir / "bt.jsonl").string();
+  WriteFileAtomically(text, WriteExportText(strong));
+  WriteFileAtomically(jsonl, WriteExportJsonLines(strong));
+  for (const std::string& file : {text, jsonl}) {
+    INFO(file);
+    IngestSummary summary;
+    std::vector<Series> again = GroupIntoSeries(IngestPaths({file}, IngestOptions{true, false}, &summary), GroupBy::kContent);
+    REQUIRE(again.size() == 1);
+    CHECK(again[0].name == series[0].name);
+    CHECK(again[0].key.threads_per_proc == series[0].key.threads_per_proc);
+    REQUIRE(again[0].groups.size() == series[0].groups.size());
+    for (std::size_t g = 0; g < again[0].groups.size(); ++g) {
+      CHECK(again[0].groups[g].procs == series[0].groups[g].procs);
+      CHECK(again[0].groups[g].median_time_s == Approx(series[0].groups[g].median_time_s).epsilon(1e-14));
+      const RunStats& read = again[0].groups[g].runs[0];
+      const RunStats& original = series[0].groups[g].runs[0];
+      CHECK(read.mpi_time_mean_s == Approx(original.mpi_time_mean_s).epsilon(1e-14));
+      // The counts come back too (until issue 18 a re-read export had run times only).
+      CHECK(read.messages_per_rank == Approx(original.messages_per_rank).epsilon(1e-14));
+      CHECK(read.bytes_sent_per_rank == Approx(original.bytes_sent_per_rank).epsilon(1e-14));
+      CHECK(read.mpi_calls_per_rank == Approx(original.mpi_calls_per_rank).epsilon(1e-14));
+      CHECK(read.call_sites.size() >= 4);
+    }
+  }
+  // predict on the re-read export still fits the queueing model.
+  std::string out;
+  REQUIRE(testing::RunCommand(std::string(QNM_CLI_PATH) + " predict --format json --procs 32 " + text + " 2>&1", &out) == 0);
+  CHECK(out.find("\"kind\": \"queueing\"") != std::string::npos);
+  fs::remove_all(dir);
+}
+
+TEST_CASE("export: a damaged export fails with one line naming file and line", "[export][extrap][robustness]") {
+  std::vector<Series> series = BundledSeries();
+  REQUIRE(series.size() == 1);
+  std::string text = WriteExportText(BuildExtrapExport(series[0], ExtrapExportOptions{true}));
+  REQUIRE(SniffQnmExport("bt.txt", text));
+  std::string bad = text;
+  bad.replace(bad.find("DATA 42.85"), 10, "DATA 42.8x");
+  const int line = static_cast<int>(std::count(text.begin(), text.begin() + text.find("DATA 42.85"), '\n')) + 1;
+  ReaderInput input{"bt.txt", bad, {}};
+  CHECK_THROWS_WITH(ReadQnmExport(input), "bt.txt:" + std::to_string(line) + ": DATA needs non-negative numbers, got '42.8x'");
+  std::string strange = text;
+  strange.replace(strange.find("# scaling: strong"), 17, "# scaling: sideways");
+  ReaderInput sideways{"bt.txt", strange, {}};
+  CHECK_THROWS_WITH(ReadQnmExport(sideways), Catch::Contains("bt.txt:1: export names scaling 'sideways'"));
+  std::string extra = text + "DATA 1\n";  // one DATA line more than POINTS
+  ReaderInput more{"bt.txt", extra, {}};
+  CHECK_THROWS_WITH(ReadQnmExport(more), Catch::Contains("more DATA lines than POINTS"));
 }
