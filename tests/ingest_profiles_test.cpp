@@ -163,3 +163,45 @@ TEST_CASE("predict uses the profiles' compute and MPI time", "[ingest][profiles]
   REQUIRE(Cli("predict --format json --procs 88 --series 20000000 " + kProfiles + "/arm-performance-reports", &out) == 0);
   CHECK(out.find("\"kind\": \"queueing\"") != std::string::npos);
 }
+
+TEST_CASE("truncated and bit-flipped profiles and exports give records or one InputError, nothing else",
+          "[ingest][profiles][robustness]") {
+  // The same kind of damage the robustness campaign applies (tests/robustness):
+  // cut at many lengths, one byte flipped at many places.
+  struct Case {
+    std::string path;
+    bool (*sniff)(const std::string&, std::string_view);
+    ReaderOutput (*read)(const ReaderInput&);
+  };
+  const std::vector<Case> cases = {
+      {kProfiles + "/arm-performance-reports/benchmark_parconnect_88p_2n_2016-11-05_02-24.txt",
+       SniffArmPerformanceReport, ReadArmPerformanceReport},
+      {kProfiles + "/otf-cpt/data-1024x12.txt", SniffOtfCptReport, ReadOtfCptReport},
+  };
+  int records = 0, errors = 0;
+  for (const Case& one : cases) {
+    const std::string original = ReadFile(one.path);
+    std::vector<std::string> damaged;
+    for (std::size_t cut = 0; cut < original.size(); cut += 7) damaged.push_back(original.substr(0, cut));
+    for (std::size_t at = 0; at < original.size(); at += 5) {
+      std::string flipped = original;
+      flipped[at] = static_cast<char>(flipped[at] ^ 0x24);
+      damaged.push_back(flipped);
+    }
+    for (const std::string& text : damaged) {
+      ReaderInput input{one.path, text, {}};
+      if (!one.sniff(input.path, input.text)) continue;
+      try {
+        ReaderOutput output = one.read(input);
+        REQUIRE(output.runs.size() == 1);
+        CHECK(output.runs[0].procs > 0);
+        ++records;
+      } catch (const InputError& error) {
+        CHECK(std::string(error.what()).find('\n') == std::string::npos);
+        ++errors;
+      }
+    }
+  }
+  CHECK(records > 0);
+  CHECK(errors > 0);
+}
