@@ -59,11 +59,12 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
   return found;
 }
 
-IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
+IngestedFile ReadOne(const FoundFile& found, std::string_view text, std::vector<std::string>* notes) {
   ReaderInput input{found.path, text, ParseFileName(found.path)};
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(found.path, text)) continue;
     ReaderOutput output = reader.read(input);
+    notes->insert(notes->end(), output.notes.begin(), output.notes.end());
     IngestedFile file;
     file.path = found.path;
     file.role = output.role;
@@ -72,7 +73,7 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
     file.mpip_report = std::move(output.mpip_report);
     return file;
   }
-  throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, Extra-P experiment, .csv or .json table)");
+  throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, Extra-P experiment, Arm Performance Reports text, OTF-CPT output, .csv or .json table)");
 }
 
 // Identity from the info/env/hostfile beside each run (run_info_file.h): a
@@ -146,6 +147,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   std::vector<FoundFile> found = FindFiles(paths);
   sum.files_seen = static_cast<int>(found.size());
   std::vector<IngestedFile> files;
+  std::vector<std::string> reader_notes;  // what readers said besides their runs (ignored columns)
   for (std::size_t f = 0; f < found.size(); ++f) {
     if (options.progress && (f % 16 == 0 || f + 1 == found.size()))
       std::fprintf(stderr, "\ringest: %zu/%zu files", f + 1, found.size());
@@ -156,7 +158,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     try {
       std::string text = ReadFile(found[f].path);
       sum.bytes_read += static_cast<double>(text.size());
-      files.push_back(ReadOne(found[f], text));
+      files.push_back(ReadOne(found[f], text, &reader_notes));
       ++sum.files_read;
     } catch (const InputError& error) {
       if (options.strict) throw;
@@ -174,6 +176,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   PairingResult paired = PairRuns(std::move(files));
   sum.files_paired = paired.files_paired;
   sum.notes = paired.notes;
+  sum.notes.insert(sum.notes.begin(), reader_notes.begin(), reader_notes.end());
   std::vector<RunStats> runs = std::move(paired.runs);
   ApplyRunInfoFiles(run_files, &runs, &sum);
   ReconcileMachineNames(&runs);

@@ -63,7 +63,7 @@ bool SniffCsvTable(const std::string& path, std::string_view) { return HasExtens
 
 ReaderOutput ReadCsvTable(const ReaderInput& input) {
   ReaderOutput output;
-  output.runs = ReadStatisticsCsv(input.text, input.path);
+  output.runs = ReadStatisticsCsv(input.text, input.path, &output.notes);
   return output;
 }
 
@@ -71,7 +71,7 @@ bool SniffJsonTable(const std::string& path, std::string_view) { return HasExten
 
 ReaderOutput ReadJsonTable(const ReaderInput& input) {
   ReaderOutput output;
-  output.runs = ReadStatisticsJson(input.text, input.path);
+  output.runs = ReadStatisticsJson(input.text, input.path, &output.notes);
   return output;
 }
 
@@ -101,14 +101,25 @@ ReaderOutput ReadNpb(const ReaderInput& input) {
 const std::vector<Reader>& ReaderTable() {
   static const std::vector<Reader> kReaders = {
       {"mpiP report", SniffMpip, ReadMpip},
+      // Before NPB output, which takes any .txt file.
+      {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
+      {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"CUBE4 profile (.cubex)", SniffCubeProfile, ReadCubeProfile},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
+      // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
+      {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},
       {"Extra-P experiment (text, .json, .jsonl)", SniffExtrapExperiment, ReadExtrapExperiment},
       {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;
+}
+
+std::string ReadableFormatList() {
+  std::string out;
+  for (const Reader& reader : ReaderTable()) out += (out.empty() ? "" : ", ") + std::string(reader.name);
+  return out;
 }
 
 // Identity a file name adds to a record (readers.h).

@@ -30,6 +30,7 @@ struct ReaderOutput {
   std::vector<RunStats> runs;
   PairingRole role = PairingRole::kNone;  // NPB stdout and mpiP report pair up (run_pairing.h)
   std::string mpip_report;                // NPB stdout: the mpiP report it names, or empty
+  std::vector<std::string> notes;         // one line each, shown in ingest's summary (ignored columns)
 };
 
 struct Reader {
@@ -45,9 +46,19 @@ bool SniffCubeProfile(const std::string& path, std::string_view text);  // cube_
 ReaderOutput ReadCubeProfile(const ReaderInput& input);
 bool SniffExtrapExperiment(const std::string& path, std::string_view text);  // extrap_reader.cpp
 ReaderOutput ReadExtrapExperiment(const ReaderInput& input);
+bool SniffQnmExport(const std::string& path, std::string_view text);  // qnm_export_reader.cpp
+ReaderOutput ReadQnmExport(const ReaderInput& input);
+bool SniffArmPerformanceReport(const std::string& path, std::string_view text);  // arm_performance_report.cpp
+ReaderOutput ReadArmPerformanceReport(const ReaderInput& input);
+bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
+ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 
 /// Every reader, in the order they are offered a file.
 const std::vector<Reader>& ReaderTable();
+
+/// The formats of ReaderTable(), "mpiP report, ..., NPB output", for help
+/// texts, so every command that ingests lists every format it reads.
+std::string ReadableFormatList();
 
 /// The identity a file name adds to a record read from it: app, class and
 /// threads from NPB/mpiP naming (each only where the reader left it empty),

@@ -28,7 +28,7 @@ namespace {
 
 // The columns are the rows of the record's field table (record/run_stats_fields.h);
 // libfccp needs their number at compile time.
-constexpr std::size_t kColumnCount = 27;
+constexpr std::size_t kColumnCount = 30;
 
 const std::array<const char*, kColumnCount>& Columns() {
   static const std::array<const char*, kColumnCount> columns = [] {
@@ -63,6 +63,7 @@ class RowBuilder {
       case RunStatsField::Kind::kSeconds: run_.*field->number = NonNegative(column, value); break;
       case RunStatsField::Kind::kSources: run_.sources.push_back(value); break;
       case RunStatsField::Kind::kRunLabel: run_.details["run"] = value; break;
+      case RunStatsField::Kind::kDetail: run_.details[field->detail] = value; break;
     }
     ApplyTableIdentity(column, value, &run_);  // where identity keys came from; `system` is a description
   }
@@ -111,7 +112,40 @@ using CsvReader = io::CSVReader<kColumnCount, io::trim_chars<' ', '\t'>, io::dou
 
 template <std::size_t... I>
 void ReadHeader(CsvReader& reader, std::index_sequence<I...>) {
-  reader.read_header(io::ignore_missing_column, Columns()[I]...);
+  // Extra columns are other tools' (n_runs, a second time): ignored, with a note.
+  reader.read_header(io::ignore_missing_column | io::ignore_extra_column, Columns()[I]...);
+}
+
+// The header's column names that are no record field (for the note), split
+// as the CSV reader does: ',' outside double quotes, blanks trimmed.
+std::vector<std::string> UnknownCsvColumns(std::string_view text) {
+  for (std::string_view line : SplitLines(text)) {
+    std::string_view trimmed = Trim(line);
+    if (trimmed.empty() || trimmed.front() == '#') continue;
+    std::vector<std::string> unknown;
+    std::string cell;
+    bool quoted = false;
+    auto flush = [&] {
+      std::string name(Trim(cell));
+      if (!name.empty() && !FindRunStatsField(name)) unknown.push_back(name);
+      cell.clear();
+    };
+    for (char c : trimmed) {
+      if (c == '"') quoted = !quoted;
+      else if (c == ',' && !quoted) flush();
+      else cell += c;
+    }
+    flush();
+    return unknown;
+  }
+  return {};
+}
+
+std::string IgnoredColumnsNote(const std::string& path, const std::vector<std::string>& columns) {
+  std::string names;
+  for (const std::string& column : columns) names += (names.empty() ? "'" : ", '") + column + "'";
+  return path + ": column" + (columns.size() > 1 ? "s " : " ") + names +
+         " ignored (not a record field; docs/statistics-table.md lists them)";
 }
 
 template <std::size_t... I>
@@ -254,8 +288,11 @@ const std::vector<std::string>& StatisticsTableColumns() {
   return columns;
 }
 
-std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path) {
+std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
+                                        std::vector<std::string>* notes) {
   std::vector<RunStats> runs;
+  std::vector<std::string> ignored = UnknownCsvColumns(text);
+  if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   try {
     CsvReader reader(path, text.data(), text.data() + text.size());
     ReadHeader(reader, std::make_index_sequence<kColumnCount>());
@@ -285,7 +322,9 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
   return runs;
 }
 
-std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path) {
+std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
+                                         std::vector<std::string>* notes) {
+  std::vector<std::string> ignored;
   nlohmann::json document = ParseJsonDocument(text, path);
   const nlohmann::json* rows = &document;
   int element_depth = 1;
@@ -304,8 +343,10 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     RowBuilder row(path, line);
     for (const auto& [key, value] : object.items()) {
       if (IsRecordKey(key)) continue;  // applied after the columns (wall_time_s overrides time_s)
-      if (!FindRunStatsField(key))
-        row.Fail("unknown column '" + key + "' (accepted: see docs/statistics-table.md)");
+      if (!FindRunStatsField(key)) {
+        if (std::find(ignored.begin(), ignored.end(), key) == ignored.end()) ignored.push_back(key);
+        continue;
+      }
       if (value.is_null()) continue;
       if (value.is_string()) row.Set(key, value.get<std::string>());
       else if (value.is_number_integer()) row.Set(key, std::to_string(value.get<long long>()));
@@ -322,6 +363,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     runs.push_back(row.Finish());
   }
   if (runs.empty()) throw InputError(path, 1, "statistics table has no rows");
+  if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   return runs;
 }
 

@@ -13,11 +13,15 @@ namespace qnm {
 /// The accepted column names, in documentation order.
 const std::vector<std::string>& StatisticsTableColumns();
 
-/// Reads a CSV table. Throws InputError(path, line, ...) for an unknown
-/// column, a missing required column or a value that does not parse.
-std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path);
+/// Reads a CSV table. Throws InputError(path, line, ...) for a missing
+/// required column or a value that does not parse. Columns that are no record
+/// field (other tools' extras) are ignored; `notes` (when given) gets one line naming them.
+std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
+                                        std::vector<std::string>* notes = nullptr);
 
-/// Reads a JSON table: an array of objects, or {"runs": [...]}, keys as the CSV columns.
-std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path);
+/// Reads a JSON table: an array of objects, or {"runs": [...]}, keys as the CSV
+/// columns; other keys are ignored with one note, as in the CSV reader.
+std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
+                                         std::vector<std::string>* notes = nullptr);
 
 }  // namespace qnm

@@ -4,6 +4,7 @@
 
 #include "ingest/ingest.h"
 #include "models/machine_profile.h"
+#include "pipeline/series_selection.h"
 #include "pipeline/skipped_inputs.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
@@ -48,16 +49,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
     }
     throw InputError(inputs.front(), 0, "no runs found" + (why.empty() ? "" : " (" + why + ")"));
   }
-  std::vector<Series> all = GroupIntoSeries(std::move(runs), group_by);
-  std::vector<Series> chosen;
-  for (Series& series : all)
-    if (name_filter.empty() || ToLower(series.name).find(ToLower(name_filter)) != std::string::npos)
-      chosen.push_back(std::move(series));
-  if (chosen.empty()) {
-    std::string names;
-    for (const Series& series : all) names += (names.empty() ? "" : "; ") + series.name;
-    throw InputError("", 0, "no series matches name_filter '" + name_filter + "' (have: " + names + ")");
-  }
+  std::vector<Series> chosen = SelectSeries(GroupIntoSeries(std::move(runs), group_by), name_filter);
   said += ": " + std::to_string(summary.runs) + " runs from " + std::to_string(summary.files_read) +
           " files, " + std::to_string(chosen.size()) + " series";
   if (!summary.skipped.empty()) said += ", " + std::to_string(summary.skipped.size()) + " files skipped";

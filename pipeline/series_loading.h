@@ -12,9 +12,9 @@ namespace qnm {
 
 /// Ingests `paths` (the bundled default series when empty), groups the runs by
 /// what their files say (ingest/series_identity.h; `group_by` adds the folder or
-/// file prefix on request) and returns the series whose name contains
-/// `name_filter` (all when empty, case-insensitive). Throws InputError when
-/// nothing is read or nothing matches. `origin` (may be null) says what was
+/// file prefix on request) and returns the series `name_filter` selects
+/// (pipeline/series_selection.h: exact name first, then a unique substring;
+/// all when empty). Throws InputError when nothing is read or nothing matches. `origin` (may be null) says what was
 /// read, and how many duplicate measurements were counted once.
 std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& name_filter,
                                std::string* origin, GroupBy group_by = GroupBy::kContent);

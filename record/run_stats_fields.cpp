@@ -29,6 +29,12 @@ RunStatsField Number(const char* column, const char* member, double RunStats::*f
   return row;
 }
 
+RunStatsField Detail(const char* column, const char* key, const char* description) {
+  RunStatsField row{column, "details[\"metric\"]", "", description, Kind::kDetail};
+  row.detail = key;
+  return row;
+}
+
 std::vector<RunStatsField> MakeFields() {
   // Column names "benchmark" and "system" are those of the NPB data set's
   // npb_runs.csv for app and machine; they are read, never written.
@@ -44,6 +50,12 @@ std::vector<RunStatsField> MakeFields() {
       Count("procs", "procs", &RunStats::procs, "count", "MPI processes (required)"),
       Count("threads", "threads_per_proc", &RunStats::threads_per_proc, "count",
             "OpenMP threads per process (default 1)"),
+      Count("ranks_per_node", "ranks_per_node", &RunStats::ranks_per_node, "count",
+            "MPI processes per node (empty = unknown)", Kind::kCountOrNone),
+      Count("nodes", "nodes", &RunStats::nodes, "count", "nodes the run used (empty = unknown)",
+            Kind::kCountOrNone),
+      Detail("metric", "metric",
+             "what time_s measures (wall_time, solve, ...); kept with the run, not part of the series key"),
       Number("time_s", "wall_time_s", &RunStats::wall_time_s, "s",
              "run time (the application's own timer; required)"),
       Number("app_time_s", "app_time_mean_s", &RunStats::app_time_mean_s, "s",

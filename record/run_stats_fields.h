@@ -19,6 +19,7 @@ struct RunStatsField {
     kSeconds,      // a non-negative double member (time, count or rate; NaN = unknown)
     kSources,      // `sources`: one more source (read) / all joined by ';' (CSV)
     kRunLabel,     // details["run"]
+    kDetail,       // details[detail]: a label kept with the run (the `metric` time_s measures)
   };
   const char* column;       // name in tables, CSV and JSON
   const char* member;       // RunStats member, as docs/statistics-table.md names it
@@ -28,6 +29,7 @@ struct RunStatsField {
   std::string RunStats::*text = nullptr;
   int RunStats::*count = nullptr;
   double RunStats::*number = nullptr;
+  const char* detail = nullptr;  // kDetail: the key in RunStats::details
   bool written = true;  // false for read-only aliases ("benchmark", "system") and "run"
 };
 

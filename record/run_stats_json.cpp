@@ -1,6 +1,8 @@
 #include "record/run_stats_json.h"
 
 #include <cstdio>
+#include <algorithm>
+#include <iomanip>
 #include <sstream>
 
 #include "record/run_stats_fields.h"
@@ -36,6 +38,11 @@ nlohmann::json RunToJson(const RunStats& run) {
       case RunStatsField::Kind::kSeconds: out[field.column] = Number(WrittenNumber(field, run)); break;
       case RunStatsField::Kind::kSources:
       case RunStatsField::Kind::kRunLabel: break;
+      case RunStatsField::Kind::kDetail: {
+        auto it = run.details.find(field.detail);
+        out[field.column] = it == run.details.end() ? nlohmann::json() : nlohmann::json(it->second);
+        break;
+      }
     }
   }
   // Record keys beside the columns, so the output reads back as the same records.
@@ -111,6 +118,11 @@ std::string RunsToCsv(const std::vector<RunStats>& runs) {
         case RunStatsField::Kind::kSeconds: row += Cell(WrittenNumber(field, run), "%.10g"); break;
         case RunStatsField::Kind::kSources: row += CsvQuote(Joined(run.sources, ";")); break;
         case RunStatsField::Kind::kRunLabel: break;
+        case RunStatsField::Kind::kDetail: {
+          auto it = run.details.find(field.detail);
+          if (it != run.details.end()) row += CsvQuote(it->second);
+          break;
+        }
       }
     }
     out += row + '\n';
@@ -119,12 +131,27 @@ std::string RunsToCsv(const std::vector<RunStats>& runs) {
 }
 
 std::string RunsToTable(const std::vector<RunStats>& runs) {
-  std::ostringstream out;
-  char line[512];
-  std::snprintf(line, sizeof line, "%-28s %6s %4s %10s %10s %10s %6s %10s %10s  %s\n", "series", "procs",
-                "thr", "time_s", "app_s", "mpi_s", "mpi%", "msg/rank", "B/msg", "sources");
-  out << line;
+  // Sorted by series, then P as a number, then source (file order says
+  // nothing: P = 1, 16, 2, ...). The series column is as wide as the longest
+  // name, so names that differ only at their end (compilers) stay apart.
+  std::vector<std::pair<std::string, const RunStats*>> rows;
+  std::size_t width = 28;
   for (const RunStats& run : runs) {
+    rows.emplace_back(KeyOf(run).ToString(), &run);
+    width = std::max(width, rows.back().first.size());
+  }
+  std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+    if (a.first != b.first) return a.first < b.first;
+    return a.second->procs < b.second->procs;
+  });
+  std::ostringstream out;
+  const int name_width = static_cast<int>(width);
+  char line[512];
+  std::snprintf(line, sizeof line, " %6s %4s %10s %10s %10s %6s %10s %10s  %s\n", "procs", "thr", "time_s", "app_s",
+                "mpi_s", "mpi%", "msg/rank", "B/msg", "sources");
+  out << std::left << std::setw(name_width) << "series" << line;
+  for (const auto& [name, row] : rows) {
+    const RunStats& run = *row;
     double mpi_share = Known(run.mpi_time_mean_s) && Known(run.app_time_mean_s) && run.app_time_mean_s > 0
                            ? 100.0 * run.mpi_time_mean_s / run.app_time_mean_s
                            : kUnknown;
@@ -133,13 +160,12 @@ std::string RunsToTable(const std::vector<RunStats>& runs) {
       std::size_t slash = source.find_last_of('/');
       sources += (sources.empty() ? "" : " + ") + (slash == std::string::npos ? source : source.substr(slash + 1));
     }
-    std::snprintf(line, sizeof line, "%-28s %6d %4d %10s %10s %10s %6s %10s %10s  %s\n",
-                  KeyOf(run).ToString().substr(0, 28).c_str(), run.procs, run.threads_per_proc,
+    std::snprintf(line, sizeof line, " %6d %4d %10s %10s %10s %6s %10s %10s  %s\n", run.procs, run.threads_per_proc,
                   Cell(run.TotalTimeSeconds(), "%.4g").c_str(), Cell(run.app_time_mean_s, "%.4g").c_str(),
                   Cell(run.mpi_time_mean_s, "%.4g").c_str(), Cell(mpi_share, "%.1f").c_str(),
                   Cell(run.messages_per_rank, "%.4g").c_str(), Cell(run.bytes_per_message, "%.4g").c_str(),
                   sources.substr(0, 200).c_str());
-    out << line;
+    out << std::left << std::setw(name_width) << name << line;
   }
   return out.str();
 }
@@ -147,15 +173,23 @@ std::string RunsToTable(const std::vector<RunStats>& runs) {
 std::string SeriesToTable(const std::vector<Series>& series) {
   std::ostringstream out;
   char line[512];
-  std::snprintf(line, sizeof line, "%-40s %6s %5s %10s %10s %10s\n", "series", "procs", "runs", "median_s",
-                "min_s", "max_s");
-  out << line;
-  for (const Series& one : series)
-    for (const RunGroup& group : one.groups) {
-      std::snprintf(line, sizeof line, "%-40s %6d %5zu %10s %10s %10s\n", one.name.substr(0, 40).c_str(),
-                    group.procs, group.runs.size(), Cell(group.median_time_s, "%.4g").c_str(),
-                    Cell(group.min_time_s, "%.4g").c_str(), Cell(group.max_time_s, "%.4g").c_str());
-      out << line;
+  // Full names, sorted, in a column as wide as the longest (never cut).
+  std::size_t width = 40;
+  std::vector<const Series*> order;
+  for (const Series& one : series) {
+    width = std::max(width, one.name.size());
+    order.push_back(&one);
+  }
+  std::stable_sort(order.begin(), order.end(), [](const Series* a, const Series* b) { return a->name < b->name; });
+  const int name_width = static_cast<int>(width);
+  std::snprintf(line, sizeof line, " %6s %5s %10s %10s %10s\n", "procs", "runs", "median_s", "min_s", "max_s");
+  out << std::left << std::setw(name_width) << "series" << line;
+  for (const Series* one : order)
+    for (const RunGroup& group : one->groups) {  // groups are sorted by procs
+      std::snprintf(line, sizeof line, " %6d %5zu %10s %10s %10s\n", group.procs, group.runs.size(),
+                    Cell(group.median_time_s, "%.4g").c_str(), Cell(group.min_time_s, "%.4g").c_str(),
+                    Cell(group.max_time_s, "%.4g").c_str());
+      out << std::left << std::setw(name_width) << one->name << line;
     }
   return out.str();
 }

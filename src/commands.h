@@ -5,6 +5,7 @@
 #include <CLI/CLI.hpp>
 #include <string>
 
+#include "ingest/readers.h"
 #include "ingest/series_identity.h"
 #include "models/prediction.h"
 
@@ -25,6 +26,11 @@ void AddGroupByOption(CLI::App* command, std::string* group_by);
 GroupBy ParseGroupByOption(const std::string& text);
 /// PredictionOptions from --machine and --level (predict, validate and plot).
 PredictionOptions MakePredictionOptions(const std::string& machine, double level);
+
+/// Help of `--series NAME` (pipeline/series_selection.h), the same in every command.
+inline constexpr const char* kSeriesOptionHelp =
+    "the series named NAME exactly (case ignored if none), else the one series whose name contains NAME; "
+    "a substring of several names is refused with their list";
 
 /// Thrown by a callback to exit with `code` after printing nothing more.
 struct ExitCode {

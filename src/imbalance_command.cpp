@@ -112,7 +112,11 @@ void AddImbalanceCommand(CLI::App& app) {
       "imbalance",
       "Load-imbalance dissimilarity indices (Calzarossa, Massari, Tessera) per run from mpiP reports:\n"
       "ID_ij per activity x code region, ID_A/SID_A per activity, ID_C/SID_C per region, ranked");
-  sub->add_option("runs", args->paths, "mpiP reports or directories")->required();
+  sub->add_option("runs", args->paths,
+                  "files or directories; every format ingest reads (" + ReadableFormatList() +
+                      "), of which runs with per-rank MPI call-site times count: mpiP reports, OTF2 traces, "
+                      "CUBE4 profiles")
+      ->required();
   sub->add_option("--format", args->format, "table, json or csv")->capture_default_str();
   sub->add_option("-o,--output", args->output, "write here (atomically) instead of stdout");
   sub->add_option("--dispersion", args->dispersion,

@@ -95,8 +95,8 @@ void AddIngestCommand(CLI::App& app) {
   auto args = std::make_shared<IngestArgs>();
   CLI::App* sub = app.add_subcommand(
       "ingest",
-      "Read mpiP reports, NPB outputs, OTF2 traces (traces.otf2 anchors), CUBE4 profiles (.cubex) and statistics tables (CSV/JSON) into run-statistics records; "
-      "directories are walked; NPB stdout files are paired with their mpiP reports");
+      "Read files into run-statistics records; directories are walked; NPB stdout files are paired with "
+      "their mpiP reports. Formats: " + ReadableFormatList());
   sub->add_option("paths", args->paths, "files or directories to read");
   sub->add_option("-o,--output", args->output, "write the records to FILE (atomically) instead of stdout");
   sub->add_option("--format", args->format, "output format: table (default), csv or json")

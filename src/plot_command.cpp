@@ -22,12 +22,13 @@ void AddPlotCommand(CLI::App& app) {
   auto args = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand(
       "plot", "Predict and validate, and draw the charts (validation, components, inputs, speedup)");
-  sub->add_option("RUNS", args->runs, "inputs as for predict (default: the bundled series)");
+  sub->add_option("RUNS", args->runs,
+                  "files or directories to read (default: the bundled series); formats: " + ReadableFormatList());
   sub->add_option("--procs", args->procs, "process counts to predict (default 1..1024:x2)");
   sub->add_option("--train", args->train, "training process counts (default: all; validation "
                                           "is leave-one-out then)");
   sub->add_option("--machine", args->machine, "machine profile file or bundled name");
-  sub->add_option("--series", args->series, "only series whose name contains NAME");
+  sub->add_option("--series", args->series, kSeriesOptionHelp);
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
   sub->add_option("-o,--output", args->dir, "output directory (default ./charts)");
   AddGroupByOption(sub, &args->group_by);

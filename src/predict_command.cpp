@@ -26,8 +26,7 @@ struct CommonArgs {
 
 void AddCommon(CLI::App* sub, CommonArgs* args) {
   sub->add_option("RUNS", args->runs,
-                  "mpiP reports, NPB outputs, statistics tables or directories (default: the "
-                  "bundled series)");
+                  "files or directories to read (default: the bundled series); formats: " + ReadableFormatList());
   sub->add_option("--machine", args->machine,
                   "machine profile: a JSON file or a bundled name (llnl-cab, g5k-graphene, "
                   "pi4-ntua); default: the bundled profile whose host pattern matches the runs' "
@@ -36,7 +35,7 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
       ->check(CLI::IsMember({"table", "csv", "json"}));
   sub->add_option("-o,--output", args->output, "write to FILE (atomically) instead of stdout");
   sub->add_option("--plot", args->plot_dir, "also draw charts (gnuplot) into DIR");
-  sub->add_option("--series", args->series, "only series whose name contains NAME");
+  sub->add_option("--series", args->series, kSeriesOptionHelp);
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
   AddGroupByOption(sub, &args->group_by);
 }

@@ -131,11 +131,19 @@ TEST_CASE("cube: a .cubex our writer produces reads back with the analysis' valu
     trace::Trace trace = trace::ReadOtf2Trace(DataPath(std::string("otf2/") + tag + "/traces.otf2"));
     trace::WaitStateResult analysis = trace::AnalyzeWaitStates(trace);
     RunStats expected = trace::RunStatsFromTrace(trace, analysis);
-    RunStats read = ReadCubeRunStats(trace::CubeReport(trace, analysis), std::string(tag) + ".cubex");
+    std::string cubex = trace::CubeReport(trace, analysis);
+    RunStats read = ReadCubeRunStats(cubex, std::string(tag) + ".cubex");
+    // The cube has one root (issue 18): where the trace's call tree has
+    // several top-level paths or time outside every region, the writer adds
+    // one above them, and the cube's call paths start with it (as Score-P's do).
+    CubeProfile profile = ParseCubeProfile(cubex, std::string(tag) + ".cubex");
+    std::string added_root;
+    if (profile.call_nodes.size() == trace.call_paths.size() + 1)
+      added_root = profile.regions[profile.call_nodes[0].region].name + "/";
     REQUIRE(read.procs == expected.procs);
     REQUIRE(read.call_sites.size() == expected.call_sites.size());
     for (std::size_t s = 0; s < read.call_sites.size(); ++s) {
-      CHECK(read.call_sites[s].source_location == expected.call_sites[s].source_location);
+      CHECK(read.call_sites[s].source_location == added_root + expected.call_sites[s].source_location);
       CHECK(read.call_sites[s].calls_per_rank == expected.call_sites[s].calls_per_rank);
       for (int r = 0; r < read.procs; ++r)
         CHECK(read.call_sites[s].time_s_per_rank[r] == Approx(expected.call_sites[s].time_s_per_rank[r]).margin(1e-12));

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <functional>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "command_runner.h"
@@ -118,29 +119,36 @@ TEST_CASE("extrap: export writes Extra-P's documented shapes and reads back", "[
   std::string text_file = (dir / "series.txt").string(), jsonl_file = (dir / "series.jsonl").string();
   // The bundled default series (bt-mz class C, mpiP + NPB output at 1..16 processes).
   std::string out;
-  REQUIRE(Cli("export --format extrap-text -o " + text_file, &out) == 0);
-  REQUIRE(Cli("export --format extrap-jsonl -o " + jsonl_file, &out) == 0);
+  // Per-process values (--no-strong-scaling) read back as the series' run times;
+  // the strong-scaling default (time x p) is checked in export_extrap_test.cpp.
+  REQUIRE(Cli("export --no-strong-scaling --format extrap-text -o " + text_file, &out) == 0);
+  REQUIRE(Cli("export --no-strong-scaling --format extrap-jsonl -o " + jsonl_file, &out) == 0);
   std::string text = ReadFile(text_file), jsonl = ReadFile(jsonl_file);
 
   // Text: PARAMETER, POINTS "(p) (p) ...", then REGION / METRIC / DATA blocks
   // with one DATA line per point, as in Extra-P's docs/examples/input.txt.
-  std::vector<std::string_view> lines = SplitLines(text);
-  REQUIRE(lines.size() > 4);
-  CHECK(lines[1] == "PARAMETER p");
-  CHECK(StartsWith(lines[2], "POINTS (1) (2) (4)"));
+  // The series' identity comes first, in comment lines (issue 18).
+  CHECK(StartsWith(text, "# qnm-predict export"));
+  CHECK(text.find("\n# threads_per_proc: ") != std::string::npos);
+  CHECK(text.find("\nPARAMETER p\nPOINTS (1) (2) (4)") != std::string::npos);
   CHECK(text.find("\nREGION bt-mz\nMETRIC time\nDATA ") != std::string::npos);
   CHECK(text.find("\nREGION bt-mz->MPI\n") != std::string::npos);
   CHECK(text.find("\nREGION bt-mz->MPI->MPI_") != std::string::npos);
-  // JSON Lines: every line {"params":{"p":<int>},"callpath":...,"metric":"time","value":<number>}.
+  // JSON Lines: every line {"params":{"p":<int>},"callpath":...,"metric":...,"value":<number>};
+  // the metrics are time and the counts the records hold (visits, bytes_sent).
+  std::set<std::string> metrics;
   for (std::string_view line : SplitLines(jsonl)) {
     if (line.empty()) continue;
     nlohmann::json object = nlohmann::json::parse(line);
     REQUIRE(object["params"].size() == 1);
     CHECK(object["params"]["p"].is_number_integer());
     CHECK(object["callpath"].is_string());
-    CHECK(object["metric"] == "time");
+    metrics.insert(object["metric"].get<std::string>());
     CHECK(object["value"].is_number());
   }
+  CHECK(metrics.count("time") == 1);
+  CHECK(metrics.count("visits") == 1);
+  CHECK(metrics.count("bytes_sent") == 1);
 
   // Round trip: both files read back to the same experiment, and to the
   // series' run times.

@@ -2,6 +2,7 @@
 
 #include <otf2/otf2.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <map>
@@ -169,16 +170,22 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
   // path of its own, or the cube's time would be short of the JSON's. Where
   // the trace names its program (ProgramBegin), Scalasca's PEARL enters that
   // region, so it is the root of the call tree and this time is its exclusive
-  // time (before main, after it); otherwise it is a root of its own.
+  // time (before main, after it). Without one, an artificial root takes its
+  // place: CUBE readers (pyCubexR, Extra-P) expect exactly one root, as every
+  // Scalasca trace cube has (docs/formats/scalasca-patterns.md section 9).
   double outside_total = 0;
   for (double seconds : result.outside_time_s) outside_total += seconds;
   const bool program_root = trace.program_region != kNone && paths.HasRegion(trace.program_region);
-  const bool outside_root = !program_root && outside_total > 0;
-  // Call tree in depth-first pre-order; cube ids are positions in it (after the program root).
+  // Call tree in depth-first pre-order; cube ids are positions in it (after the root).
   std::vector<uint32_t> order = paths.PreOrder();
-  const uint32_t shift = program_root ? 1 : 0;
-  const std::size_t cnodes = order.size() + (program_root || outside_root ? 1 : 0);
-  const uint32_t extra_id = program_root ? 0 : static_cast<uint32_t>(order.size());
+  std::size_t top_level = 0;
+  for (uint32_t c : order)
+    if (paths.node(c).parent == CallPaths::kNoParent) ++top_level;
+  const bool artificial_root = !program_root && (outside_total > 0 || top_level != 1);
+  const bool has_root = program_root || artificial_root;
+  const uint32_t shift = has_root ? 1 : 0;
+  const std::size_t cnodes = order.size() + shift;
+  const uint32_t extra_id = 0;  // the root, when there is one
   std::vector<uint32_t> cube_id(paths.size());
   for (uint32_t i = 0; i < order.size(); ++i) cube_id[order[i]] = i + shift;
   std::map<uint32_t, uint32_t> region_id;  // used regions, consecutive ids
@@ -186,7 +193,7 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
   if (program_root) region_id.emplace(trace.program_region, 0);
   uint32_t next_region = 0;
   for (auto& [region, id] : region_id) id = next_region++;
-  const uint32_t outside_region = next_region;  // only written when outside_root
+  const uint32_t artificial_region = next_region;  // only written when artificial_root
 
   // Metrics: visits, then the metric tree (categories hold the exclusive time
   // of the call paths in their subtree, patterns their severities).
@@ -195,7 +202,7 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
   visits.values.assign(cnodes * ranks, 0.0);
   for (uint32_t c = 0; c < paths.size(); ++c)
     for (std::size_t r = 0; r < ranks; ++r) visits.values[cube_id[c] * ranks + r] = static_cast<double>(result.visits[c * ranks + r]);
-  if (program_root)  // the program is entered once per rank
+  if (has_root)  // the program is entered once per rank
     for (std::size_t r = 0; r < ranks; ++r) visits.values[extra_id * ranks + r] = 1;
   metrics.push_back(std::move(visits));
   std::vector<MetricNode> tree = MetricTree(trace, result);
@@ -221,7 +228,7 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
         for (std::size_t r = 0; r < ranks; ++r)
           metric.values[cube_id[c] * ranks + r] = result.ExclusiveTime(c, static_cast<uint32_t>(r));
       }
-      if ((program_root || outside_root) && within(MetricIdOf(TimeCategory::kComputation), node.id))
+      if (has_root && within(MetricIdOf(TimeCategory::kComputation), node.id))
         for (std::size_t r = 0; r < ranks && r < result.outside_time_s.size(); ++r)
           metric.values[extra_id * ranks + r] = result.outside_time_s[r];
     }
@@ -266,10 +273,13 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
     const Region& r = paths.region(region);
     write_region(id, r.name, r.is_mpi ? "MPI" : "", CubeParadigm(r), CubeRole(r.role));
   }
-  if (outside_root) write_region(outside_region, "(outside regions)", "", "measurement", "artificial");
-  const std::size_t base = program_root ? 1 : 0;  // nesting below the program root
-  if (program_root)
-    xml << "    <cnode id=\"" << extra_id << "\" calleeId=\"" << region_id[trace.program_region] << "\">\n";
+  if (artificial_root)
+    write_region(artificial_region, trace.program_name.empty() ? "(program)" : trace.program_name, "",
+                 "measurement", "artificial");
+  const std::size_t base = has_root ? 1 : 0;  // nesting below the root
+  if (has_root)
+    xml << "    <cnode id=\"" << extra_id << "\" calleeId=\""
+        << (program_root ? region_id[trace.program_region] : artificial_region) << "\">\n";
   std::vector<uint32_t> open;  // cnode nesting
   auto indent = [&] { return std::string(4 + 2 * (base + open.size()), ' '); };
   for (uint32_t c : order) {
@@ -285,9 +295,7 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
     open.pop_back();
     xml << indent() << "</cnode>\n";
   }
-  if (program_root) xml << "    </cnode>\n";
-  if (outside_root)
-    xml << "    <cnode id=\"" << extra_id << "\" calleeId=\"" << outside_region << "\">\n    </cnode>\n";
+  if (has_root) xml << "    </cnode>\n";
   xml << "  </program>\n  <system>\n    <systemtreenode Id=\"0\">\n      <name>machine</name>\n"
       << "      <class>machine</class>\n";
   std::map<std::string, std::vector<uint32_t>> by_node;
@@ -313,6 +321,10 @@ std::string CubeReport(const Trace& trace, const WaitStateResult& result) {
 
   std::vector<TarMember> members;
   for (std::size_t m = 0; m < metrics.size(); ++m) {
+    // A metric without a non-zero value gets no .index/.data pair: pyCubexR
+    // refuses an empty index (assertion) and reports a metric without files as
+    // missing, which Extra-P skips; Cube and our reader read it as all zeros.
+    if (std::all_of(metrics[m].values.begin(), metrics[m].values.end(), [](double v) { return v == 0; })) continue;
     TarMember index{std::to_string(m) + ".index", ""}, data{std::to_string(m) + ".data", ""};
     Serialise(metrics[m], cnodes, ranks, &index.contents, &data.contents);
     members.push_back(std::move(data));

@@ -14,11 +14,14 @@
 namespace qnm::trace {
 
 /// The .cubex file contents. Every metric is stored EXCLUSIVE along the call
-/// tree (DOUBLE seconds; visits UINT64), with Scalasca's uniq_names. Time
-/// outside every region (Computation in the JSON) sits in a root of its own:
-/// the program region ProgramBegin names (Scalasca 2.6's root; main below
-/// it), or "(outside regions)" when the trace names none, so that `time`
-/// sums to the JSON's total.
+/// tree (DOUBLE seconds; visits UINT64), with Scalasca's uniq_names. The call
+/// tree has exactly one root, as Scalasca's trace cubes have (pyCubexR and
+/// Extra-P take the first root as the whole program): the program region
+/// ProgramBegin names (Scalasca 2.6's root; main below it), or, when the
+/// trace names none and has time outside every region or several top-level
+/// regions, an artificial region "(program)" above them. The root's exclusive
+/// time is the time outside every region (Computation in the JSON), so that
+/// `time` sums to the JSON's total.
 std::string CubeReport(const Trace& trace, const WaitStateResult& result);
 
 /// One member of a tar archive.
