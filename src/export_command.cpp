@@ -19,13 +19,14 @@ struct ExportArgs {
   std::string format = "extrap-text";
   std::string output;
   std::string series;
+  RunSelectionArgs selection;
 };
 
 void RunExport(const ExportArgs& args) {
   if (args.format != "extrap-text" && args.format != "extrap-jsonl")
     throw InputError("", 0, "--format must be extrap-text or extrap-jsonl, not '" + args.format + "'");
   std::string origin;
-  std::vector<Series> series = LoadSeries(args.paths, args.series, &origin);
+  std::vector<Series> series = LoadSeries(args.paths, args.series, &origin, GroupBy::kContent, ParseRunSelection(args.selection));
   if (series.size() != 1) {
     std::string names;
     for (const Series& one : series) names += (names.empty() ? "" : "; ") + one.name;
@@ -49,6 +50,7 @@ void AddExportCommand(CLI::App& app) {
       ->check(CLI::IsMember({"extrap-text", "extrap-jsonl"}));
   sub->add_option("-o,--output", args->output, "write to FILE (atomically) instead of stdout");
   sub->add_option("--series", args->series, "the series whose name contains this text");
+  AddRunSelectionOptions(sub, &args->selection);
   sub->callback([args] { RunExport(*args); });
 }
 

@@ -27,6 +27,7 @@ struct IngestArgs {
   bool series = false;
   bool quiet = false;
   std::string group_by = "content";
+  RunSelectionArgs selection;
 };
 
 std::string FormatFor(const IngestArgs& args) {
@@ -78,6 +79,7 @@ void Run(const IngestArgs& args) {
     IngestOptions options;
     options.strict = args.strict;
     options.progress = isatty(STDERR_FILENO) != 0;
+    options.selection = ParseRunSelection(args.selection);
     IngestSummary summary;
     std::vector<RunStats> runs = IngestPaths(args.paths, options, &summary);
     // Damaged files found by walking a folder are skipped and counted below.
@@ -95,7 +97,8 @@ void AddIngestCommand(CLI::App& app) {
   auto args = std::make_shared<IngestArgs>();
   CLI::App* sub = app.add_subcommand(
       "ingest",
-      "Read mpiP reports, NPB outputs, OTF2 traces (traces.otf2 anchors), CUBE4 profiles (.cubex) and statistics tables (CSV/JSON) into run-statistics records; "
+      "Read mpiP reports, NPB outputs, OTF2 traces (traces.otf2 anchors), CUBE4 profiles (.cubex, also in Extra-P cube sets), "
+      "Extra-P experiments (text, JSON, legacy JSON, JSON Lines, TALPas) and statistics tables (CSV/JSON) into run-statistics records; "
       "directories are walked; NPB stdout files are paired with their mpiP reports");
   sub->add_option("paths", args->paths, "files or directories to read");
   sub->add_option("-o,--output", args->output, "write the records to FILE (atomically) instead of stdout");
@@ -106,6 +109,7 @@ void AddIngestCommand(CLI::App& app) {
   sub->add_flag("--series", args->series, "print the series summary (median/min/max per process count)");
   sub->add_flag("-q,--quiet", args->quiet, "no closing summary on stderr");
   AddGroupByOption(sub, &args->group_by);
+  AddRunSelectionOptions(sub, &args->selection);
   sub->callback([args] {
     RefuseOutputOverInputs(args->output, args->paths);
     if (!args->show.empty()) RefuseOutputOverInputs(args->output, {args->show});
