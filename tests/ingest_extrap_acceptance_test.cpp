@@ -35,14 +35,16 @@ const Json& Reference() {
   return reference;
 }
 
-bool Close(double ours, double theirs) { return std::fabs(ours - theirs) <= 1e-12 * std::max(1.0, std::fabs(theirs)); }
+bool Close(double ours, double theirs, double tolerance = 1e-12) {
+  return std::fabs(ours - theirs) <= tolerance * std::max(1.0, std::fabs(theirs));
+}
 
 // Our repetitions at one point against Extra-P's entry [point, values, mean,
-// median]: the same multiset of values, to the last bits or (cube exclusive
-// values and means, computed by subtraction or summation on both sides)
-// within 1e-12 relative. Extra-P's JSON Lines reader does not keep the
+// median]: the same multiset of values, bit for bit from text and JSON (the
+// same decimal strings), within 1e-12 relative from cubes (exclusive values
+// are computed by subtraction on both sides). Extra-P's JSON Lines reader does not keep the
 // values (the reference holds null there): then mean and median must agree.
-bool SameValues(std::vector<double> ours, const Json& entry, std::string* why) {
+bool SameValues(std::vector<double> ours, const Json& entry, bool cube, std::string* why) {
   std::sort(ours.begin(), ours.end());
   std::ostringstream text;
   text.precision(17);
@@ -63,7 +65,7 @@ bool SameValues(std::vector<double> ours, const Json& entry, std::string* why) {
     return false;
   }
   for (std::size_t k = 0; k < ours.size(); ++k)
-    if (!Close(ours[k], theirs[k])) {
+    if (!Close(ours[k], theirs[k], cube ? 1e-12 : 0)) {
       text << "value " << ours[k] << ", Extra-P " << theirs[k];
       *why = text.str();
       return false;
@@ -94,7 +96,7 @@ std::string CompareData(const ExtrapData& data, const Json& expected, bool cube)
       auto it = std::find(data.points.begin(), data.points.end(), point);
       std::string why;
       if (!SameValues(data.measurements[static_cast<std::size_t>(m)].values[static_cast<std::size_t>(it - data.points.begin())],
-                      entry, &why))
+                      entry, cube, &why))
         return key + " at point " + entry[0].dump() + ": " + why;
     }
     ++compared;
@@ -105,7 +107,7 @@ std::string CompareData(const ExtrapData& data, const Json& expected, bool cube)
 // The series qnm-predict models: one parameter as P (the p-like one, else the
 // first, as --parameter), the others fixed at the first point's values (as
 // --where), the run time = the first call path x metric Extra-P lists.
-std::string CompareSeries(const ExtrapData& data, const Json& expected, const std::string& path) {
+std::string CompareSeries(const ExtrapData& data, const Json& expected, bool cube, const std::string& path) {
   std::vector<std::string> names = expected["parameters"];
   RunSelection selection;
   std::size_t chosen = names.size(), process_like = 0;
@@ -136,7 +138,7 @@ std::string CompareSeries(const ExtrapData& data, const Json& expected, const st
     auto it = std::find(experiment.points.begin(), experiment.points.end(), point[chosen]);
     if (it == experiment.points.end()) return "series lacks " + names[chosen] + "=" + std::to_string(point[chosen]);
     std::string why;
-    if (!SameValues(runtime.values[static_cast<std::size_t>(it - experiment.points.begin())], entry, &why))
+    if (!SameValues(runtime.values[static_cast<std::size_t>(it - experiment.points.begin())], entry, cube, &why))
       return "series at " + entry[0].dump() + ": " + why;
     ++matched;
   }
@@ -203,7 +205,7 @@ void Check(const std::string& name, const Json& expected, bool cube, ReadFn read
   try {
     ExtrapData data = read(path);
     data_result = CompareData(data, expected, cube);
-    series_result = CompareSeries(data, expected, path);
+    series_result = CompareSeries(data, expected, cube, path);
   } catch (const InputError& error) {
     data_result = error.what();
   }
@@ -363,4 +365,28 @@ TEST_CASE("repetitions spreading beyond the series' noise are warned about", "[i
   for (int k = 0; k < 4; ++k) runs[static_cast<std::size_t>(k)].threads_per_proc = 4 * (k + 1);
   CHECK(RepetitionSpreadWarnings(runs).empty());
   CHECK(GroupIntoSeries(runs).size() == 5);
+}
+
+TEST_CASE("extrap: TALPas files read with Extra-P's TALPas reader rules", "[ingest][extrap][acceptance]") {
+  // The reference ran Extra-P's text reader on talpas/ (refused, checked
+  // above); Extra-P's --talpas reader reads them, and so does ours when it
+  // sees TALPas lines. talpas_7.txt holds what text/one_parameter_3.txt holds.
+  for (int k = 1; k <= 9; ++k) {
+    std::string path = kRoot + "/talpas/talpas_" + std::to_string(k) + ".txt";
+    INFO(path);
+    std::string text = ReadFile(path);
+    ExtrapData data = ReadExtrapFileData(path, text);
+    std::size_t values = 0, lines = 0;
+    for (const ExtrapMeasurement& m : data.measurements)
+      for (const std::vector<double>& at : m.values) values += at.size();
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)  // one value per non-blank line
+      lines += line.find_first_not_of(" \t\r") != std::string::npos;
+    CHECK(values == lines);
+  }
+  std::string seven = kRoot + "/talpas/talpas_7.txt";
+  CHECK(CompareData(ReadExtrapFileData(seven, ReadFile(seven)), Reference()["files"]["text/one_parameter_3.txt"], false) == "");
+  std::string negative = kRoot + "/talpas/talpas_10_neg.txt";
+  CHECK_THROWS_WITH(ReadExtrapFileData(negative, ReadFile(negative)),
+                    Catch::Contains("call path 'compute' metric 'flops' is measured at 3 of the 5 points"));
 }
