@@ -176,7 +176,10 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
   first_of_origin.reserve(runs.size());
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (dropped[i] || runs[i].origin.empty()) continue;
-    auto [it, added] = first_of_origin.emplace(runs[i].origin, i);
+    // Within one series: a byte-identical file named for another configuration
+    // (st-g5k_lu.C.64.td.I.out and …64ranks.fold1.1core-per-node.td.out) is
+    // not silently moved out of the series its name puts it in.
+    auto [it, added] = first_of_origin.emplace(runs[i].origin + '\n' + KeyOf(runs[i]).ToString(), i);
     if (added) continue;
     dropped[i] = true;
     ++sum.copies;

@@ -2,8 +2,9 @@
 // The same measurement read from several files counts once. Three cases:
 //  1. Copies: two records of one origin (RunStats::origin: the digest of the
 //     file's bytes and the place in the file, e.g. an Extra-P call path,
-//     point and repetition index) — one file read under two folders. Found
-//     by hashing origins (linear time); equal numbers alone never merge runs.
+//     point and repetition index) in one series — one file read under two
+//     folders. Found by hashing origins (linear time); equal numbers alone
+//     never merge runs.
 //  2. Citations: a table row whose `source` names a file that was read (or
 //     the same document another row cites) with equal app, class, procs and
 //     time is that file's measurement; the file's record is kept and takes
