@@ -158,7 +158,12 @@ bool ApplyCubeSetSelection(const std::string& profile_path, const RunSelection& 
   if (!selection.parameter.empty() && !have_parameter)
     throw InputError(profile_path, 0, "--parameter " + selection.parameter + ": folder " + folder + " names " + Names(parameters));
   std::size_t dot = folder.find('.');
-  if (dot != std::string::npos && run->app.empty()) run->app = folder.substr(0, dot);
+  auto said = run->derivations.find("app");
+  bool from_file_name = run->app.empty() || (said != run->derivations.end() && StartsWith(said->second, "file name"));
+  if (dot != std::string::npos && dot > 0 && from_file_name) {  // "mm.x10y1z1.r1" -> app mm
+    run->app = folder.substr(0, dot);
+    run->derivations["app"] = "cube-set folder name <app>.<parameters>.r<repetition>";
+  }
   run->problem_class = others;  // the other parameters' values keep other settings in other series
   run->derivations["problem_class"] = "cube-set folder name: the parameters other than " + selection.parameter;
   return true;
