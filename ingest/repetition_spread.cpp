@@ -25,7 +25,8 @@ struct Point {
 // Details that differ between every pair of runs anyway (dates, process ids).
 bool VariesPerRun(const std::string& key) {
   std::string lower = ToLower(key);
-  for (const char* word : {"time", "date", "pid", "start", "stop", "host", "repetition"})
+  // "mop": NPB's Mop/s is computed from the measured time, a result and not a setting.
+  for (const char* word : {"time", "date", "pid", "start", "stop", "host", "repetition", "mop"})
     if (lower.find(word) != std::string::npos) return true;
   return false;
 }
@@ -50,8 +51,17 @@ std::string DifferingProperty(const std::vector<const RunStats*>& runs) {
     }
   for (const auto& [key, seen] : values)
     if (seen.size() > 1) {
+      // Long values (paths, command lines) shown from where they start to differ.
+      std::size_t common = seen.begin()->size();
+      for (const std::string& v : seen)
+        common = std::min(common, static_cast<std::size_t>(
+                                      std::mismatch(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(std::min(v.size(), seen.begin()->size())),
+                                                    seen.begin()->begin()).first - v.begin()));
+      std::size_t from = common > 8 ? common - 4 : 0;
       std::string list;
-      for (const std::string& v : seen) list += (list.empty() ? "" : ", ") + (v.empty() ? std::string("(none)") : v.substr(0, 24));
+      for (const std::string& v : seen)
+        list += (list.empty() ? "" : ", ") +
+                (v.empty() ? std::string("(none)") : (from > 0 ? "…" : "") + v.substr(std::min(from, v.size()), 28));
       return key + " differs (" + list + ")";
     }
   std::set<std::string> files;
