@@ -19,6 +19,11 @@ std::string TableFile(const RunStats& row) {
   return BaseName(first.substr(0, first.rfind(':')));
 }
 
+std::string Folder(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
 bool SameConfiguration(const RunStats& a, const RunStats& b) {
   return ToLower(a.app) == ToLower(b.app) && a.problem_class == b.problem_class && a.procs == b.procs;
 }
@@ -181,6 +186,12 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
     // not silently moved out of the series its name puts it in.
     auto [it, added] = first_of_origin.emplace(runs[i].origin + '\n' + KeyOf(runs[i]).ToString(), i);
     if (added) continue;
+    // Identical files side by side in one folder under other names are that
+    // folder's repetitions (an Extra-P cube-set folder's profile1.cubex and
+    // profile2.cubex; Extra-P counts both); a copy is the same file elsewhere.
+    const std::string& kept_file = runs[it->second].sources.front();
+    const std::string& this_file = runs[i].sources.front();
+    if (kept_file != this_file && Folder(kept_file) == Folder(this_file)) continue;
     dropped[i] = true;
     ++sum.copies;
     files.insert(IsStatisticsTableRow(runs[i]) ? TableFile(runs[i]) : BaseName(runs[i].sources.front()));

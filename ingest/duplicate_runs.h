@@ -3,8 +3,9 @@
 //  1. Copies: two records of one origin (RunStats::origin: the digest of the
 //     file's bytes and the place in the file, e.g. an Extra-P call path,
 //     point and repetition index) in one series — one file read under two
-//     folders. Found by hashing origins (linear time); equal numbers alone
-//     never merge runs.
+//     folders (identical files side by side in one folder are that folder's
+//     repetitions). Found by hashing origins (linear time); equal numbers
+//     alone never merge runs.
 //  2. Citations: a table row whose `source` names a file that was read (or
 //     the same document another row cites) with equal app, class, procs and
 //     time is that file's measurement; the file's record is kept and takes

@@ -390,3 +390,17 @@ TEST_CASE("extrap: TALPas files read with Extra-P's TALPas reader rules", "[inge
   CHECK_THROWS_WITH(ReadExtrapFileData(negative, ReadFile(negative)),
                     Catch::Contains("call path 'compute' metric 'flops' is measured at 3 of the 5 points"));
 }
+
+TEST_CASE("identical profiles side by side are repetitions, the same profile in two sets one run", "[ingest][cube][duplicates]") {
+  // allowed_formats/mm.x1y1z1 holds profile1.cubex and profile2.cubex with
+  // equal bytes: Extra-P reads two repetitions (extrap_reads.json), so do we.
+  IngestSummary summary;
+  std::vector<RunStats> runs = IngestPaths({kRoot + "/cubeset/allowed_formats/mm.x1y1z1"}, IngestOptions{}, &summary);
+  CHECK(runs.size() == 2);
+  CHECK(summary.duplicates.copies == 0);
+  // single_parameter/ and multi_parameter/ both hold mm.x1y1z1.r1/profile.cubex, byte for byte.
+  runs = IngestPaths({kRoot + "/cubeset/single_parameter/mm.x1y1z1.r1", kRoot + "/cubeset/multi_parameter/mm.x1y1z1.r1"},
+                     IngestOptions{}, &summary);
+  CHECK(runs.size() == 1);
+  CHECK(summary.duplicates.copies == 1);
+}

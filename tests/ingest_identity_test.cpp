@@ -229,9 +229,12 @@ TEST_CASE("the same run read from two folders is counted once", "[ingest][identi
   b.origin = "4567:100#0";
   qnm::DuplicateSummary dup;
   CHECK(qnm::CountMeasurementsOnce({a, b}, &dup).size() == 2);
-  b.origin = a.origin;
+  b.origin = a.origin;  // the same bytes: in another folder a copy, beside it a repetition
+  b.sources = {"copy/a.out"};
   CHECK(qnm::CountMeasurementsOnce({a, b}, &dup).size() == 1);
   CHECK(dup.copies == 1);
+  b.sources = {"b.out"};
+  CHECK(qnm::CountMeasurementsOnce({a, b}, &dup).size() == 2);
   CHECK(qnm::SameTimeWithinPrintPrecision(10.82, 10.824));
   CHECK_FALSE(qnm::SameTimeWithinPrintPrecision(111.37, 111.38));
 }
