@@ -64,8 +64,15 @@ std::string DifferingProperty(const std::vector<const RunStats*>& runs) {
                 (v.empty() ? std::string("(none)") : (from > 0 ? "…" : "") + v.substr(std::min(from, v.size()), 28));
       return key + " differs (" + list + ")";
     }
-  std::set<std::string> files;
-  for (const RunStats* run : runs) files.insert(BaseName(run->sources.front()));
+  // Files by name, or by folder/name when the names are all alike (profile.cubex).
+  std::set<std::string> files, names;
+  for (const RunStats* run : runs) names.insert(BaseName(run->sources.front()));
+  for (const RunStats* run : runs) {
+    const std::string& path = run->sources.front();
+    std::size_t slash = path.rfind('/');
+    std::size_t folder = slash == std::string::npos || slash == 0 ? std::string::npos : path.rfind('/', slash - 1);
+    files.insert(names.size() > 1 || folder == std::string::npos ? BaseName(path) : path.substr(folder + 1));
+  }
   if (files.size() > 1) {
     std::string list;
     int shown = 0;
@@ -73,7 +80,7 @@ std::string DifferingProperty(const std::vector<const RunStats*>& runs) {
       if (++shown > 4) { list += ", …"; break; }
       list += (list.empty() ? "" : ", ") + f;
     }
-    return "no property known to differ; files " + list + " (if they ran at other thread counts or inputs, name them so: th<N>)";
+    return "no property known to differ; files " + list + " (other thread counts or parameters? say so: th<N> in file names, --parameter NAME for cube sets)";
   }
   return "no property known to differ";
 }
