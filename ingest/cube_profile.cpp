@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "ingest/cube_archive.h"
+#include "ingest/gzip_member.h"
 #include "trace/call_paths.h"
 #include "util/input_error.h"
 
@@ -197,24 +198,31 @@ class BinaryCursor {
   std::size_t offset_ = 0;
 };
 
-// Width in bytes and decoder of a Cube dtype; width 0 = not a scalar we read.
+// Width in bytes and decoder of a Cube dtype, at Cube's sizes (cubelib's
+// value types; pyCubexR utils/metric_formats.py lists the same): FLOAT is
+// stored as a double, INTEGER / SIGNED INTEGER / UNSIGNED INTEGER are 64-bit,
+// INT / SIGNED INT / UNSIGNED INT 32-bit, CHAR an unsigned byte. COMPLEX, RATE
+// and TAU_ATOMIC are records; we decode their first double (real part, rate
+// numerator) or, for TAU_ATOMIC, skip the count and read the sum.
+// Width 0 = not a value type we can read (NDOUBLES, HISTOGRAM, SCALE_FUNC).
 struct ValueType {
   std::size_t width = 0;
-  enum Kind { kFloat, kSigned, kUnsigned } kind = kFloat;
+  enum Kind { kFloat, kSigned, kUnsigned, kComplex, kRate, kTauAtomic } kind = kFloat;
 };
 ValueType TypeOf(std::string dtype) {
   std::transform(dtype.begin(), dtype.end(), dtype.begin(), [](unsigned char c) { return std::toupper(c); });
-  if (dtype == "DOUBLE" || dtype == "MINDOUBLE" || dtype == "MAXDOUBLE") return {8, ValueType::kFloat};
-  if (dtype == "FLOAT") return {4, ValueType::kFloat};
-  if (dtype == "UINT64") return {8, ValueType::kUnsigned};
-  if (dtype == "INT64") return {8, ValueType::kSigned};
-  if (dtype == "UINT32" || dtype == "UNSIGNED INT" || dtype == "UNSIGNED INTEGER") return {4, ValueType::kUnsigned};
-  if (dtype == "INT32" || dtype == "INT" || dtype == "INTEGER" || dtype == "SIGNED INT" || dtype == "SIGNED INTEGER")
-    return {4, ValueType::kSigned};
+  if (dtype == "DOUBLE" || dtype == "MINDOUBLE" || dtype == "MAXDOUBLE" || dtype == "FLOAT") return {8, ValueType::kFloat};
+  if (dtype == "UINT64" || dtype == "UNSIGNED INTEGER") return {8, ValueType::kUnsigned};
+  if (dtype == "INT64" || dtype == "INTEGER" || dtype == "SIGNED INTEGER") return {8, ValueType::kSigned};
+  if (dtype == "UINT32" || dtype == "UNSIGNED INT") return {4, ValueType::kUnsigned};
+  if (dtype == "INT32" || dtype == "INT" || dtype == "SIGNED INT") return {4, ValueType::kSigned};
   if (dtype == "UINT16" || dtype == "UNSIGNED SHORT INT") return {2, ValueType::kUnsigned};
   if (dtype == "INT16" || dtype == "SHORT INT" || dtype == "SIGNED SHORT INT") return {2, ValueType::kSigned};
-  if (dtype == "UINT8") return {1, ValueType::kUnsigned};
-  if (dtype == "INT8" || dtype == "CHAR") return {1, ValueType::kSigned};
+  if (dtype == "UINT8" || dtype == "CHAR") return {1, ValueType::kUnsigned};
+  if (dtype == "INT8") return {1, ValueType::kSigned};
+  if (dtype == "COMPLEX") return {16, ValueType::kComplex};
+  if (dtype == "RATE") return {16, ValueType::kRate};
+  if (dtype == "TAU_ATOMIC") return {36, ValueType::kTauAtomic};  // uint32 n, double min, max, sum, sum2
   return {};
 }
 
@@ -224,9 +232,26 @@ double Decode(BinaryCursor* cursor, const ValueType& type) {
     cursor->Read(&value);
     return static_cast<double>(value);
   };
+  switch (type.kind) {
+    case ValueType::kComplex:
+    case ValueType::kRate: {
+      double first = get(double{});
+      get(double{});
+      return first;
+    }
+    case ValueType::kTauAtomic: {
+      get(uint32_t{});
+      get(double{});
+      get(double{});
+      double sum = get(double{});
+      get(double{});
+      return sum;
+    }
+    default: break;
+  }
   switch (type.width) {
     case 8: return type.kind == ValueType::kFloat ? get(double{}) : type.kind == ValueType::kSigned ? get(int64_t{}) : get(uint64_t{});
-    case 4: return type.kind == ValueType::kFloat ? get(float{}) : type.kind == ValueType::kSigned ? get(int32_t{}) : get(uint32_t{});
+    case 4: return type.kind == ValueType::kSigned ? get(int32_t{}) : get(uint32_t{});
     case 2: return type.kind == ValueType::kSigned ? get(int16_t{}) : get(uint16_t{});
     default: return type.kind == ValueType::kSigned ? get(int8_t{}) : get(uint8_t{});
   }
@@ -461,6 +486,9 @@ CubeProfile ParseCubeProfile(std::string_view bytes, const std::string& path) {
       ReadTarMembers(bytes, path, limits, [](const std::string& name) { return name == "anchor.xml"; });
   auto anchor = anchor_only.find("anchor.xml");
   if (anchor == anchor_only.end()) throw InputError(path, 0, "not a CUBE4 profile: the archive has no anchor.xml");
+  // A gzip-compressed anchor.xml is legal CUBE4 (Cube and pyCubexR inflate it).
+  if (IsGzip(anchor->second))
+    anchor->second = Gunzip(anchor->second, path, "anchor.xml", limits.max_member_bytes);
   CubeProfile profile;
   profile.path = path;
   AnchorReader(path, anchor->second).Read(&profile);

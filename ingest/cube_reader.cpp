@@ -1,6 +1,9 @@
 // Reader-table row for CUBE4 profiles (.cubex): the record from
-// cube_profile.h, identity from the Extra-P / Score-P folder name.
+// cube_profile.h, identity from the Extra-P / Score-P folder name; under
+// --parameter/--where the Extra-P cube-set folder name gives the process
+// count and the other parameters (cube_set.h).
 #include "ingest/cube_profile.h"
+#include "ingest/cube_set.h"
 #include "ingest/experiment_name.h"
 #include "ingest/readers.h"
 #include "ingest/text_lines.h"
@@ -15,6 +18,7 @@ ReaderOutput ReadCubeProfile(const ReaderInput& input) {
   RunStats run = ReadCubeRunStats(input.text, input.path);
   ApplyExperimentFolder(input.path, &run);
   ReaderOutput output;
+  if (input.selection && !ApplyCubeSetSelection(input.path, *input.selection, &run)) return output;  // other --where values
   output.runs.push_back(std::move(run));
   return output;
 }

@@ -5,6 +5,7 @@
 #include <map>
 #include <regex>
 #include <set>
+#include <unordered_map>
 
 #include "ingest/text_lines.h"
 #include "util/text_format.h"
@@ -18,6 +19,11 @@ std::string TableFile(const RunStats& row) {
   return BaseName(first.substr(0, first.rfind(':')));
 }
 
+std::string Folder(const std::string& path) {
+  std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
 bool SameConfiguration(const RunStats& a, const RunStats& b) {
   return ToLower(a.app) == ToLower(b.app) && a.problem_class == b.problem_class && a.procs == b.procs;
 }
@@ -25,22 +31,6 @@ bool SameConfiguration(const RunStats& a, const RunStats& b) {
 // A table row says threads only when it has a threads column.
 bool ThreadsAgree(const RunStats& row, const RunStats& run) {
   return row.derivations.count("threads_per_proc") == 0 || row.threads_per_proc == run.threads_per_proc;
-}
-
-bool Differ(const RunStats& a, const RunStats& b, const std::string& detail) {
-  auto x = a.details.find(detail), y = b.details.find(detail);
-  return x != a.details.end() && y != b.details.end() && Trim(x->second) != Trim(y->second);
-}
-
-// Values that tell two runs with equal times apart: Mop/s is printed with 7 or
-// more digits and computed from the unrounded time; mpiP names its collector
-// process and start time.
-bool Distinguishable(const RunStats& a, const RunStats& b) {
-  if (Known(a.mops_total) && Known(b.mops_total) &&
-      std::fabs(a.mops_total - b.mops_total) > std::max(0.005 + 1e-9, 1e-7 * std::fabs(a.mops_total)))
-    return true;
-  if (a.iterations > 0 && b.iterations > 0 && a.iterations != b.iterations) return true;
-  return Differ(a, b, "mpip.Collector PID") || Differ(a, b, "mpip.Start time") || Differ(a, b, "system");
 }
 
 std::regex PatternRegex(const std::string& pattern) {
@@ -184,25 +174,29 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
       for (const std::string& cited : cites) by_citation[cited].push_back(r);
   }
 
-  // Case 1: copies.
-  std::map<SeriesKey, std::vector<std::size_t>> by_key;
-  for (std::size_t i = 0; i < runs.size(); ++i)
-    if (!dropped[i]) by_key[KeyOf(runs[i])].push_back(i);
-  for (auto& [key, members] : by_key)
-    for (std::size_t a = 0; a < members.size(); ++a) {
-      if (dropped[members[a]]) continue;
-      for (std::size_t b = a + 1; b < members.size(); ++b) {
-        RunStats& first = runs[members[a]];
-        RunStats& other = runs[members[b]];
-        if (dropped[members[b]] || first.procs != other.procs || Distinguishable(first, other) ||
-            !SameTimeWithinPrintPrecision(first.TotalTimeSeconds(), other.TotalTimeSeconds()))
-          continue;
-        dropped[members[b]] = true;
-        ++sum.copies;
-        files.insert(IsStatisticsTableRow(other) ? TableFile(other) : BaseName(other.sources.front()));
-        FoldInto(&first, std::move(other), "a copy of this run");
-      }
-    }
+  // Case 1: the same origin (file content, place in the file) read twice,
+  // e.g. one file under two folders. Equal numbers from different origins
+  // are different runs: Extra-P's "DATA 4.1 3.9 4.0 4.0 4.1" is 5 values.
+  std::unordered_map<std::string, std::size_t> first_of_origin;
+  first_of_origin.reserve(runs.size());
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (dropped[i] || runs[i].origin.empty()) continue;
+    // Within one series: a byte-identical file named for another configuration
+    // (st-g5k_lu.C.64.td.I.out and …64ranks.fold1.1core-per-node.td.out) is
+    // not silently moved out of the series its name puts it in.
+    auto [it, added] = first_of_origin.emplace(runs[i].origin + '\n' + KeyOf(runs[i]).ToString(), i);
+    if (added) continue;
+    // Identical files side by side in one folder under other names are that
+    // folder's repetitions (an Extra-P cube-set folder's profile1.cubex and
+    // profile2.cubex; Extra-P counts both); a copy is the same file elsewhere.
+    const std::string& kept_file = runs[it->second].sources.front();
+    const std::string& this_file = runs[i].sources.front();
+    if (kept_file != this_file && Folder(kept_file) == Folder(this_file)) continue;
+    dropped[i] = true;
+    ++sum.copies;
+    files.insert(IsStatisticsTableRow(runs[i]) ? TableFile(runs[i]) : BaseName(runs[i].sources.front()));
+    FoldInto(&runs[it->second], std::move(runs[i]), "the same measurement read again");
+  }
 
   sum.files.assign(files.begin(), files.end());
   std::vector<RunStats> kept;

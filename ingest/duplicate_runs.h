@@ -1,9 +1,11 @@
 #pragma once
 // The same measurement read from several files counts once. Three cases:
-//  1. Copies: two records with equal app, class, procs, threads, machine and
-//     configuration whose times agree within print precision (0.5 in the last
-//     of two decimals, or 5e-4 relative) and that nothing else tells apart
-//     (Mop/s, iterations, mpiP collector PID and start time).
+//  1. Copies: two records of one origin (RunStats::origin: the digest of the
+//     file's bytes and the place in the file, e.g. an Extra-P call path,
+//     point and repetition index) in one series — one file read under two
+//     folders (identical files side by side in one folder are that folder's
+//     repetitions). Found by hashing origins (linear time); equal numbers
+//     alone never merge runs.
 //  2. Citations: a table row whose `source` names a file that was read (or
 //     the same document another row cites) with equal app, class, procs and
 //     time is that file's measurement; the file's record is kept and takes
@@ -35,7 +37,8 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
 /// True for a record read from a statistics-table row (its first source is "table:line").
 bool IsStatisticsTableRow(const RunStats& run);
 
-/// True when two times are equal within the precision they are printed with.
+/// True when two times are equal within the precision they are printed with
+/// (cases 2 and 3: a table row and the file it cites).
 bool SameTimeWithinPrintPrecision(double a_s, double b_s);
 
 }  // namespace qnm

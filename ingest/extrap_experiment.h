@@ -3,13 +3,15 @@
 // text format (PARAMETER / POINTS / REGION / METRIC / DATA), the JSON format
 // ({"parameters": [...], "measurements": {callpath: {metric: [{point, values}]}}})
 // and JSON Lines ({"params": {"p": 4}, "callpath": ..., "metric": ..., "value": ...}).
-// qnm-predict reads them as statistics tables over one parameter, the process
-// count p, and writes a series in the text and JSON Lines formats
+// All parameters are read (extrap_data.h); a RunSelection (run_selection.h)
+// picks the process count and fixes the others, giving the one-parameter
+// experiment below. qnm-predict writes a series in the text and JSON Lines formats
 // (docs/formats/extrap.md says which record value each call path carries).
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "ingest/run_selection.h"
 #include "record/run_stats.h"
 
 namespace qnm {
@@ -28,11 +30,13 @@ struct ExtrapExperiment {
   std::vector<ExtrapMeasurement> measurements;
 };
 
-/// Readers: throw InputError(path, line, ...) on malformed input and on
-/// experiments over other or several parameters.
-ExtrapExperiment ReadExtrapText(std::string_view text, const std::string& path);
-ExtrapExperiment ReadExtrapJson(std::string_view text, const std::string& path);
-ExtrapExperiment ReadExtrapJsonLines(std::string_view text, const std::string& path);
+/// Readers: the file's ExtrapData (extrap_data.h) under `selection`
+/// (SelectSeries in extrap_selection.h); throw InputError(path, line, ...) on
+/// malformed input and on a choice of parameter the file leaves open.
+ExtrapExperiment ReadExtrapText(std::string_view text, const std::string& path, const RunSelection& selection = {});
+ExtrapExperiment ReadExtrapJson(std::string_view text, const std::string& path, const RunSelection& selection = {});
+ExtrapExperiment ReadExtrapJsonLines(std::string_view text, const std::string& path,
+                                     const RunSelection& selection = {});
 
 /// Sniffers for ingest/: text starting (after '#' comments) with PARAMETER;
 /// a JSON object with "parameters" and "measurements"; a first JSON line with "params".
@@ -40,11 +44,13 @@ bool LooksLikeExtrapText(std::string_view text);
 bool LooksLikeExtrapJson(std::string_view text);
 bool LooksLikeExtrapJsonLines(std::string_view text);
 
-/// One record per point and repetition: the root call path's "time" is the
-/// run time; "<root>->MPI" and "<root>->compute" give the MPI and compute
-/// time per rank. `series` names the series (the file name).
+/// One record per point and repetition: the run-time call path x metric of
+/// `selection` (default: the root call path's "time") is the run time;
+/// "<root>->MPI" and "<root>->compute" give the MPI and compute time per rank.
+/// `series` names the series (the file name). Each record's origin is
+/// "<call path>|<metric>|<point>|r<repetition index>" (duplicate_runs.h).
 std::vector<RunStats> ExtrapToRunStats(const ExtrapExperiment& experiment, const std::string& series,
-                                       const std::string& path);
+                                       const std::string& path, const RunSelection& selection = {});
 
 /// The experiment of one series' runs (repetitions at a process count become
 /// repetitions of a point): total time, MPI and compute time, and the time per

@@ -1,25 +1,46 @@
-// Reader-table row for Extra-P experiments (text, JSON, JSON Lines): read as
-// a statistics table, one series named after the file.
+// Reader-table row for Extra-P experiments (text, JSON, legacy JSON, JSON
+// Lines, TALPas): read with every parameter (extrap_data.h), then the series
+// the RunSelection asks for (--parameter, --metric, --callpath, --where), one
+// series named after the file (and the fixed parameters).
 #include <filesystem>
 
+#include "ingest/extrap_data.h"
 #include "ingest/extrap_experiment.h"
+#include "ingest/extrap_file.h"
+#include "ingest/extrap_selection.h"
 #include "ingest/readers.h"
 #include "ingest/text_lines.h"
 
 namespace qnm {
 
-bool SniffExtrapExperiment(const std::string& path, std::string_view text) {
+bool LooksLikeExtrapFile(const std::string& path, std::string_view text) {
   std::string lower = ToLower(path);
-  return EndsWith(lower, ".jsonl") || LooksLikeExtrapText(text) ||
+  return EndsWith(lower, ".jsonl") || LooksLikeExtrapText(text) || LooksLikeTalpas(text) ||
          (EndsWith(lower, ".json") && LooksLikeExtrapJson(text));
 }
 
+ExtrapData ReadExtrapFileData(const std::string& path, std::string_view text) {
+  std::string lower = ToLower(path);
+  if (EndsWith(lower, ".jsonl")) return ParseExtrapJsonLinesData(text, path);
+  if (EndsWith(lower, ".json")) {
+    // Extra-P's JSON reader falls back to JSON Lines when every line is an object.
+    std::string_view first = Trim(text.substr(0, text.find('\n')));
+    if (LooksLikeExtrapJsonLines(text) && first.size() > 1 && first.back() == '}') return ParseExtrapJsonLinesData(text, path);
+    return ParseExtrapJsonData(text, path);
+  }
+  if (LooksLikeTalpas(text)) return ParseTalpasData(text, path);
+  return ParseExtrapTextData(text, path);
+}
+
+bool SniffExtrapExperiment(const std::string& path, std::string_view text) { return LooksLikeExtrapFile(path, text); }
+
 ReaderOutput ReadExtrapExperiment(const ReaderInput& input) {
-  ExtrapExperiment experiment = EndsWith(ToLower(input.path), ".jsonl") ? ReadExtrapJsonLines(input.text, input.path)
-                                : LooksLikeExtrapText(input.text)         ? ReadExtrapText(input.text, input.path)
-                                                                          : ReadExtrapJson(input.text, input.path);
+  static const RunSelection kDefault;
+  const RunSelection& selection = input.selection ? *input.selection : kDefault;
+  ExtrapExperiment experiment = SelectSeries(ReadExtrapFileData(input.path, input.text), selection, input.path);
   ReaderOutput output;
-  output.runs = ExtrapToRunStats(experiment, std::filesystem::path(input.path).stem().string(), input.path);
+  output.runs = ExtrapToRunStats(experiment, std::filesystem::path(input.path).stem().string() + WhereSuffix(selection),
+                                 input.path, selection);
   return output;
 }
 

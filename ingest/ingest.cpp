@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <map>
@@ -10,6 +11,7 @@
 
 #include "ingest/duplicate_runs.h"
 #include "ingest/readers.h"
+#include "ingest/repetition_spread.h"
 #include "ingest/run_info_file.h"
 #include "ingest/run_pairing.h"
 #include "ingest/series_identity.h"
@@ -59,8 +61,19 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
   return found;
 }
 
-IngestedFile ReadOne(const FoundFile& found, std::string_view text, std::vector<std::string>* notes) {
-  ReaderInput input{found.path, text, ParseFileName(found.path)};
+// FNV-1a of the file's bytes: the first part of every record's origin, so one
+// file read under two names is one measurement and two files never are.
+std::string ContentDigest(std::string_view bytes) {
+  uint64_t hash = 1469598103934665603ull;
+  for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
+  char text[24];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
+  return std::string(text) + ":" + std::to_string(bytes.size());
+}
+
+IngestedFile ReadOne(const FoundFile& found, std::string_view text, const IngestOptions& options,
+                     std::vector<std::string>* notes) {
+  ReaderInput input{found.path, text, ParseFileName(found.path), &options.selection};
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(found.path, text)) continue;
     ReaderOutput output = reader.read(input);
@@ -71,6 +84,9 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text, std::vector<
     file.name = std::move(input.name);
     file.runs = std::move(output.runs);
     file.mpip_report = std::move(output.mpip_report);
+    const std::string digest = ContentDigest(text);
+    for (std::size_t r = 0; r < file.runs.size(); ++r)
+      file.runs[r].origin = digest + "#" + (file.runs[r].origin.empty() ? std::to_string(r) : file.runs[r].origin);
     return file;
   }
   throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, Extra-P experiment, Arm Performance Reports text, OTF-CPT output, .csv or .json table)");
@@ -125,6 +141,7 @@ std::string IngestSummary::Report() const {
     out << "; " << files_beside_runs << " info/env/host files beside runs (" << files_beside_used << " used)";
   out << "\n";
   for (const std::string& note : notes) out << "  note: " << note << "\n";
+  for (const std::string& warning : warnings) out << "  warning: " << warning << "\n";
   std::map<std::string, int> by_kind;
   for (const SkippedFile& file : skipped) {
     std::string kind = file.reason;
@@ -158,7 +175,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     try {
       std::string text = ReadFile(found[f].path);
       sum.bytes_read += static_cast<double>(text.size());
-      files.push_back(ReadOne(found[f], text, &reader_notes));
+      files.push_back(ReadOne(found[f], text, options, &reader_notes));
       ++sum.files_read;
     } catch (const InputError& error) {
       if (options.strict) throw;
@@ -185,6 +202,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   std::stable_sort(runs.begin(), runs.end(), [](const RunStats& a, const RunStats& b) {
     return a.sources.front() < b.sources.front();
   });
+  sum.warnings = RepetitionSpreadWarnings(runs);
   sum.runs = static_cast<int>(runs.size());
   sum.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return runs;

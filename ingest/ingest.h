@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ingest/duplicate_runs.h"
+#include "ingest/run_selection.h"
 #include "record/run_stats.h"
 
 namespace qnm {
@@ -17,6 +18,7 @@ namespace qnm {
 struct IngestOptions {
   bool strict = false;    // a malformed file fails the whole ingest instead of being skipped
   bool progress = false;  // progress on stderr (the CLI sets it when stderr is a terminal)
+  RunSelection selection;  // --parameter/--metric/--callpath/--where for multi-parameter experiments
 };
 
 struct SkippedFile {
@@ -33,6 +35,7 @@ struct IngestSummary {
   int files_beside_used = 0;  // ... of them that named a run's hosts or threads
   DuplicateSummary duplicates;      // the same measurement read from several files (duplicate_runs.h)
   std::vector<std::string> notes;   // pairs refused, info files not used, duplicates counted once
+  std::vector<std::string> warnings;  // repetitions that spread more than their series' noise (repetition_spread.h)
   std::vector<SkippedFile> skipped;
   double bytes_read = 0;
   double elapsed_s = 0;

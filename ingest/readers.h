@@ -14,6 +14,7 @@
 
 #include "ingest/file_name_info.h"
 #include "ingest/run_pairing.h"
+#include "ingest/run_selection.h"
 #include "record/run_stats.h"
 
 namespace qnm {
@@ -23,6 +24,7 @@ struct ReaderInput {
   std::string path;
   std::string_view text;      // the whole file (empty for readers that open `path` themselves)
   FileNameInfo name;          // what the file name says (ParseFileName)
+  const RunSelection* selection = nullptr;  // --parameter/--metric/--callpath/--where, or none
 };
 
 /// What a reader returns for one file.

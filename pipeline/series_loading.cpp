@@ -1,6 +1,7 @@
 #include "pipeline/series_loading.h"
 
 #include <filesystem>
+#include <iostream>
 
 #include "ingest/ingest.h"
 #include "models/machine_profile.h"
@@ -28,7 +29,7 @@ std::string BundledDefaultSeries() {
 }  // namespace
 
 std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& name_filter,
-                               std::string* origin, GroupBy group_by) {
+                               std::string* origin, GroupBy group_by, const RunSelection& selection) {
   std::string local_origin;
   std::string& said = origin ? *origin : local_origin;
   std::vector<std::string> inputs = paths;
@@ -39,8 +40,11 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
     said = std::to_string(inputs.size()) + " input path(s)";
   }
   IngestSummary summary;
-  std::vector<RunStats> runs = IngestPaths(inputs, IngestOptions(), &summary);
+  IngestOptions options;
+  options.selection = selection;
+  std::vector<RunStats> runs = IngestPaths(inputs, options, &summary);
   ReportSkippedInputs(paths, summary);
+  for (const std::string& warning : summary.warnings) std::cerr << "warning: " << warning << "\n";
   if (runs.empty()) {
     std::string why;
     for (const SkippedFile& skipped : summary.skipped) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/run_selection.h"
 #include "ingest/series_identity.h"
 #include "record/run_stats.h"
 
@@ -16,7 +17,11 @@ namespace qnm {
 /// (pipeline/series_selection.h: exact name first, then a unique substring;
 /// all when empty). Throws InputError when nothing is read or nothing matches. `origin` (may be null) says what was
 /// read, and how many duplicate measurements were counted once.
+/// `selection` picks the runs of multi-parameter experiments (--parameter,
+/// --metric, --callpath, --where; ingest/run_selection.h). Warnings about
+/// repetitions that spread more than their series' noise go to stderr.
 std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& name_filter,
-                               std::string* origin, GroupBy group_by = GroupBy::kContent);
+                               std::string* origin, GroupBy group_by = GroupBy::kContent,
+                               const RunSelection& selection = RunSelection());
 
 }  // namespace qnm

@@ -56,6 +56,11 @@ struct RunStats {
   int nodes = 0;              // nodes the run used; 0 = unknown
   std::string allocation;     // "block", "cyclic", "one-per-node" or empty
   std::vector<std::string> sources;  // every file that contributed to this record
+  // Where the measurement came from: "<file content digest>#<place in the
+  // file>" (an Extra-P value: "#<call path>|<metric>|<point>|r<repetition>").
+  // Two records of one origin are one measurement read twice; equal numbers
+  // from different origins are different runs (ingest/duplicate_runs.h).
+  std::string origin;
   std::string data_set;       // data-set tag from the file name ("tpatki-npbmz", "st-g5k"), or empty
   std::string variant;        // run-configuration words from the file name ("eth O3", "td"), or empty
 

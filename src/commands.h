@@ -6,6 +6,7 @@
 #include <string>
 
 #include "ingest/readers.h"
+#include "ingest/run_selection.h"
 #include "ingest/series_identity.h"
 #include "models/prediction.h"
 
@@ -24,6 +25,15 @@ void AddExportCommand(CLI::App& app);    // export_command.cpp
 /// ingest/series_identity.h) to a command; ParseGroupByOption reads its value.
 void AddGroupByOption(CLI::App* command, std::string* group_by);
 GroupBy ParseGroupByOption(const std::string& text);
+/// --parameter, --metric, --callpath and --where (which runs a multi-metric,
+/// multi-parameter experiment holds, ingest/run_selection.h) for every command
+/// that reads runs; ParseRunSelection checks them (InputError naming the option).
+struct RunSelectionArgs {
+  std::string parameter, metric, callpath;
+  std::vector<std::string> where;
+};
+void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
+RunSelection ParseRunSelection(const RunSelectionArgs& args);
 /// PredictionOptions from --machine and --level (predict, validate and plot).
 PredictionOptions MakePredictionOptions(const std::string& machine, double level);
 

@@ -22,13 +22,14 @@ struct ExportArgs {
   std::string output;
   std::string series;
   bool strong_scaling = true;
+  RunSelectionArgs selection;
 };
 
 void RunExport(const ExportArgs& args) {
   if (args.format != "extrap-text" && args.format != "extrap-jsonl")
     throw InputError("", 0, "--format must be extrap-text or extrap-jsonl, not '" + args.format + "'");
   std::string origin;
-  std::vector<Series> series = LoadSeries(args.paths, args.series, &origin);
+  std::vector<Series> series = LoadSeries(args.paths, args.series, &origin, GroupBy::kContent, ParseRunSelection(args.selection));
   if (series.size() != 1) {
     std::string names;
     for (const Series& one : series) names += (names.empty() ? "" : "; ") + one.name;
@@ -63,6 +64,7 @@ void AddExportCommand(CLI::App& app) {
                 "strong scaling (default; the series are over the process count p): write values summed over the "
                 "p processes, time x p and counts x p, as Extra-P's own strong-scaling reading does; "
                 "--no-strong-scaling writes the run time and per-process means");
+  AddRunSelectionOptions(sub, &args->selection);
   sub->callback([args] { RunExport(*args); });
 }
 

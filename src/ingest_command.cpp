@@ -27,6 +27,7 @@ struct IngestArgs {
   bool series = false;
   bool quiet = false;
   std::string group_by = "content";
+  RunSelectionArgs selection;
 };
 
 std::string FormatFor(const IngestArgs& args) {
@@ -78,6 +79,7 @@ void Run(const IngestArgs& args) {
     IngestOptions options;
     options.strict = args.strict;
     options.progress = isatty(STDERR_FILENO) != 0;
+    options.selection = ParseRunSelection(args.selection);
     IngestSummary summary;
     std::vector<RunStats> runs = IngestPaths(args.paths, options, &summary);
     // Damaged files found by walking a folder are skipped and counted below.
@@ -106,6 +108,7 @@ void AddIngestCommand(CLI::App& app) {
   sub->add_flag("--series", args->series, "print the series summary (median/min/max per process count)");
   sub->add_flag("-q,--quiet", args->quiet, "no closing summary on stderr");
   AddGroupByOption(sub, &args->group_by);
+  AddRunSelectionOptions(sub, &args->selection);
   sub->callback([args] {
     RefuseOutputOverInputs(args->output, args->paths);
     if (!args->show.empty()) RefuseOutputOverInputs(args->output, {args->show});

@@ -18,6 +18,7 @@ void AddPlotCommand(CLI::App& app) {
     std::vector<std::string> runs;
     std::string procs = "1..1024:x2", train, machine, series, dir = "charts", group_by = "content";
     double level = 0.9;
+    RunSelectionArgs selection;
   };
   auto args = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand(
@@ -32,13 +33,15 @@ void AddPlotCommand(CLI::App& app) {
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
   sub->add_option("-o,--output", args->dir, "output directory (default ./charts)");
   AddGroupByOption(sub, &args->group_by);
+  AddRunSelectionOptions(sub, &args->selection);
   sub->callback([args] {
     std::vector<int> targets = ParseProcsSpec(args->procs, "--procs");
     std::vector<int> train;
     if (!args->train.empty()) train = ParseProcsSpec(args->train, "--train");
     PredictionOptions options = MakePredictionOptions(args->machine, args->level);
     std::string origin;
-    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by));
+    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by),
+                                            ParseRunSelection(args->selection));
     if (!train.empty()) {
       // Charts of the split: the model fitted on `train`, predictions at the targets and held-out P.
       DrawValidationCharts(RunValidate(series, train, options), series, options, args->dir,

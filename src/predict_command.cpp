@@ -22,6 +22,7 @@ struct CommonArgs {
   std::vector<std::string> runs;
   std::string machine, format = "table", output, plot_dir, series, group_by = "content";
   double level = 0.9;
+  RunSelectionArgs selection;
 };
 
 void AddCommon(CLI::App* sub, CommonArgs* args) {
@@ -38,6 +39,7 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
   sub->add_option("--series", args->series, kSeriesOptionHelp);
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
   AddGroupByOption(sub, &args->group_by);
+  AddRunSelectionOptions(sub, &args->selection);
 }
 
 }  // namespace
@@ -84,7 +86,8 @@ void AddPredictCommand(CLI::App& app) {
     PredictionOptions options = MakePredictionOptions(args->machine, args->level);
     RefuseOutputOverInputs(args->output, args->runs);
     std::string origin;
-    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by));
+    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by),
+                                            ParseRunSelection(args->selection));
     std::vector<SeriesPrediction> results = RunPredict(series, targets, options);
     WriteOutput(args->output, FormatPredictions(results, args->format, origin));
     if (!args->plot_dir.empty())
@@ -106,7 +109,8 @@ void AddPredictCommand(CLI::App& app) {
     PredictionOptions options = MakePredictionOptions(vargs->machine, vargs->level);
     RefuseOutputOverInputs(vargs->output, vargs->runs);
     std::string origin;
-    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, ParseGroupByOption(vargs->group_by));
+    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, ParseGroupByOption(vargs->group_by),
+                                            ParseRunSelection(vargs->selection));
     std::vector<ValidationResult> results = RunValidate(series, train_procs, options);
     WriteOutput(vargs->output, FormatValidations(results, vargs->format, origin));
     if (!vargs->plot_dir.empty()) DrawValidationCharts(results, series, options, vargs->plot_dir, {});

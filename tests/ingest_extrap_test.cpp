@@ -74,16 +74,25 @@ TEST_CASE("extrap: JSON and JSON Lines experiments give the same records", "[ing
   }
 }
 
-TEST_CASE("extrap: several parameters fail with one line naming what is supported", "[ingest][extrap]") {
+TEST_CASE("extrap: several parameters need --where, other parameters --parameter, in one line", "[ingest][extrap]") {
   std::string path = DataPath("extrap/two_parameters.txt");
   std::string message = ErrorOf([&] { ReadExtrapText(ReadFile(path), path); });
-  CHECK(message.find(path + ":3: 2 parameters (p, n); qnm-predict reads Extra-P experiments over one parameter, the process count p") == 0);
+  CHECK(message.find(path + ": 2 parameters (p, n): scaling in p needs the others fixed with --where n=VALUE; not fixed: n (values ") == 0);
+  RunSelection n1000;
+  AddWhere("n=1000", &n1000);
+  CHECK(ReadExtrapText(ReadFile(path), path, n1000).points == std::vector<double>{4, 8, 16});
   std::string jsonl = R"({"params":{"p":4,"n":10},"value":1.0})";
-  CHECK(ErrorOf([&] { ReadExtrapJsonLines(jsonl, "x.jsonl"); }).find("x.jsonl:1: 2 parameters") == 0);
+  CHECK(ErrorOf([&] { ReadExtrapJsonLines(jsonl, "x.jsonl"); }).find("x.jsonl: 2 parameters (p, n)") == 0);
+  RunSelection n10;
+  AddWhere("n=10", &n10);
+  CHECK(ReadExtrapJsonLines(jsonl, "x.jsonl", n10).points == std::vector<double>{4});
   CHECK(ErrorOf([&] { ReadExtrapText("PARAMETER n\nPOINTS 1 2\nREGION a\nDATA 1\nDATA 2\n", "n.txt"); })
-            .find("n.txt:2: parameter 'n' is not a process count") == 0);
+            .find("n.txt: no parameter is named like a process count (parameters: n); say which one is with --parameter NAME") == 0);
+  RunSelection n;
+  n.parameter = "n";
+  CHECK(ReadExtrapText("PARAMETER n\nPOINTS 1 2\nREGION a\nDATA 1\nDATA 2\n", "n.txt", n).points == std::vector<double>{1, 2});
   CHECK(ErrorOf([&] { ReadExtrapText("PARAMETER p\nPOINTS 1 2\nREGION a\nDATA 1\n", "short.txt"); })
-            .find("short.txt:4: REGION a (METRIC time) has 1 DATA lines for 2 points") == 0);
+            .find("short.txt:4: REGION 'a' METRIC '' has 1 DATA lines for 2 points") == 0);
   CHECK(ErrorOf([&] { ReadExtrapText("PARAMETER p\nPOINTS 1 2\nREGION a\nDATA 1\nDATA x\n", "bad.txt"); })
             .find("bad.txt:5: 'x' is not a number") == 0);
 }
@@ -102,10 +111,14 @@ TEST_CASE("extrap: times outside what a run can last are refused, not modelled",
   CHECK_FALSE(records_error("inf").empty());
 }
 
-TEST_CASE("extrap: a region name that is not UTF-8 is kept readable and written back as JSON", "[ingest][extrap]") {
-  // Fuzzing, round 3: the JSON Lines writer threw (uncaught) on the byte 0xB4 in a REGION name.
-  ExtrapExperiment experiment =
-      ReadExtrapText("PARAMETER p\nPOINTS 2 4\nREGION ma\xb4in\nDATA 8.5\nDATA 4.3\n", "u.txt");
+TEST_CASE("extrap: a file that is not UTF-8 is refused as Extra-P refuses it, names stay writable", "[ingest][extrap]") {
+  // Extra-P opens text experiments as UTF-8 and refuses other bytes; so do we, naming the line.
+  CHECK(ErrorOf([] { ReadExtrapText("PARAMETER p\nPOINTS 2 4\nREGION ma\xb4in\nDATA 8.5\nDATA 4.3\n", "u.txt"); })
+            .find("u.txt:3: not text (bytes that are not UTF-8)") == 0);
+  // Fuzzing, round 3: the JSON Lines writer threw (uncaught) on the byte 0xB4 in a name.
+  ExtrapExperiment experiment;
+  experiment.points = {2, 4};
+  experiment.measurements.push_back({"ma\xb4in", "time", {{8.5}, {4.3}}});
   std::string jsonl = WriteExtrapJsonLines(experiment);
   CHECK(jsonl.find("\"callpath\":\"ma?in\"") != std::string::npos);
   CHECK(ReadExtrapJsonLines(jsonl, "again.jsonl").points.size() == 2);

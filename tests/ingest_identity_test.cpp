@@ -216,19 +216,25 @@ TEST_CASE("the same run read from two folders is counted once", "[ingest][identi
   REQUIRE(series.size() == 2);
   CHECK(summary.duplicates.copies == 5);  // the bundled th=16 runs are in per-run/ too
   for (const qnm::RunGroup& group : series[0].groups) CHECK(group.runs.size() == 1);
-  // Runs of equal time that something tells apart stay two runs.
+  // Equal numbers from two files are two runs (issue 18: never merge by equal
+  // numbers); the same origin (file bytes and place) read twice is one.
   qnm::RunStats a, b;
   a.app = b.app = "lu";
   a.procs = b.procs = 8;
   a.wall_time_s = b.wall_time_s = 12.17;
+  a.mops_total = b.mops_total = 9803.35;
   a.sources = {"a.out"};
   b.sources = {"b.out"};
-  a.mops_total = 9803.35;
-  b.mops_total = 9801.12;
+  a.origin = "0123:100#0";
+  b.origin = "4567:100#0";
   qnm::DuplicateSummary dup;
   CHECK(qnm::CountMeasurementsOnce({a, b}, &dup).size() == 2);
-  b.mops_total = a.mops_total;
+  b.origin = a.origin;  // the same bytes: in another folder a copy, beside it a repetition
+  b.sources = {"copy/a.out"};
   CHECK(qnm::CountMeasurementsOnce({a, b}, &dup).size() == 1);
+  CHECK(dup.copies == 1);
+  b.sources = {"b.out"};
+  CHECK(qnm::CountMeasurementsOnce({a, b}, &dup).size() == 2);
   CHECK(qnm::SameTimeWithinPrintPrecision(10.82, 10.824));
   CHECK_FALSE(qnm::SameTimeWithinPrintPrecision(111.37, 111.38));
 }

@@ -1,0 +1,28 @@
+#pragma once
+// Which measurements of a multi-metric, multi-parameter experiment are the
+// runs qnm-predict models (CLI: --parameter, --metric, --callpath, --where):
+// the parameter that is the process count, the metric and call path that are
+// the run time, and fixed values of the other parameters.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace qnm {
+
+struct RunSelection {
+  std::string parameter;  // the process count; empty = the one named like one (p, procs, ranks, np, ...)
+  std::string metric;     // the run-time metric; empty = "time" (else "runtime", else the only metric)
+  std::string callpath;   // the run-time call path; empty = the first root (no "->") with that metric
+  std::vector<std::pair<std::string, double>> where;  // other parameters fixed: {"n", 2000}
+
+  bool Empty() const { return parameter.empty() && metric.empty() && callpath.empty() && where.empty(); }
+};
+
+/// Parses one --where value, "n=2000" (several as "n=2000,s=3"), appending to
+/// `selection->where`; throws std::invalid_argument naming the bad part.
+void AddWhere(const std::string& text, RunSelection* selection);
+
+/// True for parameter names that mean a process count.
+bool IsProcessCountName(const std::string& name);
+
+}  // namespace qnm

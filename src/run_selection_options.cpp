@@ -1,0 +1,38 @@
+// --parameter, --metric, --callpath, --where: one definition for every
+// command that reads runs (ingest, predict, validate, plot, export).
+#include <stdexcept>
+
+#include "src/commands.h"
+#include "util/input_error.h"
+
+namespace qnm::cli {
+
+void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args) {
+  command->add_option("--parameter", args->parameter,
+                      "which parameter of an Extra-P experiment or cube set is the process count "
+                      "(default: the one named p, procs, ranks, np, ...)");
+  command->add_option("--metric", args->metric,
+                      "which metric is the run time (default: time, else runtime, else the only one)");
+  command->add_option("--callpath", args->callpath,
+                      "which call path is the run time (default: the first root call path)");
+  command->add_option("--where", args->where,
+                      "fix another parameter of a multi-parameter experiment, e.g. --where n=2000 "
+                      "(repeat or comma-separate for several)");
+}
+
+RunSelection ParseRunSelection(const RunSelectionArgs& args) {
+  RunSelection selection;
+  selection.parameter = args.parameter;
+  selection.metric = args.metric;
+  selection.callpath = args.callpath;
+  for (const std::string& where : args.where) {
+    try {
+      AddWhere(where, &selection);
+    } catch (const std::invalid_argument& error) {
+      throw InputError("--where", 0, error.what());
+    }
+  }
+  return selection;
+}
+
+}  // namespace qnm::cli
