@@ -184,17 +184,37 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
       for (const std::string& cited : cites) by_citation[cited].push_back(r);
   }
 
-  // Case 1: copies.
-  std::map<SeriesKey, std::vector<std::size_t>> by_key;
+  // Case 1: copies. Pairs are only looked for among runs of one series key
+  // and process count whose times are close (sorted by time, a window of the
+  // print precision), not among all pairs: a series of 100,000 runs took 30 s.
+  // Same semantics as the pairwise loop: in input order, each kept run takes
+  // every later indistinguishable run of equal time.
+  std::map<std::pair<SeriesKey, int>, std::vector<std::size_t>> by_key;
   for (std::size_t i = 0; i < runs.size(); ++i)
-    if (!dropped[i]) by_key[KeyOf(runs[i])].push_back(i);
-  for (auto& [key, members] : by_key)
+    if (!dropped[i]) by_key[{KeyOf(runs[i]), runs[i].procs}].push_back(i);
+  for (auto& [key, members] : by_key) {
+    if (members.size() < 2) continue;
+    std::vector<std::pair<double, std::size_t>> by_time;  // (time, position in members)
+    for (std::size_t m = 0; m < members.size(); ++m) {
+      const double time_s = runs[members[m]].TotalTimeSeconds();
+      if (Known(time_s)) by_time.push_back({time_s, m});  // an unknown time equals nothing
+    }
+    std::sort(by_time.begin(), by_time.end());
     for (std::size_t a = 0; a < members.size(); ++a) {
       if (dropped[members[a]]) continue;
-      for (std::size_t b = a + 1; b < members.size(); ++b) {
+      const double time_s = runs[members[a]].TotalTimeSeconds();
+      if (!Known(time_s)) continue;
+      // |a - b| <= 0.005 + 1e-9 max(|a|, |b|) implies |a - b| below this bound.
+      const double window = 2 * (0.005 + 1e-9 * std::fabs(time_s)) + 1e-12;
+      auto begin = std::lower_bound(by_time.begin(), by_time.end(), std::make_pair(time_s - window, std::size_t{0}));
+      std::vector<std::size_t> later;  // candidates after `a` in input order
+      for (auto it = begin; it != by_time.end() && it->first <= time_s + window; ++it)
+        if (it->second > a && !dropped[members[it->second]]) later.push_back(it->second);
+      std::sort(later.begin(), later.end());
+      for (std::size_t b : later) {
         RunStats& first = runs[members[a]];
         RunStats& other = runs[members[b]];
-        if (dropped[members[b]] || first.procs != other.procs || Distinguishable(first, other) ||
+        if (dropped[members[b]] || Distinguishable(first, other) ||
             !SameTimeWithinPrintPrecision(first.TotalTimeSeconds(), other.TotalTimeSeconds()))
           continue;
         dropped[members[b]] = true;
@@ -203,6 +223,7 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
         FoldInto(&first, std::move(other), "a copy of this run");
       }
     }
+  }
 
   sum.files.assign(files.begin(), files.end());
   std::vector<RunStats> kept;
