@@ -9,9 +9,11 @@
 #include <sstream>
 
 #include "ingest/duplicate_runs.h"
+#include "ingest/input_size_limits.h"
 #include "ingest/readers.h"
 #include "ingest/run_info_file.h"
 #include "ingest/run_pairing.h"
+#include "ingest/run_stats_check.h"
 #include "ingest/series_identity.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -25,11 +27,54 @@ struct FoundFile {
   std::string path;
 };
 
-bool HasOtf2Anchor(const fs::path& file) {
-  return file.extension() == ".def" && fs::exists(fs::path(file).replace_extension(".otf2"));
+// Every filesystem call below takes an error_code: one entry that cannot be
+// examined (a path longer than PATH_MAX, a vanished file) is that entry's
+// problem, never the whole walk's (issue 19).
+bool Exists(const std::string& path) {
+  std::error_code ignored;
+  return fs::exists(path, ignored);
 }
 
-std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
+// X.def and the manifest of an archive qnm-predict wrote belong to the anchor X.otf2.
+bool HasOtf2Anchor(const fs::path& file) {
+  return (file.extension() == ".def" || file.extension() == ".qnm-manifest") &&
+         Exists(fs::path(file).replace_extension(".otf2").string());
+}
+
+// Walks `root` depth-first, one directory at a time; entries that cannot be
+// read are listed in `skipped` with the reason, like any unreadable file.
+void WalkDirectory(const std::string& root, std::vector<FoundFile>* below, std::vector<SkippedFile>* skipped) {
+  std::vector<fs::path> folders{root};
+  while (!folders.empty()) {
+    fs::path folder = std::move(folders.back());
+    folders.pop_back();
+    std::error_code error;
+    fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error), end;
+    for (; !error && it != end; it.increment(error)) {
+      const std::string entry = it->path().string();
+      std::error_code entry_error;
+      const fs::file_status link_status = it->symlink_status(entry_error);
+      if (!entry_error && fs::is_directory(link_status)) {  // symbolic links to folders are not followed
+        // An OTF2 archive is read through its anchor `X.otf2`; its `X/` event
+        // folder and `X.def` definitions belong to it and are not runs of their own.
+        if (!Exists(entry + ".otf2")) folders.push_back(it->path());
+        continue;
+      }
+      const fs::file_status status = entry_error ? fs::file_status{} : it->status(entry_error);
+      if (entry_error) {
+        skipped->push_back({entry, entry + ": cannot examine (" + entry_error.message() + ")"});
+        continue;
+      }
+      if (!fs::is_regular_file(status)) continue;
+      if (HasOtf2Anchor(it->path())) continue;
+      below->push_back({entry});
+    }
+    if (error && error != std::errc::permission_denied)
+      skipped->push_back({folder.string(), folder.string() + ": cannot walk directory (" + error.message() + ")"});
+  }
+}
+
+std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths, std::vector<SkippedFile>* skipped) {
   std::vector<FoundFile> found;
   for (const std::string& path : paths) {
     std::error_code error;
@@ -40,23 +85,21 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
       continue;
     }
     std::vector<FoundFile> below;
-    for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, error), end;
-         !error && it != end; it.increment(error)) {
-      // An OTF2 archive is read through its anchor `X.otf2`; its `X/` event
-      // folder and `X.def` definitions belong to it and are not runs of their own.
-      if (it->is_directory(error) && fs::exists(it->path().string() + ".otf2")) {
-        it.disable_recursion_pending();
-        continue;
-      }
-      if (!it->is_regular_file(error)) continue;
-      if (HasOtf2Anchor(it->path())) continue;
-      below.push_back({it->path().string()});
-    }
-    if (error) throw InputError(path, 0, "cannot walk directory: " + error.message());
+    WalkDirectory(path, &below, skipped);
     std::sort(below.begin(), below.end(), [](auto& a, auto& b) { return a.path < b.path; });
     found.insert(found.end(), below.begin(), below.end());
   }
   return found;
+}
+
+// The file's head first (kSniffHeadBytes): a file larger than the limit of
+// the formats it looks like is refused before it is read whole.
+std::string ReadBounded(const std::string& path, const IngestOptions& options) {
+  const long long size_bytes = FileSizeBytes(path);
+  std::string head = ReadFileHead(path, kSniffHeadBytes);
+  const long long limit = InputReadLimitBytes(path, size_bytes, head, options.max_file_bytes);
+  if (head.size() < kSniffHeadBytes) return head;  // the whole file
+  return ReadFile(path, limit);
 }
 
 IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
@@ -64,6 +107,9 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text) {
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(found.path, text)) continue;
     ReaderOutput output = reader.read(input);
+    // One validation path for every reader (util/plausible_range.h, parts
+    // within the whole): formats that check as they parse pass it again.
+    for (const RunStats& run : output.runs) RequirePlausibleRecord(run, found.path, 0);
     IngestedFile file;
     file.path = found.path;
     file.role = output.role;
@@ -143,8 +189,11 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   IngestSummary& sum = summary ? *summary : local;
   sum = IngestSummary{};
   auto start = std::chrono::steady_clock::now();
-  std::vector<FoundFile> found = FindFiles(paths);
-  sum.files_seen = static_cast<int>(found.size());
+  std::vector<SkippedFile> unwalkable;
+  std::vector<FoundFile> found = FindFiles(paths, &unwalkable);
+  if (!unwalkable.empty() && options.strict) throw InputError(unwalkable.front().path, 0, unwalkable.front().reason);
+  sum.skipped = unwalkable;
+  sum.files_seen = static_cast<int>(found.size() + unwalkable.size());
   std::vector<IngestedFile> files;
   for (std::size_t f = 0; f < found.size(); ++f) {
     if (options.progress && (f % 16 == 0 || f + 1 == found.size()))
@@ -154,7 +203,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       continue;
     }
     try {
-      std::string text = ReadFile(found[f].path);
+      std::string text = ReadBounded(found[f].path, options);
       sum.bytes_read += static_cast<double>(text.size());
       files.push_back(ReadOne(found[f], text));
       ++sum.files_read;

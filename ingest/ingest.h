@@ -17,6 +17,7 @@ namespace qnm {
 struct IngestOptions {
   bool strict = false;    // a malformed file fails the whole ingest instead of being skipped
   bool progress = false;  // progress on stderr (the CLI sets it when stderr is a terminal)
+  long long max_file_bytes = 0;  // > 0: read no file larger (else per format, input_size_limits.h)
 };
 
 struct SkippedFile {
