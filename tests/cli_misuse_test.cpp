@@ -294,19 +294,29 @@ pid_t DeadPid() {
 
 }  // namespace
 
-TEST_CASE("leftovers of a killed run are removed by the next run", "[cli][output]") {
+TEST_CASE("files named like a temporary are never removed by a later run (issue 19)", "[cli][output]") {
+  // Before issue 19 a run deleted any "out.csv.tmp.<N>" whose N was no running
+  // process, whoever wrote it; now only what this process created and recorded goes.
   const fs::path root = TheSandbox().root() / "stale";
   fs::create_directories(root);
   const std::string dead = std::to_string(DeadPid());
-  std::ofstream(root / ("out.csv.tmp." + dead)) << "half";
-  std::ofstream(root / ("out.csv.tmp." + std::to_string(::getpid()) + "x")) << "not ours";
+  std::ofstream(root / ("out.csv.tmp." + dead)) << "precious user data";
+  std::ofstream(root / "out.csv.tmp.99999") << "precious user data";
   fs::create_directories(root / (".qnm-charts-" + dead + "-abcdef"));
   std::ofstream(root / (".qnm-charts-" + dead + "-abcdef") / "x.png") << "png";
   REQUIRE(RunCli("predict --format csv -o " + (root / "out.csv").string() + " {series}").exit_code == 0);
-  CHECK_FALSE(fs::exists(root / ("out.csv.tmp." + dead)));
-  CHECK(fs::exists(root / ("out.csv.tmp." + std::to_string(::getpid()) + "x")));
+  CHECK(qnm::ReadFile((root / ("out.csv.tmp." + dead)).string()) == "precious user data");
+  CHECK(qnm::ReadFile((root / "out.csv.tmp.99999").string()) == "precious user data");
   qnm::TempDirectory charts(root.string(), ".qnm-charts-");
-  CHECK_FALSE(fs::exists(root / (".qnm-charts-" + dead + "-abcdef")));
+  CHECK(fs::exists(root / (".qnm-charts-" + dead + "-abcdef") / "x.png"));
+  // Our own temporaries carry a random token: two names for one output differ.
+  CHECK(qnm::TempFileFor("out.csv") != qnm::TempFileFor("out.csv"));
+  CHECK(qnm::TempFileFor("out.csv").rfind("out.csv.tmp." + std::to_string(::getpid()) + ".", 0) == 0);
+  // Nothing of ours is left beside the output after a successful write.
+  int ours = 0;
+  for (const auto& entry : fs::directory_iterator(root))
+    ours += entry.path().filename().string().rfind("out.csv.tmp." + std::to_string(::getpid()), 0) == 0;
+  CHECK(ours == 0);
 }
 
 TEST_CASE("a fatal signal removes the registered temporaries", "[cli][output]") {
