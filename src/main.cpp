@@ -10,6 +10,26 @@
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
+namespace {
+
+// An empty value is never meant: `--scale-computation "$F"` with F unset
+// would read as 0 ("remove all computation"), `--cube ''` as "no cube".
+// Checked once here for every option and positional of every command that
+// takes a value, so a new option cannot forget it (issue 19).
+void RefuseEmptyValues(CLI::App* app) {
+  for (CLI::Option* option : app->get_options()) {
+    if (option->get_type_size_max() == 0) continue;  // a flag
+    option->check(CLI::Validator(
+        [](std::string& value) -> std::string {
+          return value.empty() ? "an empty value is not accepted" : std::string();
+        },
+        ""));
+  }
+  for (CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; })) RefuseEmptyValues(sub);
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{
       "qnm-predict: performance prediction for MPI applications with queueing-network "
@@ -31,6 +51,7 @@ int main(int argc, char** argv) {
   qnm::cli::AddImbalanceCommand(app);
   qnm::cli::AddWhatifCommand(app);
   qnm::cli::AddExportCommand(app);
+  RefuseEmptyValues(&app);
 
   // `predict` is the default subcommand: insert it when the first argument is
   // neither a subcommand nor a top-level flag.
