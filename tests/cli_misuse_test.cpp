@@ -132,7 +132,7 @@ const Misuse kMisuses[] = {
     {"predict --procs :x1", 1, "--procs"},
     {"predict --procs 1..8:x1", 1, "--procs"},
     {"predict --procs -4", 1, "--procs"},
-    {"predict --procs ''", 1, "--procs"},
+    {"predict --procs ''", 105, "--procs: an empty value"},
     {"validate --train 0", 1, "--train"},
     {"predict --level 0", 1, "--level"},
     {"predict --level 1", 1, "--level"},
@@ -142,6 +142,23 @@ const Misuse kMisuses[] = {
     {"predict --level x", 104, "--level"},
     {"predict --format yaml", 105, "--format"},
     {"predict --no-such-flag", 109, "--no-such-flag"},
+    // Empty option values are refused by every command, never read as 0 or
+    // "not given" (issue 19: --scale-computation "$F" with F unset).
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-computation ''", 105, "--scale-computation: an empty value"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-mpi ''", 105, "--scale-mpi: an empty value"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-transfer ''", 105, "--scale-transfer: an empty value"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-computation 0.5 --write-trace ''", 105, "--write-trace: an empty value"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --config ''", 105, "--config: an empty value"},
+    {"trace analyze {data}/otf2/synthetic-patterns-4rank --cube ''", 105, "--cube: an empty value"},
+    {"imbalance {data}/mpip --threshold ''", 105, "--threshold: an empty value"},
+    {"predict --machine '' {series}", 105, "--machine: an empty value"},
+    {"ingest -q {series} -o ''", 105, "--output: an empty value"},
+    {"predict ''", 105, "an empty value"},
+    // Tolerances that stop an approximate solver before it is near the answer.
+    {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm schweitzer --tolerance 1e6", 105, "--tolerance"},
+    {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm schweitzer --tolerance 0.1", 105, "--tolerance"},
+    {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm linearizer --tolerance 0", 105, "--tolerance"},
+    {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm schweitzer --tolerance nan", 105, "--tolerance"},
     // Missing, unreadable and empty inputs.
     {"predict {tmp}/missing.mpiP", 1, "no such file"},
     {"validate {tmp}/missing", 1, "no such file"},
