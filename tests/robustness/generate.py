@@ -415,13 +415,13 @@ def round4_cases(cases, repo, rng, args, ingest, predict):
     synthetic = data / "otf2" / "synthetic-patterns-4rank"
     mpip = sorted_files(data / "mpip", ["*.mpiP"])[0]
 
-    def case_file(category, k, name, payload, argv, damage, output="csv", max_memory_mb=1024):
+    def case_file(category, k, name, payload, argv, damage, output="csv", max_memory_mb=1024, named=None):
         folder = cases / category / f"{k:04d}"
         folder.mkdir(parents=True, exist_ok=True)
         target = folder / name
         target.write_bytes(payload if isinstance(payload, bytes) else payload.encode())
         full = [a.replace("{file}", str(target)).replace("{dir}", str(folder)) for a in argv]
-        return write_argv_case(cases, category, k, damage, str(target), full, output, max_memory_mb)
+        return write_argv_case(cases, category, k, damage, named or str(target), full, output, max_memory_mb)
 
     # CUBE structure: valid archives whose trees, indexes and declared sizes are hostile.
     structures = [
@@ -511,7 +511,7 @@ def round4_cases(cases, repo, rng, args, ingest, predict):
         (["ingest", str(series), "-o", ""], "--output"),
         (["mva", str(data / "mva-vectors" / "balanced_K4_N100_exact.json"), "--tolerance", ""],
          "--tolerance"),
-        (["predict", ""], "paths"),
+        (["predict", ""], "RUNS"),
     ]
     for k, (argv, option) in enumerate(empties):
         if k % args.every:
@@ -528,7 +528,7 @@ def round4_cases(cases, repo, rng, args, ingest, predict):
                                 {"name": "disk", "type": "queue", "demands": [0.02]}]}
         count += case_file("mva-numeric", k, "net.json", json.dumps(network),
                            ["mva", "--algorithm", "schweitzer", "--tolerance", tolerance, "--format", "json",
-                            "{file}"], "tolerance " + tolerance, "json")
+                            "{file}"], "tolerance " + tolerance, "json", named="--tolerance")
     for k, population in enumerate([100000, 300000, 1000000], start=len(tolerances)):
         if k % args.every:
             continue
