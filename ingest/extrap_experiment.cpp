@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -61,11 +62,12 @@ class MeasurementTable {
   std::vector<ExtrapMeasurement> measurements_;
 };
 
-std::size_t PointIndex(std::vector<double>* points, double value) {
-  auto it = std::find(points->begin(), points->end(), value);
-  if (it != points->end()) return static_cast<std::size_t>(it - points->begin());
-  points->push_back(value);
-  return points->size() - 1;
+// Index of `value` in `points` (appended when new), through a hash index of
+// the points: a linear search per entry made 100,000 points quadratic (issue 19).
+std::size_t PointIndex(std::vector<double>* points, std::unordered_map<double, std::size_t>* index, double value) {
+  auto [it, added] = index->try_emplace(value, points->size());  // 0.0 and -0.0 are one key, as with ==
+  if (added) points->push_back(value);
+  return it->second;
 }
 
 // One measured value list of the JSON formats, before the points are known.
@@ -77,11 +79,13 @@ struct Entry {
 
 // Points in first-appearance order, then each entry's values at its point.
 void Tabulate(const std::vector<Entry>& entries, ExtrapExperiment* experiment) {
-  for (const Entry& entry : entries) PointIndex(&experiment->points, entry.point);
+  std::unordered_map<double, std::size_t> index;
+  for (std::size_t k = 0; k < experiment->points.size(); ++k) index.try_emplace(experiment->points[k], k);
+  for (const Entry& entry : entries) PointIndex(&experiment->points, &index, entry.point);
   MeasurementTable table;
   for (const Entry& entry : entries) {
     ExtrapMeasurement& m = table.At(entry.callpath, entry.metric, experiment->points.size());
-    std::vector<double>& slot = m.values[PointIndex(&experiment->points, entry.point)];
+    std::vector<double>& slot = m.values[PointIndex(&experiment->points, &index, entry.point)];
     slot.insert(slot.end(), entry.values.begin(), entry.values.end());
   }
   experiment->measurements = table.Take();

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <new>
 #include <set>
 #include <sstream>
 
@@ -183,6 +184,21 @@ std::string IngestSummary::Report() const {
   return out.str();
 }
 
+namespace {
+
+// Pairing, identity, duplicates and order of the records of every file read.
+std::vector<RunStats> Combine(std::vector<IngestedFile> files, std::chrono::steady_clock::time_point start,
+                              IngestSummary* summary);
+
+std::string OutOfMemoryReason(const std::string& path) {
+  char size[64];
+  std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(FileSizeBytes(path)) / 1e6);
+  return std::string("out of memory holding its records (a ") + size +
+         " file; a record takes about 1.5 KB, e.g. one per table row or repetition)";
+}
+
+}  // namespace
+
 std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const IngestOptions& options,
                                   IngestSummary* summary) {
   IngestSummary local;
@@ -210,12 +226,34 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     } catch (const InputError& error) {
       if (options.strict) throw;
       sum.skipped.push_back({found[f].path, error.what()});
+    } catch (const std::bad_alloc&) {
+      // Records cost far more than their text (a 4 MB Extra-P line of 1e6
+      // repetitions is 1e6 records): say so in one line naming the file.
+      const InputError error(found[f].path, 0, OutOfMemoryReason(found[f].path));
+      if (options.strict) throw error;
+      sum.skipped.push_back({found[f].path, error.what()});
     } catch (const std::exception& error) {
       if (options.strict) throw InputError(found[f].path, 0, error.what());
       sum.skipped.push_back({found[f].path, found[f].path + ": " + error.what()});
     }
   }
   if (options.progress) std::fprintf(stderr, "\n");
+  std::size_t records = 0;
+  for (const IngestedFile& file : files) records += file.runs.size();
+  try {
+    return Combine(std::move(files), start, &sum);
+  } catch (const std::bad_alloc&) {
+    const std::string& named = found.size() == 1 ? found.front().path : paths.front();
+    throw InputError(named, 0, "out of memory combining the " + std::to_string(records) +
+                                   " records read (about 1.5 KB each); read fewer files or series at once");
+  }
+}
+
+namespace {
+
+std::vector<RunStats> Combine(std::vector<IngestedFile> files, std::chrono::steady_clock::time_point start,
+                              IngestSummary* summary) {
+  IngestSummary& sum = *summary;
   std::set<std::string> run_files;  // first source of each record read from a run's own file
   for (const IngestedFile& file : files)
     for (const RunStats& run : file.runs)
@@ -235,5 +273,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   sum.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return runs;
 }
+
+}  // namespace
 
 }  // namespace qnm

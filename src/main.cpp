@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,9 @@ int main(int argc, char** argv) {
     return e.code;
   } catch (const qnm::InputError& e) {
     std::cerr << "qnm-predict: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "qnm-predict: out of memory (the inputs need more than the address space allowed)\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "qnm-predict: error: " << e.what() << "\n";
