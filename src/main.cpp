@@ -16,13 +16,22 @@ namespace {
 // An empty value is never meant: `--scale-computation "$F"` with F unset
 // would read as 0 ("remove all computation"), `--cube ''` as "no cube".
 // Checked once here for every option and positional of every command that
-// takes a value, so a new option cannot forget it (issue 19).
+// takes a value, so a new option cannot forget it; numeric options also take
+// decimal numbers only (issue 19).
 void RefuseEmptyValues(CLI::App* app) {
   for (CLI::Option* option : app->get_options()) {
     if (option->get_type_size_max() == 0) continue;  // a flag
+    // Numbers are decimal: CLI11 would read "0x10" as 16 and "0b1" as 1.
+    const std::string type = option->get_type_name();
+    auto starts = [&](const char* prefix) { return type.rfind(prefix, 0) == 0; };  // "INT:POSITIVE"
+    const bool number = starts("FLOAT") || starts("INT") || starts("UINT") || starts("NUMBER");
     option->check(CLI::Validator(
-        [](std::string& value) -> std::string {
-          return value.empty() ? "an empty value is not accepted" : std::string();
+        [number](std::string& value) -> std::string {
+          if (value.empty()) return "an empty value is not accepted";
+          if (number && value.find_first_not_of("0123456789+-.eE") != std::string::npos &&
+              value != "nan" && value != "inf" && value != "-inf")  // refused by the options' own ranges
+            return "'" + value + "' is not a decimal number";
+          return std::string();
         },
         ""));
   }

@@ -139,7 +139,7 @@ const Misuse kMisuses[] = {
     {"predict --level 1.5", 1, "--level"},
     {"predict --level -0.5", 1, "--level"},
     {"predict --level nan", 1, "--level"},
-    {"predict --level x", 104, "--level"},
+    {"predict --level x", 105, "--level: 'x' is not a decimal number"},
     {"predict --format yaml", 105, "--format"},
     {"predict --no-such-flag", 109, "--no-such-flag"},
     // Empty option values are refused by every command, never read as 0 or
@@ -154,6 +154,10 @@ const Misuse kMisuses[] = {
     {"predict --machine '' {series}", 105, "--machine: an empty value"},
     {"ingest -q {series} -o ''", 105, "--output: an empty value"},
     {"predict ''", 105, "an empty value"},
+    // Numbers are decimal on the command line too (CLI11 reads "0x10" as 16).
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-computation 0x10", 105, "--scale-computation: '0x10' is not a decimal number"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --top 0x5", 105, "--top: '0x5' is not a decimal number"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale main=0x10", 1, "not '0x10'"},
     // Tolerances that stop an approximate solver before it is near the answer.
     {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm schweitzer --tolerance 1e6", 105, "--tolerance"},
     {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm schweitzer --tolerance 0.1", 105, "--tolerance"},
