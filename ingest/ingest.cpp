@@ -18,6 +18,7 @@
 #include "ingest/series_identity.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm {
 namespace {
@@ -190,6 +191,19 @@ namespace {
 std::vector<RunStats> Combine(std::vector<IngestedFile> files, std::chrono::steady_clock::time_point start,
                               IngestSummary* summary);
 
+// Drops the table rows of other series (IngestOptions::series_filter).
+std::size_t DropOtherSeriesRows(const std::string& filter, std::vector<RunStats>* runs) {
+  const std::string wanted = ToLower(filter);
+  const std::size_t before = runs->size();
+  runs->erase(std::remove_if(runs->begin(), runs->end(),
+                             [&](const RunStats& run) {
+                               return IsStatisticsTableRow(run) && !run.series.empty() && run.sources.size() == 1 &&
+                                      ToLower(run.series).find(wanted) == std::string::npos;
+                             }),
+              runs->end());
+  return before - runs->size();
+}
+
 std::string OutOfMemoryReason(const std::string& path) {
   char size[64];
   std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(FileSizeBytes(path)) / 1e6);
@@ -211,6 +225,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   sum.skipped = unwalkable;
   sum.files_seen = static_cast<int>(found.size() + unwalkable.size());
   std::vector<IngestedFile> files;
+  std::size_t sum_dropped = 0;
   for (std::size_t f = 0; f < found.size(); ++f) {
     if (options.progress && (f % 16 == 0 || f + 1 == found.size()))
       std::fprintf(stderr, "\ringest: %zu/%zu files", f + 1, found.size());
@@ -222,6 +237,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       std::string text = ReadBounded(found[f].path, options);
       sum.bytes_read += static_cast<double>(text.size());
       files.push_back(ReadOne(found[f], text));
+      if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
       ++sum.files_read;
     } catch (const InputError& error) {
       if (options.strict) throw;
@@ -241,7 +257,11 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   std::size_t records = 0;
   for (const IngestedFile& file : files) records += file.runs.size();
   try {
-    return Combine(std::move(files), start, &sum);
+    std::vector<RunStats> runs = Combine(std::move(files), start, &sum);
+    if (sum_dropped > 0)
+      sum.notes.push_back(std::to_string(sum_dropped) + " table rows of series not matching '" +
+                          options.series_filter + "' skipped as read");
+    return runs;
   } catch (const std::bad_alloc&) {
     const std::string& named = found.size() == 1 ? found.front().path : paths.front();
     throw InputError(named, 0, "out of memory combining the " + std::to_string(records) +

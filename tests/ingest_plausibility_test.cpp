@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <unistd.h>
 #include <string>
 
 #include "cube_builder.h"
@@ -128,4 +131,22 @@ TEST_CASE("copies are counted once in a long series, other runs kept (issue 19)"
   CHECK(kept.size() == 100001);
   CHECK(summary.copies == 1);
   CHECK(kept[6].sources == std::vector<std::string>{"run7", "copy-of-7"});
+}
+
+TEST_CASE("--series drops other series' table rows as the file is read (issue 19)", "[ingest][table][robustness]") {
+  const std::string path = (std::filesystem::temp_directory_path() / ("qnm-series-filter-" + std::to_string(::getpid()) + ".csv")).string();
+  {
+    std::ofstream out(path);
+    out << "series,procs,time_s\n";
+    for (int s = 0; s < 30; ++s)
+      for (int p = 1; p <= 4; ++p) out << "s" << s << "," << p << "," << 10.0 / p + s << "\n";
+  }
+  qnm::IngestOptions options;
+  options.series_filter = "S2";  // case-insensitive substring, as --series: s2, s20..s29
+  qnm::IngestSummary summary;
+  std::vector<qnm::RunStats> runs = qnm::IngestPaths({path}, options, &summary);
+  std::filesystem::remove(path);
+  CHECK(runs.size() == 11 * 4);
+  for (const qnm::RunStats& run : runs) CHECK(run.series.rfind("s2", 0) == 0);
+  CHECK_THAT(summary.Report(), Catch::Contains("76 table rows of series not matching 'S2' skipped as read"));
 }
