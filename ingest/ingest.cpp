@@ -64,7 +64,11 @@ void WalkDirectory(const std::string& root, std::vector<FoundFile>* below, std::
       }
       const fs::file_status status = entry_error ? fs::file_status{} : it->status(entry_error);
       if (entry_error) {
-        skipped->push_back({entry, entry + ": cannot examine (" + entry_error.message() + ")"});
+        // A dangling or looping symbolic link is no file (as before); anything
+        // else that cannot be examined (a path longer than PATH_MAX) is counted.
+        if (entry_error != std::errc::no_such_file_or_directory &&
+            entry_error != std::errc::too_many_symbolic_link_levels)
+          skipped->push_back({entry, entry + ": cannot examine (" + entry_error.message() + ")"});
         continue;
       }
       if (!fs::is_regular_file(status)) continue;
