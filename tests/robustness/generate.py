@@ -8,7 +8,9 @@ qnm-predict arguments that read it ("{case}" = the case folder, "{repo}" =
 the source tree). The same seed gives byte-identical cases on every machine.
 
 Usage: generate.py REPO CASES [--seed N] [--scale F] [--every N]
-  --scale multiplies the number of cases per category (default 1: 3,494);
+  --scale multiplies the number of cases per category (default 1: 3,577,
+  of which 83 are the generated structure, scale, walk, CLI and MVA cases of
+  round 4, issue 19);
   --every N writes only every N-th case of each category (the same cases as
   the full set: the damage of the others is drawn but not written).
 """
