@@ -15,6 +15,8 @@
 
 #include "ingest/cube_archive.h"
 #include "ingest/gzip_member.h"
+#include "ingest/cube_memory_budget.h"
+#include "ingest/run_stats_check.h"
 #include "trace/call_paths.h"
 #include "util/input_error.h"
 
@@ -52,6 +54,12 @@ class AnchorReader {
   AnchorReader(std::string path, std::string_view xml) : path_(std::move(path)), xml_(xml) {}
 
   void Read(CubeProfile* profile) {
+    // The XML tree costs ~64 bytes per element whatever the text size: count
+    // them first so that 200 MB of "<a/>" is refused, not parsed (issue 19).
+    const std::size_t elements = static_cast<std::size_t>(std::count(xml_.begin(), xml_.end(), '<'));
+    if (elements > kCubeAnchorMaxElements)
+      Fail(0, "anchor.xml has " + std::to_string(elements) + " elements, more than the " +
+                  std::to_string(kCubeAnchorMaxElements) + " this reader holds in memory");
     pugi::xml_document doc;
     pugi::xml_parse_result parsed =
         doc.load_buffer(xml_.data(), xml_.size(), pugi::parse_default, pugi::encoding_utf8);
@@ -150,7 +158,9 @@ class AnchorReader {
     for (const pugi::xml_node& group : groups) {
       std::string type = Text(group, "type");
       int process = -1;
-      if (type == "process" || type.empty()) {
+      // A process without locations ran nothing: counting it as a rank would
+      // make 1,000,000 empty groups a 1,000,000-process run of mean time ~0.
+      if ((type == "process" || type.empty()) && group.child("location")) {
         process = static_cast<int>(profile->process_ranks.size());
         profile->process_ranks.push_back(group.child("rank").text().as_int(process));
       }
@@ -327,12 +337,17 @@ std::vector<double> ReadStoredValues(const std::map<std::string, std::string>& m
     uint32_t count = 0;
     if (!cursor.Read(&count) || count > cursor.left() / 4) throw std::runtime_error(where + ": index list cut short");
     rows.reserve(count);
+    std::vector<bool> listed(node_at_position.size(), false);
     for (uint32_t i = 0; i < count; ++i) {
       uint32_t position = 0;
       cursor.Read(&position);
       if (position >= node_at_position.size())
         throw std::runtime_error(where + ": index names call-tree position " + std::to_string(position) + " of " +
                                  std::to_string(node_at_position.size()));
+      // Cube lists a row once; a second listing would be summed into the same call path.
+      if (listed[position])
+        throw std::runtime_error(where + ": index lists call-tree position " + std::to_string(position) + " twice");
+      listed[position] = true;
       rows.push_back(node_at_position[position]);
     }
   } else if (format == 0) {  // dense: every call node, in enumeration order
@@ -460,6 +475,25 @@ bool SendsMessages(trace::CallClass call_class, const std::string& name) {
   return call_class == CallClass::kBlockingSend || call_class == CallClass::kSendrecv;
 }
 
+// "main/solve/MPI_Send": built only for the MPI call paths a record lists,
+// from the parent links, and cut to the innermost regions (".../" marks the
+// cut) so that a deep chain costs O(depth), not O(depth^2) (issue 19).
+std::string CallPathOf(const CubeProfile& profile, std::size_t node) {
+  std::vector<const std::string*> names;
+  int at = static_cast<int>(node);
+  while (at >= 0 && names.size() < kCubeCallPathMaxRegions) {
+    const CubeCallNode& call = profile.call_nodes[static_cast<std::size_t>(at)];
+    names.push_back(&profile.regions[static_cast<std::size_t>(call.region)].name);
+    at = call.parent;
+  }
+  std::string path = at >= 0 ? "..." : "";
+  for (auto name = names.rbegin(); name != names.rend(); ++name) {
+    if (!path.empty()) path += "/";
+    path += **name;
+  }
+  return path;
+}
+
 }  // namespace
 
 bool LooksLikeCubeProfile(std::string_view bytes) {
@@ -482,8 +516,10 @@ CubeProfile ParseCubeProfile(std::string_view bytes, const std::string& path) {
   limits.max_expansion = 1000;
   // Two passes: the anchor (cubew writes it last), then only the data of the
   // metrics the record needs; the other members are skipped, not copied.
+  ArchiveLimits anchor_limits = limits;
+  anchor_limits.max_member_bytes = kCubeAnchorMaxBytes;
   std::map<std::string, std::string> anchor_only =
-      ReadTarMembers(bytes, path, limits, [](const std::string& name) { return name == "anchor.xml"; });
+      ReadTarMembers(bytes, path, anchor_limits, [](const std::string& name) { return name == "anchor.xml"; });
   auto anchor = anchor_only.find("anchor.xml");
   if (anchor == anchor_only.end()) throw InputError(path, 0, "not a CUBE4 profile: the archive has no anchor.xml");
   // A gzip-compressed anchor.xml is legal CUBE4 (Cube and pyCubexR inflate it).
@@ -502,8 +538,19 @@ CubeProfile ParseCubeProfile(std::string_view bytes, const std::string& path) {
 
   const std::vector<int> depth_first = DepthFirstPositions(profile), wide = WidePositions(profile);
   const std::size_t columns = profile.locations.size();
-  if (profile.call_nodes.size() > (std::size_t{1} << 34) / std::max<std::size_t>(columns, 1) / 8)
-    throw InputError(path, 0, "call tree x locations is too large to hold");
+  // The tables are dense [call node x location]: bounded by a fixed size and
+  // by what the file can store, never by the sizes the anchor declares.
+  const uint64_t table_values = static_cast<uint64_t>(profile.call_nodes.size()) * columns;
+  const uint64_t stored_bound =
+      std::max<uint64_t>(kCubeTableValuesFloor, kCubeTableValuesPerFileByte * static_cast<uint64_t>(bytes.size()));
+  if (table_values > std::min<uint64_t>(kCubeMaxTableValues, stored_bound))
+    throw InputError(path, 0,
+                     std::to_string(profile.call_nodes.size()) + " call paths x " + std::to_string(columns) +
+                         " locations = " + std::to_string(table_values) + " values per metric, more than " +
+                         (table_values > kCubeMaxTableValues
+                              ? "the " + std::to_string(kCubeMaxTableValues) + " this reader holds in memory"
+                              : "a " + std::to_string(bytes.size()) + "-byte file can store (" +
+                                    std::to_string(stored_bound) + ")"));
   auto exclusive_of = [&](const char* uniq_name, std::vector<double>* inclusive_out) -> std::vector<double> {
     const CubeMetric* metric = FindMetric(profile, uniq_name);
     if (!metric) return {};
@@ -596,11 +643,9 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
   run.collective_bytes_sent_per_rank.assign(ranks, 0.0);
   const bool have_visits = !profile.exclusive_visits.empty(), have_bytes = !profile.exclusive_bytes_sent.empty();
   double mpi_calls = 0, bytes_received = 0;
-  std::vector<std::string> path_of(profile.call_nodes.size());
   for (std::size_t n = 0; n < profile.call_nodes.size(); ++n) {
     const CubeCallNode& node = profile.call_nodes[n];
     const CubeRegion& cube_region = profile.regions[static_cast<std::size_t>(node.region)];
-    path_of[n] = node.parent < 0 ? cube_region.name : path_of[static_cast<std::size_t>(node.parent)] + "/" + cube_region.name;
     // Score-P's program root ("PARALLEL" in 1.x, the program name later) is
     // artificial and, in 1.x, of paradigm mpi: it is never MPI time.
     uint8_t paradigm = cube_region.role == "artificial" ? static_cast<uint8_t>(OTF2_PARADIGM_MEASUREMENT_SYSTEM)
@@ -610,7 +655,7 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
     CallSiteStats site;
     site.id = static_cast<int>(node.id);
     site.mpi_function = region.name.rfind("MPI_", 0) == 0 ? region.name.substr(4) : region.name;
-    site.source_location = path_of[n];
+    site.source_location = CallPathOf(profile, n);
     site.activity = ClassifyMpiCall(region.name);
     site.time_s_per_rank.assign(ranks, 0.0);
     site.calls_per_rank.assign(ranks, 0.0);
@@ -663,7 +708,11 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
 }
 
 RunStats ReadCubeRunStats(std::string_view bytes, const std::string& path) {
-  return CubeProfileToRunStats(ParseCubeProfile(bytes, path));
+  RunStats run = CubeProfileToRunStats(ParseCubeProfile(bytes, path));
+  // The same plausibility rules as every other reader (6e300 s, 3e-320 s after
+  // a byte-swapped read, 0 s from an empty sparse index, inf bytes per message).
+  RequirePlausibleRecord(run, path, 0);
+  return run;
 }
 
 }  // namespace qnm

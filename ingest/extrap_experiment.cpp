@@ -8,6 +8,7 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
 
 #include "ingest/extrap_data.h"
 #include "ingest/extrap_selection.h"

@@ -6,17 +6,21 @@
 #include <cstdio>
 #include <filesystem>
 #include <map>
+#include <new>
 #include <set>
 #include <sstream>
 
 #include "ingest/duplicate_runs.h"
+#include "ingest/input_size_limits.h"
 #include "ingest/readers.h"
 #include "ingest/repetition_spread.h"
 #include "ingest/run_info_file.h"
 #include "ingest/run_pairing.h"
+#include "ingest/run_stats_check.h"
 #include "ingest/series_identity.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm {
 namespace {
@@ -27,11 +31,58 @@ struct FoundFile {
   std::string path;
 };
 
-bool HasOtf2Anchor(const fs::path& file) {
-  return file.extension() == ".def" && fs::exists(fs::path(file).replace_extension(".otf2"));
+// Every filesystem call below takes an error_code: one entry that cannot be
+// examined (a path longer than PATH_MAX, a vanished file) is that entry's
+// problem, never the whole walk's (issue 19).
+bool Exists(const std::string& path) {
+  std::error_code ignored;
+  return fs::exists(path, ignored);
 }
 
-std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
+// X.def and the manifest of an archive qnm-predict wrote belong to the anchor X.otf2.
+bool HasOtf2Anchor(const fs::path& file) {
+  return (file.extension() == ".def" || file.extension() == ".qnm-manifest") &&
+         Exists(fs::path(file).replace_extension(".otf2").string());
+}
+
+// Walks `root` depth-first, one directory at a time; entries that cannot be
+// read are listed in `skipped` with the reason, like any unreadable file.
+void WalkDirectory(const std::string& root, std::vector<FoundFile>* below, std::vector<SkippedFile>* skipped) {
+  std::vector<fs::path> folders{root};
+  while (!folders.empty()) {
+    fs::path folder = std::move(folders.back());
+    folders.pop_back();
+    std::error_code error;
+    fs::directory_iterator it(folder, fs::directory_options::skip_permission_denied, error), end;
+    for (; !error && it != end; it.increment(error)) {
+      const std::string entry = it->path().string();
+      std::error_code entry_error;
+      const fs::file_status link_status = it->symlink_status(entry_error);
+      if (!entry_error && fs::is_directory(link_status)) {  // symbolic links to folders are not followed
+        // An OTF2 archive is read through its anchor `X.otf2`; its `X/` event
+        // folder and `X.def` definitions belong to it and are not runs of their own.
+        if (!Exists(entry + ".otf2")) folders.push_back(it->path());
+        continue;
+      }
+      const fs::file_status status = entry_error ? fs::file_status{} : it->status(entry_error);
+      if (entry_error) {
+        // A dangling or looping symbolic link is no file (as before); anything
+        // else that cannot be examined (a path longer than PATH_MAX) is counted.
+        if (entry_error != std::errc::no_such_file_or_directory &&
+            entry_error != std::errc::too_many_symbolic_link_levels)
+          skipped->push_back({entry, entry + ": cannot examine (" + entry_error.message() + ")"});
+        continue;
+      }
+      if (!fs::is_regular_file(status)) continue;
+      if (HasOtf2Anchor(it->path())) continue;
+      below->push_back({entry});
+    }
+    if (error && error != std::errc::permission_denied)
+      skipped->push_back({folder.string(), folder.string() + ": cannot walk directory (" + error.message() + ")"});
+  }
+}
+
+std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths, std::vector<SkippedFile>* skipped) {
   std::vector<FoundFile> found;
   for (const std::string& path : paths) {
     std::error_code error;
@@ -42,23 +93,21 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths) {
       continue;
     }
     std::vector<FoundFile> below;
-    for (fs::recursive_directory_iterator it(path, fs::directory_options::skip_permission_denied, error), end;
-         !error && it != end; it.increment(error)) {
-      // An OTF2 archive is read through its anchor `X.otf2`; its `X/` event
-      // folder and `X.def` definitions belong to it and are not runs of their own.
-      if (it->is_directory(error) && fs::exists(it->path().string() + ".otf2")) {
-        it.disable_recursion_pending();
-        continue;
-      }
-      if (!it->is_regular_file(error)) continue;
-      if (HasOtf2Anchor(it->path())) continue;
-      below.push_back({it->path().string()});
-    }
-    if (error) throw InputError(path, 0, "cannot walk directory: " + error.message());
+    WalkDirectory(path, &below, skipped);
     std::sort(below.begin(), below.end(), [](auto& a, auto& b) { return a.path < b.path; });
     found.insert(found.end(), below.begin(), below.end());
   }
   return found;
+}
+
+// The file's head first (kSniffHeadBytes): a file larger than the limit of
+// the formats it looks like is refused before it is read whole.
+std::string ReadBounded(const std::string& path, const IngestOptions& options) {
+  const long long size_bytes = FileSizeBytes(path);
+  std::string head = ReadFileHead(path, kSniffHeadBytes);
+  const long long limit = InputReadLimitBytes(path, size_bytes, head, options.max_file_bytes);
+  if (head.size() < kSniffHeadBytes) return head;  // the whole file
+  return ReadFile(path, limit);
 }
 
 // FNV-1a of the file's bytes: the first part of every record's origin, so one
@@ -78,6 +127,9 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text, const Ingest
     if (!reader.sniff(found.path, text)) continue;
     ReaderOutput output = reader.read(input);
     notes->insert(notes->end(), output.notes.begin(), output.notes.end());
+    // One validation path for every reader (util/plausible_range.h, parts
+    // within the whole): formats that check as they parse pass it again.
+    for (const RunStats& run : output.runs) RequirePlausibleRecord(run, found.path, 0);
     IngestedFile file;
     file.path = found.path;
     file.role = output.role;
@@ -155,16 +207,48 @@ std::string IngestSummary::Report() const {
   return out.str();
 }
 
+namespace {
+
+// Pairing, identity, duplicates and order of the records of every file read.
+std::vector<RunStats> Combine(std::vector<IngestedFile> files, std::chrono::steady_clock::time_point start,
+                              IngestSummary* summary);
+
+// Drops the table rows of other series (IngestOptions::series_filter).
+std::size_t DropOtherSeriesRows(const std::string& filter, std::vector<RunStats>* runs) {
+  const std::string wanted = ToLower(filter);
+  const std::size_t before = runs->size();
+  runs->erase(std::remove_if(runs->begin(), runs->end(),
+                             [&](const RunStats& run) {
+                               return IsStatisticsTableRow(run) && !run.series.empty() && run.sources.size() == 1 &&
+                                      ToLower(run.series).find(wanted) == std::string::npos;
+                             }),
+              runs->end());
+  return before - runs->size();
+}
+
+std::string OutOfMemoryReason(const std::string& path) {
+  char size[64];
+  std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(FileSizeBytes(path)) / 1e6);
+  return std::string("out of memory holding its records (a ") + size +
+         " file; a record takes about 1.5 KB, e.g. one per table row or repetition)";
+}
+
+}  // namespace
+
 std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const IngestOptions& options,
                                   IngestSummary* summary) {
   IngestSummary local;
   IngestSummary& sum = summary ? *summary : local;
   sum = IngestSummary{};
   auto start = std::chrono::steady_clock::now();
-  std::vector<FoundFile> found = FindFiles(paths);
-  sum.files_seen = static_cast<int>(found.size());
+  std::vector<SkippedFile> unwalkable;
+  std::vector<FoundFile> found = FindFiles(paths, &unwalkable);
+  if (!unwalkable.empty() && options.strict) throw InputError(unwalkable.front().path, 0, unwalkable.front().reason);
+  sum.skipped = unwalkable;
+  sum.files_seen = static_cast<int>(found.size() + unwalkable.size());
   std::vector<IngestedFile> files;
   std::vector<std::string> reader_notes;  // what readers said besides their runs (ignored columns)
+  std::size_t sum_dropped = 0;
   for (std::size_t f = 0; f < found.size(); ++f) {
     if (options.progress && (f % 16 == 0 || f + 1 == found.size()))
       std::fprintf(stderr, "\ringest: %zu/%zu files", f + 1, found.size());
@@ -173,12 +257,19 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       continue;
     }
     try {
-      std::string text = ReadFile(found[f].path);
+      std::string text = ReadBounded(found[f].path, options);
       sum.bytes_read += static_cast<double>(text.size());
       files.push_back(ReadOne(found[f], text, options, &reader_notes));
+      if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
       ++sum.files_read;
     } catch (const InputError& error) {
       if (options.strict) throw;
+      sum.skipped.push_back({found[f].path, error.what()});
+    } catch (const std::bad_alloc&) {
+      // Records cost far more than their text (a 4 MB Extra-P line of 1e6
+      // repetitions is 1e6 records): say so in one line naming the file.
+      const InputError error(found[f].path, 0, OutOfMemoryReason(found[f].path));
+      if (options.strict) throw error;
       sum.skipped.push_back({found[f].path, error.what()});
     } catch (const std::exception& error) {
       if (options.strict) throw InputError(found[f].path, 0, error.what());
@@ -186,6 +277,27 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     }
   }
   if (options.progress) std::fprintf(stderr, "\n");
+  std::size_t records = 0;
+  for (const IngestedFile& file : files) records += file.runs.size();
+  try {
+    std::vector<RunStats> runs = Combine(std::move(files), start, &sum);
+    sum.notes.insert(sum.notes.begin(), reader_notes.begin(), reader_notes.end());
+    if (sum_dropped > 0)
+      sum.notes.push_back(std::to_string(sum_dropped) + " table rows of series not matching '" +
+                          options.series_filter + "' skipped as read");
+    return runs;
+  } catch (const std::bad_alloc&) {
+    const std::string& named = found.size() == 1 ? found.front().path : paths.front();
+    throw InputError(named, 0, "out of memory combining the " + std::to_string(records) +
+                                   " records read (about 1.5 KB each); read fewer files or series at once");
+  }
+}
+
+namespace {
+
+std::vector<RunStats> Combine(std::vector<IngestedFile> files, std::chrono::steady_clock::time_point start,
+                              IngestSummary* summary) {
+  IngestSummary& sum = *summary;
   std::set<std::string> run_files;  // first source of each record read from a run's own file
   for (const IngestedFile& file : files)
     for (const RunStats& run : file.runs)
@@ -193,7 +305,6 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   PairingResult paired = PairRuns(std::move(files));
   sum.files_paired = paired.files_paired;
   sum.notes = paired.notes;
-  sum.notes.insert(sum.notes.begin(), reader_notes.begin(), reader_notes.end());
   std::vector<RunStats> runs = std::move(paired.runs);
   ApplyRunInfoFiles(run_files, &runs, &sum);
   ReconcileMachineNames(&runs);
@@ -207,5 +318,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   sum.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return runs;
 }
+
+}  // namespace
 
 }  // namespace qnm

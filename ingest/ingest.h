@@ -19,6 +19,12 @@ struct IngestOptions {
   bool strict = false;    // a malformed file fails the whole ingest instead of being skipped
   bool progress = false;  // progress on stderr (the CLI sets it when stderr is a terminal)
   RunSelection selection;  // --parameter/--metric/--callpath/--where for multi-parameter experiments
+  long long max_file_bytes = 0;  // > 0: read no file larger (else per format, input_size_limits.h)
+  // Non-empty: statistics-table rows naming a series that does not contain it
+  // (case-insensitive, as --series matches) are dropped as each file is read,
+  // not after all are combined; rows citing a source file are kept (they may
+  // give that file's run its machine). Only for --group-by content.
+  std::string series_filter;
 };
 
 struct SkippedFile {

@@ -178,9 +178,15 @@ NpbOutput ParseNpbOutput(std::string_view text, const std::string& path) {
                                               banner.Field("Time in seconds").substr(0, 40) + "'");
     RequirePlausible(*ParseDouble(banner.Field("Time in seconds")), kRunTimeS, "NPB 'Time in seconds'",
                      path, banner.line);
-    for (const char* key : {"Mop/s total", "Mop/s/process", "Mop/s/thread"})
-      if (auto rate = ParseDouble(banner.Field(key)))
-        RequirePlausible(*rate, kMopsRate, std::string("NPB '") + key + "'", path, banner.line);
+    for (const char* key : {"Mop/s total", "Mop/s/process", "Mop/s/thread"}) {
+      const std::string field = banner.Field(key);
+      if (field.empty()) continue;
+      auto rate = ParseDouble(field);  // whole field, decimal: "12abc" is no 12 (issue 19)
+      if (!rate)
+        throw InputError(path, banner.line, std::string("NPB '") + key + "' is not a number: '" +
+                                                field.substr(0, 40) + "'");
+      RequirePlausible(*rate, kMopsRate, std::string("NPB '") + key + "'", path, banner.line);
+    }
     output.banners.push_back(std::move(banner));
     i = k > i ? k - 1 : i;
   }

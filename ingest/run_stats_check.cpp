@@ -1,6 +1,9 @@
 #include "ingest/run_stats_check.h"
 
+#include <cstdio>
 #include <vector>
+
+#include "util/input_error.h"
 
 #include "util/plausible_range.h"
 
@@ -58,6 +61,36 @@ void RequirePlausibleRecord(const RunStats& run, const std::string& file, int li
   }
   // The time a model is fitted to: a run must have taken a plausible time.
   check.Value(run.TotalTimeSeconds(), kRunTimeS, "run time");
+  RequirePartsWithinWhole(run, file, line);
+}
+
+void RequirePartsWithinWhole(const RunStats& run, const std::string& file, int line) {
+  // Parts come from other timers or repetitions than the whole (Extra-P's
+  // main->MPI, mpiP's MPI time vs AppTime), so a little noise is allowed;
+  // beyond it the file contradicts itself and a model would be fitted to a
+  // negative computation time.
+  auto within = [](double part_s, double whole_s) {
+    return part_s <= whole_s * (1 + kPartOverWholeNoise) + kPartOverWholeNoiseS;
+  };
+  auto refuse = [&](const std::string& part, double part_s, const std::string& whole, double whole_s) {
+    char text[256];
+    std::snprintf(text, sizeof text, "%s %.6g s is larger than %s %.6g s (a part cannot exceed the whole)",
+                  part.c_str(), part_s, whole.c_str(), whole_s);
+    throw InputError(file, line, text);
+  };
+  const double total_s = run.TotalTimeSeconds();
+  if (Known(total_s)) {
+    if (Known(run.mpi_time_mean_s) && !within(run.mpi_time_mean_s, total_s))
+      refuse("mean MPI time", run.mpi_time_mean_s, "the run time", total_s);
+    if (Known(run.compute_time_mean_s) && !within(run.compute_time_mean_s, total_s))
+      refuse("mean computation time", run.compute_time_mean_s, "the run time", total_s);
+  }
+  if (run.mpi_time_s_per_rank.size() == run.app_time_s_per_rank.size())
+    for (std::size_t r = 0; r < run.mpi_time_s_per_rank.size(); ++r) {
+      const double mpi_s = run.mpi_time_s_per_rank[r], app_s = run.app_time_s_per_rank[r];
+      if (Known(mpi_s) && Known(app_s) && !within(mpi_s, app_s))
+        refuse("MPI time of rank " + std::to_string(r), mpi_s, "its app time", app_s);
+    }
 }
 
 }  // namespace qnm

@@ -14,4 +14,14 @@ namespace qnm {
 /// the first implausible value of `run`; `line` 0 when the record has none.
 void RequirePlausibleRecord(const RunStats& run, const std::string& file, int line);
 
+/// Parts within the whole: mean MPI and computation time at most the run
+/// time, each rank's MPI time at most its app time, within the noise below.
+/// Called by RequirePlausibleRecord; throws InputError(file, line, ...).
+void RequirePartsWithinWhole(const RunStats& run, const std::string& file, int line);
+
+/// How far a part may exceed its whole before the file is refused: 5 % and
+/// 1 ms (timer resolution, parts measured in another repetition).
+inline constexpr double kPartOverWholeNoise = 0.05;
+inline constexpr double kPartOverWholeNoiseS = 1e-3;
+
 }  // namespace qnm

@@ -54,17 +54,26 @@ bool EndsWith(std::string_view text, std::string_view suffix) {
 
 std::optional<double> ParseDouble(std::string_view token) {
   if (token.empty() || token.size() > 64) return std::nullopt;
-  double fast = 0;
-  auto [end_fast, error] = std::from_chars(token.data(), token.data() + token.size(), fast);
-  if (error == std::errc() && end_fast == token.data() + token.size()) return fast;
-  // strtod also takes a leading '+' and hexadecimal floats.
-  char buffer[72];
-  token.copy(buffer, token.size());
-  buffer[token.size()] = '\0';
-  char* end = nullptr;
-  errno = 0;
-  double value = std::strtod(buffer, &end);
-  if (end != buffer + token.size()) return std::nullopt;
+  // Decimal only, the whole token: from_chars (general format) takes no hex
+  // and no trailing text, so "0x10" and "12abc" are refused (issue 19); a
+  // leading '+' is the one thing reports print that it does not take.
+  if (token.front() == '+') {
+    token.remove_prefix(1);
+    if (token.empty() || token.front() == '-' || token.front() == '+') return std::nullopt;
+  }
+  double value = 0;
+  auto [end, error] = std::from_chars(token.data(), token.data() + token.size(), value);
+  if (end != token.data() + token.size()) return std::nullopt;
+  if (error == std::errc::result_out_of_range) {
+    // from_chars leaves the value unset; the token is known to be decimal now,
+    // so strtod gives what it means: inf on overflow (refused by the
+    // plausibility checks with the number shown), a subnormal or 0 below.
+    char buffer[72];
+    token.copy(buffer, token.size());
+    buffer[token.size()] = '\0';
+    return std::strtod(buffer, nullptr);
+  }
+  if (error != std::errc()) return std::nullopt;
   return value;
 }
 

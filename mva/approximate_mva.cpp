@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace qnm::mva {
 
@@ -15,6 +16,27 @@ int ImpliedServers(const Station& station) {
     if (station.rate_multipliers[j] != std::min(static_cast<double>(j + 1), m)) return 0;
   if (static_cast<double>(station.rate_multipliers.size()) < m) return 0;  // held value != m
   return static_cast<int>(m);
+}
+
+double MultiServerBusyProbability(double offered_load, double servers) {
+  if (!(offered_load > 0)) return 0.0;
+  if (offered_load >= servers) return 1.0;  // saturated: some server is always busy
+  // 1 / P(0) = sum_{k<m} a^k/k! + a^m/m! / (1 - a/m), summed in logs (m up to 1e6).
+  const long m = static_cast<long>(servers);
+  const double log_a = std::log(offered_load);
+  std::vector<double> logs;
+  logs.reserve(static_cast<size_t>(m) + 1);
+  double log_term = 0.0;  // log(a^k / k!)
+  for (long j = 0; j < m; ++j) {
+    logs.push_back(log_term);
+    log_term += log_a - std::log(static_cast<double>(j + 1));
+  }
+  logs.push_back(log_term - std::log1p(-offered_load / servers));
+  const double top = *std::max_element(logs.begin(), logs.end());
+  double sum = 0.0;
+  for (double l : logs) sum += std::exp(l - top);
+  const double log_inverse_p0 = top + std::log(sum);
+  return -std::expm1(-log_inverse_p0);  // 1 - P(0)
 }
 
 ApproximateMva::ApproximateMva(const Network& network)
@@ -130,6 +152,14 @@ void ApproximateMva::WriteResult(const State& state, Result* result) const {
   const size_t C = classes_;
   for (size_t c = 0; c < C; ++c) result->X[c] = state.throughput[c];
   for (size_t k = 0; k < stations_; ++k) {
+    // Seidmann's model has no P(n_k = 0) of the m servers: it is estimated
+    // as an M/M/m queue offered the load the MVA throughput puts on it
+    // (Erlang's P(0)), with a note (Solve) instead of NaN (issue 19).
+    if (role_[k] == Role::kSeidmann) {
+      double busy_servers = 0.0;
+      for (size_t c = 0; c < C; ++c) busy_servers += state.throughput[c] * network_.stations[k].demand_s[c];
+      result->Ubusy[k] = MultiServerBusyProbability(busy_servers, servers_[k]);
+    }
     double total = 0.0;
     for (size_t c = 0; c < C; ++c) total += state.queue[k * C + c];
     for (size_t c = 0; c < C; ++c) {

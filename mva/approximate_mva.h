@@ -54,4 +54,9 @@ class ApproximateMva {
 /// The m of a station whose rate multipliers are exactly min(j, m); 0 if none.
 int ImpliedServers(const Station& station);
 
+/// 1 - P(0) of an M/M/m queue (m = `servers`) offered `offered_load` busy
+/// servers on average (Erlang's formula); 1 when offered_load >= m. The
+/// approximate algorithms' Ubusy of a multi-server station.
+double MultiServerBusyProbability(double offered_load, double servers);
+
 }  // namespace qnm::mva

@@ -95,7 +95,7 @@ std::string JmvaWithSolutions(const std::string& model_xml, const std::string& f
       AddMeasure(&class_results, "Throughput", result.X[c] * visits[c]);
       AddMeasure(&class_results, "Residence time", result.Rk[k][c]);
       double utilization = result.U[k][c];
-      if (station.IsLoadDependent())
+      if (station.IsLoadDependent() && std::isfinite(result.Ubusy[k]))  // never "NaN" in JMT's file
         utilization = total_u > 0 ? result.Ubusy[k] * result.U[k][c] / total_u : 0.0;
       AddMeasure(&class_results, "Utilization", utilization);
     }

@@ -30,6 +30,12 @@ double ParseNumber(const std::string& text, const std::string& file, const std::
                    const PlausibleRange& range) {
   double value = 0;
   try {
+    // Decimal only: stod would read "0x10" as 16 (issue 19).
+    const size_t first = text.find_first_not_of(" \t\r\n");
+    const size_t last = text.find_last_not_of(" \t\r\n");
+    if (first == std::string::npos ||
+        text.substr(first, last - first + 1).find_first_not_of("0123456789+-.eE") != std::string::npos)
+      throw std::invalid_argument("not a decimal number");
     size_t used = 0;
     value = std::stod(text, &used);
     if (used != text.size() && text.find_first_not_of(" \t\r\n", used) != std::string::npos)

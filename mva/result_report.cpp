@@ -68,7 +68,7 @@ std::string ResultTable(const Network& network, const Result& result) {
     for (size_t c = 0; c < network.classes.size(); ++c) {
       const bool first = c == 0;
       std::string busy = "";
-      if (first && s.IsLoadDependent()) {
+      if (first && s.IsLoadDependent() && std::isfinite(result.Ubusy[k])) {
         char b[32];
         std::snprintf(b, sizeof b, "%.6g", result.Ubusy[k]);
         busy = b;

@@ -8,6 +8,7 @@
 #include <limits>
 
 #include "mva/algorithms.h"
+#include "mva/approximate_mva.h"
 
 namespace qnm::mva {
 
@@ -31,8 +32,10 @@ bool ParseAlgorithm(const std::string& text, Algorithm* algorithm) {
 }
 
 bool Options::IsValid(std::string* error) const {
-  if (!(tolerance > 0) || !std::isfinite(tolerance)) {
-    if (error) *error = "tolerance must be a finite number > 0";
+  // Queue lengths change by less than 0.1 per iteration long before they are
+  // right: a tolerance of 1e6 stopped Schweitzer after one step, 5x off (issue 19).
+  if (!(tolerance > 0) || !(tolerance < kMaxTolerance)) {
+    if (error) *error = "tolerance must be > 0 and < 0.1 (a change in queue length per iteration)";
     return false;
   }
   if (max_iterations < 1) {
@@ -180,6 +183,13 @@ bool Solve(const Network& network, const Options& options, Result* result, std::
     else
       summary.message = "converged: max |dQ| below the tolerance";
   }
+  if (algorithm != Algorithm::kExact)
+    for (const Station& s : network.stations)
+      if (ImpliedServers(s) > 1) {
+        summary.message += "; Ubusy of multi-server stations is estimated (M/M/m, Erlang's P(0) at the "
+                           "load sum X_c D_kc), not computed";
+        break;
+      }
   if (options.algorithm == Algorithm::kAuto && algorithm != Algorithm::kExact)
     summary.message = "auto chose Schweitzer (exact MVA would exceed max_lattice_points or "
                       "max_exact_steps); " + summary.message;

@@ -8,6 +8,9 @@
 
 namespace qnm::mva {
 
+/// Approximate algorithms' tolerances are refused from here on (Options::IsValid).
+inline constexpr double kMaxTolerance = 0.1;
+
 enum class Algorithm {
   kAuto,        // exact when the population lattice is small enough, else Schweitzer
   kExact,       // exact MVA (single class; multi-class over the population lattice)
@@ -22,7 +25,7 @@ struct Options {
   // kAuto: exact unless a bound below is exceeded, then Schweitzer.
   Algorithm algorithm = Algorithm::kAuto;
   // Approximate algorithms stop when max |Q(i) - Q(i-1)| < tolerance.
-  double tolerance = 1e-10;
+  double tolerance = 1e-10;  // valid: 0 < tolerance < kMaxTolerance
   // Approximate algorithms give up (converged = false) after this many iterations.
   int max_iterations = 100000;
   // Exact multi-class MVA refuses networks whose population lattice prod(N_c+1)

@@ -26,6 +26,7 @@ struct IngestArgs {
   bool strict = false;
   bool series = false;
   bool quiet = false;
+  double max_file_size_mib = 0;  // 0: the per-format limits of ingest/input_size_limits.h
   std::string group_by = "content";
   RunSelectionArgs selection;
 };
@@ -80,6 +81,7 @@ void Run(const IngestArgs& args) {
     options.strict = args.strict;
     options.progress = isatty(STDERR_FILENO) != 0;
     options.selection = ParseRunSelection(args.selection);
+    options.max_file_bytes = static_cast<long long>(args.max_file_size_mib * (1 << 20));
     IngestSummary summary;
     std::vector<RunStats> runs = IngestPaths(args.paths, options, &summary);
     // Damaged files found by walking a folder are skipped and counted below.
@@ -107,6 +109,10 @@ void AddIngestCommand(CLI::App& app) {
   sub->add_option("--show", args->show, "print everything one file contains, then its records");
   sub->add_flag("--series", args->series, "print the series summary (median/min/max per process count)");
   sub->add_flag("-q,--quiet", args->quiet, "no closing summary on stderr");
+  sub->add_option("--max-file-size", args->max_file_size_mib,
+                  "read no file larger than this many MiB (default: per format, 512 MiB for CUBE4 profiles, "
+                  "64 MiB for text formats, 16 MiB for a file whose head no reader recognises)")
+      ->check(CLI::Range(0.001, 1e6));
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
   sub->callback([args] {

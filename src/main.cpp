@@ -3,12 +3,42 @@
 #include <algorithm>
 #include <cstring>
 #include <iostream>
+#include <new>
 #include <string>
 #include <vector>
 
 #include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+
+namespace {
+
+// An empty value is never meant: `--scale-computation "$F"` with F unset
+// would read as 0 ("remove all computation"), `--cube ''` as "no cube".
+// Checked once here for every option and positional of every command that
+// takes a value, so a new option cannot forget it; numeric options also take
+// decimal numbers only (issue 19).
+void RefuseEmptyValues(CLI::App* app) {
+  for (CLI::Option* option : app->get_options()) {
+    if (option->get_type_size_max() == 0) continue;  // a flag
+    // Numbers are decimal: CLI11 would read "0x10" as 16 and "0b1" as 1.
+    const std::string type = option->get_type_name();
+    auto starts = [&](const char* prefix) { return type.rfind(prefix, 0) == 0; };  // "INT:POSITIVE"
+    const bool number = starts("FLOAT") || starts("INT") || starts("UINT") || starts("NUMBER");
+    option->check(CLI::Validator(
+        [number](std::string& value) -> std::string {
+          if (value.empty()) return "an empty value is not accepted";
+          if (number && value.find_first_not_of("0123456789+-.eE") != std::string::npos &&
+              value != "nan" && value != "inf" && value != "-inf")  // refused by the options' own ranges
+            return "'" + value + "' is not a decimal number";
+          return std::string();
+        },
+        ""));
+  }
+  for (CLI::App* sub : app->get_subcommands([](CLI::App*) { return true; })) RefuseEmptyValues(sub);
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   CLI::App app{
@@ -31,6 +61,7 @@ int main(int argc, char** argv) {
   qnm::cli::AddImbalanceCommand(app);
   qnm::cli::AddWhatifCommand(app);
   qnm::cli::AddExportCommand(app);
+  RefuseEmptyValues(&app);
 
   // `predict` is the default subcommand: insert it when the first argument is
   // neither a subcommand nor a top-level flag.
@@ -53,6 +84,9 @@ int main(int argc, char** argv) {
     return e.code;
   } catch (const qnm::InputError& e) {
     std::cerr << "qnm-predict: " << e.what() << "\n";
+    return 1;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "qnm-predict: out of memory (the inputs need more than the address space allowed)\n";
     return 1;
   } catch (const std::exception& e) {
     std::cerr << "qnm-predict: error: " << e.what() << "\n";

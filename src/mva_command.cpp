@@ -140,8 +140,15 @@ void AddMvaCommand(CLI::App& app) {
       ->check(CLI::IsMember({"auto", "exact", "schweitzer", "linearizer"}))
       ->capture_default_str();
   sub->add_option("--tolerance", args->tolerance,
-                  "Approximate algorithms stop when max |dQ| < tolerance")
-      ->check(CLI::PositiveNumber)
+                  "Approximate algorithms stop when max |dQ| < tolerance (0 < tolerance < 0.1)")
+      ->check(CLI::Validator(
+          [](std::string& text) -> std::string {
+            double value = 0;
+            if (!CLI::detail::lexical_cast(text, value) || !(value > 0) || !(value < mva::kMaxTolerance))
+              return "tolerance must be > 0 and < 0.1 (a change in queue length per iteration), not " + text;
+            return "";
+          },
+          ""))
       ->capture_default_str();
   sub->add_option("--max-lattice-points", args->max_lattice_points,
                   "Exact multi-class MVA refuses larger population lattices prod(N_c+1)")

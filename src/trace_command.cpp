@@ -55,6 +55,7 @@ void AddTraceCommand(CLI::App& app) {
   analyze->callback([args] {
     RefuseOutputOverInputs(args->output, {args->trace_path});
     RefuseOutputOverInputs(args->cube, {args->trace_path});
+    RefuseOneFileForTwoOutputs(args->output, "-o", args->cube, "--cube");
     RunAnalyze(*args);
   });
 

@@ -132,16 +132,37 @@ const Misuse kMisuses[] = {
     {"predict --procs :x1", 1, "--procs"},
     {"predict --procs 1..8:x1", 1, "--procs"},
     {"predict --procs -4", 1, "--procs"},
-    {"predict --procs ''", 1, "--procs"},
+    {"predict --procs ''", 105, "--procs: an empty value"},
     {"validate --train 0", 1, "--train"},
     {"predict --level 0", 1, "--level"},
     {"predict --level 1", 1, "--level"},
     {"predict --level 1.5", 1, "--level"},
     {"predict --level -0.5", 1, "--level"},
     {"predict --level nan", 1, "--level"},
-    {"predict --level x", 104, "--level"},
+    {"predict --level x", 105, "--level: 'x' is not a decimal number"},
     {"predict --format yaml", 105, "--format"},
     {"predict --no-such-flag", 109, "--no-such-flag"},
+    // Empty option values are refused by every command, never read as 0 or
+    // "not given" (issue 19: --scale-computation "$F" with F unset).
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-computation ''", 105, "--scale-computation: an empty value"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-mpi ''", 105, "--scale-mpi: an empty value"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-transfer ''", 105, "--scale-transfer: an empty value"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-computation 0.5 --write-trace ''", 105, "--write-trace: an empty value"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --config ''", 105, "--config: an empty value"},
+    {"trace analyze {data}/otf2/synthetic-patterns-4rank --cube ''", 105, "--cube: an empty value"},
+    {"imbalance {data}/mpip --threshold ''", 105, "--threshold: an empty value"},
+    {"predict --machine '' {series}", 105, "--machine: an empty value"},
+    {"ingest -q {series} -o ''", 105, "--output: an empty value"},
+    {"predict ''", 105, "an empty value"},
+    // Numbers are decimal on the command line too (CLI11 reads "0x10" as 16).
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale-computation 0x10", 105, "--scale-computation: '0x10' is not a decimal number"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --top 0x5", 105, "--top: '0x5' is not a decimal number"},
+    {"whatif {data}/otf2/synthetic-patterns-4rank --scale main=0x10", 1, "not '0x10'"},
+    // Tolerances that stop an approximate solver before it is near the answer.
+    {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm schweitzer --tolerance 1e6", 105, "--tolerance"},
+    {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm schweitzer --tolerance 0.1", 105, "--tolerance"},
+    {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm linearizer --tolerance 0", 105, "--tolerance"},
+    {"mva {data}/mva-vectors/balanced_K5_N10_exact.json --algorithm schweitzer --tolerance nan", 105, "--tolerance"},
     // Missing, unreadable and empty inputs.
     {"predict {tmp}/missing.mpiP", 1, "no such file"},
     {"validate {tmp}/missing", 1, "no such file"},
@@ -294,19 +315,29 @@ pid_t DeadPid() {
 
 }  // namespace
 
-TEST_CASE("leftovers of a killed run are removed by the next run", "[cli][output]") {
+TEST_CASE("files named like a temporary are never removed by a later run (issue 19)", "[cli][output]") {
+  // Before issue 19 a run deleted any "out.csv.tmp.<N>" whose N was no running
+  // process, whoever wrote it; now only what this process created and recorded goes.
   const fs::path root = TheSandbox().root() / "stale";
   fs::create_directories(root);
   const std::string dead = std::to_string(DeadPid());
-  std::ofstream(root / ("out.csv.tmp." + dead)) << "half";
-  std::ofstream(root / ("out.csv.tmp." + std::to_string(::getpid()) + "x")) << "not ours";
+  std::ofstream(root / ("out.csv.tmp." + dead)) << "precious user data";
+  std::ofstream(root / "out.csv.tmp.99999") << "precious user data";
   fs::create_directories(root / (".qnm-charts-" + dead + "-abcdef"));
   std::ofstream(root / (".qnm-charts-" + dead + "-abcdef") / "x.png") << "png";
   REQUIRE(RunCli("predict --format csv -o " + (root / "out.csv").string() + " {series}").exit_code == 0);
-  CHECK_FALSE(fs::exists(root / ("out.csv.tmp." + dead)));
-  CHECK(fs::exists(root / ("out.csv.tmp." + std::to_string(::getpid()) + "x")));
+  CHECK(qnm::ReadFile((root / ("out.csv.tmp." + dead)).string()) == "precious user data");
+  CHECK(qnm::ReadFile((root / "out.csv.tmp.99999").string()) == "precious user data");
   qnm::TempDirectory charts(root.string(), ".qnm-charts-");
-  CHECK_FALSE(fs::exists(root / (".qnm-charts-" + dead + "-abcdef")));
+  CHECK(fs::exists(root / (".qnm-charts-" + dead + "-abcdef") / "x.png"));
+  // Our own temporaries carry a random token: two names for one output differ.
+  CHECK(qnm::TempFileFor("out.csv") != qnm::TempFileFor("out.csv"));
+  CHECK(qnm::TempFileFor("out.csv").rfind("out.csv.tmp." + std::to_string(::getpid()) + ".", 0) == 0);
+  // Nothing of ours is left beside the output after a successful write.
+  int ours = 0;
+  for (const auto& entry : fs::directory_iterator(root))
+    ours += entry.path().filename().string().rfind("out.csv.tmp." + std::to_string(::getpid()), 0) == 0;
+  CHECK(ours == 0);
 }
 
 TEST_CASE("a fatal signal removes the registered temporaries", "[cli][output]") {

@@ -14,6 +14,7 @@
 
 #include "trace/otf2_error.h"
 #include "util/input_error.h"
+#include "util/output_manifest.h"
 
 namespace qnm::trace {
 namespace fs = std::filesystem;
@@ -358,7 +359,7 @@ bool IsOurArchive(const fs::path& dir) {
   std::error_code error;
   for (const fs::directory_entry& entry : fs::directory_iterator(dir, error)) {
     std::string name = entry.path().filename().string();
-    if (name != "traces.otf2" && name != "traces.def" && name != "traces") return false;
+    if (name != "traces.otf2" && name != "traces.def" && name != "traces" && name != kOtf2ManifestName) return false;
   }
   return !error && ArchiveCreator(dir).rfind(kOtf2CreatorPrefix, 0) == 0;
 }
@@ -395,11 +396,18 @@ Otf2WriteSummary WriteOtf2ArchiveAtomically(const Trace& trace, const std::strin
     replace = !fs::is_empty(target, error);
     if (replace && !IsOurArchive(target))
       throw InputError(directory, 0, "is not empty and not an OTF2 archive written by qnm-predict; refusing to overwrite it");
+    // Replace only what the earlier run wrote (its manifest): a file the user
+    // added inside, e.g. traces/notes.txt, would be deleted with the folder.
+    const std::string unlisted = replace ? FirstUnlistedEntry(target.string(), kOtf2ManifestName) : "";
+    if (!unlisted.empty())
+      throw InputError(directory, 0, "holds '" + unlisted +
+                                         "', which qnm-predict did not write there; refusing to replace the folder");
   }
   fs::path temporary = TemporaryBeside(target, ".tmp-");
   Otf2WriteSummary summary;
   try {
     summary = WriteOtf2Archive(trace, (temporary / "").string(), creator);
+    WriteFolderManifest(temporary.string(), kOtf2ManifestName);
     mode_t mask = ::umask(0);
     ::umask(mask);
     fs::permissions(temporary, static_cast<fs::perms>(0777 & ~mask), error);

@@ -20,6 +20,8 @@ namespace qnm::trace {
 
 /// The creator recorded in every archive we write ("qnm-predict ...").
 constexpr const char* kOtf2CreatorPrefix = "qnm-predict";
+/// What WriteOtf2ArchiveAtomically wrote into the folder (util/output_manifest.h).
+constexpr const char* kOtf2ManifestName = "traces.qnm-manifest";
 
 struct Otf2WriteSummary {
   uint64_t events = 0;     // event records written over all locations
@@ -36,7 +38,8 @@ Otf2WriteSummary WriteOtf2Archive(const Trace& trace, const std::string& directo
 /// WriteOtf2Archive into a temporary folder beside `directory`, renamed to
 /// `directory` at the end, so that a failure leaves nothing half-written.
 /// Refuses (InputError) to replace a non-empty `directory` unless it is an
-/// OTF2 archive whose creator starts with kOtf2CreatorPrefix.
+/// OTF2 archive whose creator starts with kOtf2CreatorPrefix and holds only
+/// what its manifest (kOtf2ManifestName) lists.
 Otf2WriteSummary WriteOtf2ArchiveAtomically(const Trace& trace, const std::string& directory,
                                             const std::string& creator);
 

@@ -27,7 +27,6 @@ std::string ParentOf(const std::string& path) {
 }  // namespace
 
 TempDirectory::TempDirectory(const std::string& parent, const std::string& prefix) {
-  RemoveStaleTemps(parent, prefix, TempKind::kDirectory);
   std::error_code ec;
   std::string pattern = (fs::absolute(parent, ec) / (prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
   if (ec) throw InputError(parent, 0, "cannot create a temporary directory: " + ec.message());

@@ -8,8 +8,8 @@
 namespace qnm {
 
 /// A new directory "<parent>/<prefix><pid>-XXXXXX" (mkdtemp), removed with
-/// everything in it on destruction unless released. Leftovers of the same
-/// prefix from dead processes are removed first.
+/// everything in it on destruction unless released. Nothing else is removed:
+/// leftovers of killed runs are not guessed from their names (issue 19).
 class TempDirectory {
  public:
   /// Throws InputError naming `parent` when the directory cannot be created.

@@ -4,12 +4,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <iostream>
+#include <limits>
 
 #include "util/input_error.h"
 #include "util/temp_registry.h"
@@ -51,22 +53,22 @@ std::string DirectoryOf(const std::string& path) {
 /// Temp file beside `target`, fsync, rename over it. `mode` of a replaced file is kept.
 void ReplaceAtomically(const std::string& shown, const std::string& target, mode_t mode,
                        std::string_view contents) {
-  RemoveStaleTemps(DirectoryOf(target), fs::path(target).filename().string() + ".tmp.",
-                   TempKind::kFile);
-  const std::string temp = TempFileFor(target);
-  ::unlink(temp.c_str());  // our own leftover from an earlier failure in this process
+  // A fresh name created with O_EXCL: the file removed on failure or signal
+  // is one this process created, never something found beside the target.
+  std::string temp;
+  int fd = -1;
+  for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
+    temp = TempFileFor(target);
+    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd < 0 && errno != EEXIST) break;
+  }
+  if (fd < 0) Fail(shown, "cannot write", errno);
   const int slot = RegisterTemp(temp, TempKind::kFile);
   auto fail = [&](const std::string& what, int error_number) {
     ::unlink(temp.c_str());
     UnregisterTemp(slot);
     Fail(shown, what, error_number);
   };
-  int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-  if (fd < 0) {
-    int saved = errno;
-    UnregisterTemp(slot);
-    Fail(shown, "cannot write", saved);
-  }
   ::fchmod(fd, mode);  // not narrowed by the umask: a replaced file keeps its mode
   if (!WriteAll(fd, contents) || ::fsync(fd) != 0) {
     int saved = errno;
@@ -162,12 +164,28 @@ void RefuseOutputOverInputs(const std::string& path, const std::vector<std::stri
   }
 }
 
+void RefuseOneFileForTwoOutputs(const std::string& first, const char* first_option, const std::string& second,
+                                const char* second_option) {
+  if (first.empty() || first == "-" || second.empty() || second == "-") return;
+  std::error_code ec;
+  const fs::path a = fs::weakly_canonical(ResolveOutputPath(first), ec);
+  const fs::path b = ec ? fs::path() : fs::weakly_canonical(ResolveOutputPath(second), ec);
+  bool same = !ec && a == b;
+  struct stat sa, sb;
+  if (::stat(first.c_str(), &sa) == 0 && ::stat(second.c_str(), &sb) == 0)
+    same = same || (sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino);
+  if (same)
+    throw InputError(second, 0, std::string(first_option) + " and " + second_option +
+                                    " name the same file; one output would replace the other");
+}
+
 long long FileSizeBytes(const std::string& path) {
   struct stat st;
   return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : -1;
 }
 
-std::string ReadFile(const std::string& path) {
+std::string ReadFile(const std::string& path, long long max_bytes) {
+  if (max_bytes < 0) max_bytes = std::numeric_limits<long long>::max() - 1;
   struct stat st;
   // Check the type before opening: opening a FIFO blocks, a device may have effects.
   if (::stat(path.c_str(), &st) != 0) Fail(path, "cannot open", errno);
@@ -182,10 +200,18 @@ std::string ReadFile(const std::string& path) {
   }
   // Read straight into the string (one copy less than a bounce buffer); one
   // spare byte tells a file that grew since fstat from one that did not.
+  auto too_large = [&] {
+    ::close(fd);
+    throw InputError(path, 0, "not read: larger than the limit of " + std::to_string(max_bytes) +
+                                  " bytes (it holds or grew to more while being read)");
+  };
+  if (static_cast<long long>(st.st_size) > max_bytes) too_large();
   std::string text(static_cast<std::size_t>(st.st_size) + 1, '\0');
   std::size_t filled = 0;
   for (;;) {
-    if (filled == text.size()) text.resize(text.size() * 2);
+    if (static_cast<long long>(filled) > max_bytes) too_large();
+    if (filled == text.size())
+      text.resize(static_cast<std::size_t>(std::min<long long>(static_cast<long long>(text.size()) * 2, max_bytes + 1)));
     ssize_t n = ::read(fd, text.data() + filled, text.size() - filled);
     if (n < 0) {
       if (errno == EINTR) continue;
@@ -199,6 +225,32 @@ std::string ReadFile(const std::string& path) {
   text.resize(filled);
   ::close(fd);
   return text;
+}
+
+std::string ReadFileHead(const std::string& path, std::size_t max_bytes) {
+  struct stat st;
+  if (::stat(path.c_str(), &st) != 0) Fail(path, "cannot open", errno);
+  if (S_ISDIR(st.st_mode)) throw InputError(path, 0, "cannot read: is a directory");
+  if (!S_ISREG(st.st_mode))
+    throw InputError(path, 0, "cannot read: not a regular file (a FIFO, device or socket)");
+  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+  if (fd < 0) Fail(path, "cannot open", errno);
+  std::string head(max_bytes, '\0');
+  std::size_t filled = 0;
+  while (filled < max_bytes) {
+    ssize_t n = ::read(fd, head.data() + filled, max_bytes - filled);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int saved = errno;
+      ::close(fd);
+      Fail(path, "read error", saved);
+    }
+    if (n == 0) break;
+    filled += static_cast<std::size_t>(n);
+  }
+  ::close(fd);
+  head.resize(filled);
+  return head;
 }
 
 }  // namespace qnm

@@ -32,9 +32,21 @@ std::string ResolveOutputPath(const std::string& path);
 /// what is being read.
 void RefuseOutputOverInputs(const std::string& path, const std::vector<std::string>& inputs);
 
+/// Throws InputError when two outputs of one command name the same file
+/// (after symbolic links; "-"/empty never clash): the second write would
+/// silently replace the first (`trace analyze -o F --cube F`).
+void RefuseOneFileForTwoOutputs(const std::string& first, const char* first_option, const std::string& second,
+                                const char* second_option);
+
 /// Reads a whole regular file into a string without blocking: a FIFO, device
-/// or directory is refused by name. Throws InputError naming `path` on failure.
-std::string ReadFile(const std::string& path);
+/// or directory is refused by name. Throws InputError naming `path` on failure,
+/// and when the file holds (or grows while it is read to) more than `max_bytes`:
+/// memory stays bounded by the caller's limit, not by what is on disk.
+std::string ReadFile(const std::string& path, long long max_bytes = -1);
+
+/// The first `max_bytes` of a regular file (fewer when it is shorter), with
+/// ReadFile's refusals; for sniffing a format before reading a file whole.
+std::string ReadFileHead(const std::string& path, std::size_t max_bytes);
 
 /// The size in bytes of what `path` names (stat, symbolic links followed), or
 /// -1 when it cannot be stat'ed.

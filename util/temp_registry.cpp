@@ -9,13 +9,12 @@
 #include <atomic>
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 #include <mutex>
+#include <cstdint>
+#include <random>
 
 namespace qnm {
 namespace {
-
-namespace fs = std::filesystem;
 
 constexpr int kSlots = 64;
 constexpr std::size_t kPathBytes = 4096;
@@ -110,15 +109,6 @@ void InstallTempCleanupHandlers() {
   }
 }
 
-namespace {
-
-bool ProcessIsGone(long pid) {
-  if (pid <= 0 || pid == static_cast<long>(::getpid())) return false;
-  return ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH;
-}
-
-}  // namespace
-
 int RegisterTemp(const std::string& path, TempKind kind) {
   static std::once_flag installed;
   std::call_once(installed, InstallTempCleanupHandlers);
@@ -139,29 +129,12 @@ void UnregisterTemp(int slot) {
 }
 
 std::string TempFileFor(const std::string& path) {
-  return path + ".tmp." + std::to_string(::getpid());
-}
-
-void RemoveStaleTemps(const std::string& directory, const std::string& prefix, TempKind kind) {
-  std::error_code ec;
-  for (fs::directory_iterator it(directory.empty() ? "." : directory, ec), end; !ec && it != end;
-       it.increment(ec)) {
-    const std::string name = it->path().filename().string();
-    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
-    std::size_t digits_end = prefix.size();
-    while (digits_end < name.size() && name[digits_end] >= '0' && name[digits_end] <= '9')
-      ++digits_end;
-    if (digits_end == prefix.size() || digits_end - prefix.size() > 9) continue;
-    // Files end at the pid; directories continue with "-XXXXXX" (mkdtemp).
-    if (kind == TempKind::kFile ? digits_end != name.size()
-                                : (digits_end == name.size() || name[digits_end] != '-'))
-      continue;
-    if (!ProcessIsGone(std::stol(name.substr(prefix.size(), digits_end - prefix.size())))) continue;
-    std::error_code ignored;
-    fs::file_status status = it->symlink_status(ignored);
-    if (kind == TempKind::kFile && fs::is_regular_file(status)) fs::remove(it->path(), ignored);
-    if (kind == TempKind::kDirectory && fs::is_directory(status)) fs::remove_all(it->path(), ignored);
-  }
+  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  static thread_local std::mt19937_64 generator{std::random_device{}() ^
+                                                 (static_cast<std::uint64_t>(::getpid()) << 32)};
+  std::string token(12, 'x');
+  for (char& c : token) c = kAlphabet[generator() % (sizeof kAlphabet - 1)];
+  return path + ".tmp." + std::to_string(::getpid()) + "." + token;
 }
 
 void RemoveRegisteredTemps() {

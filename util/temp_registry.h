@@ -3,8 +3,10 @@
 // file or directory the program creates is registered in a fixed table; a
 // SIGINT/SIGTERM/SIGHUP handler removes what is registered (with system calls
 // only: it is async-signal-safe) and re-raises the signal. Temporary names
-// carry the creating process id, so a later run can remove the leftovers of a
-// run that died without running its handler (SIGKILL, power loss).
+// carry the creating process id and a random token; nothing is ever removed
+// because of its name alone: a run killed by SIGKILL leaves its temporary
+// behind (named "<output>.tmp.<pid>.<token>", for the user to delete), and a
+// user's "out.csv.tmp.99999" is never taken for one (issue 19).
 #include <string>
 
 namespace qnm {
@@ -25,13 +27,9 @@ void InstallTempCleanupHandlers();
 /// Forgets the slot (after the temporary was renamed into place or removed).
 void UnregisterTemp(int slot);
 
-/// "<path>.tmp.<pid>": the name of this process's temporary for `path`.
+/// "<path>.tmp.<pid>.<token>": a fresh name for a temporary of `path`, with a
+/// random 12-character token (create it with O_EXCL; retry on EEXIST).
 std::string TempFileFor(const std::string& path);
-
-/// Removes leftovers named "<prefix><pid><rest>" in `directory` whose <pid> is
-/// not a running process. Files for TempKind::kFile, whole directories for
-/// kDirectory. Errors are ignored: this is housekeeping.
-void RemoveStaleTemps(const std::string& directory, const std::string& prefix, TempKind kind);
 
 /// Removes what is registered now (used by the signal handler; for tests).
 void RemoveRegisteredTemps();

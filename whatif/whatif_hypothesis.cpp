@@ -48,7 +48,9 @@ double ParseFactor(const std::string& word, const std::string& file, int line) {
   } catch (const std::exception&) {
     used = 0;
   }
-  if (used != word.size() || word.empty() || !std::isfinite(factor) || factor < 0)
+  // Decimal only: stod would read "0x10" as 16 (issue 19).
+  const bool decimal = word.find_first_not_of("0123456789+-.eE") == std::string::npos;
+  if (!decimal || used != word.size() || word.empty() || !std::isfinite(factor) || factor < 0)
     throw InputError(file, line, "scale factor must be a number >= 0, not '" + word + "'");
   RequirePlausible(factor, kScaleFactor, "scale factor", file, line);
   return factor;

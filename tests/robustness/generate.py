@@ -8,7 +8,9 @@ qnm-predict arguments that read it ("{case}" = the case folder, "{repo}" =
 the source tree). The same seed gives byte-identical cases on every machine.
 
 Usage: generate.py REPO CASES [--seed N] [--scale F] [--every N]
-  --scale multiplies the number of cases per category (default 1: 3,494);
+  --scale multiplies the number of cases per category (default 1: 3,577,
+  of which 83 are the generated structure, scale, walk, CLI and MVA cases of
+  round 4, issue 19);
   --every N writes only every N-th case of each category (the same cases as
   the full set: the damage of the others is drawn but not written).
 """
@@ -19,8 +21,11 @@ import random
 import re
 import shutil
 import struct
+import sys
 import zlib
 from pathlib import Path
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 # Numbers that a careless or hostile file may hold in place of a real one.
 BAD_NUMBERS = ["NaN", "nan", "-nan", "inf", "-inf", "Infinity", "1e309", "-1e309",
@@ -385,7 +390,156 @@ def main():
             continue
         damaged = write_tar([(n, info, damaged_anchor if n == anchor else b) for n, info, b in members])
         count += write_file_case(cases, "cube-anchor", k, repo, base, damaged, method.__name__, ingest + ["{file}"])
+    count += round4_cases(cases, repo, rng, args, ingest, predict)
     print(f"{count} cases in {cases}")
+
+
+def write_argv_case(cases, category, k, damage, damaged, argv, output="csv", max_memory_mb=None):
+    """Case CASES/<category>/<k> made by `make(folder)`-style callers: case.json only."""
+    folder = cases / category / f"{k:04d}"
+    folder.mkdir(parents=True, exist_ok=True)
+    case = {"category": category, "damage": damage, "base": "(generated)", "damaged": damaged,
+            "argv": argv, "output": output}
+    if max_memory_mb:
+        case["max_memory_mb"] = max_memory_mb
+    (folder / "case.json").write_text(json.dumps(case, indent=1))
+    return 1
+
+
+def round4_cases(cases, repo, rng, args, ingest, predict):
+    """Round 4 (issue 19): structure, scale, outputs and CLI misuse, each case
+    generated from scratch (not a damaged copy), with a memory limit where the
+    campaign found runs over 2 GB. Appended last: earlier cases stay identical."""
+    import cube_structure as C
+    count = 0
+    data = repo / "tests" / "data"
+    series = repo / "data" / "default-series"
+    synthetic = data / "otf2" / "synthetic-patterns-4rank"
+    mpip = sorted_files(data / "mpip", ["*.mpiP"])[0]
+
+    def case_file(category, k, name, payload, argv, damage, output="csv", max_memory_mb=1024, named=None):
+        folder = cases / category / f"{k:04d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / name
+        target.write_bytes(payload if isinstance(payload, bytes) else payload.encode())
+        full = [a.replace("{file}", str(target)).replace("{dir}", str(folder)) for a in argv]
+        return write_argv_case(cases, category, k, damage, named or str(target), full, output, max_memory_mb)
+
+    # CUBE structure: valid archives whose trees, indexes and declared sizes are hostile.
+    structures = [
+        ("deep chain", lambda r: C.profile(r.choice([2000, 20000, 50000]), 1, chain=True, gz=True)),
+        ("sparse index listing nothing", lambda r: C.profile(
+            r.choice([1000, 20000]), r.choice([20000, 100000]), gz=True, time_positions=[], time_values=[])),
+        ("sparse position listed twice", lambda r: C.profile(
+            6, 4, time_positions=[0, 0] + list(range(1, 5)), time_values=[1.0] * 24)),
+        ("absurd stored time", lambda r: C.profile(
+            6, 4, leaf_time_s=r.choice([1e300, 1e15, 5e-324, 1e-300, 0.0, -0.0]))),
+        ("byte-swapped endianness mark", lambda r: C.profile(6, 4, time_endian=0x01000000)),
+        ("integer visits declared DOUBLE", lambda r: C.profile(6, 4, visits_dtype="DOUBLE")),
+        ("empty process groups", lambda r: C.profile(8, 1, groups=r.choice([1000, 200000]), gz=True)),
+        ("anchor of millions of elements", lambda r: C.profile(
+            6, 4, gz=True, extra_anchor=b"<a/>" * r.choice([3_000_000, 6_000_000]))),
+    ]
+    for k in range(int(40 * args.scale)):
+        damage, make = structures[k % len(structures)]
+        payload = make(rng)
+        if k % args.every:
+            continue
+        count += case_file("cube-structure", k, "profile.cubex", payload, ingest + ["{file}"], damage)
+
+    # Extra-P: parts larger than the whole, and scale (100,000 points must stay linear).
+    for k in range(int(12 * args.scale)):
+        part = ["main->MPI", "main->compute"][k % 2]
+        factor = rng.choice([2.0, 40.0, 1e4])
+        points = [4, 8, 16, 32, 64]
+        text = "PARAMETER p\nPOINTS " + " ".join(f"({p})" for p in points) + "\n\nREGION main\n"
+        text += "".join(f"DATA {100.0 / p:.6g}\n" for p in points) + f"REGION {part}\n"
+        text += "".join(f"DATA {factor * 100.0 / p:.6g}\n" for p in points)
+        if k % args.every:
+            continue
+        count += case_file("extrap-parts", k, "parts.txt", text, ingest + ["{file}"], f"{part} x{factor}")
+    for k in range(int(2 * args.scale)):
+        n = [100000, 50000][k % 2]
+        text = "PARAMETER p\nPOINTS " + " ".join(f"({p})" for p in range(1, n + 1)) + "\nREGION main\n"
+        text += "".join(f"DATA {100.0 / p + 1:.9g}\n" for p in range(1, n + 1))
+        if k % args.every:
+            continue
+        count += case_file("scale", k, f"extrap-{n}-points.txt", text, ingest + ["{file}"], f"Extra-P {n} points")
+    for k in range(2, 2 + int(2 * args.scale)):
+        n = [100000, 30000][k % 2]
+        text = "series,procs,time_s\n" + "".join(f"s,{p},{100.0 / p + 0.001 * p:.6g}\n" for p in range(1, n + 1))
+        if k % args.every:
+            continue
+        argv = ingest + ["{file}"] if k % 2 == 0 else ["predict", "--format", "csv", "--procs", "1..64", "{file}"]
+        count += case_file("scale", k, f"series-{n}P.csv", text, argv, f"one series x {n} P")
+
+    # Walking a folder: a huge sparse file and an over-long path beside valid runs (not --strict).
+    for k in range(int(4 * args.scale)):
+        kind = ["sparse 3 GB core", "sparse 1 TB .csv", "over-long path", "sparse 40 GB .mpiP"][k % 4]
+        if k % args.every:
+            continue
+        folder = cases / "walk" / f"{k:04d}"
+        runs = folder / "runs"
+        runs.mkdir(parents=True)
+        for source in sorted(series.iterdir())[:6]:
+            os.symlink(source, runs / source.name)
+        if kind == "over-long path":
+            deep = runs
+            for _ in range(400):
+                try:
+                    deep = deep / "dddddddddd"
+                    os.mkdir(deep)
+                except OSError:
+                    break
+        else:
+            name, size = {"sparse 3 GB core": ("core", 3 << 30), "sparse 1 TB .csv": ("tera.csv", 1 << 40),
+                          "sparse 40 GB .mpiP": ("big.mpiP", 40 << 30)}[kind]
+            with open(runs / name, "wb") as f:
+                f.truncate(size)
+        argv = ["ingest", "--quiet", "--format", "csv", str(runs)]
+        count += write_argv_case(cases, "walk", k, kind, str(runs), argv, "csv", 1024)
+
+    # Empty option values: refused by every command, naming the option.
+    empties = [
+        (["whatif", str(synthetic), "--scale-computation", ""], "--scale-computation"),
+        (["whatif", str(synthetic), "--scale-mpi", ""], "--scale-mpi"),
+        (["whatif", str(synthetic), "--scale-transfer", ""], "--scale-transfer"),
+        (["whatif", str(synthetic), "--scale-computation", "0.5", "--write-trace", ""], "--write-trace"),
+        (["whatif", str(synthetic), "--config", ""], "--config"),
+        (["trace", "analyze", str(synthetic), "--cube", ""], "--cube"),
+        (["imbalance", str(mpip), "--threshold", ""], "--threshold"),
+        (["predict", str(series), "--procs", ""], "--procs"),
+        (["predict", str(series), "--machine", ""], "--machine"),
+        (["ingest", str(series), "-o", ""], "--output"),
+        (["mva", str(data / "mva-vectors" / "balanced_K4_N100_exact.json"), "--tolerance", ""],
+         "--tolerance"),
+        (["predict", ""], "RUNS"),
+    ]
+    for k, (argv, option) in enumerate(empties):
+        if k % args.every:
+            continue
+        count += write_argv_case(cases, "cli-empty", k, "empty " + option, option, argv, "json")
+
+    # MVA: tolerances out of range and multi-server stations on the Schweitzer path.
+    tolerances = ["1e6", "1e9", "0.5", "0.1", "0", "-1e-9", "nan", "2147483648"]
+    for k, tolerance in enumerate(tolerances):
+        if k % args.every:
+            continue
+        network = {"classes": [{"name": "jobs", "population": 50}],
+                   "stations": [{"name": "cpu", "type": "queue", "demands": [0.01]},
+                                {"name": "disk", "type": "queue", "demands": [0.02]}]}
+        count += case_file("mva-numeric", k, "net.json", json.dumps(network),
+                           ["mva", "--algorithm", "schweitzer", "--tolerance", tolerance, "--format", "json",
+                            "{file}"], "tolerance " + tolerance, "json", named="--tolerance")
+    for k, population in enumerate([100000, 300000, 1000000], start=len(tolerances)):
+        if k % args.every:
+            continue
+        network = {"classes": [{"name": "jobs", "population": population, "think_time": 1.0}],
+                   "stations": [{"name": "cpu", "type": "multi_server", "servers": 64, "demands": [0.01]},
+                                {"name": "disk", "type": "queue", "demands": [0.001]}]}
+        count += case_file("mva-numeric", k, "net.json", json.dumps(network),
+                           ["mva", "--format", "json", "{file}"], f"multi-server N={population}", "json")
+    return count
 
 
 def write_file_case(cases, category, k, repo, base, damaged, damage_name, argv, output="csv", siblings=()):

@@ -111,14 +111,16 @@ def check_text(text):
     return None
 
 
-def limits(cpu_seconds, sanitized):
+def limits(cpu_seconds, sanitized, memory_mb=None):
     """CPU time, not wall time, decides a hang: on a shared, loaded machine a
     run of 0.3 s of CPU can take 10 s of wall time. ASan reserves terabytes of
-    address space, so only the Release build gets the 6 GB address limit."""
+    address space, so only the Release build gets the 6 GB address limit, or
+    the case's own max_memory_mb (round 4: a memory test per reader)."""
+    address_bytes = (memory_mb << 20) if memory_mb else (6 << 30)
     def apply():
         resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 1))
         if not sanitized:
-            resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))
+            resource.setrlimit(resource.RLIMIT_AS, (address_bytes, address_bytes))
     return apply
 
 
@@ -131,7 +133,8 @@ def run_case(qnm, case_dir, timeout, sanitized):
     started = time.monotonic()
     try:
         proc = subprocess.run(argv, capture_output=True, timeout=max(20 * timeout, 300),
-                              stdin=subprocess.DEVNULL, preexec_fn=limits(timeout, sanitized), env=env)
+                              stdin=subprocess.DEVNULL,
+                              preexec_fn=limits(timeout, sanitized, case.get("max_memory_mb")), env=env)
     except subprocess.TimeoutExpired:  # blocked without using CPU (e.g. reading a FIFO)
         return case, "hang", f"no exit within {max(20 * timeout, 300)} s of wall time", time.monotonic() - started
     seconds = time.monotonic() - started
@@ -143,7 +146,7 @@ def run_case(qnm, case_dir, timeout, sanitized):
     if proc.returncode < 0 or SANITIZER.search(err):
         first = next((l for l in err_lines if SANITIZER.search(l)), f"signal {-proc.returncode}")
         return case, "crash", first[:300], seconds
-    if "bad_alloc" in err:
+    if "bad_alloc" in err or "cannot allocate memory" in err.lower():
         return case, "memory", err_lines[-1][:300] if err_lines else "", seconds
     if proc.returncode != 0:
         damaged = case["damaged"]

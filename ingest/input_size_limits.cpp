@@ -1,0 +1,51 @@
+#include "ingest/input_size_limits.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "ingest/readers.h"
+#include "util/input_error.h"
+
+namespace qnm {
+namespace {
+
+// Per format, by the reader-table row's name (readers.h). A CUBE profile is
+// binary and mostly skipped member by member; the text formats cost several
+// times their size in records, so their limit is lower.
+long long LimitOf(const char* reader_name) {
+  if (std::strncmp(reader_name, "CUBE4", 5) == 0) return 512LL << 20;
+  return 64LL << 20;
+}
+
+std::string Megabytes(long long bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.0f MiB", static_cast<double>(bytes) / (1 << 20));
+  return text;
+}
+
+}  // namespace
+
+long long InputReadLimitBytes(const std::string& path, long long size_bytes, std::string_view head,
+                              long long override_bytes) {
+  long long limit = 0;
+  std::string formats;
+  for (const Reader& reader : ReaderTable())
+    if (reader.sniff(path, head)) {
+      limit = std::max(limit, LimitOf(reader.name));
+      if (formats.empty()) formats = reader.name;
+    }
+  const bool recognised = limit > 0;
+  if (!recognised) limit = kUnrecognisedMaxBytes;
+  if (override_bytes > 0) limit = override_bytes;
+  if (size_bytes > limit)
+    throw InputError(path, 0,
+                     "not read: " + Megabytes(size_bytes) + ", larger than the " + Megabytes(limit) + " limit for " +
+                         (override_bytes > 0 ? "any file (--max-file-size)"
+                          : recognised       ? "a file that looks like " + formats
+                                             : "a file whose first " + std::to_string(kSniffHeadBytes / 1024) +
+                                                   " KB no reader recognises"));
+  return limit;
+}
+
+}  // namespace qnm
