@@ -96,6 +96,14 @@ NpbOutput ParseNpbOutput(std::string_view text, const std::string& path) {
       header_threads = 0;
       continue;
     }
+    if (StartsWith(Trim(line), "Number of zones:")) {  // NPB-MZ header: the work units
+      auto tokens = SplitWhitespace(Trim(line).substr(16));
+      if (tokens.size() == 3 && tokens[1] == "x") {
+        auto x = ParseInteger(std::string(tokens[0])), y = ParseInteger(std::string(tokens[2]));
+        if (x && y && *x > 0 && *y > 0 && *x <= 4096 && *y <= 4096) output.zones = static_cast<int>(*x * *y);
+      }
+      continue;
+    }
     if (StartsWith(Trim(line), "mpiP:")) {
       std::size_t open = line.find("Storing mpiP output in [");
       if (open != std::string_view::npos) {
@@ -216,6 +224,10 @@ std::vector<RunStats> NpbToRunStats(const NpbOutput& output) {
     }
     run.problem_class = banner.Field("Class");
     run.problem_size = banner.Field("Size");
+    if (output.zones > 0) {
+      run.work_units = output.zones;
+      run.derivations["work_units"] = "NPB-MZ 'Number of zones' (x * y): no process count beyond it has work";
+    }
     run.wall_time_s = ParseDouble(banner.Field("Time in seconds")).value_or(kUnknown);
     run.derivations["wall_time_s"] =
         "NPB 'Time in seconds': timed section, max over ranks (FT includes set-up; docs/formats/npb-format.md §7)";

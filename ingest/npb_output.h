@@ -32,6 +32,7 @@ struct NpbOutput {
   std::string mpip_report;   // "Storing mpiP output in [./x.mpiP]" -> "x.mpiP"
   std::string mpip_version;  // "3.3.0" from the mpiP start-up banner
   std::vector<std::string> problems;  // "line N: ..." failure lines (runs without a banner)
+  int zones = 0;  // NPB-MZ " Number of zones:  16 x  16" header (x * y); 0 when absent
 };
 
 /// True when the text looks like NPB output (a "NAS Parallel Benchmarks" header

@@ -3,14 +3,10 @@
 #include <algorithm>
 #include <boost/math/distributions/normal.hpp>
 #include <cmath>
-#include <filesystem>
 #include <set>
 
-#include "models/machine_profile.h"
 #include "models/runtime_model.h"
-#include "util/atomic_file.h"
-#include "util/input_error.h"
-#include "util/json_input.h"
+#include <nlohmann/json.hpp>
 #include "util/text_format.h"
 
 namespace qnm {
@@ -148,43 +144,6 @@ std::string ExtrapolationPriorToJson(const ExtrapolationPrior& prior) {
   json["series"] = prior.series;
   json["learned_from"] = prior.learned_from;
   return json.dump(2) + "\n";
-}
-
-ExtrapolationPrior ReadExtrapolationPrior(const std::string& path) {
-  const nlohmann::json json = ParseJsonDocument(ReadFile(path), path);
-  auto fail = [&](const std::string& message) { return InputError(path, 0, message); };
-  if (!json.is_object() || !json.contains("candidate_weights") || !json["candidate_weights"].is_object())
-    throw fail("an extrapolation prior is a JSON object with \"candidate_weights\"");
-  ExtrapolationPrior prior;
-  auto probability = [&](const nlohmann::json& value, const std::string& what) {
-    if (!value.is_number()) throw fail(what + " is not a number");
-    double v = value.get<double>();
-    if (!(v >= 0 && v <= 1)) throw fail(what + " is outside [0, 1]");
-    return v;
-  };
-  for (const auto& [name, value] : json["candidate_weights"].items())
-    prior.candidate_weights[name] = probability(value, "weight of \"" + name + "\"");
-  if (json.contains("unlisted_weight")) prior.unlisted_weight = probability(json["unlisted_weight"], "unlisted_weight");
-  if (!json.contains("per_octave_log_sd") || !json["per_octave_log_sd"].is_number())
-    throw fail("\"per_octave_log_sd\" missing or not a number");
-  prior.per_octave_log_sd = json["per_octave_log_sd"].get<double>();
-  if (!(prior.per_octave_log_sd > 0 && prior.per_octave_log_sd < 10))
-    throw fail("\"per_octave_log_sd\" must be in (0, 10)");
-  if (json.contains("series") && json["series"].is_number_integer()) prior.series = json["series"].get<int>();
-  if (json.contains("learned_from") && json["learned_from"].is_string())
-    prior.learned_from = json["learned_from"].get<std::string>();
-  prior.known = true;
-  return prior;
-}
-
-ExtrapolationPrior BundledExtrapolationPrior() {
-  std::error_code ec;
-  for (const std::string& dir : DataDirectories()) {
-    std::filesystem::path file = std::filesystem::path(dir) / "extrapolation-prior.json";
-    if (!std::filesystem::is_regular_file(file, ec)) continue;
-    return ReadExtrapolationPrior(file.string());
-  }
-  return ExtrapolationPrior();
 }
 
 }  // namespace qnm

@@ -17,8 +17,8 @@
 // candidate (Laplace smoothing). Its interval rate is the per-octave log sd at
 // which the prior-weighted model's out-of-sample errors over the corpus are
 // covered at the interval level. bench/accuracy learns it leaving the scored
-// source out; the project ships the one learned on every source
-// (data/extrapolation-prior.json).
+// source out and scores it beside the shipped model; it is not shipped (on the
+// 164-series corpus it did not beat the uniform prior: bench/README.md).
 #include <map>
 #include <string>
 #include <utility>
@@ -70,12 +70,7 @@ bool FitExtrapolationPrior(const std::vector<PriorSeries>& series, const Runtime
                            const ExtrapolationPriorOptions& options, ExtrapolationPrior* prior,
                            ExtrapolationPriorSummary* summary);
 
-/// JSON text of a prior and back; ReadExtrapolationPrior throws InputError naming `path`.
+/// JSON text of a prior (bench/accuracy --write-prior).
 std::string ExtrapolationPriorToJson(const ExtrapolationPrior& prior);
-ExtrapolationPrior ReadExtrapolationPrior(const std::string& path);
-
-/// The prior shipped as data/extrapolation-prior.json in the bundled data directories, or an
-/// unknown prior (known == false) when none is found.
-ExtrapolationPrior BundledExtrapolationPrior();
 
 }  // namespace qnm

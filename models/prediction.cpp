@@ -152,13 +152,17 @@ std::vector<ForwardError> ForwardValidateQueueing(const SeriesModel& m, const Pr
     QueueingModel fold;
     std::string error;
     if (!FitQueueingModel(prefix, options.runtime, &fold, &error)) return {};
-    return [fold, &m](double p) {
+    auto raw = [fold, &m](double p) {
       ProcsPrediction out;
       std::string e;
       if (!PredictQueueing(fold, m.machine, m.threads_per_proc, m.mva, static_cast<int>(p), &out, &e))
         return kUnknown;
       return out.total.value_s;
     };
+    std::vector<std::pair<int, double>> measured;
+    for (int k = 0; k < count; ++k) measured.emplace_back(static_cast<int>(procs[k]), totals[k]);
+    TrainingAnchor anchor = TrainingAnchor::Build(measured, raw);
+    return [raw, anchor](double p) { return raw(p) * anchor.Factor(p); };
   });
 }
 
@@ -234,6 +238,10 @@ void FillSummary(SeriesModel* m) {
   m->summary.per_octave_log_sd = m->summary.extrapolatable ? m->error.per_octave_log_sd : kUnknown;
   if (m->kind == ModelKind::kRuntimeOnly)
     m->summary.notes.push_back("total run time = " + m->runtime.Formula());
+  if (m->work_units > 0)
+    m->summary.notes.push_back("the problem splits into " + std::to_string(m->work_units) +
+                               " units of work (NPB-MZ zones): no prediction beyond P=" +
+                               std::to_string(m->work_units));
 }
 
 }  // namespace
@@ -254,6 +262,7 @@ const char* ToString(PredictionTermination termination) {
   switch (termination) {
     case PredictionTermination::kPredicted: return "predicted";
     case PredictionTermination::kCannotExtrapolate: return "cannot extrapolate";
+    case PredictionTermination::kBeyondWorkUnits: return "impossible";
     case PredictionTermination::kFailed: return "failed";
   }
   return "unknown";
@@ -333,6 +342,12 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
                 " was measured: one process count cannot be extrapolated";
     return p;
   }
+  if (work_units > 0 && procs > work_units) {
+    p.termination = PredictionTermination::kBeyondWorkUnits;
+    p.message = "P=" + std::to_string(procs) + " exceeds the " + std::to_string(work_units) +
+                " units of work (NPB-MZ zones) the problem splits into";
+    return p;
+  }
   std::string why;
   if (kind == ModelKind::kRuntimeOnly) {
     p.total.value_s = runtime.Evaluate(procs);
@@ -346,6 +361,9 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
     p.message = "the fitted curves give no positive time at this P";
     return p;
   }
+  const double factor = anchor.Factor(procs);
+  for (Interval* i : {&p.total, &p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
+    if (Known(i->value_s)) i->value_s *= factor;
   p.extrapolation = Distance(procs, min_train_procs, max_train_procs);
   double half = z_quantile * error.LogSd(p.extrapolation);
   for (Interval* i : {&p.total, &p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
@@ -361,6 +379,8 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   SeriesModel m;
   m.series_name = series.name;
   m.threads_per_proc = std::max(1, series.key.threads_per_proc);
+  for (const RunGroup& group : series.groups)
+    for (const RunStats& run : group.runs) m.work_units = std::max(m.work_units, run.work_units);
   m.level = options.interval_level;
   m.mva = options.mva;
   m.widen_to_envelope = options.envelope.widen_interval;
@@ -406,6 +426,17 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   } else if (!FitQueueingPart(options, &m, error)) {
     *error = series.name + ": " + *error;
     return false;
+  }
+  {
+    const SeriesModel& fitted = m;  // not yet anchored: Predict() applies an empty anchor
+    m.anchor = TrainingAnchor::Build(times, [&fitted](double p) {
+      ProcsPrediction q = fitted.Predict(static_cast<int>(p));
+      return q.Ok() ? q.total.value_s : kUnknown;
+    });
+    if (m.anchor.LargestLogMiss() > 0.05)
+      m.summary.notes.push_back("the fitted model alone missed a training point by " +
+                                FormatDouble("%.0f", 100 * std::expm1(m.anchor.LargestLogMiss())) +
+                                "%; predictions follow the measured points (training anchor)");
   }
   m.inputs = DescribeInputs(m);
 

@@ -21,6 +21,7 @@
 #include "models/plausible_envelope.h"
 #include "models/queueing_model.h"
 #include "models/runtime_model.h"
+#include "models/training_anchor.h"
 #include "mva/solver.h"
 
 namespace qnm {
@@ -45,6 +46,7 @@ struct Interval {
 enum class PredictionTermination {
   kPredicted,         // values and intervals are set
   kCannotExtrapolate, // the series has one process count and this P is another
+  kBeyondWorkUnits,   // more processes than the problem has units of work (NPB-MZ zones): impossible
   kFailed,            // the contention network could not be solved; see message
 };
 const char* ToString(PredictionTermination termination);
@@ -108,9 +110,16 @@ struct SeriesModel {
   ModelKind kind = ModelKind::kRuntimeOnly;
   MachineProfile machine;
   int threads_per_proc = 1;
+  // Units of work the problem splits into (RunStats::work_units, NPB-MZ zones);
+  // a P beyond it is flagged as impossible, not predicted. 0 = unknown.
+  int work_units = 0;
   RuntimeModel runtime;      // kind == kRuntimeOnly
   QueueingModel queueing;    // kind == kQueueing
   ExtrapolationError error;  // log-space sd of the total vs distance of extrapolation
+  // The fitted model's residuals at the training points, applied to every
+  // prediction (models/training_anchor.h): the model goes through its measured
+  // points and extrapolates from the measured edge.
+  TrainingAnchor anchor;
   PlausibleEnvelope envelope;
   bool widen_to_envelope = true;
   std::vector<InputCurve> inputs;  // the fitted curves, for reports and charts

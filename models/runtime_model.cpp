@@ -54,6 +54,10 @@ bool RuntimeModelOptions::IsValid(std::string* error) const {
     *error = "runtime model weight_temperature must be > 0";
     return false;
   }
+  if (!(more_terms_gain > 0 && more_terms_gain <= 1)) {
+    *error = "runtime model more_terms_gain must be in (0, 1]";
+    return false;
+  }
   if (min_forward_errors < 1) {
     *error = "runtime model min_forward_errors must be >= 1";
     return false;
@@ -174,6 +178,25 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
     model->error = CalibrateExtrapolationError({}, {}, 0, InSampleLogRms(constant.model, procs, values),
                                                options.error);
     return true;
+  }
+  if (evidence && options.more_terms_gain < 1) {
+    // Occam's window: drop a candidate not clearly better than one whose terms it extends.
+    auto extends = [](const std::vector<ScalingTerm>& big, const std::vector<ScalingTerm>& small) {
+      if (small.size() >= big.size()) return false;
+      for (const ScalingTerm& t : small)
+        if (std::find(big.begin(), big.end(), t) == big.end()) return false;
+      return true;
+    };
+    std::vector<bool> keep(scored.size(), true);
+    for (std::size_t a = 0; a < scored.size(); ++a)
+      for (std::size_t b = 0; b < scored.size(); ++b)
+        if (a != b && extends(scored[a].curve.model.terms, scored[b].curve.model.terms) &&
+            !(scored[a].curve.forward_log_rms < options.more_terms_gain * scored[b].curve.forward_log_rms))
+          keep[a] = false;
+    std::vector<Scored> kept;
+    for (std::size_t a = 0; a < scored.size(); ++a)
+      if (keep[a]) kept.push_back(std::move(scored[a]));
+    scored = std::move(kept);
   }
   std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
     return a.curve.forward_log_rms < b.curve.forward_log_rms;

@@ -41,6 +41,16 @@ struct RuntimeModelOptions {
   // fewer (series of <= 3 training points) the evidence is too thin to prefer
   // anything over Amdahl's law, which is then used alone.
   int min_forward_errors = 3;
+  // Occam's window (Madigan & Raftery 1994, §2.2): a candidate that adds terms
+  // to another candidate is averaged only when its forward-validation error
+  // is below this fraction of that simpler candidate's. Without it, an
+  // overhead term c*P^2 fitted to a few percent of efficiency loss takes an
+  // equal share whenever forward validation cannot tell the curves apart, and
+  // multiplies the prediction far out (0.8 would be the input-curve fits'
+  // parsimony fraction, ScalingFitOptions::more_terms_gain). Off by default:
+  // chosen leaving one source out, it helped 3 of 6 sources and cost amgcl
+  // 29% -> 69% (bench/README.md, "what we tried"); 1 disables it.
+  double more_terms_gain = 1.0;
   ForwardValidationOptions forward;
   ExtrapolationErrorOptions error;
   // Prior probability of each candidate, learned from a corpus of series

@@ -54,6 +54,7 @@ struct RunStats {
   int threads_per_proc = 1;   // OpenMP threads per process (hybrid runs)
   int ranks_per_node = 0;     // MPI processes per node (table column, host names, info file); 0 = unknown
   int nodes = 0;              // nodes the run used; 0 = unknown
+  int work_units = 0;         // independent units of work the problem splits into (NPB-MZ zones); 0 = unknown
   std::string allocation;     // "block", "cyclic", "one-per-node" or empty
   std::vector<std::string> sources;  // every file that contributed to this record
   // Where the measurement came from: "<file content digest>#<place in the

@@ -198,3 +198,25 @@ TEST_CASE("NPB versions, flavours and classes seen across the real logs", "[inge
   CHECK(unsuccessful > 0);
   CHECK(threaded > 0);
 }
+
+TEST_CASE("NPB-MZ 'Number of zones' becomes the run's work units", "[ingest][npb][work-units]") {
+  for (auto [file, zones] : {std::pair{"tpatki-npbmz__bt-mz.C.1.1.29993.1.out.dat", 256},
+                             std::pair{"tpatki-npbmz__lu-mz.C.2.2.15941.1.out.dat", 16}}) {
+    const std::string path = std::string(QNM_TEST_DATA_DIR) + "/mpip/npb-stdout/" + file;
+    qnm::NpbOutput output = qnm::ParseNpbOutput(qnm::ReadFile(path), path);
+    CHECK(output.zones == zones);
+    std::vector<qnm::RunStats> runs = qnm::NpbToRunStats(output);
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].work_units == zones);
+  }
+  // Plain NPB (no zones line): unknown.
+  const std::string plain = std::string(QNM_TEST_DATA_DIR) + "/mpip/npb-stdout/tpatki-npbmz__bt-mz.C.1.1.29993.1.out.dat";
+  qnm::NpbOutput damaged = qnm::ParseNpbOutput(
+      [&] {
+        std::string text = qnm::ReadFile(plain);
+        text.replace(text.find("Number of zones:"), 16, "Number of zonez:");
+        return text;
+      }(),
+      plain);
+  CHECK(damaged.zones == 0);
+}

@@ -114,26 +114,29 @@ TEST_CASE("numbers are parsed whole and decimal (issue 19)", "[ingest][robustnes
 }
 
 TEST_CASE("copies are counted once in a long series, other runs kept (issue 19)", "[ingest][robustness]") {
+  // A copy is the same origin (file content and place) read under another name;
+  // equal numbers of another origin are another measurement (issue 18).
   std::vector<qnm::RunStats> runs;
-  auto add = [&](int procs, double time_s, const std::string& file) {
+  auto add = [&](int procs, double time_s, const std::string& file, const std::string& origin) {
     qnm::RunStats run;
     run.app = "lu";
     run.procs = procs;
     run.wall_time_s = time_s;
     run.sources = {file};
+    run.origin = origin;
     runs.push_back(run);
   };
-  for (int p = 1; p <= 100000; ++p) add(p, 100.0 / p + 1, "run" + std::to_string(p));
-  add(7, 100.0 / 7 + 1 + 0.004, "copy-of-7");  // within print precision: a copy
-  add(7, 100.0 / 7 + 1 + 0.5, "other-7");      // a different measurement
+  for (int p = 1; p <= 100000; ++p) add(p, 100.0 / p + 1, "a/run" + std::to_string(p), "digest" + std::to_string(p) + "#0");
+  add(7, 100.0 / 7 + 1, "b/copy-of-7", "digest7#0");             // the same file elsewhere: a copy
+  add(7, 100.0 / 7 + 1, "a/equal-time-7", "another-digest#0");    // equal time, another file: kept
   qnm::DuplicateSummary summary;
   std::vector<qnm::RunStats> kept = qnm::CountMeasurementsOnce(runs, &summary);
   CHECK(kept.size() == 100001);
   CHECK(summary.copies == 1);
-  CHECK(kept[6].sources == std::vector<std::string>{"run7", "copy-of-7"});
+  CHECK(kept[6].sources == std::vector<std::string>{"a/run7", "b/copy-of-7"});
 }
 
-TEST_CASE("--series drops other series' table rows as the file is read (issue 19)", "[ingest][table][robustness]") {
+TEST_CASE("series filter drops other series' table rows as the file is read (issue 19)", "[ingest][table][robustness]") {
   const std::string path = (std::filesystem::temp_directory_path() / ("qnm-series-filter-" + std::to_string(::getpid()) + ".csv")).string();
   {
     std::ofstream out(path);
