@@ -575,7 +575,7 @@ int main(int argc, char** argv) {
     }
     extras.push_back(mz8);
     extras.push_back(mz4);
-    Extra tables{"NPB tables (runtime only; train min(5, n-1) smallest P; prior learned on all 164)", {}};
+    Extra tables{"NPB tables (runtime only; train min(5, n-1) smallest P)", {}};
     for (const Series& s : npb) {
       int n = static_cast<int>(Times(s).size());
       if (n < 4) continue;
