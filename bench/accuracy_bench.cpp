@@ -267,11 +267,16 @@ struct Config {
   const char* name;
   bool occam;  // Occam's window over the candidate curves (RuntimeModelOptions::more_terms_gain)
   bool prior;  // the corpus prior over candidates (learned without the left-out sources)
+  bool nodes;  // candidates with overhead terms in nodes (RuntimeModelOptions::node_terms)
 };
-constexpr Config kConfigs[] = {{"uniform", false, false},
-                               {"uniform + Occam's window", true, false},
-                               {"corpus prior", false, true},
-                               {"corpus prior + Occam's window", true, true}};
+constexpr Config kConfigs[] = {{"uniform", false, false, false},
+                               {"nodes", false, false, true},
+                               {"Occam", true, false, false},
+                               {"Occam + nodes", true, false, true},
+                               {"prior", false, true, false},
+                               {"prior + nodes", false, true, true},
+                               {"prior + Occam", true, true, false},
+                               {"prior + Occam + nodes", true, true, true}};
 
 /// Prediction options of a configuration, its prior learned without `leave_out` (cached).
 qnm::PredictionOptions ConfigOptions(const Config& c, const std::set<std::string>& leave_out,
@@ -279,6 +284,7 @@ qnm::PredictionOptions ConfigOptions(const Config& c, const std::set<std::string
                                      std::map<std::string, qnm::ExtrapolationPrior>* cache) {
   qnm::PredictionOptions options;
   options.runtime.more_terms_gain = c.occam ? 0.8 : 1.0;
+  options.runtime.node_terms = c.nodes;
   if (c.prior) {
     std::string key = c.name;
     for (const std::string& s : leave_out) key += "|" + s;
@@ -478,6 +484,7 @@ int main(int argc, char** argv) {
     // Beside "ours": the candidate average with uniform weights and no Occam's window.
     qnm::PredictionOptions without_prior;
     without_prior.runtime.more_terms_gain = 1.0;
+    without_prior.runtime.node_terms = false;
     std::vector<qnm::PriorSeries> samples;
     for (const Entry& e : corpus) samples.push_back(AsPriorSeries(e));
     std::set<std::string> sources;

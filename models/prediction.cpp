@@ -370,6 +370,10 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
     SetInterval(i, half);
   // Inside the training range the curves interpolate measured times; the envelope is for extrapolation.
   if (procs > max_train_procs) CheckEnvelope(envelope, widen_to_envelope, half, &p);
+  if (ranks_per_node > 0 && max_train_procs <= ranks_per_node && procs > ranks_per_node)
+    p.flags.push_back("leaves the node (" + std::to_string(ranks_per_node) +
+                      " ranks per node): no training run crossed the network, so the jump a multi-node run "
+                      "may take is not in the data");
   return p;
 }
 
@@ -379,8 +383,13 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   SeriesModel m;
   m.series_name = series.name;
   m.threads_per_proc = std::max(1, series.key.threads_per_proc);
+  std::set<int> ranks_per_node;
   for (const RunGroup& group : series.groups)
-    for (const RunStats& run : group.runs) m.work_units = std::max(m.work_units, run.work_units);
+    for (const RunStats& run : group.runs) {
+      m.work_units = std::max(m.work_units, run.work_units);
+      ranks_per_node.insert(run.ranks_per_node);
+    }
+  if (ranks_per_node.size() == 1) m.ranks_per_node = *ranks_per_node.begin();
   m.level = options.interval_level;
   m.mva = options.mva;
   m.widen_to_envelope = options.envelope.widen_interval;
@@ -418,7 +427,9 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   m.envelope = BuildPlausibleEnvelope(times, options.envelope);
 
   if (m.kind == ModelKind::kRuntimeOnly) {
-    if (!FitRuntimeModel(times, options.runtime, &m.runtime, error)) {
+    RuntimeModelOptions runtime = options.runtime;
+    if (runtime.ranks_per_node == 0) runtime.ranks_per_node = m.ranks_per_node;
+    if (!FitRuntimeModel(times, runtime, &m.runtime, error)) {
       *error = series.name + ": " + *error;
       return false;
     }

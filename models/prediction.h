@@ -113,6 +113,8 @@ struct SeriesModel {
   // Units of work the problem splits into (RunStats::work_units, NPB-MZ zones);
   // a P beyond it is flagged as impossible, not predicted. 0 = unknown.
   int work_units = 0;
+  // MPI ranks per node of every run (RunStats::ranks_per_node); 0 = unknown or mixed.
+  int ranks_per_node = 0;
   RuntimeModel runtime;      // kind == kRuntimeOnly
   QueueingModel queueing;    // kind == kQueueing
   ExtrapolationError error;  // log-space sd of the total vs distance of extrapolation

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include "record/run_stats.h"
 #include "util/text_format.h"
@@ -126,6 +127,18 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
   int n = static_cast<int>(procs.size());
   std::vector<std::vector<ScalingTerm>> candidates =
       options.candidates.empty() ? DefaultRuntimeCandidates() : options.candidates;
+  if (options.node_terms && options.ranks_per_node > 0 && options.candidates.empty()) {
+    const int rpn = options.ranks_per_node;
+    const ScalingTerm one{0, 0}, inverse{-1, 0}, log2_nodes{0, 1, rpn}, sqrt_nodes{0.5, 0, rpn};
+    // Only where the training points see more than one node count: else the term is constant.
+    std::set<double> node_counts;
+    for (double p : procs) node_counts.insert(std::ceil(p / rpn - 1e-9));
+    if (node_counts.size() >= 3) {
+      candidates.push_back({one, inverse, log2_nodes});
+      candidates.push_back({inverse, log2_nodes});
+      candidates.push_back({one, inverse, sqrt_nodes});
+    }
+  }
 
   struct Scored {
     RuntimeCurve curve;

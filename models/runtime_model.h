@@ -51,6 +51,13 @@ struct RuntimeModelOptions {
   // chosen leaving one source out, it helped 3 of 6 sources and cost amgcl
   // 29% -> 69% (bench/README.md, "what we tried"); 1 disables it.
   double more_terms_gain = 1.0;
+  // MPI ranks per node of the series (RunStats::ranks_per_node); > 0 adds
+  // candidates with an overhead in nodes (Amdahl + c*log2(nodes), P^-1 +
+  // c*log2(nodes), Amdahl + c*nodes^0.5): zero on one node, a step when runs
+  // leave it, then growing with the nodes. Fitted only where the training
+  // points span more than one node count. 0 = unknown (no node terms).
+  int ranks_per_node = 0;
+  bool node_terms = true;  // use ranks_per_node when known
   ForwardValidationOptions forward;
   ExtrapolationErrorOptions error;
   // Prior probability of each candidate, learned from a corpus of series

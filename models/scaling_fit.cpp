@@ -86,23 +86,27 @@ struct Candidate {
 }  // namespace
 
 double ScalingTerm::Evaluate(double procs) const {
-  double value = p_exponent == 0.0 ? 1.0 : std::pow(procs, p_exponent);
-  if (log_exponent != 0) value *= std::pow(std::log2(procs), log_exponent);
+  // In nodes: ceil(P / ranks per node), 1 for every P on one node.
+  const double x = ranks_per_node > 0 ? std::ceil(procs / ranks_per_node - 1e-9) : procs;
+  double value = p_exponent == 0.0 ? 1.0 : std::pow(x, p_exponent);
+  if (log_exponent != 0) value *= std::pow(std::log2(x), log_exponent);
   return value;
 }
 
 std::string ScalingTerm::ToString() const {
+  const std::string x = ranks_per_node > 0 ? "nodes" : "P";
   std::string out;
-  if (p_exponent != 0.0) out = p_exponent == 1.0 ? "P" : "P^" + FormatNumber(p_exponent);
+  if (p_exponent != 0.0) out = p_exponent == 1.0 ? x : x + "^" + FormatNumber(p_exponent);
   if (log_exponent != 0) {
     if (!out.empty()) out += "*";
-    out += log_exponent == 1 ? "log2(P)" : "log2(P)^" + std::to_string(log_exponent);
+    out += log_exponent == 1 ? "log2(" + x + ")" : "log2(" + x + ")^" + std::to_string(log_exponent);
   }
   return out.empty() ? "1" : out;
 }
 
 bool ScalingTerm::operator==(const ScalingTerm& other) const {
-  return p_exponent == other.p_exponent && log_exponent == other.log_exponent;
+  return p_exponent == other.p_exponent && log_exponent == other.log_exponent &&
+         ranks_per_node == other.ranks_per_node;
 }
 
 double ScalingModel::Evaluate(double procs) const {

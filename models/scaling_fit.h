@@ -9,10 +9,13 @@
 
 namespace qnm {
 
-/// One term P^p_exponent * log2(P)^log_exponent (log2(1) = 0, so log terms vanish at P = 1).
+/// One term P^p_exponent * log2(P)^log_exponent (log2(1) = 0, so log terms vanish at P = 1),
+/// or the same in nodes = ceil(P / ranks_per_node) when ranks_per_node > 0: a term that is
+/// constant on one node and grows once runs leave it (a regime change at the node boundary).
 struct ScalingTerm {
   double p_exponent = 0.0;
   int log_exponent = 0;
+  int ranks_per_node = 0;  // > 0: the term is in nodes, not in P
   double Evaluate(double procs) const;
   std::string ToString() const;  // "P^-1", "log2(P)", "P^0.5*log2(P)^2", "1"
   bool operator==(const ScalingTerm& other) const;
