@@ -11,6 +11,7 @@
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
 #include "whatif/region_list.h"
+#include "whatif/suggestions.h"
 #include "whatif/whatif_hypothesis.h"
 #include "whatif/whatif_report.h"
 #include "whatif/whatif_simulation.h"
@@ -33,6 +34,7 @@ struct WhatifArgs {
   int top = 10;
   bool no_wait_states = false;
   bool list_regions = false;
+  bool suggest = false;
 };
 
 void Run(const WhatifArgs& args) {
@@ -44,6 +46,13 @@ void Run(const WhatifArgs& args) {
     WriteOutput(args.output, args.format == "json"
                                  ? trace::RegionListJson(regions, trace.path, trace.ranks.size())
                                  : trace::RegionListTable(regions, trace.path, trace.ranks.size()));
+    return;
+  }
+  if (args.suggest) {
+    trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
+    trace::SuggestionReport report = trace::SuggestHypotheses(trace);
+    WriteOutput(args.output, args.format == "json" ? trace::SuggestionJson(report, trace.path)
+                                                   : trace::SuggestionTable(report, trace.path));
     return;
   }
   trace::WhatifOptions options;
@@ -91,6 +100,9 @@ void AddWhatifCommand(CLI::App& app) {
   sub->add_option("--cut-region", args->cut_region,
                   "remove REGION with everything inside it, its messages and the collectives it "
                   "contains, on every rank (repeatable)");
+  sub->add_flag("--suggest", args->suggest,
+                "propose hypotheses (balance each imbalanced computation region, cut empty "
+                "messages), simulate each, rank them by gain, and exit");
   sub->add_flag("--list-regions", args->list_regions,
                 "list the trace's regions (instances per rank, exclusive time, imbalance) and exit");
   sub->add_option("--scale", args->scale, "REGION=FACTOR: exclusive time in REGION times FACTOR");

@@ -153,3 +153,16 @@ TEST_CASE("whatif cli: an unknown region is one line with the closest names", "[
   CHECK(RunWhatif(Synthetic() + " --cut-region nosuch", &out) != 0);
   CHECK(out.find("cut region \"nosuch\": no region named") != std::string::npos);
 }
+
+TEST_CASE("whatif cli: --suggest ranks simulated hypotheses", "[whatif]") {
+  std::string out;
+  REQUIRE(RunWhatif(Synthetic() + " --suggest --format json", &out) == 0);
+  nlohmann::json j = nlohmann::json::parse(out);
+  REQUIRE(j["suggestions"].size() >= 1);
+  CHECK(j["suggestions"][0]["hypothesis"] == "balance region \"main\"");
+  CHECK(j["suggestions"][0]["gain_s"].get<double>() > 0);
+  // The top suggestion's gain is what the simulation of that hypothesis says.
+  std::string plain;
+  REQUIRE(RunWhatif(Synthetic() + " --balance main --format json --no-wait-states", &plain) == 0);
+  CHECK(nlohmann::json::parse(plain)["gain_s"].get<double>() == j["suggestions"][0]["gain_s"].get<double>());
+}

@@ -13,7 +13,7 @@ std::vector<RegionListing> ListRegions(const Trace& trace) {
   const std::size_t ranks = trace.ranks.size();
   // Regions with the same name (several definitions) are one name to the user.
   std::map<std::string, std::pair<std::vector<uint64_t>, std::vector<double>>> by_name;
-  std::map<std::string, bool> mpi;
+  std::map<std::string, bool> mpi, paused;
   std::vector<std::pair<std::vector<uint64_t>, std::vector<double>>*> of_region(paths.region_count(),
                                                                               nullptr);
   for (uint32_t r = 0; r < paths.region_count(); ++r) {
@@ -23,6 +23,7 @@ std::vector<RegionListing> ListRegions(const Trace& trace) {
     entry.second.assign(ranks, 0.0);
     of_region[r] = &entry;
     mpi[paths.region(r).name] = paths.region(r).is_mpi;
+    paused[paths.region(r).name] = paths.region(r).category == TimeCategory::kPaused;
   }
   for (std::size_t p = 0; p < ranks; ++p) {
     const auto& events = trace.ranks[p].events;
@@ -47,6 +48,7 @@ std::vector<RegionListing> ListRegions(const Trace& trace) {
     RegionListing row;
     row.name = name;
     row.is_mpi = mpi[name];
+    row.is_paused = paused[name];
     for (std::size_t p = 0; p < ranks; ++p) {
       row.ranks_entering += instances[p] > 0;
       row.instances_total += instances[p];

@@ -12,6 +12,7 @@ namespace qnm::trace {
 struct RegionListing {
   std::string name;
   bool is_mpi = false;
+  bool is_paused = false;       // the reader's "MEASUREMENT OFF" region
   uint32_t ranks_entering = 0;  // ranks with at least one instance
   uint64_t instances_total = 0;
   uint64_t instances_min = 0, instances_max = 0;  // per rank, over all ranks (0 if a rank never enters)
