@@ -170,3 +170,27 @@ TEST_CASE("whatif cut region: the simulated stencil trace writes and analyses cl
   CHECK(after.unmatched_receives == 0);
   CHECK(r.summary.simulated_runtime_s < r.summary.original_runtime_s);
 }
+
+TEST_CASE("whatif cut region: RMA operations go with their completions", "[whatif]") {
+  Trace original = ReadOtf2Trace(std::string(QNM_TEST_DATA_DIR) + "/otf2/synthetic-patterns-4rank");
+  auto count = [](const Trace& t, EventKind kind) {
+    std::size_t n = 0;
+    for (const LocationTrace& rank : t.ranks)
+      for (const Event& e : rank.events) n += e.kind == kind;
+    return n;
+  };
+  REQUIRE(count(original, EventKind::kRmaOp) == 5);  // MPI_Put on ranks 0-2
+  REQUIRE(count(original, EventKind::kRmaOpComplete) == 5);
+  WhatifResult r = Simulate(original, {CutRegionFromArg("MPI_Put")});
+  CHECK(r.summary.region_instances_cut == 5);
+  CHECK(count(r.simulated, EventKind::kRmaOp) == 0);
+  // The completions sit in the closing MPI_Win_complete / fence, which stay.
+  CHECK(count(r.simulated, EventKind::kRmaOpComplete) == 0);
+  CHECK(count(r.simulated, EventKind::kRmaCollEnd) == count(original, EventKind::kRmaCollEnd));
+  qnm::testing::TempDir dir("whatif", "cutput");
+  std::string out = (dir.path / "sim").string();
+  WriteOtf2ArchiveAtomically(r.simulated, out, "test");
+  Trace reread = ReadOtf2Trace(out);
+  CHECK(reread.warnings.empty());
+  CHECK(count(reread, EventKind::kRmaOpComplete) == 0);
+}

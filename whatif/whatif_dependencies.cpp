@@ -146,10 +146,24 @@ class Builder {
     if (!any_scope_) return;
     const std::vector<uint8_t>& scope = scope_[rank];
     BulkVector<uint8_t>& flags = deps_.flags[rank];
+    const auto& events = trace_.ranks[rank].events;
+    std::vector<bool> cut_ops;  // RMA operations issued inside a cut instance
     for (uint32_t i = 0; i < scope.size(); ++i) {
-      if (scope[i] & kInCutRegion) Drop(rank, i);
+      if (scope[i] & kInCutRegion) {
+        Drop(rank, i);
+        if (events[i].kind == EventKind::kRmaOp) {
+          if (events[i].ref >= cut_ops.size()) cut_ops.resize(events[i].ref + 1, false);
+          cut_ops[events[i].ref] = true;
+        }
+      }
       if (scope[i] & kCutOpenBefore) flags[i] |= WhatifDependencies::kCollapsed;
     }
+    // Their completions, recorded in the closing synchronisation outside the
+    // region, go with them.
+    for (uint32_t i = 0; i < events.size() && !cut_ops.empty(); ++i)
+      if (events[i].kind == EventKind::kRmaOpComplete && events[i].ref < cut_ops.size() &&
+          cut_ops[events[i].ref])
+        Drop(rank, i);
   }
 
   void Scan(uint32_t rank) {
