@@ -166,3 +166,31 @@ TEST_CASE("whatif balance modes: spellings on the command line and in a config",
   CHECK_THROWS_WITH(ParseHypothesisLine("BALANCE REGION foo OPTION mode even", "f.cfg", 3, &h),
                     "f.cfg:3: unknown balance mode 'even' (global instance, process-local, global, scaled)");
 }
+
+TEST_CASE("whatif balance modes: a region that calls another is balanced on its own time", "[whatif]") {
+  // outer calls inner (50 ns on both ranks); outer's own time is 200 ns on
+  // rank 0 (100 before inner, 100 after) and 40 ns on rank 1 (20 + 20).
+  Trace trace;
+  trace.path = "in-memory";
+  trace.timer_resolution = 1000000000;
+  Region outer, inner;
+  outer.name = "outer";
+  inner.name = "inner";
+  trace.call_paths.SetRegion(0, outer);
+  trace.call_paths.SetRegion(1, inner);
+  uint32_t o = trace.call_paths.Child(CallPaths::kNoParent, 0);
+  uint32_t i = trace.call_paths.Child(o, 1);
+  trace.comms = {Communicator{"MPI_COMM_WORLD", {0, 1}, false}};
+  trace.ranks.resize(2);
+  trace.ranks[0].events = {{0, o, EventKind::kEnter}, {100, i, EventKind::kEnter},
+                           {150, i, EventKind::kLeave}, {250, o, EventKind::kLeave}};
+  trace.ranks[1].events = {{0, o, EventKind::kEnter}, {20, i, EventKind::kEnter},
+                           {70, i, EventKind::kLeave}, {90, o, EventKind::kLeave}};
+  WhatifOptions options;
+  options.hypotheses = {BalanceFromArg("outer")};
+  WhatifResult r = SimulateWhatif(trace, options);
+  // Own time (200 + 40) / 2 = 120 ns on both: rank 0's parts times 0.6, rank
+  // 1's times 3; inner keeps its 50 ns.
+  CHECK(Ticks(r.simulated, 0) == std::vector<uint64_t>{0, 60, 110, 170});
+  CHECK(Ticks(r.simulated, 1) == std::vector<uint64_t>{0, 60, 110, 170});
+}
