@@ -56,14 +56,21 @@ TEST_CASE("whatif suggest: hand-computed gains rank the imbalanced region first"
   // big: 300 vs 100 ns, small: 100 vs 150 ns; the barrier ends at 415 ns, the run takes 420.
   Trace trace = TwoRegionTrace(300, 100, 100, 150);
   SuggestionReport report = SuggestHypotheses(trace);
-  REQUIRE(report.ranked.size() == 2);  // main is balanced (14 ns on each rank): not proposed
+  // big and small are imbalanced; main is balanced (14 ns on each rank) but
+  // rank 1 waits 410 - 260 = 150 ns in the barrier it calls (Wait at
+  // Barrier): proposed too.
+  REQUIRE(report.ranked.size() == 3);
   CHECK(report.original_runtime_s == Approx(420e-9).epsilon(1e-12));
   // Balancing big (200 ns each): ranks enter the barrier at 310 and 360 ns, run 370 ns.
   CHECK(report.ranked[0].hypothesis.Describe() == "balance region \"big\"");
   CHECK(report.ranked[0].gain_s == Approx(50e-9).epsilon(1e-12));
+  // Balancing main changes nothing.
+  CHECK(report.ranked[1].hypothesis.Describe() == "balance region \"main\"");
+  CHECK(report.ranked[1].gain_s == 0.0);
+  CHECK(report.ranked[1].reason.find("its MPI calls wait 1.5e-07 s") != std::string::npos);
   // Balancing small (125 ns each): rank 0 enters at 435 ns: 25 ns slower.
-  CHECK(report.ranked[1].hypothesis.Describe() == "balance region \"small\"");
-  CHECK(report.ranked[1].gain_s == Approx(-25e-9).epsilon(1e-12));
+  CHECK(report.ranked[2].hypothesis.Describe() == "balance region \"small\"");
+  CHECK(report.ranked[2].gain_s == Approx(-25e-9).epsilon(1e-12));
 }
 
 TEST_CASE("whatif suggest: on the synthetic-patterns trace the planted imbalance ranks first",

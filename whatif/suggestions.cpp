@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "trace/wait_states.h"
 #include "whatif/region_list.h"
 #include "whatif/whatif_simulation.h"
 
@@ -20,6 +22,29 @@ bool HasZeroByteMessage(const Trace& trace) {
   return false;
 }
 
+/// Waiting time (seconds, all ranks) in the MPI calls each region makes
+/// directly: the wait states' call paths, blamed on their caller's region
+/// (the computation before a wait is in it). Top-level patterns only (a Late
+/// Sender's wrong-order parts are in it already); not MPI_Init's completion.
+std::map<std::string, double> WaitingByCaller(const Trace& trace) {
+  static const Pattern kBlamed[] = {
+      Pattern::kLateSender,   Pattern::kLateReceiver,    Pattern::kBarrierWait,
+      Pattern::kWaitNxN,      Pattern::kLateBroadcast,   Pattern::kEarlyReduce,
+      Pattern::kEarlyScan,    Pattern::kFinalizeWait,    Pattern::kRmaWaitAtCreate,
+      Pattern::kRmaWaitAtFree, Pattern::kRmaWaitAtFence, Pattern::kRmaLateComplete,
+      Pattern::kRmaEarlyWait, Pattern::kRmaSyncLatePost, Pattern::kRmaCommLatePost};
+  WaitStateResult waits = AnalyzeWaitStates(trace);
+  const CallPaths& paths = trace.call_paths;
+  std::map<std::string, double> out;
+  for (Pattern pattern : kBlamed)
+    for (const auto& [key, seconds] : waits.severity[static_cast<std::size_t>(pattern)]) {
+      uint32_t cnode = static_cast<uint32_t>(key >> 32);
+      if (cnode >= paths.size() || paths.node(cnode).parent == CallPaths::kNoParent) continue;
+      out[paths.RegionOf(paths.node(cnode).parent).name] += seconds;
+    }
+  return out;
+}
+
 }  // namespace
 
 SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) {
@@ -33,6 +58,19 @@ SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) 
                      return a.rank_max_s - a.rank_mean_s > b.rank_max_s - b.rank_mean_s;
                    });
   if (imbalanced.size() > max_regions) imbalanced.resize(max_regions);
+  // Regions the wait states blame, most waiting first, if not proposed yet.
+  std::map<std::string, double> waiting = WaitingByCaller(trace);
+  std::vector<std::pair<double, const RegionListing*>> blamed;
+  for (const RegionListing& r : regions)
+    if (!r.is_mpi && !r.is_paused && r.ranks_entering >= 2 && waiting[r.name] > 0)
+      blamed.push_back({waiting[r.name], &r});
+  std::stable_sort(blamed.begin(), blamed.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; i < blamed.size() && i < max_regions; ++i) {
+    bool listed = false;
+    for (const RegionListing& r : imbalanced) listed = listed || r.name == blamed[i].second->name;
+    if (!listed) imbalanced.push_back(*blamed[i].second);
+  }
 
   std::vector<Suggestion> candidates;
   for (const RegionListing& r : imbalanced) {
@@ -41,9 +79,11 @@ SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) 
     s.hypothesis.region = r.name;
     bool same_shape = r.instances_min == r.instances_max;
     s.hypothesis.balance_mode = same_shape ? BalanceMode::kGlobalInstance : BalanceMode::kScaled;
-    char reason[256];
-    std::snprintf(reason, sizeof reason, "exclusive time max/mean %.3f over ranks (max - mean %.6g s)%s",
-                  r.imbalance, r.rank_max_s - r.rank_mean_s,
+    char reason[320];
+    std::snprintf(reason, sizeof reason,
+                  "exclusive time max/mean %.3f over ranks (max - mean %.6g s); its MPI calls wait "
+                  "%.6g s%s",
+                  r.imbalance, r.rank_max_s - r.rank_mean_s, waiting[r.name],
                   same_shape ? "" : "; instance counts differ across ranks: scaled mode");
     s.reason = reason;
     candidates.push_back(s);
@@ -79,7 +119,8 @@ std::string SuggestionTable(const SuggestionReport& report, const std::string& t
   std::ostringstream out;
   out << "Suggested hypotheses for " << trace_path << ", by simulated gain\n";
   if (report.ranked.empty()) {
-    out << "  none: no computation region is imbalanced over ranks and no message is empty\n";
+    out << "  none: no computation region is imbalanced over ranks or waits in its MPI calls, "
+           "and no message is empty\n";
     return out.str();
   }
   char line[512];

@@ -23,8 +23,11 @@ struct SuggestionReport {
 /// Candidates: BALANCE REGION for each computation region (not MPI, not
 /// measurement-off) entered by two or more ranks whose exclusive time is
 /// imbalanced over ranks (max > mean; the `max_regions` with the largest
-/// max - mean), in global instance mode where every rank enters it equally
-/// often, else scaled (Hermanns 2008, §3.4.2); CUT MESSAGE SIZE == 0 if the
+/// max - mean), and each computation region whose MPI calls the wait states
+/// find waiting (Late Sender, Wait at Barrier / N×N, ...: the computation
+/// before the wait is in the caller; the `max_regions` with the most waiting),
+/// in global instance mode where every rank enters it equally often, else
+/// scaled (Hermanns 2008, §3.4.2); CUT MESSAGE SIZE == 0 if the
 /// trace has zero-byte messages (they only synchronise, §3.4.4). Each is
 /// simulated alone (SimulateWhatif without wait states).
 SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions = 8);
