@@ -18,6 +18,7 @@
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
 #include "tests/support/synthetic_trace.h"
+#include "whatif/whatif_hypothesis.h"
 #include "whatif/whatif_simulation.h"
 
 namespace fs = std::filesystem;
@@ -86,6 +87,32 @@ void Measure(const std::string& label, const std::string& path, const std::strin
               static_cast<double>(written.events) / write_s / 1e6, write_s / read_s, reread_s);
 }
 
+/// One line per new hypothesis (issue 20): the four BALANCE REGION modes,
+/// CUT REGION and CUT MESSAGE REGION, CPU seconds of RetimeTrace (best of `runs`).
+void MeasureModes(const std::string& path, const std::string& balance, const std::string& cut,
+                  int runs) {
+  Trace trace = ReadOtf2Trace(path);
+  std::vector<std::vector<Hypothesis>> cases;
+  for (const char* mode : {"global-instance", "process-local", "global", "scaled"})
+    cases.push_back({BalanceFromArg(balance + ":" + mode)});
+  cases.push_back({CutRegionFromArg(cut)});
+  cases.push_back({CutFromArg("region==" + cut)});
+  double events = static_cast<double>(trace.EventCount());
+  double identity_s = Best(runs, [&] { RetimeTrace(trace, {}); });
+  std::printf("  modes on %.0f events: identity replay %.4f s\n", events, identity_s);
+  for (const auto& hypotheses : cases) {
+    WhatifSummary summary;
+    double seconds = Best(runs, [&] { RetimeTrace(trace, hypotheses, &summary); });
+    WhatifOptions options;
+    options.hypotheses = hypotheses;
+    options.analyze_wait_states = false;
+    WhatifResult result = SimulateWhatif(trace, options);
+    std::printf("  | %s | %.4f s | %.1f M ev/s | %.2f x identity | gain %.3f %% |\n",
+                hypotheses[0].Describe().c_str(), seconds, events / seconds / 1e6, seconds / identity_s,
+                result.summary.gain_percent);
+  }
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -104,12 +131,14 @@ int main(int argc, char** argv) {
   }
   try {
     Measure("real " + fs::path(real).filename().string(), real, "MPI_Allreduce", 5);
+    MeasureModes(real, "MPI_Allreduce", "MPI_Waitall", 5);
     fs::path dir = fs::temp_directory_path() / ("qnm_whatif_bench_" + std::to_string(getpid()));
     StencilTraceOptions options;
     options.ranks = 16;
     options.iterations = static_cast<int>(target_events / (options.ranks * 20.4)) + 1;  // as trace_bench
     WriteStencilTrace(dir.string(), options);
     Measure("generated stencil", dir.string(), "compute", 2);
+    MeasureModes(dir.string(), "compute", "MPI_Waitall", 2);
     fs::remove_all(dir);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "whatif_bench: %s\n", error.what());

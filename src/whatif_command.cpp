@@ -10,6 +10,8 @@
 #include "src/commands.h"
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
+#include "whatif/region_list.h"
+#include "whatif/suggestions.h"
 #include "whatif/whatif_hypothesis.h"
 #include "whatif/whatif_report.h"
 #include "whatif/whatif_simulation.h"
@@ -21,7 +23,7 @@ namespace {
 
 struct WhatifArgs {
   std::string trace_path;
-  std::vector<std::string> balance, scale, cut;
+  std::vector<std::string> balance, scale, cut, cut_region;
   // lowest() = not given (any value the user gives, NaN and negatives too, is checked)
   static constexpr double kNotGiven = std::numeric_limits<double>::lowest();
   double scale_computation = kNotGiven, scale_mpi = kNotGiven, scale_transfer = kNotGiven;
@@ -31,17 +33,36 @@ struct WhatifArgs {
   std::string write_trace;
   int top = 10;
   bool no_wait_states = false;
+  bool list_regions = false;
+  bool suggest = false;
 };
 
 void Run(const WhatifArgs& args) {
   if (args.format != "table" && args.format != "json")
     throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
+  if (args.list_regions) {
+    trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
+    std::vector<trace::RegionListing> regions = trace::ListRegions(trace);
+    WriteOutput(args.output, args.format == "json"
+                                 ? trace::RegionListJson(regions, trace.path, trace.ranks.size())
+                                 : trace::RegionListTable(regions, trace.path, trace.ranks.size()));
+    return;
+  }
+  if (args.suggest) {
+    trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
+    trace::SuggestionReport report = trace::SuggestHypotheses(trace);
+    WriteOutput(args.output, args.format == "json" ? trace::SuggestionJson(report, trace.path)
+                                                   : trace::SuggestionTable(report, trace.path));
+    return;
+  }
   trace::WhatifOptions options;
   if (!args.config.empty()) options.hypotheses = trace::ReadHypothesisFile(args.config);
   for (const std::string& region : args.balance)
     options.hypotheses.push_back(trace::BalanceFromArg(region));
   for (const std::string& spec : args.scale) options.hypotheses.push_back(trace::ScaleFromArg(spec));
   for (const std::string& spec : args.cut) options.hypotheses.push_back(trace::CutFromArg(spec));
+  for (const std::string& region : args.cut_region)
+    options.hypotheses.push_back(trace::CutRegionFromArg(region));
   auto add_global = [&](double factor, trace::HypothesisKind kind, const char* option) {
     if (factor != WhatifArgs::kNotGiven)
       options.hypotheses.push_back(trace::GlobalScaleFromArg(kind, factor, option));
@@ -73,7 +94,17 @@ void AddWhatifCommand(CLI::App& app) {
   sub->add_option("trace", args->trace_path, "traces.otf2 anchor or the directory holding it")
       ->required();
   sub->add_option("--balance", args->balance,
-                  "give every instance of REGION the average duration over ranks (repeatable)");
+                  "REGION[:MODE]: balance REGION's exclusive time; MODE global-instance (default: "
+                  "k-th instances averaged over ranks), process-local, global or scaled "
+                  "(Hermanns 2008, §3.4.2; repeatable)");
+  sub->add_option("--cut-region", args->cut_region,
+                  "remove REGION with everything inside it, its messages and the collectives it "
+                  "contains, on every rank (repeatable)");
+  sub->add_flag("--suggest", args->suggest,
+                "propose hypotheses (balance each imbalanced computation region, cut empty "
+                "messages), simulate each, rank them by gain, and exit");
+  sub->add_flag("--list-regions", args->list_regions,
+                "list the trace's regions (instances per rank, exclusive time, imbalance) and exit");
   sub->add_option("--scale", args->scale, "REGION=FACTOR: exclusive time in REGION times FACTOR");
   sub->add_option("--scale-computation", args->scale_computation,
                   "time outside MPI calls times FACTOR (0 to 1000)");
@@ -81,10 +112,12 @@ void AddWhatifCommand(CLI::App& app) {
   sub->add_option("--scale-transfer", args->scale_transfer,
                   "message transfer time (receive after a late send) times FACTOR (0 to 1000)");
   sub->add_option("--cut-messages", args->cut,
-                  "remove messages matching 'size|tag <rel> N' (rel: == != < <= > >=)");
+                  "remove messages matching 'size|tag <rel> N' (rel: == != < <= > >=) or "
+                  "'region==R' (send or receive inside R)");
   sub->add_option("--config", args->config,
-                  "SILAS-like hypothesis file: BALANCE REGION \"r\", SCALE REGION \"r\" F, "
-                  "SCALE COMPUTATION|MPI|TRANSFER F, CUT MESSAGE SIZE|TAG <rel> N");
+                  "SILAS-like hypothesis file: BALANCE REGION \"r\" [OPTION \"mode\" \"m\"], "
+                  "SCALE REGION \"r\" F, SCALE COMPUTATION|MPI|TRANSFER F, CUT REGION \"r\", "
+                  "CUT MESSAGE SIZE|TAG <rel> N, CUT MESSAGE REGION \"r\"");
   sub->add_option("--format", args->format, "table (default) or json");
   sub->add_option("-o,--output", args->output, "write the report to FILE instead of stdout");
   sub->add_option("--write-trace", args->write_trace,

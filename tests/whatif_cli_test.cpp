@@ -120,3 +120,49 @@ TEST_CASE("whatif cli: --write-trace writes an archive that trace analyze and wh
   CHECK(std::distance(fs::directory_iterator(base), fs::directory_iterator{}) == 2);  // simulated, damaged
   fs::remove_all(base);
 }
+
+TEST_CASE("whatif cli: --list-regions names, instances, exclusive time, imbalance", "[whatif]") {
+  std::string out;
+  REQUIRE(RunWhatif(Synthetic() + " --list-regions --format json", &out) == 0);
+  nlohmann::json j = nlohmann::json::parse(out);
+  CHECK(j["ranks"] == 4);
+  REQUIRE(j["regions"].size() > 0);
+  bool found = false;
+  for (const auto& r : j["regions"])
+    if (r["region"] == "MPI_Init") {
+      found = true;
+      CHECK(r["ranks_entering"] == 4);
+      CHECK(r["instances_per_rank_min"] == 1);
+      CHECK(r["instances_per_rank_max"] == 1);
+      CHECK(r["imbalance_max_over_mean"].get<double>() >= 1.0);
+    }
+  CHECK(found);
+  // Largest exclusive time first.
+  for (std::size_t i = 1; i < j["regions"].size(); ++i)
+    CHECK(j["regions"][i - 1]["exclusive_s"].get<double>() >= j["regions"][i]["exclusive_s"].get<double>());
+  REQUIRE(RunWhatif(Synthetic() + " --list-regions", &out) == 0);
+  CHECK(out.find("max/mean") != std::string::npos);
+}
+
+TEST_CASE("whatif cli: an unknown region is one line with the closest names", "[whatif]") {
+  std::string out;
+  CHECK(RunWhatif(Synthetic() + " --balance MPI_Recb:scaled", &out) != 0);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
+  CHECK(out.find("no region named \"MPI_Recb\"") != std::string::npos);
+  CHECK(out.find("closest: \"MPI_Recv\"") != std::string::npos);
+  CHECK(RunWhatif(Synthetic() + " --cut-region nosuch", &out) != 0);
+  CHECK(out.find("cut region \"nosuch\": no region named") != std::string::npos);
+}
+
+TEST_CASE("whatif cli: --suggest ranks simulated hypotheses", "[whatif]") {
+  std::string out;
+  REQUIRE(RunWhatif(Synthetic() + " --suggest --format json", &out) == 0);
+  nlohmann::json j = nlohmann::json::parse(out);
+  REQUIRE(j["suggestions"].size() >= 1);
+  CHECK(j["suggestions"][0]["hypothesis"] == "balance region \"main\"");
+  CHECK(j["suggestions"][0]["gain_s"].get<double>() > 0);
+  // The top suggestion's gain is what the simulation of that hypothesis says.
+  std::string plain;
+  REQUIRE(RunWhatif(Synthetic() + " --balance main --format json --no-wait-states", &plain) == 0);
+  CHECK(nlohmann::json::parse(plain)["gain_s"].get<double>() == j["suggestions"][0]["gain_s"].get<double>());
+}

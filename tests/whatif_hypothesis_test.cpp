@@ -75,7 +75,7 @@ TEST_CASE("whatif hypotheses: command-line spellings", "[whatif]") {
   CHECK(CutFromArg("size<16").CutsMessage(15, 0));
   CHECK_THROWS_WITH(ScaleFromArg("solve"), Catch::Contains("REGION=FACTOR"));
   CHECK_THROWS_WITH(ScaleFromArg("solve=-1"), Catch::Contains("number >= 0"));
-  CHECK_THROWS_WITH(CutFromArg("bytes>3"), Catch::Contains("size or tag"));
+  CHECK_THROWS_WITH(CutFromArg("bytes>3"), Catch::Contains("size, tag or region"));
   CHECK_THROWS_WITH(CutFromArg("size=>3"), Catch::Contains("unknown relation"));
   CHECK_THROWS_WITH(CutFromArg("size>=x"), Catch::Contains("unsigned integer"));
 }
@@ -83,15 +83,14 @@ TEST_CASE("whatif hypotheses: command-line spellings", "[whatif]") {
 TEST_CASE("whatif hypotheses: bad config lines give file:line", "[whatif]") {
   std::string path = (fs::temp_directory_path() / "qnm_whatif_bad.cfg").string();
   CHECK(ErrorOf("# fine\nBALANCE \"foo\"\n") ==
-        path + ":2: expected BALANCE REGION \"name\"");
+        path + ":2: expected BALANCE REGION \"name\" [OPTION \"mode\" \"m\"]");
   CHECK(ErrorOf("SCALE REGION \"bar\" fast\n") ==
         path + ":1: scale factor must be a number >= 0, not 'fast'");
   CHECK(ErrorOf("\n\nCUT MESSAGE SIZE ~ 3\n") ==
         path + ":3: unknown relation '~' (use == != < <= > >=)");
   CHECK(ErrorOf("SPEEDUP REGION \"x\"\n") ==
         path + ":1: unknown hypothesis 'SPEEDUP' (BALANCE, SCALE, CUT)");
-  CHECK(ErrorOf("CUT REGION \"x\"\n") ==
-        path + ":1: CUT REGION is not supported (disabled in SILAS too)");
+  CHECK(ErrorOf("CUT REGION\n") == path + ":1: expected CUT REGION \"name\"");
   CHECK(ErrorOf("BALANCE REGION \"unterminated\n") == path + ":1: unterminated quoted name");
   CHECK(ErrorOf("MODEL \"Dimemas\"\n") == path + ":1: only MODEL \"Reenact\" is supported");
   CHECK_THROWS_WITH(ReadHypothesisFile("/nonexistent/whatif.cfg"),

@@ -47,9 +47,14 @@ class Builder {
   }
 
   WhatifDependencies Build() {
-    for (uint32_t rank = 0; rank < trace_.ranks.size(); ++rank) Scan(rank);
+    MarkScopeRegions();
+    for (uint32_t rank = 0; rank < trace_.ranks.size(); ++rank) {
+      MarkScopes(rank);
+      Scan(rank);
+    }
     MatchMessages();
     for (auto& [key, members] : collectives_) {
+      if (CutCollective(members)) continue;
       uint32_t comm = std::get<1>(key);
       if (std::get<0>(key) == 1)
         comm = comm < trace_.windows.size() ? trace_.windows[comm].comm : kNone;
@@ -60,6 +65,7 @@ class Builder {
     }
     AddGroup(init_);
     AddGroup(finalize_);
+    for (uint32_t rank = 0; rank < trace_.ranks.size(); ++rank) DropCutRegions(rank);
     for (uint32_t rank = 0; rank < trace_.ranks.size(); ++rank) CollapseCutCalls(rank);
     for (auto& list : deps_.per_rank)
       std::sort(list.begin(), list.end(),
@@ -68,6 +74,98 @@ class Builder {
   }
 
  private:
+  // kCutOpenBefore: a cut instance is open between the previous event and this one.
+  static constexpr uint8_t kInCutRegion = 1, kInCutMessageRegion = 2, kCutOpenBefore = 4;
+
+  /// Per call path: is its region named by a CUT REGION / CUT MESSAGE REGION?
+  void MarkScopeRegions() {
+    const CallPaths& paths = trace_.call_paths;
+    cnode_scope_.assign(paths.size(), 0);
+    for (const Hypothesis& h : hypotheses_) {
+      uint8_t bit = h.kind == HypothesisKind::kCutRegion ? kInCutRegion
+                    : h.kind == HypothesisKind::kCutMessages && h.field == MessageField::kRegion
+                        ? kInCutMessageRegion
+                        : 0;
+      if (bit == 0) continue;
+      any_scope_ = true;
+      for (uint32_t c = 0; c < paths.size(); ++c)
+        if (paths.RegionOf(c).name == h.region) cnode_scope_[c] |= bit;
+    }
+  }
+
+  /// Per event of `rank`: inside (Enter to Leave, both included) an instance of
+  /// a cut region, or of a region whose messages are cut.
+  void MarkScopes(uint32_t rank) {
+    const LocationTrace& location = trace_.ranks[rank];
+    scope_.emplace_back();
+    if (!any_scope_) return;
+    std::vector<uint8_t>& scope = scope_.back();
+    scope.assign(location.events.size(), 0);
+    std::vector<uint8_t> stack;  // scope bits of the open frames (inherited)
+    for (uint32_t i = 0; i < location.events.size(); ++i) {
+      const Event& event = location.events[i];
+      uint8_t inherited = stack.empty() ? 0 : stack.back();
+      uint8_t open = (inherited & kInCutRegion) ? kCutOpenBefore : 0;
+      if (event.kind == EventKind::kEnter) {
+        uint8_t own = event.ref < cnode_scope_.size() ? cnode_scope_[event.ref] : 0;
+        if ((own & kInCutRegion) && !(inherited & kInCutRegion)) ++deps_.region_instances_cut;
+        stack.push_back(inherited | own);
+        scope[i] = stack.back() | open;
+      } else if (event.kind == EventKind::kLeave) {
+        scope[i] = inherited | open;
+        if (!stack.empty()) stack.pop_back();
+      } else {
+        scope[i] = inherited | open;
+      }
+    }
+  }
+
+  bool InScope(uint32_t rank, uint32_t event, uint8_t bits) const {
+    const std::vector<uint8_t>& scope = scope_[rank];
+    return event < scope.size() && (scope[event] & bits);
+  }
+
+  /// A collective instance with a participant inside a cut region goes on
+  /// every rank (Hermanns 2008, §4.4.3: a max-reduction of the deletion flags).
+  bool CutCollective(const std::vector<Participant>& members) {
+    bool cut = false;
+    for (const Participant& m : members)
+      cut = cut || InScope(m.rank, m.begin, kInCutRegion) || InScope(m.rank, m.end, kInCutRegion);
+    if (!cut) return false;
+    ++deps_.collectives_cut;
+    for (const Participant& m : members) {
+      Drop(m.rank, m.begin);
+      Drop(m.rank, m.end);
+    }
+    return true;
+  }
+
+  /// Every event of a cut region's instances goes, with the time from its
+  /// Enter to its Leave: later events shift back by that span (Hermanns 2008, §4.4.3).
+  void DropCutRegions(uint32_t rank) {
+    if (!any_scope_) return;
+    const std::vector<uint8_t>& scope = scope_[rank];
+    BulkVector<uint8_t>& flags = deps_.flags[rank];
+    const auto& events = trace_.ranks[rank].events;
+    std::vector<bool> cut_ops;  // RMA operations issued inside a cut instance
+    for (uint32_t i = 0; i < scope.size(); ++i) {
+      if (scope[i] & kInCutRegion) {
+        Drop(rank, i);
+        if (events[i].kind == EventKind::kRmaOp) {
+          if (events[i].ref >= cut_ops.size()) cut_ops.resize(events[i].ref + 1, false);
+          cut_ops[events[i].ref] = true;
+        }
+      }
+      if (scope[i] & kCutOpenBefore) flags[i] |= WhatifDependencies::kCollapsed;
+    }
+    // Their completions, recorded in the closing synchronisation outside the
+    // region, go with them.
+    for (uint32_t i = 0; i < events.size() && !cut_ops.empty(); ++i)
+      if (events[i].kind == EventKind::kRmaOpComplete && events[i].ref < cut_ops.size() &&
+          cut_ops[events[i].ref])
+        Drop(rank, i);
+  }
+
   void Scan(uint32_t rank) {
     const LocationTrace& location = trace_.ranks[rank];
     deps_.flags[rank].assign(location.events.size(), 0);
@@ -175,7 +273,12 @@ class Builder {
         const Message& sent = sender.messages[s.message];
         const Message& received = receiver.messages[r.message];
         uint32_t request = received.request_event;
-        if (IsCut(sent.bytes, sent.tag)) {  // Hermanns 2008, §4.4.4: the size is known at the sender
+        const uint8_t both = kInCutRegion | kInCutMessageRegion;
+        if (IsCut(sent.bytes, sent.tag) ||  // Hermanns 2008, §4.4.4: the size is known at the sender
+            InScope(s.rank, s.event, both) ||
+            InScope(s.rank, isend_complete_[s.rank][s.message], both) ||
+            InScope(r.rank, r.event, both) ||
+            (request != kNone && InScope(r.rank, request, both))) {
           ++deps_.messages_cut;
           Drop(s.rank, s.event);
           Drop(s.rank, isend_complete_[s.rank][s.message]);
@@ -223,6 +326,8 @@ class Builder {
 
   void AddGroup(const std::vector<Participant>& members) {
     if (members.size() < 2) return;
+    for (const Participant& m : members)  // MPI_Init/Finalize inside a cut region
+      if (InScope(m.rank, m.begin, kInCutRegion) || InScope(m.rank, m.end, kInCutRegion)) return;
     if (members.size() != trace_.ranks.size()) {
       ++deps_.collectives_incomplete;
       return;
@@ -266,6 +371,9 @@ class Builder {
   std::map<ChannelKey, Channel> channels_;
   std::map<std::tuple<uint8_t, uint32_t, uint32_t>, std::vector<Participant>> collectives_;
   std::vector<Participant> init_, finalize_;
+  std::vector<uint8_t> cnode_scope_;         // per call path: kInCutRegion | kInCutMessageRegion
+  std::vector<std::vector<uint8_t>> scope_;  // per rank and event (empty without such cuts)
+  bool any_scope_ = false;
 };
 
 }  // namespace

@@ -37,12 +37,19 @@ struct WhatifDependencies {
   uint64_t messages_matched = 0, messages_cut = 0;
   uint64_t unmatched_sends = 0, unmatched_receives = 0;
   uint64_t collective_instances = 0, collectives_incomplete = 0;
+  uint64_t collectives_cut = 0;       // instances removed on every rank (cut region)
+  uint64_t region_instances_cut = 0;  // outermost instances of cut regions, over ranks
   std::vector<bool> has_drops;  // per rank: some event is dropped
 };
 
 /// Matches messages (k-th send with k-th receive completion per channel, as
 /// the wait-state analysis does), collectives (k-th on each communicator or
-/// window), MPI_Init and MPI_Finalize, and applies the cut hypotheses.
+/// window), MPI_Init and MPI_Finalize, and applies the cut hypotheses: CUT
+/// MESSAGE by size, tag or region (a message is cut if its send or its
+/// receive lies inside an instance of the region, on either rank), and CUT
+/// REGION (Hermanns 2008, §3.4.3 / §4.4.3: every event of each instance, the
+/// messages with either end inside one, and every collective instance in which
+/// any participant is inside one, on all its ranks).
 WhatifDependencies BuildDependencies(const Trace& trace, const std::vector<Hypothesis>& hypotheses);
 
 }  // namespace qnm::trace

@@ -76,22 +76,47 @@ uint64_t ParseUnsigned(const std::string& word, const std::string& file, int lin
   return std::stoull(word);
 }
 
-/// `words` = {SIZE|TAG, REL, N}.
+/// `words` = {SIZE|TAG, REL, N}, {REGION, "name"} or {REGION, ==, name}.
 void ParseCutCondition(const std::vector<std::string>& words, const std::string& file, int line,
                        Hypothesis* out) {
+  std::string field = words.empty() ? "" : ToLower(words[0]);
+  if (field == "region") {
+    // Hermanns 2008, §3.4.4: "Messages can be specified for deletion by size,
+    // tag or its occurring region."
+    bool two = words.size() == 2, three = words.size() == 3 && words[1] == "==";
+    if (!(two || three) || words.back().empty())
+      throw InputError(file, line, "expected CUT MESSAGE REGION \"name\"");
+    out->field = MessageField::kRegion;
+    out->region = words.back();
+    out->kind = HypothesisKind::kCutMessages;
+    return;
+  }
   if (words.size() != 3)
-    throw InputError(file, line, "expected 'size|tag <rel> N' (rel: == != < <= > >=)");
-  std::string field = ToLower(words[0]);
+    throw InputError(file, line, "expected 'size|tag <rel> N' or 'region \"name\"' (rel: == != < <= > >=)");
   if (field == "size")
     out->field = MessageField::kSize;
   else if (field == "tag")
     out->field = MessageField::kTag;
   else
-    throw InputError(file, line, "messages are cut by size or tag, not '" + words[0] + "'");
+    throw InputError(file, line, "messages are cut by size, tag or region, not '" + words[0] + "'");
   if (!ParseRelation(words[1], &out->relation))
     throw InputError(file, line, "unknown relation '" + words[1] + "' (use == != < <= > >=)");
   out->value = ParseUnsigned(words[2], file, line);
   out->kind = HypothesisKind::kCutMessages;
+}
+
+/// Applies one hypothesis option (Table 4.1: OPTION <String> <String>); only
+/// BALANCE takes one, "mode" (Hermanns 2008, §4.5).
+void ApplyOption(const std::vector<std::string>& words, const std::string& file, int line,
+                 Hypothesis* h) {
+  if (words.size() != 3 || ToLower(words[0]) != "option")
+    throw InputError(file, line, "expected OPTION \"key\" \"value\"");
+  if (h->kind != HypothesisKind::kBalanceRegion || ToLower(words[1]) != "mode")
+    throw InputError(file, line, "unknown option '" + words[1] + "' for " + h->Describe() +
+                                     " (only BALANCE REGION takes OPTION \"mode\")");
+  if (!ParseBalanceMode(words[2], &h->balance_mode))
+    throw InputError(file, line, "unknown balance mode '" + words[2] +
+                                     "' (global instance, process-local, global, scaled)");
 }
 
 const char* RelationText(Relation relation) {
@@ -114,15 +139,48 @@ std::string FormatFactor(double factor) {
 
 }  // namespace
 
+const char* BalanceModeName(BalanceMode mode) {
+  switch (mode) {
+    case BalanceMode::kGlobalInstance: return "global instance";
+    case BalanceMode::kProcessLocal: return "process-local";
+    case BalanceMode::kGlobal: return "global";
+    case BalanceMode::kScaled: return "scaled";
+  }
+  return "?";
+}
+
+bool ParseBalanceMode(const std::string& text, BalanceMode* out) {
+  std::string key = ToLower(text);
+  for (char& c : key)
+    if (c == '_' || c == ' ') c = '-';
+  static const std::pair<const char*, BalanceMode> kModes[] = {
+      {"global-instance", BalanceMode::kGlobalInstance},
+      {"process-local", BalanceMode::kProcessLocal},
+      {"global", BalanceMode::kGlobal},
+      {"scaled", BalanceMode::kScaled}};
+  for (const auto& [name, mode] : kModes)
+    if (key == name) {
+      *out = mode;
+      return true;
+    }
+  return false;
+}
+
 std::string Hypothesis::Describe() const {
   switch (kind) {
-    case HypothesisKind::kBalanceRegion: return "balance region \"" + region + "\"";
+    case HypothesisKind::kBalanceRegion:
+      return "balance region \"" + region + "\"" +
+             (balance_mode == BalanceMode::kGlobalInstance
+                  ? std::string()
+                  : std::string(" mode ") + BalanceModeName(balance_mode));
+    case HypothesisKind::kCutRegion: return "cut region \"" + region + "\"";
     case HypothesisKind::kScaleRegion:
       return "scale region \"" + region + "\" " + FormatFactor(factor);
     case HypothesisKind::kScaleComputation: return "scale computation " + FormatFactor(factor);
     case HypothesisKind::kScaleMpi: return "scale mpi " + FormatFactor(factor);
     case HypothesisKind::kScaleTransfer: return "scale transfer " + FormatFactor(factor);
     case HypothesisKind::kCutMessages:
+      if (field == MessageField::kRegion) return "cut message region \"" + region + "\"";
       return std::string("cut message ") + (field == MessageField::kSize ? "size " : "tag ") +
              RelationText(relation) + " " + std::to_string(value);
   }
@@ -130,7 +188,7 @@ std::string Hypothesis::Describe() const {
 }
 
 bool Hypothesis::CutsMessage(uint64_t bytes, uint32_t tag) const {
-  if (kind != HypothesisKind::kCutMessages) return false;
+  if (kind != HypothesisKind::kCutMessages || field == MessageField::kRegion) return false;
   uint64_t x = field == MessageField::kSize ? bytes : tag;
   switch (relation) {
     case Relation::kEq: return x == value;
@@ -161,10 +219,11 @@ bool ParseHypothesisLine(const std::string& text, const std::string& file, int l
   h.line = line;
   std::string object = words.size() > 1 ? ToLower(words[1]) : "";
   if (verb == "balance") {
-    if (words.size() != 3 || object != "region")
-      throw InputError(file, line, "expected BALANCE REGION \"name\"");
+    if (words.size() < 3 || object != "region" || (words.size() != 3 && words.size() != 6))
+      throw InputError(file, line, "expected BALANCE REGION \"name\" [OPTION \"mode\" \"m\"]");
     h.kind = HypothesisKind::kBalanceRegion;
     h.region = words[2];
+    if (words.size() == 6) ApplyOption({words.begin() + 3, words.end()}, file, line, &h);
   } else if (verb == "scale") {
     if (object == "region" && words.size() == 4) {
       h.kind = HypothesisKind::kScaleRegion;
@@ -181,10 +240,16 @@ bool ParseHypothesisLine(const std::string& text, const std::string& file, int l
                        "expected SCALE REGION \"name\" F, SCALE COMPUTATION|MPI|TRANSFER F");
     }
   } else if (verb == "cut") {
-    if (object == "region")
-      throw InputError(file, line, "CUT REGION is not supported (disabled in SILAS too)");
+    if (object == "region") {
+      if (words.size() != 3 || words[2].empty())
+        throw InputError(file, line, "expected CUT REGION \"name\"");
+      h.kind = HypothesisKind::kCutRegion;
+      h.region = words[2];
+      *out = h;
+      return true;
+    }
     if (object != "message" && object != "messages")
-      throw InputError(file, line, "expected CUT MESSAGE SIZE|TAG <rel> N");
+      throw InputError(file, line, "expected CUT REGION \"name\" or CUT MESSAGE SIZE|TAG <rel> N");
     ParseCutCondition({words.begin() + 2, words.end()}, file, line, &h);
   } else {
     throw InputError(file, line, "unknown hypothesis '" + words[0] + "' (BALANCE, SCALE, CUT)");
@@ -206,18 +271,38 @@ std::vector<Hypothesis> ReadHypothesisFile(const std::string& path) {
   std::istringstream lines(contents);
   std::string text;
   int line = 0;
+  bool after_hypothesis = false;  // OPTION lines belong to the hypothesis above (Table 4.1)
   while (std::getline(lines, text)) {
     ++line;
+    std::vector<std::string> words = Tokenize(text, path, line);
+    if (words.empty()) continue;
+    if (ToLower(words[0]) == "option") {
+      if (after_hypothesis) ApplyOption(words, path, line, &hypotheses.back());
+      continue;  // a MODEL option: our replay has no timing options to set
+    }
     Hypothesis h;
-    if (ParseHypothesisLine(text, path, line, &h)) hypotheses.push_back(h);
+    after_hypothesis = ParseHypothesisLine(text, path, line, &h);
+    if (after_hypothesis) hypotheses.push_back(h);
   }
   return hypotheses;
 }
 
-Hypothesis BalanceFromArg(const std::string& region) {
-  if (region.empty()) throw InputError("", 0, "--balance needs a region name");
+Hypothesis BalanceFromArg(const std::string& region_mode) {
   Hypothesis h;
   h.kind = HypothesisKind::kBalanceRegion;
+  h.region = region_mode;
+  std::size_t colon = region_mode.rfind(':');
+  if (colon != std::string::npos &&
+      ParseBalanceMode(region_mode.substr(colon + 1), &h.balance_mode))
+    h.region = region_mode.substr(0, colon);
+  if (h.region.empty()) throw InputError("--balance", 0, "needs a region name (REGION[:MODE])");
+  return h;
+}
+
+Hypothesis CutRegionFromArg(const std::string& region) {
+  if (region.empty()) throw InputError("--cut-region", 0, "needs a region name");
+  Hypothesis h;
+  h.kind = HypothesisKind::kCutRegion;
   h.region = region;
   return h;
 }
@@ -244,6 +329,15 @@ Hypothesis ScaleFromArg(const std::string& region_eq_factor) {
 }
 
 Hypothesis CutFromArg(const std::string& condition) {
+  if (ToLower(condition.substr(0, 6)) == "region") {  // "region==R" or "region R"
+    std::string rest = condition.substr(6);
+    rest.erase(0, rest.find_first_not_of(" \t"));
+    if (rest.rfind("==", 0) == 0) rest.erase(0, 2);
+    rest.erase(0, rest.find_first_not_of(" \t"));
+    Hypothesis h;
+    ParseCutCondition({"region", rest}, "--cut-messages", 0, &h);
+    return h;
+  }
   // "size>=1024": split field, relation and number where the characters change.
   std::size_t rel_begin = condition.find_first_of("=!<>");
   std::size_t rel_end = condition.find_first_not_of("=!<>", rel_begin);

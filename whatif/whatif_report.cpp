@@ -36,6 +36,11 @@ std::string WhatifTable(const WhatifResult& result, int top) {
              static_cast<unsigned long long>(s.messages_matched),
              static_cast<unsigned long long>(s.messages_cut),
              static_cast<unsigned long long>(s.collective_instances))
+      << (s.region_instances_cut || s.collectives_cut
+              ? Row(", region instances cut %llu, collectives cut %llu",
+                    static_cast<unsigned long long>(s.region_instances_cut),
+                    static_cast<unsigned long long>(s.collectives_cut))
+              : std::string())
       << (s.deadlocks_broken ? Row(", cycles broken %llu",
                                    static_cast<unsigned long long>(s.deadlocks_broken))
                              : std::string())
@@ -87,6 +92,8 @@ std::string WhatifJson(const WhatifResult& result, int top) {
   j["messages_cut"] = s.messages_cut;
   j["collective_instances"] = s.collective_instances;
   j["collectives_incomplete"] = s.collectives_incomplete;
+  j["collectives_cut"] = s.collectives_cut;
+  j["region_instances_cut"] = s.region_instances_cut;
   j["cycles_broken"] = s.deadlocks_broken;
   j["message"] = s.message;
   nlohmann::json ranks = nlohmann::json::array();

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <map>
 
+#include "whatif/balance_modes.h"
+#include "whatif/region_names.h"
 #include "whatif/whatif_dependencies.h"
 #include "util/input_error.h"
 
@@ -18,22 +20,18 @@ struct RegionFactors {
   double transfer_factor = 1.0;      // receive completions bound by their message
   std::vector<int> cnode_balance;    // index of the balance hypothesis, or -1
   std::size_t balanced = 0;
+  std::vector<BalanceMode> balance_modes;  // per balance hypothesis
 };
 
 RegionFactors BuildFactors(const Trace& trace, const std::vector<Hypothesis>& hypotheses) {
   const CallPaths& paths = trace.call_paths;
   std::vector<const Hypothesis*> balance;
   for (const Hypothesis& h : hypotheses) {
-    if (h.kind != HypothesisKind::kBalanceRegion && h.kind != HypothesisKind::kScaleRegion) continue;
-    bool found = false;
-    for (uint32_t r = 0; r < paths.region_count() && !found; ++r)
-      found = paths.HasRegion(r) && paths.region(r).name == h.region;
-    if (!found)
-      throw InputError(h.source, h.line,
-                       h.Describe() + ": no region named \"" + h.region + "\" in " + trace.path);
+    RequireRegionNamed(trace, h);
     if (h.kind == HypothesisKind::kBalanceRegion) balance.push_back(&h);
   }
   RegionFactors factors;
+  for (const Hypothesis* h : balance) factors.balance_modes.push_back(h->balance_mode);
   factors.cnode_factor.assign(paths.size(), 1.0);
   factors.cnode_balance.assign(paths.size(), -1);
   factors.balanced = balance.size();
@@ -74,10 +72,9 @@ uint64_t LocalTicks(const Trace& trace, const WhatifDependencies& deps, uint32_t
   return latest <= t ? t - std::max(tp, latest) : t - tp;
 }
 
-/// Global instance balancing (Hermanns 2008, §3.4.2 and §4.4.2): the k-th instance
-/// of a balanced region on every rank gets the average exclusive time of the
-/// k-th instances over the ranks that have one (Allreduce SUM / processes).
-/// Returns per rank, balanced region and instance: the new exclusive ticks.
+/// Per rank, balanced region and instance: exclusive ticks (the rank's own
+/// work, waiting excluded). BALANCE REGION sets new ones (Hermanns 2008,
+/// §3.4.2, Figure 3.3; see whatif/balance_modes.h).
 using InstanceTicks = std::vector<std::vector<std::vector<double>>>;
 InstanceTicks BalancedTargets(const Trace& trace, const RegionFactors& factors,
                               const WhatifDependencies& deps, InstanceTicks* original) {
@@ -110,14 +107,10 @@ InstanceTicks BalancedTargets(const Trace& trace, const RegionFactors& factors,
   }
   InstanceTicks target = excl;
   for (std::size_t b = 0; b < factors.balanced; ++b) {
-    std::vector<double> sum;
-    std::vector<uint32_t> count;
-    for (const auto& rank : excl) {
-      if (rank[b].size() > sum.size()) sum.resize(rank[b].size()), count.resize(rank[b].size());
-      for (std::size_t k = 0; k < rank[b].size(); ++k) sum[k] += rank[b][k], ++count[k];
-    }
-    for (auto& rank : target)
-      for (std::size_t k = 0; k < rank[b].size(); ++k) rank[b][k] = sum[k] / count[k];
+    std::vector<std::vector<double>> per_rank(excl.size());
+    for (std::size_t p = 0; p < excl.size(); ++p) per_rank[p] = excl[p][b];
+    per_rank = BalanceInstances(per_rank, factors.balance_modes[b]);
+    for (std::size_t p = 0; p < excl.size(); ++p) target[p][b] = std::move(per_rank[p]);
   }
   *original = std::move(excl);
   return target;
@@ -181,6 +174,8 @@ class Replay {
       summary->messages_cut = deps_.messages_cut;
       summary->collective_instances = deps_.collective_instances;
       summary->collectives_incomplete = deps_.collectives_incomplete;
+      summary->collectives_cut = deps_.collectives_cut;
+      summary->region_instances_cut = deps_.region_instances_cut;
       summary->deadlocks_broken = deadlocks_broken_;
     }
     return BuildTrace();

@@ -38,6 +38,7 @@ struct WhatifSummary {
   double gain_s = 0, gain_percent = 0;
   uint64_t dependencies = 0, messages_matched = 0, messages_cut = 0;
   uint64_t collective_instances = 0, collectives_incomplete = 0;
+  uint64_t collectives_cut = 0, region_instances_cut = 0;  // CUT REGION
   uint64_t deadlocks_broken = 0;  // dependencies ignored to resolve a cycle
   std::string message;            // one-line verdict
 };

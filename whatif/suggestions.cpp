@@ -1,0 +1,154 @@
+#include "whatif/suggestions.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "trace/wait_states.h"
+#include "whatif/region_list.h"
+#include "whatif/whatif_simulation.h"
+
+namespace qnm::trace {
+namespace {
+
+bool HasZeroByteMessage(const Trace& trace) {
+  for (const LocationTrace& rank : trace.ranks)
+    for (const Event& e : rank.events)
+      if ((e.kind == EventKind::kSend || e.kind == EventKind::kIsend) &&
+          e.ref < rank.messages.size() && rank.messages[e.ref].bytes == 0)
+        return true;
+  return false;
+}
+
+/// Waiting time (seconds, all ranks) in the MPI calls each region makes
+/// directly: the wait states' call paths, blamed on their caller's region
+/// (the computation before a wait is in it). Top-level patterns only (a Late
+/// Sender's wrong-order parts are in it already); not MPI_Init's completion.
+std::map<std::string, double> WaitingByCaller(const Trace& trace) {
+  static const Pattern kBlamed[] = {
+      Pattern::kLateSender,   Pattern::kLateReceiver,    Pattern::kBarrierWait,
+      Pattern::kWaitNxN,      Pattern::kLateBroadcast,   Pattern::kEarlyReduce,
+      Pattern::kEarlyScan,    Pattern::kFinalizeWait,    Pattern::kRmaWaitAtCreate,
+      Pattern::kRmaWaitAtFree, Pattern::kRmaWaitAtFence, Pattern::kRmaLateComplete,
+      Pattern::kRmaEarlyWait, Pattern::kRmaSyncLatePost, Pattern::kRmaCommLatePost};
+  WaitStateResult waits = AnalyzeWaitStates(trace);
+  const CallPaths& paths = trace.call_paths;
+  std::map<std::string, double> out;
+  for (Pattern pattern : kBlamed)
+    for (const auto& [key, seconds] : waits.severity[static_cast<std::size_t>(pattern)]) {
+      uint32_t cnode = static_cast<uint32_t>(key >> 32);
+      if (cnode >= paths.size() || paths.node(cnode).parent == CallPaths::kNoParent) continue;
+      out[paths.RegionOf(paths.node(cnode).parent).name] += seconds;
+    }
+  return out;
+}
+
+}  // namespace
+
+SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) {
+  std::vector<RegionListing> regions = ListRegions(trace);
+  std::vector<RegionListing> imbalanced;
+  for (const RegionListing& r : regions)
+    if (!r.is_mpi && !r.is_paused && r.ranks_entering >= 2 && r.rank_max_s > r.rank_mean_s)
+      imbalanced.push_back(r);
+  std::stable_sort(imbalanced.begin(), imbalanced.end(),
+                   [](const RegionListing& a, const RegionListing& b) {
+                     return a.rank_max_s - a.rank_mean_s > b.rank_max_s - b.rank_mean_s;
+                   });
+  if (imbalanced.size() > max_regions) imbalanced.resize(max_regions);
+  // Regions the wait states blame, most waiting first, if not proposed yet.
+  std::map<std::string, double> waiting = WaitingByCaller(trace);
+  std::vector<std::pair<double, const RegionListing*>> blamed;
+  for (const RegionListing& r : regions)
+    if (!r.is_mpi && !r.is_paused && r.ranks_entering >= 2 && waiting[r.name] > 0)
+      blamed.push_back({waiting[r.name], &r});
+  std::stable_sort(blamed.begin(), blamed.end(),
+                   [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; i < blamed.size() && i < max_regions; ++i) {
+    bool listed = false;
+    for (const RegionListing& r : imbalanced) listed = listed || r.name == blamed[i].second->name;
+    if (!listed) imbalanced.push_back(*blamed[i].second);
+  }
+
+  std::vector<Suggestion> candidates;
+  for (const RegionListing& r : imbalanced) {
+    Suggestion s;
+    s.hypothesis.kind = HypothesisKind::kBalanceRegion;
+    s.hypothesis.region = r.name;
+    bool same_shape = r.instances_min == r.instances_max;
+    s.hypothesis.balance_mode = same_shape ? BalanceMode::kGlobalInstance : BalanceMode::kScaled;
+    char reason[320];
+    std::snprintf(reason, sizeof reason,
+                  "exclusive time max/mean %.3f over ranks (max - mean %.6g s); its MPI calls wait "
+                  "%.6g s%s",
+                  r.imbalance, r.rank_max_s - r.rank_mean_s, waiting[r.name],
+                  same_shape ? "" : "; instance counts differ across ranks: scaled mode");
+    s.reason = reason;
+    candidates.push_back(s);
+  }
+  if (HasZeroByteMessage(trace)) {
+    Suggestion s;
+    s.hypothesis.kind = HypothesisKind::kCutMessages;
+    s.hypothesis.field = MessageField::kSize;
+    s.hypothesis.relation = Relation::kEq;
+    s.hypothesis.value = 0;
+    s.reason = "zero-byte messages only synchronise";
+    candidates.push_back(s);
+  }
+
+  SuggestionReport report;
+  for (Suggestion& s : candidates) {
+    WhatifOptions options;
+    options.hypotheses = {s.hypothesis};
+    options.analyze_wait_states = false;
+    WhatifResult result = SimulateWhatif(trace, options);
+    report.original_runtime_s = result.summary.original_runtime_s;
+    s.simulated_runtime_s = result.summary.simulated_runtime_s;
+    s.gain_s = result.summary.gain_s;
+    s.gain_percent = result.summary.gain_percent;
+  }
+  std::stable_sort(candidates.begin(), candidates.end(),
+                   [](const Suggestion& a, const Suggestion& b) { return a.gain_s > b.gain_s; });
+  report.ranked = std::move(candidates);
+  return report;
+}
+
+std::string SuggestionTable(const SuggestionReport& report, const std::string& trace_path) {
+  std::ostringstream out;
+  out << "Suggested hypotheses for " << trace_path << ", by simulated gain\n";
+  if (report.ranked.empty()) {
+    out << "  none: no computation region is imbalanced over ranks or waits in its MPI calls, "
+           "and no message is empty\n";
+    return out.str();
+  }
+  char line[512];
+  std::snprintf(line, sizeof line, "  original run time %.6f s\n", report.original_runtime_s);
+  out << line;
+  std::snprintf(line, sizeof line, "  %4s %12s %8s  %s\n", "rank", "gain s", "gain %", "hypothesis (reason)");
+  out << line;
+  for (std::size_t i = 0; i < report.ranked.size(); ++i) {
+    const Suggestion& s = report.ranked[i];
+    std::snprintf(line, sizeof line, "  %4zu %12.6f %8.2f  ", i + 1, s.gain_s, s.gain_percent);
+    out << line << s.hypothesis.Describe() << " (" << s.reason << ")\n";
+  }
+  return out.str();
+}
+
+std::string SuggestionJson(const SuggestionReport& report, const std::string& trace_path) {
+  nlohmann::json j;
+  j["trace"] = trace_path;
+  j["original_runtime_s"] = report.original_runtime_s;
+  nlohmann::json rows = nlohmann::json::array();
+  for (const Suggestion& s : report.ranked)
+    rows.push_back({{"hypothesis", s.hypothesis.Describe()},
+                    {"reason", s.reason},
+                    {"simulated_runtime_s", s.simulated_runtime_s},
+                    {"gain_s", s.gain_s},
+                    {"gain_percent", s.gain_percent}});
+  j["suggestions"] = rows;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace qnm::trace
