@@ -63,8 +63,9 @@ std::string RunTimeChart(const SeriesPrediction& prediction, const ValidationRes
   const int level_pct = static_cast<int>(std::lround(prediction.model.level * 100));
   plot.Area(lower, upper, "#6baed6", 0.3, std::to_string(level_pct) + "% interval");
   plot.Line(line, "#2166ac", "predicted");
-  plot.Markers(held_out, "#ff7f00", "leave-one-out prediction", true);
   plot.Markers(measured, "#111111", "measured (median)");
+  // After the measured points, unfilled: they sit almost on them.
+  plot.Markers(held_out, "#ff7f00", "leave-one-out prediction", true);
   return plot.Render();
 }
 

@@ -136,14 +136,15 @@ std::string RenderStudyHtml(const Study& study) {
   html += "<header><h1>qnm-predict study report</h1>\n<p>" + std::to_string(study.series.size()) +
           " series; predictions at P = " + EscapeHtml(study.procs_spec) +
           " and every measured P; validation leave-one-out. Times are seconds per rank.</p></header>\n";
-  html += "<nav id=\"toc\"><strong>Contents</strong><ol>\n<li><a href=\"#inputs\">Inputs found</a></li>\n"
-          "<li><a href=\"#summary\">Summary</a></li>\n";
+  // The summary first: with 100 series the list of inputs is long.
+  html += "<nav id=\"toc\"><strong>Contents</strong><ol>\n<li><a href=\"#summary\">Summary</a></li>\n"
+          "<li><a href=\"#inputs\">Inputs found</a></li>\n";
   for (std::size_t i = 0; i < study.predictions.size(); ++i)
     html += "<li><a href=\"#" + SeriesAnchor(i) + "\">" + EscapeHtml(study.predictions[i].model.series_name) +
             "</a></li>\n";
   html += "<li><a href=\"#glossary\">Names and units</a></li>\n</ol></nav>\n";
-  html += InputsSection(study);
   html += SummarySection(study);
+  html += InputsSection(study);
   for (std::size_t i = 0; i < study.predictions.size(); ++i)
     html += SeriesSection(i, study.predictions[i], ValidationOf(study, study.predictions[i].model.series_name));
   html += GlossarySection();

@@ -152,8 +152,8 @@ void SvgPlot::Markers(const std::vector<PlotPoint>& points, const std::string& c
     d += "M" + Fixed(Px(p.x) - 4) + " " + Fixed(Py(p.y)) + " a4 4 0 1 0 8 0 a4 4 0 1 0 -8 0 ";
   }
   if (d.empty()) return;
-  marks_ += "<path class=\"markers\" d=\"" + d + "\" fill=\"" + (hollow ? std::string("#ffffff") : color) +
-            "\" stroke=\"" + color + "\" stroke-width=\"1.5\"/>\n";
+  marks_ += "<path class=\"markers\" d=\"" + d + "\" fill=\"" + (hollow ? std::string("none") : color) +
+            "\" stroke=\"" + color + "\" stroke-width=\"" + (hollow ? "2.5" : "1.5") + "\"/>\n";
   if (!legend.empty()) legend_.emplace_back(color, legend);
 }
 
