@@ -161,7 +161,7 @@ class ResultGuard {
     Bounds(&p->total, "the total", p->procs);
     Bounds(&p->compute, "compute", p->procs);
     Bounds(&p->switch_delay, "switch delay", p->procs);
-    Bounds(&p->mpi_active, "MPI active", p->procs);
+    Bounds(&p->mpi_active, "MPI service A", p->procs);
     Bounds(&p->contention, "contention", p->procs);
     for (double* v : {&p->messages_per_rank, &p->bytes_per_message, &p->service_s_per_message})
       if (!std::isfinite(*v)) *v = kUnknown;
@@ -267,7 +267,7 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& unguarded,
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> header = {"P", "measured s", "total s [" + level + "]"};
     if (r.model.kind == ModelKind::kQueueing)
-      header.insert(header.end(), {"compute s", "switch delay s", "MPI active s", "contention s"});
+      header.insert(header.end(), {"compute W s", "switch delay S s", "MPI service A s", "contention C s"});  // docs/glossary.md
     rows.push_back(header);
     std::vector<std::string> trailers(1);  // what follows a row: its flags, or why it has no value
     for (const ProcsPrediction& p : r.predictions) {

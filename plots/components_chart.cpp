@@ -81,7 +81,7 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
   const Part kMeasuredMpi = {"measured MPI", "pattern 2", "#b2182b", false};
   const Part kCompute = {"modeled compute", "solid 1.0", "#eeeeee", true};
   const Part kSwitchDelay = {"modeled switch delay", "solid 1.0", "#fdb863", false};
-  const Part kMpiActive = {"modeled MPI active", "pattern 4", "#2166ac", false};
+  const Part kMpiActive = {"modeled MPI service A", "pattern 4", "#2166ac", false};
   const Part kContention = {"modeled contention", "solid 1.0", "#333333", false};
 
   // Each stack is drawn as overlapping boxes, tallest (cumulative) first; the

@@ -109,7 +109,8 @@ std::string SummarySection(const Study& study) {
 }
 
 std::string GlossarySection() {
-  std::string html = "<section id=\"glossary\">\n<h2>Names and units</h2>\n<table><thead><tr><th>name here</th>"
+  std::string html = "<section id=\"glossary\">\n<h2>Names and units</h2>\n<p class=\"note\">The same names as the "
+                     "terminal tables, CSV, JSON and charts (docs/glossary.md).</p>\n<table><thead><tr><th>name here</th>"
                      "<th>key in CSV/JSON</th><th>meaning</th></tr></thead><tbody>\n";
   const char* meanings[] = {"time computing per rank (s)", "time of the messages on the wire, latency + size / "
                             "bandwidth (s)", "MPI active (service) time per rank, A + C(A) = MPI \u2212 S (s)",
