@@ -3,6 +3,7 @@
 #include <exception>
 
 #include "pipeline/series_loading.h"
+#include "report/trace_section.h"
 
 namespace qnm::report {
 
@@ -21,6 +22,9 @@ Study BuildStudy(const StudyOptions& options) {
     // shows its inputs and predictions, and says why.
     study.notes.push_back(std::string("no series validated: ") + e.what());
   }
+  study.trace_paths = options.traces;
+  for (std::size_t i = 0; i < options.traces.size(); ++i)
+    study.trace_sections.push_back(TraceSection(i, options.traces[i]));
   return study;
 }
 

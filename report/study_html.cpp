@@ -6,6 +6,7 @@
 #include "report/series_charts.h"
 #include "report/series_section.h"
 #include "report/study_report.h"
+#include "report/trace_section.h"
 
 namespace qnm::report {
 namespace {
@@ -143,11 +144,14 @@ std::string RenderStudyHtml(const Study& study) {
   for (std::size_t i = 0; i < study.predictions.size(); ++i)
     html += "<li><a href=\"#" + SeriesAnchor(i) + "\">" + EscapeHtml(study.predictions[i].model.series_name) +
             "</a></li>\n";
+  for (std::size_t i = 0; i < study.trace_paths.size(); ++i)
+    html += "<li><a href=\"#" + TraceAnchor(i) + "\">Trace: " + EscapeHtml(study.trace_paths[i]) + "</a></li>\n";
   html += "<li><a href=\"#glossary\">Names and units</a></li>\n</ol></nav>\n";
   html += SummarySection(study);
   html += InputsSection(study);
   for (std::size_t i = 0; i < study.predictions.size(); ++i)
     html += SeriesSection(i, study.predictions[i], ValidationOf(study, study.predictions[i].model.series_name));
+  for (const std::string& section : study.trace_sections) html += section;
   html += GlossarySection();
   html += "<script>" + std::string(kSortScript) + "</script>\n</body>\n</html>\n";
   return html;

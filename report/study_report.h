@@ -24,6 +24,8 @@ struct Study {
   std::vector<SeriesPrediction> predictions;  // one per series, same order
   std::vector<ValidationResult> validations;  // leave-one-out; series that could not be validated are absent
   std::vector<std::string> notes;             // e.g. why validation was not possible
+  std::vector<std::string> trace_paths;       // --trace, in order
+  std::vector<std::string> trace_sections;    // their rendered sections (report/trace_section.h)
 };
 
 struct StudyOptions {
@@ -35,6 +37,7 @@ struct StudyOptions {
   std::string procs_spec = "1..1024:x2";
   std::vector<int> procs;
   PredictionOptions prediction;
+  std::vector<std::string> traces;  // OTF2 traces: wait states, imbalance, region names
 };
 
 /// Reads, fits, predicts and validates (leave-one-out) every series. Throws

@@ -17,6 +17,7 @@ void AddReportCommand(CLI::App& app) {
     std::vector<std::string> runs;
     std::string procs = "1..1024:x2", machine, series, output, group_by = "content";
     double level = 0.9;
+    std::vector<std::string> traces;
     RunSelectionArgs selection;
   };
   auto args = std::make_shared<Args>();
@@ -30,6 +31,9 @@ void AddReportCommand(CLI::App& app) {
   sub->add_option("--machine", args->machine, "machine profile file or bundled name");
   sub->add_option("--series", args->series, kSeriesOptionHelp);
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
+  sub->add_option("--trace", args->traces,
+                  "OTF2 trace (traces.otf2 or its directory) to add: wait states, worst call paths and ranks, "
+                  "load-imbalance ranking, region names for whatif (repeatable)");
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
   sub->callback([args] {
@@ -42,6 +46,10 @@ void AddReportCommand(CLI::App& app) {
     options.procs_spec = args->procs;
     options.procs = ParseProcsSpec(args->procs, "--procs");
     options.prediction = MakePredictionOptions(args->machine, args->level);
+    options.traces = args->traces;
+    std::vector<std::string> inputs = args->runs;  // -o over an input would destroy it
+    inputs.insert(inputs.end(), args->traces.begin(), args->traces.end());
+    RefuseOutputOverInputs(args->output, inputs);
     const report::Study study = report::BuildStudy(options);
     WriteOutput(args->output, report::RenderStudyHtml(study));
     std::cerr << "qnm-predict: report of " << study.series.size() << " series written to " << args->output << "\n";

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The report of the bundled series, loaded in a real browser (Debian's
+# The report of the bundled series and a trace, loaded in a real browser (Debian's
 # chromium, headless): every section present in the rendered DOM, every chart
 # an SVG with non-empty paths, the sort script ran without a console error,
 # nothing referenced from the network; screenshots of the top and of the
@@ -19,7 +19,9 @@ rm -rf "$out"
 mkdir -p "$out"
 profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
-"$qnm" report --procs 1..1024:x2 -o "$out/report.html" 2>"$out/report.log"
+# The bundled series and a trace study (a 32-rank Score-P trace).
+trace="$(cd "$(dirname "$0")" && pwd)/data/otf2/tracer-stencil4d-32"
+"$qnm" report --procs 1..1024:x2 --trace "$trace" -o "$out/report.html" 2>"$out/report.log"
 
 # Offline by construction: every host name resolves to nothing, so a fetch
 # would fail and show in the log, never reach the network.
@@ -65,7 +67,7 @@ class Page(html.parser.HTMLParser):
 
 page = Page()
 page.feed(dom)
-for section in ("toc", "inputs", "summary", "series-1", "glossary", "summary-table"):
+for section in ("toc", "inputs", "summary", "series-1", "trace-1", "glossary", "summary-table"):
     if section not in page.ids: failures.append("section #%s missing from the rendered DOM" % section)
 if len(page.charts) < 5: failures.append("only %d charts rendered" % len(page.charts))
 for i, chart in enumerate(page.charts):

@@ -101,3 +101,20 @@ TEST_CASE("report command writes the page and refuses bad input with one line", 
   CHECK(Count(out, "\n") == 1);
   CHECK_FALSE(std::filesystem::exists(dir.path / "bad.html"));
 }
+
+TEST_CASE("report --trace adds wait states, imbalance ranking and region names", "[report]") {
+  qnm::report::StudyOptions options;
+  options.procs = {1, 2, 4};
+  options.traces = {std::string(QNM_TEST_DATA_DIR) + "/otf2/tracer-stencil4d-32"};
+  const std::string html = qnm::report::RenderStudyHtml(qnm::report::BuildStudy(options));
+  CHECK(Count(html, "id=\"trace-1\"") == 1);
+  CHECK(Count(html, "href=\"#trace-1\"") == 1);
+  CHECK(html.find("Late Sender <code>mpi_latesender</code>") != std::string::npos);
+  CHECK(html.find("wait states: share of the total time, by pattern") != std::string::npos);
+  CHECK(html.find("<td>TRACER_Loop</td>") != std::string::npos);  // a region of the imbalance ranking
+  CHECK(html.find("<code>TRACER_Loop</code>") != std::string::npos);   // and among the names whatif takes
+  CHECK(html.find("<code>MPI_Waitall</code>") == std::string::npos);   // MPI calls are not regions to balance
+
+  options.traces = {"/nonexistent/trace.otf2"};
+  CHECK_THROWS_WITH(qnm::report::BuildStudy(options), Catch::Contains("/nonexistent/trace.otf2"));
+}
