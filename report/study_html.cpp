@@ -114,7 +114,7 @@ std::string GlossarySection() {
                      "terminal tables, CSV, JSON and charts (docs/glossary.md).</p>\n<table><thead><tr><th>name here</th>"
                      "<th>key in CSV/JSON</th><th>meaning</th></tr></thead><tbody>\n";
   const char* meanings[] = {"time computing per rank (s)", "time of the messages on the wire, latency + size / "
-                            "bandwidth (s)", "MPI active (service) time per rank, A + C(A) = MPI \u2212 S (s)",
+                            "bandwidth (s)", "MPI service time per rank without waiting, A + C(A) = MPI \u2212 S (s)",
                             "time waiting for the network, from the contention model solved by MVA (s)"};
   for (std::size_t k = 0; k < ComponentNames().size(); ++k)
     html += "<tr><td>" + std::string(ComponentNames()[k].name) + "</td><td><code>" + ComponentNames()[k].key +
