@@ -118,3 +118,13 @@ TEST_CASE("report --trace adds wait states, imbalance ranking and region names",
   options.traces = {"/nonexistent/trace.otf2"};
   CHECK_THROWS_WITH(qnm::report::BuildStudy(options), Catch::Contains("/nonexistent/trace.otf2"));
 }
+
+TEST_CASE("report refuses -o naming one of its inputs", "[report]") {
+  qnm::testing::TempDir dir("qnm-report", "overwrite");
+  const std::string table = (dir.path / "runs.csv").string();
+  std::ofstream(table) << "series,procs,time_s\na,1,10\na,2,5.5\na,4,3\n";
+  std::string out;
+  CHECK(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " report " + table + " -o " + table + " 2>&1", &out) != 0);
+  CHECK(out.find("runs.csv") != std::string::npos);
+  CHECK(qnm::ReadFile(table) == "series,procs,time_s\na,1,10\na,2,5.5\na,4,3\n");
+}
