@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <set>
 
 #include "imbalance/dissimilarity.h"
 #include "report/html_text.h"
@@ -117,10 +116,7 @@ std::string TraceSection(std::size_t index, const std::string& path) {
   html += "</tbody></table>\n";
 
   // The names `whatif --balance R` / `--scale R=F` take: user regions, not MPI calls.
-  std::set<std::string> names;
-  for (std::size_t id = 0; id < trace.call_paths.region_count(); ++id)
-    if (trace.call_paths.HasRegion(uint32_t(id)) && !trace.call_paths.region(uint32_t(id)).is_mpi)
-      names.insert(trace.call_paths.region(uint32_t(id)).name);
+  const std::vector<std::string> names = trace::UserRegionNames(trace);
   html += "<h3>Region names (for <code>whatif --balance</code> and <code>--scale</code>)</h3>\n<p>";
   std::string list;
   for (const std::string& name : names) list += (list.empty() ? "" : ", ") + ("<code>" + EscapeHtml(name) + "</code>");

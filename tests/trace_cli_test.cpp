@@ -113,3 +113,14 @@ TEST_CASE("trace cli: each table of analyze has one time unit, named in its head
     line = end + 1;
   }
 }
+
+TEST_CASE("trace cli: analyze lists the region names a whatif takes", "[trace]") {
+  std::string out;
+  REQUIRE(RunCli("trace analyze " + TraceDir("tracer-stencil4d-32"), &out) == 0);
+  const std::size_t at = out.find("Regions (names for whatif --balance R and --scale R=F)\n");
+  REQUIRE(at != std::string::npos);
+  const std::string regions = out.substr(at, out.find("\n\n", at) - at);
+  CHECK(regions.find("\n  TRACER_Loop\n") != std::string::npos);
+  CHECK(regions.find("\n  TRACER_WallTime_InLoop") != std::string::npos);
+  CHECK(regions.find("MPI_") == std::string::npos);  // MPI calls are not regions to balance
+}

@@ -216,6 +216,16 @@ nlohmann::json TraceReportJson(const TraceReportInput& input) {
   return out;
 }
 
+std::vector<std::string> UserRegionNames(const Trace& trace) {
+  std::vector<std::string> names;
+  for (std::size_t id = 0; id < trace.call_paths.region_count(); ++id)
+    if (trace.call_paths.HasRegion(uint32_t(id)) && !trace.call_paths.region(uint32_t(id)).is_mpi)
+      names.push_back(trace.call_paths.region(uint32_t(id)).name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 std::string TraceReportTable(const TraceReportInput& input) {
   const Trace& trace = *input.trace;
   const WaitStateResult& result = *input.result;
@@ -274,6 +284,11 @@ std::string TraceReportTable(const TraceReportInput& input) {
     out << "\nDissimilarity (Calzarossa et al. 2004: load imbalance of activities and code regions)\n";
     out << DissimilarityTable(*input.dissimilarity, input.top);
   }
+  // A what-if names regions; until issue 22 nothing listed them.
+  out << "\nRegions (names for whatif --balance R and --scale R=F)\n";
+  const std::vector<std::string> regions = UserRegionNames(trace);
+  if (regions.empty()) out << "  none\n";
+  for (const std::string& name : regions) out << "  " << name << "\n";
   std::vector<std::string> warnings = trace.warnings;
   warnings.insert(warnings.end(), result.warnings.begin(), result.warnings.end());
   if (!warnings.empty()) {
