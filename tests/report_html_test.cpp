@@ -72,6 +72,7 @@ TEST_CASE("report shows names from the inputs as text, never as markup", "[repor
   std::ofstream(table) << "series,procs,time_s\n"
                           "\"<script>alert(1)</script>\",1,100\n\"<script>alert(1)</script>\",2,52\n"
                           "\"<script>alert(1)</script>\",4,27\n\"<script>alert(1)</script>\",8,15\n";
+  std::ofstream((dir.path / "notes<b>.txt").string()) << "not a run\n";  // skipped: listed with its reason
   qnm::report::StudyOptions options;
   options.paths = {dir.path.string()};
   options.procs = {1, 2, 4, 8, 16};
@@ -80,6 +81,9 @@ TEST_CASE("report shows names from the inputs as text, never as markup", "[repor
   CHECK(html.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
   CHECK(html.find("<img") == std::string::npos);
   CHECK(Count(html, "<script>") == 1);  // the sort script only
+  CHECK(html.find("<h3>Skipped files and why</h3>") != std::string::npos);
+  CHECK(html.find("notes&lt;b&gt;.txt") != std::string::npos);
+  CHECK(html.find("<b>") == std::string::npos);
 }
 
 TEST_CASE("report command writes the page and refuses bad input with one line", "[report]") {
