@@ -161,7 +161,7 @@ class ResultGuard {
     Bounds(&p->total, "the total", p->procs);
     Bounds(&p->compute, "compute", p->procs);
     Bounds(&p->switch_delay, "switch delay", p->procs);
-    Bounds(&p->mpi_active, "MPI active", p->procs);
+    Bounds(&p->mpi_active, "MPI service A", p->procs);
     Bounds(&p->contention, "contention", p->procs);
     for (double* v : {&p->messages_per_rank, &p->bytes_per_message, &p->service_s_per_message})
       if (!std::isfinite(*v)) *v = kUnknown;
@@ -262,23 +262,40 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& unguarded,
     const MeasuredTimes measured(r.observed);
     out << "\n" << ModelHeader(r.model);
     std::string level = Num(100 * r.model.level, "%.0f") + "% interval";
-    out << "\n" << Pad("P", 7) << Pad("measured s", 12) << Pad("total s [" + level + "]", 30);
+    // Column widths from the widest cell of this series: a fixed width let
+    // "2.059e-05 [1.993e-05, 2.128e-05]" push every later column to the right.
+    std::vector<std::vector<std::string>> rows;
+    std::vector<std::string> header = {"P", "measured s", "total s [" + level + "]"};
     if (r.model.kind == ModelKind::kQueueing)
-      out << Pad("compute s", 28) << Pad("switch delay s", 28) << Pad("MPI active s", 28)
-          << "contention s";
-    out << "\n";
+      header.insert(header.end(), {"compute W s", "switch delay S s", "MPI service A s", "contention C s"});  // docs/glossary.md
+    rows.push_back(header);
+    std::vector<std::string> trailers(1);  // what follows a row: its flags, or why it has no value
     for (const ProcsPrediction& p : r.predictions) {
-      out << Pad(std::to_string(p.procs), 7) << Pad(Num(measured.At(p.procs)), 12);
+      std::vector<std::string> cells = {std::to_string(p.procs), Num(measured.At(p.procs))};
+      std::string trailer;
       if (!p.Ok()) {
-        out << ToString(p.termination) << ": " << p.message << "\n";
-        continue;
+        trailer = ToString(p.termination) + std::string(": ") + p.message;
+      } else {
+        cells.push_back(WithInterval(p.total) + (p.flags.empty() ? "" : " !"));
+        if (r.model.kind == ModelKind::kQueueing)
+          for (const Interval* i : {&p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
+            cells.push_back(WithInterval(*i));
+        for (const std::string& flag : p.flags) trailer += "\n       ! " + flag;
       }
-      out << Pad(WithInterval(p.total) + (p.flags.empty() ? "" : " !"), 30);
-      if (r.model.kind == ModelKind::kQueueing)
-        out << Pad(WithInterval(p.compute), 28) << Pad(WithInterval(p.switch_delay), 28)
-            << Pad(WithInterval(p.mpi_active), 28) << WithInterval(p.contention);
-      out << "\n";
-      for (const std::string& flag : p.flags) out << "       ! " << flag << "\n";
+      rows.push_back(cells);
+      trailers.push_back(trailer);
+    }
+    std::vector<std::size_t> widths(header.size(), 0);
+    for (const auto& cells : rows)
+      for (std::size_t c = 0; c < cells.size(); ++c) widths[c] = std::max(widths[c], cells[c].size() + 2);
+    out << "\n";
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      std::string line;
+      for (std::size_t c = 0; c < rows[k].size(); ++c)
+        line += c + 1 == header.size() ? rows[k][c] : Pad(rows[k][c], std::max<std::size_t>(widths[c], 7));
+      line += trailers[k];  // a row without value: the reason stands where the values would
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      out << line << "\n";
     }
   }
   return out.str();

@@ -29,7 +29,8 @@ std::string BundledDefaultSeries() {
 }  // namespace
 
 std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& name_filter,
-                               std::string* origin, GroupBy group_by, const RunSelection& selection) {
+                               std::string* origin, GroupBy group_by, const RunSelection& selection,
+                               IngestSummary* ingest_summary) {
   std::string local_origin;
   std::string& said = origin ? *origin : local_origin;
   std::vector<std::string> inputs = paths;
@@ -61,6 +62,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
           " files, " + std::to_string(chosen.size()) + " series";
   if (!summary.skipped.empty()) said += ", " + std::to_string(summary.skipped.size()) + " files skipped";
   if (summary.duplicates.Total() > 0) said += "; " + summary.duplicates.Note();
+  if (ingest_summary) *ingest_summary = summary;
   return chosen;
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/ingest.h"
 #include "ingest/run_selection.h"
 #include "ingest/series_identity.h"
 #include "record/run_stats.h"
@@ -20,8 +21,10 @@ namespace qnm {
 /// `selection` picks the runs of multi-parameter experiments (--parameter,
 /// --metric, --callpath, --where; ingest/run_selection.h). Warnings about
 /// repetitions that spread more than their series' noise go to stderr.
+/// `ingest_summary` (may be null) receives what the readers found and skipped (for `report`).
 std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std::string& name_filter,
                                std::string* origin, GroupBy group_by = GroupBy::kContent,
-                               const RunSelection& selection = RunSelection());
+                               const RunSelection& selection = RunSelection(),
+                               IngestSummary* ingest_summary = nullptr);
 
 }  // namespace qnm

@@ -1,7 +1,8 @@
 // Stacked time components per process count (Buckwalter 2005, Figure 3): for each P
 // the measured bar (compute, MPI) stands beside the modeled bar (compute,
 // switch delay, MPI active, contention). Compute usually dwarfs the rest, so
-// a second panel repeats the bars without compute to show the MPI parts.
+// the lower panel shows each bar as shares of its own total and the upper
+// panel the totals on a log axis, so no bar hides under the P = 1 bar.
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -80,47 +81,71 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
   const Part kMeasuredMpi = {"measured MPI", "pattern 2", "#b2182b", false};
   const Part kCompute = {"modeled compute", "solid 1.0", "#eeeeee", true};
   const Part kSwitchDelay = {"modeled switch delay", "solid 1.0", "#fdb863", false};
-  const Part kMpiActive = {"modeled MPI active", "pattern 4", "#2166ac", false};
+  const Part kMpiActive = {"modeled MPI service A", "pattern 4", "#2166ac", false};
   const Part kContention = {"modeled contention", "solid 1.0", "#333333", false};
 
   // Each stack is drawn as overlapping boxes, tallest (cumulative) first; the
   // key is built separately with keyentry so it lists the parts bottom to top.
-  auto stacks = [&](bool with_compute) {
-    const std::string mc = with_compute ? "$3" : "0", pc = with_compute ? "$5" : "0";
-    const std::string box = ":(0.38) with boxes ", no_key = " notitle";
+  // Bars are shares of their own total (100% each): on a linear axis of
+  // seconds every bar from P = 32 on vanished under the P = 1 bar. The
+  // absolute totals have their own panel with a log axis.
+  const std::string measured_total = "($3+$4)", modeled_total = "($5+$6+$7+$8)";
+  auto share = [](const std::string& part, const std::string& total) {
+    return "(" + total + " > 0 ? 100*(" + part + ")/" + total + " : NaN)";
+  };
+  auto shares = [&]() {
+    const std::string box = " with boxes ", no_key = " notitle";
     std::vector<std::string> plots;
-    auto key = [&](const Part& part) {
-      const bool measured_part = &part == &kMeasuredCompute || &part == &kMeasuredMpi;
-      if ((with_compute || !part.compute) && (measured_part ? has_measured : has_modeled))
-        plots.push_back(std::string("keyentry with boxes ") + part.Fill() + " title '" +
-                        part.title + "'");
-    };
-    plots.push_back("'' using ($1-0.2):(" + mc + "+$4)" + box + kMeasuredMpi.Fill() + no_key);
-    if (with_compute)
-      plots.push_back("'' using ($1-0.2):($3)" + box + kMeasuredCompute.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):(" + pc + "+$6+$7+$8)" + box + kContention.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):(" + pc + "+$6+$7)" + box + kMpiActive.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):(" + pc + "+$6)" + box + kSwitchDelay.Fill() + no_key);
-    if (with_compute) plots.push_back("'' using ($1+0.2):($5)" + box + kCompute.Fill() + no_key);
+    auto measured = [&](const std::string& part) { return share(part, measured_total); };
+    auto modeled = [&](const std::string& part) { return share(part, modeled_total); };
+    plots.push_back("'' using ($1-0.2):" + measured("$3+$4") + ":(0.38)" + box + kMeasuredMpi.Fill() + no_key);
+    plots.push_back("'' using ($1-0.2):" + measured("$3") + ":(0.38)" + box + kMeasuredCompute.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$7+$8") + ":(0.38)" + box + kContention.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$7") + ":(0.38)" + box + kMpiActive.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6") + ":(0.38)" + box + kSwitchDelay.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):" + modeled("$5") + ":(0.38)" + box + kCompute.Fill() + no_key);
     // keyentry after the data: gnuplot 5.4 asserts when a plot starts with one.
-    for (const Part* part : {&kMeasuredCompute, &kMeasuredMpi, &kCompute, &kSwitchDelay,
-                             &kMpiActive, &kContention})
-      key(*part);
+    for (const Part* part : {&kMeasuredCompute, &kMeasuredMpi, &kCompute, &kSwitchDelay, &kMpiActive, &kContention}) {
+      const bool measured_part = part == &kMeasuredCompute || part == &kMeasuredMpi;
+      if (measured_part ? has_measured : has_modeled)
+        plots.push_back(std::string("keyentry with boxes ") + part->Fill() + " title '" + part->title + "'");
+    }
     return PlotCommand(plots);
   };
+  auto totals = [&]() {
+    std::vector<std::string> plots;
+    if (has_measured)
+      plots.push_back("'' using ($1-0.2):(" + measured_total + " > 0 ? " + measured_total +
+                      " : NaN):(0.38) with boxes fs solid 1.0 border lc rgb '#000000' fc rgb '#bbbbbb' "
+                      "title 'measured total'");
+    if (has_modeled)
+      plots.push_back("'' using ($1+0.2):(" + modeled_total + " > 0 ? " + modeled_total +
+                      " : NaN):(0.38) with boxes fs solid 1.0 border lc rgb '#000000' fc rgb '#2166ac' "
+                      "title 'modeled total'");
+    return PlotCommand(plots);
+  };
+  double smallest = HUGE_VAL, largest = 0;
+  for (const auto& [procs, row] : rows)
+    for (double total : {OrZero(row.measured_compute_s) + OrZero(row.measured_mpi_s),
+                         OrZero(row.compute_s) + OrZero(row.switch_delay_s) + OrZero(row.mpi_active_s) +
+                             OrZero(row.contention_s)})
+      if (total > 0) smallest = std::min(smallest, total), largest = std::max(largest, total);
+  if (!(largest > 0)) smallest = 1, largest = 10;
 
   std::string body;
   body += "set multiplot layout 2,1 title " + GnuplotQuote(chart->title) + "\n";
-  body += "set xrange [-0.6:" + FormatValue(slot - 0.4) + "]\n";
-  body += "set yrange [0:*]\n" + tics;
+  body += "set xrange [-0.6:" + FormatValue(slot - 0.4) + "]\n" + tics;
   body += "set xlabel 'processes P  (left bar: measured, right bar: modeled)'\n";
   body += "set grid ytics lc rgb '#dddddd'\n";
   body += "set key outside right top vertical box\n";
   body += "set lmargin 12\nset rmargin 30\n";
-  body += "set title 'all components'\nset ylabel 'time per rank (s)'\n";
-  body += stacks(true);
-  body += "set title 'without compute (MPI components only)'\nset ylabel 'time per rank (s)'\n";
-  body += stacks(false);
+  body += "set title 'total time per rank (log scale)'\nset ylabel 'time per rank (s)'\nset logscale y\n";
+  body += "set yrange [" + FormatValue(smallest / 2) + ":" + FormatValue(largest * 2) + "]\n";
+  body += LogTics(smallest / 2, largest * 2);
+  body += totals();
+  body += "unset logscale y\nset ytics auto\nset yrange [0:100]\n";
+  body += "set title 'share of each component in its bar'\nset ylabel 'share of time per rank (%)'\n";
+  body += shares();
   body += "unset multiplot\n";
   chart->body = body;
   return true;

@@ -68,15 +68,30 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
     block(curve.measured, id + "_measured", &has_measured);
     block(curve.fitted, id + "_fitted", &has_fitted);
 
-    body += "set title " + GnuplotQuote(curve.name) + "\n";
+    // The formula goes into the panel's title, the key holds two short
+    // entries: a key with the long formula ran into the neighbouring panel.
+    body += "set title " + GnuplotQuote(curve.name) + " . \"\\n\" . " +
+            GnuplotQuote("fit: " + (curve.formula.empty() ? "(no formula)" : curve.formula)) + " font \",9\"\n";
     // The key goes into the top corner the curve leaves free: left when it rises.
     const auto& trend = has_fitted ? curve.fitted : curve.measured;
     const bool rising = trend.size() >= 2 && trend.back().second > trend.front().second;
-    body += std::string("set key top ") + (rising ? "left" : "right") +
-            " box opaque samplen 2 width 1 font \",8\"\n";  // long fit formulas stay inside the panel
+    body += std::string("set key inside top ") + (rising ? "left" : "right") + " box opaque samplen 2 font \",9\"\n";
     body += "set ylabel " + GnuplotQuote(curve.name + " (" + curve.unit + ")") + "\n";
     body += log_scale ? "set logscale y 10\n" : "unset logscale y\n";
-    body += "set offsets 0, 0, graph 0.05, graph 0.05\n";  // no point on the frame
+    body += "set offsets 0, 0, 0, 0\n";
+    // The y range is this input's own values with a margin (autoscaling
+    // rounded a log axis out to whole decades: 1..1e8 for data in 1e3..1e5).
+    if (largest > 0 && log_scale) {
+      body += "set yrange [" + FormatValue(smallest / 1.5) + ":" + FormatValue(largest * 1.5) + "]\n";
+      body += LogTics(smallest / 1.5, largest * 1.5);
+    } else {
+      double low = HUGE_VAL, high = -HUGE_VAL;
+      for (const auto* points : {&curve.measured, &curve.fitted})
+        for (const auto& [p, value] : *points)
+          if (p > 0 && std::isfinite(value)) low = std::min(low, value), high = std::max(high, value);
+      const double pad = high > low ? 0.08 * (high - low) : std::max(std::abs(high) * 0.1, 1e-12);
+      body += "set yrange [" + FormatValue(low - pad) + ":" + FormatValue(high + pad) + "]\nset ytics auto\n";
+    }
     body += ProcessAxis(procs);
     std::sort(procs.begin(), procs.end());
     if (std::unique(procs.begin(), procs.end()) - procs.begin() > 10)
@@ -84,7 +99,7 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
     std::vector<std::string> plots;
     if (has_fitted)
       plots.push_back("'' index '" + id + "_fitted' using 1:2 with lines lw 2 dt 1 lc rgb '#2166ac' "
-                      "title " + GnuplotQuote("fit: " + (curve.formula.empty() ? "(no formula)" : curve.formula)));
+                      "title 'fit'");
     if (has_measured)
       plots.push_back("'' index '" + id + "_measured' using 1:2 with points pt 7 ps 1.4 "
                       "lc rgb '#b2182b' title 'measured'");

@@ -14,6 +14,7 @@ packages=(
   clang libclang-rt-14-dev
   libarchive-dev libpugixml-dev zlib1g-dev
   python3
+  chromium  # the headless-browser test of the HTML report (tests/report_browser_test.sh)
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -20,6 +20,7 @@ void AddTraceCommand(CLI::App& app);     // trace_command.cpp
 void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
 void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
 void AddExportCommand(CLI::App& app);    // export_command.cpp
+void AddReportCommand(CLI::App& app);    // report_command.cpp
 
 /// Adds `--group-by content|folder|file-prefix` (series identity,
 /// ingest/series_identity.h) to a command; ParseGroupByOption reads its value.

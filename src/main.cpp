@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
   qnm::cli::AddImbalanceCommand(app);
   qnm::cli::AddWhatifCommand(app);
   qnm::cli::AddExportCommand(app);
+  qnm::cli::AddReportCommand(app);
   RefuseEmptyValues(&app);
 
   // `predict` is the default subcommand: insert it when the first argument is

@@ -87,3 +87,40 @@ TEST_CASE("trace cli: stats and errors", "[trace]") {
   CHECK(RunCli("trace analyze " + TraceDir("pipit-ping-pong-otf2") + " --format xml", &out, true) == 1);
   CHECK(out.find("--format must be table, json or csv") != std::string::npos);
 }
+
+TEST_CASE("trace cli: each table of analyze has one time unit, named in its heading", "[trace]") {
+  std::string out;
+  REQUIRE(RunCli("trace analyze " + TraceDir("tracer-stencil4d-32"), &out) == 0);
+  // Before issue 22 a column mixed "0.713 ms" and "95.210 us"; now the
+  // heading names the unit and no cell carries one.
+  CHECK(out.find("Metric tree (sum over ranks, s;") != std::string::npos);
+  CHECK(out.find("Worst call paths (waiting time in wait states, ms,") != std::string::npos);
+  CHECK(out.find("Worst ranks (waiting time, ms;") != std::string::npos);
+  const std::string tables = out.substr(0, out.find("Dissimilarity"));
+  CHECK(tables.find(" us ") == std::string::npos);
+  CHECK(tables.find(" ms ") == std::string::npos);
+  CHECK(tables.find("Barrier Completion [mpi_barrier_completion]") != std::string::npos);
+  CHECK(tables.find("<0.001") != std::string::npos);  // a tiny nonzero time is not shown as 0
+  // The worst call paths keep their columns: every time starts at the same offset.
+  std::size_t start = tables.find("Worst call paths"), column = std::string::npos;
+  std::size_t line = tables.find('\n', start) + 1;
+  for (int k = 0; k < 3; ++k) {
+    const std::size_t end = tables.find('\n', line);
+    const std::string row = tables.substr(line, end - line);
+    const std::size_t at = row.find_first_of("0123456789", row.find("  ", 2));
+    if (column == std::string::npos) column = at;
+    CHECK(at == column);
+    line = end + 1;
+  }
+}
+
+TEST_CASE("trace cli: analyze lists the region names a whatif takes", "[trace]") {
+  std::string out;
+  REQUIRE(RunCli("trace analyze " + TraceDir("tracer-stencil4d-32"), &out) == 0);
+  const std::size_t at = out.find("Regions (names for whatif --balance R and --scale R=F)\n");
+  REQUIRE(at != std::string::npos);
+  const std::string regions = out.substr(at, out.find("\n\n", at) - at);
+  CHECK(regions.find("\n  TRACER_Loop\n") != std::string::npos);
+  CHECK(regions.find("\n  TRACER_WallTime_InLoop") != std::string::npos);
+  CHECK(regions.find("MPI_") == std::string::npos);  // MPI calls are not regions to balance
+}

@@ -44,11 +44,25 @@ const CategoryNode kCategories[] = {
     {"mpi_other", "Other MPI", "mpi"},
 };
 
-std::string Seconds(double seconds) {
-  if (seconds == 0) return "0 s";
-  if (std::fabs(seconds) < 1e-3) return FormatDouble("%.3f us", seconds * 1e6);
-  if (std::fabs(seconds) < 1) return FormatDouble("%.3f ms", seconds * 1e3);
-  return FormatDouble("%.3f s", seconds);
+/// One unit for a whole column, from its largest value: a column that mixed
+/// "0.713 ms" and "95.210 us" could not be compared at a glance (issue 22).
+struct TimeUnit {
+  double per_second = 1;
+  const char* name = "s";
+};
+
+TimeUnit UnitFor(const std::vector<double>& seconds) {
+  double largest = 0;
+  for (double v : seconds) largest = std::max(largest, std::fabs(v));
+  if (largest > 0 && largest < 1e-3) return {1e6, "us"};
+  if (largest > 0 && largest < 1) return {1e3, "ms"};
+  return {};
+}
+
+std::string InUnit(double seconds, const TimeUnit& unit) {
+  const double value = seconds * unit.per_second;
+  if (value != 0 && std::fabs(value) < 0.0005) return "<0.001";  // not 0: something was measured
+  return FormatDouble("%.3f", value);
 }
 
 std::string Pad(const std::string& text, std::size_t width) {
@@ -202,6 +216,16 @@ nlohmann::json TraceReportJson(const TraceReportInput& input) {
   return out;
 }
 
+std::vector<std::string> UserRegionNames(const Trace& trace) {
+  std::vector<std::string> names;
+  for (std::size_t id = 0; id < trace.call_paths.region_count(); ++id)
+    if (trace.call_paths.HasRegion(uint32_t(id)) && !trace.call_paths.region(uint32_t(id)).is_mpi)
+      names.push_back(trace.call_paths.region(uint32_t(id)).name);
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  return names;
+}
+
 std::string TraceReportTable(const TraceReportInput& input) {
   const Trace& trace = *input.trace;
   const WaitStateResult& result = *input.result;
@@ -214,40 +238,57 @@ std::string TraceReportTable(const TraceReportInput& input) {
   out << "  matched " << result.messages_matched << " messages, " << result.collective_instances
       << " collective instances, " << result.rma_epochs_matched << " RMA access epochs\n\n";
 
-  out << "Metric tree (sum over ranks; % of Time; a pattern is part of its parent)\n";
+  std::vector<double> tree_values;
+  for (const MetricNode& node : tree) tree_values.push_back(node.value_s);
+  const TimeUnit tree_unit = UnitFor(tree_values);
+  out << "Metric tree (sum over ranks, " << tree_unit.name
+      << "; % of Time; a pattern is part of its parent)\n";
   for (const MetricNode& node : tree) {
     if (node.value_s == 0 && node.id != "time" && node.id != "comp" && node.id != "mpi") continue;
     std::string label = std::string(2 * node.depth, ' ') + node.name;
     if (node.is_pattern) label += " [" + node.id + "]";
-    out << "  " << Pad(label, 62) << Pad(Seconds(node.value_s), 14) << percent(node.value_s) << "\n";
+    out << "  " << Pad(label, 62) << Pad(InUnit(node.value_s, tree_unit), 14) << percent(node.value_s) << "\n";
   }
 
   std::vector<double> by_cnode, by_rank;
   std::vector<std::vector<double>> pattern_by_cnode;
   WaitingTotals(result, &by_cnode, &by_rank, &pattern_by_cnode);
-  out << "\nWorst call paths (waiting time in wait states, sum over ranks)\n";
   std::vector<uint32_t> worst = TopIndices(by_cnode, input.top);
+  std::vector<double> worst_values;
+  for (uint32_t c : worst) worst_values.push_back(by_cnode[c]);
+  const TimeUnit path_unit = UnitFor(worst_values);
+  out << "\nWorst call paths (waiting time in wait states, " << path_unit.name << ", sum over ranks)\n";
   if (worst.empty()) out << "  no wait states found\n";
+  std::size_t path_width = 50;  // the longest path sets the column: a longer one shifted the rest
+  for (uint32_t c : worst) path_width = std::max(path_width, trace.call_paths.PathString(c).size() + 2);
   for (uint32_t c : worst) {
     std::size_t main_pattern = 0;
     for (std::size_t p = 0; p < kPatternCount; ++p)
       if (IsTopPattern(static_cast<Pattern>(p)) && pattern_by_cnode[p][c] > pattern_by_cnode[main_pattern][c])
         main_pattern = p;
-    out << "  " << Pad(trace.call_paths.PathString(c), 50) << Pad(Seconds(by_cnode[c]), 14)
+    out << "  " << Pad(trace.call_paths.PathString(c), path_width) << Pad(InUnit(by_cnode[c], path_unit), 14)
         << percent(by_cnode[c]) << "  mostly " << InfoOf(static_cast<Pattern>(main_pattern)).display_name << "\n";
   }
-  out << "\nWorst ranks (waiting time; share of the rank's own time)\n";
   std::vector<uint32_t> worst_ranks = TopIndices(by_rank, input.top);
+  std::vector<double> rank_values;
+  for (uint32_t r : worst_ranks) rank_values.push_back(by_rank[r]);
+  const TimeUnit rank_unit = UnitFor(rank_values);
+  out << "\nWorst ranks (waiting time, " << rank_unit.name << "; share of the rank's own time)\n";
   if (worst_ranks.empty()) out << "  no wait states found\n";
   for (uint32_t r : worst_ranks) {
     double own = InclusiveRankTime(result, r);
-    out << "  rank " << Pad(std::to_string(r), 8) << Pad(Seconds(by_rank[r]), 14)
+    out << "  rank " << Pad(std::to_string(r), 8) << Pad(InUnit(by_rank[r], rank_unit), 14)
         << (own > 0 ? FormatDouble("%5.1f%%", 100.0 * by_rank[r] / own) : std::string("  -")) << "\n";
   }
   if (input.dissimilarity) {
     out << "\nDissimilarity (Calzarossa et al. 2004: load imbalance of activities and code regions)\n";
     out << DissimilarityTable(*input.dissimilarity, input.top);
   }
+  // A what-if names regions; until issue 22 nothing listed them.
+  out << "\nRegions (names for whatif --balance R and --scale R=F)\n";
+  const std::vector<std::string> regions = UserRegionNames(trace);
+  if (regions.empty()) out << "  none\n";
+  for (const std::string& name : regions) out << "  " << name << "\n";
   std::vector<std::string> warnings = trace.warnings;
   warnings.insert(warnings.end(), result.warnings.begin(), result.warnings.end());
   if (!warnings.empty()) {

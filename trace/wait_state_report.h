@@ -39,6 +39,10 @@ struct TraceReportInput {
   int top = 10;  // rows in the "worst" lists
 };
 
+/// The names `whatif --balance R` and `--scale R=F` accept: the trace's
+/// regions that are not MPI calls, sorted (the table's "Regions" section).
+std::vector<std::string> UserRegionNames(const Trace& trace);
+
 nlohmann::json TraceReportJson(const TraceReportInput& input);
 std::string TraceReportTable(const TraceReportInput& input);
 /// One row per (metric, call path, rank) with a non-zero value.

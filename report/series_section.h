@@ -1,0 +1,17 @@
+#pragma once
+// The section of one series in the report (study_html.cpp assembles the page).
+#include <string>
+
+#include "models/validation.h"
+#include "pipeline/prediction_runner.h"
+
+namespace qnm::report {
+
+/// The anchor of series number `index` ("series-3"): from the index, never from the name.
+std::string SeriesAnchor(std::size_t index);
+
+/// `<section class="series">`: model and fitted inputs, predictions, validation, components.
+/// `validation` is null when the series could not be validated (`why` says so).
+std::string SeriesSection(std::size_t index, const SeriesPrediction& prediction, const ValidationResult* validation);
+
+}  // namespace qnm::report

@@ -1,0 +1,31 @@
+#include "report/study_report.h"
+
+#include <exception>
+
+#include "pipeline/series_loading.h"
+#include "report/trace_section.h"
+
+namespace qnm::report {
+
+Study BuildStudy(const StudyOptions& options) {
+  Study study;
+  study.paths = options.paths;
+  study.group_by = options.group_by;
+  study.procs_spec = options.procs_spec;
+  study.series = LoadSeries(options.paths, options.series_filter, &study.origin, options.group,
+                            options.selection, &study.ingest);
+  study.predictions = RunPredict(study.series, options.procs, options.prediction);
+  try {
+    study.validations = RunValidate(study.series, {}, options.prediction);
+  } catch (const std::exception& e) {
+    // A study of one series at one P cannot be validated; the report still
+    // shows its inputs and predictions, and says why.
+    study.notes.push_back(std::string("no series validated: ") + e.what());
+  }
+  study.trace_paths = options.traces;
+  for (std::size_t i = 0; i < options.traces.size(); ++i)
+    study.trace_sections.push_back(TraceSection(i, options.traces[i]));
+  return study;
+}
+
+}  // namespace qnm::report

@@ -1,0 +1,160 @@
+#include <algorithm>
+#include <cmath>
+
+#include "report/html_text.h"
+#include "report/report_style.h"
+#include "report/series_charts.h"
+#include "report/series_section.h"
+#include "report/study_report.h"
+#include "report/trace_section.h"
+
+namespace qnm::report {
+namespace {
+
+std::string Cell(double value, const char* format = "%.4g") {
+  return "<td class=\"num\" data-sort=\"" + SortKey(value) + "\">" + HtmlNumber(value, format) + "</td>";
+}
+std::string CountCell(long value) { return "<td class=\"num\">" + std::to_string(value) + "</td>"; }
+std::string Text(const std::string& text) { return "<td>" + EscapeHtml(text) + "</td>"; }
+
+const ValidationResult* ValidationOf(const Study& study, const std::string& name) {
+  for (const ValidationResult& v : study.validations)
+    if (v.series_name == name) return &v;
+  return nullptr;
+}
+
+std::string InputsSection(const Study& study) {
+  const IngestSummary& in = study.ingest;
+  std::string html = "<section id=\"inputs\">\n<h2>Inputs found</h2>\n<p>" + EscapeHtml(study.origin) + "</p>\n";
+  html += "<table><tbody>\n";
+  html += "<tr><th>paths given</th>" +
+          Text(study.paths.empty() ? std::string("(none: the bundled default series)") : [&] {
+            std::string all;
+            for (const std::string& p : study.paths) all += (all.empty() ? "" : ", ") + p;
+            return all;
+          }()) + "</tr>\n";
+  html += "<tr><th>files seen</th>" + CountCell(in.files_seen) + "</tr>\n";
+  html += "<tr><th>files read</th>" + CountCell(in.files_read) + "</tr>\n";
+  html += "<tr><th>files paired with another file's run</th>" + CountCell(in.files_paired) + "</tr>\n";
+  html += "<tr><th>runs</th>" + CountCell(in.runs) + "</tr>\n";
+  html += "<tr><th>series</th>" + CountCell(long(study.series.size())) + "</tr>\n";
+  html += "<tr><th>grouped by</th>" + Text(study.group_by + (study.group_by == "content"
+                                                                 ? " (what the files say: application, class, "
+                                                                   "threads, machine; docs/series-identity.md)"
+                                                                 : "")) + "</tr>\n";
+  html += "<tr><th>duplicate measurements counted once</th>" +
+          Text(in.duplicates.Total() > 0 ? in.duplicates.Note() : std::string("none")) + "</tr>\n";
+  html += "<tr><th>files skipped</th>" + CountCell(long(in.skipped.size())) + "</tr>\n";
+  html += "<tr><th>bytes read</th>" + Cell(in.bytes_read, "%.0f") + "</tr>\n";
+  html += "</tbody></table>\n";
+
+  html += "<h3>Series and their runs</h3>\n<table class=\"sortable\"><thead><tr><th>#</th><th>series</th>"
+          "<th>process counts P</th><th>runs</th><th>median run time at smallest P (s)</th></tr></thead><tbody>\n";
+  for (std::size_t i = 0; i < study.series.size(); ++i) {
+    const Series& s = study.series[i];
+    std::string procs;
+    long runs = 0;
+    for (const RunGroup& g : s.groups) {
+      procs += (procs.empty() ? "" : ", ") + std::to_string(g.procs) +
+               (g.runs.size() > 1 ? " (\u00d7" + std::to_string(g.runs.size()) + ")" : "");
+      runs += long(g.runs.size());
+    }
+    html += "<tr><td class=\"num\">" + std::to_string(i + 1) + "</td><td><a href=\"#" + SeriesAnchor(i) + "\">" +
+            EscapeHtml(s.name) + "</a></td>" + Text(procs) + CountCell(runs) +
+            Cell(s.groups.empty() ? NAN : s.groups.front().median_time_s) + "</tr>\n";
+  }
+  html += "</tbody></table>\n";
+
+  if (!in.skipped.empty()) {
+    html += "<h3>Skipped files and why</h3>\n<table><thead><tr><th>file</th><th>reason</th></tr></thead><tbody>\n";
+    for (const SkippedFile& f : in.skipped) html += "<tr>" + Text(f.path) + Text(f.reason) + "</tr>\n";
+    html += "</tbody></table>\n";
+  }
+  for (const std::string& note : in.notes) html += "<p class=\"note\">note: " + EscapeHtml(note) + "</p>\n";
+  for (const std::string& warning : in.warnings)
+    html += "<p class=\"warn\">warning: " + EscapeHtml(warning) + "</p>\n";
+  for (const std::string& note : study.notes) html += "<p class=\"warn\">" + EscapeHtml(note) + "</p>\n";
+  return html + "</section>\n";
+}
+
+std::string SummarySection(const Study& study) {
+  std::string html =
+      "<section id=\"summary\">\n<h2>Summary</h2>\n<p class=\"note\">One row per series; click a column header to "
+      "sort (the page reads the same without scripts).</p>\n"
+      "<table class=\"sortable\" id=\"summary-table\"><thead><tr><th>series</th><th>model</th><th>measured P</th>"
+      "<th>largest predicted P</th><th>predicted T there (s)</th><th>interval width there (%)</th>"
+      "<th>LOO median |error| (%)</th><th>LOO within 10% (%)</th><th>LOO within 30% (%)</th>"
+      "<th>forward RMS log error</th><th>flagged predictions</th></tr></thead><tbody>\n";
+  for (std::size_t i = 0; i < study.predictions.size(); ++i) {
+    const SeriesPrediction& p = study.predictions[i];
+    const ProcsPrediction* last = nullptr;
+    int flagged = 0;
+    for (const ProcsPrediction& q : p.predictions) {
+      if (q.Ok()) last = &q;
+      flagged += !q.flags.empty();
+    }
+    const ValidationResult* v = ValidationOf(study, p.model.series_name);
+    const double width = last && std::isfinite(last->total.upper_s)
+                             ? 100 * (last->total.upper_s - last->total.lower_s) / last->total.value_s
+                             : NAN;
+    html += "<tr><td data-sort=\"" + EscapeHtml(p.model.series_name) + "\"><a href=\"#" + SeriesAnchor(i) + "\">" +
+            EscapeHtml(p.model.series_name) + "</a></td>" + Text(ToString(p.model.kind)) +
+            CountCell(long(p.observed.size())) + CountCell(last ? last->procs : 0) +
+            Cell(last ? last->total.value_s : NAN) + Cell(width, "%.0f") +
+            Cell(v ? 100 * v->summary.median_abs_relative_error : NAN, "%.1f") +
+            Cell(v ? 100 * v->summary.within_10_fraction : NAN, "%.0f") +
+            Cell(v ? 100 * v->summary.within_30_fraction : NAN, "%.0f") +
+            Cell(p.model.summary.forward_log_rms, "%.3f") + CountCell(flagged) + "</tr>\n";
+  }
+  return html + "</tbody></table>\n</section>\n";
+}
+
+std::string GlossarySection() {
+  std::string html = "<section id=\"glossary\">\n<h2>Names and units</h2>\n<p class=\"note\">The same names as the "
+                     "terminal tables, CSV, JSON and charts (docs/glossary.md).</p>\n<table><thead><tr><th>name here</th>"
+                     "<th>key in CSV/JSON</th><th>meaning</th></tr></thead><tbody>\n";
+  const char* meanings[] = {"time computing per rank (s)", "time of the messages on the wire, latency + size / "
+                            "bandwidth (s)", "MPI service time per rank without waiting, A + C(A) = MPI \u2212 S (s)",
+                            "time waiting for the network, from the contention model solved by MVA (s)"};
+  for (std::size_t k = 0; k < ComponentNames().size(); ++k)
+    html += "<tr><td>" + std::string(ComponentNames()[k].name) + "</td><td><code>" + ComponentNames()[k].key +
+            "</code></td><td>" + meanings[k] + "</td></tr>\n";
+  html += "<tr><td>predicted T</td><td><code>total_s</code></td><td>W + S + A + C, run time per rank (s)</td></tr>\n"
+          "<tr><td>P</td><td><code>procs</code></td><td>MPI processes</td></tr>\n"
+          "<tr><td>extrapolation</td><td><code>extrapolation_log2</code></td><td>octaves (factors of 2 of P) "
+          "outside the measured range</td></tr>\n"
+          "<tr><td>LOO</td><td></td><td>leave-one-out: each measured P predicted by the model fitted on the "
+          "others</td></tr>\n";
+  return html + "</tbody></table>\n</section>\n";
+}
+
+}  // namespace
+
+std::string RenderStudyHtml(const Study& study) {
+  std::string html =
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<title>qnm-predict study report</title>\n<style>" + std::string(kReportCss) + "</style>\n</head>\n<body>\n";
+  html += "<header><h1>qnm-predict study report</h1>\n<p>" + std::to_string(study.series.size()) +
+          " series; predictions at P = " + EscapeHtml(study.procs_spec) +
+          " and every measured P; validation leave-one-out. Times are seconds per rank.</p></header>\n";
+  // The summary first: with 100 series the list of inputs is long.
+  html += "<nav id=\"toc\"><strong>Contents</strong><ol>\n<li><a href=\"#summary\">Summary</a></li>\n"
+          "<li><a href=\"#inputs\">Inputs found</a></li>\n";
+  for (std::size_t i = 0; i < study.predictions.size(); ++i)
+    html += "<li><a href=\"#" + SeriesAnchor(i) + "\">" + EscapeHtml(study.predictions[i].model.series_name) +
+            "</a></li>\n";
+  for (std::size_t i = 0; i < study.trace_paths.size(); ++i)
+    html += "<li><a href=\"#" + TraceAnchor(i) + "\">Trace: " + EscapeHtml(study.trace_paths[i]) + "</a></li>\n";
+  html += "<li><a href=\"#glossary\">Names and units</a></li>\n</ol></nav>\n";
+  html += SummarySection(study);
+  html += InputsSection(study);
+  for (std::size_t i = 0; i < study.predictions.size(); ++i)
+    html += SeriesSection(i, study.predictions[i], ValidationOf(study, study.predictions[i].model.series_name));
+  for (const std::string& section : study.trace_sections) html += section;
+  html += GlossarySection();
+  html += "<script>" + std::string(kSortScript) + "</script>\n</body>\n</html>\n";
+  return html;
+}
+
+}  // namespace qnm::report
