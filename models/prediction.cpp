@@ -166,6 +166,23 @@ std::vector<ForwardError> ForwardValidateQueueing(const SeriesModel& m, const Pr
   });
 }
 
+/// Pooled sample sd of log(time) over the groups with repeated runs; 0 without repetitions.
+double RepetitionLogSd(const Series& series) {
+  double sum = 0;
+  int degrees = 0;
+  for (const RunGroup& group : series.groups) {
+    std::vector<double> logs;
+    for (const RunStats& run : group.runs)
+      if (double t = run.TotalTimeSeconds(); t > 0 && std::isfinite(t)) logs.push_back(std::log(t));
+    if (logs.size() < 2) continue;
+    double mean = 0;
+    for (double v : logs) mean += v / logs.size();
+    for (double v : logs) sum += (v - mean) * (v - mean);
+    degrees += static_cast<int>(logs.size()) - 1;
+  }
+  return degrees > 0 ? std::sqrt(sum / degrees) : 0.0;
+}
+
 /// Flags a prediction outside the plausible envelope and widens its interval to it.
 void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, double half_width_log,
                    ProcsPrediction* p) {
@@ -437,6 +454,14 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   } else if (!FitQueueingPart(options, &m, error)) {
     *error = series.name + ": " + *error;
     return false;
+  }
+  // Repetitions measure the run-to-run noise directly: the pooled sd of log
+  // time over the repeated training points is a floor of the interval's base
+  // (the anchor makes the in-sample error zero, the noise does not go away).
+  if (double noise = RepetitionLogSd(training_series); noise > m.error.base_log_sd) {
+    m.error.base_log_sd = noise;
+    m.summary.notes.push_back("repeated runs spread by " + FormatDouble("%.1f", 100 * noise) +
+                              "% (pooled log sd): the intervals are at least that wide");
   }
   {
     const SeriesModel& fitted = m;  // not yet anchored: Predict() applies an empty anchor
