@@ -184,20 +184,30 @@ long long FileSizeBytes(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0 ? static_cast<long long>(st.st_size) : -1;
 }
 
-std::string ReadFile(const std::string& path, long long max_bytes) {
-  if (max_bytes < 0) max_bytes = std::numeric_limits<long long>::max() - 1;
-  struct stat st;
+namespace {
+
+/// Opens `path` for reading when it is a regular file; `st` receives its fstat. Throws InputError.
+int OpenRegularFile(const std::string& path, struct stat* st) {
   // Check the type before opening: opening a FIFO blocks, a device may have effects.
-  if (::stat(path.c_str(), &st) != 0) Fail(path, "cannot open", errno);
-  if (S_ISDIR(st.st_mode)) throw InputError(path, 0, "cannot read: is a directory");
-  if (!S_ISREG(st.st_mode))
+  if (::stat(path.c_str(), st) != 0) Fail(path, "cannot open", errno);
+  if (S_ISDIR(st->st_mode)) throw InputError(path, 0, "cannot read: is a directory");
+  if (!S_ISREG(st->st_mode))
     throw InputError(path, 0, "cannot read: not a regular file (a FIFO, device or socket)");
   int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
   if (fd < 0) Fail(path, "cannot open", errno);
-  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+  if (::fstat(fd, st) != 0 || !S_ISREG(st->st_mode)) {  // replaced between stat and open
     ::close(fd);
     throw InputError(path, 0, "cannot read: not a regular file");
   }
+  return fd;
+}
+
+}  // namespace
+
+std::string ReadFile(const std::string& path, long long max_bytes) {
+  if (max_bytes < 0) max_bytes = std::numeric_limits<long long>::max() - 1;
+  struct stat st;
+  int fd = OpenRegularFile(path, &st);
   // Read straight into the string (one copy less than a bounce buffer); one
   // spare byte tells a file that grew since fstat from one that did not.
   auto too_large = [&] {
@@ -229,12 +239,7 @@ std::string ReadFile(const std::string& path, long long max_bytes) {
 
 std::string ReadFileHead(const std::string& path, std::size_t max_bytes) {
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) Fail(path, "cannot open", errno);
-  if (S_ISDIR(st.st_mode)) throw InputError(path, 0, "cannot read: is a directory");
-  if (!S_ISREG(st.st_mode))
-    throw InputError(path, 0, "cannot read: not a regular file (a FIFO, device or socket)");
-  int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) Fail(path, "cannot open", errno);
+  int fd = OpenRegularFile(path, &st);
   std::string head(max_bytes, '\0');
   std::size_t filled = 0;
   while (filled < max_bytes) {
