@@ -21,6 +21,10 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
   for (char c : model.series_name)
     stem += std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' ? c : '_';
   charts.context.file_stem = stem.empty() ? "series" : stem;
+  if (model.work_units > 0)
+    charts.context.caveat = {"No prediction beyond P = " + std::to_string(model.work_units) + ":",
+                             "the problem has " + std::to_string(model.work_units) +
+                                 " units of work (NPB-MZ zones)."};
   charts.interval_level = model.level;
   std::vector<std::pair<int, double>> times;
   for (const ProcsObservation& o : observed) {

@@ -16,6 +16,9 @@ struct ChartContext {
   std::string series_name;  // e.g. "lu-mz.C th=4"
   std::string machine;      // e.g. "LLNL cab" (empty when unknown)
   std::string file_stem;    // file-name-safe stem for this series, e.g. "lu-mz.C.th4"
+  // Why the predicted curve ends or bends where it does: short lines shown on
+  // the run-time chart, e.g. {"no prediction beyond P = 256:", "256 units of work"}.
+  std::vector<std::string> caveat;
 };
 
 /// A measured run time (median over repetitions, with min/max spread).

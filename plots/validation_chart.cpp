@@ -131,6 +131,10 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
   body += "set key outside right top vertical box samplen 3 spacing 1.2\n";
   body += "set autoscale yfix\nset offsets 0, 0, graph 0.06, graph 0.06\n";
   body += LogTics(y_low, y_high);
+  // Below the key, in the free right-hand column: why the curve ends where it does.
+  for (std::size_t k = 0; k < charts.context.caveat.size(); ++k)
+    body += "set label " + std::to_string(k + 1) + " " + GnuplotQuote(charts.context.caveat[k]) +
+            " at screen 0.625, screen " + FormatValue(0.62 - 0.04 * k) + " left font ',10'\n";
   chart->body = body + PlotCommand(plots);
   return true;
 }

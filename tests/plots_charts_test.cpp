@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "plots/chart_builders.h"
 #include "plots/charts.h"
 #include "tests/plots_lu_mz_data.h"
 #include "tests/plots_test_util.h"
@@ -203,4 +204,15 @@ TEST_CASE("The components key lists only the parts that are drawn", "[plots]") {
   CHECK(svg.find("modeled switch delay") != std::string::npos);
   CHECK(svg.find("measured MPI") == std::string::npos);
   CHECK(svg.find("measured compute") == std::string::npos);
+}
+
+TEST_CASE("The run-time chart says why the predicted curve ends (work units)", "[plots][work-units]") {
+  ChartSet set = qnm::plots::testdata::LuMzClassC();
+  qnm::plots::ChartScript chart;
+  REQUIRE(qnm::plots::BuildValidationChart(set, &chart));
+  CHECK(chart.body.find("set label") == std::string::npos);
+  set.context.caveat = {"No prediction beyond P = 16:", "the problem has 16 units of work (NPB-MZ zones)."};
+  REQUIRE(qnm::plots::BuildValidationChart(set, &chart));
+  CHECK(chart.body.find("set label 1 'No prediction beyond P = 16:'") != std::string::npos);
+  CHECK(chart.body.find("set label 2 'the problem has 16 units of work (NPB-MZ zones).'") != std::string::npos);
 }
