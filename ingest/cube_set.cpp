@@ -142,7 +142,9 @@ bool ApplyCubeSetSelection(const std::string& profile_path, const RunSelection& 
   std::string others;
   bool have_parameter = false;
   for (const auto& [name, value] : parameters) {
-    auto fixed = std::find_if(selection.where.begin(), selection.where.end(), [&](auto& w) { return w.first == name; });
+    const std::string& parameter = name;  // a structured binding cannot be captured before C++20 (clang)
+    auto fixed = std::find_if(selection.where.begin(), selection.where.end(),
+                              [&](auto& w) { return w.first == parameter; });
     if (fixed != selection.where.end() && fixed->second != value) return false;
     if (name == selection.parameter) {
       if (value < 1 || value > 1e8 || value != std::floor(value))
