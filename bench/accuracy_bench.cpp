@@ -268,6 +268,7 @@ struct Config {
   bool occam;  // Occam's window over the candidate curves (RuntimeModelOptions::more_terms_gain)
   bool prior;  // the corpus prior over candidates (learned without the left-out sources)
   bool nodes;  // candidates with overhead terms in nodes (RuntimeModelOptions::node_terms)
+  bool amdahl_only = false;  // Amdahl's law as the only candidate (the two-parameter baseline as a modeler)
 };
 constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                {"nodes", false, false, true},
@@ -276,7 +277,8 @@ constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                {"prior", false, true, false},
                                {"prior + nodes", false, true, true},
                                {"prior + Occam", true, true, false},
-                               {"prior + Occam + nodes", true, true, true}};
+                               {"prior + Occam + nodes", true, true, true},
+                               {"Amdahl alone", false, false, false, true}};
 
 /// Prediction options of a configuration, its prior learned without `leave_out` (cached).
 qnm::PredictionOptions ConfigOptions(const Config& c, const std::set<std::string>& leave_out,
@@ -285,6 +287,7 @@ qnm::PredictionOptions ConfigOptions(const Config& c, const std::set<std::string
   qnm::PredictionOptions options;
   options.runtime.more_terms_gain = c.occam ? 0.8 : 1.0;
   options.runtime.node_terms = c.nodes;
+  if (c.amdahl_only) options.runtime.candidates = {{qnm::ScalingTerm{0, 0}, qnm::ScalingTerm{-1, 0}}};
   if (c.prior) {
     std::string key = c.name;
     for (const std::string& s : leave_out) key += "|" + s;
