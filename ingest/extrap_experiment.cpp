@@ -134,38 +134,6 @@ std::vector<RunStats> ExtrapToRunStats(const ExtrapExperiment& experiment, const
   return runs;
 }
 
-ExtrapExperiment ExtrapFromSeries(const Series& series) {
-  ExtrapExperiment experiment;
-  std::string root = series.groups.empty() || series.groups[0].runs.empty() || series.groups[0].runs[0].app.empty()
-                         ? "main"
-                         : series.groups[0].runs[0].app;
-  MeasurementTable table;
-  std::size_t points = series.groups.size();
-  for (const RunGroup& group : series.groups) experiment.points.push_back(group.procs);
-  // Fix the call-path order: total, MPI, compute, then MPI call paths.
-  table.At(root, "time", points);
-  for (std::size_t g = 0; g < points; ++g) {
-    for (const RunStats& run : series.groups[g].runs) {
-      table.At(root, "time", points).values[g].push_back(run.TotalTimeSeconds());
-      if (Known(run.mpi_time_mean_s)) table.At(root + "->MPI", "time", points).values[g].push_back(run.mpi_time_mean_s);
-      if (Known(run.compute_time_mean_s))
-        table.At(root + "->compute", "time", points).values[g].push_back(run.compute_time_mean_s);
-      // MPI call paths, summed per function over call sites, mean over ranks.
-      std::map<std::string, double> per_function;
-      for (const CallSiteStats& site : run.call_sites)
-        if (Known(site.total_time_s) && run.procs > 0)
-          per_function["MPI_" + site.mpi_function] += site.total_time_s / run.procs;
-      for (const auto& [function, seconds] : per_function)
-        table.At(root + "->MPI->" + function, "time", points).values[g].push_back(seconds);
-    }
-  }
-  // Extra-P needs a value at every point: keep only call paths measured at all of them.
-  for (ExtrapMeasurement& m : table.Take())
-    if (std::all_of(m.values.begin(), m.values.end(), [](auto& v) { return !v.empty(); }))
-      experiment.measurements.push_back(std::move(m));
-  return experiment;
-}
-
 std::string WriteExtrapText(const ExtrapExperiment& experiment) {
   std::ostringstream out;
   out << "# qnm-predict export: Extra-P text format, times in seconds (mean over ranks below the root)\n";

@@ -52,12 +52,8 @@ bool LooksLikeExtrapJsonLines(std::string_view text);
 std::vector<RunStats> ExtrapToRunStats(const ExtrapExperiment& experiment, const std::string& series,
                                        const std::string& path, const RunSelection& selection = {});
 
-/// The experiment of one series' runs (repetitions at a process count become
-/// repetitions of a point): total time, MPI and compute time, and the time per
-/// MPI call path (mean over ranks) where the records know them.
-ExtrapExperiment ExtrapFromSeries(const Series& series);
-
-/// Writers following Extra-P's documented grammar.
+/// Writers following Extra-P's documented grammar (the export writes through
+/// pipeline/extrap_export.h; these serve the round trips of tests and fuzzing).
 std::string WriteExtrapText(const ExtrapExperiment& experiment);
 std::string WriteExtrapJsonLines(const ExtrapExperiment& experiment);
 
