@@ -355,3 +355,17 @@ TEST_CASE("concise mpiP report (-c): task time statistics instead of per-rank ro
   CHECK(run.mpi_time_mean_s == Approx(106.3244));
   CHECK(run.compute_time_mean_s == Approx(343.028495 - 106.3244));
 }
+
+TEST_CASE("nodes and ranks per node from mpiP's task assignment", "[ingest][mpip][nodes]") {
+  // One process per node (cab, 4 distinct hosts for 4 ranks).
+  qnm::RunStats run = qnm::MpipToRunStats(Load("tpatki-npbmz__bt-mz.C.4.4.30707.1.mpiP"));
+  CHECK(run.allocation == "one-per-node");
+  CHECK(run.nodes == 4);
+  CHECK(run.ranks_per_node == 1);
+  // Unknown hosts leave both unknown.
+  qnm::MpipReport report = Load("tpatki-npbmz__bt-mz.C.4.4.30707.1.mpiP");
+  report.hosts[2].clear();
+  qnm::RunStats partial = qnm::MpipToRunStats(report);
+  CHECK(partial.nodes == 0);
+  CHECK(partial.ranks_per_node == 0);
+}
