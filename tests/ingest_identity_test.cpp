@@ -265,3 +265,23 @@ TEST_CASE("ingest --series says why runs were grouped", "[ingest][identity][cli]
   CHECK(status == 0);
   CHECK(folders.find("10 series (grouped by folder)") != std::string::npos);
 }
+
+TEST_CASE("an info file's node count gives nodes and ranks per node; the run's own hosts win",
+          "[ingest][identity][nodes]") {
+  qnm::RunInfoFile info;
+  info.path = "/runs/a/info";
+  info.nodes = 4;
+  qnm::RunStats run;
+  run.procs = 8;
+  qnm::ApplyRunInfo(info, &run);
+  CHECK(run.nodes == 4);
+  CHECK(run.ranks_per_node == 2);
+  CHECK(run.derivations.at("nodes").find("info") != std::string::npos);
+  qnm::RunStats own;  // nodes already known from the mpiP task assignment
+  own.procs = 8;
+  own.nodes = 8;
+  own.ranks_per_node = 1;
+  qnm::ApplyRunInfo(info, &own);
+  CHECK(own.nodes == 8);
+  CHECK(own.ranks_per_node == 1);
+}
