@@ -8,7 +8,7 @@
 // is carried on, so an extrapolation continues the model's trend from the
 // measured edge rather than from the curve's own value there (the "level
 // correction" of forecasting: the forecast starts from the last observation,
-// Hyndman & Athanasopoulos, Forecasting: Principles and Practice, §5.2 naive
+// Hyndman & Athanasopoulos, Forecasting: Principles and Practice, 3rd ed., §5.2 naive
 // and drift methods, applied to the model's residual).
 #include <functional>
 #include <string>
