@@ -5,17 +5,18 @@
 // (a + b/P, non-negative relative least squares) and the naive "last training
 // point x P_last / P" (perfect scaling from the edge).
 //
-// Headline: leave one source out. Nothing the shipped model uses is learned
-// from these series; what was tried and learned from them — the corpus prior
-// over candidate curves (models/extrapolation_prior.h) — is learned from every
-// other source's series, never from the one being scored, and shown beside
-// "ours" as "with corpus prior (tried)" (not shipped: see bench/README.md).
+// Headline: leave one source out. Each model configuration (uniform average,
+// node terms, Occam's window, the corpus prior over candidate curves of
+// models/extrapolation_prior.h, Amdahl alone) is scored on the other sources,
+// the best is chosen there and only then applied to the scored source; the
+// prior is learned without the scored source too. Beside "ours": the plain
+// uniform average ("uniform"), the weighting of the previous round.
 //
 // Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--write-prior FILE]
 //   --data        bench/data (scaling/, scaling2/, mpip-scaling/)
 //   --tests       the project's tests/data (NPB tables, mpiP reports of NPB-MZ on cab)
 //   --quiet       only the summaries, no per-series rows
-//   --write-prior the prior learned on every source (what the tool ships), as JSON
+//   --write-prior the corpus prior learned on every source, as JSON (not shipped: not chosen)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -163,8 +164,8 @@ double AmdahlPrediction(const std::vector<std::pair<int, double>>& train, int pr
 struct PointResult {
   int procs = 0;
   double measured_s = 0;
-  double ours = NAN, with_prior = NAN, amdahl = NAN, naive = NAN, peer = NAN;  // |relative error|
-  bool inside = false, with_prior_inside = false, flagged = false;
+  double ours = NAN, uniform = NAN, amdahl = NAN, naive = NAN, peer = NAN;  // |relative error|
+  bool inside = false, uniform_inside = false, flagged = false;
 };
 
 struct SeriesResult {
@@ -195,16 +196,16 @@ bool Validate(const Entry& e, const qnm::PredictionOptions& prediction, qnm::Val
   return qnm::ValidateSeries(*e.series, options, result, error);
 }
 
-/// Scores the shipped configuration ("ours") and an alternative tried beside it.
+/// Scores a configuration ("ours") and, beside it, the plain uniform average.
 SeriesResult Score(const Entry& e, const qnm::PredictionOptions& shipped,
-                   const qnm::PredictionOptions& alternative) {
+                   const qnm::PredictionOptions& uniform) {
   SeriesResult out;
   out.source = e.source;
   out.name = e.series->name;
   for (int p : e.train) out.train += (out.train.empty() ? "" : ",") + std::to_string(p);
-  qnm::ValidationResult ours, tried;
+  qnm::ValidationResult ours, plain;
   std::string error;
-  if (!Validate(e, shipped, &ours, &error) || !Validate(e, alternative, &tried, &error)) {
+  if (!Validate(e, shipped, &ours, &error) || !Validate(e, uniform, &plain, &error)) {
     out.failure = error;
     return out;
   }
@@ -222,9 +223,9 @@ SeriesResult Score(const Entry& e, const qnm::PredictionOptions& shipped,
     point.ours = RelativeError(row.predicted.total.value_s, point.measured_s);
     point.inside = row.predicted.total.lower_s <= point.measured_s && point.measured_s <= row.predicted.total.upper_s;
     point.flagged = !row.predicted.flags.empty();
-    const qnm::ValidationRow& a = tried.rows[k];
-    point.with_prior = RelativeError(a.predicted.total.value_s, point.measured_s);
-    point.with_prior_inside = a.predicted.total.lower_s <= point.measured_s && point.measured_s <= a.predicted.total.upper_s;
+    const qnm::ValidationRow& a = plain.rows[k];
+    point.uniform = RelativeError(a.predicted.total.value_s, point.measured_s);
+    point.uniform_inside = a.predicted.total.lower_s <= point.measured_s && point.measured_s <= a.predicted.total.upper_s;
     point.amdahl = RelativeError(AmdahlPrediction(train_times, row.procs), point.measured_s);
     point.naive = RelativeError(t_last * p_last / row.procs, point.measured_s);
     if (e.peer) {
@@ -337,9 +338,9 @@ double Max(const std::vector<double>& values) {
 }
 
 struct Totals {
-  std::vector<double> last_ours, last_prior, last_amdahl, last_naive, last_peer, all_ours;
-  int points = 0, inside = 0, prior_inside = 0, flagged = 0, series = 0, failed = 0;
-  int wins_peer = 0, prior_wins_peer = 0, peer_series = 0, wins_amdahl = 0, wins_naive = 0, wins_prior = 0;
+  std::vector<double> last_ours, last_uniform, last_amdahl, last_naive, last_peer;
+  int points = 0, inside = 0, uniform_inside = 0, flagged = 0, series = 0, failed = 0;
+  int wins_peer = 0, uniform_wins_peer = 0, peer_series = 0, wins_amdahl = 0, wins_naive = 0;
   void Add(const SeriesResult& s) {
     if (!s.failure.empty()) {
       ++failed;
@@ -348,25 +349,23 @@ struct Totals {
     ++series;
     for (const PointResult& p : s.points) {
       ++points;
-      all_ours.push_back(p.ours);
       inside += p.inside;
-      prior_inside += p.with_prior_inside;
+      uniform_inside += p.uniform_inside;
       flagged += p.flagged;
     }
     const PointResult& last = s.points.back();
     last_ours.push_back(last.ours);
-    last_prior.push_back(last.with_prior);
+    last_uniform.push_back(last.uniform);
     last_amdahl.push_back(last.amdahl);
     last_naive.push_back(last.naive);
     last_peer.push_back(last.peer);
     if (std::isfinite(last.peer)) {
       ++peer_series;
       wins_peer += last.ours < last.peer;
-      prior_wins_peer += last.with_prior < last.peer;
+      uniform_wins_peer += last.uniform < last.peer;
     }
     wins_amdahl += last.ours < last.amdahl;
     wins_naive += last.ours < last.naive;
-    wins_prior += last.ours < last.with_prior;
   }
 };
 
@@ -380,15 +379,15 @@ void PrintTotalsHeader() {
 void PrintTotals(const std::string& title, const Totals& t) {
   std::string peer = t.peer_series ? std::to_string(t.wins_peer) + "/" + std::to_string(t.peer_series) + " (" +
                                          Pct(double(t.wins_peer) / t.peer_series) + "; uniform " +
-                                         std::to_string(t.prior_wins_peer) + ")"
+                                         std::to_string(t.uniform_wins_peer) + ")"
                                    : "–";
   std::printf("| %s | %d%s | %d | %s / %s | %s | %s | %s | %s | %s | %d/%d | %d/%d | %s (%s) | %d |\n",
               title.c_str(), t.series, t.failed ? (" (+" + std::to_string(t.failed) + " failed)").c_str() : "",
               t.points, Pct(Median(t.last_ours)).c_str(), Pct(Max(t.last_ours)).c_str(),
-              Pct(Median(t.last_prior)).c_str(), Pct(Median(t.last_peer)).c_str(),
+              Pct(Median(t.last_uniform)).c_str(), Pct(Median(t.last_peer)).c_str(),
               Pct(Median(t.last_amdahl)).c_str(), Pct(Median(t.last_naive)).c_str(), peer.c_str(), t.wins_amdahl,
               t.series, t.wins_naive, t.series, Pct(t.points ? double(t.inside) / t.points : NAN).c_str(),
-              Pct(t.points ? double(t.prior_inside) / t.points : NAN).c_str(), t.flagged);
+              Pct(t.points ? double(t.uniform_inside) / t.points : NAN).c_str(), t.flagged);
 }
 
 void PrintSeries(const std::string& title, const std::vector<SeriesResult>& results) {
@@ -409,7 +408,7 @@ void PrintSeries(const std::string& title, const std::vector<SeriesResult>& resu
     }
     const PointResult& l = s.points.back();
     std::printf("| %s | %s | %s | %s | %s | %s | %s | %s | %d/%zu |\n", s.name.c_str(), s.train.c_str(),
-                each.c_str(), Pct(l.ours).c_str(), Pct(l.with_prior).c_str(), Pct(l.peer).c_str(),
+                each.c_str(), Pct(l.ours).c_str(), Pct(l.uniform).c_str(), Pct(l.peer).c_str(),
                 Pct(l.amdahl).c_str(), Pct(l.naive).c_str(), inside, s.points.size());
     if (!s.note.empty()) std::printf("| | | %s | | | | | | |\n", s.note.c_str());
   }
@@ -485,9 +484,9 @@ int main(int argc, char** argv) {
       }
 
     // Beside "ours": the candidate average with uniform weights and no Occam's window.
-    qnm::PredictionOptions without_prior;
-    without_prior.runtime.more_terms_gain = 1.0;
-    without_prior.runtime.node_terms = false;
+    qnm::PredictionOptions uniform;
+    uniform.runtime.more_terms_gain = 1.0;
+    uniform.runtime.node_terms = false;
     std::vector<qnm::PriorSeries> samples;
     for (const Entry& e : corpus) samples.push_back(AsPriorSeries(e));
     std::set<std::string> sources;
@@ -524,7 +523,7 @@ int main(int argc, char** argv) {
       qnm::PredictionOptions options = ConfigOptions(kConfigs[chosen], {source}, samples, &cache);
       for (const Entry& e : corpus)
         if (e.source == source) {
-          by_source[source].push_back(Score(e, options, without_prior));
+          by_source[source].push_back(Score(e, options, uniform));
           for (std::size_t k = 0; k < std::size(kConfigs); ++k)
             all_objective[k] += LastLogError(e, ConfigOptions(kConfigs[k], {source}, samples, &cache));
         }
@@ -551,7 +550,7 @@ int main(int argc, char** argv) {
     PrintTotals("**all (leave one source out)**", all);
 
     // ---- mpiP-driven series (the queueing model) and NPB tables ----
-    qnm::PredictionOptions shipped_prior = ConfigOptions(kConfigs[shipped], {}, samples, &cache);
+    qnm::PredictionOptions shipped_options = ConfigOptions(kConfigs[shipped], {}, samples, &cache);
     std::vector<Series> mpip_scaling = Load({data + "/mpip-scaling"});
     std::vector<Series> cab = Load({tests + "/mpip"});
     std::vector<Series> npb = Load({tests + "/npb/npb_series_median.csv"});
@@ -566,8 +565,8 @@ int main(int argc, char** argv) {
       for (auto [train, set] : {std::pair{std::vector<int>{1, 2, 4, 8, 16}, &th8_16},
                                 std::pair{std::vector<int>{1, 2, 4, 8}, &th8_8}}) {
         Entry e{"mpip-scaling", &s, train, nullptr, &AppTimeMax};
-        SeriesResult r = Score(e, shipped_prior, without_prior);
-        r.note = RiseNote(e, shipped_prior);
+        SeriesResult r = Score(e, shipped_options, uniform);
+        r.note = RiseNote(e, shipped_options);
         set->results.push_back(r);
       }
     }
@@ -578,10 +577,10 @@ int main(int argc, char** argv) {
     for (const Series& s : cab) {
       if (s.name.find("-mz.C") == std::string::npos) continue;
       Entry e8{"cab", &s, {1, 2, 4, 8}, nullptr, nullptr};
-      SeriesResult r = Score(e8, shipped_prior, without_prior);
-      r.note = RiseNote(e8, shipped_prior);
+      SeriesResult r = Score(e8, shipped_options, uniform);
+      r.note = RiseNote(e8, shipped_options);
       mz8.results.push_back(r);
-      mz4.results.push_back(Score(Entry{"cab", &s, {1, 2, 4}, nullptr, nullptr}, shipped_prior, without_prior));
+      mz4.results.push_back(Score(Entry{"cab", &s, {1, 2, 4}, nullptr, nullptr}, shipped_options, uniform));
     }
     extras.push_back(mz8);
     extras.push_back(mz4);
@@ -590,7 +589,7 @@ int main(int argc, char** argv) {
       int n = static_cast<int>(Times(s).size());
       if (n < 4) continue;
       tables.results.push_back(Score(Entry{"npb", &s, Smallest(s, std::min(5, n - 1)), nullptr, nullptr},
-                                     shipped_prior, without_prior));
+                                     shipped_options, uniform));
     }
     extras.push_back(tables);
 

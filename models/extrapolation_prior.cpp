@@ -131,7 +131,11 @@ bool FitExtrapolationPrior(const std::vector<PriorSeries>& series, const Runtime
   summary->termination = ExtrapolationPriorSummary::Termination::kLearned;
   summary->series = used;
   summary->held_out_points = static_cast<int>(rates.size());
-  summary->coverage = options.interval_level;
+  // Measured, not assumed: the floor can make the interval hold more than the level.
+  double inside = 0;
+  for (const Rate& r : rates)
+    if (r.rate <= z * prior->per_octave_log_sd) inside += r.weight;
+  summary->coverage = weight_total > 0 ? inside / weight_total : 0.0;
   return true;
 }
 

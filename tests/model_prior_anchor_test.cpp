@@ -37,6 +37,7 @@ TEST_CASE("a corpus of Amdahl-law series makes Amdahl's law the most probable ca
   CHECK(amdahl == Approx(13.0 / (12.0 + candidates)));
   // Exact data: errors are tiny, the interval rate sits at its floor.
   CHECK(prior.per_octave_log_sd == Approx(0.05));
+  CHECK(summary.coverage == Approx(1.0));
   CHECK_FALSE(qnm::FitExtrapolationPrior({}, qnm::RuntimeModelOptions(), qnm::ExtrapolationPriorOptions(), &prior,
                                          &summary));
 }
