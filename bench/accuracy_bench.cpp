@@ -370,7 +370,8 @@ struct Totals {
 };
 
 void PrintTotalsHeader() {
-  std::printf("| data | series | points | ours at largest P: median / max | uniform average | Extra-P | Amdahl | "
+  std::printf("| data | series | points | ours at largest P: median / max | uniform average | Extra-P: median / max | "
+              "Amdahl: median / max | "
               "naive | ours better than Extra-P | than Amdahl | than naive | inside 90%% interval (uniform) | "
               "flagged |\n");
   std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -381,11 +382,11 @@ void PrintTotals(const std::string& title, const Totals& t) {
                                          Pct(double(t.wins_peer) / t.peer_series) + "; uniform " +
                                          std::to_string(t.uniform_wins_peer) + ")"
                                    : "–";
-  std::printf("| %s | %d%s | %d | %s / %s | %s | %s | %s | %s | %s | %d/%d | %d/%d | %s (%s) | %d |\n",
+  std::printf("| %s | %d%s | %d | %s / %s | %s | %s / %s | %s / %s | %s | %s | %d/%d | %d/%d | %s (%s) | %d |\n",
               title.c_str(), t.series, t.failed ? (" (+" + std::to_string(t.failed) + " failed)").c_str() : "",
               t.points, Pct(Median(t.last_ours)).c_str(), Pct(Max(t.last_ours)).c_str(),
-              Pct(Median(t.last_uniform)).c_str(), Pct(Median(t.last_peer)).c_str(),
-              Pct(Median(t.last_amdahl)).c_str(), Pct(Median(t.last_naive)).c_str(), peer.c_str(), t.wins_amdahl,
+              Pct(Median(t.last_uniform)).c_str(), Pct(Median(t.last_peer)).c_str(), Pct(Max(t.last_peer)).c_str(),
+              Pct(Median(t.last_amdahl)).c_str(), Pct(Max(t.last_amdahl)).c_str(), Pct(Median(t.last_naive)).c_str(), peer.c_str(), t.wins_amdahl,
               t.series, t.wins_naive, t.series, Pct(t.points ? double(t.inside) / t.points : NAN).c_str(),
               Pct(t.points ? double(t.uniform_inside) / t.points : NAN).c_str(), t.flagged);
 }
