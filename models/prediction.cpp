@@ -6,6 +6,7 @@
 #include <set>
 
 #include "models/contention_network.h"
+#include "models/node_regime.h"
 #include "util/statistics.h"
 #include "util/text_format.h"
 
@@ -461,7 +462,9 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   if (m.kind == ModelKind::kRuntimeOnly) {
     RuntimeModelOptions runtime = options.runtime;
     if (runtime.ranks_per_node == 0) runtime.ranks_per_node = m.ranks_per_node;
-    if (!FitRuntimeModel(times, runtime, &m.runtime, error)) {
+    NodeRegimeSplit regime = SplitAtNodeBoundary(times, options.split_at_node_boundary ? m.ranks_per_node : 0);
+    if (!regime.note.empty()) m.summary.notes.push_back(regime.note);
+    if (!FitRuntimeModel(regime.fitted, runtime, &m.runtime, error)) {
       *error = series.name + ": " + *error;
       return false;
     }

@@ -34,6 +34,9 @@ struct PredictionOptions {
   MachineProfile machine;       // series' machine name, else estimate from the series
   mva::Options mva;
   PlausibleEnvelopeOptions envelope;
+  // Runtime-only series: fit the multi-node runs alone when the time rises
+  // as the runs leave the node (models/node_regime.h).
+  bool split_at_node_boundary = true;
 
   bool IsValid(std::string* error) const;
 };
