@@ -269,7 +269,7 @@ void FillSummary(SeriesModel* m) {
     m->summary.notes.push_back("total run time = " + m->runtime.Formula());
   if (m->work_units > 0)
     m->summary.notes.push_back("the problem splits into " + std::to_string(m->work_units) +
-                               " units of work (NPB-MZ zones): no prediction beyond P=" +
+                               " units of work (NPB-MZ zones, --work-units): no prediction beyond P=" +
                                std::to_string(m->work_units));
 }
 
@@ -378,7 +378,7 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   if (work_units > 0 && procs > work_units) {
     p.termination = PredictionTermination::kBeyondWorkUnits;
     p.message = "P=" + std::to_string(procs) + " exceeds the " + std::to_string(work_units) +
-                " units of work (NPB-MZ zones) the problem splits into";
+                " units of work the problem splits into (NPB-MZ zones, --work-units)";
     return p;
   }
   std::string why;

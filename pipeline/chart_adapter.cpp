@@ -24,7 +24,7 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
   if (model.work_units > 0)
     charts.context.caveat = {"No prediction beyond P = " + std::to_string(model.work_units) + ":",
                              "the problem has " + std::to_string(model.work_units) +
-                                 " units of work (NPB-MZ zones)."};
+                                 " units of work (NPB-MZ zones, --work-units)."};
   charts.interval_level = model.level;
   std::vector<std::pair<int, double>> times;
   for (const ProcsObservation& o : observed) {
