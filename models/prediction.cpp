@@ -104,6 +104,21 @@ InputCurve Curve(const char* key, const char* name, const char* unit, const Runt
   return c;
 }
 
+/// The curve as the model uses it: through its training points (the anchor's factor).
+InputCurve Anchored(InputCurve c, const TrainingAnchor& anchor) {
+  if (anchor.log_residuals.empty()) return c;
+  if (anchor.LargestLogMiss() > 0.01) c.formula += ", through the measured points";
+  c.evaluate = [inner = c.evaluate, anchor](double procs) { return inner(procs) * anchor.Factor(procs); };
+  return c;
+}
+
+/// Fitted to P >= 2: a single process has no imbalance and no network messages; the model
+/// keeps its measured parts at P = 1, so the curves are not drawn below P = 2.
+InputCurve FromTwo(InputCurve c) {
+  c.evaluate = [inner = c.evaluate](double procs) { return procs >= 2 ? inner(procs) : kUnknown; };
+  return c;
+}
+
 std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
   std::vector<InputCurve> out;
   if (m.kind == ModelKind::kRuntimeOnly) {
@@ -117,17 +132,14 @@ std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
   if (!q.imbalance_s.members.empty()) {
     InputCurve c = Curve("imbalance_s", "load imbalance per process (max - mean compute)", "s", q.imbalance_s,
                          m.training, &ProcsObservation::imbalance_s);
-    if (q.imbalance_anchor != 1.0)
-      c.formula = FormatDouble("%.3g", q.imbalance_anchor) + " x (" + c.formula + "), through the last training point";
-    c.evaluate = [q](double procs) { return procs >= 2 ? q.imbalance_s.Evaluate(procs) * q.imbalance_anchor : 0.0; };
-    out.push_back(c);
+    out.push_back(FromTwo(Anchored(c, q.imbalance_anchor)));
   }
   if (q.has_messages) {
-    out.push_back(Curve("messages_per_rank", "messages per process", "messages", q.messages_per_rank,
-                        m.training, &ProcsObservation::messages_per_rank));
+    out.push_back(FromTwo(Curve("messages_per_rank", "messages per process", "messages", q.messages_per_rank,
+                                m.training, &ProcsObservation::messages_per_rank)));
     if (q.has_bytes)
-      out.push_back(Curve("bytes_per_message", "bytes per message", "bytes", q.bytes_per_message,
-                          m.training, &ProcsObservation::bytes_per_message));
+      out.push_back(FromTwo(Curve("bytes_per_message", "bytes per message", "bytes", q.bytes_per_message,
+                                  m.training, &ProcsObservation::bytes_per_message)));
   }
   if (q.has_messages && q.service.runs > 0) {
     InputCurve c;
@@ -141,7 +153,7 @@ std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
       double bytes = q.has_bytes && !q.bytes_per_message.members.empty() ? q.bytes_per_message.Evaluate(procs) : 0.0;
       return q.service.Evaluate(bytes);
     };
-    out.push_back(c);
+    out.push_back(FromTwo(c));
   } else {
     out.push_back(Curve("mpi_active_s", "MPI service time per process", "s", q.mpi_active_s, m.training,
                         &ProcsObservation::mpi_active_s));

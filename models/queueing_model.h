@@ -17,6 +17,7 @@
 
 #include "models/contention_network.h"
 #include "models/runtime_model.h"
+#include "models/training_anchor.h"
 
 namespace qnm {
 
@@ -50,10 +51,11 @@ struct QueueingModel {
   MessageServiceModel service;
   RuntimeModel mpi_active_s;  // only without message counts
   // Load imbalance I(P) at P >= 2 (empty: every training run balanced or
-  // without per-rank times), scaled by imbalance_anchor so it passes through
-  // the last training point's measured imbalance.
+  // without per-rank times).
   RuntimeModel imbalance_s;
-  double imbalance_anchor = 1.0;
+  // I(P) goes through the measured imbalances (models/training_anchor.h): the
+  // last one is carried on beyond the training range.
+  TrainingAnchor imbalance_anchor;
   // Message statistics are fitted to P >= 2 only: a single process sends no
   // network messages (its few "messages" are collectives with itself, of a
   // few bytes, and would bend every curve). P = 1 keeps its measured parts.
