@@ -77,7 +77,7 @@ std::vector<std::vector<ScalingTerm>> ComputeCandidates() {
 }
 
 std::vector<std::vector<ScalingTerm>> ImbalanceCandidates() {
-  const ScalingTerm one{0, 0}, inverse{-1, 0}, log2p{0, 1};
+  const ScalingTerm one{0, 0}, inverse{-1, 0};
   return {{one}, {one, inverse}};
 }
 
