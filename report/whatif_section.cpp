@@ -51,13 +51,13 @@ std::string BothCurvesChart(const SeriesWhatifPrediction& r) {
   if (procs.empty()) return "";
   SvgPlot plot("run time vs P: unchanged and with the what-if", ProcessAxis(procs), FitAxis(times, true, "run time (s)"),
                620, 340);
-  const std::string level = std::to_string(static_cast<int>(std::lround(r.unchanged.model.level * 100))) + "% interval";
-  plot.Area(curves[0].lower, curves[0].upper, "#969696", 0.3, "unchanged, " + level);
-  plot.Area(curves[1].lower, curves[1].upper, "#5aae61", 0.3, "with what-if, " + level);
-  plot.Line(curves[0].line, "#111111", "unchanged (predicted)");
-  plot.Line(curves[1].line, "#1b7837", "with what-if (predicted)");
+  const std::string level = std::to_string(static_cast<int>(std::lround(r.unchanged.model.level * 100))) + "%";
+  plot.Area(curves[0].lower, curves[0].upper, "#969696", 0.3, "unchanged " + level);
+  plot.Area(curves[1].lower, curves[1].upper, "#5aae61", 0.3, "what-if " + level);
+  plot.Line(curves[0].line, "#111111", "unchanged");
+  plot.Line(curves[1].line, "#1b7837", "what-if");
   plot.Markers(curves[0].measured, "#b2182b", "measured");
-  plot.Markers(curves[1].measured, "#1b7837", "measured runs with what-if", true);
+  plot.Markers(curves[1].measured, "#1b7837", "runs changed", true);
   return plot.Render();
 }
 

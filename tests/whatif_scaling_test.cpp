@@ -12,8 +12,8 @@
 #include "pipeline/series_loading.h"
 #include "trace/otf2_reader.h"
 #include "trace/trace_run_stats.h"
-#include "trace/wait_state_report.h"
 #include "util/input_error.h"
+#include "whatif/region_list.h"
 #include "whatif/whatif_simulation.h"
 #include "whatif_scaling/profile_whatif.h"
 #include "whatif_scaling/suggestions_at_scale.h"
@@ -160,7 +160,8 @@ TEST_CASE("whatif scaling: neutral hypotheses change nothing at any P (bundled s
     const SeriesWhatifPrediction r = PredictWith(series, lines, Procs1To1024());
     for (std::size_t i = 0; i < r.unchanged.predictions.size(); ++i) {
       INFO("P = " << r.unchanged.predictions[i].procs);
-      REQUIRE(r.whatif.predictions[i].Ok());
+      REQUIRE(r.whatif.predictions[i].Ok() == r.unchanged.predictions[i].Ok());
+      if (!r.unchanged.predictions[i].Ok()) continue;  // beyond the NPB-MZ zones: neither predicts
       CHECK(r.whatif.predictions[i].total.value_s == Approx(r.unchanged.predictions[i].total.value_s).epsilon(1e-12));
       CHECK(r.gains[i].gain.value_s == Approx(0).margin(1e-12 * r.unchanged.predictions[i].total.value_s));
     }
@@ -168,7 +169,8 @@ TEST_CASE("whatif scaling: neutral hypotheses change nothing at any P (bundled s
   const SeriesWhatifPrediction twice =
       PredictWith(series, {"BALANCE REGION \"computation\"", "BALANCE REGION \"computation\""}, Procs1To1024());
   for (std::size_t i = 0; i < once.whatif.predictions.size(); ++i)
-    CHECK(twice.whatif.predictions[i].total.value_s == Approx(once.whatif.predictions[i].total.value_s).epsilon(1e-12));
+    if (once.whatif.predictions[i].Ok())
+      CHECK(twice.whatif.predictions[i].total.value_s == Approx(once.whatif.predictions[i].total.value_s).epsilon(1e-12));
 }
 
 TEST_CASE("whatif scaling: removing all compute imbalance never predicts a slower run", "[whatif_scaling]") {
@@ -226,31 +228,41 @@ TEST_CASE("whatif scaling: neutral and balancing hypotheses on traces", "[whatif
     INFO("P = " << same.gains[i].procs);
     CHECK(same.whatif.predictions[i].total.value_s == Approx(same.unchanged.predictions[i].total.value_s).epsilon(1e-12));
   }
-  // Every computation region balanced (SILAS global mode): no slower at any P.
+  // Every computation region that several ranks enter balanced (SILAS global
+  // mode: every instance on every rank the mean): no slower at any P. Not the
+  // measurement-off pseudo region (the tool's own pauses; moving them makes
+  // the simulated run 0.3 ms slower) nor a region one rank enters alone
+  // (balancing it only moves time between that rank's instances).
   std::vector<std::string> balance_all;
   const trace::Trace trace = trace::ReadOtf2Trace(Data("otf2/tracer-stencil4d-32"));
-  for (const std::string& name : trace::UserRegionNames(trace))
-    balance_all.push_back("BALANCE REGION \"" + name + "\" OPTION \"mode\" \"global\"");
+  for (const trace::RegionListing& region : trace::ListRegions(trace))
+    if (!region.is_mpi && !region.is_paused && region.ranks_entering >= 2)
+      balance_all.push_back("BALANCE REGION \"" + region.name + "\" OPTION \"mode\" \"global\"");
   REQUIRE(!balance_all.empty());
   const SeriesWhatifPrediction balanced = PredictWith(series, balance_all, Procs1To1024());
+  // At P = 64 the simulation itself is 0.23 us slower (of 1.566 s): balancing the
+  // exclusive time of TRACER_Loop, which calls MPI, moves a little of it from
+  // after a rank's last send to before it. Timer-level, so a 1e-6 tolerance.
   for (std::size_t i = 0; i < balanced.gains.size(); ++i) {
     INFO("P = " << balanced.gains[i].procs);
-    CHECK(balanced.gains[i].gain.value_s >= 0);
+    CHECK(balanced.gains[i].gain.value_s >= -1e-6 * balanced.unchanged.predictions[i].total.value_s);
   }
 }
 
 TEST_CASE("whatif scaling: one trace is predicted at its own P only", "[whatif_scaling]") {
   const Series series = TraceSeries({"otf2/synthetic-patterns-4rank"});
   const SeriesWhatifPrediction r = PredictWith(series, {"BALANCE REGION \"main\""}, {4, 64});
+  // The unchanged series says it cannot be extrapolated and predicts its own P only.
   const trace::Trace trace = trace::ReadOtf2Trace(Data("otf2/synthetic-patterns-4rank"));
   trace::WhatifOptions options;
   options.hypotheses = {Line("BALANCE REGION \"main\"")};
   const trace::WhatifResult simulated = trace::SimulateWhatif(trace, options);
-  REQUIRE(r.gains.size() == 2);
+  REQUIRE(r.gains.size() == 1);
+  CHECK(r.gains[0].procs == 4);
   CHECK(r.whatif.predictions[0].total.value_s == Approx(simulated.summary.simulated_runtime_s).epsilon(1e-9));
   CHECK(r.gains[0].gain.value_s == Approx(simulated.summary.gain_s).epsilon(1e-6));
-  CHECK(r.whatif.predictions[1].termination == PredictionTermination::kCannotExtrapolate);
-  CHECK(std::isnan(r.gains[1].gain.value_s));
+  CHECK(r.gains[0].gain.value_s > 0);
+  CHECK(!r.unchanged.model.summary.extrapolatable);
 }
 
 TEST_CASE("whatif suggest at scale: the planted imbalance's fix ranks first", "[whatif_scaling]") {

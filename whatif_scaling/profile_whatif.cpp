@@ -44,7 +44,8 @@ bool NamesSite(const std::string& name, const CallSiteStats& site) {
 /// The run's times as the hypotheses change them: per rank (or one "rank" of means).
 class ProfileTimes {
  public:
-  explicit ProfileTimes(const RunStats& run) : run_(run), file_(FileOf(run)) {
+  ProfileTimes(const RunStats& run, bool absent_region_is_noop)
+      : run_(run), file_(FileOf(run)), absent_region_is_noop_(absent_region_is_noop) {
     const std::size_t ranks = run.app_time_s_per_rank.size();
     per_rank_ = ranks > 0 && run.mpi_time_s_per_rank.size() == ranks;
     if (per_rank_) {
@@ -143,6 +144,7 @@ class ProfileTimes {
     std::vector<CallSiteStats*> matched;
     for (CallSiteStats& site : sites_)
       if (NamesSite(h.region, site)) matched.push_back(&site);
+    if (matched.empty() && absent_region_is_noop_) return matched;
     if (matched.empty()) {
       std::vector<std::string> names;
       for (const CallSiteStats& site : sites_)
@@ -233,6 +235,7 @@ class ProfileTimes {
 
   const RunStats& run_;
   std::string file_;
+  bool absent_region_is_noop_ = false;
   bool per_rank_ = false;
   std::vector<double> app_, mpi_;
   std::vector<CallSiteStats> sites_;
@@ -251,13 +254,20 @@ std::string WhyTraceNeeded(const Hypothesis& hypothesis) {
   }
 }
 
+bool ProfileHasRegion(const RunStats& run, const std::string& region) {
+  if (ToLower(region) == kProfileComputation) return true;
+  for (const CallSiteStats& site : run.call_sites)
+    if (NamesSite(region, site)) return true;
+  return false;
+}
+
 RunStats ApplyProfileWhatif(const RunStats& run, const std::vector<Hypothesis>& hypotheses,
-                            std::vector<std::string>* notes) {
+                            std::vector<std::string>* notes, bool absent_region_is_noop) {
   for (const Hypothesis& h : hypotheses) {
     const std::string why = WhyTraceNeeded(h);
     if (!why.empty()) throw InputError(FileOf(run), 0, h.Describe() + " " + why);
   }
-  ProfileTimes times(run);
+  ProfileTimes times(run, absent_region_is_noop);
   for (const Hypothesis& h : hypotheses) times.Apply(h, notes);
   RunStats out = times.Result();
   std::string described;

@@ -40,7 +40,12 @@ std::string WhyTraceNeeded(const trace::Hypothesis& hypothesis);
 /// kept. `notes` (may be null) receives what a hypothesis could not show.
 /// Throws InputError naming the run's file when a hypothesis needs a trace,
 /// names no call site of the run, or the run lacks the times it changes.
+/// With `absent_region_is_noop`, a region hypothesis naming no call site of
+/// this run changes nothing in it (a P = 1 run has no Waitall) instead.
 RunStats ApplyProfileWhatif(const RunStats& run, const std::vector<trace::Hypothesis>& hypotheses,
-                            std::vector<std::string>* notes);
+                            std::vector<std::string>* notes, bool absent_region_is_noop = false);
+
+/// True when `region` names a call site of `run` (MPI function or location) or is "computation".
+bool ProfileHasRegion(const RunStats& run, const std::string& region);
 
 }  // namespace qnm

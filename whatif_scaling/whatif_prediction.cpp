@@ -39,6 +39,25 @@ const char* ToString(WhatifMethod method) {
 
 Series ApplyWhatifToSeries(const Series& series, const std::vector<trace::Hypothesis>& hypotheses,
                            Series* unchanged, std::vector<WhatifRun>* runs, std::vector<std::string>* notes) {
+  // A region (MPI call site) some profile runs lack changes nothing in them
+  // (a P = 1 run has no Waitall); one that no profile run has is an error.
+  std::vector<const RunStats*> profiles;
+  for (const RunGroup& group : series.groups)
+    for (const RunStats& run : group.runs)
+      if (!IsTraceRun(run)) profiles.push_back(&run);
+  for (const trace::Hypothesis& h : hypotheses) {
+    if (h.kind != trace::HypothesisKind::kScaleRegion && h.kind != trace::HypothesisKind::kBalanceRegion) continue;
+    std::vector<int> lacking;
+    for (const RunStats* run : profiles)
+      if (!ProfileHasRegion(*run, h.region)) lacking.push_back(run->procs);
+    if (!profiles.empty() && lacking.size() == profiles.size())
+      ApplyProfileWhatif(*profiles.front(), {h}, nullptr);  // throws, listing the call sites it has
+    if (!lacking.empty()) {
+      std::string at;
+      for (int p : lacking) at += (at.empty() ? "" : ", ") + std::to_string(p);
+      AddNote(notes, h.Describe() + ": no such call site in the runs at P = " + at + " (unchanged there)");
+    }
+  }
   std::vector<RunStats> before, after;
   for (const RunGroup& group : series.groups)
     for (const RunStats& run : group.runs) {
@@ -57,7 +76,7 @@ Series ApplyWhatifToSeries(const Series& series, const std::vector<trace::Hypoth
           AddNote(notes, change.source + ": " + std::to_string(summary.deadlocks_broken) +
                              " cyclic dependencies ignored in the simulation");
       } else {
-        after.push_back(ApplyProfileWhatif(run, hypotheses, notes));
+        after.push_back(ApplyProfileWhatif(run, hypotheses, notes, true));
         before.push_back(run);
         change.method = WhatifMethod::kProfile;
       }
