@@ -123,7 +123,10 @@ bool BuildWhatifChart(const ChartSet& charts, ChartScript* chart) {
     lines.push_back("  " + charts.whatif_label.substr(start, end == std::string::npos ? end : end - start));
     start = end == std::string::npos ? charts.whatif_label.size() : end + 2;
   }
-  for (std::size_t k = 0; k < lines.size() && !charts.whatif_label.empty(); ++k)
+  if (charts.whatif_label.empty()) lines.clear();
+  if (!charts.context.caveat.empty()) lines.push_back("");  // why the curves end where they do
+  lines.insert(lines.end(), charts.context.caveat.begin(), charts.context.caveat.end());
+  for (std::size_t k = 0; k < lines.size(); ++k)
     body += "set label " + std::to_string(k + 1) + " " + GnuplotQuote(lines[k]) + " at screen 0.6, screen " +
             FormatValue(0.62 - 0.04 * k) + " left font ',10' noenhanced\n";
   chart->body = body + PlotCommand(plots);
