@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -97,9 +98,12 @@ void Measure(const std::string& label, const std::vector<std::string>& paths, co
     load();
     result = RunWhatifPredict(series, procs, options);
   });
-  const WhatifGain& at_1024 = result.front().gains.back();
-  std::printf("| %s | %s | %.3f s | %.3f s | %.3f s | %.2f x | %.3g %% |\n", label.c_str(), hypothesis.c_str(),
-              plain_s, simulations_s, whatif_s, whatif_s / (plain_s + simulations_s), at_1024.gain_percent);
+  WhatifGain largest;  // at the largest P with a prediction (NPB-MZ: its zones)
+  for (const WhatifGain& gain : result.front().gains)
+    if (std::isfinite(gain.gain_percent)) largest = gain;
+  std::printf("| %s | %s | %.3f s | %.3f s | %.3f s | %.2f x | %.3g %% at P = %d |\n", label.c_str(),
+              hypothesis.c_str(), plain_s, simulations_s, whatif_s, whatif_s / (plain_s + simulations_s),
+              largest.gain_percent, largest.procs);
 }
 
 }  // namespace
@@ -117,11 +121,11 @@ int main(int argc, char** argv) {
   }
   try {
     std::printf("| series | hypothesis | plain predict 1..1024 | simulations | predict --whatif 1..1024 | "
-                "ratio | gain at 1024 |\n|---|---|---:|---:|---:|---:|---:|\n");
+                "ratio | gain at the largest P |\n|---|---|---:|---:|---:|---:|---:|\n");
     const std::string data = std::string(QNM_SOURCE_DIR) + "/tests/data/otf2/";
     Measure("TraceR stencil4d, P = 32, 64 (real traces)",
-            {data + "tracer-stencil4d-32", data + "tracer-stencil4d-64"}, "SCALE COMPUTATION 0.5", 3);
-    Measure("bundled bt-mz.C, P = 1..16 (mpiP)", {}, "BALANCE REGION \"computation\"", 3);
+            {data + "tracer-stencil4d-32", data + "tracer-stencil4d-64"}, "SCALE COMPUTATION 0.5", 5);
+    Measure("bundled bt-mz.C, P = 1..16 (mpiP)", {}, "BALANCE REGION \"computation\"", 5);
     const fs::path dir = fs::temp_directory_path() / ("qnm_whatif_scaling_bench_" + std::to_string(getpid()));
     std::vector<std::string> generated;
     uint64_t events = 0;
@@ -133,7 +137,7 @@ int main(int argc, char** argv) {
       events += trace::WriteStencilTrace(generated.back(), stencil);
     }
     Measure("generated stencil, P = 8..64 (" + std::to_string(events) + " records)", generated,
-            "BALANCE REGION \"compute\"", 2);
+            "BALANCE REGION \"compute\"", 3);
     fs::remove_all(dir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "whatif_scaling_bench: %s\n", e.what());
