@@ -106,16 +106,11 @@ bool BuildWhatifChart(const ChartSet& charts, ChartScript* chart) {
   chart->width_px = 1150;
   chart->data = data.text();
   std::string body = "set title " + GnuplotQuote(chart->title) + "\n";
-  body += ProcessAxis(procs);
-  body += "set ylabel 'run time (s)'\nset logscale y 10\nset format y '%g'\n";
+  body += RunTimeAxes(procs, y_low, y_high);
   body += "set y2label 'gain (% of unchanged run time)'\nset y2tics\nset format y2 '%g'\n";
   const double gain_pad = 0.1 * std::max(1.0, gain_high - gain_low);
   body += "set y2range [" + FormatValue(gain_low - (gain_low < 0 ? gain_pad : 0)) + ":" +
           FormatValue(gain_high + gain_pad) + "]\n";
-  body += "set grid xtics ytics mytics lc rgb '#cccccc'\n";
-  body += "set key outside right top vertical box samplen 3 spacing 1.2\n";
-  body += "set autoscale yfix\nset offsets 0, 0, graph 0.06, graph 0.06\n";
-  body += LogTics(y_low, y_high);
   // Below the key, in the free right-hand column: the hypotheses, one per line.
   std::vector<std::string> lines = {"what-if:"};
   for (std::size_t start = 0; start < charts.whatif_label.size();) {

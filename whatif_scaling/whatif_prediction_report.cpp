@@ -70,10 +70,6 @@ std::vector<Row> RowsOf(const SeriesWhatifPrediction& r) {
   return rows;
 }
 
-std::string Pad(const std::string& text, std::size_t width) {
-  return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
-}
-
 std::string CsvNum(double value) { return FormatKnown("%.6g", value, ""); }
 
 }  // namespace
@@ -151,18 +147,7 @@ std::string FormatWhatifPredictions(const std::vector<SeriesWhatifPrediction>& r
       }
       trailers.push_back(trailer);
     }
-    std::vector<std::size_t> widths(cells.front().size(), 0);
-    for (const auto& row : cells)
-      for (std::size_t c = 0; c < row.size(); ++c) widths[c] = std::max(widths[c], row[c].size() + 2);
-    out << "\n";
-    for (std::size_t k = 0; k < cells.size(); ++k) {
-      std::string line;
-      for (std::size_t c = 0; c < cells[k].size(); ++c)
-        line += c + 1 == widths.size() ? cells[k][c] : Pad(cells[k][c], std::max<std::size_t>(widths[c], 7));
-      line += trailers[k];
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out << line << "\n";
-    }
+    out << "\n" << AlignedTable(cells, trailers);
   }
   return out.str();
 }
