@@ -55,7 +55,7 @@ std::string BothCurvesChart(const SeriesWhatifPrediction& r) {
   plot.Area(curves[0].lower, curves[0].upper, "#969696", 0.3, "unchanged " + level);
   plot.Area(curves[1].lower, curves[1].upper, "#5aae61", 0.3, "what-if " + level);
   plot.Line(curves[0].line, "#111111", "unchanged");
-  plot.Line(curves[1].line, "#1b7837", "what-if");
+  plot.Line(curves[1].line, "#1b7837", "what-if", true);  // dashed: the unchanged line shows beneath
   plot.Markers(curves[0].measured, "#b2182b", "measured");
   plot.Markers(curves[1].measured, "#1b7837", "runs changed", true);
   return plot.Render();
