@@ -100,6 +100,23 @@ TEST_CASE("report --whatif: a what-if part per series", "[whatif_scaling]") {
   CHECK(html.str().find("run time vs P: unchanged and with the what-if") != std::string::npos);
 }
 
+TEST_CASE("report --whatif on a trace series: simulated runs, every P to 1024", "[whatif_scaling]") {
+  // The two TraceR traces form one series; its inputs (19 messages per process
+  // at both P, equal up to rounding) once made the SVG tics loop without end.
+  qnm::testing::TempDir dir("whatif-scaling", "trace-report");
+  const std::string html_path = (dir.path / "study.html").string();
+  std::string out;
+  REQUIRE(RunCommand("timeout 120 " + Cli() + " report " + Data("otf2/tracer-stencil4d-32") + " " +
+                         Data("otf2/tracer-stencil4d-64") + " --whatif 'CUT MESSAGE SIZE == 0' -o " + html_path +
+                         " 2>&1", &out) == 0);
+  std::ifstream in(html_path);
+  std::stringstream html;
+  html << in.rdbuf();
+  CHECK(html.str().find("<td>trace simulation</td>") != std::string::npos);
+  CHECK(html.str().find("What-if: cut message size == 0") != std::string::npos);
+  CHECK(html.str().find("<td class=\"num\">1024</td>") != std::string::npos);
+}
+
 TEST_CASE("whatif --suggest --procs: ranked by the gain at P", "[whatif_scaling]") {
   std::string out;
   REQUIRE(RunCommand(Cli() + " whatif --suggest " + Data("otf2/synthetic-patterns-4rank") + " --procs 4 2>&1", &out) ==
