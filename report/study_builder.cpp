@@ -22,6 +22,12 @@ Study BuildStudy(const StudyOptions& options) {
     // shows its inputs and predictions, and says why.
     study.notes.push_back(std::string("no series validated: ") + e.what());
   }
+  if (!options.whatif.empty()) {
+    WhatifScalingOptions whatif;
+    whatif.hypotheses = options.whatif;
+    whatif.prediction = options.prediction;
+    study.whatifs = RunWhatifPredict(study.series, options.procs, whatif);
+  }
   study.trace_paths = options.traces;
   for (std::size_t i = 0; i < options.traces.size(); ++i)
     study.trace_sections.push_back(TraceSection(i, options.traces[i]));

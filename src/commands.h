@@ -9,6 +9,7 @@
 #include "ingest/run_selection.h"
 #include "ingest/series_identity.h"
 #include "models/prediction.h"
+#include "whatif/whatif_hypothesis.h"
 
 namespace qnm::cli {
 
@@ -38,6 +39,16 @@ void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
 RunSelection ParseRunSelection(const RunSelectionArgs& args);
 /// PredictionOptions from --machine and --level (predict, validate and plot).
 PredictionOptions MakePredictionOptions(const std::string& machine, double level);
+
+/// --whatif HYPOTHESIS (repeatable) and --config FILE of `predict` and `report`
+/// (whatif_options.cpp); ParseWhatifHypotheses reads them (InputError naming the option or file).
+struct WhatifHypothesisArgs {
+  std::vector<std::string> lines;
+  std::string config;
+  bool Given() const { return !lines.empty() || !config.empty(); }
+};
+void AddWhatifHypothesisOptions(CLI::App* command, WhatifHypothesisArgs* args);
+std::vector<trace::Hypothesis> ParseWhatifHypotheses(const WhatifHypothesisArgs& args);
 
 /// Help of `--series NAME` (pipeline/series_selection.h), the same in every command.
 inline constexpr const char* kSeriesOptionHelp =

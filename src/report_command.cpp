@@ -36,7 +36,9 @@ void AddReportCommand(CLI::App& app) {
                   "load-imbalance ranking, region names for whatif (repeatable)");
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
-  sub->callback([args] {
+  auto whatif = std::make_shared<WhatifHypothesisArgs>();
+  AddWhatifHypothesisOptions(sub, whatif.get());
+  sub->callback([args, whatif] {
     report::StudyOptions options;
     options.paths = args->runs;
     options.series_filter = args->series;
@@ -47,7 +49,9 @@ void AddReportCommand(CLI::App& app) {
     options.procs = ParseProcsSpec(args->procs, "--procs");
     options.prediction = MakePredictionOptions(args->machine, args->level);
     options.traces = args->traces;
+    if (whatif->Given()) options.whatif = ParseWhatifHypotheses(*whatif);
     std::vector<std::string> inputs = args->runs;  // -o over an input would destroy it
+    if (!whatif->config.empty()) inputs.push_back(whatif->config);
     inputs.insert(inputs.end(), args->traces.begin(), args->traces.end());
     RefuseOutputOverInputs(args->output, inputs);
     const report::Study study = report::BuildStudy(options);
