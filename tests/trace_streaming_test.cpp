@@ -6,11 +6,10 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <string>
 
 #include "tests/command_runner.h"
+#include "tests/file_bytes.h"
 #include "tests/support/synthetic_trace.h"
 #include "tests/temp_dir.h"
 #include "trace/cube_writer.h"
@@ -65,14 +64,8 @@ std::string StreamingOutcome(const std::string& dir, int jobs) {
   }
 }
 
-std::string ReadBytes(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-void WriteBytes(const fs::path& file, const std::string& bytes) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
+using qnm::testing::ReadBytes;
+using qnm::testing::WriteBytes;
 
 }  // namespace
 
@@ -132,10 +125,7 @@ TEST_CASE("trace streaming: generated stencils with unmatched messages and a mis
 TEST_CASE("trace streaming: damaged copies fail or succeed as the stored reader does", "[trace]") {
   qnm::testing::TempDir temp("qnm-trace-streaming", "damaged");
   fs::path dir = temp.path / "sstmacro";
-  fs::copy(TraceDir("sstmacro-mpi-coverage-test"), dir, fs::copy_options::recursive);
-  for (auto& entry : fs::recursive_directory_iterator(dir))
-    fs::permissions(entry.path(), fs::perms::owner_read | fs::perms::owner_write |
-                                      (entry.is_directory() ? fs::perms::owner_exec : fs::perms::none));
+  qnm::testing::CopyWritable(TraceDir("sstmacro-mpi-coverage-test"), dir);
   int errors = 0;
   // Ranks 3 and 7 damaged at once: the threads holding them fail, and the
   // error reported is rank 3's, the first a sequential read meets.

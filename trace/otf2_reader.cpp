@@ -270,13 +270,16 @@ struct LocationReader {
   // damaged: a 3 ms trace would otherwise report hours.
   uint64_t outside_clock = 0;       // such events; the first one is reported
   OTF2_TimeStamp first_outside = 0;
-  bool InClockRange(OTF2_TimeStamp time) const {
+  uint64_t earliest = 0, latest = UINT64_MAX;  // the clock range with its slack
+  void SetClockRange() {
     const uint64_t length = trace->trace_length_ticks;
-    if (length == 0) return true;  // clock range not recorded: nothing to check against
+    if (length == 0) return;  // clock range not recorded: nothing to check against
     const uint64_t slack = std::max<uint64_t>(length, trace->timer_resolution / 1000);
     const uint64_t begin = trace->global_offset, end = trace->global_offset + length;
-    return (time >= begin || begin - time <= slack) && (time <= end || time - end <= slack);
+    earliest = begin >= slack ? begin - slack : 0;
+    latest = end <= UINT64_MAX - slack ? end + slack : UINT64_MAX;
   }
+  bool InClockRange(OTF2_TimeStamp time) const { return time >= earliest && time <= latest; }
   uint64_t Ticks(OTF2_TimeStamp time) {
     if (!InClockRange(time) && outside_clock++ == 0) first_outside = time;
     uint64_t ticks = time >= trace->global_offset ? time - trace->global_offset : 0;
@@ -807,6 +810,7 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
     loc.pausing_region = pausing;
     loc.program_string = &program_string;
     loc.sink = sink;
+    loc.SetClockRange();
     if (sink) sink->BeginRank(trace, rank, *loc.out);
     OTF2_Reader_RegisterEvtCallbacks(reader.get(), evt, callbacks, &loc);
     uint64_t read = 0;

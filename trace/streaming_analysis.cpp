@@ -1,11 +1,13 @@
 #include "trace/streaming_analysis.h"
 
 #include <sched.h>
+#include <time.h>
 
 #include <algorithm>
 #include <exception>
 #include <new>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <utility>
@@ -24,7 +26,7 @@ constexpr int kMaxJobs = 4096;
 
 
 /// Feeds each decoded event of one thread's ranks to that rank's replay pass.
-class ReplaySink : public EventSink {
+class ReplaySink final : public EventSink {
  public:
   void BeginRank(const Trace& trace, uint32_t rank, const LocationTrace& data) override {
     if (records.outside_ticks.empty()) {
@@ -32,7 +34,7 @@ class ReplaySink : public EventSink {
       records.finalize.assign(trace.ranks.size(), {});
       records.outside_ticks.assign(trace.ranks.size(), 0.0);
     }
-    pass_ = std::make_unique<RankReplayPass>(trace, trace.call_paths, rank, data, /*streaming=*/true, &records);
+    pass_.emplace(trace, trace.call_paths, rank, data, /*streaming=*/true, &records);
   }
   void ExpectEvents(uint64_t events, uint64_t trace_events) override {
     // Address space for the big tables (untouched pages cost nothing), so
@@ -58,7 +60,7 @@ class ReplaySink : public EventSink {
   std::vector<RankProfile> profiles;  // per rank of the block
 
  private:
-  std::unique_ptr<RankReplayPass> pass_;
+  std::optional<RankReplayPass> pass_;
 };
 
 /// One thread's block of ranks.
@@ -68,7 +70,14 @@ struct Part {
   QuirkCounts quirks;
   ReplaySink sink;
   std::exception_ptr error;
+  double cpu_s = 0;  // the reading thread's CPU time
 };
+
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
 
 uint32_t Shift(uint32_t index, std::size_t offset) {
   return index == kNone ? kNone : static_cast<uint32_t>(index + offset);
@@ -229,17 +238,22 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
   std::vector<Part> parts(threads);
   parts[0].sink.first_block = true;
   auto read = [&](uint32_t p) {
+    const double start = ThreadCpuSeconds();
     try {
       parts[p].trace = ReadOtf2TraceRanks(path, RankPartition{p, threads}, &parts[p].range, &parts[p].quirks,
                                           &parts[p].sink);
     } catch (...) {
       parts[p].error = std::current_exception();
     }
+    parts[p].cpu_s = ThreadCpuSeconds() - start;
   };
   std::vector<std::thread> workers;
   for (uint32_t p = 1; p < threads; ++p) workers.emplace_back(read, p);
   read(0);
   for (std::thread& worker : workers) worker.join();
+  const double serial_start = ThreadCpuSeconds();
+  std::vector<double> read_cpu_s;
+  for (const Part& part : parts) read_cpu_s.push_back(part.cpu_s);
   for (const Part& part : parts)  // the lowest block's error is the first rank's a sequential read meets
     if (part.error) std::rethrow_exception(part.error);
 
@@ -262,6 +276,8 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
   out.record_bytes = RecordBytes(records);
   out.trace = JoinTraces(owning, std::move(call_paths));
   out.result = AnalyzeReplayRecords(out.trace, records, options.wait_states);
+  out.read_cpu_s = std::move(read_cpu_s);
+  out.serial_cpu_s = ThreadCpuSeconds() - serial_start;
   return out;
 }
 

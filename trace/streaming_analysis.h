@@ -15,6 +15,7 @@
 // OTF2 read buffer per thread; never the events.
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "trace/trace_events.h"
 #include "trace/wait_states.h"
@@ -37,6 +38,12 @@ struct StreamingAnalysis {
   WaitStateResult result;
   int threads = 1;                  // threads that read the trace
   std::size_t record_bytes = 0;     // replay records held for the cross-rank patterns
+  /// CPU seconds of each reading thread (decoding + replay pass of its ranks),
+  /// and of what runs after them on one thread (unification, joining the
+  /// records, cross-rank patterns). On an idle machine with a core per
+  /// thread the wall time is about max(read_cpu_s) + serial_cpu_s.
+  std::vector<double> read_cpu_s;
+  double serial_cpu_s = 0;
 };
 
 /// Reads and analyses the trace at `path` (anchor or its directory). Throws
