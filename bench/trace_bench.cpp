@@ -210,7 +210,9 @@ int main(int argc, char** argv) {
     else {
       std::fprintf(stderr,
                    "usage: trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] "
-                   "[--no-stored]\n       trace_bench --generate-only --dir DIR --events N[,N...]\n       trace_bench --stage decode|stored|stream [--jobs N] TRACE\n");
+                   "[--no-stored]\n"
+                   "       trace_bench --generate-only --dir DIR --events N[,N...]\n"
+                   "       trace_bench --stage decode|stored|stream [--jobs N] TRACE\n");
       return 2;
     }
   }
@@ -222,7 +224,8 @@ int main(int argc, char** argv) {
       std::vector<Row> rows;
       rows.push_back(MeasureRow("decode only (libotf2, 1 thread)", {self, "--stage", "decode", path}, repeats));
       if (stored)
-        rows.push_back(MeasureRow("stored trace: read + wait states + t_ijp", {self, "--stage", "stored", path}, repeats));
+        rows.push_back(
+            MeasureRow("stored trace: read + wait states + t_ijp", {self, "--stage", "stored", path}, repeats));
       rows.push_back(MeasureRow("streaming, 1 thread", {self, "--stage", "stream", "--jobs", "1", path}, repeats));
       rows.push_back(MeasureRow("streaming, " + all + " threads", {self, "--stage", "stream", "--jobs", all, path},
                                 repeats));

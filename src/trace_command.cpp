@@ -27,7 +27,7 @@ void RunAnalyze(const TraceArgs& args) {
   trace::StreamingAnalysisOptions options;
   options.jobs = args.jobs;
   std::string error;
-  if (!options.IsValid(&error)) throw InputError("", 0, error);
+  if (!options.IsValid(&error)) throw InputError("", 0, "--jobs: " + error);
   trace::StreamingAnalysis analysis = trace::AnalyzeTraceStreaming(args.trace_path, options);
   trace::WriteAnalysisReport(analysis.trace, analysis.result, args);
 }

@@ -155,7 +155,7 @@ TEST_CASE("trace streaming: options are checked", "[trace]") {
   CHECK(options.IsValid(&error));
   options.jobs = -1;
   CHECK_FALSE(options.IsValid(&error));
-  CHECK(error.find("--jobs") != std::string::npos);
+  CHECK(error.find("jobs must be 0") != std::string::npos);
   CHECK(AvailableCores() >= 1);
 }
 

@@ -501,7 +501,8 @@ OTF2_CallbackCode EvCollEnd(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
-  loc.Add(ticks, EventKind::kCollEnd, loc.Append(loc.out->collectives, CollectiveRecord{comm, root, op, sent, received}));
+  loc.Add(ticks, EventKind::kCollEnd,
+          loc.Append(loc.out->collectives, CollectiveRecord{comm, root, op, sent, received}));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvRmaCollBegin(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
@@ -574,7 +575,8 @@ OTF2_CallbackCode AddLock(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, u
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
-  loc.Add(ticks, EventKind::kRmaLock, loc.Append(loc.out->rma_locks, RmaLockRecord{win, remote, exclusive, what}));
+  loc.Add(ticks, EventKind::kRmaLock,
+          loc.Append(loc.out->rma_locks, RmaLockRecord{win, remote, exclusive, what}));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvRequestLock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -86,13 +87,19 @@ uint32_t Renumber(uint32_t cnode, const std::vector<uint32_t>& map) {
   return cnode < map.size() ? map[cnode] : cnode;
 }
 
-/// Appends `from` (a vector of a later block) to `to`, then frees `from`, so
-/// that the join holds at most one block twice.
+/// Appends `from` (a table of a later block) to `to` and frees `from`; a big
+/// table gives its memory back as it is copied, so that the join holds the
+/// records about once.
 template <typename Vector, typename Fix>
 void AppendAndFree(Vector& from, Vector& to, Fix fix) {
-  for (auto& record : from) {
-    fix(record);
-    to.push_back(std::move(record));
+  constexpr std::size_t kChunk = std::size_t{1} << 16;
+  for (std::size_t begin = 0; begin < from.size(); begin += kChunk) {
+    const std::size_t end = std::min(from.size(), begin + kChunk);
+    for (std::size_t i = begin; i < end; ++i) {
+      fix(from[i]);
+      to.push_back(std::move(from[i]));
+    }
+    if constexpr (std::is_same_v<Vector, BulkVector<typename Vector::value_type>>) ReleasePrefix(from, end);
   }
   Vector().swap(from);
 }
@@ -217,7 +224,9 @@ std::size_t RecordBytes(const ReplayRecords& records) {
 
 bool StreamingAnalysisOptions::IsValid(std::string* error) const {
   if (jobs < 0 || jobs > kMaxJobs) {
-    if (error) *error = "--jobs must be 0 (all cores) to " + std::to_string(kMaxJobs) + ", not " + std::to_string(jobs);
+    if (error)
+      *error = "jobs must be 0 (every core available) to " + std::to_string(kMaxJobs) + ", not " +
+               std::to_string(jobs);
     return false;
   }
   return true;
