@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <exception>
 #include <new>
-#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <thread>
@@ -25,7 +24,6 @@ namespace {
 
 constexpr int kMaxJobs = 4096;
 
-
 /// Feeds each decoded event of one thread's ranks to that rank's replay pass.
 class ReplaySink final : public EventSink {
  public:
@@ -39,8 +37,10 @@ class ReplaySink final : public EventSink {
   }
   void ExpectEvents(uint64_t events, uint64_t trace_events) override {
     // Address space for the big tables (untouched pages cost nothing), so
-    // that no table is copied while it grows. The first block reserves room
-    // for the whole trace: the other blocks are appended to its tables.
+    // that no table is copied while it grows: a quarter of the records each
+    // (one send and one receive per 10 records in a stencil). The first
+    // block reserves room for the whole trace: the later blocks are
+    // appended to its tables.
     const std::size_t reserve = (first_block ? trace_events : events) / 4;
     try {
       records.sends.reserve(reserve);
