@@ -8,6 +8,7 @@
 #include <new>
 #include <optional>
 #include <stdexcept>
+#include <system_error>
 #include <thread>
 #include <type_traits>
 #include <utility>
@@ -257,8 +258,16 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
     parts[p].cpu_s = ThreadCpuSeconds() - start;
   };
   std::vector<std::thread> workers;
-  for (uint32_t p = 1; p < threads; ++p) workers.emplace_back(read, p);
+  std::vector<uint32_t> inline_parts;  // blocks no thread could be started for: read here
+  for (uint32_t p = 1; p < threads; ++p) {
+    try {
+      workers.emplace_back(read, p);
+    } catch (const std::system_error&) {
+      inline_parts.push_back(p);
+    }
+  }
   read(0);
+  for (uint32_t p : inline_parts) read(p);
   for (std::thread& worker : workers) worker.join();
   const double serial_start = ThreadCpuSeconds();
   std::vector<double> read_cpu_s;
