@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Parallel replay (qnm-replay-mpi, Geimer et al. 2009) beside the sequential
 # `qnm-predict trace analyze` on the largest real trace and on a generated
-# ring-stencil trace (written by trace_bench --keep). Best of 3 wall times and
+# ring-stencil trace (written by trace_bench --generate-only). Best of 3 wall times and
 # the CPU time (user+sys of mpirun and all its processes) of that run.
 # Usage: bench/replay_bench.sh [build-dir] [generated-records]   (default: build 10500000)
 set -euo pipefail
@@ -44,6 +44,6 @@ print("    max relative difference to the sequential report: %.1e" % diff(json.l
 }
 
 run tests/data/otf2/sstmacro-mpi-coverage-test
-"$build/bench/trace_bench" --events "$records" --dir "$work/stencil" --keep > "$work/trace_bench.log"
+"$build/bench/trace_bench" --generate-only --events "$records" --dir "$work" > "$work/trace_bench.log"
 grep "^Generated" "$work/trace_bench.log"
-run "$work/stencil"
+run "$work/stencil-$records"

@@ -1,25 +1,42 @@
-// Trace analysis speed: events per second for OTF2 decoding alone (libotf2
-// with no callbacks) versus our reader plus the full wait-state analysis, and
-// the memory the in-memory trace holds per event. Runs on the largest real
-// trace and on a generated stencil trace of >= 10^7 events that is written to
-// a temporary directory (removed afterwards unless --keep).
+// Trace analysis speed and memory. Every measurement is one fresh process
+// (this program re-run with --stage), so that its first run is what one
+// `qnm-predict trace analyze` call pays (page faults on fresh memory, thread
+// start-up) and its peak RSS is the stage's own. CPU time is user + system of
+// the child (all its threads; getrusage via wait4), the fair figure on a
+// shared machine; wall time is reported beside it with the load average.
 //
-//   trace_bench [--events N] [--dir DIR] [--keep] [--real TRACE_DIR]
+// Stages on each trace:
+//   decode         libotf2 decoding with no callbacks, one thread (the floor)
+//   stored         ReadOtf2Trace + AnalyzeWaitStates + t_ijp (the in-memory trace)
+//   stream -j 1    AnalyzeTraceStreaming with one thread + t_ijp
+//   stream -j all  the same with every core available (and with 16 threads, one
+//                  per rank of the generated trace: its critical path, the slowest
+//                  thread's CPU time plus the serial part, is the wall time on 16
+//                  idle cores)
+//   replay R       mpirun -np R qnm-replay-mpi (--replay PATH; R = 1..4)
+//
+//   trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] [--no-stored]
+//   trace_bench --generate-only --dir DIR --events N   (writes DIR/stencil-N and stops)
+//   trace_bench --stage decode|stored|stream [--jobs N] TRACE   (one measurement; used internally)
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
-#include <unistd.h>
+#include <vector>
 
+#include "tests/support/synthetic_trace.h"
 #include "trace/activity_times.h"
 #include "trace/otf2_reader.h"
-#include "tests/support/synthetic_trace.h"
-#include "trace/trace_run_stats.h"
+#include "trace/streaming_analysis.h"
 #include "trace/wait_states.h"
 
 namespace fs = std::filesystem;
@@ -28,132 +45,223 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double Since(Clock::time_point start) {
-  return std::chrono::duration<double>(Clock::now() - start).count();
-}
-
-// CPU time of this process: the machine is shared, so wall time mostly
-// measures the other jobs; the ratio is taken on CPU time.
-double CpuSeconds() {
+double ThreadCpuSeconds() {
   timespec now{};
-  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
   return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
-long PeakRssKb() {
-  rusage usage{};
-  getrusage(RUSAGE_SELF, &usage);
-  return usage.ru_maxrss;
-}
-
-struct Stage {
-  double first_s = 0, best_s = 1e300;  // CPU time of the first (cold) run and the best run
-  double best_wall_s = 1e300;
-  void Add(int run, double cpu_s, double wall_s) {
-    if (run == 0) first_s = cpu_s;
-    best_s = std::min(best_s, cpu_s);
-    best_wall_s = std::min(best_wall_s, wall_s);
-  }
-};
-
-struct Timing {
-  Stage decode, decode_callbacks, read, full;
+/// One measured stage in a child process: prints the records it saw (and,
+/// for the streaming analysis, its critical-path CPU seconds).
+int RunStage(const std::string& stage, int jobs, const std::string& path) {
   uint64_t records = 0;
-  std::size_t stored_events = 0, trace_bytes = 0;
-};
-
-/// Decode-only and full runs alternate `repeats` times. The first run of
-/// each pays for page faults on fresh memory (what one CLI call pays); later
-/// runs reuse freed memory.
-Timing Measure(const std::string& path, int repeats) {
-  Timing timing;
-  for (int i = 0; i < repeats; ++i) {
-    Clock::time_point start = Clock::now();
-    double cpu = CpuSeconds();
-    timing.records = DecodeOtf2EventsOnly(path);
-    timing.decode.Add(i, CpuSeconds() - cpu, Since(start));
-    start = Clock::now();
-    cpu = CpuSeconds();
-    DecodeOtf2EventsOnly(path, true);
-    timing.decode_callbacks.Add(i, CpuSeconds() - cpu, Since(start));
-
-    start = Clock::now();
-    cpu = CpuSeconds();
+  if (stage == "decode") {
+    records = DecodeOtf2EventsOnly(path);
+  } else if (stage == "stored") {
     Trace trace = ReadOtf2Trace(path);
-    timing.read.Add(i, CpuSeconds() - cpu, Since(start));
     WaitStateResult result = AnalyzeWaitStates(trace);
-    qnm::RunStats run = RunStatsFromTrace(trace, result);
     qnm::ActivityRegionTimes times = ActivityTimesFromTrace(trace, result);
-    timing.full.Add(i, CpuSeconds() - cpu, Since(start));
-    timing.stored_events = trace.EventCount();
-    timing.trace_bytes = trace.MemoryBytes();
-    if (run.procs <= 0 || times.time_s.empty()) std::abort();
+    if (times.time_s.empty()) return 1;
+    records = trace.RawEventCount();
+  } else if (stage == "stream") {
+    StreamingAnalysisOptions options;
+    options.jobs = jobs;
+    StreamingAnalysis analysis = AnalyzeTraceStreaming(path, options);
+    const double start = ThreadCpuSeconds();
+    qnm::ActivityRegionTimes times = ActivityTimesFromTrace(analysis.trace, analysis.result);
+    if (times.time_s.empty()) return 1;
+    records = analysis.trace.RawEventCount();
+    // The critical path: the slowest reading thread, then the serial rest.
+    const double serial_s = analysis.serial_cpu_s + ThreadCpuSeconds() - start;
+    std::printf("%llu %.6f\n", static_cast<unsigned long long>(records),
+                *std::max_element(analysis.read_cpu_s.begin(), analysis.read_cpu_s.end()) + serial_s);
+    return 0;
+  } else {
+    std::fprintf(stderr, "trace_bench: unknown stage '%s'\n", stage.c_str());
+    return 2;
   }
-  return timing;
+  std::printf("%llu\n", static_cast<unsigned long long>(records));
+  return 0;
 }
 
-void Report(const char* label, const Timing& t) {
-  auto rate = [&](double s) { return t.records / s / 1e6; };
-  std::printf("%s\n", label);
-  std::printf("  OTF2 records %llu; CPU seconds (M records/s)      first run            best run\n",
-              static_cast<unsigned long long>(t.records));
-  std::printf("  decode only (libotf2, no callbacks)      %8.3f (%6.2f)   %8.3f (%6.2f)\n", t.decode.first_s,
-              rate(t.decode.first_s), t.decode.best_s, rate(t.decode.best_s));
-  std::printf("  decode with counting callbacks           %8.3f (%6.2f)   %8.3f (%6.2f)\n",
-              t.decode_callbacks.first_s, rate(t.decode_callbacks.first_s), t.decode_callbacks.best_s,
-              rate(t.decode_callbacks.best_s));
-  std::printf("  read into the in-memory trace            %8.3f (%6.2f)   %8.3f (%6.2f)\n", t.read.first_s,
-              rate(t.read.first_s), t.read.best_s, rate(t.read.best_s));
-  std::printf("  read + wait states + run stats + t_ijp   %8.3f (%6.2f)   %8.3f (%6.2f)\n", t.full.first_s,
-              rate(t.full.first_s), t.full.best_s, rate(t.full.best_s));
-  std::printf("  full / decode only                       %8.2fx            %8.2fx\n", t.full.first_s / t.decode.first_s,
-              t.full.best_s / t.decode.best_s);
-  std::printf("  full / decode with counting callbacks    %8.2fx            %8.2fx\n",
-              t.full.first_s / t.decode_callbacks.first_s, t.full.best_s / t.decode_callbacks.best_s);
-  std::printf("  best wall time: decode %.3f s, full %.3f s (%.2fx; the machine is shared)\n", t.decode.best_wall_s,
-              t.full.best_wall_s, t.full.best_wall_s / t.decode.best_wall_s);
-  std::printf("  in-memory trace %.1f MB = %.1f bytes/record (%zu stored events)\n", t.trace_bytes / 1e6,
-              static_cast<double>(t.trace_bytes) / t.records, t.stored_events);
+struct Run {
+  double cpu_s = 0, wall_s = 0;
+  double critical_cpu_s = 0;  // streaming: slowest reading thread + serial part (0 = not reported)
+  double peak_rss_mb = 0;  // the child's (for mpirun: the largest process's)
+  bool ok = false;
+};
+
+/// Runs `argv` as a child process and measures it.
+Run Measure(const std::vector<std::string>& argv) {
+  std::vector<char*> args;
+  for (const std::string& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
+  args.push_back(nullptr);
+  std::fflush(stdout);  // or the child would write our buffered lines again
+  int out[2];
+  if (pipe(out) != 0) return Run{};
+  Clock::time_point start = Clock::now();
+  pid_t child = fork();
+  if (child == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    close(out[0]);
+    close(out[1]);
+    execvp(args[0], args.data());
+    _exit(127);
+  }
+  close(out[1]);
+  Run run;
+  std::string text;
+  char buffer[4096];
+  for (ssize_t n; (n = read(out[0], buffer, sizeof buffer)) > 0;) text.append(buffer, static_cast<std::size_t>(n));
+  close(out[0]);
+  if (child < 0) return run;
+  std::istringstream fields(text);
+  unsigned long long records = 0;
+  fields >> records >> run.critical_cpu_s;
+  int status = 0;
+  rusage usage{};
+  if (wait4(child, &status, 0, &usage) != child) return run;
+  run.wall_s = std::chrono::duration<double>(Clock::now() - start).count();
+  run.cpu_s = static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+              1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+  run.peak_rss_mb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  run.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return run;
+}
+
+struct Row {
+  std::string label;
+  Run first, best;  // best = least CPU time over the runs
+  double best_wall_s = 1e300;
+  double best_critical_s = 1e300;  // streaming only
+};
+
+Row MeasureRow(const std::string& label, const std::vector<std::string>& argv, int runs) {
+  Row row;
+  row.label = label;
+  for (int i = 0; i < runs; ++i) {
+    Run run = Measure(argv);
+    if (!run.ok) throw std::runtime_error("failed: " + label);
+    if (i == 0) row.first = row.best = run;
+    if (run.cpu_s < row.best.cpu_s) row.best = run;
+    if (run.critical_cpu_s > 0) row.best_critical_s = std::min(row.best_critical_s, run.critical_cpu_s);
+    row.best_wall_s = std::min(row.best_wall_s, run.wall_s);
+    row.best.peak_rss_mb = std::max(row.best.peak_rss_mb, run.peak_rss_mb);
+  }
+  return row;
+}
+
+std::string LoadAverage() {
+  std::ifstream in("/proc/loadavg");
+  std::string one, five;
+  in >> one >> five;
+  return one + " / " + five;
+}
+
+void PrintRows(const std::string& trace, uint64_t records, const std::vector<Row>& rows) {
+  const double decode_first = rows.front().first.cpu_s, decode_best = rows.front().best.cpu_s;
+  const double decode_wall = rows.front().best_wall_s;
+  std::printf("\n%s: %llu records, %d cores available, load average (1 / 5 min) %s\n", trace.c_str(),
+              static_cast<unsigned long long>(records), AvailableCores(), LoadAverage().c_str());
+  std::printf("| stage | CPU s first | CPU s best | x decode (first / best) | wall s first | wall s best | "
+              "wall / 1-thread decode wall | critical path CPU s / decode CPU | peak RSS MB | bytes/record |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (const Row& row : rows) {
+    char critical[64] = "–";
+    if (row.best_critical_s < 1e300)
+      std::snprintf(critical, sizeof critical, "%.3f (%.2fx)", row.best_critical_s, row.best_critical_s / decode_best);
+    std::printf("| %s | %.3f | %.3f | %.2f / %.2f | %.3f | %.3f | %.2f | %s | %.0f | %.1f |\n", row.label.c_str(),
+                row.first.cpu_s, row.best.cpu_s, row.first.cpu_s / decode_first, row.best.cpu_s / decode_best,
+                row.first.wall_s, row.best_wall_s, row.best_wall_s / decode_wall, critical, row.best.peak_rss_mb,
+                row.best.peak_rss_mb * 1048576.0 / static_cast<double>(records));
+  }
+  std::fflush(stdout);
+}
+
+std::vector<uint64_t> ParseSizes(const std::string& text) {
+  std::vector<uint64_t> sizes;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) sizes.push_back(std::strtoull(item.c_str(), nullptr, 10));
+  return sizes;
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-  uint64_t target_events = 10'500'000;
+  std::vector<uint64_t> sizes = {10'500'000};
   std::string dir = (fs::temp_directory_path() / ("qnm-trace-bench-" + std::to_string(::getpid()))).string();
   std::string real = std::string(QNM_SOURCE_DIR) + "/tests/data/otf2/sstmacro-mpi-coverage-test";
-  bool keep = false;
+  std::string replay, stage, stage_path;
+  int runs = 3, jobs = 0;
+  bool keep = false, stored = true, generate_only = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
-    if (arg == "--events" && i + 1 < argc) target_events = std::strtoull(argv[++i], nullptr, 10);
+    if (arg == "--events" && i + 1 < argc) sizes = ParseSizes(argv[++i]);
     else if (arg == "--dir" && i + 1 < argc) dir = argv[++i];
-    else if (arg == "--real" && i + 1 < argc) real = argv[++i];
+    else if (arg == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    else if (arg == "--replay" && i + 1 < argc) replay = argv[++i];
+    else if (arg == "--stage" && i + 1 < argc) stage = argv[++i];
+    else if (arg == "--jobs" && i + 1 < argc) jobs = std::atoi(argv[++i]);
     else if (arg == "--keep") keep = true;
+    else if (arg == "--no-stored") stored = false;
+    else if (arg == "--generate-only") generate_only = keep = true;
+    else if (!stage.empty() && stage_path.empty() && arg[0] != '-') stage_path = arg;
     else {
-      std::fprintf(stderr, "usage: trace_bench [--events N] [--dir DIR] [--keep] [--real TRACE_DIR]\n");
+      std::fprintf(stderr,
+                   "usage: trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] "
+                   "[--no-stored]\n"
+                   "       trace_bench --generate-only --dir DIR --events N[,N...]\n"
+                   "       trace_bench --stage decode|stored|stream [--jobs N] TRACE\n");
       return 2;
     }
   }
   try {
-    Report(("Largest real trace: " + real + " (20 runs)").c_str(), Measure(real, 20));
-
-    StencilTraceOptions options;
-    options.ranks = 16;
-    // 20 records per rank and iteration plus 4 per Allreduce (every 10 iterations).
-    options.iterations = static_cast<int>(target_events / (options.ranks * 20.4)) + 1;
-    fs::remove_all(dir);
-    Clock::time_point start = Clock::now();
-    uint64_t written = WriteStencilTrace(dir, options);
-    std::printf("\nGenerated %llu records (%d ranks x %d iterations) in %.2f s into %s\n",
-                static_cast<unsigned long long>(written), options.ranks, options.iterations, Since(start),
-                dir.c_str());
-    long rss_before = PeakRssKb();
-    Timing timing = Measure(dir, 3);
-    Report("Generated stencil trace (3 runs)", timing);
-    long rss_after = PeakRssKb();
-    std::printf("  peak RSS                     %10.1f MB   %.1f bytes/record (process peak, incl. analysis)\n",
-                rss_after / 1e3, rss_after * 1e3 / static_cast<double>(timing.records));
-    (void)rss_before;
+    if (!stage.empty()) return RunStage(stage, jobs, stage_path);
+    const std::string self = fs::read_symlink("/proc/self/exe").string();
+    const std::string all = std::to_string(AvailableCores());
+    auto measure = [&](const std::string& path, uint64_t records, int repeats) {
+      std::vector<Row> rows;
+      rows.push_back(MeasureRow("decode only (libotf2, 1 thread)", {self, "--stage", "decode", path}, repeats));
+      if (stored)
+        rows.push_back(
+            MeasureRow("stored trace: read + wait states + t_ijp", {self, "--stage", "stored", path}, repeats));
+      rows.push_back(MeasureRow("streaming, 1 thread", {self, "--stage", "stream", "--jobs", "1", path}, repeats));
+      rows.push_back(MeasureRow("streaming, " + all + " threads", {self, "--stage", "stream", "--jobs", all, path},
+                                repeats));
+      // One thread per rank of the generated trace: its critical path is the
+      // wall time a machine with that many idle cores would take.
+      rows.push_back(MeasureRow("streaming, 16 threads", {self, "--stage", "stream", "--jobs", "16", path}, repeats));
+      if (!replay.empty())
+        for (int r = 1; r <= 4; ++r)
+          rows.push_back(MeasureRow("qnm-replay-mpi, R = " + std::to_string(r),
+                                    {"mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader",
+                                     "-np", std::to_string(r), replay, path, "--format", "json", "-o", "/dev/null"},
+                                    repeats));
+      PrintRows(path, records, rows);
+    };
+    if (!generate_only) measure(real, 22180, runs);
+    for (uint64_t target : sizes) {
+      StencilTraceOptions options;
+      options.ranks = 16;
+      // 20 records per rank and iteration plus 4 per Allreduce (every 10 iterations).
+      options.iterations = static_cast<int>(target / (options.ranks * 20.4)) + 1;
+      const std::string path = dir + "/stencil-" + std::to_string(target);
+      uint64_t written = 0;
+      if (fs::exists(path + "/traces.otf2")) {
+        written = DecodeOtf2EventsOnly(path);
+        std::printf("\nReusing %s\n", path.c_str());
+      } else {
+        fs::remove_all(path);
+        Clock::time_point start = Clock::now();
+        written = WriteStencilTrace(path, options);
+        std::printf("\nGenerated %llu records (%d ranks x %d iterations) in %.1f s into %s\n",
+                    static_cast<unsigned long long>(written), options.ranks, options.iterations,
+                    std::chrono::duration<double>(Clock::now() - start).count(), path.c_str());
+      }
+      if (!generate_only) measure(path, written, runs);
+      if (!keep) fs::remove_all(path);
+    }
     if (!keep) fs::remove_all(dir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "trace_bench: %s\n", e.what());

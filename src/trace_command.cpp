@@ -7,6 +7,7 @@
 #include "src/commands.h"
 #include "trace/analysis_report.h"
 #include "trace/otf2_reader.h"
+#include "trace/streaming_analysis.h"
 #include "trace/trace_run_stats.h"
 #include "trace/wait_states.h"
 #include "util/atomic_file.h"
@@ -17,14 +18,18 @@ namespace {
 
 struct TraceArgs : trace::AnalyzeReportOptions {
   std::string trace_path;
+  int jobs = 0;  // threads reading the trace; 0 = the cores available
 };
 
 void RunAnalyze(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json" && args.format != "csv")  // before the (long) analysis
     throw InputError("", 0, "--format must be table, json or csv, not '" + args.format + "'");
-  trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
-  trace::WaitStateResult result = trace::AnalyzeWaitStates(trace);
-  trace::WriteAnalysisReport(trace, result, args);
+  trace::StreamingAnalysisOptions options;
+  options.jobs = args.jobs;
+  std::string error;
+  if (!options.IsValid(&error)) throw InputError("", 0, "--jobs: " + error);
+  trace::StreamingAnalysis analysis = trace::AnalyzeTraceStreaming(args.trace_path, options);
+  trace::WriteAnalysisReport(analysis.trace, analysis.result, args);
 }
 
 void RunStats(const TraceArgs& args) {
@@ -52,6 +57,9 @@ void AddTraceCommand(CLI::App& app) {
   analyze->add_option("--cube", args->cube, "also write a CUBE4 report (.cubex) to FILE");
   analyze->add_option("--top", args->top, "rows in the ranked lists (default 10, 0 = all)");
   analyze->add_flag("--no-dissimilarity", args->no_dissimilarity, "leave out the dissimilarity indices");
+  analyze->add_option("-j,--jobs", args->jobs,
+                      "threads that read and analyse the ranks (default 0 = every core available); "
+                      "the report is the same for any number");
   analyze->callback([args] {
     RefuseOutputOverInputs(args->output, {args->trace_path});
     RefuseOutputOverInputs(args->cube, {args->trace_path});

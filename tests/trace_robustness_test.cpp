@@ -9,6 +9,7 @@
 
 #include <unistd.h>
 
+#include "tests/file_bytes.h"
 #include "tests/temp_dir.h"
 #include "trace/otf2_reader.h"
 #include "tests/support/synthetic_trace.h"
@@ -31,21 +32,12 @@ struct TempDir : qnm::testing::TempDir {
 
 fs::path CopyTrace(const std::string& tag, const fs::path& into) {
   fs::path target = into / tag;
-  fs::copy(TraceDir(tag), target, fs::copy_options::recursive);
-  for (auto& entry : fs::recursive_directory_iterator(target))
-    fs::permissions(entry.path(), fs::perms::owner_read | fs::perms::owner_write |
-                                      (entry.is_directory() ? fs::perms::owner_exec : fs::perms::none));
+  qnm::testing::CopyWritable(TraceDir(tag), target);
   return target;
 }
 
-std::string ReadBytes(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-void WriteBytes(const fs::path& file, const std::string& bytes) {
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out << bytes;
-}
+using qnm::testing::ReadBytes;
+using qnm::testing::WriteBytes;
 
 enum class Outcome { kResult, kInputError };
 

@@ -141,7 +141,11 @@ uint32_t CallPaths::AddPausingRegion() {
 
 uint32_t CallPaths::Child(uint32_t parent, uint32_t region) {
   std::size_t slot = parent == kNoParent ? 0 : static_cast<std::size_t>(parent) + 1;
-  if (slot < last_child_.size() && last_child_[slot].first == region) return last_child_[slot].second;
+  if (slot < recent_.size()) {
+    const RecentChildren& recent = recent_[slot];
+    for (std::size_t i = 0; i < RecentChildren::kSize; ++i)
+      if (recent.region[i] == region) return recent.child[i];
+  }
   uint64_t key = (static_cast<uint64_t>(parent) << 32) | region;
   auto it = child_index_.find(key);
   uint32_t id;
@@ -153,8 +157,15 @@ uint32_t CallPaths::Child(uint32_t parent, uint32_t region) {
     nodes_.push_back(CNode{parent, region, depth});
     child_index_.emplace(key, id);
   }
-  if (slot >= last_child_.size()) last_child_.resize(slot + 1, {kNoParent, 0});
-  last_child_[slot] = {region, id};
+  if (slot >= recent_.size()) {
+    RecentChildren none;
+    std::fill(std::begin(none.region), std::end(none.region), kNoParent);  // no region has this id
+    recent_.resize(slot + 1, none);
+  }
+  RecentChildren& recent = recent_[slot];
+  recent.region[recent.next] = region;
+  recent.child[recent.next] = id;
+  recent.next = (recent.next + 1) % RecentChildren::kSize;
   return id;
 }
 

@@ -106,9 +106,16 @@ class CallPaths {
   std::vector<bool> defined_;
   std::vector<CNode> nodes_;
   std::unordered_map<uint64_t, uint32_t> child_index_;
-  // Per parent (index parent + 1; 0 = roots): the child looked up last. Loops
-  // enter the same few children again and again, so this skips most hashing.
-  std::vector<std::pair<uint32_t, uint32_t>> last_child_;  // (region, child)
+  // Per parent (index parent + 1; 0 = roots): the children looked up last.
+  // Loops enter the same few children (compute, MPI_Irecv, MPI_Isend,
+  // MPI_Waitall, ...) again and again, so this skips most hashing.
+  struct RecentChildren {
+    static constexpr std::size_t kSize = 8;
+    uint32_t region[kSize];
+    uint32_t child[kSize];
+    uint32_t next = 0;  // the entry replaced on the next miss
+  };
+  std::vector<RecentChildren> recent_;
 };
 
 }  // namespace qnm::trace

@@ -4,6 +4,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <mutex>
 
 namespace qnm::trace {
 namespace {
@@ -21,7 +22,9 @@ OTF2_ErrorCode RecordOtf2Error(void*, const char*, uint64_t, const char*, OTF2_E
 }  // namespace
 
 void RecordOtf2Errors() {
-  OTF2_Error_RegisterCallback(RecordOtf2Error, nullptr);
+  // Registered once: reader threads must not race on libotf2's global handler.
+  static std::once_flag registered;
+  std::call_once(registered, [] { OTF2_Error_RegisterCallback(RecordOtf2Error, nullptr); });
   g_last_otf2_error.clear();
 }
 

@@ -244,7 +244,9 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
 struct LocationReader {
   Trace* trace = nullptr;
   LocationTrace* out = nullptr;
+  EventSink* sink = nullptr;  // streaming: events go here, side tables keep the current record only
   uint32_t rank = 0;
+  uint32_t events_added = 0, messages_added = 0;  // event index / message id of the next one
   uint32_t pausing_region = kNone;
   struct Frame {
     uint32_t cnode;
@@ -268,13 +270,16 @@ struct LocationReader {
   // damaged: a 3 ms trace would otherwise report hours.
   uint64_t outside_clock = 0;       // such events; the first one is reported
   OTF2_TimeStamp first_outside = 0;
-  bool InClockRange(OTF2_TimeStamp time) const {
+  uint64_t earliest = 0, latest = UINT64_MAX;  // the clock range with its slack
+  void SetClockRange() {
     const uint64_t length = trace->trace_length_ticks;
-    if (length == 0) return true;  // clock range not recorded: nothing to check against
+    if (length == 0) return;  // clock range not recorded: nothing to check against
     const uint64_t slack = std::max<uint64_t>(length, trace->timer_resolution / 1000);
     const uint64_t begin = trace->global_offset, end = trace->global_offset + length;
-    return (time >= begin || begin - time <= slack) && (time <= end || time - end <= slack);
+    earliest = begin >= slack ? begin - slack : 0;
+    latest = end <= UINT64_MAX - slack ? end + slack : UINT64_MAX;
   }
+  bool InClockRange(OTF2_TimeStamp time) const { return time >= earliest && time <= latest; }
   uint64_t Ticks(OTF2_TimeStamp time) {
     if (!InClockRange(time) && outside_clock++ == 0) first_outside = time;
     uint64_t ticks = time >= trace->global_offset ? time - trace->global_offset : 0;
@@ -289,8 +294,17 @@ struct LocationReader {
     return ticks;
   }
   uint32_t Add(uint64_t ticks, EventKind kind, uint32_t ref) {
-    out->events.push_back(Event{ticks, ref, kind});
-    return static_cast<uint32_t>(out->events.size() - 1);
+    if (sink) sink->OnEvent(Event{ticks, ref, kind}, events_added);
+    else out->events.push_back(Event{ticks, ref, kind});
+    return events_added++;
+  }
+  /// Appends a side-table record and returns its index (streaming: the table
+  /// holds only this record, and the index only tells records apart).
+  template <typename Table, typename Record>
+  uint32_t Append(Table& table, const Record& record) {
+    if (sink) table.clear();
+    table.push_back(record);
+    return static_cast<uint32_t>(table.size() - 1);
   }
   void Enter(uint64_t ticks, uint32_t region) {
     uint32_t parent = stack.empty() ? CallPaths::kNoParent : stack.back().cnode;
@@ -404,8 +418,8 @@ OTF2_CallbackCode EvOnOff(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
 }
 uint32_t AddMessage(LocationReader& loc, uint32_t comm, uint32_t peer, uint32_t tag,
                     uint64_t bytes, uint32_t request_event) {
-  loc.out->messages.push_back(Message{comm, peer, tag, request_event, bytes});
-  return static_cast<uint32_t>(loc.out->messages.size() - 1);
+  loc.Append(loc.out->messages, Message{comm, peer, tag, request_event, bytes});
+  return loc.messages_added++;
 }
 OTF2_CallbackCode EvSend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                          OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
@@ -460,7 +474,7 @@ OTF2_CallbackCode EvRecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* 
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
-  uint32_t self = static_cast<uint32_t>(loc.out->events.size());  // MPI_Recv is its own request
+  uint32_t self = loc.events_added;  // MPI_Recv is its own request
   loc.Add(ticks, EventKind::kRecv, AddMessage(loc, comm, sender, tag, bytes, self));
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -470,7 +484,7 @@ OTF2_CallbackCode EvIrecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
-  uint32_t request_event = static_cast<uint32_t>(loc.out->events.size());
+  uint32_t request_event = loc.events_added;
   if (!loc.pending_irecv.Take(request, &request_event)) ++loc.unmatched_completions;
   loc.Add(ticks, EventKind::kIrecv, AddMessage(loc, comm, sender, tag, bytes, request_event));
   return OTF2_CALLBACK_SUCCESS;
@@ -487,8 +501,8 @@ OTF2_CallbackCode EvCollEnd(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
-  loc.out->collectives.push_back(CollectiveRecord{comm, root, op, sent, received});
-  loc.Add(ticks, EventKind::kCollEnd, static_cast<uint32_t>(loc.out->collectives.size() - 1));
+  loc.Add(ticks, EventKind::kCollEnd,
+          loc.Append(loc.out->collectives, CollectiveRecord{comm, root, op, sent, received}));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvRmaCollBegin(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
@@ -503,9 +517,7 @@ OTF2_CallbackCode EvRmaCollEnd(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, 
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
-  loc.out->rma_collectives.push_back(RmaCollectiveRecord{win, op});
-  loc.Add(ticks, EventKind::kRmaCollEnd,
-          static_cast<uint32_t>(loc.out->rma_collectives.size() - 1));
+  loc.Add(ticks, EventKind::kRmaCollEnd, loc.Append(loc.out->rma_collectives, RmaCollectiveRecord{win, op}));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvRmaGroupSync(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
@@ -517,8 +529,8 @@ OTF2_CallbackCode EvRmaGroupSync(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t
     if (group >= loc.trace->groups.size()) ++loc.bad_refs;
     return OTF2_CALLBACK_SUCCESS;
   }
-  loc.out->rma_syncs.push_back(RmaSyncRecord{win, group, static_cast<uint8_t>(level)});
-  loc.Add(ticks, EventKind::kRmaGroupSync, static_cast<uint32_t>(loc.out->rma_syncs.size() - 1));
+  loc.Add(ticks, EventKind::kRmaGroupSync,
+          loc.Append(loc.out->rma_syncs, RmaSyncRecord{win, group, static_cast<uint8_t>(level)}));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode AddRmaOp(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, uint32_t remote,
@@ -526,8 +538,7 @@ OTF2_CallbackCode AddRmaOp(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, 
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
-  loc.out->rma_ops.push_back(RmaOpRecord{win, remote, bytes, matching, kind});
-  uint32_t op = static_cast<uint32_t>(loc.out->rma_ops.size() - 1);
+  uint32_t op = loc.Append(loc.out->rma_ops, RmaOpRecord{win, remote, bytes, matching, kind});
   loc.pending_rma.Insert((static_cast<uint64_t>(win) << 40) ^ matching, op);
   loc.Add(ticks, EventKind::kRmaOp, op);
   return OTF2_CALLBACK_SUCCESS;
@@ -564,8 +575,8 @@ OTF2_CallbackCode AddLock(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, u
   LocationReader& loc = Loc(user);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
-  loc.out->rma_locks.push_back(RmaLockRecord{win, remote, exclusive, what});
-  loc.Add(ticks, EventKind::kRmaLock, static_cast<uint32_t>(loc.out->rma_locks.size() - 1));
+  loc.Add(ticks, EventKind::kRmaLock,
+          loc.Append(loc.out->rma_locks, RmaLockRecord{win, remote, exclusive, what}));
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode EvRequestLock(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
@@ -675,6 +686,12 @@ ReaderPtr OpenArchive(const std::string& anchor, Trace* trace, std::vector<uint6
   return reader;
 }
 
+/// The header's event count, bounded by the file size (a record takes >= 3
+/// bytes), so that a corrupt count cannot make us reserve gigabytes.
+uint64_t ExpectedEvents(const LocationTrace& rank, const std::string& event_file) {
+  return std::min<uint64_t>({rank.header_events, FileSize(event_file) / 3 + 16, kMaxReserveEvents});
+}
+
 /// Reads each rank's local definitions (the id mapping tables).
 void ReadLocalDefinitions(OTF2_Reader* reader, const std::string& anchor,
                           const std::vector<uint64_t>& ranks, RankRange range) {
@@ -747,7 +764,7 @@ Trace ReadOtf2Trace(const std::string& path) {
 }
 
 Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankRange* range_out,
-                         QuirkCounts* quirks_out) {
+                         QuirkCounts* quirks_out, EventSink* sink) {
   std::string anchor = Otf2AnchorPath(path);
   Trace trace;
   trace.path = anchor;
@@ -768,15 +785,24 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
   std::unique_ptr<OTF2_EvtReaderCallbacks, void (*)(OTF2_EvtReaderCallbacks*)> callbacks_owner(
       callbacks, OTF2_EvtReaderCallbacks_Delete);
   QuirkCounts& quirks = *quirks_out;
+  if (sink) {
+    uint64_t expected = 0, total = 0;
+    for (uint32_t rank = 0; rank < rank_locations.size(); ++rank) {
+      uint64_t events = ExpectedEvents(trace.ranks[rank], dir + std::to_string(rank_locations[rank]) + ".evt");
+      total += events;
+      if (rank >= range.first && rank < range.end) expected += events;
+    }
+    sink->ExpectEvents(expected, total);
+  }
   for (uint32_t rank = range.first; rank < range.end; ++rank) {
     std::string file = dir + std::to_string(rank_locations[rank]) + ".evt";
     if (!IsFile(file)) throw InputError(file, 0, "missing event file");
-    // The header's event count, bounded by the file size (a record takes >= 3
-    // bytes), so that a corrupt count cannot make us reserve gigabytes.
-    uint64_t expected = std::min<uint64_t>({trace.ranks[rank].header_events, FileSize(file) / 3 + 16, kMaxReserveEvents});
-    trace.ranks[rank].events.reserve(expected);
-    // Address space only: pages that stay untouched cost nothing.
-    trace.ranks[rank].messages.reserve(expected / 2);
+    if (!sink) {
+      uint64_t expected = ExpectedEvents(trace.ranks[rank], file);
+      trace.ranks[rank].events.reserve(expected);
+      // Address space only: pages that stay untouched cost nothing.
+      trace.ranks[rank].messages.reserve(expected / 2);
+    }
     OTF2_EvtReader* evt = OTF2_Reader_GetEvtReader(reader.get(), rank_locations[rank]);
     if (!evt) throw InputError(file, 0, Otf2Message("cannot open the event file"));
     LocationReader loc;
@@ -785,6 +811,9 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
     loc.rank = rank;
     loc.pausing_region = pausing;
     loc.program_string = &program_string;
+    loc.sink = sink;
+    loc.SetClockRange();
+    if (sink) sink->BeginRank(trace, rank, *loc.out);
     OTF2_Reader_RegisterEvtCallbacks(reader.get(), evt, callbacks, &loc);
     uint64_t read = 0;
     OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalEvents(reader.get(), evt, &read);
@@ -798,6 +827,7 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
                                     "] of the global definitions by more than the trace's length");
     loc.out->raw_events = read;
     loc.Finish(&quirks);
+    if (sink) sink->EndRank(rank);
     // Only when the header's event count was far off: shrinking copies the events.
     if (loc.out->events.capacity() > loc.out->events.size() + loc.out->events.size() / 4)
       loc.out->events.shrink_to_fit();
@@ -805,6 +835,7 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
   OTF2_Reader_CloseEvtFiles(reader.get());
   // Scalasca's PEARL enters the region named by ProgramBegin (its canonical name).
   if (program_string != OTF2_UNDEFINED_STRING) {
+    trace.program_begin = true;
     auto text = names.strings.find(program_string);
     trace.program_name = text != names.strings.end() ? text->second : std::string("program");
     auto region = names.region_of_canonical.find(program_string);

@@ -36,12 +36,34 @@ struct RankPartition {
 /// Repaired quirks: message -> (rank, count) in ascending rank order.
 using QuirkCounts = std::map<std::string, std::vector<std::pair<uint32_t, uint64_t>>>;
 
+/// Receives each rank's events while libotf2 decodes them, instead of the
+/// trace storing them (streaming analysis; one sink per reading thread).
+class EventSink {
+ public:
+  virtual ~EventSink() = default;
+  /// Once, before the first rank: about this many events will come for this
+  /// part's ranks, and the whole trace holds about `trace_events` (the
+  /// definitions' counts, bounded by the event files' sizes).
+  virtual void ExpectEvents(uint64_t events, uint64_t trace_events) { (void)events, (void)trace_events; }
+  /// Before rank `rank`'s first event. `data` is where the reader keeps the
+  /// rank's metadata and, at each event, the event's side-table record (a
+  /// message, collective, ...) as the last entry of its table.
+  virtual void BeginRank(const Trace& trace, uint32_t rank, const LocationTrace& data) = 0;
+  /// Event number `index` of the rank, repaired as the stored trace has it;
+  /// message ids (event.ref of message events) count the rank's messages.
+  virtual void OnEvent(const Event& event, uint32_t index) = 0;
+  /// After the rank's last event (the Leaves that close open regions included).
+  virtual void EndRank(uint32_t rank) = 0;
+};
+
 /// Like ReadOtf2Trace, but reads local definitions and events only for this
 /// part's ranks (set in `*range`; other ranks keep their name/node and no
 /// events), and returns the per-rank quirk counts in `quirks` instead of
 /// warning lines. Call paths are numbered in this part's discovery order.
+/// With a `sink`, the events go to it and are not stored (the side tables
+/// keep only the current record).
 Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankRange* range,
-                         QuirkCounts* quirks);
+                         QuirkCounts* quirks, EventSink* sink = nullptr);
 /// "12 regions ... (ranks 0-3, 7)": one warning per kind of repaired quirk.
 void AddQuirkWarnings(const QuirkCounts& quirks, std::vector<std::string>* warnings);
 

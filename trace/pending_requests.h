@@ -1,7 +1,7 @@
 #pragma once
 // Open MPI requests of one location while its events are read: request id ->
-// index. Few requests are open at a time, so a small vector searched linearly
-// beats a node-based hash map; very many open requests switch to a hash map.
+// index (or time). Few requests are open at a time, so a small vector searched
+// linearly beats a node-based hash map; very many open requests switch to a hash map.
 #include <cstdint>
 #include <unordered_map>
 #include <utility>
@@ -9,9 +9,10 @@
 
 namespace qnm::trace {
 
-class PendingRequests {
+template <typename Value>
+class PendingMap {
  public:
-  void Insert(uint64_t request, uint32_t value) {
+  void Insert(uint64_t request, Value value) {
     if (!large_.empty() || small_.size() >= kSmallLimit) {
       if (large_.empty()) large_.insert(small_.begin(), small_.end()), small_.clear();
       large_[request] = value;
@@ -25,7 +26,7 @@ class PendingRequests {
     small_.emplace_back(request, value);
   }
   /// Removes `request` and returns its value; false when it is not open.
-  bool Take(uint64_t request, uint32_t* value) {
+  bool Take(uint64_t request, Value* value) {
     if (!large_.empty()) {
       auto it = large_.find(request);
       if (it == large_.end()) return false;
@@ -46,8 +47,10 @@ class PendingRequests {
 
  private:
   static constexpr std::size_t kSmallLimit = 64;
-  std::vector<std::pair<uint64_t, uint32_t>> small_;
-  std::unordered_map<uint64_t, uint32_t> large_;
+  std::vector<std::pair<uint64_t, Value>> small_;
+  std::unordered_map<uint64_t, Value> large_;
 };
+
+using PendingRequests = PendingMap<uint32_t>;
 
 }  // namespace qnm::trace

@@ -109,4 +109,18 @@ struct ReplayRecords {
 /// Runs the forward pass over every rank.
 ReplayRecords ExtractReplayRecords(const Trace& trace);
 
+/// One rank's exclusive ticks and visits per call path (index = cnode; may
+/// be shorter than the call-path table when the last cnodes were not visited).
+struct RankProfile {
+  std::vector<double> exclusive_ticks;
+  std::vector<uint64_t> visits;
+};
+/// Adds `profile` to the rank's column of records->exclusive_ticks/visits
+/// (sized cnodes x ranks, ranks = records->outside_ticks.size()), renumbering
+/// the cnodes through `cnode_map` if given.
+void PlaceRankProfile(const RankProfile& profile, uint32_t rank, const std::vector<uint32_t>* cnode_map,
+                      ReplayRecords* records);
+/// Counts the sends that no completion closed (records->incomplete_sends).
+void CountIncompleteSends(ReplayRecords* records);
+
 }  // namespace qnm::trace

@@ -147,6 +147,7 @@ struct Trace {
   std::vector<RmaWindow> windows;
   std::vector<std::vector<uint32_t>> groups;  // group id -> world ranks (COMM_GROUP members)
   std::vector<GroupDefinition> group_defs;    // group id -> how it was defined (for writing it back)
+  bool program_begin = false;        // a ProgramBegin record was read
   std::string program_name;         // ProgramBegin's program name; "" if the trace has none
   uint32_t program_region = kNone;  // the region whose canonical name is program_name
                                     // (Score-P >= 5 defines one; Scalasca's call-tree root)

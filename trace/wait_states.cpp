@@ -85,10 +85,14 @@ void FinishWaitStates(const Trace& trace, ReplayRecords& records, WaitStateResul
 }  // namespace detail
 
 WaitStateResult AnalyzeWaitStates(const Trace& trace, const WaitStateOptions& options) {
+  ReplayRecords records = ExtractReplayRecords(trace);
+  return AnalyzeReplayRecords(trace, records, options);
+}
+
+WaitStateResult AnalyzeReplayRecords(const Trace& trace, ReplayRecords& records, const WaitStateOptions& options) {
   WaitStateResult result;
   result.ranks = static_cast<uint32_t>(trace.ranks.size());
   result.cnodes = static_cast<uint32_t>(trace.call_paths.size());
-  ReplayRecords records = ExtractReplayRecords(trace);
   detail::AnalyzePointToPoint(trace, records, options, result);
   detail::AnalyzeCollectives(trace, records, result);
   detail::AnalyzeRma(trace, records, result);

@@ -90,4 +90,10 @@ struct WaitStateOptions {
 /// WaitStateResult::warnings.
 WaitStateResult AnalyzeWaitStates(const Trace& trace, const WaitStateOptions& options = {});
 
+struct ReplayRecords;
+/// The same on replay records already extracted from the trace's events
+/// (ExtractReplayRecords, or the streaming reader); consumes `records`.
+WaitStateResult AnalyzeReplayRecords(const Trace& trace, ReplayRecords& records,
+                                     const WaitStateOptions& options = {});
+
 }  // namespace qnm::trace

@@ -1,0 +1,302 @@
+#include "trace/streaming_analysis.h"
+
+#include <sched.h>
+#include <time.h>
+
+#include <algorithm>
+#include <exception>
+#include <new>
+#include <optional>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+#include "trace/call_tree_unify.h"
+#include "trace/otf2_reader.h"
+#include "trace/rank_replay_pass.h"
+#include "trace/replay_records.h"
+#include "trace/wait_state_patterns.h"
+
+namespace qnm::trace {
+namespace {
+
+constexpr int kMaxJobs = 4096;
+
+/// Feeds each decoded event of one thread's ranks to that rank's replay pass.
+class ReplaySink final : public EventSink {
+ public:
+  void BeginRank(const Trace& trace, uint32_t rank, const LocationTrace& data) override {
+    if (records.outside_ticks.empty()) {
+      records.init.assign(trace.ranks.size(), {});
+      records.finalize.assign(trace.ranks.size(), {});
+      records.outside_ticks.assign(trace.ranks.size(), 0.0);
+    }
+    pass_.emplace(trace, trace.call_paths, rank, data, /*streaming=*/true, &records);
+  }
+  void ExpectEvents(uint64_t events, uint64_t trace_events) override {
+    // Address space for the big tables (untouched pages cost nothing), so
+    // that no table is copied while it grows: a quarter of the records each
+    // (one send and one receive per 10 records in a stencil). The first
+    // block reserves room for the whole trace: the later blocks are
+    // appended to its tables.
+    const std::size_t reserve = (first_block ? trace_events : events) / 4;
+    try {
+      records.sends.reserve(reserve);
+      records.recvs.reserve(reserve);
+      records.instances.reserve(reserve);
+    } catch (const std::bad_alloc&) {  // no such address space: the tables grow instead
+    }
+  }
+  void OnEvent(const Event& event, uint32_t index) override { pass_->OnEvent(event, index); }
+  void EndRank(uint32_t) override {
+    pass_->Finish();
+    profiles.push_back(pass_->TakeProfile());
+    pass_.reset();
+  }
+
+  bool first_block = false;
+  ReplayRecords records;             // this thread's ranks, in rank order
+  std::vector<RankProfile> profiles;  // per rank of the block
+
+ private:
+  std::optional<RankReplayPass> pass_;
+};
+
+/// One thread's block of ranks.
+struct Part {
+  Trace trace;
+  RankRange range;
+  QuirkCounts quirks;
+  ReplaySink sink;
+  std::exception_ptr error;
+  double cpu_s = 0;  // the reading thread's CPU time
+};
+
+double ThreadCpuSeconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
+}
+
+uint32_t Shift(uint32_t index, std::size_t offset) {
+  return index == kNone ? kNone : static_cast<uint32_t>(index + offset);
+}
+uint32_t Renumber(uint32_t cnode, const std::vector<uint32_t>& map) {
+  return cnode < map.size() ? map[cnode] : cnode;
+}
+
+/// Appends `from` (a table of a later block) to `to` and frees `from`; a big
+/// table gives its memory back as it is copied, so that the join holds the
+/// records about once.
+template <typename Vector, typename Fix>
+void AppendAndFree(Vector& from, Vector& to, Fix fix) {
+  constexpr std::size_t kChunk = std::size_t{1} << 16;
+  for (std::size_t begin = 0; begin < from.size(); begin += kChunk) {
+    const std::size_t end = std::min(from.size(), begin + kChunk);
+    for (std::size_t i = begin; i < end; ++i) {
+      fix(from[i]);
+      to.push_back(std::move(from[i]));
+    }
+    if constexpr (std::is_same_v<Vector, BulkVector<typename Vector::value_type>>) ReleasePrefix(from, end);
+  }
+  Vector().swap(from);
+}
+
+bool IsIdentity(const std::vector<uint32_t>& map) {
+  for (uint32_t c = 0; c < map.size(); ++c)
+    if (map[c] != c) return false;
+  return true;
+}
+
+/// Joins the blocks' replay records in rank order, with every index and call
+/// path renumbered as a sequential pass over all ranks would have numbered
+/// it. The first block's tables (reserved for the whole trace) are taken
+/// over; the later blocks are appended and freed one by one.
+ReplayRecords JoinRecords(std::vector<Part>& parts, const std::vector<std::vector<uint32_t>>& maps,
+                          std::size_t ranks, std::size_t cnodes) {
+  std::size_t instances = 0, sends = 0, recvs = 0;
+  for (const Part& part : parts) {
+    instances += part.sink.records.instances.size();
+    sends += part.sink.records.sends.size();
+    recvs += part.sink.records.recvs.size();
+  }
+  ReplayRecords all = std::move(parts[0].sink.records);
+  if (!IsIdentity(maps[0])) {  // the first block numbers its call paths first: never taken
+    for (CallInstance& i : all.instances) i.cnode = Renumber(i.cnode, maps[0]);
+    for (CollectiveCall& c : all.collectives) c.cnode = Renumber(c.cnode, maps[0]);
+    for (WindowCall& w : all.window_calls) w.cnode = Renumber(w.cnode, maps[0]);
+    for (InitFinalize& slot : all.init) slot.cnode = Renumber(slot.cnode, maps[0]);
+    for (InitFinalize& slot : all.finalize) slot.cnode = Renumber(slot.cnode, maps[0]);
+  }
+  all.instances.reserve(instances);
+  all.sends.reserve(sends);
+  all.recvs.reserve(recvs);
+  all.exclusive_ticks.assign(cnodes * ranks, 0.0);
+  all.visits.assign(cnodes * ranks, 0);
+  all.init.resize(ranks);
+  all.finalize.resize(ranks);
+  all.outside_ticks.resize(ranks, 0.0);
+  for (std::size_t p = 1; p < parts.size(); ++p) {
+    ReplayRecords& part = parts[p].sink.records;
+    const std::vector<uint32_t>& map = maps[p];
+    const RankRange range = parts[p].range;
+    const std::size_t instance_offset = all.instances.size(), op_offset = all.rma_ops.size();
+    const std::size_t access_offset = all.access_epochs.size(), lock_offset = all.lock_epochs.size();
+    AppendAndFree(part.instances, all.instances, [&](CallInstance& i) { i.cnode = Renumber(i.cnode, map); });
+    AppendAndFree(part.sends, all.sends, [&](SendRecord& s) { s.completion = Shift(s.completion, instance_offset); });
+    AppendAndFree(part.recvs, all.recvs, [&](RecvRecord& r) { r.completion = Shift(r.completion, instance_offset); });
+    AppendAndFree(part.collectives, all.collectives, [&](CollectiveCall& c) { c.cnode = Renumber(c.cnode, map); });
+    AppendAndFree(part.window_calls, all.window_calls, [&](WindowCall& w) { w.cnode = Renumber(w.cnode, map); });
+    AppendAndFree(part.rma_ops, all.rma_ops, [&](RmaOpCall& op) {
+      op.instance = Shift(op.instance, instance_offset);
+      op.access_epoch = Shift(op.access_epoch, access_offset);
+      op.lock_epoch = Shift(op.lock_epoch, lock_offset);
+    });
+    AppendAndFree(part.access_epochs, all.access_epochs, [&](AccessEpoch& epoch) {
+      epoch.start = Shift(epoch.start, instance_offset);
+      epoch.complete = Shift(epoch.complete, instance_offset);
+      for (uint32_t& op : epoch.ops) op = Shift(op, op_offset);
+    });
+    AppendAndFree(part.exposure_epochs, all.exposure_epochs, [&](ExposureEpoch& epoch) {
+      epoch.post = Shift(epoch.post, instance_offset);
+      epoch.wait = Shift(epoch.wait, instance_offset);
+    });
+    AppendAndFree(part.lock_epochs, all.lock_epochs,
+                  [&](LockEpoch& epoch) { epoch.lock_call = Shift(epoch.lock_call, instance_offset); });
+    for (uint32_t r = range.first; r < range.end; ++r) {
+      all.init[r] = part.init[r];
+      all.finalize[r] = part.finalize[r];
+      if (all.init[r].found) all.init[r].cnode = Renumber(all.init[r].cnode, map);
+      if (all.finalize[r].found) all.finalize[r].cnode = Renumber(all.finalize[r].cnode, map);
+      all.outside_ticks[r] = part.outside_ticks[r];
+    }
+    all.bad_peers += part.bad_peers;
+  }
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    const std::vector<RankProfile>& profiles = parts[p].sink.profiles;
+    for (std::size_t i = 0; i < profiles.size(); ++i)
+      PlaceRankProfile(profiles[i], parts[p].range.first + static_cast<uint32_t>(i), &maps[p], &all);
+  }
+  CountIncompleteSends(&all);
+  return all;
+}
+
+/// The definitions and per-rank metadata of every block in one trace.
+Trace JoinTraces(std::vector<Part>& parts, CallPaths call_paths) {
+  Trace trace = std::move(parts[0].trace);
+  trace.call_paths = std::move(call_paths);
+  QuirkCounts quirks = std::move(parts[0].quirks);
+  for (std::size_t p = 1; p < parts.size(); ++p) {
+    Trace& part = parts[p].trace;
+    for (uint32_t r = parts[p].range.first; r < parts[p].range.end; ++r) trace.ranks[r] = std::move(part.ranks[r]);
+    trace.metric_records += part.metric_records;
+    trace.repaired_leaves += part.repaired_leaves;
+    // The first ProgramBegin in rank order names the program.
+    if (!trace.program_begin && part.program_begin) {
+      trace.program_begin = true;
+      trace.program_name = part.program_name;
+      trace.program_region = part.program_region;
+    }
+    for (auto& [what, per_rank] : parts[p].quirks)  // blocks ascend, so ranks stay ascending
+      quirks[what].insert(quirks[what].end(), per_rank.begin(), per_rank.end());
+  }
+  AddQuirkWarnings(quirks, &trace.warnings);
+  return trace;
+}
+
+std::size_t RecordBytes(const ReplayRecords& records) {
+  std::size_t bytes = records.instances.size() * sizeof(CallInstance) + records.sends.size() * sizeof(SendRecord) +
+                      records.recvs.size() * sizeof(RecvRecord) +
+                      records.collectives.size() * sizeof(CollectiveCall) +
+                      records.window_calls.size() * sizeof(WindowCall) + records.rma_ops.size() * sizeof(RmaOpCall) +
+                      records.lock_epochs.size() * sizeof(LockEpoch) +
+                      records.exclusive_ticks.size() * (sizeof(double) + sizeof(uint64_t));
+  for (const AccessEpoch& epoch : records.access_epochs)
+    bytes += sizeof(AccessEpoch) + (epoch.targets.size() + epoch.ops.size()) * sizeof(uint32_t);
+  for (const ExposureEpoch& epoch : records.exposure_epochs)
+    bytes += sizeof(ExposureEpoch) + epoch.origins.size() * sizeof(uint32_t);
+  return bytes;
+}
+
+}  // namespace
+
+bool StreamingAnalysisOptions::IsValid(std::string* error) const {
+  if (jobs < 0 || jobs > kMaxJobs) {
+    if (error)
+      *error = "jobs must be 0 (every core available) to " + std::to_string(kMaxJobs) + ", not " +
+               std::to_string(jobs);
+    return false;
+  }
+  return true;
+}
+
+int AvailableCores() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
+  unsigned cores = std::thread::hardware_concurrency();
+  return cores > 0 ? static_cast<int>(cores) : 1;
+}
+
+StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const StreamingAnalysisOptions& options) {
+  std::string error;
+  if (!options.IsValid(&error)) throw std::invalid_argument(error);
+  const uint32_t threads = static_cast<uint32_t>(options.jobs > 0 ? options.jobs : AvailableCores());
+  std::vector<Part> parts(threads);
+  parts[0].sink.first_block = true;
+  auto read = [&](uint32_t p) {
+    const double start = ThreadCpuSeconds();
+    try {
+      parts[p].trace = ReadOtf2TraceRanks(path, RankPartition{p, threads}, &parts[p].range, &parts[p].quirks,
+                                          &parts[p].sink);
+    } catch (...) {
+      parts[p].error = std::current_exception();
+    }
+    parts[p].cpu_s = ThreadCpuSeconds() - start;
+  };
+  std::vector<std::thread> workers;
+  std::vector<uint32_t> inline_parts;  // blocks no thread could be started for: read here
+  for (uint32_t p = 1; p < threads; ++p) {
+    try {
+      workers.emplace_back(read, p);
+    } catch (const std::system_error&) {
+      inline_parts.push_back(p);
+    }
+  }
+  read(0);
+  for (uint32_t p : inline_parts) read(p);
+  for (std::thread& worker : workers) worker.join();
+  const double serial_start = ThreadCpuSeconds();
+  std::vector<double> read_cpu_s;
+  for (const Part& part : parts) read_cpu_s.push_back(part.cpu_s);
+  for (const Part& part : parts)  // the lowest block's error is the first rank's a sequential read meets
+    if (part.error) std::rethrow_exception(part.error);
+
+  // Blocks that own no rank (more threads than ranks) add nothing.
+  const std::size_t ranks = parts[0].trace.ranks.size();
+  std::vector<Part> owning;
+  for (Part& part : parts)
+    if (part.range.first < part.range.end || owning.empty()) owning.push_back(std::move(part));
+  parts = std::vector<Part>();
+
+  std::vector<std::vector<CallPathDef>> lists;
+  for (const Part& part : owning) lists.push_back(CallPathDefs(part.trace.call_paths));
+  std::vector<std::vector<uint32_t>> maps;
+  CallPaths call_paths = UnifyCallPaths(owning[0].trace.call_paths, lists, &maps);
+  const std::size_t cnodes = call_paths.size();
+
+  StreamingAnalysis out;
+  out.threads = static_cast<int>(threads);
+  ReplayRecords records = JoinRecords(owning, maps, ranks, cnodes);
+  out.record_bytes = RecordBytes(records);
+  out.trace = JoinTraces(owning, std::move(call_paths));
+  out.result = AnalyzeReplayRecords(out.trace, records, options.wait_states);
+  out.read_cpu_s = std::move(read_cpu_s);
+  out.serial_cpu_s = ThreadCpuSeconds() - serial_start;
+  return out;
+}
+
+}  // namespace qnm::trace

@@ -1,0 +1,57 @@
+#pragma once
+// Wait-state analysis of an OTF2 trace at the speed of decoding: the ranks are
+// read in blocks by parallel threads (one OTF2_Reader each, like the analysis
+// processes of Scalasca's parallel replay, Geimer et al. 2009, §3), and each
+// rank's events go straight from libotf2's callbacks into the forward replay
+// pass (RankReplayPass) without being stored. The threads' call trees are
+// unified (§3.1) and their replay records joined in rank order, so the
+// cross-rank patterns (message matching, collectives, RMA) see exactly the
+// records a sequential read would have made: the result is bit-identical to
+// ReadOtf2Trace + AnalyzeWaitStates for every number of threads.
+//
+// Memory: the replay records (one send and one receive record per message,
+// one call instance per MPI call that completes something, one record per
+// collective/RMA call) and a per-rank profile (call paths x ranks), plus one
+// OTF2 read buffer per thread; never the events.
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "trace/trace_events.h"
+#include "trace/wait_states.h"
+
+namespace qnm::trace {
+
+struct StreamingAnalysisOptions {
+  /// Threads that read and analyse blocks of ranks; 0 = the cores this
+  /// process may run on. More threads than ranks are not started.
+  int jobs = 0;
+  WaitStateOptions wait_states;
+
+  bool IsValid(std::string* error) const;
+};
+
+struct StreamingAnalysis {
+  /// Definitions, the call tree, every rank's name, node, first/last time and
+  /// record count, the reader's warnings; no events.
+  Trace trace;
+  WaitStateResult result;
+  int threads = 1;                  // threads that read the trace
+  std::size_t record_bytes = 0;     // replay records held for the cross-rank patterns
+  /// CPU seconds of each reading thread (decoding + replay pass of its ranks),
+  /// and of what runs after them on one thread (unification, joining the
+  /// records, cross-rank patterns). On an idle machine with a core per
+  /// thread the wall time is about max(read_cpu_s) + serial_cpu_s.
+  std::vector<double> read_cpu_s;
+  double serial_cpu_s = 0;
+};
+
+/// Reads and analyses the trace at `path` (anchor or its directory). Throws
+/// InputError naming the file on bad input (the error of the lowest failing
+/// rank, as a sequential read reports it).
+StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const StreamingAnalysisOptions& options = {});
+
+/// The cores this process may run on (its CPU affinity mask), at least 1.
+int AvailableCores();
+
+}  // namespace qnm::trace
