@@ -83,4 +83,6 @@ TEST_CASE("whatif suggest: on the synthetic-patterns trace the planted imbalance
   CHECK(report.ranked[0].gain_s > 0);
   for (std::size_t i = 1; i < report.ranked.size(); ++i)
     CHECK(report.ranked[i - 1].gain_s >= report.ranked[i].gain_s);
+  // The dissimilarity ranking (Calzarossa et al. 2004) blames the same region first.
+  CHECK(report.ranked[0].reason.find("dissimilarity ranking #1") != std::string::npos);
 }

@@ -1,11 +1,14 @@
 #include "whatif/suggestions.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "imbalance/dissimilarity.h"
+#include "trace/activity_times.h"
 #include "trace/wait_states.h"
 #include "whatif/region_list.h"
 #include "whatif/whatif_simulation.h"
@@ -26,14 +29,13 @@ bool HasZeroByteMessage(const Trace& trace) {
 /// directly: the wait states' call paths, blamed on their caller's region
 /// (the computation before a wait is in it). Top-level patterns only (a Late
 /// Sender's wrong-order parts are in it already); not MPI_Init's completion.
-std::map<std::string, double> WaitingByCaller(const Trace& trace) {
+std::map<std::string, double> WaitingByCaller(const Trace& trace, const WaitStateResult& waits) {
   static const Pattern kBlamed[] = {
       Pattern::kLateSender,   Pattern::kLateReceiver,    Pattern::kBarrierWait,
       Pattern::kWaitNxN,      Pattern::kLateBroadcast,   Pattern::kEarlyReduce,
       Pattern::kEarlyScan,    Pattern::kFinalizeWait,    Pattern::kRmaWaitAtCreate,
       Pattern::kRmaWaitAtFree, Pattern::kRmaWaitAtFence, Pattern::kRmaLateComplete,
       Pattern::kRmaEarlyWait, Pattern::kRmaSyncLatePost, Pattern::kRmaCommLatePost};
-  WaitStateResult waits = AnalyzeWaitStates(trace);
   const CallPaths& paths = trace.call_paths;
   std::map<std::string, double> out;
   for (Pattern pattern : kBlamed)
@@ -59,7 +61,8 @@ SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) 
                    });
   if (imbalanced.size() > max_regions) imbalanced.resize(max_regions);
   // Regions the wait states blame, most waiting first, if not proposed yet.
-  std::map<std::string, double> waiting = WaitingByCaller(trace);
+  const WaitStateResult waits = AnalyzeWaitStates(trace);
+  std::map<std::string, double> waiting = WaitingByCaller(trace, waits);
   std::vector<std::pair<double, const RegionListing*>> blamed;
   for (const RegionListing& r : regions)
     if (!r.is_mpi && !r.is_paused && r.ranks_entering >= 2 && waiting[r.name] > 0)
@@ -70,6 +73,32 @@ SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) 
     bool listed = false;
     for (const RegionListing& r : imbalanced) listed = listed || r.name == blamed[i].second->name;
     if (!listed) imbalanced.push_back(*blamed[i].second);
+  }
+  // Regions the dissimilarity ranking puts first (scaled index SID_C over all
+  // activities, Calzarossa et al. 2004, eq. 6): imbalance weighted by the
+  // region's share of the time, wherever it shows (computation or the MPI
+  // calls it makes). The ranking's regions are call paths; the leaf names the region.
+  std::map<std::string, int> dissimilarity_rank;
+  {
+    DissimilarityResult ranking = ComputeDissimilarity(ActivityTimesFromTrace(trace, waits), DissimilarityOptions());
+    std::size_t added = 0;
+    for (int index : ranking.region_ranking) {
+      if (added >= max_regions) break;
+      const std::string& path = ranking.regions[index].name;
+      const std::string leaf = path.substr(path.rfind('/') == std::string::npos ? 0 : path.rfind('/') + 1);
+      if (dissimilarity_rank.count(leaf)) continue;
+      dissimilarity_rank[leaf] = static_cast<int>(dissimilarity_rank.size()) + 1;
+      for (const RegionListing& r : regions) {
+        if (r.name != leaf || r.is_mpi || r.is_paused || r.ranks_entering < 2) continue;
+        bool listed = false;
+        for (const RegionListing& kept : imbalanced) listed = listed || kept.name == leaf;
+        if (!listed) {
+          imbalanced.push_back(r);
+          ++added;
+        }
+        break;
+      }
+    }
   }
 
   std::vector<Suggestion> candidates;
@@ -86,6 +115,8 @@ SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) 
                   r.imbalance, r.rank_max_s - r.rank_mean_s, waiting[r.name],
                   same_shape ? "" : "; instance counts differ across ranks: scaled mode");
     s.reason = reason;
+    if (auto it = dissimilarity_rank.find(r.name); it != dissimilarity_rank.end())
+      s.reason += "; dissimilarity ranking #" + std::to_string(it->second);
     candidates.push_back(s);
   }
   if (HasZeroByteMessage(trace)) {
@@ -130,7 +161,10 @@ std::string SuggestionTable(const SuggestionReport& report, const std::string& t
   out << line;
   for (std::size_t i = 0; i < report.ranked.size(); ++i) {
     const Suggestion& s = report.ranked[i];
-    std::snprintf(line, sizeof line, "  %4zu %12.6f %8.2f  ", i + 1, s.gain_s, s.gain_percent);
+    // A gain that rounds to zero prints as 0.00, not -0.00.
+    const double percent = std::fabs(s.gain_percent) < 0.005 ? 0.0 : s.gain_percent;
+    const double gain_s = std::fabs(s.gain_s) < 5e-7 ? 0.0 : s.gain_s;
+    std::snprintf(line, sizeof line, "  %4zu %12.6f %8.2f  ", i + 1, gain_s, percent);
     out << line << s.hypothesis.Describe() << " (" << s.reason << ")\n";
   }
   return out.str();
