@@ -91,6 +91,15 @@ MachineProfile MachineProfileFromJson(const std::string& text, const std::string
       throw fail("\"nodes\" must be a positive integer");
     profile.nodes = static_cast<int>(nodes);
   }
+  profile.allreduce_latency_s = number("allreduce_latency_s", false);
+  if (Known(profile.allreduce_latency_s))
+    RequirePlausible(profile.allreduce_latency_s, kLatencyS, "\"allreduce_latency_s\"", path, 0);
+  double allreduce_processes = number("allreduce_processes", false);
+  if (Known(allreduce_processes)) {
+    if (!(allreduce_processes >= 1 && allreduce_processes <= 1e7) || allreduce_processes != std::floor(allreduce_processes))
+      throw fail("\"allreduce_processes\" must be a positive integer");
+    profile.allreduce_processes = static_cast<int>(allreduce_processes);
+  }
   std::string allocation = text_field("allocation");
   if (!allocation.empty() && !ParseAllocation(allocation, &profile.allocation))
     throw fail("\"allocation\" must be one-per-node, block or cyclic, not '" + allocation + "'");
@@ -110,6 +119,23 @@ MachineProfile MachineProfileFromJson(const std::string& text, const std::string
     }
   }
   return profile;
+}
+
+std::string MachineProfileToJson(const MachineProfile& profile) {
+  nlohmann::ordered_json json;
+  json["name"] = profile.name;
+  if (!profile.description.empty()) json["description"] = profile.description;
+  if (!profile.aliases.empty()) json["aliases"] = profile.aliases;
+  if (!profile.hosts.empty()) json["hosts"] = profile.hosts;
+  json["latency_s"] = profile.latency_s;
+  json["bandwidth_bytes_per_s"] = profile.bandwidth_bytes_per_s;
+  if (profile.cores_per_node > 0) json["cores_per_node"] = profile.cores_per_node;
+  if (profile.nodes > 0) json["nodes"] = profile.nodes;
+  json["allocation"] = ToString(profile.allocation);
+  if (Known(profile.allreduce_latency_s)) json["allreduce_latency_s"] = profile.allreduce_latency_s;
+  if (profile.allreduce_processes > 0) json["allreduce_processes"] = profile.allreduce_processes;
+  json["source"] = profile.source;
+  return json.dump(2) + "\n";
 }
 
 std::vector<std::string> DataDirectories() {

@@ -9,6 +9,7 @@
 #include "ingest/run_selection.h"
 #include "ingest/series_identity.h"
 #include "models/prediction.h"
+#include "pipeline/transfer_runner.h"
 
 namespace qnm::cli {
 
@@ -21,6 +22,7 @@ void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
 void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
 void AddExportCommand(CLI::App& app);    // export_command.cpp
 void AddReportCommand(CLI::App& app);    // report_command.cpp
+void AddProfileCommand(CLI::App& app);   // profile_command.cpp
 
 /// Adds `--group-by content|folder|file-prefix` (series identity,
 /// ingest/series_identity.h) to a command; ParseGroupByOption reads its value.
@@ -37,6 +39,19 @@ void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
 RunSelection ParseRunSelection(const RunSelectionArgs& args);
 /// PredictionOptions from --machine and --level (predict, validate and plot).
 PredictionOptions MakePredictionOptions(const std::string& machine, double level);
+
+/// --target B_RUNS and --target-machine B_PROFILE (predict, validate, plot): the
+/// machine to move the model to (pipeline/transfer_runner.h).
+struct TargetArgs {
+  std::vector<std::string> runs;
+  std::string profile;
+};
+void AddTargetOptions(CLI::App* command, TargetArgs* args);
+bool HasTarget(const TargetArgs& args);
+/// B's runs and profile; --machine (`machine`) names B's profile when --target-machine is not given.
+TransferTarget LoadTransferTarget(const TargetArgs& args, const std::string& machine, GroupBy group_by,
+                                  const RunSelection& selection);
+TransferOptions MakeTransferOptions(double level);
 
 /// Help of `--series NAME` (pipeline/series_selection.h), the same in every command.
 inline constexpr const char* kSeriesOptionHelp =

@@ -11,6 +11,7 @@
 #include "pipeline/prediction_report.h"
 #include "pipeline/prediction_runner.h"
 #include "pipeline/series_loading.h"
+#include "pipeline/transfer_runner.h"
 #include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -23,6 +24,7 @@ struct CommonArgs {
   std::string machine, format = "table", output, plot_dir, series, group_by = "content";
   double level = 0.9;
   RunSelectionArgs selection;
+  TargetArgs target;
 };
 
 void AddCommon(CLI::App* sub, CommonArgs* args) {
@@ -40,9 +42,36 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
+  AddTargetOptions(sub, &args->target);
 }
 
 }  // namespace
+
+void AddTargetOptions(CLI::App* command, TargetArgs* args) {
+  command->add_option("--target", args->runs,
+                      "runs of the same code on another machine B (files or directories): the model fitted on "
+                      "RUNS (machine A) is moved to B and calibrated on these runs; --machine then names B's profile");
+  command->add_option("--target-machine", args->profile,
+                      "B's machine profile (JSON file or bundled name); alone, without --target: a profile-only "
+                      "transfer (B's speed unknown, wide intervals)");
+}
+
+bool HasTarget(const TargetArgs& args) { return !args.runs.empty() || !args.profile.empty(); }
+
+TransferTarget LoadTransferTarget(const TargetArgs& args, const std::string& machine, GroupBy group_by,
+                                  const RunSelection& selection) {
+  TransferTarget target;
+  std::string profile = !args.profile.empty() ? args.profile : machine;
+  if (!profile.empty()) {
+    target.profile = LoadMachineProfile(profile);
+    target.has_profile = true;
+  }
+  if (!args.runs.empty()) {
+    std::string origin;
+    target.series = LoadSeries(args.runs, "", &origin, group_by, selection);
+  }
+  return target;
+}
 
 void AddGroupByOption(CLI::App* command, std::string* group_by) {
   command->add_option("--group-by", *group_by,
@@ -71,6 +100,14 @@ PredictionOptions MakePredictionOptions(const std::string& machine, double level
   return options;
 }
 
+TransferOptions MakeTransferOptions(double level) {
+  TransferOptions options;
+  options.interval_level = level;
+  std::string error;
+  if (!options.IsValid(&error)) throw InputError("--level", 0, error);
+  return options;
+}
+
 void AddPredictCommand(CLI::App& app) {
   auto args = std::make_shared<CommonArgs>();
   auto procs = std::make_shared<std::string>("1..1024:x2");
@@ -83,12 +120,18 @@ void AddPredictCommand(CLI::App& app) {
                       "process counts: a..b, a..b:x2, a..b:+k or lists 1,2,4 (default 1..1024:x2)");
   predict->callback([args, procs] {
     std::vector<int> targets = ParseProcsSpec(*procs, "--procs");
-    PredictionOptions options = MakePredictionOptions(args->machine, args->level);
+    const bool transfer = HasTarget(args->target);
+    PredictionOptions options = MakePredictionOptions(transfer ? "" : args->machine, args->level);
     RefuseOutputOverInputs(args->output, args->runs);
+    RefuseOutputOverInputs(args->output, args->target.runs);
     std::string origin;
-    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by),
-                                            ParseRunSelection(args->selection));
-    std::vector<SeriesPrediction> results = RunPredict(series, targets, options);
+    const GroupBy group_by = ParseGroupByOption(args->group_by);
+    const RunSelection selection = ParseRunSelection(args->selection);
+    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, group_by, selection);
+    std::vector<SeriesPrediction> results =
+        transfer ? RunTransferPredict(series, LoadTransferTarget(args->target, args->machine, group_by, selection),
+                                      targets, options, MakeTransferOptions(args->level))
+                 : RunPredict(series, targets, options);
     WriteOutput(args->output, FormatPredictions(results, args->format, origin));
     if (!args->plot_dir.empty())
       for (const SeriesPrediction& r : results)
@@ -102,16 +145,28 @@ void AddPredictCommand(CLI::App& app) {
       "Fit on some process counts, predict the others, and compare with the measured times "
       "(leave-one-out when no --train is given)");
   AddCommon(validate, vargs.get());
-  validate->add_option("--train", *train, "training process counts, e.g. 1..8 or 1,2,4,8");
+  validate->add_option("--train", *train,
+                       "training process counts, e.g. 1..8 or 1,2,4,8; with --target: the target's process counts "
+                       "that calibrate the transfer (default: its smallest)");
   validate->callback([vargs, train] {
     std::vector<int> train_procs;
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
-    PredictionOptions options = MakePredictionOptions(vargs->machine, vargs->level);
+    const bool transfer = HasTarget(vargs->target);
+    PredictionOptions options = MakePredictionOptions(transfer ? "" : vargs->machine, vargs->level);
     RefuseOutputOverInputs(vargs->output, vargs->runs);
+    RefuseOutputOverInputs(vargs->output, vargs->target.runs);
     std::string origin;
-    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, ParseGroupByOption(vargs->group_by),
-                                            ParseRunSelection(vargs->selection));
-    std::vector<ValidationResult> results = RunValidate(series, train_procs, options);
+    const GroupBy group_by = ParseGroupByOption(vargs->group_by);
+    const RunSelection selection = ParseRunSelection(vargs->selection);
+    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, group_by, selection);
+    std::vector<ValidationResult> results;
+    if (transfer) {
+      TransferTarget target = LoadTransferTarget(vargs->target, vargs->machine, group_by, selection);
+      if (!train->empty()) target.calibrate_procs = ParseProcsSpec(*train, "--train");
+      results = RunTransferValidate(series, target, options, MakeTransferOptions(vargs->level));
+    } else {
+      results = RunValidate(series, train_procs, options);
+    }
     WriteOutput(vargs->output, FormatValidations(results, vargs->format, origin));
     if (!vargs->plot_dir.empty()) DrawValidationCharts(results, series, options, vargs->plot_dir, {});
   });

@@ -1,0 +1,179 @@
+// Moving a series' model to another machine (issue 21, transfer/machine_transfer.h)
+// on real series measured on two machines (tests/data/transfer, from
+// ../shared/data/scaling2: Vlasiator IPshock light on Mahti and LUMI-C, GROMACS
+// 1400k atoms on ARCHER2 at 16 ranks x 8 threads per node and on CSD3).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+
+#include "command_runner.h"
+#include "models/machine_profile.h"
+#include "pipeline/series_loading.h"
+#include "pipeline/transfer_runner.h"
+#include "transfer/machine_transfer.h"
+
+namespace {
+
+std::string Data(const std::string& path) { return std::string(QNM_TEST_DATA_DIR) + "/" + path; }
+
+qnm::Series LoadOne(const std::string& file) {
+  std::vector<qnm::Series> series = qnm::LoadSeries({Data("transfer/" + file)}, "", nullptr);
+  REQUIRE(series.size() == 1);
+  return series.front();
+}
+
+qnm::Series Only(const qnm::Series& series, std::vector<int> procs) {
+  qnm::Series out = series;
+  out.groups.clear();
+  for (const qnm::RunGroup& g : series.groups)
+    for (int p : procs)
+      if (g.procs == p) out.groups.push_back(g);
+  return out;
+}
+
+qnm::SeriesModel Fit(const qnm::Series& series) {
+  qnm::SeriesModel model;
+  std::string error;
+  REQUIRE(qnm::FitSeriesModel(series, {}, qnm::PredictionOptions(), &model, &error));
+  return model;
+}
+
+double LogWidth(const qnm::Interval& i) { return std::log(i.upper_s / i.lower_s); }
+
+}  // namespace
+
+TEST_CASE("profile-only transfer says so and carries the unknown speed in wide intervals", "[transfer]") {
+  qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
+  qnm::SeriesModel model = Fit(mahti);
+  qnm::MachineProfile lumi = qnm::LoadMachineProfile("pi4-ntua");  // any profile: only the layout is used
+  qnm::TransferredModel moved;
+  std::string error;
+  REQUIRE(qnm::TransferSeriesModel(model, mahti, nullptr, &lumi, qnm::TransferOptions(), &moved, &error));
+  CHECK(moved.summary.path == qnm::TransferPath::kProfileOnly);
+  CHECK_FALSE(qnm::Known(moved.summary.speed_ratio));
+  REQUIRE(moved.summary.calibrated.size() == 2);
+  CHECK(moved.summary.calibrated[1].find("no run on the target") == 0);
+  qnm::ProcsPrediction p = moved.Predict(256);
+  REQUIRE(p.Ok());
+  CHECK(p.total.value_s == Approx(model.Predict(256).total.value_s));  // level: A's (nothing else is known)
+  // 90% interval of a log sd >= 0.9: at least exp(2 * 1.645 * 0.9) = 19x wide.
+  CHECK(LogWidth(p.total) >= 2 * 1.645 * 0.9 - 1e-9);
+  REQUIRE_FALSE(p.flags.empty());
+  CHECK(p.flags.back().find("no run on the target machine") == 0);
+  // Neither runs nor a profile: refused.
+  CHECK_FALSE(qnm::TransferSeriesModel(model, mahti, nullptr, nullptr, qnm::TransferOptions(), &moved, &error));
+  CHECK(error.find("needs runs") != std::string::npos);
+}
+
+TEST_CASE("one target run calibrates a constant speed ratio; intervals widen away from it", "[transfer]") {
+  qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
+  qnm::Series lumi = LoadOne("vlasiator-light-lumi.csv");
+  qnm::SeriesModel model = Fit(mahti);
+  qnm::Series one = Only(lumi, {32});
+  qnm::TransferredModel moved;
+  std::string error;
+  REQUIRE(qnm::TransferSeriesModel(model, mahti, &one, nullptr, qnm::TransferOptions(), &moved, &error));
+  CHECK(moved.summary.path == qnm::TransferPath::kOneRun);
+  const double ratio = 8503.0 / model.Predict(32).total.value_s;
+  CHECK(moved.summary.speed_ratio == Approx(ratio));
+  CHECK(moved.Predict(32).total.value_s == Approx(8503.0));  // goes through the run
+  for (int p : {64, 512, 8192}) CHECK(moved.Predict(p).total.value_s == Approx(ratio * model.Predict(p).total.value_s));
+  // Same layout on both machines (16 ranks x 16 threads per node): P maps to P.
+  CHECK(moved.to.threads_per_proc == 16);
+  CHECK(moved.from.ranks_per_node == 16);
+  // Farther from the run, wider than A's own interval there.
+  qnm::ProcsPrediction far = moved.Predict(8192), near = moved.Predict(64);
+  CHECK(LogWidth(far.total) > LogWidth(model.Predict(8192).total));
+  CHECK(LogWidth(far.total) > LogWidth(near.total));
+  CHECK(far.extrapolation == Approx(std::log2(8192.0 / 32)));
+}
+
+TEST_CASE("several target runs: the ratio follows each run and is interpolated between them", "[transfer]") {
+  qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
+  qnm::Series lumi = LoadOne("vlasiator-light-lumi.csv");
+  qnm::SeriesModel model = Fit(mahti);
+  qnm::Series two = Only(lumi, {32, 256});
+  qnm::TransferredModel moved;
+  std::string error;
+  REQUIRE(qnm::TransferSeriesModel(model, mahti, &two, nullptr, qnm::TransferOptions(), &moved, &error));
+  CHECK(moved.summary.path == qnm::TransferPath::kSeveralRuns);
+  CHECK(moved.Predict(32).total.value_s == Approx(two.groups[0].median_time_s));
+  CHECK(moved.Predict(256).total.value_s == Approx(two.groups[1].median_time_s));
+  // Between the runs the ratio is interpolated in log P, and nothing is added to A's interval.
+  const double r32 = two.groups[0].median_time_s / model.Predict(32).total.value_s;
+  const double r256 = two.groups[1].median_time_s / model.Predict(256).total.value_s;
+  const double r64 = std::exp(std::log(r32) + (std::log(r256) - std::log(r32)) / 3.0);
+  CHECK(moved.Predict(64).total.value_s == Approx(r64 * model.Predict(64).total.value_s));
+  CHECK(LogWidth(moved.Predict(64).total) == Approx(LogWidth(model.Predict(64).total)));
+  // Beyond the last run the last ratio is carried on.
+  CHECK(moved.Predict(4096).total.value_s == Approx(r256 * model.Predict(4096).total.value_s));
+  // Two runs pin the far end better than one: the error at LUMI-C's largest P is what it is.
+  qnm::Series one = Only(lumi, {32});
+  qnm::TransferredModel single;
+  REQUIRE(qnm::TransferSeriesModel(model, mahti, &one, nullptr, qnm::TransferOptions(), &single, &error));
+  const double measured = lumi.groups.back().median_time_s;
+  const int largest = lumi.groups.back().procs;
+  CHECK(std::fabs(moved.Predict(largest).total.value_s / measured - 1) <
+        std::fabs(single.Predict(largest).total.value_s / measured - 1));
+}
+
+TEST_CASE("identity: the source's own runs as target reproduce the source's prediction", "[transfer]") {
+  qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
+  qnm::SeriesModel model = Fit(mahti);
+  qnm::TransferredModel moved;
+  std::string error;
+  REQUIRE(qnm::TransferSeriesModel(model, mahti, &mahti, nullptr, qnm::TransferOptions(), &moved, &error));
+  CHECK(moved.summary.path == qnm::TransferPath::kSameMachine);
+  for (int p : {16, 32, 100, 3200, 8192, 20000}) {
+    qnm::ProcsPrediction a = model.Predict(p), b = moved.Predict(p);
+    REQUIRE(b.Ok());
+    CHECK(b.total.value_s == Approx(a.total.value_s).epsilon(1e-9));
+    CHECK(b.total.lower_s == Approx(a.total.lower_s).epsilon(1e-9));
+    CHECK(b.total.upper_s == Approx(a.total.upper_s).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("process counts are mapped by cores: 8-thread ranks on A, 1-thread ranks on B", "[transfer]") {
+  qnm::Series archer2 = LoadOne("gromacs-1400k-archer2-rpn16.csv");
+  qnm::Series csd3 = LoadOne("gromacs-1400k-csd3-ib.csv");
+  qnm::SeriesModel model = Fit(archer2);
+  qnm::Series one = Only(csd3, {56});
+  qnm::TransferredModel moved;
+  std::string error;
+  REQUIRE(qnm::TransferSeriesModel(model, archer2, &one, nullptr, qnm::TransferOptions(), &moved, &error));
+  CHECK(moved.from.threads_per_proc == 8);
+  CHECK(moved.to.threads_per_proc == 1);
+  CHECK(moved.to.ranks_per_node == 56);
+  // 448 single-thread ranks on CSD3 use the cores of 56 ARCHER2 ranks of 8 threads.
+  CHECK(moved.Uncalibrated(448).total.value_s == Approx(model.Predict(56).total.value_s));
+  REQUIRE(moved.summary.transferred.size() >= 2);
+  CHECK(moved.summary.transferred[1].find("process counts mapped by cores") == 0);
+  // Mapped by cores the transfer lands within 30% of CSD3's 3136-rank run (35.9 s);
+  // mapped P to P (the naive reading) it is off by more than half.
+  CHECK(std::fabs(moved.Predict(3136).total.value_s / 35.865 - 1) < 0.30);
+  qnm::TransferOptions by_procs;
+  by_procs.map_by_cores = false;
+  qnm::TransferredModel naive;
+  REQUIRE(qnm::TransferSeriesModel(model, archer2, &one, nullptr, by_procs, &naive, &error));
+  CHECK(std::fabs(naive.Predict(3136).total.value_s / 35.865 - 1) > 0.5);
+}
+
+TEST_CASE("predict and validate --target print what was transferred and calibrated", "[transfer][cli]") {
+  std::string out;
+  const std::string cli = QNM_CLI_PATH;
+  REQUIRE(qnm::testing::RunCommand(cli + " predict " + Data("transfer/vlasiator-light-mahti.csv") + " --target " +
+                                       Data("transfer/vlasiator-light-lumi.csv") + " --procs 32,8192 2>&1",
+                                   &out) == 0);
+  CHECK(out.find("transferred: the code's scaling from 9 process counts") != std::string::npos);
+  CHECK(out.find("calibrated: time level at the target's runs P=32,64,128,256,512,1024,2048,4096,8192") !=
+        std::string::npos);
+  REQUIRE(qnm::testing::RunCommand(cli + " validate " + Data("transfer/vlasiator-light-mahti.csv") + " --target " +
+                                       Data("transfer/vlasiator-light-lumi.csv") + " --format csv 2>&1",
+                                   &out) == 0);
+  CHECK(out.find("8192") != std::string::npos);
+  int code = qnm::testing::RunCommand(cli + " predict " + Data("transfer/vlasiator-light-mahti.csv") +
+                                          " --target-machine no-such-machine 2>&1",
+                                      &out);
+  CHECK(code == 1);
+  CHECK(out.find("no-such-machine: no such machine profile") != std::string::npos);
+}
