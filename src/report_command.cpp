@@ -19,6 +19,7 @@ void AddReportCommand(CLI::App& app) {
     double level = 0.9;
     std::vector<std::string> traces;
     RunSelectionArgs selection;
+    TargetArgs target;
   };
   auto args = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand(
@@ -36,6 +37,7 @@ void AddReportCommand(CLI::App& app) {
                   "load-imbalance ranking, region names for whatif (repeatable)");
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
+  AddTargetOptions(sub, &args->target);
   sub->callback([args] {
     report::StudyOptions options;
     options.paths = args->runs;
@@ -45,9 +47,15 @@ void AddReportCommand(CLI::App& app) {
     options.selection = ParseRunSelection(args->selection);
     options.procs_spec = args->procs;
     options.procs = ParseProcsSpec(args->procs, "--procs");
-    options.prediction = MakePredictionOptions(args->machine, args->level);
+    options.has_target = HasTarget(args->target);
+    options.prediction = MakePredictionOptions(options.has_target ? "" : args->machine, args->level);
+    if (options.has_target) {
+      options.target = LoadTransferTarget(args->target, args->machine, options.group, options.selection);
+      options.transfer = MakeTransferOptions(args->level);
+    }
     options.traces = args->traces;
     std::vector<std::string> inputs = args->runs;  // -o over an input would destroy it
+    inputs.insert(inputs.end(), args->target.runs.begin(), args->target.runs.end());
     inputs.insert(inputs.end(), args->traces.begin(), args->traces.end());
     RefuseOutputOverInputs(args->output, inputs);
     const report::Study study = report::BuildStudy(options);

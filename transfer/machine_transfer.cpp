@@ -89,8 +89,29 @@ std::string TransferSummary::BriefReport() const {
 }
 
 ProcsPrediction TransferredModel::Uncalibrated(int procs) const {
-  double source_procs = SourceProcs(*this, procs);
-  ProcsPrediction p = source.Predict(static_cast<int>(std::lround(source_procs)));
+  const double source_procs = SourceProcs(*this, procs);
+  // A's model is smooth in log P: between two process counts (or below P = 1,
+  // where B's threads outnumber A's cores per process) it is interpolated, or
+  // continued, geometrically from the two nearest integer process counts.
+  const int low = std::max(1, static_cast<int>(std::floor(source_procs)));
+  ProcsPrediction p = source.Predict(low);
+  if (p.Ok() && source_procs != low) {
+    ProcsPrediction high = source.Predict(low + 1);
+    if (high.Ok()) {
+      const double w = std::log(source_procs / low) / std::log((low + 1.0) / low);
+      auto blend = [w](double a, double b) {
+        return a > 0 && b > 0 ? std::exp((1 - w) * std::log(a) + w * std::log(b)) : (w < 0.5 ? a : b);
+      };
+      for (auto [i, j] : {std::pair{&p.total, &high.total}, {&p.compute, &high.compute},
+                          {&p.switch_delay, &high.switch_delay}, {&p.mpi_active, &high.mpi_active},
+                          {&p.contention, &high.contention}}) {
+        if (!Known(i->value_s) || !Known(j->value_s)) continue;
+        i->value_s = blend(i->value_s, j->value_s);
+        if (Known(i->lower_s) && Known(j->lower_s)) i->lower_s = blend(i->lower_s, j->lower_s);
+        if (Known(i->upper_s) && Known(j->upper_s)) i->upper_s = blend(i->upper_s, j->upper_s);
+      }
+    }
+  }
   p.procs = procs;
   return p;
 }

@@ -28,13 +28,15 @@ namespace qnm {
 struct TransferOptions {
   double interval_level = 0.9;
   // Log sd per octave of distance from B's nearest run: how much the speed
-  // ratio B/A drifts with P. Chosen leaving one group out on the
-  // cross-machine groups of bench/accuracy (bench/README.md, "Cross-machine").
+  // ratio B/A drifts with P. The smallest rate whose 90% intervals hold 90%
+  // (averaged over groups) on the cross-machine groups of the bench; 0.12 on
+  // every group and on five of six leaving one out (bench/README.md, "Cross-machine prediction").
   double drift_log_sd_per_octave = 0.12;
   // Log sd of the speed ratio itself when B has no run (profile only): the
-  // spread of log(T_B(p) / T_A(p)) over the bench's machine pairs.
-  double unknown_speed_log_sd = 0.9;
-  // Map process counts by cores (P * threads); false maps P to P.
+  // spread of log(T_B(p0) / T_A(p0)) over the bench's 114 machine pairs (0.99).
+  double unknown_speed_log_sd = 1.0;
+  // Map process counts by cores (P * threads); false maps P to P. By cores
+  // (with node terms in B's nodes) was chosen leaving each group out (bench).
   bool map_by_cores = true;
   // Evaluate A's node-aware terms in B's nodes (needs both ranks per node).
   bool node_terms_in_target_nodes = true;
