@@ -7,6 +7,7 @@
 // Only PingPong and Allreduce are read; the time column is found by its title
 // (t[usec] for PingPong, t_avg[usec] for the collectives; IMB manual, "Output").
 #include <algorithm>
+#include <utility>
 
 #include "ingest/text_lines.h"
 #include "microbench/micro_benchmark.h"
@@ -80,13 +81,9 @@ std::vector<MicroBenchmarkTable> ReadImbOutput(const std::string& text, const st
     row.line = line_number;
     AppendRow(&table, row, path);
   }
-  if (tables.empty())
-    throw InputError(path, 0,
-                     any_benchmark ? "no PingPong or Allreduce table (other IMB benchmarks are not used)"
-                                   : "not an IMB-MPI1 output (no \"# Benchmarking ...\" table)");
-  for (const MicroBenchmarkTable& table : tables)
-    if (table.rows.empty()) throw InputError(path, table.line, "the " + table.suite + " table has no rows");
-  return tables;
+  return RequireTables(std::move(tables), path, any_benchmark,
+                       "no PingPong or Allreduce table (other IMB benchmarks are not used)",
+                       "not an IMB-MPI1 output (no \"# Benchmarking ...\" table)");
 }
 
 const char* ToString(MicroBenchmarkKind kind) {

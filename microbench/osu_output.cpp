@@ -6,6 +6,7 @@
 // that start with a message size; any other line ends it (concatenated logs
 // put the next command between tables).
 #include <optional>
+#include <utility>
 
 #include "ingest/text_lines.h"
 #include "microbench/micro_benchmark.h"
@@ -72,13 +73,9 @@ std::vector<MicroBenchmarkTable> ReadOsuOutput(const std::string& text, const st
       row.time_s = RequireMicroseconds(value, path, line_number);
     AppendRow(&table, row, path);
   }
-  if (tables.empty())
-    throw InputError(path, 0,
-                     any_banner ? "no osu_latency, osu_bw or osu_allreduce table (other OSU tests are not used)"
-                                : "not an OSU micro-benchmark output (no \"# OSU MPI ... Test\" banner)");
-  for (const MicroBenchmarkTable& table : tables)
-    if (table.rows.empty()) throw InputError(path, table.line, "the " + table.suite + " table has no rows");
-  return tables;
+  return RequireTables(std::move(tables), path, any_banner,
+                       "no osu_latency, osu_bw or osu_allreduce table (other OSU tests are not used)",
+                       "not an OSU micro-benchmark output (no \"# OSU MPI ... Test\" banner)");
 }
 
 }  // namespace qnm

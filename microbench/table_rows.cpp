@@ -45,6 +45,15 @@ double RequireBandwidth(double bytes_per_s, const std::string& path, int line) {
   return bytes_per_s;
 }
 
+std::vector<MicroBenchmarkTable> RequireTables(std::vector<MicroBenchmarkTable> tables, const std::string& path,
+                                               bool other_tables_seen, const char* why_none,
+                                               const char* not_this_format) {
+  if (tables.empty()) throw InputError(path, 0, other_tables_seen ? why_none : not_this_format);
+  for (const MicroBenchmarkTable& table : tables)
+    if (table.rows.empty()) throw InputError(path, table.line, "the " + table.suite + " table has no rows");
+  return tables;
+}
+
 void AppendRow(MicroBenchmarkTable* table, const MessageSizeRow& row, const std::string& path) {
   if (!table->rows.empty() && !(row.bytes > table->rows.back().bytes))
     throw InputError(path, row.line, "message size " + std::to_string(static_cast<long long>(row.bytes)) +

@@ -21,6 +21,11 @@ double ParseRowValue(const std::vector<std::string_view>& tokens, std::size_t in
 double RequireMicroseconds(double microseconds, const std::string& path, int line);
 /// A bandwidth in bytes/s; 0 is kept (OSU prints 0.00 MB/s for 1-byte messages on slow links).
 double RequireBandwidth(double bytes_per_s, const std::string& path, int line);
+/// The reader's result: InputError naming `path` when no table was read (`why_none`
+/// when the file had tables of other benchmarks, else `not_this_format`) or a table has no rows.
+std::vector<MicroBenchmarkTable> RequireTables(std::vector<MicroBenchmarkTable> tables, const std::string& path,
+                                               bool other_tables_seen, const char* why_none,
+                                               const char* not_this_format);
 /// Appends `row`; InputError when its size does not grow over the previous row's.
 void AppendRow(MicroBenchmarkTable* table, const MessageSizeRow& row, const std::string& path);
 

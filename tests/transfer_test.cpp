@@ -38,6 +38,15 @@ qnm::SeriesModel Fit(const qnm::Series& series) {
   return model;
 }
 
+qnm::TransferredModel Move(const qnm::SeriesModel& model, const qnm::Series& source, const qnm::Series* target,
+                           const qnm::MachineProfile* profile = nullptr,
+                           const qnm::TransferOptions& options = qnm::TransferOptions()) {
+  qnm::TransferredModel moved;
+  std::string error;
+  REQUIRE(qnm::TransferSeriesModel(model, source, target, profile, options, &moved, &error));
+  return moved;
+}
+
 double LogWidth(const qnm::Interval& i) { return std::log(i.upper_s / i.lower_s); }
 
 }  // namespace
@@ -49,9 +58,7 @@ TEST_CASE("profile-only transfer says so and carries the unknown speed in wide i
   qnm::MachineProfile lumi = qnm::LoadMachineProfile("pi4-ntua");
   lumi.name = "lumi-c";
   lumi.cores_per_node = 256;
-  qnm::TransferredModel moved;
-  std::string error;
-  REQUIRE(qnm::TransferSeriesModel(model, mahti, nullptr, &lumi, qnm::TransferOptions(), &moved, &error));
+  qnm::TransferredModel moved = Move(model, mahti, nullptr, &lumi, qnm::TransferOptions());
   CHECK(moved.summary.path == qnm::TransferPath::kProfileOnly);
   CHECK_FALSE(qnm::Known(moved.summary.speed_ratio));
   REQUIRE(moved.summary.calibrated.size() == 2);
@@ -65,6 +72,7 @@ TEST_CASE("profile-only transfer says so and carries the unknown speed in wide i
   REQUIRE_FALSE(p.flags.empty());
   CHECK(p.flags.back().find("no run on the target machine") == 0);
   // Neither runs nor a profile: refused.
+  std::string error;
   CHECK_FALSE(qnm::TransferSeriesModel(model, mahti, nullptr, nullptr, qnm::TransferOptions(), &moved, &error));
   CHECK(error.find("needs runs") != std::string::npos);
 }
@@ -74,9 +82,7 @@ TEST_CASE("one target run calibrates a constant speed ratio; intervals widen awa
   qnm::Series lumi = LoadOne("vlasiator-light-lumi.csv");
   qnm::SeriesModel model = Fit(mahti);
   qnm::Series one = Only(lumi, {32});
-  qnm::TransferredModel moved;
-  std::string error;
-  REQUIRE(qnm::TransferSeriesModel(model, mahti, &one, nullptr, qnm::TransferOptions(), &moved, &error));
+  qnm::TransferredModel moved = Move(model, mahti, &one);
   CHECK(moved.summary.path == qnm::TransferPath::kOneRun);
   const double ratio = 8503.0 / model.Predict(32).total.value_s;
   CHECK(moved.summary.speed_ratio == Approx(ratio));
@@ -97,9 +103,7 @@ TEST_CASE("several target runs: the ratio follows each run and is interpolated b
   qnm::Series lumi = LoadOne("vlasiator-light-lumi.csv");
   qnm::SeriesModel model = Fit(mahti);
   qnm::Series two = Only(lumi, {32, 256});
-  qnm::TransferredModel moved;
-  std::string error;
-  REQUIRE(qnm::TransferSeriesModel(model, mahti, &two, nullptr, qnm::TransferOptions(), &moved, &error));
+  qnm::TransferredModel moved = Move(model, mahti, &two);
   CHECK(moved.summary.path == qnm::TransferPath::kSeveralRuns);
   CHECK(moved.Predict(32).total.value_s == Approx(two.groups[0].median_time_s));
   CHECK(moved.Predict(256).total.value_s == Approx(two.groups[1].median_time_s));
@@ -113,8 +117,7 @@ TEST_CASE("several target runs: the ratio follows each run and is interpolated b
   CHECK(moved.Predict(4096).total.value_s == Approx(r256 * model.Predict(4096).total.value_s));
   // Two runs pin the far end better than one: the error at LUMI-C's largest P is what it is.
   qnm::Series one = Only(lumi, {32});
-  qnm::TransferredModel single;
-  REQUIRE(qnm::TransferSeriesModel(model, mahti, &one, nullptr, qnm::TransferOptions(), &single, &error));
+  qnm::TransferredModel single = Move(model, mahti, &one);
   const double measured = lumi.groups.back().median_time_s;
   const int largest = lumi.groups.back().procs;
   CHECK(std::fabs(moved.Predict(largest).total.value_s / measured - 1) <
@@ -124,9 +127,7 @@ TEST_CASE("several target runs: the ratio follows each run and is interpolated b
 TEST_CASE("identity: the source's own runs as target reproduce the source's prediction", "[transfer]") {
   qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
   qnm::SeriesModel model = Fit(mahti);
-  qnm::TransferredModel moved;
-  std::string error;
-  REQUIRE(qnm::TransferSeriesModel(model, mahti, &mahti, nullptr, qnm::TransferOptions(), &moved, &error));
+  qnm::TransferredModel moved = Move(model, mahti, &mahti);
   CHECK(moved.summary.path == qnm::TransferPath::kSameMachine);
   for (int p : {16, 32, 100, 3200, 8192, 20000}) {
     qnm::ProcsPrediction a = model.Predict(p), b = moved.Predict(p);
@@ -142,9 +143,7 @@ TEST_CASE("process counts are mapped by cores: 8-thread ranks on A, 1-thread ran
   qnm::Series csd3 = LoadOne("gromacs-1400k-csd3-ib.csv");
   qnm::SeriesModel model = Fit(archer2);
   qnm::Series one = Only(csd3, {56});
-  qnm::TransferredModel moved;
-  std::string error;
-  REQUIRE(qnm::TransferSeriesModel(model, archer2, &one, nullptr, qnm::TransferOptions(), &moved, &error));
+  qnm::TransferredModel moved = Move(model, archer2, &one);
   CHECK(moved.from.threads_per_proc == 8);
   CHECK(moved.to.threads_per_proc == 1);
   CHECK(moved.to.ranks_per_node == 56);
@@ -152,8 +151,7 @@ TEST_CASE("process counts are mapped by cores: 8-thread ranks on A, 1-thread ran
   // overheads in nodes are evaluated in CSD3's 8 nodes (56 ranks per node), not ARCHER2's 3.5.
   qnm::TransferOptions cores_only;
   cores_only.node_terms_in_target_nodes = false;
-  qnm::TransferredModel plain;
-  REQUIRE(qnm::TransferSeriesModel(model, archer2, &one, nullptr, cores_only, &plain, &error));
+  qnm::TransferredModel plain = Move(model, archer2, &one, nullptr, cores_only);
   CHECK(plain.Uncalibrated(448).total.value_s == Approx(model.Predict(56).total.value_s));
   CHECK(moved.Uncalibrated(448).total.value_s != Approx(model.Predict(56).total.value_s));
   REQUIRE(moved.summary.transferred.size() >= 2);
@@ -163,8 +161,7 @@ TEST_CASE("process counts are mapped by cores: 8-thread ranks on A, 1-thread ran
   CHECK(std::fabs(moved.Predict(3136).total.value_s / 35.865 - 1) < 0.35);
   qnm::TransferOptions by_procs;
   by_procs.map_by_cores = false;
-  qnm::TransferredModel naive;
-  REQUIRE(qnm::TransferSeriesModel(model, archer2, &one, nullptr, by_procs, &naive, &error));
+  qnm::TransferredModel naive = Move(model, archer2, &one, nullptr, by_procs);
   CHECK(std::fabs(naive.Predict(3136).total.value_s / 35.865 - 1) > 0.5);
 }
 
