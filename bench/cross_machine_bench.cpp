@@ -122,26 +122,29 @@ constexpr Config kConfigs[] = {{"by cores, node terms in B's nodes", true, true}
                                {"P to P, node terms in B's nodes", false, true},
                                {"P to P", false, false}};
 
-PairScore ScorePair(const Member& a, const Member& b, const qnm::SeriesModel& model, const Config& config) {
+PairScore ScorePair(const Member& a, const Member& b, const qnm::SeriesModel& model, const Config& config,
+                    std::size_t calibrating_runs = 1, bool follow_each_run = true) {
   PairScore s{a.group, a.series->name, b.series->name, {}, 0, 0};
   Series first = *b.series;
-  first.groups.resize(1);
+  first.groups.resize(calibrating_runs);
   qnm::TransferOptions options;
   options.drift_log_sd_per_octave = 0;  // the intervals' drift is applied by the scorer
   options.map_by_cores = config.by_cores;
   options.node_terms_in_target_nodes = config.node_terms;
+  options.follow_each_run = follow_each_run;
   qnm::TransferredModel moved;
   std::string error;
   if (!qnm::TransferSeriesModel(model, *a.series, &first, nullptr, options, &moved, &error))
     throw std::runtime_error(a.series->name + ": " + error);
   const int p0 = first.groups[0].procs;
   s.speed_log_ratio = std::log(moved.summary.speed_ratio);
-  for (std::size_t k = 1; k < b.series->groups.size(); ++k) {
+  const int p_last = first.groups.back().procs;
+  for (std::size_t k = calibrating_runs; k < b.series->groups.size(); ++k) {
     const qnm::RunGroup& g = b.series->groups[k];
     qnm::ProcsPrediction p = moved.Predict(g.procs);
     PointScore point;
     point.procs = g.procs;
-    point.octaves = std::log2(static_cast<double>(g.procs) / p0);
+    point.octaves = std::log2(static_cast<double>(g.procs) / p_last);
     if (p.Ok() && p.total.value_s > 0) {
       point.log_error = std::log(p.total.value_s / g.median_time_s);
       point.upper_half = std::log(p.total.upper_s / p.total.value_s);
@@ -354,6 +357,47 @@ int main(int argc, char** argv) {
         std::printf(" %.1f%% |", 100 * Median(errors));
       }
       std::printf(" %.1f%% |\n", 100 * Median(naive));
+    }
+    // Several B runs: the two smallest P calibrate (B series of >= 3 process counts), shipped rule and
+    // drift; the ratio followed run by run, or their mean, per group (mean |log error| at B's largest P).
+    {
+      struct Several {
+        std::vector<double> one, follow, mean;
+        double follow_log = 0, mean_log = 0;
+        int inside_follow = 0, inside_mean = 0, points = 0;
+      };
+      std::map<std::string, Several> by_group;
+      Several total;
+      for (std::size_t i = 0; i < pairs.size(); ++i) {
+        const auto& [a, b] = pairs[i];
+        if (b->series->groups.size() < 3) continue;
+        PairScore f = ScorePair(*a, *b, models.at(a->series), kConfigs[0], 2, true);
+        PairScore m = ScorePair(*a, *b, models.at(a->series), kConfigs[0], 2, false);
+        for (Several* g : {&by_group[a->group], &total}) {
+          g->one.push_back(AbsRelative(scores[0][i].points.back().log_error));
+          g->follow.push_back(AbsRelative(f.points.back().log_error));
+          g->mean.push_back(AbsRelative(m.points.back().log_error));
+          g->follow_log += std::fabs(f.points.back().log_error);
+          g->mean_log += std::fabs(m.points.back().log_error);
+          for (std::size_t k = 0; k < f.points.size(); ++k) {
+            g->inside_follow += Inside(f.points[k], 0.12, z);
+            g->inside_mean += Inside(m.points[k], 0.12, z);
+            ++g->points;
+          }
+        }
+      }
+      std::printf("\nSeveral B runs (B's two smallest P calibrate; pairs whose B has >= 3 process counts; median "
+                  "|err| at B's largest P, mean |log err| in brackets; 90%% interval coverage):\n\n"
+                  "| group | pairs | one run | two runs, ratio followed run by run | two runs, their mean ratio |\n"
+                  "|---|---:|---:|---:|---:|\n");
+      auto row = [](const std::string& name, const Several& g) {
+        std::printf("| %s | %zu | %.1f%% | %.1f%% (%.3f), %.0f%% | %.1f%% (%.3f), %.0f%% |\n", name.c_str(),
+                    g.one.size(), 100 * Median(g.one), 100 * Median(g.follow), g.follow_log / g.one.size(),
+                    100.0 * g.inside_follow / std::max(1, g.points), 100 * Median(g.mean), g.mean_log / g.one.size(),
+                    100.0 * g.inside_mean / std::max(1, g.points));
+      };
+      for (const auto& [name, g] : by_group) row(name, g);
+      row("**all**", total);
     }
     // Profile only (no B run): the level is A's, the interval carries the spread of speed ratios
     // learned on the other groups.

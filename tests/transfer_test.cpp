@@ -184,3 +184,28 @@ TEST_CASE("predict and validate --target print what was transferred and calibrat
   CHECK(code == 1);
   CHECK(out.find("no-such-machine: no such machine profile") != std::string::npos);
 }
+
+TEST_CASE("a queueing model's switch delay and contention are re-evaluated with the target's profile",
+          "[transfer]") {
+  // BT-MZ class C on cab with mpiP profiles at P = 1..16 (tests/data/mpip): the queueing model.
+  std::vector<qnm::Series> series = qnm::LoadSeries({Data("mpip")}, "bt-mz.C th=12", nullptr);
+  REQUIRE(series.size() == 1);
+  qnm::SeriesModel model = Fit(series[0]);
+  REQUIRE(model.kind == qnm::ModelKind::kQueueing);
+  CHECK(model.machine.name == "llnl-cab");
+  // To the Raspberry Pi cluster's Gigabit Ethernet (50 us, 110 MB/s against cab's 1.5 us, 3.2 GB/s).
+  qnm::MachineProfile pi = qnm::LoadMachineProfile("pi4-ntua");
+  qnm::TransferredModel moved = Move(model, series[0], nullptr, &pi);
+  CHECK(moved.source.machine.name == "pi4-ntua");
+  REQUIRE(moved.summary.transferred.size() >= 2);
+  CHECK(moved.summary.transferred.back().find("re-evaluated with the target profile pi4-ntua") != std::string::npos);
+  qnm::ProcsPrediction a = model.Predict(16), b = moved.Predict(16);
+  REQUIRE(b.Ok());
+  CHECK(b.messages_per_rank == Approx(a.messages_per_rank));    // the code's messages are the code's
+  CHECK(b.compute.value_s == Approx(a.compute.value_s));        // no run on B: compute speed as on A
+  CHECK(b.switch_delay.value_s > 20 * a.switch_delay.value_s);  // every message pays the slower network
+  CHECK(b.total.value_s > a.total.value_s);
+  // The same profile as A's changes nothing.
+  qnm::TransferredModel same = Move(model, series[0], nullptr, &model.machine);
+  CHECK(same.Predict(16).total.value_s == Approx(a.total.value_s));
+}

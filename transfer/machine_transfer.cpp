@@ -227,6 +227,12 @@ bool TransferSeriesModel(const SeriesModel& model, const Series& source_series, 
     ProcsPrediction q = base.Uncalibrated(static_cast<int>(p));
     return q.Ok() ? q.total.value_s : kUnknown;
   });
+  if (!options.follow_each_run && t.calibration.log_residuals.size() > 1) {
+    double mean = 0;
+    for (const auto& [log_procs, residual] : t.calibration.log_residuals)
+      mean += residual / t.calibration.log_residuals.size();
+    for (auto& [log_procs, residual] : t.calibration.log_residuals) residual = mean;
+  }
   if (!t.target_runs.empty()) {
     s.speed_ratio = t.calibration.Factor(t.target_runs.front().first);
     if (s.path == TransferPath::kSameMachine)

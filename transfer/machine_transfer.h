@@ -40,6 +40,10 @@ struct TransferOptions {
   bool map_by_cores = true;
   // Evaluate A's node-aware terms in B's nodes (needs both ranks per node).
   bool node_terms_in_target_nodes = true;
+  // Several B runs: true follows each run (the ratio interpolated between
+  // them, the nearest carried on beyond); false uses their mean log ratio, a
+  // constant speed ratio measured with less noise.
+  bool follow_each_run = true;
 
   bool IsValid(std::string* error) const;
 };
