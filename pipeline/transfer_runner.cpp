@@ -28,7 +28,7 @@ const Series* PairTarget(const Series& source, const TransferTarget& target) {
     throw InputError("--target", 0,
                      "the target runs hold " + std::to_string(target.series.size()) +
                          " series and none pairs with " + source.name + " by application and class (" + names +
-                         "); give one target series");
+                         "); pick one with --target-series");
   }
   return found;
 }
@@ -97,9 +97,9 @@ std::vector<ValidationResult> RunTransferValidate(const std::vector<Series>& sou
     if (calibrate.empty() && !b->groups.empty()) calibrate.insert(b->groups.front().procs);
     Series calibration = Restrict(*b, calibrate);
     if (calibration.groups.empty())
-      throw InputError("--target-train", 0, "none of these process counts was measured on " + b->name);
+      throw InputError("--train", 0, "none of these process counts was measured on " + b->name);
     if (calibration.groups.size() == b->groups.size())
-      throw InputError("--target-train", 0, "every measured P of " + b->name + " calibrates; nothing to predict");
+      throw InputError("--train", 0, "every measured P of " + b->name + " calibrates; nothing to predict");
     TransferredModel moved = Transfer(a, &calibration, target, options, transfer);
     ValidationResult r;
     r.series_name = a.name + " -> " + b->name;

@@ -44,7 +44,7 @@ PredictionOptions MakePredictionOptions(const std::string& machine, double level
 /// machine to move the model to (pipeline/transfer_runner.h).
 struct TargetArgs {
   std::vector<std::string> runs;
-  std::string profile;
+  std::string profile, series;
 };
 void AddTargetOptions(CLI::App* command, TargetArgs* args);
 bool HasTarget(const TargetArgs& args);

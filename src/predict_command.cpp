@@ -51,6 +51,9 @@ void AddTargetOptions(CLI::App* command, TargetArgs* args) {
   command->add_option("--target", args->runs,
                       "runs of the same code on another machine B (files or directories): the model fitted on "
                       "RUNS (machine A) is moved to B and calibrated on these runs; --machine then names B's profile");
+  command->add_option("--target-series", args->series,
+                      "the series of the --target runs to move to (as --series; default: the only one, or the one "
+                      "with the source's application and class)");
   command->add_option("--target-machine", args->profile,
                       "B's machine profile (JSON file or bundled name); alone, without --target: a profile-only "
                       "transfer (B's speed unknown, wide intervals)");
@@ -68,7 +71,7 @@ TransferTarget LoadTransferTarget(const TargetArgs& args, const std::string& mac
   }
   if (!args.runs.empty()) {
     std::string origin;
-    target.series = LoadSeries(args.runs, "", &origin, group_by, selection);
+    target.series = LoadSeries(args.runs, args.series, &origin, group_by, selection);
   }
   return target;
 }

@@ -183,6 +183,24 @@ TEST_CASE("predict and validate --target print what was transferred and calibrat
                                       &out);
   CHECK(code == 1);
   CHECK(out.find("no-such-machine: no such machine profile") != std::string::npos);
+  // Two target series: refused with their names, unless one is picked.
+  const std::string two = " --target " + Data("transfer/vlasiator-light-lumi.csv") + " " +
+                          Data("transfer/gromacs-1400k-csd3-ib.csv");
+  code = qnm::testing::RunCommand(cli + " predict " + Data("transfer/vlasiator-light-mahti.csv") + two + " 2>&1", &out);
+  CHECK(code == 1);
+  CHECK(out.find("the target runs hold 2 series and none pairs with") != std::string::npos);
+  CHECK(out.find("pick one with --target-series") != std::string::npos);
+  CHECK(qnm::testing::RunCommand(cli + " predict " + Data("transfer/vlasiator-light-mahti.csv") + two +
+                                     " --target-series LUMI --procs 64 --format csv 2>/dev/null",
+                                 &out) == 0);
+  CHECK(out.find("vlasiator-IPshock-light-CSC-Mahti_rpn16_omp16 -> vlasiator-IPshock-light-EuroHPC-LUMI-C") !=
+        std::string::npos);
+  code = qnm::testing::RunCommand(cli + " validate " + Data("transfer/vlasiator-light-mahti.csv") + " --target " +
+                                      Data("transfer/vlasiator-light-lumi.csv") + " --train 7 2>&1",
+                                  &out);
+  CHECK(code == 1);
+  CHECK(out == "qnm-predict: --train: none of these process counts was measured on "
+               "vlasiator-IPshock-light-EuroHPC-LUMI-C_rpn16_omp16\n");
 }
 
 TEST_CASE("a queueing model's switch delay and contention are re-evaluated with the target's profile",
