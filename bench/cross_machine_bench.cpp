@@ -165,14 +165,32 @@ bool Inside(const PointScore& p, double drift, double z) {
   return p.log_error <= std::hypot(p.lower_half, added) && -p.log_error <= std::hypot(p.upper_half, added);
 }
 
-double Coverage(const std::vector<const PairScore*>& pairs, double drift, double z) {
+/// The interval's drift per octave: a base rate plus one growing with how far B's speed is from A's.
+struct Drift {
+  double base = 0, per_log_ratio = 0;
+  double Rate(const PairScore& s) const { return base + per_log_ratio * std::fabs(s.speed_log_ratio); }
+};
+
+double Coverage(const std::vector<const PairScore*>& pairs, const Drift& drift, double z) {
   int inside = 0, n = 0;
   for (const PairScore* s : pairs)
     for (const PointScore& p : s->points) {
-      inside += Inside(p, drift, z);
+      inside += Inside(p, drift.Rate(*s), z);
       ++n;
     }
   return n ? static_cast<double>(inside) / n : 0.0;
+}
+
+/// Mean added log sd over the pairs' points (what the drift costs in width).
+double AddedWidth(const std::vector<const PairScore*>& pairs, const Drift& drift) {
+  double sum = 0;
+  int n = 0;
+  for (const PairScore* s : pairs)
+    for (const PointScore& p : s->points) {
+      sum += drift.Rate(*s) * p.octaves;
+      ++n;
+    }
+  return n ? sum / n : 0.0;
 }
 
 double Median(std::vector<double> v) {
@@ -237,9 +255,12 @@ int main(int argc, char** argv) {
 
     const double z = 1.6448536269514722;
     const std::vector<double> drifts = {0.0, 0.02, 0.04, 0.06, 0.08, 0.10, 0.12, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5};
+    // A rate growing with |log(B/A)| (machines far apart drift more) was tried: {0, 0.05, ..., 0.4}
+    // narrowed the intervals (86% held) and left NPB's 49% where it was (bench/README.md); not kept.
+    const std::vector<double> per_log_ratio = {0.0};
     std::printf("## Cross-machine: %zu ordered pairs of %zu groups (A's whole series + B's smallest P)\n\n",
                 pairs.size(), groups.size());
-    std::printf("Rule and interval drift chosen for each group on the other groups (mean |log error| at B's largest P per rule; drift: the smallest whose 90%% intervals hold >= 90%% there, averaged over the other groups):\n\n"
+    std::printf("Rule and interval drift chosen for each group on the other groups (mean |log error| at B's largest P per rule; drift per octave = base + k |log(B/A ratio at p0)|: the narrowest (base, k) whose 90%% intervals hold >= 90%% there, averaged over the other groups):\n\n"
                 "| left out |");
     for (const Config& c : kConfigs) std::printf(" %s |", c.name);
     std::printf(" chosen | drift /octave |\n|---|");
@@ -253,10 +274,11 @@ int main(int argc, char** argv) {
     };
     std::map<std::string, Row> rows;
     Row all;
+    Drift shipped_drift;
     std::vector<std::string> detail;
     // The rule (lowest mean |log error| at B's largest P) and drift chosen without `left_out` ("" = on all).
     auto choose = [&](const std::string& left_out, std::vector<double>* objective, std::size_t* chosen,
-                      double* drift) {
+                      Drift* drift) {
       objective->assign(std::size(kConfigs), 0.0);
       for (std::size_t c = 0; c < std::size(kConfigs); ++c) {
         // Mean |log error| at B's largest P (as bench/accuracy chooses): a rule that is off by 10x on
@@ -275,24 +297,30 @@ int main(int argc, char** argv) {
       std::map<std::string, std::vector<const PairScore*>> others;
       for (std::size_t i = 0; i < pairs.size(); ++i)
         if (pairs[i].first->group != left_out) others[pairs[i].first->group].push_back(&scores[*chosen][i]);
-      *drift = drifts.back();
-      for (double d : drifts) {
-        double mean = 0;
-        for (const auto& [name, list] : others) mean += Coverage(list, d, z) / others.size();
-        if (mean >= 0.90) {
-          *drift = d;
-          break;
+      *drift = Drift{drifts.back(), 0};
+      double best_width = HUGE_VAL;
+      for (double base : drifts)
+        for (double k : per_log_ratio) {
+          Drift d{base, k};
+          double coverage = 0, width = 0;
+          for (const auto& [name, list] : others) {
+            coverage += Coverage(list, d, z) / others.size();
+            width += AddedWidth(list, d) / others.size();
+          }
+          if (coverage >= 0.90 && width < best_width) {
+            best_width = width;
+            *drift = d;
+          }
         }
-      }
     };
     for (const std::string& group : groups) {
       std::vector<double> objective;
       std::size_t chosen = 0;
-      double drift = 0;
+      Drift drift;
       choose(group, &objective, &chosen, &drift);
       std::printf("| %s |", group.c_str());
       for (double o : objective) std::printf(" %.3f |", o);
-      std::printf(" %s | %.2f |\n", kConfigs[chosen].name, drift);
+      std::printf(" %s | %.2f + %.2f \\|log r\\| |\n", kConfigs[chosen].name, drift.base, drift.per_log_ratio);
       Row& row = rows[group];
       for (std::size_t i = 0; i < pairs.size(); ++i) {
         if (pairs[i].first->group != group) continue;
@@ -308,7 +336,7 @@ int main(int argc, char** argv) {
           ++r->pairs;
           r->speed.push_back(s.speed_log_ratio);
           for (const PointScore& p : s.points) {
-            r->inside += Inside(p, drift, z);
+            r->inside += Inside(p, drift.Rate(s), z);
             ++r->points;
           }
         }
@@ -322,11 +350,11 @@ int main(int argc, char** argv) {
     {
       std::vector<double> objective;
       std::size_t chosen = 0;
-      double drift = 0;
-      choose("", &objective, &chosen, &drift);
+      choose("", &objective, &chosen, &shipped_drift);
       std::printf("| (none: what the tool ships) |");
       for (double o : objective) std::printf(" %.3f |", o);
-      std::printf(" %s | %.2f |\n", kConfigs[chosen].name, drift);
+      std::printf(" %s | %.2f + %.2f \\|log r\\| |\n", kConfigs[chosen].name, shipped_drift.base,
+                  shipped_drift.per_log_ratio);
     }
     std::printf("\n| group | pairs | ours: median \\|err\\| at B's largest P | naive | ours / naive | better than "
                 "naive | tied | 90%% interval holds |\n|---|---:|---:|---:|---:|---:|---:|---:|\n");
@@ -380,8 +408,8 @@ int main(int argc, char** argv) {
           g->follow_log += std::fabs(f.points.back().log_error);
           g->mean_log += std::fabs(m.points.back().log_error);
           for (std::size_t k = 0; k < f.points.size(); ++k) {
-            g->inside_follow += Inside(f.points[k], 0.12, z);
-            g->inside_mean += Inside(m.points[k], 0.12, z);
+            g->inside_follow += Inside(f.points[k], shipped_drift.Rate(f), z);
+            g->inside_mean += Inside(m.points[k], shipped_drift.Rate(m), z);
             ++g->points;
           }
         }
