@@ -199,9 +199,22 @@ bool TransferSeriesModel(const SeriesModel& model, const Series& source_series, 
   }
   if (model.kind == ModelKind::kQueueing && target_profile) {
     t.source.machine = *target_profile;
+    // The contention network's MPI service queues follow B's placement (models/contention_network.h):
+    // B's runs say how many ranks share a node when the profile does not.
+    if (t.source.machine.cores_per_node == 0 && t.to.ranks_per_node > 0) {
+      t.source.machine.cores_per_node = t.to.ranks_per_node * t.to.threads_per_proc;
+      t.source.machine.allocation = t.to.ranks_per_node == 1 ? Allocation::kOnePerNode : Allocation::kBlock;
+    }
     s.transferred.push_back("messages per process and bytes per message from the source; switch delay "
                             "(Lat + L/BW) and MPI contention re-evaluated with the target profile " +
-                            target_profile->name);
+                            target_profile->name + " (" + ToString(t.source.machine.allocation) + " allocation" +
+                            (t.source.machine.cores_per_node > 0
+                                 ? ", " + std::to_string(t.source.machine.cores_per_node) + " cores per node"
+                                 : std::string()) +
+                            ")");
+  } else if (model.kind == ModelKind::kQueueing) {
+    s.calibrated.push_back("no target profile (--machine): the network is the source's " + model.machine.name +
+                           "; the target's runs absorb the difference in the time level");
   } else if (target_profile) {
     s.calibrated.push_back("target profile " + target_profile->name +
                            " read; a runtime-only model has no communication term to re-evaluate with it");
