@@ -154,8 +154,10 @@ TEST_CASE("process counts are mapped by cores: 8-thread ranks on A, 1-thread ran
   qnm::TransferredModel plain = Move(model, archer2, &one, nullptr, cores_only);
   CHECK(plain.Uncalibrated(448).total.value_s == Approx(model.Predict(56).total.value_s));
   CHECK(moved.Uncalibrated(448).total.value_s != Approx(model.Predict(56).total.value_s));
-  REQUIRE(moved.summary.transferred.size() >= 2);
+  REQUIRE(moved.summary.transferred.size() >= 3);
   CHECK(moved.summary.transferred[1].find("process counts mapped by cores") == 0);
+  CHECK(moved.summary.transferred[2].find("the source was measured at P=16..256, on the target's cores P=128..2048") ==
+        0);
   // Mapped by cores the transfer lands within 35% of CSD3's 3136-rank run (35.9 s; 32% off);
   // mapped P to P (the naive reading) it is off by more than half.
   CHECK(std::fabs(moved.Predict(3136).total.value_s / 35.865 - 1) < 0.35);

@@ -189,6 +189,16 @@ bool TransferSeriesModel(const SeriesModel& model, const Series& source_series, 
                             std::to_string(t.to.threads_per_proc) + " threads/process) is P*" +
                             std::to_string(t.to.threads_per_proc) + "/" + std::to_string(t.from.threads_per_proc) +
                             " on the source");
+  {
+    // Where the source's measurements lie on the target's process counts: beyond them A's model extrapolates.
+    const double scale = options.map_by_cores ? static_cast<double>(t.from.threads_per_proc) / t.to.threads_per_proc
+                                              : 1.0;
+    s.transferred.push_back("the source was measured at P=" + std::to_string(model.min_train_procs) + ".." +
+                            std::to_string(model.max_train_procs) + ", on the target's cores P=" +
+                            FormatDouble("%.4g", model.min_train_procs * scale) + ".." +
+                            FormatDouble("%.4g", model.max_train_procs * scale) +
+                            "; beyond that the source's model extrapolates (its interval widens)");
+  }
   if (options.node_terms_in_target_nodes && t.to.ranks_per_node > 0 && model.kind == ModelKind::kRuntimeOnly) {
     int rpn = std::max(1, static_cast<int>(std::lround(static_cast<double>(t.to.ranks_per_node) *
                                                        t.to.threads_per_proc / t.from.threads_per_proc)));
