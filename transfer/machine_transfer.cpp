@@ -10,10 +10,26 @@
 namespace qnm {
 namespace {
 
-/// A's process count on as many cores as B's `procs` (at least 1).
+/// How process counts map: by nodes when both ranks per node are known and asked for, else by cores, else P to P.
+enum class Mapping { kNodes, kCores, kProcesses };
+Mapping MappingOf(const TransferOptions& options, const MachineLayout& from, const MachineLayout& to) {
+  if (options.map_by_nodes && from.ranks_per_node > 0 && to.ranks_per_node > 0) return Mapping::kNodes;
+  return options.map_by_cores ? Mapping::kCores : Mapping::kProcesses;
+}
+
+/// A's process count per B process: on as many nodes (rpn_A / rpn_B) or cores (t_B / t_A), or 1.
+double SourceScale(const TransferOptions& options, const MachineLayout& from, const MachineLayout& to) {
+  switch (MappingOf(options, from, to)) {
+    case Mapping::kNodes: return static_cast<double>(from.ranks_per_node) / to.ranks_per_node;
+    case Mapping::kCores: return static_cast<double>(to.threads_per_proc) / from.threads_per_proc;
+    case Mapping::kProcesses: break;
+  }
+  return 1.0;
+}
+
+/// A's process count for B's `procs` (at least 1).
 double SourceProcs(const TransferredModel& t, int procs) {
-  if (!t.options.map_by_cores) return procs;
-  return std::max(1.0, static_cast<double>(procs) * t.to.threads_per_proc / t.from.threads_per_proc);
+  return std::max(1.0, procs * SourceScale(t.options, t.from, t.to));
 }
 
 /// log2 distance of `procs` from the nearest calibrating run (0 between two of them).
@@ -184,24 +200,27 @@ bool TransferSeriesModel(const SeriesModel& model, const Series& source_series, 
   s.transferred.push_back("the code's scaling from " + std::to_string(model.training.size()) +
                           " process counts on " + (t.from.machine.empty() ? "the source machine" : t.from.machine) +
                           " (" + ToString(model.kind) + " model)");
-  if (options.map_by_cores && t.from.threads_per_proc != t.to.threads_per_proc)
+  const Mapping mapping = MappingOf(options, t.from, t.to);
+  const double scale = SourceScale(options, t.from, t.to);
+  if (mapping == Mapping::kNodes && scale != 1.0)
+    s.transferred.push_back("process counts mapped by nodes: P on the target (" + std::to_string(t.to.ranks_per_node) +
+                            " ranks per node) fills as many nodes as P*" + std::to_string(t.from.ranks_per_node) +
+                            "/" + std::to_string(t.to.ranks_per_node) + " on the source");
+  if (mapping == Mapping::kCores && scale != 1.0)
     s.transferred.push_back("process counts mapped by cores: P on the target (" +
                             std::to_string(t.to.threads_per_proc) + " threads/process) is P*" +
                             std::to_string(t.to.threads_per_proc) + "/" + std::to_string(t.from.threads_per_proc) +
                             " on the source");
-  {
-    // Where the source's measurements lie on the target's process counts: beyond them A's model extrapolates.
-    const double scale = options.map_by_cores ? static_cast<double>(t.from.threads_per_proc) / t.to.threads_per_proc
-                                              : 1.0;
-    s.transferred.push_back("the source was measured at P=" + std::to_string(model.min_train_procs) + ".." +
-                            std::to_string(model.max_train_procs) + ", on the target's cores P=" +
-                            FormatDouble("%.4g", model.min_train_procs * scale) + ".." +
-                            FormatDouble("%.4g", model.max_train_procs * scale) +
-                            "; beyond that the source's model extrapolates (its interval widens)");
-  }
-  if (options.node_terms_in_target_nodes && t.to.ranks_per_node > 0 && model.kind == ModelKind::kRuntimeOnly) {
-    int rpn = std::max(1, static_cast<int>(std::lround(static_cast<double>(t.to.ranks_per_node) *
-                                                       t.to.threads_per_proc / t.from.threads_per_proc)));
+  // Where the source's measurements lie on the target's process counts: beyond them A's model extrapolates.
+  s.transferred.push_back("the source was measured at P=" + std::to_string(model.min_train_procs) + ".." +
+                          std::to_string(model.max_train_procs) + ", on the target P=" +
+                          FormatDouble("%.4g", model.min_train_procs / scale) + ".." +
+                          FormatDouble("%.4g", model.max_train_procs / scale) +
+                          "; beyond that the source's model extrapolates (its interval widens)");
+  // Mapped by nodes, A's node terms already count B's nodes; otherwise they are moved to them.
+  if (mapping != Mapping::kNodes && options.node_terms_in_target_nodes && t.to.ranks_per_node > 0 &&
+      model.kind == ModelKind::kRuntimeOnly) {
+    int rpn = std::max(1, static_cast<int>(std::lround(t.to.ranks_per_node * scale)));
     if (MoveNodeTerms(&t.source.runtime, rpn))
       s.transferred.push_back("overheads in nodes evaluated in the target's nodes (" +
                               std::to_string(t.to.ranks_per_node) + " ranks per node, source " +

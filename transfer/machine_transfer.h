@@ -2,11 +2,12 @@
 // Predicting machine B from a scaling study on machine A (issue 21): the model
 // of the code fitted on A's series (models/prediction.h) is moved to B with
 // what is known of B, and calibrated on B's runs when there are any.
-//  - Process counts are mapped by cores: B's P with t_B threads per process
-//    runs on as many cores as A's P * t_B / t_A, and the code's share of work
-//    per core is what the compute terms scale with.
-//  - Node-aware terms of A's model (overheads in nodes, models/runtime_model.h)
-//    are evaluated in B's nodes: a P that fills k nodes on A fills P / rpn_B on B.
+//  - Process counts are mapped by nodes: B's P fills P / rpn_B nodes, as
+//    many as A's P * rpn_A / rpn_B, and A's node-aware terms (overheads in
+//    nodes, models/runtime_model.h) then count B's nodes. Without ranks per
+//    node on both sides they are mapped by cores (B's P with t_B threads per
+//    process runs on as many cores as A's P * t_B / t_A) and A's node terms
+//    are moved to B's nodes.
 //  - Queueing models re-evaluate the switch delay (Lat + L/BW, Buckwalter 2005
 //    §3) and the contention network (models/contention_network.h) with B's
 //    machine profile and allocation.
@@ -29,15 +30,19 @@ struct TransferOptions {
   double interval_level = 0.9;
   // Log sd per octave of distance from B's nearest run: how much the speed
   // ratio B/A drifts with P. The smallest rate whose 90% intervals hold 90%
-  // (averaged over groups) on the cross-machine groups of the bench; 0.12 on
-  // every group and on five of six leaving one out (bench/README.md, "Cross-machine prediction").
-  double drift_log_sd_per_octave = 0.12;
+  // (averaged over groups) on the cross-machine groups of the bench: 0.10 on
+  // every group, 0.04-0.12 leaving one out (bench/README.md, "Cross-machine prediction").
+  double drift_log_sd_per_octave = 0.10;
   // Log sd of the speed ratio itself when B has no run (profile only): the
-  // spread of log(T_B(p0) / T_A(p0)) over the bench's 114 machine pairs (0.99).
-  double unknown_speed_log_sd = 1.0;
-  // Map process counts by cores (P * threads); false maps P to P. By cores
-  // (with node terms in B's nodes) was chosen leaving each group out (bench).
+  // spread of log(T_B(p0) / T_A(p0)) over the bench's 114 machine pairs (0.80).
+  double unknown_speed_log_sd = 0.8;
+  // Map process counts by cores (P * threads) when nodes cannot be used; false maps P to P.
   bool map_by_cores = true;
+  // Map by nodes first (B's P fills P / rpn_B nodes, as many as A's
+  // P * rpn_A / rpn_B) when both ranks per node are known: chosen leaving
+  // each group out (bench: 0.53 mean |log error| at B's largest P against
+  // 0.60 by cores and 0.76 P to P, on every group left out).
+  bool map_by_nodes = true;
   // Evaluate A's node-aware terms in B's nodes (needs both ranks per node).
   bool node_terms_in_target_nodes = true;
   // Several B runs: true follows each run (the ratio interpolated between
