@@ -7,6 +7,8 @@
 #include <string>
 
 #include "command_runner.h"
+#include "temp_dir.h"
+#include "util/atomic_file.h"
 #include "models/machine_profile.h"
 #include "pipeline/series_loading.h"
 #include "pipeline/transfer_runner.h"
@@ -234,4 +236,24 @@ TEST_CASE("a queueing model's switch delay and contention are re-evaluated with 
   // The same profile as A's changes nothing.
   qnm::TransferredModel same = Move(model, series[0], nullptr, &model.machine);
   CHECK(same.Predict(16).total.value_s == Approx(a.total.value_s));
+}
+
+TEST_CASE("report --target shows the transferred prediction beside the source's", "[transfer][cli]") {
+  qnm::testing::TempDir dir("qnm-transfer", "report");
+  const std::string html = (dir.path / "study.html").string();
+  std::string out;
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " report " + Data("transfer/vlasiator-light-mahti.csv") +
+                                       " --target " + Data("transfer/vlasiator-light-lumi.csv") + " -o " + html +
+                                       " 2>/dev/null",
+                                   &out) == 0);
+  const std::string page = qnm::ReadFile(html);
+  const std::string source = "vlasiator-IPshock-light-CSC-Mahti_rpn16_omp16";
+  const std::string moved = source + " -&gt; vlasiator-IPshock-light-EuroHPC-LUMI-C_rpn16_omp16";
+  const std::size_t first = page.find("<h2>1. " + source + "</h2>");
+  const std::size_t second = page.find("<h2>2. " + moved + "</h2>");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(first < second);  // the transferred section right after its source's
+  CHECK(page.find("transferred: the code&#39;s scaling from 9 process counts", second) != std::string::npos);
+  CHECK(page.find("transfer (calibrate on target P=32)", second) != std::string::npos);
 }
