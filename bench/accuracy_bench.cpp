@@ -270,6 +270,7 @@ struct Config {
   bool prior;  // the corpus prior over candidates (learned without the left-out sources)
   bool nodes;  // candidates with overhead terms in nodes (RuntimeModelOptions::node_terms)
   bool amdahl_only = false;  // Amdahl's law as the only candidate (the two-parameter baseline as a modeler)
+  bool split = false;  // fit the multi-node runs alone when the time rises across the node boundary
 };
 constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                {"nodes", false, false, true},
@@ -279,7 +280,9 @@ constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                {"prior + nodes", false, true, true},
                                {"prior + Occam", true, true, false},
                                {"prior + Occam + nodes", true, true, true},
-                               {"Amdahl alone", false, false, false, true}};
+                               {"Amdahl alone", false, false, false, true},
+                               {"nodes + split", false, false, true, false, true},
+                               {"Occam + nodes + split", true, false, true, false, true}};
 
 /// Prediction options of a configuration, its prior learned without `leave_out` (cached).
 qnm::PredictionOptions ConfigOptions(const Config& c, const std::set<std::string>& leave_out,
@@ -288,6 +291,7 @@ qnm::PredictionOptions ConfigOptions(const Config& c, const std::set<std::string
   qnm::PredictionOptions options;
   options.runtime.more_terms_gain = c.occam ? 0.8 : 1.0;
   options.runtime.node_terms = c.nodes;
+  options.split_at_node_boundary = c.split;
   if (c.amdahl_only) options.runtime.candidates = {{qnm::ScalingTerm{0, 0}, qnm::ScalingTerm{-1, 0}}};
   if (c.prior) {
     std::string key = c.name;

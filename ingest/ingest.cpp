@@ -180,6 +180,21 @@ void ApplyRunInfoFiles(const std::set<std::string>& run_files, std::vector<RunSt
   }
 }
 
+// --ranks-per-node and --work-units: what the user says of every run wins over the files.
+void ApplyUserLayout(const RunSelection& selection, std::vector<RunStats>* runs) {
+  for (RunStats& run : *runs) {
+    if (selection.ranks_per_node > 0) {
+      run.ranks_per_node = selection.ranks_per_node;
+      run.nodes = (std::max(1, run.procs) + selection.ranks_per_node - 1) / selection.ranks_per_node;
+      run.derivations["ranks_per_node"] = "--ranks-per-node (nodes = ceil(P / ranks per node))";
+    }
+    if (selection.work_units > 0) {
+      run.work_units = selection.work_units;
+      run.derivations["work_units"] = "--work-units: no process count beyond it has work";
+    }
+  }
+}
+
 }  // namespace
 
 std::string IngestSummary::Report() const {
@@ -281,6 +296,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   for (const IngestedFile& file : files) records += file.runs.size();
   try {
     std::vector<RunStats> runs = Combine(std::move(files), start, &sum);
+    ApplyUserLayout(options.selection, &runs);
     sum.notes.insert(sum.notes.begin(), reader_notes.begin(), reader_notes.end());
     if (sum_dropped > 0)
       sum.notes.push_back(std::to_string(sum_dropped) + " table rows of series not matching '" +

@@ -14,6 +14,11 @@ struct RunSelection {
   std::string metric;     // the run-time metric; empty = "time" (else "runtime", else the only metric)
   std::string callpath;   // the run-time call path; empty = the first root (no "->") with that metric
   std::vector<std::pair<std::string, double>> where;  // other parameters fixed: {"n", 2000}
+  // What the user knows of every run and the files may not say (CLI
+  // --ranks-per-node, --work-units); 0 = take it from the files. Given, they
+  // replace what the files say, and the derivation records it.
+  int ranks_per_node = 0;
+  int work_units = 0;
 
   bool Empty() const { return parameter.empty() && metric.empty() && callpath.empty() && where.empty(); }
 };

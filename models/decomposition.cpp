@@ -27,6 +27,22 @@ double MeanMpiTime(const RunStats& run) {
   return sum / static_cast<double>(run.mpi_time_s_per_rank.size());
 }
 
+/// Load imbalance I = max - mean of the per-rank compute (app - MPI time);
+/// 0 without complete per-rank times.
+double ComputeImbalance(const RunStats& run) {
+  const std::vector<double>& app = run.app_time_s_per_rank;
+  const std::vector<double>& mpi = run.mpi_time_s_per_rank;
+  if (app.size() < 2 || app.size() != mpi.size()) return 0.0;
+  double sum = 0, largest = 0;
+  for (std::size_t r = 0; r < app.size(); ++r) {
+    double compute = std::max(0.0, app[r] - mpi[r]);
+    if (!std::isfinite(compute)) return 0.0;
+    sum += compute;
+    largest = std::max(largest, compute);
+  }
+  return std::max(0.0, largest - sum / static_cast<double>(app.size()));
+}
+
 }  // namespace
 
 double RunDecomposition::ServicePerMessage() const {
@@ -71,6 +87,11 @@ bool DecomposeRun(const RunStats& run, const MachineProfile& machine,
                       FormatDouble("%.0f%%", 100 * (d.time_scale - 1)) +
                       " (timed region vs MPI_Init..Finalize, or imbalance); parts scaled to the total");
 
+  // The average rank waits I for the slowest one; that wait is MPI time but
+  // neither service nor contention. It cannot exceed the MPI time.
+  d.unscaled.imbalance_s = std::min(ComputeImbalance(run), d.mpi_time_s);
+  const double mpi_less_imbalance_s = d.mpi_time_s - d.unscaled.imbalance_s;
+
   // Switch delay, Buckwalter 2005: S = m * (Lat + L/BW).
   double switch_s = 0.0;
   if (!Known(d.messages_per_rank) || d.messages_per_rank < 0) {
@@ -82,11 +103,11 @@ bool DecomposeRun(const RunStats& run, const MachineProfile& machine,
       d.flags.push_back("no message sizes: switch delay from latency only");
     switch_s = d.messages_per_rank * machine.SwitchDelayPerMessage(bytes);
   }
-  if (switch_s > d.mpi_time_s) {
+  if (switch_s > mpi_less_imbalance_s) {
     d.flags.push_back("switch delay " + FormatDouble("%.4g", switch_s) + " s exceeds MPI time " +
-                      FormatDouble("%.4g", d.mpi_time_s) +
-                      " s (profile latency/bandwidth too pessimistic for this run): clamped");
-    switch_s = d.mpi_time_s;
+                      FormatDouble("%.4g", mpi_less_imbalance_s) +
+                      " s (less load imbalance; profile latency/bandwidth too pessimistic for this run): clamped");
+    switch_s = mpi_less_imbalance_s;
   }
   d.unscaled.compute_s = std::max(0.0, d.app_time_s - d.mpi_time_s);
   d.unscaled.switch_delay_s = switch_s;
@@ -94,11 +115,11 @@ bool DecomposeRun(const RunStats& run, const MachineProfile& machine,
 
   ContentionInput input;
   input.procs = d.procs;
-  input.compute_s = d.unscaled.compute_s;
+  input.compute_s = d.unscaled.compute_s + d.unscaled.imbalance_s;  // away from the MPI queues
   input.switch_delay_s = switch_s;
   input.mpi_stations = d.mpi_stations;
   double active = 0, contention = 0;
-  if (!SolveMpiActive(input, d.mpi_time_s - switch_s, mva_options, &active, &contention, error)) {
+  if (!SolveMpiActive(input, mpi_less_imbalance_s - switch_s, mva_options, &active, &contention, error)) {
     *error = d.label + ": " + *error;
     return false;
   }
@@ -108,6 +129,7 @@ bool DecomposeRun(const RunStats& run, const MachineProfile& machine,
   double unscaled_total = d.unscaled.Total();
   double scale = unscaled_total > 0 ? d.measured_time_s / unscaled_total : 1.0;
   d.components.compute_s = d.unscaled.compute_s * scale;
+  d.components.imbalance_s = d.unscaled.imbalance_s * scale;
   d.components.switch_delay_s = d.unscaled.switch_delay_s * scale;
   d.components.mpi_active_s = d.unscaled.mpi_active_s * scale;
   d.components.contention_s = d.unscaled.contention_s * scale;
@@ -120,6 +142,7 @@ bool EstimateNetworkFromRuns(const std::vector<const RunStats*>& runs, MachinePr
   std::vector<double> bytes, per_message, mpi, messages;
   for (const RunStats* run : runs) {
     double mpi_s = MeanMpiTime(*run);
+    if (Known(mpi_s)) mpi_s -= std::min(ComputeImbalance(*run), mpi_s);  // waiting, not messaging
     if (!(run->messages_per_rank > 0) || !Known(mpi_s) || !(mpi_s > 0)) continue;
     double b = Known(run->bytes_per_message) ? run->bytes_per_message : 0.0;
     bytes.push_back(b);

@@ -1,8 +1,13 @@
 #pragma once
-// Buckwalter 2005's four components of one measured run, per process:
-//   compute W = app - MPI time (non-overlapped computation),
+// Buckwalter 2005's four components of one measured run, per process, and the
+// load imbalance the per-rank spread shows:
+//   compute W = mean over ranks of app - MPI time (non-overlapped computation),
+//   load imbalance I = max - mean of the ranks' compute: the time the average
+//   rank waits inside MPI for the slowest one (Scalasca's wait at N x N and
+//   late-sender wait caused by imbalance, Geimer et al. 2010 §3; 0 without
+//   per-rank times). W + I is the slowest rank's compute;
 //   switch delay S = m * (Lat + L/BW),
-//   MPI active A and MPI contention C with S + A + C = MPI time, C from the
+//   MPI active A and MPI contention C with S + A + C = MPI time - I, C from the
 //   contention network (models/contention_network.h).
 // The parts are computed on mpiP's per-rank mean times and then scaled by
 // time_scale = measured total / mean app time, so they add up to the run's
@@ -21,7 +26,8 @@ struct ComponentTimes {
   double switch_delay_s = kUnknown;
   double mpi_active_s = kUnknown;
   double contention_s = kUnknown;
-  double Total() const { return compute_s + switch_delay_s + mpi_active_s + contention_s; }
+  double imbalance_s = 0.0;  // load imbalance I (0 when the run has no per-rank times)
+  double Total() const { return compute_s + imbalance_s + switch_delay_s + mpi_active_s + contention_s; }
 };
 
 struct RunDecomposition {

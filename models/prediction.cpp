@@ -6,6 +6,7 @@
 #include <set>
 
 #include "models/contention_network.h"
+#include "models/node_regime.h"
 #include "util/statistics.h"
 #include "util/text_format.h"
 
@@ -25,7 +26,7 @@ bool PredictQueueing(const QueueingModel& model, const MachineProfile& machine, 
   QueueingParts parts = EvaluateParts(model, machine, procs);
   ContentionInput input;
   input.procs = procs;
-  input.compute_s = parts.compute_s;
+  input.compute_s = parts.compute_s + parts.imbalance_s;  // away from the MPI queues
   input.switch_delay_s = parts.switch_delay_s;
   input.mpi_active_s = parts.mpi_active_s;
   input.mpi_stations = MpiServiceStations(procs, threads, &machine);
@@ -37,10 +38,12 @@ bool PredictQueueing(const QueueingModel& model, const MachineProfile& machine, 
   p->service_s_per_message = parts.service_s_per_message;
   p->mpi_stations = input.mpi_stations;
   p->compute.value_s = parts.compute_s * scale;
+  p->imbalance.value_s = parts.imbalance_s * scale;
   p->switch_delay.value_s = parts.switch_delay_s * scale;
   p->mpi_active.value_s = parts.mpi_active_s * scale;
   p->contention.value_s = contention * scale;
-  p->total.value_s = (parts.compute_s + parts.switch_delay_s + parts.mpi_active_s + contention) * scale;
+  p->total.value_s =
+      (parts.compute_s + parts.imbalance_s + parts.switch_delay_s + parts.mpi_active_s + contention) * scale;
   return true;
 }
 
@@ -79,6 +82,7 @@ std::vector<QueueingObservation> QueueingInputs(const std::vector<ProcsObservati
     q.messages_per_rank = Known(o.messages_per_rank) ? o.messages_per_rank : -1.0;
     q.bytes_per_message = Known(o.bytes_per_message) ? o.bytes_per_message : -1.0;
     q.mpi_active_s = Known(o.mpi_active_s) ? o.mpi_active_s : 0.0;
+    q.imbalance_s = Known(o.imbalance_s) ? o.imbalance_s : 0.0;
     q.time_scale = Known(o.time_scale) && o.time_scale > 0 ? o.time_scale : 1.0;
     out.push_back(q);
   }
@@ -110,6 +114,14 @@ std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
   const QueueingModel& q = m.queueing;
   out.push_back(Curve("compute_s", "compute time per process", "s", q.compute_s, m.training,
                       &ProcsObservation::compute_s));
+  if (!q.imbalance_s.members.empty()) {
+    InputCurve c = Curve("imbalance_s", "load imbalance per process (max - mean compute)", "s", q.imbalance_s,
+                         m.training, &ProcsObservation::imbalance_s);
+    if (q.imbalance_anchor != 1.0)
+      c.formula = FormatDouble("%.3g", q.imbalance_anchor) + " x (" + c.formula + "), through the last training point";
+    c.evaluate = [q](double procs) { return procs >= 2 ? q.imbalance_s.Evaluate(procs) * q.imbalance_anchor : 0.0; };
+    out.push_back(c);
+  }
   if (q.has_messages) {
     out.push_back(Curve("messages_per_rank", "messages per process", "messages", q.messages_per_rank,
                         m.training, &ProcsObservation::messages_per_rank));
@@ -257,7 +269,7 @@ void FillSummary(SeriesModel* m) {
     m->summary.notes.push_back("total run time = " + m->runtime.Formula());
   if (m->work_units > 0)
     m->summary.notes.push_back("the problem splits into " + std::to_string(m->work_units) +
-                               " units of work (NPB-MZ zones): no prediction beyond P=" +
+                               " units of work (NPB-MZ zones, --work-units): no prediction beyond P=" +
                                std::to_string(m->work_units));
 }
 
@@ -308,14 +320,16 @@ std::vector<ProcsObservation> ObserveSeries(const Series& series, const MachineP
     o.measured_time_s = group.median_time_s;
     o.min_time_s = group.min_time_s;
     o.max_time_s = group.max_time_s;
-    std::vector<double> compute, switch_s, active, contention, app, mpi, w, m, bytes, service,
-        active_raw, scale;
+    std::vector<double> compute, imbalance, switch_s, active, contention, app, mpi, w, imbalance_raw, m,
+        bytes, service, active_raw, scale;
     for (const RunStats& run : group.runs) {
       if (!HasMpiProfile(run)) continue;
       RunDecomposition d;
       std::string error;
       if (!DecomposeRun(run, machine, mva_options, &d, &error)) continue;
       compute.push_back(d.components.compute_s);
+      imbalance.push_back(d.components.imbalance_s);
+      imbalance_raw.push_back(d.unscaled.imbalance_s);
       switch_s.push_back(d.components.switch_delay_s);
       active.push_back(d.components.mpi_active_s);
       contention.push_back(d.components.contention_s);
@@ -332,6 +346,8 @@ std::vector<ProcsObservation> ObserveSeries(const Series& series, const MachineP
     if (!compute.empty()) {
       o.has_components = true;
       o.components.compute_s = MedianOfKnown(compute);
+      o.components.imbalance_s = MedianOfKnown(imbalance);
+      o.imbalance_s = MedianOfKnown(imbalance_raw);
       o.components.switch_delay_s = MedianOfKnown(switch_s);
       o.components.mpi_active_s = MedianOfKnown(active);
       o.components.contention_s = MedianOfKnown(contention);
@@ -362,7 +378,7 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   if (work_units > 0 && procs > work_units) {
     p.termination = PredictionTermination::kBeyondWorkUnits;
     p.message = "P=" + std::to_string(procs) + " exceeds the " + std::to_string(work_units) +
-                " units of work (NPB-MZ zones) the problem splits into";
+                " units of work the problem splits into (NPB-MZ zones, --work-units)";
     return p;
   }
   std::string why;
@@ -379,11 +395,11 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
     return p;
   }
   const double factor = anchor.Factor(procs);
-  for (Interval* i : {&p.total, &p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
+  for (Interval* i : {&p.total, &p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention})
     if (Known(i->value_s)) i->value_s *= factor;
   p.extrapolation = Distance(procs, min_train_procs, max_train_procs);
   double half = z_quantile * error.LogSd(p.extrapolation);
-  for (Interval* i : {&p.total, &p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
+  for (Interval* i : {&p.total, &p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention})
     SetInterval(i, half);
   // Inside the training range the curves interpolate measured times; the envelope is for extrapolation.
   if (procs > max_train_procs) CheckEnvelope(envelope, widen_to_envelope, half, &p);
@@ -446,7 +462,9 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   if (m.kind == ModelKind::kRuntimeOnly) {
     RuntimeModelOptions runtime = options.runtime;
     if (runtime.ranks_per_node == 0) runtime.ranks_per_node = m.ranks_per_node;
-    if (!FitRuntimeModel(times, runtime, &m.runtime, error)) {
+    NodeRegimeSplit regime = SplitAtNodeBoundary(times, options.split_at_node_boundary ? m.ranks_per_node : 0);
+    if (!regime.note.empty()) m.summary.notes.push_back(regime.note);
+    if (!FitRuntimeModel(regime.fitted, runtime, &m.runtime, error)) {
       *error = series.name + ": " + *error;
       return false;
     }

@@ -2,7 +2,8 @@
 // Strong-scaling prediction of a series. Series with MPI profiles get the
 // queueing model of Buckwalter 2005 with LoPC contention (models/queueing_model.h): typed input curves (compute time,
 // messages, bytes per message, LogGP service time per message) rebuilt at
-// every target P into T(P) = W + S + A + C with C from the contention network.
+// every target P into T(P) = W + I + S + A + C with C from the contention
+// network and I the load imbalance (models/decomposition.h).
 // Series without profiles (a table of procs and time) get the runtime-only
 // model (models/runtime_model.h): an average of candidate curves weighted by
 // forward validation. Every value carries an interval whose width grows with
@@ -33,6 +34,9 @@ struct PredictionOptions {
   MachineProfile machine;       // series' machine name, else estimate from the series
   mva::Options mva;
   PlausibleEnvelopeOptions envelope;
+  // Runtime-only series: fit the multi-node runs alone when the time rises
+  // as the runs leave the node (models/node_regime.h).
+  bool split_at_node_boundary = true;
 
   bool IsValid(std::string* error) const;
 };
@@ -53,7 +57,7 @@ const char* ToString(PredictionTermination termination);
 
 struct ProcsPrediction {
   int procs = 0;
-  Interval total, compute, switch_delay, mpi_active, contention;
+  Interval total, compute, imbalance, switch_delay, mpi_active, contention;
   double messages_per_rank = kUnknown, bytes_per_message = kUnknown,
          service_s_per_message = kUnknown;
   long mpi_stations = 0;
@@ -89,7 +93,7 @@ struct ProcsObservation {
   bool has_components = false;
   ComponentTimes components;  // medians of the runs' scaled components
   double app_time_s = kUnknown, mpi_time_s = kUnknown;  // medians, per rank
-  double compute_s = kUnknown, messages_per_rank = kUnknown, bytes_per_message = kUnknown,
+  double compute_s = kUnknown, imbalance_s = kUnknown, messages_per_rank = kUnknown, bytes_per_message = kUnknown,
          service_s_per_message = kUnknown, mpi_active_s = kUnknown, time_scale = kUnknown;
 };
 

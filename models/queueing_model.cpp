@@ -66,6 +66,11 @@ std::vector<std::vector<ScalingTerm>> ComputeCandidates() {
           {one, inverse, log2p}, {inverse, log2p}};
 }
 
+std::vector<std::vector<ScalingTerm>> ImbalanceCandidates() {
+  const ScalingTerm one{0, 0}, inverse{-1, 0}, log2p{0, 1};
+  return {{one}, {one, inverse}};
+}
+
 std::vector<std::vector<ScalingTerm>> MessageCandidates() {
   // Bounded families only: a constant neighbour count, collectives growing in
   // log2 P, and the shrinking surface-to-volume laws of a domain decomposition
@@ -73,7 +78,13 @@ std::vector<std::vector<ScalingTerm>> MessageCandidates() {
   // split over P). A power growing in P fitted to a few runs multiplies the
   // modelled MPI time without bound while the measured MPI time stays flat.
   const ScalingTerm one{0, 0}, log2p{0, 1};
-  std::vector<std::vector<ScalingTerm>> out = {{one}, {log2p}, {one, log2p}};
+  // Neighbour counts of a 2- and 3-D decomposition: one more per doubling of
+  // P until 4 (P = 16) or 6 (P = 64) neighbours, then constant.
+  ScalingTerm neighbours_2d{0, 1}, neighbours_3d{0, 1};
+  neighbours_2d.log2_cap = 4;
+  neighbours_3d.log2_cap = 6;
+  std::vector<std::vector<ScalingTerm>> out = {{one}, {log2p}, {one, log2p}, {one, neighbours_2d},
+                                               {one, neighbours_3d}};
   for (double a : {-1.0, -2.0 / 3.0, -0.5, -1.0 / 3.0}) {
     out.push_back({ScalingTerm{a, 0}});
     out.push_back({one, ScalingTerm{a, 0}});
@@ -117,6 +128,17 @@ bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
     }
     m.service = FitMessageService(observations);
   }
+  if (!FitInput(observations, &QueueingObservation::imbalance_s, 2, ImbalanceCandidates(), inputs,
+                &m.imbalance_s, error)) {
+    *error = "load imbalance: " + *error;
+    return false;
+  }
+  if (!m.imbalance_s.members.empty()) {
+    // Anchor at the largest training P with P >= 2: the measured edge.
+    const QueueingObservation& last = observations.back();
+    double fitted = m.imbalance_s.Evaluate(last.procs);
+    if (last.procs >= 2 && fitted > 0 && last.imbalance_s >= 0) m.imbalance_anchor = last.imbalance_s / fitted;
+  }
   for (const QueueingObservation& o : observations)
     if (o.procs == 1) {
       m.has_single_process = true;
@@ -136,6 +158,7 @@ bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
 QueueingParts EvaluateParts(const QueueingModel& model, const MachineProfile& machine, int procs) {
   QueueingParts parts;
   parts.compute_s = ValueOrZero(model.compute_s, procs);
+  if (procs >= 2) parts.imbalance_s = ValueOrZero(model.imbalance_s, procs) * model.imbalance_anchor;
   if (procs == 1 && model.has_single_process) {  // the measured run: no network curve applies
     const QueueingObservation& o = model.single_process;
     parts.mpi_active_s = o.mpi_active_s;

@@ -38,6 +38,7 @@ struct QueueingObservation {
   double messages_per_rank = -1.0;    // < 0 when unknown
   double bytes_per_message = -1.0;    // < 0 when unknown
   double mpi_active_s = 0.0;          // A, unscaled per process
+  double imbalance_s = 0.0;           // I, unscaled per process (0: balanced or unknown)
   double time_scale = 1.0;            // measured total / unscaled parts
 };
 
@@ -48,6 +49,11 @@ struct QueueingModel {
   RuntimeModel messages_per_rank, bytes_per_message;
   MessageServiceModel service;
   RuntimeModel mpi_active_s;  // only without message counts
+  // Load imbalance I(P) at P >= 2 (empty: every training run balanced or
+  // without per-rank times), scaled by imbalance_anchor so it passes through
+  // the last training point's measured imbalance.
+  RuntimeModel imbalance_s;
+  double imbalance_anchor = 1.0;
   // Message statistics are fitted to P >= 2 only: a single process sends no
   // network messages (its few "messages" are collectives with itself, of a
   // few bytes, and would bend every curve). P = 1 keeps its measured parts.
@@ -59,6 +65,10 @@ struct QueueingModel {
 /// Candidate curves for compute time: Amdahl's a + b/P, b/P, b*P^-a, and with
 /// a log2(P) overhead (a + b/P + c*log2 P, b/P + c*log2 P).
 std::vector<std::vector<ScalingTerm>> ComputeCandidates();
+/// Candidate curves for the load imbalance I: constant, a + b/P (an excess that
+/// shrinks with the share of work) and a + c*log2(P) (the expected maximum of
+/// more ranks' noise grows slowly with their number).
+std::vector<std::vector<ScalingTerm>> ImbalanceCandidates();
 /// Candidate curves for messages per process and bytes per message: constant,
 /// powers of P (shrinking and growing), log2 P, and constant + one of these.
 std::vector<std::vector<ScalingTerm>> MessageCandidates();
@@ -69,7 +79,7 @@ bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
 
 /// The per-process parts at `procs` before contention (unscaled).
 struct QueueingParts {
-  double compute_s = 0, switch_delay_s = 0, mpi_active_s = 0;
+  double compute_s = 0, imbalance_s = 0, switch_delay_s = 0, mpi_active_s = 0;
   double messages_per_rank = kUnknown, bytes_per_message = kUnknown, service_s_per_message = kUnknown;
 };
 QueueingParts EvaluateParts(const QueueingModel& model, const MachineProfile& machine, int procs);

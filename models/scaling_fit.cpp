@@ -89,7 +89,10 @@ double ScalingTerm::Evaluate(double procs) const {
   // In nodes: ceil(P / ranks per node), 1 for every P on one node.
   const double x = ranks_per_node > 0 ? std::ceil(procs / ranks_per_node - 1e-9) : procs;
   double value = p_exponent == 0.0 ? 1.0 : std::pow(x, p_exponent);
-  if (log_exponent != 0) value *= std::pow(std::log2(x), log_exponent);
+  if (log_exponent != 0) {
+    const double log2x = log2_cap > 0 ? std::min(std::log2(x), log2_cap) : std::log2(x);
+    value *= std::pow(log2x, log_exponent);
+  }
   return value;
 }
 
@@ -99,14 +102,16 @@ std::string ScalingTerm::ToString() const {
   if (p_exponent != 0.0) out = p_exponent == 1.0 ? x : x + "^" + FormatNumber(p_exponent);
   if (log_exponent != 0) {
     if (!out.empty()) out += "*";
-    out += log_exponent == 1 ? "log2(" + x + ")" : "log2(" + x + ")^" + std::to_string(log_exponent);
+    const std::string log2x =
+        log2_cap > 0 ? "min(log2(" + x + "), " + FormatNumber(log2_cap) + ")" : "log2(" + x + ")";
+    out += log_exponent == 1 ? log2x : log2x + "^" + std::to_string(log_exponent);
   }
   return out.empty() ? "1" : out;
 }
 
 bool ScalingTerm::operator==(const ScalingTerm& other) const {
   return p_exponent == other.p_exponent && log_exponent == other.log_exponent &&
-         ranks_per_node == other.ranks_per_node;
+         ranks_per_node == other.ranks_per_node && log2_cap == other.log2_cap;
 }
 
 double ScalingModel::Evaluate(double procs) const {

@@ -16,6 +16,10 @@ struct ScalingTerm {
   double p_exponent = 0.0;
   int log_exponent = 0;
   int ranks_per_node = 0;  // > 0: the term is in nodes, not in P
+  // > 0: log2 is capped, min(log2(P), log2_cap): a neighbour count that grows
+  // by one per doubling of P until a d-dimensional decomposition has 2d
+  // neighbours (recursive bisection of a periodic grid), then stays.
+  double log2_cap = 0.0;
   double Evaluate(double procs) const;
   std::string ToString() const;  // "P^-1", "log2(P)", "P^0.5*log2(P)^2", "1"
   bool operator==(const ScalingTerm& other) const;

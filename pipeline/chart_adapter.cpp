@@ -24,7 +24,7 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
   if (model.work_units > 0)
     charts.context.caveat = {"No prediction beyond P = " + std::to_string(model.work_units) + ":",
                              "the problem has " + std::to_string(model.work_units) +
-                                 " units of work (NPB-MZ zones)."};
+                                 " units of work (NPB-MZ zones, --work-units)."};
   charts.interval_level = model.level;
   std::vector<std::pair<int, double>> times;
   for (const ProcsObservation& o : observed) {
@@ -39,7 +39,8 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     if (o.has_components)
       charts.measured_components.push_back(
           {o.procs, o.components.compute_s,
-           o.components.switch_delay_s + o.components.mpi_active_s + o.components.contention_s});
+           o.components.imbalance_s + o.components.switch_delay_s + o.components.mpi_active_s +
+               o.components.contention_s});
   }
   for (const ProcsPrediction& p : predictions) {
     plots::PredictedPoint point;
@@ -48,6 +49,7 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     point.lower_s = p.total.lower_s;
     point.upper_s = p.total.upper_s;
     point.compute_s = p.compute.value_s;
+    point.imbalance_s = p.imbalance.value_s;
     point.switch_delay_s = p.switch_delay.value_s;
     point.mpi_active_s = p.mpi_active.value_s;
     point.contention_s = p.contention.value_s;

@@ -62,6 +62,7 @@ nlohmann::json JsonPrediction(const ProcsPrediction& p) {
   return {{"procs", p.procs},
           {"total", JsonInterval(p.total)},
           {"compute", JsonInterval(p.compute)},
+          {"imbalance", JsonInterval(p.imbalance)},
           {"switch_delay", JsonInterval(p.switch_delay)},
           {"mpi_active", JsonInterval(p.mpi_active)},
           {"contention", JsonInterval(p.contention)},
@@ -101,7 +102,7 @@ std::string ModelHeader(const SeriesModel& model) {
 
 const char* kCsvPredictionHeader =
     "series,procs,measured_s,total_s,total_lower_s,total_upper_s,compute_s,compute_lower_s,"
-    "compute_upper_s,switch_delay_s,switch_delay_lower_s,switch_delay_upper_s,mpi_active_s,"
+    "compute_upper_s,imbalance_s,imbalance_lower_s,imbalance_upper_s,switch_delay_s,switch_delay_lower_s,switch_delay_upper_s,mpi_active_s,"
     "mpi_active_lower_s,mpi_active_upper_s,contention_s,contention_lower_s,contention_upper_s,"
     "messages_per_rank,bytes_per_message,service_s_per_message,extrapolation_log2,termination,flags";
 
@@ -109,7 +110,7 @@ std::string CsvNum(double value) { return FormatKnown("%.6g", value, ""); }
 
 std::string CsvPrediction(const std::string& series, const ProcsPrediction& p, double measured) {
   std::string out = CsvQuote(series) + "," + std::to_string(p.procs) + "," + CsvNum(measured);
-  for (const Interval* i : {&p.total, &p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
+  for (const Interval* i : {&p.total, &p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention})
     out += "," + CsvNum(i->value_s) + "," + CsvNum(i->lower_s) + "," + CsvNum(i->upper_s);
   out += "," + CsvNum(p.messages_per_rank) + "," + CsvNum(p.bytes_per_message) + "," +
          CsvNum(p.service_s_per_message) + "," + CsvNum(p.extrapolation);
@@ -160,6 +161,7 @@ class ResultGuard {
   void Prediction(ProcsPrediction* p) {
     Bounds(&p->total, "the total", p->procs);
     Bounds(&p->compute, "compute", p->procs);
+    Bounds(&p->imbalance, "load imbalance", p->procs);
     Bounds(&p->switch_delay, "switch delay", p->procs);
     Bounds(&p->mpi_active, "MPI service A", p->procs);
     Bounds(&p->contention, "contention", p->procs);
@@ -238,6 +240,7 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& unguarded,
                             {"min_s", JsonNumber(o.min_time_s)}, {"max_s", JsonNumber(o.max_time_s)}};
         if (o.has_components)
           m["components"] = {{"compute_s", JsonNumber(o.components.compute_s)},
+                             {"imbalance_s", JsonNumber(o.components.imbalance_s)},
                              {"switch_delay_s", JsonNumber(o.components.switch_delay_s)},
                              {"mpi_active_s", JsonNumber(o.components.mpi_active_s)},
                              {"contention_s", JsonNumber(o.components.contention_s)}};
@@ -267,7 +270,8 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& unguarded,
     std::vector<std::vector<std::string>> rows;
     std::vector<std::string> header = {"P", "measured s", "total s [" + level + "]"};
     if (r.model.kind == ModelKind::kQueueing)
-      header.insert(header.end(), {"compute W s", "switch delay S s", "MPI service A s", "contention C s"});  // docs/glossary.md
+      header.insert(header.end(), {"compute W s", "imbalance I s", "switch delay S s", "MPI service A s",
+                                   "contention C s"});  // docs/glossary.md
     rows.push_back(header);
     std::vector<std::string> trailers(1);  // what follows a row: its flags, or why it has no value
     for (const ProcsPrediction& p : r.predictions) {
@@ -278,7 +282,7 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& unguarded,
       } else {
         cells.push_back(WithInterval(p.total) + (p.flags.empty() ? "" : " !"));
         if (r.model.kind == ModelKind::kQueueing)
-          for (const Interval* i : {&p.compute, &p.switch_delay, &p.mpi_active, &p.contention})
+          for (const Interval* i : {&p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention})
             cells.push_back(WithInterval(*i));
         for (const std::string& flag : p.flags) trailer += "\n       ! " + flag;
       }

@@ -29,12 +29,12 @@ struct MeasuredPoint {
   bool training = true;  // used to fit the model (false: held out for validation)
 };
 
-/// A modeled/predicted run time with its interval and four components.
+/// A modeled/predicted run time with its interval and five components.
 struct PredictedPoint {
   int procs = 0;
   double time_s = kNoValue;
   double lower_s = kNoValue, upper_s = kNoValue;  // prediction interval
-  double compute_s = kNoValue, switch_delay_s = kNoValue, mpi_active_s = kNoValue,
+  double compute_s = kNoValue, imbalance_s = kNoValue, switch_delay_s = kNoValue, mpi_active_s = kNoValue,
          contention_s = kNoValue;
   bool flagged = false;  // outside the plausible envelope (drawn with a warning marker)
 };

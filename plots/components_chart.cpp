@@ -1,6 +1,6 @@
 // Stacked time components per process count (Buckwalter 2005, Figure 3): for each P
 // the measured bar (compute, MPI) stands beside the modeled bar (compute,
-// switch delay, MPI active, contention). Compute usually dwarfs the rest, so
+// load imbalance, switch delay, MPI active, contention). Compute usually dwarfs the rest, so
 // the lower panel shows each bar as shares of its own total and the upper
 // panel the totals on a log axis, so no bar hides under the P = 1 bar.
 #include <algorithm>
@@ -18,7 +18,7 @@ double OrZero(double value) { return std::isfinite(value) && value > 0 ? value :
 struct Row {
   double measured_compute_s = kNoValue, measured_mpi_s = kNoValue;
   double compute_s = kNoValue, switch_delay_s = kNoValue, mpi_active_s = kNoValue,
-         contention_s = kNoValue;
+         contention_s = kNoValue, imbalance_s = kNoValue;
 };
 
 bool HasModeled(const PredictedPoint& point) {
@@ -46,19 +46,20 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
     row.switch_delay_s = OrZero(point.switch_delay_s);
     row.mpi_active_s = OrZero(point.mpi_active_s);
     row.contention_s = OrZero(point.contention_s);
+    row.imbalance_s = OrZero(point.imbalance_s);
   }
   if (rows.empty()) return false;
 
   DataFile data;
   data.Block("components",
              "slot  P  measured_compute_s  measured_mpi_s  compute_s  switch_delay_s  "
-             "mpi_active_s  contention_s  (seconds per rank; NaN = not available)");
+             "mpi_active_s  contention_s  imbalance_s  (seconds per rank; NaN = not available)");
   int slot = 0;
   std::string tics = "set xtics (";
   for (const auto& [procs, row] : rows) {
     tics += (slot > 0 ? ", '" : "'") + std::to_string(procs) + "' " + std::to_string(slot);
     data.Row({double(slot++), double(procs), row.measured_compute_s, row.measured_mpi_s,
-              row.compute_s, row.switch_delay_s, row.mpi_active_s, row.contention_s});
+              row.compute_s, row.switch_delay_s, row.mpi_active_s, row.contention_s, row.imbalance_s});
   }
 
   tics += ")\n";
@@ -80,6 +81,7 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
   const Part kMeasuredCompute = {"measured compute", "solid 1.0", "#bbbbbb", true};
   const Part kMeasuredMpi = {"measured MPI", "pattern 2", "#b2182b", false};
   const Part kCompute = {"modeled compute", "solid 1.0", "#eeeeee", true};
+  const Part kImbalance = {"modeled load imbalance I", "pattern 5", "#7fbf7b", false};
   const Part kSwitchDelay = {"modeled switch delay", "solid 1.0", "#fdb863", false};
   const Part kMpiActive = {"modeled MPI service A", "pattern 4", "#2166ac", false};
   const Part kContention = {"modeled contention", "solid 1.0", "#333333", false};
@@ -89,7 +91,7 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
   // Bars are shares of their own total (100% each): on a linear axis of
   // seconds every bar from P = 32 on vanished under the P = 1 bar. The
   // absolute totals have their own panel with a log axis.
-  const std::string measured_total = "($3+$4)", modeled_total = "($5+$6+$7+$8)";
+  const std::string measured_total = "($3+$4)", modeled_total = "($5+$6+$7+$8+$9)";
   auto share = [](const std::string& part, const std::string& total) {
     return "(" + total + " > 0 ? 100*(" + part + ")/" + total + " : NaN)";
   };
@@ -100,12 +102,14 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
     auto modeled = [&](const std::string& part) { return share(part, modeled_total); };
     plots.push_back("'' using ($1-0.2):" + measured("$3+$4") + ":(0.38)" + box + kMeasuredMpi.Fill() + no_key);
     plots.push_back("'' using ($1-0.2):" + measured("$3") + ":(0.38)" + box + kMeasuredCompute.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$7+$8") + ":(0.38)" + box + kContention.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$7") + ":(0.38)" + box + kMpiActive.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6") + ":(0.38)" + box + kSwitchDelay.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$7+$8+$9") + ":(0.38)" + box + kContention.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$7+$9") + ":(0.38)" + box + kMpiActive.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$9") + ":(0.38)" + box + kSwitchDelay.Fill() + no_key);
+    plots.push_back("'' using ($1+0.2):" + modeled("$5+$9") + ":(0.38)" + box + kImbalance.Fill() + no_key);
     plots.push_back("'' using ($1+0.2):" + modeled("$5") + ":(0.38)" + box + kCompute.Fill() + no_key);
     // keyentry after the data: gnuplot 5.4 asserts when a plot starts with one.
-    for (const Part* part : {&kMeasuredCompute, &kMeasuredMpi, &kCompute, &kSwitchDelay, &kMpiActive, &kContention}) {
+    for (const Part* part :
+         {&kMeasuredCompute, &kMeasuredMpi, &kCompute, &kImbalance, &kSwitchDelay, &kMpiActive, &kContention}) {
       const bool measured_part = part == &kMeasuredCompute || part == &kMeasuredMpi;
       if (measured_part ? has_measured : has_modeled)
         plots.push_back(std::string("keyentry with boxes ") + part->Fill() + " title '" + part->title + "'");
@@ -128,7 +132,7 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
   for (const auto& [procs, row] : rows)
     for (double total : {OrZero(row.measured_compute_s) + OrZero(row.measured_mpi_s),
                          OrZero(row.compute_s) + OrZero(row.switch_delay_s) + OrZero(row.mpi_active_s) +
-                             OrZero(row.contention_s)})
+                             OrZero(row.contention_s) + OrZero(row.imbalance_s)})
       if (total > 0) smallest = std::min(smallest, total), largest = std::max(largest, total);
   if (!(largest > 0)) smallest = 1, largest = 10;
 

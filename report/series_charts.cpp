@@ -24,6 +24,7 @@ std::string SecondsText(double seconds) {
 const std::vector<ComponentName>& ComponentNames() {
   static const std::vector<ComponentName> kNames = {
       {"compute_s", "compute W", "#bdbdbd"},
+      {"imbalance_s", "load imbalance I", "#7fbf7b"},
       {"switch_delay_s", "switch delay S", "#fdb863"},
       {"mpi_active_s", "MPI service A", "#2166ac"},
       {"contention_s", "contention C", "#b2182b"},
@@ -98,13 +99,16 @@ std::string ValidationErrorChart(const ValidationResult& validation) {
 std::string ComponentSharesChart(const std::vector<ProcsPrediction>& predictions) {
   struct Bar {
     int procs;
-    double parts[4];
+    double parts[5];
     double total;
   };
   std::vector<Bar> bars;
   for (const ProcsPrediction& p : predictions) {
     if (!p.Ok()) continue;
-    Bar bar{p.procs, {p.compute.value_s, p.switch_delay.value_s, p.mpi_active.value_s, p.contention.value_s}, 0};
+    Bar bar{p.procs,
+            {p.compute.value_s, p.imbalance.value_s, p.switch_delay.value_s, p.mpi_active.value_s,
+             p.contention.value_s},
+            0};
     for (double& part : bar.parts) {
       if (!Finite(part) || part < 0) part = 0;
       bar.total += part;

@@ -65,10 +65,10 @@ std::string PredictionPart(const SeriesPrediction& prediction) {
     html += std::string(p.flags.empty() ? "<tr>" : "<tr class=\"flagged\">") + "<td class=\"num\">" +
             std::to_string(p.procs) + "</td>" + Cell(it == measured.end() ? NAN : it->second);
     if (!p.Ok()) {
-      html += "<td colspan=\"9\">" + EscapeHtml(std::string(ToString(p.termination)) + ": " + p.message) + "</td>";
+      html += "<td colspan=\"10\">" + EscapeHtml(std::string(ToString(p.termination)) + ": " + p.message) + "</td>";
     } else {
       html += Cell(p.total.value_s) + Cell(p.total.lower_s) + Cell(p.total.upper_s) + Cell(p.compute.value_s) +
-              Cell(p.switch_delay.value_s) + Cell(p.mpi_active.value_s) + Cell(p.contention.value_s) +
+              Cell(p.imbalance.value_s) + Cell(p.switch_delay.value_s) + Cell(p.mpi_active.value_s) + Cell(p.contention.value_s) +
               Cell(p.extrapolation, "%.2g");
     }
     std::string flags;

@@ -34,6 +34,7 @@ GroupBy ParseGroupByOption(const std::string& text);
 struct RunSelectionArgs {
   std::string parameter, metric, callpath;
   std::vector<std::string> where;
+  int ranks_per_node = 0, work_units = 0;  // --ranks-per-node, --work-units
 };
 void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
 RunSelection ParseRunSelection(const RunSelectionArgs& args);

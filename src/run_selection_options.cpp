@@ -18,6 +18,14 @@ void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args) {
   command->add_option("--where", args->where,
                       "fix another parameter of a multi-parameter experiment, e.g. --where n=2000 "
                       "(repeat or comma-separate for several)");
+  command->add_option("--ranks-per-node", args->ranks_per_node,
+                      "MPI ranks per node of every run (replaces what the files say): node-aware model terms, "
+                      "the node-boundary regime split and the 'leaves the node' flag use it")
+      ->check(CLI::Range(1, 1 << 20));
+  command->add_option("--work-units", args->work_units,
+                      "units of work the problem splits into (e.g. zones, domains; replaces the NPB-MZ banner's): "
+                      "a process count beyond it is reported as impossible, not predicted")
+      ->check(CLI::Range(1, 1 << 30));
 }
 
 RunSelection ParseRunSelection(const RunSelectionArgs& args) {
@@ -25,6 +33,8 @@ RunSelection ParseRunSelection(const RunSelectionArgs& args) {
   selection.parameter = args.parameter;
   selection.metric = args.metric;
   selection.callpath = args.callpath;
+  selection.ranks_per_node = args.ranks_per_node;
+  selection.work_units = args.work_units;
   for (const std::string& where : args.where) {
     try {
       AddWhere(where, &selection);

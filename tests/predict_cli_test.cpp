@@ -22,7 +22,7 @@ int Run(const std::string& args, std::string* output) {
 
 }  // namespace
 
-TEST_CASE("predict on the bundled series writes JSON with four components per P",
+TEST_CASE("predict on the bundled series writes JSON with five components per P",
           "[predict][cli]") {
   std::string out = (std::filesystem::temp_directory_path() / "qnm_predict_cli_test.json").string();
   std::filesystem::remove(out);
@@ -44,7 +44,7 @@ TEST_CASE("predict on the bundled series writes JSON with four components per P"
     }
     double total = p["total"]["value_s"].get<double>();
     double sum = 0;
-    for (const char* part : {"compute", "switch_delay", "mpi_active", "contention"}) {
+    for (const char* part : {"compute", "imbalance", "switch_delay", "mpi_active", "contention"}) {
       double value = p[part]["value_s"].get<double>();
       CHECK(value >= 0);
       CHECK(p[part]["lower_s"].get<double>() <= value);

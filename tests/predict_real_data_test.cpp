@@ -47,13 +47,22 @@ TEST_CASE("every real mpiP report decomposes into parts that add up to its time"
   qnm::IngestSummary summary;
   std::vector<qnm::RunStats> runs =
       qnm::IngestPaths({Data("mpip")}, qnm::IngestOptions(), &summary);
-  int decomposed = 0, with_messages = 0;
+  int decomposed = 0, with_messages = 0, with_imbalance = 0;
   for (qnm::RunStats& run : runs) {
     if (!qnm::HasMpiProfile(run)) continue;
     qnm::MachineProfile machine;
-    if (!qnm::FindProfileForMachine(run.machine, &machine))
-      REQUIRE((qnm::EstimateNetworkFromRuns({&run}, &machine) || run.messages_per_rank == 0 ||
-               !qnm::Known(run.messages_per_rank)));
+    if (!qnm::FindProfileForMachine(run.machine, &machine) && !qnm::EstimateNetworkFromRuns({&run}, &machine)) {
+      // Only a run without messages, or whose MPI time is all waiting for the
+      // slowest rank (load imbalance), says nothing about the network.
+      qnm::RunDecomposition probe;
+      std::string probe_error;
+      qnm::MachineProfile none;
+      none.bandwidth_bytes_per_s = 1e300;
+      REQUIRE(qnm::DecomposeRun(run, none, qnm::mva::Options(), &probe, &probe_error));
+      INFO(run.sources.front());
+      REQUIRE((run.messages_per_rank == 0 || !qnm::Known(run.messages_per_rank) ||
+               probe.unscaled.imbalance_s >= probe.mpi_time_s));
+    }
     if (machine.name.empty()) {  // no messages at all: the switch costs nothing
       machine.latency_s = 0;
       machine.bandwidth_bytes_per_s = 1e300;
@@ -67,16 +76,30 @@ TEST_CASE("every real mpiP report decomposes into parts that add up to its time"
     CHECK(c.switch_delay_s >= 0);
     CHECK(c.mpi_active_s >= 0);
     CHECK(c.contention_s >= 0);
+    CHECK(c.imbalance_s >= 0);
     CHECK(c.Total() == Approx(run.TotalTimeSeconds()).epsilon(1e-9));
-    // MPI part (switch + active + contention) is the measured MPI share.
+    // MPI part (imbalance + switch + active + contention) is the measured MPI share.
     double mpi_share = d.mpi_time_s / d.app_time_s;
-    CHECK((c.switch_delay_s + c.mpi_active_s + c.contention_s) / c.Total() ==
+    CHECK((c.imbalance_s + c.switch_delay_s + c.mpi_active_s + c.contention_s) / c.Total() ==
           Approx(std::min(1.0, mpi_share)).epsilon(1e-6).margin(1e-9));
+    // The imbalance is max - mean of the ranks' compute, within the MPI time.
+    if (run.app_time_s_per_rank.size() >= 2 && run.app_time_s_per_rank.size() == run.mpi_time_s_per_rank.size()) {
+      double largest = 0, sum = 0;
+      for (std::size_t r = 0; r < run.app_time_s_per_rank.size(); ++r) {
+        double compute = std::max(0.0, run.app_time_s_per_rank[r] - run.mpi_time_s_per_rank[r]);
+        largest = std::max(largest, compute);
+        sum += compute;
+      }
+      double expected = std::min(largest - sum / run.app_time_s_per_rank.size(), d.mpi_time_s);
+      CHECK(d.unscaled.imbalance_s == Approx(expected).margin(1e-12));
+      with_imbalance += expected > 0;
+    }
     ++decomposed;
     with_messages += run.messages_per_rank > 0;
   }
   CHECK(decomposed == 91);  // every report in ../shared/data/mpip
   CHECK(with_messages >= 85);
+  CHECK(with_imbalance >= 60);  // most real runs are not perfectly balanced
 }
 
 TEST_CASE("NPB-MZ class C on LLNL cab: train P=1,2,4,8, predict 16, every thread count",

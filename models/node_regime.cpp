@@ -1,0 +1,29 @@
+#include "models/node_regime.h"
+
+#include "util/text_format.h"
+
+namespace qnm {
+
+NodeRegimeSplit SplitAtNodeBoundary(const std::vector<std::pair<int, double>>& points, int ranks_per_node,
+                                    int min_multi_node_points) {
+  NodeRegimeSplit split;
+  split.fitted = points;
+  if (ranks_per_node <= 0) return split;
+  std::vector<std::pair<int, double>> single, multi;
+  for (const auto& point : points) (point.first <= ranks_per_node ? single : multi).push_back(point);
+  if (single.empty() || static_cast<int>(multi.size()) < min_multi_node_points) return split;
+  const auto& [last_single_procs, last_single_s] = single.back();
+  const auto& [first_multi_procs, first_multi_s] = multi.front();
+  if (!(first_multi_s > last_single_s)) return split;  // no jump: one regime as far as the data tell
+  split.fitted = multi;
+  split.dropped = static_cast<int>(single.size());
+  split.note = "leaving the node is a regime change: P=" + std::to_string(first_multi_procs) + " (" +
+               std::to_string(ranks_per_node) + " ranks per node, more than one node) took " +
+               FormatDouble("%.4g", first_multi_s) + " s, more than P=" + std::to_string(last_single_procs) +
+               " on one node (" + FormatDouble("%.4g", last_single_s) + " s); the curve is fitted to the " +
+               std::to_string(multi.size()) + " multi-node runs, the " + std::to_string(single.size()) +
+               " single-node one" + (single.size() == 1 ? "" : "s") + " left out";
+  return split;
+}
+
+}  // namespace qnm

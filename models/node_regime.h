@@ -1,0 +1,29 @@
+#pragma once
+// Leaving the node is a regime change: runs on one node exchange messages
+// through shared memory, runs on several through the network, and a
+// strong-scaling curve fitted across the boundary bends to join the two
+// regimes and extrapolates neither (a series is 2x slower at P = 2 than at
+// P = 1 when each rank has a node of its own). Every prediction beyond the
+// training range is a multi-node run, so when the data show the jump — the
+// first multi-node training run slower than the last single-node one, which
+// strong scaling alone never does — the curve is fitted to the multi-node runs.
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace qnm {
+
+struct NodeRegimeSplit {
+  std::vector<std::pair<int, double>> fitted;  // the points the curve is fitted to
+  int dropped = 0;                             // single-node points left out
+  std::string note;                            // why, for the model's notes; empty when nothing was dropped
+};
+
+/// `points` (procs, time_s) sorted by procs; `ranks_per_node` <= 0 (unknown)
+/// keeps every point. Single-node points are left out only when at least
+/// `min_multi_node_points` multi-node points remain and the time rises across
+/// the node boundary.
+NodeRegimeSplit SplitAtNodeBoundary(const std::vector<std::pair<int, double>>& points, int ranks_per_node,
+                                    int min_multi_node_points = 3);
+
+}  // namespace qnm

@@ -1,0 +1,44 @@
+// --ranks-per-node and --work-units: what the user knows of the runs and the
+// files do not say, on every command that reads runs.
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "tests/command_runner.h"
+
+namespace {
+
+int Cli(const std::string& args, std::string* out) {
+  return qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " " + args + " 2>&1", out);
+}
+
+// hecbiosim GROMACS 61k atoms on ARCHER2, one rank per node (scaling2/series.csv): no ranks-per-node column.
+const std::string kGromacs = std::string(QNM_TEST_DATA_DIR) + "/tables/gromacs_61k_archer2_one_rank_per_node.csv";
+
+}  // namespace
+
+TEST_CASE("layout option ranks-per-node: the node-boundary regime split applies once the layout is known",
+          "[cli][nodes]") {
+  std::string without, with;
+  REQUIRE(Cli("validate " + kGromacs + " --train 1,2,3,4,5", &without) == 0);
+  CHECK(without.find("regime change") == std::string::npos);
+  REQUIRE(Cli("validate " + kGromacs + " --train 1,2,3,4,5 --ranks-per-node 1", &with) == 0);
+  // P = 1 (one node) is 2x faster than P = 2 (two nodes): fitted to P = 2..5 alone.
+  CHECK(with.find("leaving the node is a regime change: P=2") != std::string::npos);
+  CHECK(with != without);
+  std::string ingest;
+  REQUIRE(Cli("ingest " + kGromacs + " --ranks-per-node 1 --format json", &ingest) == 0);
+  CHECK(ingest.find("\"ranks_per_node\": 1") != std::string::npos);
+  CHECK(ingest.find("--ranks-per-node") != std::string::npos);  // the derivation says where it came from
+}
+
+TEST_CASE("layout option work-units: a process count beyond the units of work is impossible, not predicted",
+          "[cli][work-units]") {
+  std::string out;
+  REQUIRE(Cli("predict " + kGromacs + " --procs 8,16,32 --work-units 16", &out) == 0);
+  CHECK(out.find("impossible: P=32 exceeds the 16 units of work") != std::string::npos);
+  CHECK(out.find("impossible: P=16") == std::string::npos);
+  std::string bad;
+  CHECK(Cli("predict " + kGromacs + " --work-units 0", &bad) != 0);
+  CHECK(bad.find("--work-units") != std::string::npos);
+  CHECK(Cli("predict " + kGromacs + " --ranks-per-node ''", &bad) != 0);
+}

@@ -1,0 +1,136 @@
+// Load imbalance I = max - mean of the ranks' compute (models/decomposition.h)
+// on the SP-MZ class C campaign (bench/data/mpip-scaling: mpiP at P = 1..128,
+// one folder per run), and the node-boundary regime split
+// (models/node_regime.h) on a real hecbiosim series.
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <string>
+
+#include "ingest/ingest.h"
+#include "models/decomposition.h"
+#include "models/machine_profile.h"
+#include "models/node_regime.h"
+#include "models/prediction.h"
+#include "pipeline/series_loading.h"
+
+namespace {
+
+std::string SpMz() { return std::string(QNM_TEST_DATA_DIR) + "/../../bench/data/mpip-scaling/SP-MZ-th8"; }
+
+qnm::MachineProfile Cab() {
+  qnm::MachineProfile cab;
+  REQUIRE(qnm::FindProfileForMachine("cab", &cab));
+  return cab;
+}
+
+}  // namespace
+
+TEST_CASE("load imbalance: MPI time less I is the slowest rank's MPI time on every SP-MZ run",
+          "[predict][imbalance][real]") {
+  qnm::IngestSummary summary;
+  std::vector<qnm::RunStats> runs = qnm::IngestPaths({SpMz()}, qnm::IngestOptions(), &summary);
+  REQUIRE(runs.size() == 8);
+  int imbalanced = 0;
+  for (const qnm::RunStats& run : runs) {
+    INFO("P=" << run.procs);
+    qnm::RunDecomposition d;
+    std::string error;
+    REQUIRE(qnm::DecomposeRun(run, Cab(), qnm::mva::Options(), &d, &error));
+    if (run.procs == 1) {
+      CHECK(d.unscaled.imbalance_s == 0);
+      continue;
+    }
+    // The rank with the most compute waits least: its MPI time is the real cost of messaging.
+    const auto& app = run.app_time_s_per_rank;
+    const auto& mpi = run.mpi_time_s_per_rank;
+    REQUIRE(app.size() == static_cast<std::size_t>(run.procs));
+    std::size_t slowest = 0;
+    for (std::size_t r = 1; r < app.size(); ++r)
+      if (app[r] - mpi[r] > app[slowest] - mpi[slowest]) slowest = r;
+    CHECK(d.mpi_time_s - d.unscaled.imbalance_s == Approx(mpi[slowest]).margin(0.02));
+    CHECK(d.unscaled.imbalance_s + d.unscaled.switch_delay_s + d.unscaled.mpi_active_s +
+              d.unscaled.contention_s == Approx(d.mpi_time_s).epsilon(1e-9));
+    imbalanced += d.unscaled.imbalance_s > 0.1;
+  }
+  CHECK(imbalanced == 7);  // every multi-rank run waits > 0.1 s for its slowest rank
+}
+
+TEST_CASE("load imbalance: a balanced run has none and decomposes as without per-rank times",
+          "[predict][imbalance]") {
+  qnm::RunStats run;
+  run.procs = 4;
+  run.app_time_mean_s = 10;
+  run.mpi_time_mean_s = 2;
+  run.wall_time_s = 10;
+  run.messages_per_rank = 100;
+  run.bytes_per_message = 1000;
+  qnm::RunDecomposition without, balanced;
+  std::string error;
+  REQUIRE(qnm::DecomposeRun(run, Cab(), qnm::mva::Options(), &without, &error));
+  run.app_time_s_per_rank = {10, 10, 10, 10};
+  run.mpi_time_s_per_rank = {2, 2, 2, 2};
+  REQUIRE(qnm::DecomposeRun(run, Cab(), qnm::mva::Options(), &balanced, &error));
+  CHECK(balanced.unscaled.imbalance_s == 0);
+  CHECK(balanced.components.mpi_active_s == Approx(without.components.mpi_active_s).epsilon(1e-12));
+  CHECK(balanced.components.contention_s == Approx(without.components.contention_s).epsilon(1e-12));
+  // One rank computes 1 s longer: the others wait for it, 0.75 s on average.
+  run.app_time_s_per_rank = {10, 10, 10, 10};
+  run.mpi_time_s_per_rank = {2.5, 2.5, 2.5, 1.5};
+  run.mpi_time_mean_s = 2.25;
+  qnm::RunDecomposition skewed;
+  REQUIRE(qnm::DecomposeRun(run, Cab(), qnm::mva::Options(), &skewed, &error));
+  CHECK(skewed.unscaled.imbalance_s == Approx(8.5 - 7.75));
+  CHECK(skewed.unscaled.compute_s == Approx(7.75));
+}
+
+TEST_CASE("load imbalance: SP-MZ trained on P <= 16 carries P = 16's imbalance on and keeps falling",
+          "[predict][imbalance][real]") {
+  std::vector<qnm::Series> series = qnm::LoadSeries({SpMz()}, "", nullptr);
+  REQUIRE(series.size() == 1);
+  qnm::SeriesModel model;
+  std::string error;
+  REQUIRE(qnm::FitSeriesModel(series[0], {1, 2, 4, 8, 16}, qnm::PredictionOptions(), &model, &error));
+  REQUIRE(model.kind == qnm::ModelKind::kQueueing);
+  const qnm::ProcsPrediction at16 = model.Predict(16);
+  REQUIRE(at16.Ok());
+  // The measured P = 16 run: c_max 7.96 s vs c_mean 6.98 s.
+  CHECK(at16.imbalance.value_s > 0.8);
+  double previous = at16.total.value_s;
+  for (int procs : {32, 64, 128, 256}) {
+    INFO("P=" << procs);
+    const qnm::ProcsPrediction p = model.Predict(procs);
+    REQUIRE(p.Ok());
+    // Constant or a + b/P through the last training run: never above P = 16's.
+    CHECK(p.imbalance.value_s <= at16.imbalance.value_s * (1 + 1e-9));
+    CHECK(p.imbalance.value_s > 0);
+    CHECK(p.total.value_s < previous);  // strong scaling: still falling
+    previous = p.total.value_s;
+  }
+  // Messages per rank (2018 from P = 16 on in the campaign) stay below the unbounded log2 P law.
+  const qnm::ProcsPrediction at128 = model.Predict(128);
+  CHECK(at128.messages_per_rank < 14 + 501 * 7.0);
+  CHECK(at128.messages_per_rank >= 2018 * 0.99);
+}
+
+TEST_CASE("node regime: fits the multi-node runs alone when the time rises across the node",
+          "[predict][nodes]") {
+  // hecbiosim GROMACS 61k atoms on ARCHER2, one rank (128 threads) per node
+  // (bench/data/scaling2/series.csv): P = 1 is 2x faster than P = 2.
+  const std::vector<std::pair<int, double>> gromacs = {
+      {1, 215.647}, {2, 453.692}, {3, 313.294}, {4, 264.135}, {5, 235.486}};
+  qnm::NodeRegimeSplit split = qnm::SplitAtNodeBoundary(gromacs, 1);
+  CHECK(split.dropped == 1);
+  REQUIRE(split.fitted.size() == 4);
+  CHECK(split.fitted.front().first == 2);
+  CHECK(split.note.find("regime change") != std::string::npos);
+  // Unknown ranks per node, or too few multi-node runs: every point stays.
+  CHECK(qnm::SplitAtNodeBoundary(gromacs, 0).dropped == 0);
+  CHECK(qnm::SplitAtNodeBoundary(gromacs, 3).dropped == 0);
+  // Time falls across the boundary (ARCHER2 LAMMPS 20k, 2 ranks per node): one regime.
+  const std::vector<std::pair<int, double>> lammps = {
+      {2, 714.9}, {4, 467.6}, {6, 366.3}, {8, 301.8}, {10, 316.0}};
+  qnm::NodeRegimeSplit kept = qnm::SplitAtNodeBoundary(lammps, 2);
+  CHECK(kept.dropped == 0);
+  CHECK(kept.fitted.size() == 5);
+  CHECK(kept.note.empty());
+}
