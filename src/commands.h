@@ -46,6 +46,7 @@ PredictionOptions MakePredictionOptions(const std::string& machine, double level
 struct TargetArgs {
   std::vector<std::string> runs;
   std::string profile, series;
+  int ranks_per_node = 0;  // --target-ranks-per-node (--ranks-per-node is the source's)
 };
 void AddTargetOptions(CLI::App* command, TargetArgs* args);
 bool HasTarget(const TargetArgs& args);

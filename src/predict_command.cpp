@@ -54,6 +54,10 @@ void AddTargetOptions(CLI::App* command, TargetArgs* args) {
   command->add_option("--target-series", args->series,
                       "the series of the --target runs to move to (as --series; default: the only one, or the one "
                       "with the source's application and class)");
+  command->add_option("--target-ranks-per-node", args->ranks_per_node,
+                      "MPI ranks per node of the --target runs where their files do not say it "
+                      "(--ranks-per-node is the source's)")
+      ->check(CLI::Range(1, 10000000));
   command->add_option("--target-machine", args->profile,
                       "B's machine profile (JSON file or bundled name); alone, without --target: a profile-only "
                       "transfer (B's speed unknown, wide intervals)");
@@ -71,7 +75,9 @@ TransferTarget LoadTransferTarget(const TargetArgs& args, const std::string& mac
   }
   if (!args.runs.empty()) {
     std::string origin;
-    target.series = LoadSeries(args.runs, args.series, &origin, group_by, selection);
+    RunSelection target_selection = selection;  // B's layout is B's: the source's --ranks-per-node does not apply
+    target_selection.ranks_per_node = args.ranks_per_node;
+    target.series = LoadSeries(args.runs, args.series, &origin, group_by, target_selection);
   }
   return target;
 }

@@ -119,8 +119,8 @@ ProcsPrediction TransferredModel::Uncalibrated(int procs) const {
         return a > 0 && b > 0 ? std::exp((1 - w) * std::log(a) + w * std::log(b)) : (w < 0.5 ? a : b);
       };
       for (auto [i, j] : {std::pair{&p.total, &high.total}, {&p.compute, &high.compute},
-                          {&p.switch_delay, &high.switch_delay}, {&p.mpi_active, &high.mpi_active},
-                          {&p.contention, &high.contention}}) {
+                          {&p.imbalance, &high.imbalance}, {&p.switch_delay, &high.switch_delay},
+                          {&p.mpi_active, &high.mpi_active}, {&p.contention, &high.contention}}) {
         if (!Known(i->value_s) || !Known(j->value_s)) continue;
         i->value_s = blend(i->value_s, j->value_s);
         if (Known(i->lower_s) && Known(j->lower_s)) i->lower_s = blend(i->lower_s, j->lower_s);
@@ -153,7 +153,7 @@ ProcsPrediction TransferredModel::Predict(int procs) const {
   }
   const double added_half = z_quantile * added_sd;
   const double upper_half = std::hypot(source_half, added_half), lower_half = std::hypot(source_lower_half, added_half);
-  for (Interval* i : {&p.total, &p.compute, &p.switch_delay, &p.mpi_active, &p.contention}) {
+  for (Interval* i : {&p.total, &p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention}) {
     if (!Known(i->value_s)) continue;
     i->value_s *= factor;
     i->lower_s = i->value_s * std::exp(-lower_half);

@@ -41,7 +41,7 @@ struct TransferOptions {
   // Map by nodes first (B's P fills P / rpn_B nodes, as many as A's
   // P * rpn_A / rpn_B) when both ranks per node are known: chosen leaving
   // each group out (bench: 0.53 mean |log error| at B's largest P against
-  // 0.60 by cores and 0.76 P to P, on every group left out).
+  // 0.60 by cores and 0.75 P to P, on every group left out).
   bool map_by_nodes = true;
   // Evaluate A's node-aware terms in B's nodes (needs both ranks per node).
   bool node_terms_in_target_nodes = true;
