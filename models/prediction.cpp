@@ -104,6 +104,21 @@ InputCurve Curve(const char* key, const char* name, const char* unit, const Runt
   return c;
 }
 
+/// The curve as the model uses it: through its training points (the anchor's factor).
+InputCurve Anchored(InputCurve c, const TrainingAnchor& anchor) {
+  if (anchor.log_residuals.empty()) return c;
+  if (anchor.LargestLogMiss() > 0.01) c.formula += ", through the measured points";
+  c.evaluate = [inner = c.evaluate, anchor](double procs) { return inner(procs) * anchor.Factor(procs); };
+  return c;
+}
+
+/// Fitted to P >= 2: a single process has no imbalance and no network messages; the model
+/// keeps its measured parts at P = 1, so the curves are not drawn below P = 2.
+InputCurve FromTwo(InputCurve c) {
+  c.evaluate = [inner = c.evaluate](double procs) { return procs >= 2 ? inner(procs) : kUnknown; };
+  return c;
+}
+
 std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
   std::vector<InputCurve> out;
   if (m.kind == ModelKind::kRuntimeOnly) {
@@ -117,17 +132,14 @@ std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
   if (!q.imbalance_s.members.empty()) {
     InputCurve c = Curve("imbalance_s", "load imbalance per process (max - mean compute)", "s", q.imbalance_s,
                          m.training, &ProcsObservation::imbalance_s);
-    if (q.imbalance_anchor != 1.0)
-      c.formula = FormatDouble("%.3g", q.imbalance_anchor) + " x (" + c.formula + "), through the last training point";
-    c.evaluate = [q](double procs) { return procs >= 2 ? q.imbalance_s.Evaluate(procs) * q.imbalance_anchor : 0.0; };
-    out.push_back(c);
+    out.push_back(FromTwo(Anchored(c, q.imbalance_anchor)));
   }
   if (q.has_messages) {
-    out.push_back(Curve("messages_per_rank", "messages per process", "messages", q.messages_per_rank,
-                        m.training, &ProcsObservation::messages_per_rank));
+    out.push_back(FromTwo(Curve("messages_per_rank", "messages per process", "messages", q.messages_per_rank,
+                                m.training, &ProcsObservation::messages_per_rank)));
     if (q.has_bytes)
-      out.push_back(Curve("bytes_per_message", "bytes per message", "bytes", q.bytes_per_message,
-                          m.training, &ProcsObservation::bytes_per_message));
+      out.push_back(FromTwo(Curve("bytes_per_message", "bytes per message", "bytes", q.bytes_per_message,
+                                  m.training, &ProcsObservation::bytes_per_message)));
   }
   if (q.has_messages && q.service.runs > 0) {
     InputCurve c;
@@ -141,7 +153,7 @@ std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
       double bytes = q.has_bytes && !q.bytes_per_message.members.empty() ? q.bytes_per_message.Evaluate(procs) : 0.0;
       return q.service.Evaluate(bytes);
     };
-    out.push_back(c);
+    out.push_back(FromTwo(c));
   } else {
     out.push_back(Curve("mpi_active_s", "MPI service time per process", "s", q.mpi_active_s, m.training,
                         &ProcsObservation::mpi_active_s));
@@ -254,6 +266,36 @@ bool FitQueueingPart(const PredictionOptions& options, SeriesModel* m, std::stri
                                          std::sqrt(sum / m->training.size()), options.runtime.error);
   m->summary.forward_log_rms = RmsLogError(errors);
   return true;
+}
+
+/// The minimum of the predicted curve beyond the training range (a grid of
+/// four points per octave up to 2^22 processes), kept only when the curve
+/// rises after it and no training run was slower than the one before.
+void FindUnevidencedTurn(const std::vector<std::pair<int, double>>& times, SeriesModel* m) {
+  for (std::size_t k = 1; k < times.size(); ++k)
+    if (!(times[k].second < times[k - 1].second)) return;  // the data show a rise (or a plateau) themselves
+  if (times.size() < 2) return;
+  double best_s = times.back().second, last_s = best_s;
+  int best_procs = times.back().first;
+  for (int step = 1;; ++step) {
+    const double procs = times.back().first * std::exp2(step / 4.0);
+    if (procs > (1 << 22)) break;
+    const ProcsPrediction p = m->Predict(static_cast<int>(std::lround(procs)));
+    if (!p.Ok() || !Known(p.total.value_s)) break;
+    last_s = p.total.value_s;
+    if (last_s < best_s) {
+      best_s = last_s;
+      best_procs = p.procs;
+    }
+  }
+  if (best_procs > times.back().first && last_s > best_s * 1.01) {
+    m->unevidenced_turn_procs = best_procs;
+    m->unevidenced_turn_time_s = best_s;
+    m->summary.notes.push_back("the fitted curve turns upward after P=" + std::to_string(best_procs) + " (" +
+                               FormatDouble("%.4g", best_s) +
+                               " s) though every training run was faster than the one before: beyond it the "
+                               "rise is flagged and the interval reaches down to that minimum");
+  }
 }
 
 /// What the fitted model says about itself (BriefReport and notes).
@@ -403,6 +445,13 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
     SetInterval(i, half);
   // Inside the training range the curves interpolate measured times; the envelope is for extrapolation.
   if (procs > max_train_procs) CheckEnvelope(envelope, widen_to_envelope, half, &p);
+  if (unevidenced_turn_procs > 0 && procs > unevidenced_turn_procs &&
+      p.total.value_s > unevidenced_turn_time_s * 1.01) {
+    p.flags.push_back("rises after the curve's minimum at P=" + std::to_string(unevidenced_turn_procs) +
+                      "; no training run was slower than the one before");
+    if (widen_to_envelope)
+      p.total.lower_s = std::min(p.total.lower_s, unevidenced_turn_time_s * std::exp(-half));
+  }
   if (ranks_per_node > 0 && max_train_procs <= ranks_per_node && procs > ranks_per_node)
     p.flags.push_back("leaves the node (" + std::to_string(ranks_per_node) +
                       " ranks per node): no training run crossed the network, so the jump a multi-node run "
@@ -492,6 +541,7 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
                                 FormatDouble("%.0f", 100 * std::expm1(m.anchor.LargestLogMiss())) +
                                 "%; predictions follow the measured points (training anchor)");
   }
+  FindUnevidencedTurn(times, &m);
   m.inputs = DescribeInputs(m);
 
   FillSummary(&m);

@@ -128,6 +128,14 @@ struct SeriesModel {
   TrainingAnchor anchor;
   PlausibleEnvelope envelope;
   bool widen_to_envelope = true;
+  // Where the fitted curve has its minimum beyond the training range when
+  // every training run was faster than the one before (0 = no such turn): a
+  // rise after it comes from overhead terms fitted to a few percent of
+  // efficiency loss, not from a measured rise, so a prediction beyond it is
+  // flagged and its interval reaches down to the minimum (the curve may as
+  // well stay flat).
+  int unevidenced_turn_procs = 0;
+  double unevidenced_turn_time_s = kUnknown;
   std::vector<InputCurve> inputs;  // the fitted curves, for reports and charts
   std::vector<ProcsObservation> training;
   std::vector<RunDecomposition> decompositions;  // every training run

@@ -1,10 +1,18 @@
 #pragma once
 // The mpiP-driven model of a series (Buckwalter 2005's four components with LoPC
-// contention): T(P) = time_scale * (W + S + A + C) per process, where
-//   W(P)  compute time: serial, shrinking and overhead parts, a + b/P + c*log2(P)
-//         and its sub-forms, chosen and averaged by forward validation;
+// contention, and the load imbalance): T(P) = time_scale * (W + I + S + A + C)
+// per process, where
+//   W(P)  compute time (mean over ranks): serial, shrinking and overhead parts,
+//         a + b/P + c*log2(P) and its sub-forms, chosen and averaged by forward
+//         validation;
+//   I(P)  load imbalance, max - mean of the ranks' compute (decomposition.h):
+//         a constant or a + b/P (ImbalanceCandidates) fitted to P >= 2, through
+//         the measured points with the last one carried on: the slowest rank's
+//         excess does not shrink like the mean (a largest unit of work, a slow
+//         node), so the measured edge is the best evidence of where it goes;
 //   m(P)  messages per process and L(P) bytes per message, forms chosen by
-//         forward validation (models/runtime_model.h);
+//         forward validation (models/runtime_model.h) among bounded families,
+//         including a neighbour count that saturates (ScalingTerm::log2_cap);
 //   S     switch delay m * (Lat + L/BW) from the machine profile;
 //   A     MPI service time m * s(L), with the per-message service time s a
 //         function of the message size shared by every training run,
@@ -17,6 +25,7 @@
 
 #include "models/contention_network.h"
 #include "models/runtime_model.h"
+#include "models/training_anchor.h"
 
 namespace qnm {
 
@@ -50,10 +59,11 @@ struct QueueingModel {
   MessageServiceModel service;
   RuntimeModel mpi_active_s;  // only without message counts
   // Load imbalance I(P) at P >= 2 (empty: every training run balanced or
-  // without per-rank times), scaled by imbalance_anchor so it passes through
-  // the last training point's measured imbalance.
+  // without per-rank times).
   RuntimeModel imbalance_s;
-  double imbalance_anchor = 1.0;
+  // I(P) goes through the measured imbalances (models/training_anchor.h): the
+  // last one is carried on beyond the training range.
+  TrainingAnchor imbalance_anchor;
   // Message statistics are fitted to P >= 2 only: a single process sends no
   // network messages (its few "messages" are collectives with itself, of a
   // few bytes, and would bend every curve). P = 1 keeps its measured parts.
@@ -65,9 +75,10 @@ struct QueueingModel {
 /// Candidate curves for compute time: Amdahl's a + b/P, b/P, b*P^-a, and with
 /// a log2(P) overhead (a + b/P + c*log2 P, b/P + c*log2 P).
 std::vector<std::vector<ScalingTerm>> ComputeCandidates();
-/// Candidate curves for the load imbalance I: constant, a + b/P (an excess that
-/// shrinks with the share of work) and a + c*log2(P) (the expected maximum of
-/// more ranks' noise grows slowly with their number).
+/// Candidate curves for the load imbalance I: constant and a + b/P (an excess
+/// that shrinks with the share of work), never growing: a + c*log2(P) (the
+/// expected maximum of more ranks' noise) was tried and carried SP-MZ's jump
+/// at P = 16 into 38% errors (bench/README.md, what we tried).
 std::vector<std::vector<ScalingTerm>> ImbalanceCandidates();
 /// Candidate curves for messages per process and bytes per message: constant,
 /// powers of P (shrinking and growing), log2 P, and constant + one of these.

@@ -69,7 +69,9 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     for (int k = 0; k <= 48; ++k) {
       int procs = static_cast<int>(std::lround(std::pow(max_procs, k / 48.0)));
       if (!curve.fitted.empty() && curve.fitted.back().first == procs) continue;
-      curve.fitted.emplace_back(procs, std::max(0.0, input.Evaluate(procs)));
+      const double value = input.Evaluate(procs);
+      if (!std::isfinite(value)) continue;  // not modelled there (message curves below P = 2)
+      curve.fitted.emplace_back(procs, std::max(0.0, value));
     }
     charts.inputs.push_back(curve);
   }

@@ -289,18 +289,7 @@ std::string FormatPredictions(const std::vector<SeriesPrediction>& unguarded,
       rows.push_back(cells);
       trailers.push_back(trailer);
     }
-    std::vector<std::size_t> widths(header.size(), 0);
-    for (const auto& cells : rows)
-      for (std::size_t c = 0; c < cells.size(); ++c) widths[c] = std::max(widths[c], cells[c].size() + 2);
-    out << "\n";
-    for (std::size_t k = 0; k < rows.size(); ++k) {
-      std::string line;
-      for (std::size_t c = 0; c < rows[k].size(); ++c)
-        line += c + 1 == header.size() ? rows[k][c] : Pad(rows[k][c], std::max<std::size_t>(widths[c], 7));
-      line += trailers[k];  // a row without value: the reason stands where the values would
-      while (!line.empty() && line.back() == ' ') line.pop_back();
-      out << line << "\n";
-    }
+    out << "\n" << AlignedTable(rows, trailers);
   }
   return out.str();
 }

@@ -21,4 +21,9 @@ bool BuildSpeedupChart(const ChartSet& charts, ChartScript* chart);
 /// Relative error of the model per measured P with the 10% and 30% lines.
 bool BuildErrorChart(const ChartSet& charts, ChartScript* chart);
 
+/// What-if x scaling: run time of the unchanged code and of the code with the
+/// hypotheses vs P, log-log, both with their intervals and measured (or
+/// simulated) points, and the gain in percent on the right axis.
+bool BuildWhatifChart(const ChartSet& charts, ChartScript* chart);
+
 }  // namespace qnm::plots

@@ -26,6 +26,12 @@ std::vector<PredictedPoint> DrawablePredicted(const ChartSet& charts) {
   return Drawable(charts.predicted);
 }
 
+std::vector<PredictedPoint> DrawableWhatif(const ChartSet& charts) { return Drawable(charts.whatif); }
+
+std::vector<MeasuredPoint> DrawableWhatifMeasured(const ChartSet& charts) {
+  return Drawable(charts.whatif_measured);
+}
+
 const PredictedPoint* PredictedAt(const std::vector<PredictedPoint>& predicted, int procs) {
   for (const PredictedPoint& point : predicted) {
     if (point.procs == procs) return &point;

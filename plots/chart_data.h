@@ -13,6 +13,10 @@ std::vector<MeasuredPoint> DrawableMeasured(const ChartSet& charts);
 /// Predicted points with P > 0 and a finite time > 0, sorted by P.
 std::vector<PredictedPoint> DrawablePredicted(const ChartSet& charts);
 
+/// What-if points (ChartSet::whatif, whatif_measured) with P > 0 and a finite time > 0, sorted by P.
+std::vector<PredictedPoint> DrawableWhatif(const ChartSet& charts);
+std::vector<MeasuredPoint> DrawableWhatifMeasured(const ChartSet& charts);
+
 /// The predicted point at `procs`, or nullptr.
 const PredictedPoint* PredictedAt(const std::vector<PredictedPoint>& predicted, int procs);
 

@@ -85,6 +85,13 @@ std::string ProcessAxis(std::vector<int> procs, double pad) {
   return tics + ")\n";
 }
 
+std::string RunTimeAxes(const std::vector<int>& procs, double y_low, double y_high) {
+  return ProcessAxis(procs) + "set ylabel 'run time (s)'\nset logscale y 10\nset format y '%g'\n" +
+         "set grid xtics ytics mytics lc rgb '#cccccc'\n" +
+         "set key outside right top vertical box samplen 3 spacing 1.2\n" +
+         "set autoscale yfix\nset offsets 0, 0, graph 0.06, graph 0.06\n" + LogTics(y_low, y_high);
+}
+
 std::string LogTics(double low, double high) {
   if (!(low > 0) || !(high >= low) || !std::isfinite(high)) return "set ytics auto\n";
   const bool decades_only = std::log10(high / low) > 4;

@@ -54,6 +54,11 @@ std::string ProcessAxis(std::vector<int> procs, double pad = 1.25);
 /// only when the range spans more than four), so a tight range still has labels.
 std::string LogTics(double low, double high);
 
+/// The axes of a run-time chart: ProcessAxis(procs), a log y axis "run time (s)"
+/// with LogTics(y_low, y_high), the grid, and the key outside on the right (so
+/// it never hides a point, wherever the data lie).
+std::string RunTimeAxes(const std::vector<int>& procs, double y_low, double y_high);
+
 /// "plot a, \\ b, ..." where data clauses start with '' (the same file); the
 /// first of them is given the file name `datafile` as gnuplot requires.
 std::string PlotCommand(const std::vector<std::string>& clauses);

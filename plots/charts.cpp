@@ -19,6 +19,9 @@ bool WriteCharts(const ChartSet& charts, const PlotOptions& options, PlotResult*
       {"inputs", BuildInputsChart},         {"speedup", BuildSpeedupChart},
       {"error", BuildErrorChart}};
   std::vector<ChartScript> scripts;
+  // The what-if chart only where a what-if was predicted (no warning elsewhere).
+  ChartScript whatif;
+  if (!charts.whatif.empty() && BuildWhatifChart(charts, &whatif)) scripts.push_back(std::move(whatif));
   for (const auto& [name, build] : builders) {
     ChartScript chart;
     if (build(charts, &chart)) scripts.push_back(std::move(chart));

@@ -63,6 +63,11 @@ struct ChartSet {
   std::vector<ModelInputCurve> inputs;
   double serial_fraction = kNoValue;  // fitted Amdahl serial fraction f (speedup <= 1/(f+(1-f)/P))
   double interval_level = 0.9;        // level of the prediction intervals
+  // What-if x scaling (`predict --whatif`): the code with the hypotheses,
+  // predicted beside `predicted` (the unchanged code). Empty: no what-if chart.
+  std::vector<PredictedPoint> whatif;
+  std::vector<MeasuredPoint> whatif_measured;  // the measured runs with the hypotheses (simulated or re-timed)
+  std::string whatif_label;                    // the hypotheses, e.g. "balance region \"solve\""
 };
 
 struct PlotOptions {

@@ -89,7 +89,11 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
       for (const auto* points : {&curve.measured, &curve.fitted})
         for (const auto& [p, value] : *points)
           if (p > 0 && std::isfinite(value)) low = std::min(low, value), high = std::max(high, value);
-      const double pad = high > low ? 0.08 * (high - low) : std::max(std::abs(high) * 0.1, 1e-12);
+      // At least 5% of the values' size (1 when they are 0): values equal up to
+      // rounding (19 messages per process at every P, from two traces) gave a
+      // range that printed as [19:19], which gnuplot refuses as empty.
+      const double size = std::max(std::abs(low), std::abs(high));
+      const double pad = std::max(0.08 * (high - low), size > 0 ? 0.05 * size : 1.0);
       body += "set yrange [" + FormatValue(low - pad) + ":" + FormatValue(high + pad) + "]\nset ytics auto\n";
     }
     body += ProcessAxis(procs);

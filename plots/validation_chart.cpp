@@ -124,13 +124,7 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
   chart->width_px = 1150;
   chart->data = data.text();
   std::string body = "set title " + GnuplotQuote(chart->title) + "\n";
-  body += ProcessAxis(procs);
-  body += "set ylabel 'run time (s)'\nset logscale y 10\nset format y '%g'\n";
-  body += "set grid xtics ytics mytics lc rgb '#cccccc'\n";
-  // The key sits right of the plot so it never hides a point, wherever the data lie.
-  body += "set key outside right top vertical box samplen 3 spacing 1.2\n";
-  body += "set autoscale yfix\nset offsets 0, 0, graph 0.06, graph 0.06\n";
-  body += LogTics(y_low, y_high);
+  body += RunTimeAxes(procs, y_low, y_high);
   // Below the key, in the free right-hand column: why the curve ends where it does.
   for (std::size_t k = 0; k < charts.context.caveat.size(); ++k)
     body += "set label " + std::to_string(k + 1) + " " + GnuplotQuote(charts.context.caveat[k]) +

@@ -126,7 +126,8 @@ std::string ComponentSharesChart(const std::vector<ProcsPrediction>& predictions
   y.high = 112;  // room for the total above a full bar
   y.label = "share of predicted time (%)";
   for (int v = 0; v <= 100; v += 20) y.ticks.emplace_back(v, std::to_string(v));
-  const int width = std::max(420, std::min(1100, 90 + 44 * int(bars.size())));
+  // Wide enough for the one-row legend of the five components (about 610 px).
+  const int width = std::max(640, std::min(1100, 90 + 44 * int(bars.size())));
   SvgPlot plot("predicted components: share of T(P) per P", x, y, width, 330);
   const auto& names = ComponentNames();
   for (const ComponentName& name : names) plot.LegendEntry(name.color, name.name);

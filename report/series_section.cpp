@@ -5,6 +5,7 @@
 
 #include "report/html_text.h"
 #include "report/series_charts.h"
+#include "report/whatif_section.h"
 
 namespace qnm::report {
 namespace {
@@ -107,7 +108,8 @@ std::string ValidationPart(const ValidationResult& validation) {
 
 std::string SeriesAnchor(std::size_t index) { return "series-" + std::to_string(index + 1); }
 
-std::string SeriesSection(std::size_t index, const SeriesPrediction& prediction, const ValidationResult* validation) {
+std::string SeriesSection(std::size_t index, const SeriesPrediction& prediction, const ValidationResult* validation,
+                          const SeriesWhatifPrediction* whatif) {
   std::string html = "<section class=\"series\" id=\"" + SeriesAnchor(index) + "\">\n<h2>" +
                      std::to_string(index + 1) + ". " + EscapeHtml(prediction.model.series_name) + "</h2>\n";
   html += ModelPart(prediction.model);
@@ -121,6 +123,7 @@ std::string SeriesSection(std::size_t index, const SeriesPrediction& prediction,
   html += validation ? ValidationPart(*validation)
                      : "<h3>Validation</h3>\n<p class=\"warn\">Not validated: leaving one process count out left too "
                        "few to fit (see the notes under Inputs).</p>\n";
+  if (whatif != nullptr) html += WhatifPart(*whatif);
   return html + "</section>\n";
 }
 

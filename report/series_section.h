@@ -4,6 +4,7 @@
 
 #include "models/validation.h"
 #include "pipeline/prediction_runner.h"
+#include "whatif_scaling/whatif_prediction.h"
 
 namespace qnm::report {
 
@@ -11,7 +12,9 @@ namespace qnm::report {
 std::string SeriesAnchor(std::size_t index);
 
 /// `<section class="series">`: model and fitted inputs, predictions, validation, components.
-/// `validation` is null when the series could not be validated (`why` says so).
-std::string SeriesSection(std::size_t index, const SeriesPrediction& prediction, const ValidationResult* validation);
+/// `validation` is null when the series could not be validated (`why` says so);
+/// `whatif` (may be null) adds the series predicted with the what-if hypotheses.
+std::string SeriesSection(std::size_t index, const SeriesPrediction& prediction, const ValidationResult* validation,
+                          const SeriesWhatifPrediction* whatif = nullptr);
 
 }  // namespace qnm::report

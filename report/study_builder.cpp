@@ -22,6 +22,12 @@ Study BuildStudy(const StudyOptions& options) {
     // shows its inputs and predictions, and says why.
     study.notes.push_back(std::string("no series validated: ") + e.what());
   }
+  if (!options.whatif.empty()) {
+    WhatifScalingOptions whatif;
+    whatif.hypotheses = options.whatif;
+    whatif.prediction = options.prediction;
+    study.whatifs = RunWhatifPredict(study.series, options.procs, whatif);
+  }
   if (options.has_target) {
     // Each transferred prediction right after its source's, so the two sections sit side by side.
     std::vector<SeriesPrediction> moved =

@@ -11,6 +11,8 @@
 #include "models/validation.h"
 #include "pipeline/prediction_runner.h"
 #include "pipeline/transfer_runner.h"
+#include "whatif/whatif_hypothesis.h"
+#include "whatif_scaling/whatif_prediction.h"
 
 namespace qnm::report {
 
@@ -27,6 +29,7 @@ struct Study {
   std::vector<std::string> notes;             // e.g. why validation was not possible
   std::vector<std::string> trace_paths;       // --trace, in order
   std::vector<std::string> trace_sections;    // their rendered sections (report/trace_section.h)
+  std::vector<SeriesWhatifPrediction> whatifs; // --whatif: one per series, same order; empty without
 };
 
 struct StudyOptions {
@@ -38,7 +41,8 @@ struct StudyOptions {
   std::string procs_spec = "1..1024:x2";
   std::vector<int> procs;
   PredictionOptions prediction;
-  std::vector<std::string> traces;  // OTF2 traces: wait states, imbalance, region names
+  std::vector<std::string> traces;  // OTF2 traces: wait states, imbalance, region names, what-if suggestions
+  std::vector<trace::Hypothesis> whatif;  // --whatif: every series also predicted with these
   // --target: each series' model moved to machine B is shown beside it ("A -> B"),
   // validated by calibrating on B's smallest P (pipeline/transfer_runner.h).
   bool has_target = false;

@@ -46,7 +46,7 @@ std::vector<std::pair<double, std::string>> AutoTicks(const PlotAxis& axis) {
   double step = magnitude;
   for (double m : {2.0, 5.0, 10.0})
     if (raw > step) step = m * magnitude;
-  for (double v = std::ceil(axis.low / step) * step; v <= axis.high + step * 1e-9; v += step)
+  for (double v = std::ceil(axis.low / step) * step; v <= axis.high + step * 1e-9 && ticks.size() < 50; v += step)
     ticks.emplace_back(std::abs(v) < step * 1e-9 ? 0.0 : v, TicText(std::abs(v) < step * 1e-9 ? 0.0 : v));
   return ticks;
 }
@@ -75,7 +75,11 @@ PlotAxis FitAxis(const std::vector<double>& values, bool log, const std::string&
     axis.low = low / 1.15;
     axis.high = high * 1.15;
   } else {
-    const double pad = high > low ? (high - low) * 0.06 : std::max(std::abs(high) * 0.1, 1e-12);
+    // At least 5% of the values' size (1 when they are 0): values equal up to
+    // rounding (19 messages per process from two traces) made a span below
+    // the values' own precision, and the tics never advanced.
+    const double size = std::max(std::abs(low), std::abs(high));
+    const double pad = std::max((high - low) * 0.06, size > 0 ? 0.05 * size : 1.0);
     axis.low = low - pad;
     axis.high = high + pad;
   }

@@ -6,6 +6,7 @@
 #include "imbalance/dissimilarity.h"
 #include "report/html_text.h"
 #include "report/svg_plot.h"
+#include "report/whatif_section.h"
 #include "trace/activity_times.h"
 #include "trace/otf2_reader.h"
 #include "trace/wait_state_report.h"
@@ -115,6 +116,7 @@ std::string TraceSection(std::size_t index, const std::string& path) {
             Text(row.value("dominant_activity", std::string())) + "</tr>\n";
   html += "</tbody></table>\n";
 
+  html += WhatifSuggestionsPart(trace);
   // The names `whatif --balance R` / `--scale R=F` take: user regions, not MPI calls.
   const std::vector<std::string> names = trace::UserRegionNames(trace);
   html += "<h3>Region names (for <code>whatif --balance</code> and <code>--scale</code>)</h3>\n<p>";

@@ -1,7 +1,8 @@
 #pragma once
 // The section of one OTF2 trace in the report (`report --trace TRACE`):
 // Scalasca wait states, the worst call paths and ranks, the dissimilarity
-// (load-imbalance) ranking and the region names a `whatif` can name.
+// (load-imbalance) ranking, the what-if suggestions ranked by simulated gain
+// and the region names a `whatif` can name.
 #include <string>
 
 namespace qnm::report {

@@ -10,6 +10,7 @@
 #include "ingest/series_identity.h"
 #include "models/prediction.h"
 #include "pipeline/transfer_runner.h"
+#include "whatif/whatif_hypothesis.h"
 
 namespace qnm::cli {
 
@@ -41,6 +42,15 @@ RunSelection ParseRunSelection(const RunSelectionArgs& args);
 /// PredictionOptions from --machine and --level (predict, validate and plot).
 PredictionOptions MakePredictionOptions(const std::string& machine, double level);
 
+/// --whatif HYPOTHESIS (repeatable) and --config FILE of `predict` and `report`
+/// (whatif_options.cpp); ParseWhatifHypotheses reads them (InputError naming the option or file).
+struct WhatifHypothesisArgs {
+  std::vector<std::string> lines;
+  std::string config;
+  bool Given() const { return !lines.empty() || !config.empty(); }
+};
+void AddWhatifHypothesisOptions(CLI::App* command, WhatifHypothesisArgs* args);
+std::vector<trace::Hypothesis> ParseWhatifHypotheses(const WhatifHypothesisArgs& args);
 /// --target B_RUNS and --target-machine B_PROFILE (predict, validate, plot): the
 /// machine to move the model to (pipeline/transfer_runner.h).
 struct TargetArgs {

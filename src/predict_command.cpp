@@ -15,6 +15,9 @@
 #include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "whatif_scaling/whatif_charts.h"
+#include "whatif_scaling/whatif_prediction.h"
+#include "whatif_scaling/whatif_prediction_report.h"
 
 namespace qnm::cli {
 namespace {
@@ -127,16 +130,32 @@ void AddPredictCommand(CLI::App& app) {
   AddCommon(predict, args.get());
   predict->add_option("--procs", *procs,
                       "process counts: a..b, a..b:x2, a..b:+k or lists 1,2,4 (default 1..1024:x2)");
-  predict->callback([args, procs] {
+  auto whatif = std::make_shared<WhatifHypothesisArgs>();
+  AddWhatifHypothesisOptions(predict, whatif.get());
+  predict->callback([args, procs, whatif] {
     std::vector<int> targets = ParseProcsSpec(*procs, "--procs");
     const bool transfer = HasTarget(args->target);
     PredictionOptions options = MakePredictionOptions(transfer ? "" : args->machine, args->level);
-    RefuseOutputOverInputs(args->output, args->runs);
-    RefuseOutputOverInputs(args->output, args->target.runs);
+    std::vector<std::string> inputs = args->runs;
+    if (!whatif->config.empty()) inputs.push_back(whatif->config);
+    inputs.insert(inputs.end(), args->target.runs.begin(), args->target.runs.end());
+    RefuseOutputOverInputs(args->output, inputs);
+    if (transfer && whatif->Given())
+      throw InputError("--target", 0, "--target and --whatif are not combined: predict one question at a time");
+    WhatifScalingOptions whatif_options;
+    if (whatif->Given()) whatif_options.hypotheses = ParseWhatifHypotheses(*whatif);
     std::string origin;
     const GroupBy group_by = ParseGroupByOption(args->group_by);
     const RunSelection selection = ParseRunSelection(args->selection);
     std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, group_by, selection);
+    if (whatif->Given()) {  // what-if x scaling: both curves and the gain
+      whatif_options.prediction = options;
+      std::vector<SeriesWhatifPrediction> results = RunWhatifPredict(series, targets, whatif_options);
+      WriteOutput(args->output, FormatWhatifPredictions(results, args->format, origin));
+      if (!args->plot_dir.empty())
+        for (const SeriesWhatifPrediction& r : results) DrawCharts(BuildWhatifChartSet(r), args->plot_dir);
+      return;
+    }
     std::vector<SeriesPrediction> results =
         transfer ? RunTransferPredict(series, LoadTransferTarget(args->target, args->machine, group_by, selection),
                                       targets, options, MakeTransferOptions(args->level))

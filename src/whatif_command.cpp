@@ -17,6 +17,7 @@
 #include "whatif/whatif_simulation.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "whatif_scaling/suggestions_at_scale.h"
 
 namespace qnm::cli {
 namespace {
@@ -35,6 +36,8 @@ struct WhatifArgs {
   bool no_wait_states = false;
   bool list_regions = false;
   bool suggest = false;
+  int procs = 0;  // --suggest --procs P: rank by the predicted gain at P (0 = not given)
+  std::vector<std::string> scaling_traces;
 };
 
 void Run(const WhatifArgs& args) {
@@ -46,6 +49,14 @@ void Run(const WhatifArgs& args) {
     WriteOutput(args.output, args.format == "json"
                                  ? trace::RegionListJson(regions, trace.path, trace.ranks.size())
                                  : trace::RegionListTable(regions, trace.path, trace.ranks.size()));
+    return;
+  }
+  if ((args.procs != 0 || !args.scaling_traces.empty()) && !args.suggest)
+    throw InputError("--procs", 0, "--procs and --scaling-trace go with --suggest");
+  if (args.suggest && args.procs != 0) {
+    ScaledSuggestionReport report =
+        RankSuggestionsAtScale(args.trace_path, args.scaling_traces, args.procs, MakePredictionOptions("", 0.9));
+    WriteOutput(args.output, args.format == "json" ? ScaledSuggestionJson(report) : ScaledSuggestionTable(report));
     return;
   }
   if (args.suggest) {
@@ -103,6 +114,12 @@ void AddWhatifCommand(CLI::App& app) {
   sub->add_flag("--suggest", args->suggest,
                 "propose hypotheses (balance each imbalanced computation region, cut empty "
                 "messages), simulate each, rank them by gain, and exit");
+  sub->add_option("--procs", args->procs,
+                  "with --suggest: rank the suggestions also by their predicted gain at P processes (what-if x "
+                  "scaling; needs traces at two or more process counts unless P is the traced one)")
+      ->check(CLI::PositiveNumber);
+  sub->add_option("--scaling-trace", args->scaling_traces,
+                  "with --suggest --procs: a trace of the same code at another process count (repeatable)");
   sub->add_flag("--list-regions", args->list_regions,
                 "list the trace's regions (instances per rank, exclusive time, imbalance) and exit");
   sub->add_option("--scale", args->scale, "REGION=FACTOR: exclusive time in REGION times FACTOR");
@@ -128,7 +145,9 @@ void AddWhatifCommand(CLI::App& app) {
   sub->add_flag("--no-wait-states", args->no_wait_states,
                 "skip the wait-state analysis of the original and simulated trace");
   sub->callback([args] {
-    RefuseOutputOverInputs(args->output, {args->trace_path, args->config});
+    std::vector<std::string> inputs = {args->trace_path, args->config};
+    inputs.insert(inputs.end(), args->scaling_traces.begin(), args->scaling_traces.end());
+    RefuseOutputOverInputs(args->output, inputs);
     Run(*args);
   });
 }

@@ -13,6 +13,18 @@ std::string DirectoryName(const std::string& anchor) {
   return slash == std::string::npos ? dir : dir.substr(slash + 1);
 }
 
+/// The application's name from the trace's folder, without a trailing process
+/// count ("tracer-stencil4d-64" with 64 ranks -> "tracer-stencil4d"), so that
+/// traces of one code at several process counts form one series, as mpiP
+/// reports of it do.
+std::string AppName(const std::string& folder, std::size_t ranks) {
+  const std::string count = std::to_string(ranks);
+  for (const std::string& suffix : {"-" + count, "_" + count, "." + count, "-p" + count, "_p" + count, ".p" + count})
+    if (folder.size() > suffix.size() && folder.compare(folder.size() - suffix.size(), suffix.size(), suffix) == 0)
+      return folder.substr(0, folder.size() - suffix.size());
+  return folder;
+}
+
 bool IsHandleOp(uint8_t op) {  // Score-P 8 MPI_Init/Finalize and communicator set-up
   return op >= OTF2_COLLECTIVE_OP_CREATE_HANDLE;
 }
@@ -23,7 +35,7 @@ RunStats RunStatsFromTrace(const Trace& trace, const WaitStateResult& profile) {
   const CallPaths& paths = trace.call_paths;
   const std::size_t ranks = trace.ranks.size();
   RunStats run;
-  run.app = DirectoryName(trace.path);
+  run.app = AppName(DirectoryName(trace.path), ranks);
   run.procs = static_cast<int>(ranks);
   run.sources = {trace.path};
   run.tool_version = trace.creator;

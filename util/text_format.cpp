@@ -1,5 +1,6 @@
 #include "util/text_format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -35,6 +36,27 @@ std::string CsvQuote(const std::string& text) {
     out += c;
   }
   return out + "\"";
+}
+
+std::string AlignedTable(const std::vector<std::vector<std::string>>& rows, const std::vector<std::string>& trailers,
+                         std::size_t min_width) {
+  if (rows.empty()) return "";
+  const std::size_t columns = rows.front().size();
+  std::vector<std::size_t> widths(columns, min_width);
+  for (const auto& cells : rows)
+    for (std::size_t c = 0; c < cells.size() && c < columns; ++c) widths[c] = std::max(widths[c], cells[c].size() + 2);
+  std::string out;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    std::string line;
+    for (std::size_t c = 0; c < rows[k].size(); ++c) {
+      line += rows[k][c];
+      if (c + 1 < columns) line += std::string(widths[c] - std::min(widths[c] - 1, rows[k][c].size()), ' ');
+    }
+    if (k < trailers.size()) line += trailers[k];  // a row without value: the reason stands where the values would
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    out += line + "\n";
+  }
+  return out;
 }
 
 }  // namespace qnm
