@@ -79,18 +79,20 @@ MachineProfile MachineProfileFromJson(const std::string& text, const std::string
   profile.bandwidth_bytes_per_s = number("bandwidth_bytes_per_s", true);
   RequirePlausible(profile.latency_s, kLatencyS, "\"latency_s\"", path, 0);
   RequirePlausible(profile.bandwidth_bytes_per_s, kBandwidthBytesPerS, "\"bandwidth_bytes_per_s\"", path, 0);
-  double cores = number("cores_per_node", false);
-  if (Known(cores)) {
-    if (!(cores >= 1 && cores <= 1e6) || cores != std::floor(cores))
-      throw fail("\"cores_per_node\" must be a positive integer");
-    profile.cores_per_node = static_cast<int>(cores);
-  }
-  double nodes = number("nodes", false);
-  if (Known(nodes)) {
-    if (!(nodes >= 1 && nodes <= 1e7) || nodes != std::floor(nodes))
-      throw fail("\"nodes\" must be a positive integer");
-    profile.nodes = static_cast<int>(nodes);
-  }
+  // An optional positive integer up to `max`; 0 when absent.
+  auto count = [&](const char* key, double max) -> int {
+    double value = number(key, false);
+    if (!Known(value)) return 0;
+    if (!(value >= 1 && value <= max) || value != std::floor(value))
+      throw fail(std::string("\"") + key + "\" must be a positive integer");
+    return static_cast<int>(value);
+  };
+  profile.cores_per_node = count("cores_per_node", 1e6);
+  profile.nodes = count("nodes", 1e7);
+  profile.allreduce_latency_s = number("allreduce_latency_s", false);
+  if (Known(profile.allreduce_latency_s))
+    RequirePlausible(profile.allreduce_latency_s, kLatencyS, "\"allreduce_latency_s\"", path, 0);
+  profile.allreduce_processes = count("allreduce_processes", 1e7);
   std::string allocation = text_field("allocation");
   if (!allocation.empty() && !ParseAllocation(allocation, &profile.allocation))
     throw fail("\"allocation\" must be one-per-node, block or cyclic, not '" + allocation + "'");
@@ -110,6 +112,23 @@ MachineProfile MachineProfileFromJson(const std::string& text, const std::string
     }
   }
   return profile;
+}
+
+std::string MachineProfileToJson(const MachineProfile& profile) {
+  nlohmann::ordered_json json;
+  json["name"] = profile.name;
+  if (!profile.description.empty()) json["description"] = profile.description;
+  if (!profile.aliases.empty()) json["aliases"] = profile.aliases;
+  if (!profile.hosts.empty()) json["hosts"] = profile.hosts;
+  json["latency_s"] = profile.latency_s;
+  json["bandwidth_bytes_per_s"] = profile.bandwidth_bytes_per_s;
+  if (profile.cores_per_node > 0) json["cores_per_node"] = profile.cores_per_node;
+  if (profile.nodes > 0) json["nodes"] = profile.nodes;
+  json["allocation"] = ToString(profile.allocation);
+  if (Known(profile.allreduce_latency_s)) json["allreduce_latency_s"] = profile.allreduce_latency_s;
+  if (profile.allreduce_processes > 0) json["allreduce_processes"] = profile.allreduce_processes;
+  json["source"] = profile.source;
+  return json.dump(2) + "\n";
 }
 
 std::vector<std::string> DataDirectories() {

@@ -30,6 +30,10 @@ struct MachineProfile {
   int cores_per_node = 0;                  // 0 = unknown
   int nodes = 0;                           // nodes available (cyclic allocation); 0 = unknown
   Allocation allocation = Allocation::kOnePerNode;
+  // Small-message MPI_Allreduce time and the processes it ran on (osu_allreduce,
+  // IMB Allreduce; microbench/network_profile.h); unknown / 0 when not measured.
+  double allreduce_latency_s = kUnknown;
+  int allreduce_processes = 0;
   std::string source;                      // where the numbers come from
   std::string file;                        // the JSON file it was read from (empty if estimated)
   bool estimated = false;                  // latency/bandwidth estimated from the series itself
@@ -43,6 +47,9 @@ struct MachineProfile {
 MachineProfile ReadMachineProfile(const std::string& path);
 /// The same from JSON text; `path` names the file in errors.
 MachineProfile MachineProfileFromJson(const std::string& text, const std::string& path);
+
+/// The profile as the JSON ReadMachineProfile reads (unknown fields left out).
+std::string MachineProfileToJson(const MachineProfile& profile);
 
 /// Directories searched for bundled data, in order: $QNM_DATA_DIR, the source
 /// tree's data/ (QNM_SOURCE_DIR), <executable dir>/../data, <executable dir>/../share/qnm-predict.

@@ -14,7 +14,9 @@ std::string Percent(double fraction) {
   return buffer;
 }
 
-ValidationRow Compare(const RunGroup& group, const ProcsPrediction& predicted, bool training) {
+}  // namespace
+
+ValidationRow CompareWithMeasured(const RunGroup& group, const ProcsPrediction& predicted, bool training) {
   ValidationRow row;
   row.procs = group.procs;
   row.training = training;
@@ -33,8 +35,6 @@ ValidationRow Compare(const RunGroup& group, const ProcsPrediction& predicted, b
   return row;
 }
 
-}  // namespace
-
 std::string ValidationSummary::BriefReport() const {
   if (predicted_points == 0) return mode + ": nothing predicted";
   return mode + ": " + std::to_string(predicted_points) + " predicted, median |error| " +
@@ -42,6 +42,31 @@ std::string ValidationSummary::BriefReport() const {
          ", within 10% " + Percent(within_10_fraction) + ", within 30% " +
          Percent(within_30_fraction) + ", inside the " + Percent(level) + " interval " +
          Percent(interval_coverage);
+}
+
+void SummarizeValidation(double level, ValidationResult* result) {
+  ValidationResult& r = *result;
+  std::vector<double> errors;
+  int within_10 = 0, within_30 = 0, inside = 0;
+  for (const ValidationRow& row : r.rows) {
+    if (row.training || !Known(row.relative_error)) continue;
+    errors.push_back(std::fabs(row.relative_error));
+    within_10 += row.within_10;
+    within_30 += row.within_30;
+    inside += row.inside_interval;
+  }
+  r.summary.level = level;
+  r.summary.predicted_points = static_cast<int>(errors.size());
+  if (!errors.empty()) {
+    std::sort(errors.begin(), errors.end());
+    std::size_t n = errors.size();
+    r.summary.median_abs_relative_error =
+        n % 2 ? errors[n / 2] : 0.5 * (errors[n / 2 - 1] + errors[n / 2]);
+    r.summary.max_abs_relative_error = errors.back();
+    r.summary.within_10_fraction = static_cast<double>(within_10) / n;
+    r.summary.within_30_fraction = static_cast<double>(within_30) / n;
+    r.summary.interval_coverage = static_cast<double>(inside) / n;
+  }
 }
 
 bool ValidateSeries(const Series& series, const ValidationOptions& options,
@@ -75,7 +100,7 @@ bool ValidateSeries(const Series& series, const ValidationOptions& options,
     for (const RunGroup& group : series.groups) {
       if (std::find(all.begin(), all.end(), group.procs) == all.end()) continue;
       bool training = train.count(group.procs) > 0;
-      r.rows.push_back(Compare(group, r.model.Predict(group.procs), training));
+      r.rows.push_back(CompareWithMeasured(group, r.model.Predict(group.procs), training));
     }
   } else {
     r.summary.mode = "leave-one-out";
@@ -91,32 +116,11 @@ bool ValidateSeries(const Series& series, const ValidationOptions& options,
         r.notes.push_back("P=" + std::to_string(group.procs) + ": " + fold_error);
         continue;
       }
-      r.rows.push_back(Compare(group, fold.Predict(group.procs), false));
+      r.rows.push_back(CompareWithMeasured(group, fold.Predict(group.procs), false));
     }
   }
   r.notes.insert(r.notes.end(), r.model.summary.notes.begin(), r.model.summary.notes.end());
-
-  std::vector<double> errors;
-  int within_10 = 0, within_30 = 0, inside = 0;
-  for (const ValidationRow& row : r.rows) {
-    if (row.training || !Known(row.relative_error)) continue;
-    errors.push_back(std::fabs(row.relative_error));
-    within_10 += row.within_10;
-    within_30 += row.within_30;
-    inside += row.inside_interval;
-  }
-  r.summary.level = options.prediction.interval_level;
-  r.summary.predicted_points = static_cast<int>(errors.size());
-  if (!errors.empty()) {
-    std::sort(errors.begin(), errors.end());
-    std::size_t n = errors.size();
-    r.summary.median_abs_relative_error =
-        n % 2 ? errors[n / 2] : 0.5 * (errors[n / 2 - 1] + errors[n / 2]);
-    r.summary.max_abs_relative_error = errors.back();
-    r.summary.within_10_fraction = static_cast<double>(within_10) / n;
-    r.summary.within_30_fraction = static_cast<double>(within_30) / n;
-    r.summary.interval_coverage = static_cast<double>(inside) / n;
-  }
+  SummarizeValidation(options.prediction.interval_level, &r);
   *result = std::move(r);
   return true;
 }

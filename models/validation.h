@@ -43,6 +43,11 @@ struct ValidationResult {
   std::vector<std::string> notes;
 };
 
+/// One row: `predicted` beside what `group` measured (relative error, bands, interval).
+ValidationRow CompareWithMeasured(const RunGroup& group, const ProcsPrediction& predicted, bool training);
+/// Fills result->summary from its non-training rows.
+void SummarizeValidation(double level, ValidationResult* result);
+
 /// Validates one series. Returns false with `error` when nothing can be predicted
 /// (e.g. the training set is empty or covers every process count).
 bool ValidateSeries(const Series& series, const ValidationOptions& options,

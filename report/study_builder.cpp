@@ -28,6 +28,26 @@ Study BuildStudy(const StudyOptions& options) {
     whatif.prediction = options.prediction;
     study.whatifs = RunWhatifPredict(study.series, options.procs, whatif);
   }
+  if (options.has_target) {
+    // Each transferred prediction right after its source's, so the two sections sit side by side.
+    std::vector<SeriesPrediction> moved =
+        RunTransferPredict(study.series, options.target, options.procs, options.prediction, options.transfer);
+    std::vector<SeriesPrediction> merged;
+    for (std::size_t i = 0; i < study.predictions.size(); ++i) {
+      merged.push_back(std::move(study.predictions[i]));
+      if (i < moved.size()) merged.push_back(std::move(moved[i]));
+    }
+    study.predictions = std::move(merged);
+    if (!options.target.series.empty()) {
+      try {
+        for (ValidationResult& v :
+             RunTransferValidate(study.series, options.target, options.prediction, options.transfer))
+          study.validations.push_back(std::move(v));
+      } catch (const std::exception& e) {
+        study.notes.push_back(std::string("transfer not validated: ") + e.what());
+      }
+    }
+  }
   study.trace_paths = options.traces;
   for (std::size_t i = 0; i < options.traces.size(); ++i)
     study.trace_sections.push_back(TraceSection(i, options.traces[i]));

@@ -10,6 +10,7 @@
 #include "ingest/series_identity.h"
 #include "models/validation.h"
 #include "pipeline/prediction_runner.h"
+#include "pipeline/transfer_runner.h"
 #include "whatif/whatif_hypothesis.h"
 #include "whatif_scaling/whatif_prediction.h"
 
@@ -42,6 +43,11 @@ struct StudyOptions {
   PredictionOptions prediction;
   std::vector<std::string> traces;  // OTF2 traces: wait states, imbalance, region names, what-if suggestions
   std::vector<trace::Hypothesis> whatif;  // --whatif: every series also predicted with these
+  // --target: each series' model moved to machine B is shown beside it ("A -> B"),
+  // validated by calibrating on B's smallest P (pipeline/transfer_runner.h).
+  bool has_target = false;
+  TransferTarget target;
+  TransferOptions transfer;
 };
 
 /// Reads, fits, predicts and validates (leave-one-out) every series. Throws

@@ -28,7 +28,8 @@ shift || true
 targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz
-           otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz)
+           otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
+           microbench_output_fuzz)
 fi
 build=build-fuzz
 # Leaks inside libotf2 that no API call can free (fuzz/lsan.supp says which).
@@ -65,6 +66,7 @@ seed() {  # seed <target> -> directory of seed files
       { printf '\2'; cat $trace/traces.otf2; } > "$dir/anchor"
       { printf '\3'; cat $trace/traces/1.def; } > "$dir/local-definitions" ;;
     machine_profile_fuzz) cp data/machines/*.json "$dir" ;;
+    microbench_output_fuzz) cp tests/data/osu/* tests/data/imb/* "$dir" ;;
     whatif_config_fuzz) cp tests/robustness/seeds/*.cfg "$dir" ;;
     otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
       { printf '\0'; cat tests/data/otf2/synthetic-patterns-4rank/traces/1.evt; } > "$dir/events"

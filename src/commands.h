@@ -9,6 +9,7 @@
 #include "ingest/run_selection.h"
 #include "ingest/series_identity.h"
 #include "models/prediction.h"
+#include "pipeline/transfer_runner.h"
 #include "whatif/whatif_hypothesis.h"
 
 namespace qnm::cli {
@@ -22,6 +23,7 @@ void AddImbalanceCommand(CLI::App& app); // imbalance_command.cpp
 void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
 void AddExportCommand(CLI::App& app);    // export_command.cpp
 void AddReportCommand(CLI::App& app);    // report_command.cpp
+void AddProfileCommand(CLI::App& app);   // profile_command.cpp
 
 /// Adds `--group-by content|folder|file-prefix` (series identity,
 /// ingest/series_identity.h) to a command; ParseGroupByOption reads its value.
@@ -49,6 +51,19 @@ struct WhatifHypothesisArgs {
 };
 void AddWhatifHypothesisOptions(CLI::App* command, WhatifHypothesisArgs* args);
 std::vector<trace::Hypothesis> ParseWhatifHypotheses(const WhatifHypothesisArgs& args);
+/// --target B_RUNS and --target-machine B_PROFILE (predict, validate, plot): the
+/// machine to move the model to (pipeline/transfer_runner.h).
+struct TargetArgs {
+  std::vector<std::string> runs;
+  std::string profile, series;
+  int ranks_per_node = 0;  // --target-ranks-per-node (--ranks-per-node is the source's)
+};
+void AddTargetOptions(CLI::App* command, TargetArgs* args);
+bool HasTarget(const TargetArgs& args);
+/// B's runs and profile; --machine (`machine`) names B's profile when --target-machine is not given.
+TransferTarget LoadTransferTarget(const TargetArgs& args, const std::string& machine, GroupBy group_by,
+                                  const RunSelection& selection);
+TransferOptions MakeTransferOptions(double level);
 
 /// Help of `--series NAME` (pipeline/series_selection.h), the same in every command.
 inline constexpr const char* kSeriesOptionHelp =

@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   qnm::cli::AddWhatifCommand(app);
   qnm::cli::AddExportCommand(app);
   qnm::cli::AddReportCommand(app);
+  qnm::cli::AddProfileCommand(app);
   RefuseEmptyValues(&app);
 
   // `predict` is the default subcommand: insert it when the first argument is

@@ -19,6 +19,7 @@ void AddPlotCommand(CLI::App& app) {
     std::string procs = "1..1024:x2", train, machine, series, dir = "charts", group_by = "content";
     double level = 0.9;
     RunSelectionArgs selection;
+    TargetArgs target;
   };
   auto args = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand(
@@ -34,14 +35,24 @@ void AddPlotCommand(CLI::App& app) {
   sub->add_option("-o,--output", args->dir, "output directory (default ./charts)");
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
+  AddTargetOptions(sub, &args->target);
   sub->callback([args] {
     std::vector<int> targets = ParseProcsSpec(args->procs, "--procs");
     std::vector<int> train;
     if (!args->train.empty()) train = ParseProcsSpec(args->train, "--train");
-    PredictionOptions options = MakePredictionOptions(args->machine, args->level);
+    const bool transfer = HasTarget(args->target);
+    PredictionOptions options = MakePredictionOptions(transfer ? "" : args->machine, args->level);
     std::string origin;
-    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by),
-                                            ParseRunSelection(args->selection));
+    const GroupBy group_by = ParseGroupByOption(args->group_by);
+    const RunSelection selection = ParseRunSelection(args->selection);
+    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, group_by, selection);
+    if (transfer) {  // the source's model on the target: predictions beside the target's measured times
+      TransferTarget target = LoadTransferTarget(args->target, args->machine, group_by, selection);
+      for (const SeriesPrediction& r :
+           RunTransferPredict(series, target, targets, options, MakeTransferOptions(args->level)))
+        DrawCharts(BuildChartSet(r.model, r.observed, r.predictions, {}), args->dir);
+      return;
+    }
     if (!train.empty()) {
       // Charts of the split: the model fitted on `train`, predictions at the targets and held-out P.
       DrawValidationCharts(RunValidate(series, train, options), series, options, args->dir,

@@ -11,6 +11,7 @@
 #include "pipeline/prediction_report.h"
 #include "pipeline/prediction_runner.h"
 #include "pipeline/series_loading.h"
+#include "pipeline/transfer_runner.h"
 #include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -26,6 +27,7 @@ struct CommonArgs {
   std::string machine, format = "table", output, plot_dir, series, group_by = "content";
   double level = 0.9;
   RunSelectionArgs selection;
+  TargetArgs target;
 };
 
 void AddCommon(CLI::App* sub, CommonArgs* args) {
@@ -43,9 +45,45 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
+  AddTargetOptions(sub, &args->target);
 }
 
 }  // namespace
+
+void AddTargetOptions(CLI::App* command, TargetArgs* args) {
+  command->add_option("--target", args->runs,
+                      "runs of the same code on another machine B (files or directories): the model fitted on "
+                      "RUNS (machine A) is moved to B and calibrated on these runs; --machine then names B's profile");
+  command->add_option("--target-series", args->series,
+                      "the series of the --target runs to move to (as --series; default: the only one, or the one "
+                      "with the source's application and class)");
+  command->add_option("--target-ranks-per-node", args->ranks_per_node,
+                      "MPI ranks per node of the --target runs where their files do not say it "
+                      "(--ranks-per-node is the source's)")
+      ->check(CLI::Range(1, 10000000));
+  command->add_option("--target-machine", args->profile,
+                      "B's machine profile (JSON file or bundled name); alone, without --target: a profile-only "
+                      "transfer (B's speed unknown, wide intervals)");
+}
+
+bool HasTarget(const TargetArgs& args) { return !args.runs.empty() || !args.profile.empty(); }
+
+TransferTarget LoadTransferTarget(const TargetArgs& args, const std::string& machine, GroupBy group_by,
+                                  const RunSelection& selection) {
+  TransferTarget target;
+  std::string profile = !args.profile.empty() ? args.profile : machine;
+  if (!profile.empty()) {
+    target.profile = LoadMachineProfile(profile);
+    target.has_profile = true;
+  }
+  if (!args.runs.empty()) {
+    std::string origin;
+    RunSelection target_selection = selection;  // B's layout is B's: the source's --ranks-per-node does not apply
+    target_selection.ranks_per_node = args.ranks_per_node;
+    target.series = LoadSeries(args.runs, args.series, &origin, group_by, target_selection);
+  }
+  return target;
+}
 
 void AddGroupByOption(CLI::App* command, std::string* group_by) {
   command->add_option("--group-by", *group_by,
@@ -74,6 +112,14 @@ PredictionOptions MakePredictionOptions(const std::string& machine, double level
   return options;
 }
 
+TransferOptions MakeTransferOptions(double level) {
+  TransferOptions options;
+  options.interval_level = level;
+  std::string error;
+  if (!options.IsValid(&error)) throw InputError("--level", 0, error);
+  return options;
+}
+
 void AddPredictCommand(CLI::App& app) {
   auto args = std::make_shared<CommonArgs>();
   auto procs = std::make_shared<std::string>("1..1024:x2");
@@ -88,15 +134,20 @@ void AddPredictCommand(CLI::App& app) {
   AddWhatifHypothesisOptions(predict, whatif.get());
   predict->callback([args, procs, whatif] {
     std::vector<int> targets = ParseProcsSpec(*procs, "--procs");
-    PredictionOptions options = MakePredictionOptions(args->machine, args->level);
+    const bool transfer = HasTarget(args->target);
+    PredictionOptions options = MakePredictionOptions(transfer ? "" : args->machine, args->level);
     std::vector<std::string> inputs = args->runs;
     if (!whatif->config.empty()) inputs.push_back(whatif->config);
+    inputs.insert(inputs.end(), args->target.runs.begin(), args->target.runs.end());
     RefuseOutputOverInputs(args->output, inputs);
+    if (transfer && whatif->Given())
+      throw InputError("--target", 0, "--target and --whatif are not combined: predict one question at a time");
     WhatifScalingOptions whatif_options;
     if (whatif->Given()) whatif_options.hypotheses = ParseWhatifHypotheses(*whatif);
     std::string origin;
-    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, ParseGroupByOption(args->group_by),
-                                            ParseRunSelection(args->selection));
+    const GroupBy group_by = ParseGroupByOption(args->group_by);
+    const RunSelection selection = ParseRunSelection(args->selection);
+    std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, group_by, selection);
     if (whatif->Given()) {  // what-if x scaling: both curves and the gain
       whatif_options.prediction = options;
       std::vector<SeriesWhatifPrediction> results = RunWhatifPredict(series, targets, whatif_options);
@@ -105,7 +156,10 @@ void AddPredictCommand(CLI::App& app) {
         for (const SeriesWhatifPrediction& r : results) DrawCharts(BuildWhatifChartSet(r), args->plot_dir);
       return;
     }
-    std::vector<SeriesPrediction> results = RunPredict(series, targets, options);
+    std::vector<SeriesPrediction> results =
+        transfer ? RunTransferPredict(series, LoadTransferTarget(args->target, args->machine, group_by, selection),
+                                      targets, options, MakeTransferOptions(args->level))
+                 : RunPredict(series, targets, options);
     WriteOutput(args->output, FormatPredictions(results, args->format, origin));
     if (!args->plot_dir.empty())
       for (const SeriesPrediction& r : results)
@@ -119,16 +173,28 @@ void AddPredictCommand(CLI::App& app) {
       "Fit on some process counts, predict the others, and compare with the measured times "
       "(leave-one-out when no --train is given)");
   AddCommon(validate, vargs.get());
-  validate->add_option("--train", *train, "training process counts, e.g. 1..8 or 1,2,4,8");
+  validate->add_option("--train", *train,
+                       "training process counts, e.g. 1..8 or 1,2,4,8; with --target: the target's process counts "
+                       "that calibrate the transfer (default: its smallest)");
   validate->callback([vargs, train] {
     std::vector<int> train_procs;
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
-    PredictionOptions options = MakePredictionOptions(vargs->machine, vargs->level);
+    const bool transfer = HasTarget(vargs->target);
+    PredictionOptions options = MakePredictionOptions(transfer ? "" : vargs->machine, vargs->level);
     RefuseOutputOverInputs(vargs->output, vargs->runs);
+    RefuseOutputOverInputs(vargs->output, vargs->target.runs);
     std::string origin;
-    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, ParseGroupByOption(vargs->group_by),
-                                            ParseRunSelection(vargs->selection));
-    std::vector<ValidationResult> results = RunValidate(series, train_procs, options);
+    const GroupBy group_by = ParseGroupByOption(vargs->group_by);
+    const RunSelection selection = ParseRunSelection(vargs->selection);
+    std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, group_by, selection);
+    std::vector<ValidationResult> results;
+    if (transfer) {
+      TransferTarget target = LoadTransferTarget(vargs->target, vargs->machine, group_by, selection);
+      if (!train->empty()) target.calibrate_procs = ParseProcsSpec(*train, "--train");
+      results = RunTransferValidate(series, target, options, MakeTransferOptions(vargs->level));
+    } else {
+      results = RunValidate(series, train_procs, options);
+    }
     WriteOutput(vargs->output, FormatValidations(results, vargs->format, origin));
     if (!vargs->plot_dir.empty()) DrawValidationCharts(results, series, options, vargs->plot_dir, {});
   });

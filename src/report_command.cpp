@@ -9,6 +9,7 @@
 #include "report/study_report.h"
 #include "src/commands.h"
 #include "util/atomic_file.h"
+#include "util/input_error.h"
 
 namespace qnm::cli {
 
@@ -19,6 +20,7 @@ void AddReportCommand(CLI::App& app) {
     double level = 0.9;
     std::vector<std::string> traces;
     RunSelectionArgs selection;
+    TargetArgs target;
   };
   auto args = std::make_shared<Args>();
   CLI::App* sub = app.add_subcommand(
@@ -36,6 +38,7 @@ void AddReportCommand(CLI::App& app) {
                   "load-imbalance ranking, region names for whatif (repeatable)");
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
+  AddTargetOptions(sub, &args->target);
   auto whatif = std::make_shared<WhatifHypothesisArgs>();
   AddWhatifHypothesisOptions(sub, whatif.get());
   sub->callback([args, whatif] {
@@ -47,10 +50,18 @@ void AddReportCommand(CLI::App& app) {
     options.selection = ParseRunSelection(args->selection);
     options.procs_spec = args->procs;
     options.procs = ParseProcsSpec(args->procs, "--procs");
-    options.prediction = MakePredictionOptions(args->machine, args->level);
+    options.has_target = HasTarget(args->target);
+    if (options.has_target && whatif->Given())
+      throw InputError("--target", 0, "--target and --whatif are not combined: report one question at a time");
+    options.prediction = MakePredictionOptions(options.has_target ? "" : args->machine, args->level);
+    if (options.has_target) {
+      options.target = LoadTransferTarget(args->target, args->machine, options.group, options.selection);
+      options.transfer = MakeTransferOptions(args->level);
+    }
     options.traces = args->traces;
     if (whatif->Given()) options.whatif = ParseWhatifHypotheses(*whatif);
     std::vector<std::string> inputs = args->runs;  // -o over an input would destroy it
+    inputs.insert(inputs.end(), args->target.runs.begin(), args->target.runs.end());
     if (!whatif->config.empty()) inputs.push_back(whatif->config);
     inputs.insert(inputs.end(), args->traces.begin(), args->traces.end());
     RefuseOutputOverInputs(args->output, inputs);

@@ -1,0 +1,48 @@
+#pragma once
+// What MPI micro-benchmarks measured on a machine: the tables of message size
+// against time of the OSU micro-benchmarks (osu_latency, osu_bw,
+// osu_allreduce; docs/formats/osu.md) and the Intel MPI Benchmarks (IMB-MPI1
+// PingPong and Allreduce; docs/formats/imb.md). Each reader produces the same
+// tables; microbench/network_profile.h turns them into a machine profile.
+#include <string>
+#include <vector>
+
+namespace qnm {
+
+enum class MicroBenchmarkKind {
+  kPingPongLatency,  // one-way time of a blocking ping-pong (osu_latency, IMB PingPong)
+  kStreamBandwidth,  // windowed uni-directional bandwidth (osu_bw)
+  kAllreduce,        // average time of one MPI_Allreduce (osu_allreduce, IMB Allreduce)
+};
+const char* ToString(MicroBenchmarkKind kind);
+
+/// One row: a message size and what was measured for it.
+struct MessageSizeRow {
+  double bytes = 0;
+  double time_s = 0;                 // one-way (ping-pong) or per call (allreduce); 0 for osu_bw
+  double bandwidth_bytes_per_s = 0;  // osu_bw's MB/s (10^6 bytes/s); 0 where not measured
+  int line = 0;                      // 1-based line in the file
+};
+
+/// One benchmark's table as one output printed it.
+struct MicroBenchmarkTable {
+  std::string file;
+  int line = 0;         // the header line of the table
+  std::string suite;    // "OSU MPI Latency Test v5.3.2", "Intel (R) MPI Benchmarks 4.1"
+  MicroBenchmarkKind kind = MicroBenchmarkKind::kPingPongLatency;
+  int processes = 0;    // IMB's "#processes"; 0 when the output does not say (OSU)
+  std::vector<MessageSizeRow> rows;  // ascending message sizes
+};
+
+/// Reads an OSU micro-benchmark output (one or several tests concatenated).
+/// Tables of other OSU tests are skipped. Throws InputError naming the file
+/// and line on a damaged row, and when no osu_latency, osu_bw or osu_allreduce table is found.
+std::vector<MicroBenchmarkTable> ReadOsuOutput(const std::string& text, const std::string& path);
+/// Reads an IMB-MPI1 output: its PingPong and Allreduce tables (other benchmarks
+/// are skipped). Throws InputError naming the file and line like ReadOsuOutput.
+std::vector<MicroBenchmarkTable> ReadImbOutput(const std::string& text, const std::string& path);
+/// Reads a file of either suite (told apart by their banners). Throws InputError
+/// naming the file when it is neither.
+std::vector<MicroBenchmarkTable> ReadMicroBenchmarkFile(const std::string& path);
+
+}  // namespace qnm

@@ -1,0 +1,153 @@
+// OSU micro-benchmark and IMB-MPI1 outputs read into machine profiles (issue 21),
+// on the real samples in tests/data/osu and tests/data/imb (docs/formats/osu.md, imb.md).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <fstream>
+#include <string>
+
+#include "command_runner.h"
+#include "microbench/micro_benchmark.h"
+#include "microbench/network_profile.h"
+#include "temp_dir.h"
+#include "util/input_error.h"
+
+namespace {
+
+std::string Data(const std::string& path) { return std::string(QNM_TEST_DATA_DIR) + "/" + path; }
+
+std::string ErrorOf(const std::string& text, bool imb) {
+  try {
+    if (imb) qnm::ReadImbOutput(text, "x.txt");
+    else qnm::ReadOsuOutput(text, "x.txt");
+  } catch (const qnm::InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("osu_latency, osu_bw and osu_allreduce outputs are read row by row", "[microbench][osu]") {
+  auto latency = qnm::ReadMicroBenchmarkFile(Data("osu/cofc-osu_latency-compute001.log"));
+  REQUIRE(latency.size() == 1);
+  CHECK(latency[0].kind == qnm::MicroBenchmarkKind::kPingPongLatency);
+  CHECK(latency[0].suite == "OSU MPI Latency Test v5.3.2");
+  REQUIRE(latency[0].rows.size() == 24);
+  CHECK(latency[0].rows.front().bytes == 0);
+  CHECK(latency[0].rows.front().time_s == Approx(1.07e-6));
+  CHECK(latency[0].rows.back().bytes == 4194304);
+  CHECK(latency[0].rows.back().time_s == Approx(355.08e-6));
+  CHECK(latency[0].rows.back().line == 26);
+
+  auto bandwidth = qnm::ReadMicroBenchmarkFile(Data("osu/dvsmedeiros-osu_bw.log"));
+  REQUIRE(bandwidth.size() == 1);
+  CHECK(bandwidth[0].kind == qnm::MicroBenchmarkKind::kStreamBandwidth);
+  REQUIRE(bandwidth[0].rows.size() == 23);
+  CHECK(bandwidth[0].rows[16].bytes == 65536);
+  CHECK(bandwidth[0].rows[16].bandwidth_bytes_per_s == Approx(15731.13e6));
+
+  auto allreduce = qnm::ReadMicroBenchmarkFile(Data("osu/archer2-osu_allreduce-256.txt"));
+  REQUIRE(allreduce.size() == 1);
+  CHECK(allreduce[0].kind == qnm::MicroBenchmarkKind::kAllreduce);
+  REQUIRE(allreduce[0].rows.size() == 19);
+  CHECK(allreduce[0].rows.front().bytes == 4);
+  CHECK(allreduce[0].rows.front().time_s == Approx(6.81e-6));
+  CHECK(allreduce[0].processes == 0);  // OSU does not print it
+}
+
+TEST_CASE("IMB-MPI1 PingPong and Allreduce tables are read, the other benchmarks skipped", "[microbench][imb]") {
+  auto tables = qnm::ReadMicroBenchmarkFile(Data("imb/juno-IMB-MPI1_internode.txt"));
+  REQUIRE(tables.size() == 2);  // PingPong, Allreduce (#processes = 2); PingPing, Sendrecv, ... skipped
+  CHECK(tables[0].kind == qnm::MicroBenchmarkKind::kPingPongLatency);
+  CHECK(tables[0].suite == "Intel (R) MPI Benchmarks 4.1, MPI-1 part: PingPong");
+  CHECK(tables[0].processes == 2);
+  REQUIRE(tables[0].rows.size() == 24);
+  CHECK(tables[0].rows[0].time_s == Approx(155.82e-6));
+  CHECK(tables[0].rows.back().time_s == Approx(36946.39e-6));
+  CHECK(tables[1].kind == qnm::MicroBenchmarkKind::kAllreduce);
+  REQUIRE(tables[1].rows.size() == 22);
+  CHECK(tables[1].rows[1].bytes == 4);
+  CHECK(tables[1].rows[1].time_s == Approx(290.56e-6));  // t_avg, not t_min or t_max
+}
+
+TEST_CASE("a profile from OSU outputs: flat-part latency, osu_bw plateau, allreduce", "[microbench][profile]") {
+  std::vector<qnm::MicroBenchmarkTable> tables;
+  for (const char* file : {"osu/cofc-osu_latency-compute001.log", "osu/dvsmedeiros-osu_bw.log",
+                           "osu/archer2-osu_allreduce-256.txt"})
+    for (auto& t : qnm::ReadMicroBenchmarkFile(Data(file))) tables.push_back(t);
+  qnm::NetworkProfileOptions options;
+  options.name = "mixed";
+  options.cores_per_node = 128;
+  std::vector<std::string> notes;
+  qnm::MachineProfile profile = qnm::BuildNetworkProfile(tables, options, &notes);
+  CHECK(profile.latency_s == Approx(1.14e-6));  // median of 1.07, 1.14, 1.14, 1.13, 1.15 (0..8 bytes)
+  CHECK(profile.bandwidth_bytes_per_s == Approx(16251.87e6));
+  CHECK(profile.allreduce_latency_s == Approx(6.81e-6));
+  CHECK(notes.size() == 3);
+  // What is written reads back.
+  qnm::MachineProfile back = qnm::MachineProfileFromJson(qnm::MachineProfileToJson(profile), "p.json");
+  CHECK(back.latency_s == profile.latency_s);
+  CHECK(back.bandwidth_bytes_per_s == profile.bandwidth_bytes_per_s);
+  CHECK(back.cores_per_node == 128);
+  CHECK(back.allreduce_latency_s == profile.allreduce_latency_s);
+  CHECK(back.source.find("OSU MPI Latency Test v5.3.2") != std::string::npos);
+}
+
+TEST_CASE("a profile from IMB alone: bandwidth from the ping-pong's largest message", "[microbench][profile]") {
+  auto tables = qnm::ReadMicroBenchmarkFile(Data("imb/juno-IMB-MPI1_internode.txt"));
+  qnm::NetworkProfileOptions options;
+  options.name = "juno";
+  qnm::MachineProfile profile = qnm::BuildNetworkProfile(tables, options, nullptr);
+  CHECK(profile.latency_s == Approx(153.68e-6));  // median of 155.82, 156.68, 153.68, 152.43, 152.61
+  CHECK(profile.bandwidth_bytes_per_s == Approx(4194304 / ((36946.39 - 153.68) * 1e-6)));
+  CHECK(profile.allreduce_latency_s == Approx(290.56e-6));
+  CHECK(profile.allreduce_processes == 2);
+  // Intra- and inter-node files together: the slower path is the network.
+  for (auto& t : qnm::ReadMicroBenchmarkFile(Data("imb/juno-IMB-MPI1_intranode.txt"))) tables.push_back(t);
+  qnm::MachineProfile both = qnm::BuildNetworkProfile(tables, options, nullptr);
+  CHECK(both.latency_s == Approx(profile.latency_s));
+}
+
+TEST_CASE("damaged micro-benchmark outputs are refused with file and line", "[microbench][errors]") {
+  const std::string osu = "# OSU MPI Latency Test v5.3.2\n# Size Latency (us)\n0 1.07\n1 abc\n";
+  CHECK(ErrorOf(osu, false) == "x.txt:4: column 2 'abc' is not a finite number");
+  CHECK(ErrorOf("# OSU MPI Latency Test v5\n0 1.0\n0 1.2\n", false) ==
+        "x.txt:3: message size 0 does not grow over the previous row's");
+  CHECK(ErrorOf("# OSU MPI Latency Test v5\n0 -1.0\n", false).rfind("x.txt:2: time per message", 0) == 0);
+  CHECK(ErrorOf("# OSU MPI Bi-Directional Bandwidth Test v5.3.2\n1 0.41\n", false) ==
+        "x.txt: no osu_latency, osu_bw or osu_allreduce table (other OSU tests are not used)");
+  CHECK(ErrorOf("# OSU MPI Latency Test v5.3.2\n# Size Latency (us)\n", false) ==
+        "x.txt:1: the OSU MPI Latency Test v5.3.2 table has no rows");
+  const std::string imb =
+      "# Benchmarking PingPong\n# #processes = 2\n#bytes #repetitions t[usec] Mbytes/sec\n0 1000 2.23 0.00\n1 1000\n";
+  CHECK(ErrorOf(imb, true) == "x.txt:5: row has 2 columns, expected at least 3");
+  CHECK(ErrorOf("# Benchmarking Allreduce\n#bytes #repetitions t[usec]\n", true) ==
+        "x.txt:2: no 't_avg[usec]' column in the table header");
+  // A file of neither suite, and a profile without a latency.
+  qnm::testing::TempDir dir("qnm-microbench", "t" + std::to_string(__LINE__));
+  const std::string other = dir.path.string() + "/other.txt";
+  std::ofstream(other) << "hello\n";
+  CHECK_THROWS_WITH(qnm::ReadMicroBenchmarkFile(other), Catch::Contains("neither an OSU micro-benchmark output"));
+  auto bw = qnm::ReadMicroBenchmarkFile(Data("osu/dvsmedeiros-osu_bw.log"));
+  qnm::NetworkProfileOptions options;
+  options.name = "b";
+  CHECK_THROWS_WITH(qnm::BuildNetworkProfile(bw, options, nullptr), Catch::Contains("a profile needs a latency"));
+}
+
+TEST_CASE("qnm-predict profile writes a profile that --machine reads; bad input is one line", "[microbench][cli]") {
+  qnm::testing::TempDir dir("qnm-microbench", "t" + std::to_string(__LINE__));
+  const std::string out = dir.path.string() + "/juno.json";
+  std::string output;
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " profile " + Data("imb/juno-IMB-MPI1_internode.txt") +
+                                       " --cores-per-node 6 -o " + out + " 2>/dev/null",
+                                   &output) == 0);
+  qnm::MachineProfile profile = qnm::ReadMachineProfile(out);
+  CHECK(profile.name == "juno");
+  CHECK(profile.cores_per_node == 6);
+  CHECK(profile.latency_s == Approx(153.68e-6));
+  const std::string bad = dir.path.string() + "/bad.txt";
+  std::ofstream(bad) << "# OSU MPI Latency Test v5\n0 1.0\n8 nan\n";
+  int code = qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " profile " + bad + " --name b 2>&1", &output);
+  CHECK(code == 1);
+  CHECK(output == "qnm-predict: " + bad + ":3: column 2 'nan' is not a finite number\n");
+}

@@ -1,0 +1,259 @@
+// Moving a series' model to another machine (issue 21, transfer/machine_transfer.h)
+// on real series measured on two machines (tests/data/transfer, from
+// ../shared/data/scaling2: Vlasiator IPshock light on Mahti and LUMI-C, GROMACS
+// 1400k atoms on ARCHER2 at 16 ranks x 8 threads per node and on CSD3).
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+
+#include "command_runner.h"
+#include "temp_dir.h"
+#include "util/atomic_file.h"
+#include "models/machine_profile.h"
+#include "pipeline/series_loading.h"
+#include "pipeline/transfer_runner.h"
+#include "transfer/machine_transfer.h"
+
+namespace {
+
+std::string Data(const std::string& path) { return std::string(QNM_TEST_DATA_DIR) + "/" + path; }
+
+qnm::Series LoadOne(const std::string& file) {
+  std::vector<qnm::Series> series = qnm::LoadSeries({Data("transfer/" + file)}, "", nullptr);
+  REQUIRE(series.size() == 1);
+  return series.front();
+}
+
+qnm::Series Only(const qnm::Series& series, std::vector<int> procs) {
+  qnm::Series out = series;
+  out.groups.clear();
+  for (const qnm::RunGroup& g : series.groups)
+    for (int p : procs)
+      if (g.procs == p) out.groups.push_back(g);
+  return out;
+}
+
+qnm::SeriesModel Fit(const qnm::Series& series) {
+  qnm::SeriesModel model;
+  std::string error;
+  REQUIRE(qnm::FitSeriesModel(series, {}, qnm::PredictionOptions(), &model, &error));
+  return model;
+}
+
+qnm::TransferredModel Move(const qnm::SeriesModel& model, const qnm::Series& source, const qnm::Series* target,
+                           const qnm::MachineProfile* profile = nullptr,
+                           const qnm::TransferOptions& options = qnm::TransferOptions()) {
+  qnm::TransferredModel moved;
+  std::string error;
+  REQUIRE(qnm::TransferSeriesModel(model, source, target, profile, options, &moved, &error));
+  return moved;
+}
+
+double LogWidth(const qnm::Interval& i) { return std::log(i.upper_s / i.lower_s); }
+
+}  // namespace
+
+TEST_CASE("profile-only transfer says so and carries the unknown speed in wide intervals", "[transfer]") {
+  qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
+  qnm::SeriesModel model = Fit(mahti);
+  // A runtime-only model takes only the layout from a profile: 256 cores per node = 16 ranks of 16 threads, as on Mahti.
+  qnm::MachineProfile lumi = qnm::LoadMachineProfile("pi4-ntua");
+  lumi.name = "lumi-c";
+  lumi.cores_per_node = 256;
+  qnm::TransferredModel moved = Move(model, mahti, nullptr, &lumi, qnm::TransferOptions());
+  CHECK(moved.summary.path == qnm::TransferPath::kProfileOnly);
+  CHECK_FALSE(qnm::Known(moved.summary.speed_ratio));
+  REQUIRE(moved.summary.calibrated.size() == 2);
+  CHECK(moved.summary.calibrated[1].find("no run on the target") == 0);
+  qnm::ProcsPrediction p = moved.Predict(256);
+  REQUIRE(p.Ok());
+  CHECK(moved.to.ranks_per_node == 16);
+  CHECK(p.total.value_s == Approx(model.Predict(256).total.value_s));  // level: A's (nothing else is known)
+  // 90% interval of a log sd >= 0.8: at least exp(2 * 1.645 * 0.8) = 14x wide.
+  CHECK(LogWidth(p.total) >= 2 * 1.645 * 0.8 - 1e-9);
+  REQUIRE_FALSE(p.flags.empty());
+  CHECK(p.flags.back().find("no run on the target machine") == 0);
+  // Neither runs nor a profile: refused.
+  std::string error;
+  CHECK_FALSE(qnm::TransferSeriesModel(model, mahti, nullptr, nullptr, qnm::TransferOptions(), &moved, &error));
+  CHECK(error.find("needs runs") != std::string::npos);
+}
+
+TEST_CASE("one target run calibrates a constant speed ratio; intervals widen away from it", "[transfer]") {
+  qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
+  qnm::Series lumi = LoadOne("vlasiator-light-lumi.csv");
+  qnm::SeriesModel model = Fit(mahti);
+  qnm::Series one = Only(lumi, {32});
+  qnm::TransferredModel moved = Move(model, mahti, &one);
+  CHECK(moved.summary.path == qnm::TransferPath::kOneRun);
+  const double ratio = 8503.0 / model.Predict(32).total.value_s;
+  CHECK(moved.summary.speed_ratio == Approx(ratio));
+  CHECK(moved.Predict(32).total.value_s == Approx(8503.0));  // goes through the run
+  for (int p : {64, 512, 8192}) CHECK(moved.Predict(p).total.value_s == Approx(ratio * model.Predict(p).total.value_s));
+  // Same layout on both machines (16 ranks x 16 threads per node): P maps to P.
+  CHECK(moved.to.threads_per_proc == 16);
+  CHECK(moved.from.ranks_per_node == 16);
+  // Farther from the run, wider than A's own interval there.
+  qnm::ProcsPrediction far = moved.Predict(8192), near = moved.Predict(64);
+  CHECK(LogWidth(far.total) > LogWidth(model.Predict(8192).total));
+  CHECK(LogWidth(far.total) > LogWidth(near.total));
+  CHECK(far.extrapolation == Approx(std::log2(8192.0 / 32)));
+}
+
+TEST_CASE("several target runs: the ratio follows each run and is interpolated between them", "[transfer]") {
+  qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
+  qnm::Series lumi = LoadOne("vlasiator-light-lumi.csv");
+  qnm::SeriesModel model = Fit(mahti);
+  qnm::Series two = Only(lumi, {32, 256});
+  qnm::TransferredModel moved = Move(model, mahti, &two);
+  CHECK(moved.summary.path == qnm::TransferPath::kSeveralRuns);
+  CHECK(moved.Predict(32).total.value_s == Approx(two.groups[0].median_time_s));
+  CHECK(moved.Predict(256).total.value_s == Approx(two.groups[1].median_time_s));
+  // Between the runs the ratio is interpolated in log P, and nothing is added to A's interval.
+  const double r32 = two.groups[0].median_time_s / model.Predict(32).total.value_s;
+  const double r256 = two.groups[1].median_time_s / model.Predict(256).total.value_s;
+  const double r64 = std::exp(std::log(r32) + (std::log(r256) - std::log(r32)) / 3.0);
+  CHECK(moved.Predict(64).total.value_s == Approx(r64 * model.Predict(64).total.value_s));
+  CHECK(LogWidth(moved.Predict(64).total) == Approx(LogWidth(model.Predict(64).total)));
+  // Beyond the last run the last ratio is carried on.
+  CHECK(moved.Predict(4096).total.value_s == Approx(r256 * model.Predict(4096).total.value_s));
+  // Two runs pin the far end better than one: the error at LUMI-C's largest P is what it is.
+  qnm::Series one = Only(lumi, {32});
+  qnm::TransferredModel single = Move(model, mahti, &one);
+  const double measured = lumi.groups.back().median_time_s;
+  const int largest = lumi.groups.back().procs;
+  CHECK(std::fabs(moved.Predict(largest).total.value_s / measured - 1) <
+        std::fabs(single.Predict(largest).total.value_s / measured - 1));
+}
+
+TEST_CASE("identity: the source's own runs as target reproduce the source's prediction", "[transfer]") {
+  qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
+  qnm::SeriesModel model = Fit(mahti);
+  qnm::TransferredModel moved = Move(model, mahti, &mahti);
+  CHECK(moved.summary.path == qnm::TransferPath::kSameMachine);
+  for (int p : {16, 32, 100, 3200, 8192, 20000}) {
+    qnm::ProcsPrediction a = model.Predict(p), b = moved.Predict(p);
+    REQUIRE(b.Ok());
+    CHECK(b.total.value_s == Approx(a.total.value_s).epsilon(1e-9));
+    CHECK(b.total.lower_s == Approx(a.total.lower_s).epsilon(1e-9));
+    CHECK(b.total.upper_s == Approx(a.total.upper_s).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("process counts are mapped by nodes, else by cores: 16x8 per node on A, 56x1 on B", "[transfer]") {
+  qnm::Series archer2 = LoadOne("gromacs-1400k-archer2-rpn16.csv");
+  qnm::Series csd3 = LoadOne("gromacs-1400k-csd3-ib.csv");
+  qnm::SeriesModel model = Fit(archer2);
+  qnm::Series one = Only(csd3, {56});
+  qnm::TransferredModel moved = Move(model, archer2, &one);
+  CHECK(moved.from.threads_per_proc == 8);
+  CHECK(moved.from.ranks_per_node == 16);
+  CHECK(moved.to.threads_per_proc == 1);
+  CHECK(moved.to.ranks_per_node == 56);
+  // 560 ranks on CSD3 fill 10 nodes, as 160 ranks do on ARCHER2.
+  CHECK(moved.Uncalibrated(560).total.value_s == Approx(model.Predict(160).total.value_s));
+  REQUIRE(moved.summary.transferred.size() >= 3);
+  CHECK(moved.summary.transferred[1] ==
+        "process counts mapped by nodes: P on the target (56 ranks per node) fills as many nodes as P*16/56 on the "
+        "source");
+  CHECK(moved.summary.transferred[2].find("the source was measured at P=16..256, on the target P=56..896;") == 0);
+  // Without nodes, by cores: 448 single-thread ranks use the cores of 56 ARCHER2 ranks of 8 threads.
+  qnm::TransferOptions cores;
+  cores.map_by_nodes = false;
+  cores.node_terms_in_target_nodes = false;
+  qnm::TransferredModel by_cores = Move(model, archer2, &one, nullptr, cores);
+  CHECK(by_cores.Uncalibrated(448).total.value_s == Approx(model.Predict(56).total.value_s));
+  CHECK(by_cores.summary.transferred[1].find("process counts mapped by cores") == 0);
+  // At CSD3's 3136 ranks (56 nodes, 35.9 s measured): by nodes 9.6% off, by cores 32%, P to P (the naive
+  // reading, 12 octaves beyond ARCHER2's 256 ranks) more than 50%.
+  CHECK(std::fabs(moved.Predict(3136).total.value_s / 35.865 - 1) < 0.10);
+  CHECK(std::fabs(by_cores.Predict(3136).total.value_s / 35.865 - 1) < 0.35);
+  qnm::TransferOptions by_procs;
+  by_procs.map_by_nodes = false;
+  by_procs.map_by_cores = false;
+  qnm::TransferredModel naive = Move(model, archer2, &one, nullptr, by_procs);
+  CHECK(std::fabs(naive.Predict(3136).total.value_s / 35.865 - 1) > 0.5);
+}
+
+TEST_CASE("predict and validate --target print what was transferred and calibrated", "[transfer][cli]") {
+  std::string out;
+  const std::string cli = QNM_CLI_PATH;
+  REQUIRE(qnm::testing::RunCommand(cli + " predict " + Data("transfer/vlasiator-light-mahti.csv") + " --target " +
+                                       Data("transfer/vlasiator-light-lumi.csv") + " --procs 32,8192 2>&1",
+                                   &out) == 0);
+  CHECK(out.find("transferred: the code's scaling from 9 process counts") != std::string::npos);
+  CHECK(out.find("calibrated: time level at the target's runs P=32,64,128,256,512,1024,2048,4096,8192") !=
+        std::string::npos);
+  REQUIRE(qnm::testing::RunCommand(cli + " validate " + Data("transfer/vlasiator-light-mahti.csv") + " --target " +
+                                       Data("transfer/vlasiator-light-lumi.csv") + " --format csv 2>&1",
+                                   &out) == 0);
+  CHECK(out.find("8192") != std::string::npos);
+  int code = qnm::testing::RunCommand(cli + " predict " + Data("transfer/vlasiator-light-mahti.csv") +
+                                          " --target-machine no-such-machine 2>&1",
+                                      &out);
+  CHECK(code == 1);
+  CHECK(out.find("no-such-machine: no such machine profile") != std::string::npos);
+  // Two target series: refused with their names, unless one is picked.
+  const std::string two = " --target " + Data("transfer/vlasiator-light-lumi.csv") + " " +
+                          Data("transfer/gromacs-1400k-csd3-ib.csv");
+  code = qnm::testing::RunCommand(cli + " predict " + Data("transfer/vlasiator-light-mahti.csv") + two + " 2>&1", &out);
+  CHECK(code == 1);
+  CHECK(out.find("the target runs hold 2 series and none pairs with") != std::string::npos);
+  CHECK(out.find("pick one with --target-series") != std::string::npos);
+  CHECK(qnm::testing::RunCommand(cli + " predict " + Data("transfer/vlasiator-light-mahti.csv") + two +
+                                     " --target-series LUMI --procs 64 --format csv 2>/dev/null",
+                                 &out) == 0);
+  CHECK(out.find("vlasiator-IPshock-light-CSC-Mahti_rpn16_omp16 -> vlasiator-IPshock-light-EuroHPC-LUMI-C") !=
+        std::string::npos);
+  code = qnm::testing::RunCommand(cli + " validate " + Data("transfer/vlasiator-light-mahti.csv") + " --target " +
+                                      Data("transfer/vlasiator-light-lumi.csv") + " --train 7 2>&1",
+                                  &out);
+  CHECK(code == 1);
+  CHECK(out == "qnm-predict: --train: none of these process counts was measured on "
+               "vlasiator-IPshock-light-EuroHPC-LUMI-C_rpn16_omp16\n");
+}
+
+TEST_CASE("a queueing model's switch delay and contention are re-evaluated with the target's profile",
+          "[transfer]") {
+  // BT-MZ class C on cab with mpiP profiles at P = 1..16 (tests/data/mpip): the queueing model.
+  std::vector<qnm::Series> series = qnm::LoadSeries({Data("mpip")}, "bt-mz.C th=12", nullptr);
+  REQUIRE(series.size() == 1);
+  qnm::SeriesModel model = Fit(series[0]);
+  REQUIRE(model.kind == qnm::ModelKind::kQueueing);
+  CHECK(model.machine.name == "llnl-cab");
+  // To the Raspberry Pi cluster's Gigabit Ethernet (50 us, 110 MB/s against cab's 1.5 us, 3.2 GB/s).
+  qnm::MachineProfile pi = qnm::LoadMachineProfile("pi4-ntua");
+  qnm::TransferredModel moved = Move(model, series[0], nullptr, &pi);
+  CHECK(moved.source.machine.name == "pi4-ntua");
+  REQUIRE(moved.summary.transferred.size() >= 2);
+  CHECK(moved.summary.transferred.back().find("re-evaluated with the target profile pi4-ntua") != std::string::npos);
+  qnm::ProcsPrediction a = model.Predict(16), b = moved.Predict(16);
+  REQUIRE(b.Ok());
+  CHECK(b.messages_per_rank == Approx(a.messages_per_rank));    // the code's messages are the code's
+  CHECK(b.compute.value_s == Approx(a.compute.value_s));        // no run on B: compute speed as on A
+  CHECK(b.switch_delay.value_s > 20 * a.switch_delay.value_s);  // every message pays the slower network
+  CHECK(b.total.value_s > a.total.value_s);
+  // The same profile as A's changes nothing.
+  qnm::TransferredModel same = Move(model, series[0], nullptr, &model.machine);
+  CHECK(same.Predict(16).total.value_s == Approx(a.total.value_s));
+}
+
+TEST_CASE("report --target shows the transferred prediction beside the source's", "[transfer][cli]") {
+  qnm::testing::TempDir dir("qnm-transfer", "report");
+  const std::string html = (dir.path / "study.html").string();
+  std::string out;
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " report " + Data("transfer/vlasiator-light-mahti.csv") +
+                                       " --target " + Data("transfer/vlasiator-light-lumi.csv") + " -o " + html +
+                                       " 2>/dev/null",
+                                   &out) == 0);
+  const std::string page = qnm::ReadFile(html);
+  const std::string source = "vlasiator-IPshock-light-CSC-Mahti_rpn16_omp16";
+  const std::string moved = source + " -&gt; vlasiator-IPshock-light-EuroHPC-LUMI-C_rpn16_omp16";
+  const std::size_t first = page.find("<h2>1. " + source + "</h2>");
+  const std::size_t second = page.find("<h2>2. " + moved + "</h2>");
+  REQUIRE(first != std::string::npos);
+  REQUIRE(second != std::string::npos);
+  CHECK(first < second);  // the transferred section right after its source's
+  CHECK(page.find("transferred: the code&#39;s scaling from 9 process counts", second) != std::string::npos);
+  CHECK(page.find("transfer (calibrate on target P=32)", second) != std::string::npos);
+}
