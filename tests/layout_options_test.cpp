@@ -45,10 +45,10 @@ TEST_CASE("layout option work-units: a process count beyond the units of work is
 
 TEST_CASE("a rise the training runs never show is flagged and its interval reaches down to the minimum",
           "[predict][flags]") {
-  // Vlasiator IPshock-light on Mahti (scaling2/series.csv): every run from
+  // Vlasiator IPshock-light on Mahti (scaling2/series.csv, 16 ranks per node): every run from
   // P = 32 to 256 faster than the one before; the fitted overheads turn the
   // curve upward beyond P = 1024 (measured: 482 s at 1024, 275 s at 3200).
-  const std::string vlasiator = std::string(QNM_TEST_DATA_DIR) + "/tables/vlasiator_light_mahti.csv";
+  const std::string vlasiator = std::string(QNM_TEST_DATA_DIR) + "/transfer/vlasiator-light-mahti.csv";
   std::string out;
   REQUIRE(Cli("validate " + vlasiator + " --train 32,48,64,128,256 --format json", &out) == 0);
   CHECK(out.find("turns upward after P=") != std::string::npos);
