@@ -9,7 +9,7 @@ namespace qnm::plots {
 /// Modeled vs measured run time per P, log-log, with the 30% and 10% bands (Buckwalter 2005, Fig. 2).
 bool BuildValidationChart(const ChartSet& charts, ChartScript* chart);
 
-/// Measured (compute, MPI) beside modeled (four components) stacked bars per P (Buckwalter 2005, Fig. 3).
+/// Measured (compute, MPI) beside modeled (five components) stacked bars per P (Buckwalter 2005, Fig. 3).
 bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart);
 
 /// One panel per model input vs P: measured points, fitted curve, formula in the key.

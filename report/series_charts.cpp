@@ -23,11 +23,15 @@ std::string SecondsText(double seconds) {
 
 const std::vector<ComponentName>& ComponentNames() {
   static const std::vector<ComponentName> kNames = {
-      {"compute_s", "compute W", "#bdbdbd"},
-      {"imbalance_s", "load imbalance I", "#7fbf7b"},
-      {"switch_delay_s", "switch delay S", "#fdb863"},
-      {"mpi_active_s", "MPI service A", "#2166ac"},
-      {"contention_s", "contention C", "#b2182b"},
+      {"compute_s", "compute W", "#bdbdbd", "time computing per rank, mean over ranks (s)"},
+      {"imbalance_s", "load imbalance I", "#7fbf7b",
+       "max \u2212 mean of the ranks' compute: what the average rank waits in MPI for the slowest (s)"},
+      {"switch_delay_s", "switch delay S", "#fdb863",
+       "time of the messages on the wire, latency + size / bandwidth (s)"},
+      {"mpi_active_s", "MPI service A", "#2166ac",
+       "MPI service time per rank without waiting, A + C(A) = MPI \u2212 I \u2212 S (s)"},
+      {"contention_s", "contention C", "#b2182b",
+       "time waiting for the network, from the contention model solved by MVA (s)"},
   };
   return kNames;
 }

@@ -8,12 +8,13 @@
 
 namespace qnm::report {
 
-/// The four components of T(P) = W + S + A + C, named once for the whole
+/// The five components of T(P) = W + I + S + A + C, named once for the whole
 /// report as in the JSON keys: (key, name for people, colour).
 struct ComponentName {
   const char* key;
   const char* name;
   const char* color;
+  const char* meaning;  // for the report's glossary (docs/glossary.md)
 };
 const std::vector<ComponentName>& ComponentNames();
 

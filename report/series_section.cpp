@@ -21,7 +21,7 @@ std::string Percent(double fraction) { return Cell(100 * fraction, "%.1f"); }
 std::string ModelPart(const SeriesModel& model) {
   std::string html = "<h3>Model and fitted inputs</h3>\n<p>";
   html += model.kind == ModelKind::kQueueing
-              ? "Queueing model (Buckwalter 2005, LoPC contention): T(P) = W + S + A + C, each input fitted as a "
+              ? "Queueing model (Buckwalter 2005, LoPC contention): T(P) = W + I + S + A + C (I: load imbalance), each input fitted as a "
                 "curve of P and the contention network solved by MVA at every P."
               : "Runtime-only model (no MPI profile): a weighted average of candidate curves of T(P), weighted "
                 "by forward validation.";

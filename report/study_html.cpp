@@ -113,13 +113,10 @@ std::string GlossarySection() {
   std::string html = "<section id=\"glossary\">\n<h2>Names and units</h2>\n<p class=\"note\">The same names as the "
                      "terminal tables, CSV, JSON and charts (docs/glossary.md).</p>\n<table><thead><tr><th>name here</th>"
                      "<th>key in CSV/JSON</th><th>meaning</th></tr></thead><tbody>\n";
-  const char* meanings[] = {"time computing per rank (s)", "time of the messages on the wire, latency + size / "
-                            "bandwidth (s)", "MPI service time per rank without waiting, A + C(A) = MPI \u2212 S (s)",
-                            "time waiting for the network, from the contention model solved by MVA (s)"};
-  for (std::size_t k = 0; k < ComponentNames().size(); ++k)
-    html += "<tr><td>" + std::string(ComponentNames()[k].name) + "</td><td><code>" + ComponentNames()[k].key +
-            "</code></td><td>" + meanings[k] + "</td></tr>\n";
-  html += "<tr><td>predicted T</td><td><code>total_s</code></td><td>W + S + A + C, run time per rank (s)</td></tr>\n"
+  for (const ComponentName& component : ComponentNames())
+    html += "<tr><td>" + std::string(component.name) + "</td><td><code>" + component.key + "</code></td><td>" +
+            component.meaning + "</td></tr>\n";
+  html += "<tr><td>predicted T</td><td><code>total_s</code></td><td>W + I + S + A + C, run time per rank (s)</td></tr>\n"
           "<tr><td>P</td><td><code>procs</code></td><td>MPI processes</td></tr>\n"
           "<tr><td>extrapolation</td><td><code>extrapolation_log2</code></td><td>octaves (factors of 2 of P) "
           "outside the measured range</td></tr>\n"

@@ -125,7 +125,7 @@ void AddPredictCommand(CLI::App& app) {
   auto procs = std::make_shared<std::string>("1..1024:x2");
   CLI::App* predict = app.add_subcommand(
       "predict",
-      "Predict run time and its four components (compute, switch delay, MPI service, MPI "
+      "Predict run time and its five components (compute, load imbalance, switch delay, MPI service, MPI "
       "contention) for other process counts, with intervals");
   AddCommon(predict, args.get());
   predict->add_option("--procs", *procs,
