@@ -194,9 +194,15 @@ std::string SvgPlot::Render() const {
   }
   // Grid and tics.
   std::string grid;
+  // A label that would run into the previous one is left out (its grid line stays):
+  // on a log axis, P = 2048 and 3200 sit 20 px apart.
+  double last_label_right_px = -1e9;
   for (const auto& [v, text] : x_.ticks.empty() ? AutoTicks(x_) : x_.ticks) {
     const double px = Px(v);
     grid += "M" + Fixed(px) + " " + Fixed(top) + " V" + Fixed(bottom) + " ";
+    const double half_width_px = 3.1 * text.size();
+    if (px - half_width_px < last_label_right_px + 4) continue;
+    last_label_right_px = px + half_width_px;
     svg += "<text x=\"" + Fixed(px) + "\" y=\"" + Fixed(bottom + 14) + "\" text-anchor=\"middle\">" +
            EscapeHtml(text) + "</text>\n";
   }
