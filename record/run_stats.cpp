@@ -160,9 +160,20 @@ std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
     group_of[r] = at->second;
     ++sizes[at->second];
   }
-  for (std::size_t g = 0; g < groups.size(); ++g) groups[g]->reserve(sizes[g]);
-  for (std::size_t r = 0; r < runs.size(); ++r) groups[group_of[r]]->push_back(std::move(runs[r]));
-  std::vector<RunStats>().swap(runs);
+  // The largest group keeps the input's own buffer: its runs are closed up
+  // in place (input order kept) after the others moved out, so 10^6
+  // repetitions at one process count are never held twice.
+  const std::size_t largest =
+      groups.empty() ? 0 : static_cast<std::size_t>(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (g != largest) groups[g]->reserve(sizes[g]);
+  std::size_t kept = 0;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (group_of[r] != largest) groups[group_of[r]]->push_back(std::move(runs[r]));
+    else if (kept++ != r) runs[kept - 1] = std::move(runs[r]);
+  }
+  runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(kept), runs.end());
+  if (!groups.empty()) *groups[largest] = std::move(runs);
   std::vector<Series> series;
   for (auto& [key, by_procs] : grouped) {
     Series one;

@@ -84,8 +84,8 @@ nlohmann::json RunToJson(const RunStats& run) {
     sites.push_back(one);
   }
   out["call_sites"] = sites;
-  out["details"] = run.details;
-  out["derivations"] = run.derivations;
+  out["details"] = run.details.map();  // an object of strings (a TextMap would dump as pairs)
+  out["derivations"] = run.derivations.map();
   return out;
 }
 

@@ -250,7 +250,7 @@ TEST_CASE("cube: the record's rows alone give the same record as every call path
       CHECK(a.call_sites[s].calls_per_rank == b.call_sites[s].calls_per_rank);
     }
   }
-  CHECK(profiles >= 4);
+  CHECK(profiles >= 3);  // Score-P 9, big-endian 1.4, the checksum-bug cube
 }
 
 TEST_CASE("cube: a table declared beyond 2^24 values is read for the rows the record needs", "[ingest][cube][memory]") {

@@ -188,7 +188,7 @@ TEST_CASE("JSON output reads back as the same records, per-rank data included", 
   }
 }
 
-TEST_CASE("--series drops the rows of other series as the table is read", "[ingest][table][memory]") {
+TEST_CASE("table: rows of other series are dropped as the table is read (--series)", "[ingest][table][memory]") {
   const std::string csv = "series,procs,time_s\nalpha,1,10\nbeta,1,12\nAlphaBeta,2,6\nbeta,2,6.5\nalpha,2,5.1\n";
   qnm::TableRowFilter filter{"ALPHA", 0};
   std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(csv, "f.csv", nullptr, &filter);

@@ -59,8 +59,9 @@ class Campaign:
             return
         case = {"category": category, "damage": damage, "base": "(generated)", "damaged": str(named),
                 "argv": [str(a) for a in argv], "output": output}
-        if memory_mb:
+        if memory_mb:  # peak RSS checked by run.py; the address space may reach twice that
             case["max_memory_mb"] = memory_mb
+            case["max_address_mb"] = 2 * memory_mb
         if keep:
             case["keep"] = keep
         (folder / "case.json").write_text(json.dumps(case, indent=1))
@@ -332,7 +333,9 @@ def cli_cases(c, repo, series, synthetic, n_empty, n_mva):
         empty_at = argv.index("")
         option = argv[empty_at - 1] if empty_at > 1 and str(argv[empty_at - 1]).startswith("-") else "RUNS"
         folder = c.folder("cli-empty")
-        c.write(folder, "cli-empty", "empty " + option, argv, option if option != "RUNS" else "''", "json")
+        # An empty input path is named by its positional ("RUNS", "paths"): the message is the match.
+        named = option if option != "RUNS" else "an empty value is not accepted"
+        c.write(folder, "cli-empty", "empty " + option, argv, named, "json")
     for _ in range(n_mva):
         folder = c.folder("mva-numeric")
         if c.rng.random() < 0.5:

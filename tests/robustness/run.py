@@ -117,12 +117,14 @@ def check_text(text):
     return None
 
 
-def limits(cpu_seconds, sanitized, memory_mb=None):
+def limits(cpu_seconds, sanitized, memory_mb=None, address_mb=None):
     """CPU time, not wall time, decides a hang: on a shared, loaded machine a
     run of 0.3 s of CPU can take 10 s of wall time. ASan reserves terabytes of
     address space, so only the Release build gets the 6 GB address limit, or
-    the case's own max_memory_mb (round 4: a memory test per reader)."""
-    address_bytes = (memory_mb << 20) if memory_mb else (6 << 30)
+    the case's own max_address_mb, else max_memory_mb (round 4: a memory
+    test per reader; campaign19.py sets 2 GiB of address space and checks
+    1 GB of resident memory)."""
+    address_bytes = (address_mb or memory_mb or 6 << 10) << 20
     def apply():
         resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 1))
         if not sanitized:
@@ -183,7 +185,7 @@ def run_case(qnm, case_dir, timeout, sanitized):
         del env["QNM_DATA_DIR"]
     started = time.monotonic()
     try:
-        proc = run_measured(argv, max(20 * timeout, 300), limits(timeout, sanitized, case.get("max_memory_mb")), env)
+        proc = run_measured(argv, max(20 * timeout, 300), limits(timeout, sanitized, case.get("max_memory_mb"), case.get("max_address_mb")), env)
     except subprocess.TimeoutExpired:  # blocked without using CPU (e.g. reading a FIFO)
         return case, "hang", f"no exit within {max(20 * timeout, 300)} s of wall time", time.monotonic() - started
     seconds = time.monotonic() - started
