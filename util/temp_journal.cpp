@@ -19,7 +19,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr char kMagic[] = "qnm-predict temporary v1";
+constexpr char kMagic[] = "qnm-predict temporary v2";
 constexpr const char* kEntrySuffix = ".entry";
 constexpr const char* kPartSuffix = ".part";
 // An entry being written (".part") that nobody holds and that is older than
@@ -87,8 +87,24 @@ std::string ReadAll(int fd) {
 struct Recorded {
   TempKind kind = TempKind::kFile;
   unsigned long long device = 0, inode = 0;
+  long long birth_s = 0, birth_ns = 0;  // statx creation time: an inode number is reused at once
   std::string path;
 };
+
+// Device, inode and creation time of `path` (not following a link); false
+// when the file system does not give a creation time (the journal is off then).
+bool IdentityOf(const std::string& path, Recorded* out) {
+  struct statx st;
+  if (::statx(AT_FDCWD, path.c_str(), AT_SYMLINK_NOFOLLOW, STATX_INO | STATX_BTIME | STATX_TYPE, &st) != 0 ||
+      !(st.stx_mask & STATX_BTIME))
+    return false;
+  out->device = (static_cast<unsigned long long>(st.stx_dev_major) << 32) | st.stx_dev_minor;
+  out->inode = st.stx_ino;
+  out->birth_s = st.stx_btime.tv_sec;
+  out->birth_ns = st.stx_btime.tv_nsec;
+  out->kind = S_ISDIR(st.stx_mode) ? TempKind::kDirectory : TempKind::kFile;
+  return S_ISDIR(st.stx_mode) || S_ISREG(st.stx_mode);
+}
 
 bool Parse(const std::string& text, Recorded* out) {
   std::istringstream in(text);
@@ -97,20 +113,23 @@ bool Parse(const std::string& text, Recorded* out) {
   if (!std::getline(in, kind) || (kind != "file" && kind != "directory")) return false;
   out->kind = kind == "file" ? TempKind::kFile : TempKind::kDirectory;
   std::string ids;
-  if (!std::getline(in, ids) || std::sscanf(ids.c_str(), "%llu %llu", &out->device, &out->inode) != 2) return false;
+  if (!std::getline(in, ids) || std::sscanf(ids.c_str(), "%llu %llu %lld %lld", &out->device, &out->inode,
+                                            &out->birth_s, &out->birth_ns) != 4)
+    return false;
   if (!std::getline(in, out->path) || out->path.empty() || out->path.front() != '/') return false;
   return true;
 }
 
-// Removes `recorded.path` when it still is the file or folder the dead run created.
+// Removes `recorded.path` when it still is the file or folder the dead run
+// created: same device, inode, type and creation time (a file the user puts
+// there later may get the freed inode number, never the old creation time).
 bool RemoveIfStillOurs(const Recorded& recorded) {
-  struct stat st;
-  if (::lstat(recorded.path.c_str(), &st) != 0) return false;
-  if (static_cast<unsigned long long>(st.st_dev) != recorded.device ||
-      static_cast<unsigned long long>(st.st_ino) != recorded.inode)
+  Recorded now;
+  if (!IdentityOf(recorded.path, &now)) return false;
+  if (now.device != recorded.device || now.inode != recorded.inode || now.kind != recorded.kind ||
+      now.birth_s != recorded.birth_s || now.birth_ns != recorded.birth_ns)
     return false;
-  if (recorded.kind == TempKind::kFile) return S_ISREG(st.st_mode) && ::unlink(recorded.path.c_str()) == 0;
-  if (!S_ISDIR(st.st_mode)) return false;
+  if (recorded.kind == TempKind::kFile) return ::unlink(recorded.path.c_str()) == 0;
   std::error_code ec;
   fs::remove_all(recorded.path, ec);  // the dead run's own temporary folder (charts, traces)
   return !ec;
@@ -126,8 +145,9 @@ TempJournalEntry RecordTemp(const std::string& path, TempKind kind) {
   if (folder.empty()) return entry;
   std::error_code ec;
   const std::string absolute = fs::absolute(path, ec).lexically_normal().string();
-  struct stat st;
-  if (ec || absolute.find('\n') != std::string::npos || ::lstat(absolute.c_str(), &st) != 0) return entry;
+  Recorded identity;
+  if (ec || absolute.find('\n') != std::string::npos || !IdentityOf(absolute, &identity) || identity.kind != kind)
+    return entry;
   const std::string name = folder + "/" + std::to_string(::getpid()) + "." + RandomToken();
   const std::string part = name + kPartSuffix;
   int fd = ::open(part.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
@@ -136,7 +156,7 @@ TempJournalEntry RecordTemp(const std::string& path, TempKind kind) {
   std::ostringstream text;
   text << kMagic << "\n"
        << (kind == TempKind::kFile ? "file" : "directory") << "\n"
-       << static_cast<unsigned long long>(st.st_dev) << " " << static_cast<unsigned long long>(st.st_ino) << "\n"
+       << identity.device << " " << identity.inode << " " << identity.birth_s << " " << identity.birth_ns << "\n"
        << absolute << "\n";
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0 || !WriteAll(fd, text.str()) ||
       ::rename(part.c_str(), (name + kEntrySuffix).c_str()) != 0) {

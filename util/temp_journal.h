@@ -3,13 +3,15 @@
 // handler cannot run on SIGKILL (or a power cut), so the temporary of an
 // interrupted write stays beside the output. The journal records every
 // temporary this tool creates, in a private state folder, as an entry that
-// names the temporary's path, device and inode and that the creating process
+// names the temporary's path, device, inode and creation time (statx) and that the creating process
 // holds locked (flock) while the temporary lives. The next run that writes an
 // output sweeps the journal: an entry nobody holds belongs to a dead run, and
 // its temporary is removed only when the path still names the very file or
-// folder that run created (same device, inode and type). A user's file is
-// never removed: it is not in the journal, and a file the user puts at a
-// recorded path later has another inode (README.md on outputs).
+// folder that run created (same device, inode, type and creation time). A
+// user's file is never removed: it is not in the journal, and a file the user
+// puts at a recorded path later has a later creation time even when it gets
+// the freed inode number (README.md on outputs). A file system without
+// creation times leaves the journal off for its temporaries.
 //
 // The state folder is $QNM_STATE_DIR, else $XDG_STATE_HOME/qnm-predict/temporaries,
 // else $HOME/.local/state/qnm-predict/temporaries (created 0700). When none can
