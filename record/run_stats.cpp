@@ -163,8 +163,10 @@ std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
   // The largest group keeps the input's own buffer: its runs are closed up
   // in place (input order kept) after the others moved out, so 10^6
   // repetitions at one process count are never held twice.
-  const std::size_t largest =
+  // Only when it holds at least half of them: the buffer keeps its capacity.
+  std::size_t largest =
       groups.empty() ? 0 : static_cast<std::size_t>(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
+  if (groups.empty() || 2 * sizes[largest] < runs.size()) largest = groups.size();  // none
   for (std::size_t g = 0; g < groups.size(); ++g)
     if (g != largest) groups[g]->reserve(sizes[g]);
   std::size_t kept = 0;
@@ -173,7 +175,8 @@ std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
     else if (kept++ != r) runs[kept - 1] = std::move(runs[r]);
   }
   runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(kept), runs.end());
-  if (!groups.empty()) *groups[largest] = std::move(runs);
+  if (largest < groups.size()) *groups[largest] = std::move(runs);
+  else std::vector<RunStats>().swap(runs);
   std::vector<Series> series;
   for (auto& [key, by_procs] : grouped) {
     Series one;

@@ -32,6 +32,7 @@ from pathlib import Path
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cube_structure as C  # noqa: E402
 import cube_structure_fuzz as F  # noqa: E402
+from generate import make_over_long_path, walk_runs_folder  # noqa: E402
 
 INGEST = ["ingest", "--strict", "--quiet", "--format", "csv"]
 PREDICT = ["predict", "--format", "csv", "--procs", "1..64"]
@@ -232,10 +233,7 @@ def walk_cases(c, series, n):
             for _ in kinds:
                 c.rng.random()
             continue
-        runs = folder / "runs"
-        runs.mkdir(parents=True, exist_ok=True)
-        for source in sorted(series.iterdir())[:6]:
-            os.symlink(source, runs / source.name)
+        runs = walk_runs_folder(folder, series)
         for kind in kinds:
             size = c.rng.choice([70 << 20, 3 << 30, 1 << 40])
             if kind.startswith("sparse"):
@@ -243,13 +241,7 @@ def walk_cases(c, series, n):
                 with open(runs / name, "wb") as f:
                     f.truncate(size)
             elif kind == "long path":
-                deep = runs
-                for _ in range(400):
-                    try:
-                        deep = deep / "dddddddddd"
-                        os.mkdir(deep)
-                    except OSError:
-                        break
+                make_over_long_path(runs)
             elif kind == "fifo":
                 os.mkfifo(runs / "pipe.csv")
             elif kind == "link loop":
