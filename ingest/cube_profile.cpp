@@ -267,76 +267,163 @@ double Decode(BinaryCursor* cursor, const ValueType& type) {
   }
 }
 
-// Inflates the ZCUBEX.DATA segments into exactly `expected` bytes.
-std::string InflateSegments(BinaryCursor cursor, std::size_t expected, const std::string& where) {
-  int64_t segments = 0;
-  if (!cursor.Read(&segments) || segments < 0 || static_cast<uint64_t>(segments) > cursor.left() / 24)
-    throw std::runtime_error(where + ": bad segment count in compressed data");
-  std::vector<int64_t> sizes;
-  for (int64_t s = 0; s < segments; ++s) {
-    int64_t uncompressed_at = 0, compressed_at = 0, compressed_size = 0;
-    cursor.Read(&uncompressed_at);
-    cursor.Read(&compressed_at);
-    cursor.Read(&compressed_size);
-    if (compressed_size < 0) throw std::runtime_error(where + ": negative segment size in compressed data");
-    sizes.push_back(compressed_size);
+// The bytes of a metric's data, as stored (CUBEX.DATA) or inflated segment
+// by segment (ZCUBEX.DATA) through a small buffer: a table is decoded value by
+// value, never unpacked whole, so memory is what the reader keeps of it.
+class StoredBytes {
+ public:
+  StoredBytes(std::string_view data, bool swap, std::size_t expected, const std::string& where)
+      : where_(where), expected_(expected) {
+    if (data.substr(0, kZDataMarker.size()) == kZDataMarker) {
+      compressed_ = true;
+      BinaryCursor cursor(data.substr(kZDataMarker.size()), swap);
+      int64_t segments = 0;
+      if (!cursor.Read(&segments) || segments < 0 || static_cast<uint64_t>(segments) > cursor.left() / 24)
+        throw std::runtime_error(where + ": bad segment count in compressed data");
+      std::vector<int64_t> sizes;
+      for (int64_t s = 0; s < segments; ++s) {
+        int64_t uncompressed_at = 0, compressed_at = 0, compressed_size = 0;
+        cursor.Read(&uncompressed_at);
+        cursor.Read(&compressed_at);
+        cursor.Read(&compressed_size);
+        if (compressed_size < 0) throw std::runtime_error(where + ": negative segment size in compressed data");
+        sizes.push_back(compressed_size);
+      }
+      for (int64_t size : sizes) {
+        if (size == 0) continue;
+        if (static_cast<uint64_t>(size) > cursor.left())
+          throw std::runtime_error(where + ": compressed segment runs past the end");
+        segments_.push_back(cursor.Rest().substr(0, static_cast<std::size_t>(size)));
+        cursor.Skip(static_cast<std::size_t>(size));
+      }
+    } else if (data.substr(0, kDataMarker.size()) == kDataMarker) {
+      plain_ = data.substr(kDataMarker.size());
+      if (plain_.size() != expected)
+        throw std::runtime_error(where + ": data holds " + std::to_string(plain_.size()) + " bytes, the index needs " +
+                                 std::to_string(expected));
+    } else {
+      throw std::runtime_error(where + ": no CUBEX.DATA marker");
+    }
   }
-  std::string out(expected, '\0');
-  std::size_t filled = 0;
-  for (int64_t size : sizes) {
-    if (size == 0) continue;
-    if (static_cast<uint64_t>(size) > cursor.left()) throw std::runtime_error(where + ": compressed segment runs past the end");
-    std::string_view segment = cursor.Rest().substr(0, static_cast<std::size_t>(size));
-    cursor.Skip(static_cast<std::size_t>(size));
-    z_stream stream{};
-    if (inflateInit(&stream) != Z_OK) throw std::runtime_error(where + ": cannot start zlib");
-    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(segment.data()));
-    stream.avail_in = static_cast<uInt>(segment.size());
-    stream.next_out = reinterpret_cast<Bytef*>(out.data() + filled);
-    stream.avail_out = static_cast<uInt>(expected - filled);
-    int status = inflate(&stream, Z_FINISH);
-    std::size_t produced = (expected - filled) - stream.avail_out;
-    inflateEnd(&stream);
-    if (status != Z_STREAM_END)
-      throw std::runtime_error(where + (status == Z_BUF_ERROR && stream.avail_out == 0
-                                            ? ": compressed data unpacks to more values than the index lists"
-                                            : ": corrupt zlib data"));
-    filled += produced;
+  ~StoredBytes() {
+    if (stream_open_) inflateEnd(&stream_);
   }
-  if (filled != expected)
-    throw std::runtime_error(where + ": compressed data holds " + std::to_string(filled) + " bytes, the index needs " +
-                             std::to_string(expected));
-  return out;
-}
+  StoredBytes(const StoredBytes&) = delete;
+  StoredBytes& operator=(const StoredBytes&) = delete;
 
-/// Values of one metric as stored, [call node index * columns + column]; empty
-/// when the archive holds no data for it.
-std::vector<double> ReadStoredValues(const std::map<std::string, std::string>& members, const CubeMetric& metric,
-                                     const std::vector<int>& node_at_position, std::size_t columns) {
+  /// The next `n` bytes (n <= 64); throws when the data ends before `expected` bytes.
+  std::string_view Next(std::size_t n) {
+    if (!compressed_) {
+      std::string_view out = plain_.substr(taken_, n);
+      taken_ += n;
+      return out;
+    }
+    while (buffered_.size() - at_ < n) {
+      buffered_.erase(0, at_);
+      at_ = 0;
+      if (!Refill()) ThrowShort();
+    }
+    std::string_view out(buffered_.data() + at_, n);
+    at_ += n;
+    taken_ += n;
+    return out;
+  }
+  /// Throws when the data holds more than the index lists.
+  void Finish() {
+    if (!compressed_) return;
+    if (buffered_.size() > at_ || Refill())
+      throw std::runtime_error(where_ + ": compressed data unpacks to more values than the index lists");
+  }
+
+ private:
+  // Inflates up to a buffer more; false at the end of the last segment.
+  bool Refill() {
+    constexpr std::size_t kChunkBytes = 1 << 18;
+    while (segment_ < segments_.size()) {
+      if (!stream_open_) {
+        stream_ = z_stream{};
+        if (inflateInit(&stream_) != Z_OK) throw std::runtime_error(where_ + ": cannot start zlib");
+        stream_open_ = true;
+        stream_.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(segments_[segment_].data()));
+        stream_.avail_in = static_cast<uInt>(segments_[segment_].size());
+      }
+      const std::size_t before = buffered_.size();
+      buffered_.resize(before + kChunkBytes);
+      stream_.next_out = reinterpret_cast<Bytef*>(buffered_.data() + before);
+      stream_.avail_out = static_cast<uInt>(kChunkBytes);
+      int status = inflate(&stream_, Z_NO_FLUSH);
+      const std::size_t produced = kChunkBytes - stream_.avail_out;
+      buffered_.resize(before + produced);
+      inflated_ += produced;
+      if (status == Z_STREAM_END) {
+        inflateEnd(&stream_);
+        stream_open_ = false;
+        ++segment_;
+      } else if (status != Z_OK || (produced == 0 && stream_.avail_in == 0)) {
+        throw std::runtime_error(where_ + ": corrupt zlib data");
+      }
+      if (inflated_ > expected_)
+        throw std::runtime_error(where_ + ": compressed data unpacks to more values than the index lists");
+      if (produced > 0) return true;
+    }
+    return false;
+  }
+  [[noreturn]] void ThrowShort() const {
+    throw std::runtime_error(where_ + ": compressed data holds " + std::to_string(inflated_) +
+                             " bytes, the index needs " + std::to_string(expected_));
+  }
+
+  std::string where_;
+  std::size_t expected_;
+  bool compressed_ = false;
+  std::string_view plain_;
+  std::vector<std::string_view> segments_;
+  std::size_t segment_ = 0;
+  z_stream stream_{};
+  bool stream_open_ = false;
+  std::string buffered_;
+  std::size_t at_ = 0, taken_ = 0, inflated_ = 0;
+};
+
+/// The stored rows of one metric: the call node index of each row, in the
+/// order of the data. `listed` is false when the archive holds no data for it.
+struct StoredLayout {
+  bool listed = false;
+  bool swap = false;
+  std::vector<int> rows;
+  std::string_view data;
+  ValueType type;
+  std::string where;
+};
+
+StoredLayout ReadLayout(const std::map<std::string, std::string>& members, const CubeMetric& metric,
+                        const std::vector<int>& node_at_position) {
+  StoredLayout layout;
   std::string name = std::to_string(metric.id);
   auto index_it = members.find(name + ".index"), data_it = members.find(name + ".data");
-  if (index_it == members.end() || data_it == members.end()) return {};
-  const std::string where = "metric '" + metric.uniq_name + "' (" + name + ".index/.data)";
-  ValueType type = TypeOf(metric.dtype);
-  if (type.width == 0) throw std::runtime_error(where + ": unsupported data type '" + metric.dtype + "'");
+  if (index_it == members.end() || data_it == members.end()) return layout;
+  layout.listed = true;
+  layout.where = "metric '" + metric.uniq_name + "' (" + name + ".index/.data)";
+  const std::string& where = layout.where;
+  layout.type = TypeOf(metric.dtype);
+  if (layout.type.width == 0) throw std::runtime_error(where + ": unsupported data type '" + metric.dtype + "'");
   std::string_view index = index_it->second;
   if (index.substr(0, kIndexMarker.size()) != kIndexMarker) throw std::runtime_error(where + ": no CUBEX.INDEX marker");
   index.remove_prefix(kIndexMarker.size());
   uint32_t endian_mark = 0;
   if (index.size() < 4) throw std::runtime_error(where + ": index header cut short");
   std::memcpy(&endian_mark, index.data(), 4);
-  bool swap = endian_mark != 1;
-  if (swap && endian_mark != 0x01000000u) throw std::runtime_error(where + ": bad endianness mark in the index");
-  BinaryCursor cursor(index, swap);
+  layout.swap = endian_mark != 1;
+  if (layout.swap && endian_mark != 0x01000000u) throw std::runtime_error(where + ": bad endianness mark in the index");
+  BinaryCursor cursor(index, layout.swap);
   cursor.Skip(4);
   uint16_t version = 0;
   uint8_t format = 0;
   if (!cursor.Read(&version) || !cursor.Read(&format)) throw std::runtime_error(where + ": index header cut short");
-  std::vector<int> rows;  // call node index of each stored row
-  if (format == 1) {      // sparse: the listed positions in the call-tree enumeration
+  if (format == 1) {  // sparse: the listed positions in the call-tree enumeration
     uint32_t count = 0;
     if (!cursor.Read(&count) || count > cursor.left() / 4) throw std::runtime_error(where + ": index list cut short");
-    rows.reserve(count);
+    layout.rows.reserve(count);
     std::vector<bool> listed(node_at_position.size(), false);
     for (uint32_t i = 0; i < count; ++i) {
       uint32_t position = 0;
@@ -348,37 +435,44 @@ std::vector<double> ReadStoredValues(const std::map<std::string, std::string>& m
       if (listed[position])
         throw std::runtime_error(where + ": index lists call-tree position " + std::to_string(position) + " twice");
       listed[position] = true;
-      rows.push_back(node_at_position[position]);
+      layout.rows.push_back(node_at_position[position]);
     }
   } else if (format == 0) {  // dense: every call node, in enumeration order
-    rows = node_at_position;
+    layout.rows = node_at_position;
   } else {
     throw std::runtime_error(where + ": unsupported index format " + std::to_string(format));
   }
-  std::size_t expected = rows.size() * columns * type.width;
-  std::string_view data = data_it->second;
-  std::string inflated;
-  if (data.substr(0, kZDataMarker.size()) == kZDataMarker) {
-    inflated = InflateSegments(BinaryCursor(data.substr(kZDataMarker.size()), swap), expected, where);
-    data = inflated;
-  } else if (data.substr(0, kDataMarker.size()) == kDataMarker) {
-    data.remove_prefix(kDataMarker.size());
-  } else {
-    throw std::runtime_error(where + ": no CUBEX.DATA marker");
-  }
-  if (data.size() != expected)
-    throw std::runtime_error(where + ": data holds " + std::to_string(data.size()) + " bytes, the index needs " +
-                             std::to_string(expected) + " (" + std::to_string(rows.size()) + " cnodes x " +
-                             std::to_string(columns) + " locations)");
-  std::vector<double> values(node_at_position.size() * columns, 0.0);
-  // Data is in the writer's byte order; the index's endianness mark says whether it is ours.
-  BinaryCursor values_cursor(data, swap);
-  for (int row : rows)
+  layout.data = data_it->second;
+  return layout;
+}
+
+/// Calls `sink(node, column, value)` for every stored value of `layout`, in
+/// the data's order (the writer's byte order; the index's mark says whether
+/// it is ours). Throws on a short, long or non-finite table.
+template <typename Sink>
+void ForEachStoredValue(const StoredLayout& layout, std::size_t columns, Sink&& sink) {
+  const std::size_t width = layout.type.width;
+  StoredBytes bytes(layout.data, layout.swap, layout.rows.size() * columns * width, layout.where);
+  for (int row : layout.rows)
     for (std::size_t c = 0; c < columns; ++c) {
-      double value = Decode(&values_cursor, type);
-      if (!std::isfinite(value)) throw std::runtime_error(where + ": value is not a finite number");
-      values[static_cast<std::size_t>(row) * columns + c] += value;
+      BinaryCursor value_bytes(bytes.Next(width), layout.swap);
+      double value = Decode(&value_bytes, layout.type);
+      if (!std::isfinite(value)) throw std::runtime_error(layout.where + ": value is not a finite number");
+      sink(static_cast<std::size_t>(row), c, value);
     }
+  bytes.Finish();
+}
+
+/// Values of one metric as stored, [call node index * columns + column]; empty
+/// when the archive holds no data for it.
+std::vector<double> ReadStoredValues(const std::map<std::string, std::string>& members, const CubeMetric& metric,
+                                     const std::vector<int>& node_at_position, std::size_t columns) {
+  StoredLayout layout = ReadLayout(members, metric, node_at_position);
+  if (!layout.listed) return {};
+  std::vector<double> values(node_at_position.size() * columns, 0.0);
+  ForEachStoredValue(layout, columns, [&](std::size_t node, std::size_t c, double value) {
+    values[node * columns + c] += value;
+  });
   return values;
 }
 
@@ -494,6 +588,89 @@ std::string CallPathOf(const CubeProfile& profile, std::size_t node) {
   return path;
 }
 
+// The region of a call node as the trace reader describes it. Score-P's
+// program root ("PARALLEL" in 1.x, the program name later) is artificial and,
+// in 1.x, of paradigm mpi: it is never MPI time.
+trace::Region RegionOf(const CubeProfile& profile, const CubeCallNode& node) {
+  const CubeRegion& cube_region = profile.regions[static_cast<std::size_t>(node.region)];
+  uint8_t paradigm = cube_region.role == "artificial" ? static_cast<uint8_t>(OTF2_PARADIGM_MEASUREMENT_SYSTEM)
+                                                      : Otf2Paradigm(cube_region.paradigm);
+  return trace::DescribeRegion(cube_region.name, Otf2Role(cube_region.role), paradigm);
+}
+
+// CubeValues::kRecordRows: the values of the call-tree roots (inclusive time:
+// the run time) and of the MPI call paths (exclusive time, visits, bytes), read
+// value by value as stored; the other call paths' values are summed into
+// their root as they pass and never held. Memory is O(kept rows x locations),
+// whatever the call tree's size (docs/formats/cube4.md).
+void ReadRecordRows(CubeProfile& profile, const std::map<std::string, std::string>& members,
+                    const std::vector<int>& depth_first, const std::vector<int>& wide, std::size_t file_bytes) {
+  const std::string& path = profile.path;
+  const std::size_t columns = profile.locations.size(), nodes = profile.call_nodes.size();
+  std::vector<int> root_of(nodes, -1);
+  profile.row_of_node.assign(nodes, -1);
+  int rows = 0;
+  for (std::size_t n = 0; n < nodes; ++n) {  // parents precede children
+    const int parent = profile.call_nodes[n].parent;
+    root_of[n] = parent < 0 ? static_cast<int>(n) : root_of[static_cast<std::size_t>(parent)];
+    if (parent < 0 || RegionOf(profile, profile.call_nodes[n]).is_mpi) profile.row_of_node[n] = rows++;
+  }
+  const uint64_t kept_values = static_cast<uint64_t>(rows) * columns;
+  if (kept_values > kCubeMaxKeptValues)
+    throw InputError(path, 0,
+                     std::to_string(rows) + " call-tree roots and MPI call paths x " + std::to_string(columns) +
+                         " locations = " + std::to_string(kept_values) + " values per metric, more than the " +
+                         std::to_string(kCubeMaxKeptValues) + " this reader holds in memory");
+  auto read = [&](const char* uniq_name, std::vector<double>* exclusive, std::vector<double>* root_inclusive) {
+    const CubeMetric* metric = FindMetric(profile, uniq_name);
+    if (!metric) return;
+    const bool inclusive = metric->type == "INCLUSIVE";
+    try {
+      StoredLayout layout = ReadLayout(members, *metric, inclusive ? wide : depth_first);
+      if (!layout.listed) return;
+      // What the index lists is read; a table much larger than the file can
+      // hold lists values the file does not store (a declared size).
+      const uint64_t listed_values = static_cast<uint64_t>(layout.rows.size()) * columns;
+      const uint64_t stored_bound =
+          std::max<uint64_t>(kCubeTableValuesFloor, kCubeTableValuesPerFileByte * static_cast<uint64_t>(file_bytes));
+      if (listed_values > stored_bound)
+        throw std::runtime_error(layout.where + ": the index lists " + std::to_string(layout.rows.size()) +
+                                 " call paths x " + std::to_string(columns) + " locations = " +
+                                 std::to_string(listed_values) + " values, more than a " + std::to_string(file_bytes) +
+                                 "-byte file can store (" + std::to_string(stored_bound) + ")");
+      exclusive->assign(kept_values, 0.0);
+      if (root_inclusive) root_inclusive->assign(kept_values, 0.0);
+      ForEachStoredValue(layout, columns, [&](std::size_t node, std::size_t c, double value) {
+        if (value < 0) throw std::runtime_error(std::string("metric '") + uniq_name + "' has a negative value");
+        const int row = profile.row_of_node[node];
+        const int parent = profile.call_nodes[node].parent;
+        if (row >= 0) (*exclusive)[static_cast<std::size_t>(row) * columns + c] += value;
+        if (inclusive) {  // exclusive = inclusive - children's inclusive
+          const int parent_row = parent < 0 ? -1 : profile.row_of_node[static_cast<std::size_t>(parent)];
+          if (parent_row >= 0) (*exclusive)[static_cast<std::size_t>(parent_row) * columns + c] -= value;
+          if (root_inclusive && parent < 0) (*root_inclusive)[static_cast<std::size_t>(row) * columns + c] += value;
+        } else if (root_inclusive) {  // a root's inclusive = the sum over its subtree
+          const int root_row = profile.row_of_node[static_cast<std::size_t>(root_of[node])];
+          (*root_inclusive)[static_cast<std::size_t>(root_row) * columns + c] += value;
+        }
+      });
+    } catch (const std::runtime_error& error) {
+      throw InputError(path, 0, error.what());
+    }
+    // Inclusive minus children leaves rounding noise; beyond that the file contradicts itself.
+    for (double& value : *exclusive) {
+      if (value < -1e-6)
+        throw InputError(path, 0, std::string("metric '") + uniq_name + "': a child's inclusive value exceeds its parent's");
+      value = std::max(value, 0.0);
+    }
+  };
+  read("time", &profile.exclusive_time, &profile.inclusive_time);
+  if (profile.exclusive_time.empty()) throw InputError(path, 0, "the profile has no data for the 'time' metric");
+  read("visits", &profile.exclusive_visits, nullptr);
+  read("bytes_sent", &profile.exclusive_bytes_sent, nullptr);
+  read("bytes_received", &profile.exclusive_bytes_received, nullptr);
+}
+
 }  // namespace
 
 bool LooksLikeCubeProfile(std::string_view bytes) {
@@ -508,7 +685,7 @@ bool LooksLikeCubeProfile(std::string_view bytes) {
   return name == "anchor.xml" || ends(".index") || ends(".data") || name == "remapping.spec";
 }
 
-CubeProfile ParseCubeProfile(std::string_view bytes, const std::string& path) {
+CubeProfile ParseCubeProfile(std::string_view bytes, const std::string& path, CubeValues values) {
   // Unpacked members are bounded by the file size: Cube stores values
   // uncompressed or zlib-compressed, and a real cube compresses at most a few
   // hundred times; 1000x keeps hostile files from exhausting memory.
@@ -537,6 +714,10 @@ CubeProfile ParseCubeProfile(std::string_view bytes, const std::string& path) {
       ReadTarMembers(bytes, path, limits, [&](const std::string& name) { return needed.count(name) > 0; });
 
   const std::vector<int> depth_first = DepthFirstPositions(profile), wide = WidePositions(profile);
+  if (values == CubeValues::kRecordRows) {
+    ReadRecordRows(profile, members, depth_first, wide, bytes.size());
+    return profile;
+  }
   const std::size_t columns = profile.locations.size();
   // The tables are dense [call node x location]: bounded by a fixed size and
   // by what the file can store, never by the sizes the anchor declares.
@@ -622,16 +803,19 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
   run.details["cube_locations"] = std::to_string(columns);
 
   auto per_rank = [&](const std::vector<double>& values, std::size_t node, std::vector<double>* out) {
-    for (std::size_t c = 0; c < columns; ++c) (*out)[static_cast<std::size_t>(rank_of_column[c])] += values[node * columns + c];
+    const std::size_t row = static_cast<std::size_t>(profile.Row(node));
+    for (std::size_t c = 0; c < columns; ++c) (*out)[static_cast<std::size_t>(rank_of_column[c])] += values[row * columns + c];
   };
 
   // App time: the inclusive time of all call-tree roots, per location; a
   // rank's time is its longest location (the master thread).
   run.app_time_s_per_rank.assign(ranks, 0.0);
+  std::vector<std::size_t> root_rows;  // once, not per location: 100,000 locations x 20,000 call paths
+  for (std::size_t n = 0; n < profile.call_nodes.size(); ++n)
+    if (profile.call_nodes[n].parent < 0) root_rows.push_back(static_cast<std::size_t>(profile.Row(n)));
   for (std::size_t c = 0; c < columns; ++c) {
     double total = 0;
-    for (std::size_t n = 0; n < profile.call_nodes.size(); ++n)
-      if (profile.call_nodes[n].parent < 0) total += profile.inclusive_time[n * columns + c];
+    for (std::size_t row : root_rows) total += profile.inclusive_time[row * columns + c];
     double& rank_time = run.app_time_s_per_rank[static_cast<std::size_t>(rank_of_column[c])];
     rank_time = std::max(rank_time, total);
   }
@@ -645,12 +829,7 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
   double mpi_calls = 0, bytes_received = 0;
   for (std::size_t n = 0; n < profile.call_nodes.size(); ++n) {
     const CubeCallNode& node = profile.call_nodes[n];
-    const CubeRegion& cube_region = profile.regions[static_cast<std::size_t>(node.region)];
-    // Score-P's program root ("PARALLEL" in 1.x, the program name later) is
-    // artificial and, in 1.x, of paradigm mpi: it is never MPI time.
-    uint8_t paradigm = cube_region.role == "artificial" ? static_cast<uint8_t>(OTF2_PARADIGM_MEASUREMENT_SYSTEM)
-                                                        : Otf2Paradigm(cube_region.paradigm);
-    trace::Region region = trace::DescribeRegion(cube_region.name, Otf2Role(cube_region.role), paradigm);
+    trace::Region region = RegionOf(profile, node);
     if (!region.is_mpi) continue;
     CallSiteStats site;
     site.id = static_cast<int>(node.id);
@@ -664,7 +843,8 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
     if (have_visits) per_rank(profile.exclusive_visits, n, &site.calls_per_rank);
     if (have_bytes) per_rank(profile.exclusive_bytes_sent, n, &site.bytes_sent_per_rank);
     if (!profile.exclusive_bytes_received.empty())
-      for (std::size_t c = 0; c < columns; ++c) bytes_received += profile.exclusive_bytes_received[n * columns + c];
+      for (std::size_t c = 0; c < columns; ++c)
+        bytes_received += profile.exclusive_bytes_received[static_cast<std::size_t>(profile.Row(n)) * columns + c];
     for (std::size_t r = 0; r < ranks; ++r) {
       run.mpi_time_s_per_rank[r] += site.time_s_per_rank[r];
       mpi_calls += site.calls_per_rank[r];
@@ -708,7 +888,7 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
 }
 
 RunStats ReadCubeRunStats(std::string_view bytes, const std::string& path) {
-  RunStats run = CubeProfileToRunStats(ParseCubeProfile(bytes, path));
+  RunStats run = CubeProfileToRunStats(ParseCubeProfile(bytes, path, CubeValues::kRecordRows));
   // The same plausibility rules as every other reader (6e300 s, 3e-320 s after
   // a byte-swapped read, 0 s from an empty sparse index, inf bytes per message).
   RequirePlausibleRecord(run, path, 0);

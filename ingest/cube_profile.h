@@ -36,8 +36,14 @@ struct CubeLocation {
   std::string type;  // "thread", "accelerator", "metric"
 };
 
+/// Which call paths' values ParseCubeProfile holds.
+enum class CubeValues {
+  kEveryCallPath,  // [call node x location] for every call node (cube sets model every call path)
+  kRecordRows,     // only the rows the record needs: call-tree roots and MPI call paths
+};
+
 /// The parts of a .cubex the record needs: the three trees and the values of
-/// the metrics asked for, as [call node index][location column].
+/// the metrics asked for, as [row][location column].
 struct CubeProfile {
   std::string path;
   std::string creator;  // <attr key="Creator">, e.g. "Score-P 8.4"
@@ -47,16 +53,25 @@ struct CubeProfile {
   std::vector<CubeLocation> locations;   // sorted by id = data column
   std::vector<int> process_ranks;        // MPI rank of each location group of type process
 
+  /// The row of each call node in the tables below, -1 when its values were
+  /// not kept (CubeValues::kRecordRows); empty = every call node, row = index.
+  std::vector<int> row_of_node;
+
   /// Values of metric `uniq_name` converted to EXCLUSIVE along the call tree,
-  /// [call node * locations + column]; empty when the metric or its data is absent.
+  /// [Row(call node) * locations + column]; empty when the metric or its data is absent.
   std::vector<double> exclusive_time, exclusive_visits, exclusive_bytes_sent, exclusive_bytes_received;
-  /// Inclusive time of every call node (same layout).
+  /// Inclusive time of every kept call node (same layout).
   std::vector<double> inclusive_time;
+
+  /// The table row of call node `node` (its index when every node is kept), -1 when not kept.
+  int Row(std::size_t node) const { return row_of_node.empty() ? static_cast<int>(node) : row_of_node[node]; }
 };
 
 /// Parses a .cubex held in `bytes` (the file at `path`, named in errors).
-/// Throws InputError for anything that is not a readable CUBE4 profile.
-CubeProfile ParseCubeProfile(std::string_view bytes, const std::string& path);
+/// Throws InputError for anything that is not a readable CUBE4 profile, and
+/// when the values to hold exceed ingest/cube_memory_budget.h's bounds.
+CubeProfile ParseCubeProfile(std::string_view bytes, const std::string& path,
+                             CubeValues values = CubeValues::kEveryCallPath);
 
 /// The run-statistics record of one profile (one run).
 RunStats CubeProfileToRunStats(const CubeProfile& profile);

@@ -177,32 +177,48 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
   // Case 1: the same origin (file content, place in the file) read twice,
   // e.g. one file under two folders. Equal numbers from different origins
   // are different runs: Extra-P's "DATA 4.1 3.9 4.0 4.0 4.1" is 5 values.
-  std::unordered_map<std::string, std::size_t> first_of_origin;
+  // Keyed by a hash of (origin, series key), checked on a hit: a million
+  // table rows cost 16 bytes each here, not a copy of every origin string.
+  std::unordered_multimap<std::size_t, std::size_t> first_of_origin;
   first_of_origin.reserve(runs.size());
+  auto identity = [&](std::size_t i) { return runs[i].origin + '\n' + KeyOf(runs[i]).ToString(); };
   for (std::size_t i = 0; i < runs.size(); ++i) {
     if (dropped[i] || runs[i].origin.empty()) continue;
     // Within one series: a byte-identical file named for another configuration
     // (st-g5k_lu.C.64.td.I.out and …64ranks.fold1.1core-per-node.td.out) is
     // not silently moved out of the series its name puts it in.
-    auto [it, added] = first_of_origin.emplace(runs[i].origin + '\n' + KeyOf(runs[i]).ToString(), i);
-    if (added) continue;
+    const std::string mine = identity(i);
+    const std::size_t hash = std::hash<std::string>()(mine);
+    std::size_t first = runs.size();
+    for (auto [at, end] = first_of_origin.equal_range(hash); at != end && first == runs.size(); ++at)
+      if (identity(at->second) == mine) first = at->second;
+    if (first == runs.size()) {
+      first_of_origin.emplace(hash, i);
+      continue;
+    }
     // Identical files side by side in one folder under other names are that
     // folder's repetitions (an Extra-P cube-set folder's profile1.cubex and
     // profile2.cubex; Extra-P counts both); a copy is the same file elsewhere.
-    const std::string& kept_file = runs[it->second].sources.front();
+    const std::string& kept_file = runs[first].sources.front();
     const std::string& this_file = runs[i].sources.front();
     if (kept_file != this_file && Folder(kept_file) == Folder(this_file)) continue;
     dropped[i] = true;
     ++sum.copies;
     files.insert(IsStatisticsTableRow(runs[i]) ? TableFile(runs[i]) : BaseName(runs[i].sources.front()));
-    FoldInto(&runs[it->second], std::move(runs[i]), "the same measurement read again");
+    FoldInto(&runs[first], std::move(runs[i]), "the same measurement read again");
   }
 
   sum.files.assign(files.begin(), files.end());
-  std::vector<RunStats> kept;
+  // Kept records close ranks in place: a second vector of them would double
+  // the memory of a million-row table at its peak.
+  std::size_t kept = 0;
   for (std::size_t i = 0; i < runs.size(); ++i)
-    if (!dropped[i]) kept.push_back(std::move(runs[i]));
-  return kept;
+    if (!dropped[i]) {
+      if (kept != i) runs[kept] = std::move(runs[i]);
+      ++kept;
+    }
+  runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(kept), runs.end());
+  return runs;
 }
 
 }  // namespace qnm

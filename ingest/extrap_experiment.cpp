@@ -100,6 +100,10 @@ std::vector<RunStats> ExtrapToRunStats(const ExtrapExperiment& experiment, const
     return m->values[point][std::min(repetition, m->values[point].size() - 1)];
   };
   std::vector<RunStats> runs;
+  std::size_t repetitions = 0;
+  for (const std::vector<double>& values : root->values) repetitions += values.size();
+  runs.reserve(repetitions);  // one record per repetition: 10^6 on one DATA line are 10^6 records
+  TextMapPool shared;         // and one derivations map for all of them
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
     double procs = experiment.points[p];
     if (procs < 1 || procs > 1e8 || procs != std::floor(procs))
@@ -128,6 +132,7 @@ std::vector<RunStats> ExtrapToRunStats(const ExtrapExperiment& experiment, const
       if (mpi) run.derivations["mpi_time_mean_s"] = "Extra-P: metric time of call path " + mpi->callpath;
       if (compute) run.derivations["compute_time_mean_s"] = "Extra-P: metric time of call path " + compute->callpath;
       run.Derive();
+      run.derivations.ShareWith(&shared);
       runs.push_back(std::move(run));
     }
   }

@@ -63,7 +63,7 @@ bool SniffCsvTable(const std::string& path, std::string_view) { return HasExtens
 
 ReaderOutput ReadCsvTable(const ReaderInput& input) {
   ReaderOutput output;
-  output.runs = ReadStatisticsCsv(input.text, input.path, &output.notes);
+  output.runs = ReadStatisticsCsv(input.text, input.path, &output.notes, input.table_filter);
   return output;
 }
 
@@ -71,7 +71,7 @@ bool SniffJsonTable(const std::string& path, std::string_view) { return HasExten
 
 ReaderOutput ReadJsonTable(const ReaderInput& input) {
   ReaderOutput output;
-  output.runs = ReadStatisticsJson(input.text, input.path, &output.notes);
+  output.runs = ReadStatisticsJson(input.text, input.path, &output.notes, input.table_filter);
   return output;
 }
 

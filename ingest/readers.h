@@ -15,6 +15,7 @@
 #include "ingest/file_name_info.h"
 #include "ingest/run_pairing.h"
 #include "ingest/run_selection.h"
+#include "ingest/statistics_table.h"
 #include "record/run_stats.h"
 
 namespace qnm {
@@ -25,6 +26,7 @@ struct ReaderInput {
   std::string_view text;      // the whole file (empty for readers that open `path` themselves)
   FileNameInfo name;          // what the file name says (ParseFileName)
   const RunSelection* selection = nullptr;  // --parameter/--metric/--callpath/--where, or none
+  TableRowFilter* table_filter = nullptr;   // --series: table rows of other series dropped as read, or none
 };
 
 /// What a reader returns for one file.

@@ -102,9 +102,17 @@ PairingResult PairRuns(std::vector<IngestedFile> files) {
     file.runs.clear();
     ++result.files_paired;
   }
+  std::size_t total = result.runs.size();
+  for (std::size_t f = 0; f < files.size(); ++f) total += report_used[f] ? 0 : files[f].runs.size();
+  if (result.runs.empty() && files.size() == 1 && !report_used[0]) {
+    result.runs = std::move(files[0].runs);  // one file (a table): nothing to move record by record
+    return result;
+  }
+  result.runs.reserve(total);
   for (std::size_t f = 0; f < files.size(); ++f) {
-    if (report_used[f]) continue;
-    for (RunStats& run : files[f].runs) result.runs.push_back(std::move(run));
+    if (!report_used[f])
+      for (RunStats& run : files[f].runs) result.runs.push_back(std::move(run));
+    std::vector<RunStats>().swap(files[f].runs);  // freed as moved: no second copy of every record
   }
   return result;
 }

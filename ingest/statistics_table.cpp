@@ -107,6 +107,15 @@ class RowBuilder {
   std::vector<std::string> seen_;
 };
 
+// TableRowFilter: a row with a series name of one source (not a row citing
+// files) whose name does not contain the filter is dropped.
+bool Kept(const RunStats& run, TableRowFilter* filter) {
+  if (!filter || filter->series.empty() || run.series.empty() || run.sources.size() != 1) return true;
+  if (ToLower(run.series).find(ToLower(filter->series)) != std::string::npos) return true;
+  ++filter->dropped;
+  return false;
+}
+
 using CsvReader = io::CSVReader<kColumnCount, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
                                 io::throw_on_overflow, io::single_line_comment<'#'>>;
 
@@ -218,7 +227,7 @@ std::string Text(const nlohmann::json& value, const std::string& key, const RowB
   return value.get<std::string>();
 }
 
-std::map<std::string, std::string> TextMap(const nlohmann::json& value, const std::string& key,
+std::map<std::string, std::string> TextsOf(const nlohmann::json& value, const std::string& key,
                                            const RowBuilder& row) {
   if (!value.is_object()) row.Fail("'" + key + "' needs an object of strings");
   std::map<std::string, std::string> out;
@@ -256,8 +265,8 @@ void SetRecordKey(const std::string& key, const nlohmann::json& value, RowBuilde
   else if (key == "procs_requested") run.procs_requested = IntOf(value, key, row);
   else if (key == "wall_time_s") run.wall_time_s = NumberOrUnknown(value, key, row);
   else if (key == "per_rank_complete") run.per_rank_complete = value.is_boolean() && value.get<bool>();
-  else if (key == "details") run.details = TextMap(value, key, row);
-  else if (key == "derivations") run.derivations = TextMap(value, key, row);
+  else if (key == "details") run.details = TextsOf(value, key, row);
+  else if (key == "derivations") run.derivations = TextsOf(value, key, row);
   else if (key == "comm_matrix_bytes") run.comm_matrix_bytes = NumberArray(value, key, row);
   else if (key == "comm_matrix_messages") run.comm_matrix_messages = NumberArray(value, key, row);
   else if (key == "sources" || key == "hosts") {
@@ -289,7 +298,7 @@ const std::vector<std::string>& StatisticsTableColumns() {
 }
 
 std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
-                                        std::vector<std::string>* notes) {
+                                        std::vector<std::string>* notes, TableRowFilter* filter) {
   std::vector<RunStats> runs;
   std::vector<std::string> ignored = UnknownCsvColumns(text);
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
@@ -301,13 +310,20 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
     if (!reader.has_column("series") && !reader.has_column("app") && !reader.has_column("benchmark"))
       throw InputError(path, 1, "a statistics table needs a 'series' (or 'app'/'benchmark') column");
     std::array<std::string, kColumnCount> values;
+    // At most one record per line: no doubling of a million records as they come.
+    runs.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+    TextMapPool shared;  // the rows' derivations and details, one map per distinct content
     while (true) {
       for (std::string& value : values) value.clear();
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
       RowBuilder row(path, static_cast<int>(reader.get_file_line()));
       for (std::size_t c = 0; c < kColumnCount; ++c)
         if (reader.has_column(Columns()[c])) row.Set(Columns()[c], values[c]);
-      runs.push_back(row.Finish());
+      RunStats run = row.Finish();
+      if (!Kept(run, filter)) continue;
+      runs.push_back(std::move(run));
+      runs.back().derivations.ShareWith(&shared);
+      runs.back().details.ShareWith(&shared);
     }
   } catch (const io::error::extra_column_in_header& error) {
     throw InputError(path, 1, std::string("unknown column '") + error.column_name +
@@ -318,12 +334,12 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
     std::string message = error.what();
     throw InputError(path, line, "CSV: " + message);
   }
-  if (runs.empty()) throw InputError(path, 1, "statistics table has no rows");
+  if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
   return runs;
 }
 
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
-                                         std::vector<std::string>* notes) {
+                                         std::vector<std::string>* notes, TableRowFilter* filter) {
   std::vector<std::string> ignored;
   nlohmann::json document = ParseJsonDocument(text, path);
   const nlohmann::json* rows = &document;
@@ -336,6 +352,8 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
   if (!rows->is_array()) throw InputError(path, 1, "a JSON table is an array of objects or {\"runs\": [...]}");
   std::vector<int> lines = ObjectLines(text, element_depth);
   std::vector<RunStats> runs;
+  runs.reserve(rows->size());
+  TextMapPool shared;
   for (std::size_t k = 0; k < rows->size(); ++k) {
     int line = k < lines.size() ? lines[k] : 1;
     const nlohmann::json& object = (*rows)[k];
@@ -360,9 +378,13 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     }
     for (const auto& [key, value] : object.items())
       if (IsRecordKey(key)) SetRecordKey(key, value, row);
-    runs.push_back(row.Finish());
+    RunStats run = row.Finish();
+    if (!Kept(run, filter)) continue;
+    runs.push_back(std::move(run));
+    runs.back().derivations.ShareWith(&shared);
+    runs.back().details.ShareWith(&shared);
   }
-  if (runs.empty()) throw InputError(path, 1, "statistics table has no rows");
+  if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   return runs;
 }

@@ -13,15 +13,23 @@ namespace qnm {
 /// The accepted column names, in documentation order.
 const std::vector<std::string>& StatisticsTableColumns();
 
+/// The rows a table reader keeps (`--series NAME`): a row naming another
+/// series is dropped as it is read, so a million-row table filtered to one
+/// series never holds the other rows' records (issue 19, memory).
+struct TableRowFilter {
+  std::string series;       // a row is kept when its series contains this (case-insensitive); empty = all
+  std::size_t dropped = 0;  // rows dropped, counted by the reader
+};
+
 /// Reads a CSV table. Throws InputError(path, line, ...) for a missing
 /// required column or a value that does not parse. Columns that are no record
 /// field (other tools' extras) are ignored; `notes` (when given) gets one line naming them.
 std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
-                                        std::vector<std::string>* notes = nullptr);
+                                        std::vector<std::string>* notes = nullptr, TableRowFilter* filter = nullptr);
 
 /// Reads a JSON table: an array of objects, or {"runs": [...]}, keys as the CSV
 /// columns; other keys are ignored with one note, as in the CSV reader.
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
-                                         std::vector<std::string>* notes = nullptr);
+                                         std::vector<std::string>* notes = nullptr, TableRowFilter* filter = nullptr);
 
 }  // namespace qnm

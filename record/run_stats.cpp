@@ -145,7 +145,38 @@ SeriesKey KeyOf(const RunStats& run) {
 std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
                                     const std::function<SeriesKey(const RunStats&)>& key_of) {
   std::map<SeriesKey, std::map<int, std::vector<RunStats>>> grouped;
-  for (RunStats& run : runs) grouped[key_of ? key_of(run) : KeyOf(run)][run.procs].push_back(std::move(run));
+  // Each group's vector is sized before records move in: 10^6 repetitions at
+  // one process count would otherwise hold up to 3x their memory while growing.
+  std::map<const std::vector<RunStats>*, std::size_t> index_of;  // one entry per group, not per run
+  std::vector<std::vector<RunStats>*> groups;
+  std::vector<std::size_t> sizes, group_of(runs.size());
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    std::vector<RunStats>* group = &grouped[key_of ? key_of(runs[r]) : KeyOf(runs[r])][runs[r].procs];
+    auto [at, added] = index_of.try_emplace(group, groups.size());
+    if (added) {
+      groups.push_back(group);
+      sizes.push_back(0);
+    }
+    group_of[r] = at->second;
+    ++sizes[at->second];
+  }
+  // The largest group keeps the input's own buffer: its runs are closed up
+  // in place (input order kept) after the others moved out, so 10^6
+  // repetitions at one process count are never held twice.
+  // Only when it holds at least half of them: the buffer keeps its capacity.
+  std::size_t largest =
+      groups.empty() ? 0 : static_cast<std::size_t>(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
+  if (groups.empty() || 2 * sizes[largest] < runs.size()) largest = groups.size();  // none
+  for (std::size_t g = 0; g < groups.size(); ++g)
+    if (g != largest) groups[g]->reserve(sizes[g]);
+  std::size_t kept = 0;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    if (group_of[r] != largest) groups[group_of[r]]->push_back(std::move(runs[r]));
+    else if (kept++ != r) runs[kept - 1] = std::move(runs[r]);
+  }
+  runs.erase(runs.begin() + static_cast<std::ptrdiff_t>(kept), runs.end());
+  if (largest < groups.size()) *groups[largest] = std::move(runs);
+  else std::vector<RunStats>().swap(runs);
   std::vector<Series> series;
   for (auto& [key, by_procs] : grouped) {
     Series one;

@@ -11,6 +11,9 @@
 #include <string>
 #include <vector>
 
+#include "record/rank_values.h"
+#include "record/text_map.h"
+
 namespace qnm {
 
 constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
@@ -67,17 +70,18 @@ struct RunStats {
 
   // ---- times ------------------------------------------------------------
   double wall_time_s = kUnknown;  // the application's own timer (NPB "Time in seconds", table time_s)
-  std::vector<double> app_time_s_per_rank;  // mpiP AppTime / trace: first..last event per rank
-  std::vector<double> mpi_time_s_per_rank;  // time inside MPI per rank
+  RankValues app_time_s_per_rank;  // mpiP AppTime / trace: first..last event per rank
+  RankValues mpi_time_s_per_rank;  // time inside MPI per rank
   double app_time_mean_s = kUnknown, app_time_max_s = kUnknown;
   double mpi_time_mean_s = kUnknown, mpi_time_max_s = kUnknown;
   double compute_time_mean_s = kUnknown;  // app - MPI (non-overlapped computation), mean over ranks
 
   // ---- messages (per rank, index = rank) -----------------------------------
-  std::vector<double> p2p_calls_per_rank;          // sends (Send, Isend, Sendrecv, ...)
-  std::vector<double> p2p_bytes_sent_per_rank;
-  std::vector<double> collective_calls_per_rank;   // collectives incl. Barrier
-  std::vector<double> collective_bytes_sent_per_rank;
+  // (RankValues: a vector that costs one pointer while empty, record/rank_values.h)
+  RankValues p2p_calls_per_rank;          // sends (Send, Isend, Sendrecv, ...)
+  RankValues p2p_bytes_sent_per_rank;
+  RankValues collective_calls_per_rank;   // collectives incl. Barrier
+  RankValues collective_bytes_sent_per_rank;
   // Summaries (mean over ranks); a table may give only these.
   double messages_per_rank = kUnknown;     // messages sent per rank (P2P sends + collectives)
   double bytes_sent_per_rank = kUnknown;   // bytes sent per rank
@@ -86,8 +90,8 @@ struct RunStats {
 
   // Point-to-point matrix, row-major [source * procs + target]; empty unless the
   // tool gives it (modified mpiP "Communication Matrix", traces).
-  std::vector<double> comm_matrix_bytes;
-  std::vector<double> comm_matrix_messages;
+  RankValues comm_matrix_bytes;
+  RankValues comm_matrix_messages;
 
   std::vector<CallSiteStats> call_sites;
   bool per_rank_complete = true;  // false when some call sites lack rank rows (mpiP -t)
@@ -99,11 +103,12 @@ struct RunStats {
   std::string verification;  // "SUCCESSFUL", "UNSUCCESSFUL", "NOT PERFORMED" or empty
   std::string npb_version;
   std::string tool_version;  // mpiP / Score-P version
-  std::map<std::string, std::string> details;  // compile flags, dates, command, ...
+  TextMap details;  // compile flags, dates, command, ... (shared between records until changed)
 
   /// How each derived value was derived, keyed by field name, e.g.
   /// {"bytes_sent_per_rank", "mpiP counts bytes on the sender only; Alltoall counts one block"}.
-  std::map<std::string, std::string> derivations;
+  /// Shared between records until one changes it (record/text_map.h).
+  TextMap derivations;
 
   /// The time the run took: wall_time_s if known, else max app time per rank.
   double TotalTimeSeconds() const;

@@ -84,8 +84,8 @@ nlohmann::json RunToJson(const RunStats& run) {
     sites.push_back(one);
   }
   out["call_sites"] = sites;
-  out["details"] = run.details;
-  out["derivations"] = run.derivations;
+  out["details"] = run.details.map();  // an object of strings (a TextMap would dump as pairs)
+  out["derivations"] = run.derivations.map();
   return out;
 }
 
@@ -126,6 +126,10 @@ std::string RunsToCsv(const std::vector<RunStats>& runs) {
       }
     }
     out += row + '\n';
+    // Sized once from the first rows: a million rows would otherwise pass
+    // through doublings that hold old and new text at once (issue 19, memory).
+    if (&run == &runs.front() + std::min<std::size_t>(runs.size(), 64) - 1)
+      out.reserve(out.size() / std::min<std::size_t>(runs.size(), 64) * runs.size() * 5 / 4 + 4096);
   }
   return out;
 }

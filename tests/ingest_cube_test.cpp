@@ -213,3 +213,65 @@ TEST_CASE("cube: truncated and bit-flipped profiles fail with one line naming th
     }
   }
 }
+
+// Issue 19: the record keeps only the call-tree roots and the MPI call paths,
+// decoded value by value; it must give the very record the dense tables give.
+TEST_CASE("cube: the record's rows alone give the same record as every call path", "[ingest][cube][memory]") {
+  int profiles = 0;
+  for (const auto& entry : fs::recursive_directory_iterator(DataPath("cube"))) {
+    if (entry.path().extension() != ".cubex") continue;
+    const std::string path = entry.path().string();
+    const std::string bytes = ReadFile(path);
+    CubeProfile dense, kept;
+    try {
+      dense = ParseCubeProfile(bytes, path, CubeValues::kEveryCallPath);
+    } catch (const InputError&) {
+      CHECK_THROWS_AS(ParseCubeProfile(bytes, path, CubeValues::kRecordRows), InputError);
+      continue;
+    }
+    kept = ParseCubeProfile(bytes, path, CubeValues::kRecordRows);
+    INFO(path);
+    ++profiles;
+    // Fewer rows held: the roots and MPI call paths only.
+    CHECK(kept.exclusive_time.size() <= dense.exclusive_time.size());
+    const RunStats a = CubeProfileToRunStats(dense), b = CubeProfileToRunStats(kept);
+    REQUIRE(a.procs == b.procs);
+    REQUIRE(a.app_time_s_per_rank.size() == b.app_time_s_per_rank.size());
+    for (std::size_t r = 0; r < a.app_time_s_per_rank.size(); ++r) {
+      CHECK(b.app_time_s_per_rank[r] == Approx(a.app_time_s_per_rank[r]).epsilon(1e-12).margin(1e-12));
+      CHECK(b.mpi_time_s_per_rank[r] == Approx(a.mpi_time_s_per_rank[r]).epsilon(1e-9).margin(1e-9));
+    }
+    CHECK(a.p2p_calls_per_rank == b.p2p_calls_per_rank);
+    CHECK(a.collective_bytes_sent_per_rank.size() == b.collective_bytes_sent_per_rank.size());
+    REQUIRE(a.call_sites.size() == b.call_sites.size());
+    for (std::size_t s = 0; s < a.call_sites.size(); ++s) {
+      CHECK(a.call_sites[s].source_location == b.call_sites[s].source_location);
+      CHECK(b.call_sites[s].total_time_s == Approx(a.call_sites[s].total_time_s).epsilon(1e-9).margin(1e-9));
+      CHECK(a.call_sites[s].calls_per_rank == b.call_sites[s].calls_per_rank);
+    }
+  }
+  CHECK(profiles >= 3);  // Score-P 9, big-endian 1.4, the checksum-bug cube
+}
+
+TEST_CASE("cube: a table declared beyond 2^24 values is read for the rows the record needs", "[ingest][cube][memory]") {
+  // 861 call paths x 20,000 locations = 17,220,000 values declared; the index
+  // lists the root and two MPI call paths (tests/data/cube-large/README.md).
+  const std::string path = DataPath("cube-large/declared-17m-values.cubex");
+  const std::string bytes = ReadFile(path);
+  try {
+    ParseCubeProfile(bytes, path, CubeValues::kEveryCallPath);
+    FAIL("the dense tables of every call path should be refused");
+  } catch (const InputError& error) {
+    CHECK(std::string(error.what()).find("more than the 16777216 this reader holds") != std::string::npos);
+  }
+  const CubeProfile kept = ParseCubeProfile(bytes, path, CubeValues::kRecordRows);
+  CHECK(kept.exclusive_time.size() == 3u * 20000u);
+  const RunStats run = ReadCubeRunStats(bytes, path);
+  CHECK(run.procs == 20000);
+  CHECK(run.app_time_mean_s == Approx(10.0));
+  CHECK(run.mpi_time_mean_s == Approx(0.02));  // MPI_Send and MPI_Allreduce, 0.01 s each
+  REQUIRE(run.call_sites.size() == 2);
+  CHECK(run.call_sites[0].mpi_function == "Send");
+  CHECK(run.call_sites[0].total_calls == Approx(9.0 * 20000));
+  CHECK(run.call_sites[1].mpi_function == "Allreduce");
+}

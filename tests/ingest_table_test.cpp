@@ -187,3 +187,27 @@ TEST_CASE("JSON output reads back as the same records, per-rank data included", 
     CHECK(a.details == b.details);
   }
 }
+
+TEST_CASE("table: rows of other series are dropped as the table is read (--series)", "[ingest][table][memory]") {
+  const std::string csv = "series,procs,time_s\nalpha,1,10\nbeta,1,12\nAlphaBeta,2,6\nbeta,2,6.5\nalpha,2,5.1\n";
+  qnm::TableRowFilter filter{"ALPHA", 0};
+  std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(csv, "f.csv", nullptr, &filter);
+  REQUIRE(runs.size() == 3);
+  CHECK(filter.dropped == 2);
+  CHECK(runs[0].series == "alpha");
+  CHECK(runs[1].series == "AlphaBeta");
+  CHECK(runs[2].wall_time_s == Approx(5.1));
+  // Rows kept by the filter are the rows the unfiltered reader gives for those series.
+  std::vector<qnm::RunStats> all = qnm::ReadStatisticsCsv(csv, "f.csv");
+  CHECK(all.size() == 5);
+  CHECK(all[2].sources == runs[1].sources);
+  // A table whose rows are all of other series reads as no run, not as an error.
+  qnm::TableRowFilter none{"gamma", 0};
+  CHECK(qnm::ReadStatisticsJson("[{\"series\": \"a\", \"procs\": 1, \"time_s\": 2}]", "g.json", nullptr, &none).empty());
+  CHECK(none.dropped == 1);
+  // The records of one table share one derivations map until one is changed.
+  CHECK(all[0].derivations == all[1].derivations);
+  CHECK(all[0].derivations.at("wall_time_s") == "statistics table column time_s");
+  all[0].derivations["wall_time_s"] = "changed";
+  CHECK(all[1].derivations.at("wall_time_s") == "statistics table column time_s");
+}

@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <random>
 
+#include "util/temp_journal.h"
+
 namespace qnm {
 namespace {
 
@@ -31,6 +33,14 @@ struct Slot {
 Slot g_slots[kSlots];
 
 constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP};
+
+// The journal entry of each slot (util/temp_journal.h): what a SIGKILL'ed run
+// leaves for the next run to remove. Touched only outside signal handlers.
+TempJournalEntry& JournalEntryOf(int slot) {
+  static TempJournalEntry entries[kSlots];
+  return entries[slot];
+}
+std::mutex g_journal_mutex;
 
 // Removes the entries of the open directory `fd` (files; sub-directories to a
 // small depth) with raw system calls only: opendir/readdir are not
@@ -112,6 +122,7 @@ void InstallTempCleanupHandlers() {
 int RegisterTemp(const std::string& path, TempKind kind) {
   static std::once_flag installed;
   std::call_once(installed, InstallTempCleanupHandlers);
+  SweepTempsOfKilledRuns();  // what killed runs left, before a temporary of our own
   if (path.size() + 1 > kPathBytes) return -1;
   for (int i = 0; i < kSlots; ++i) {
     int expected = 0;
@@ -119,13 +130,21 @@ int RegisterTemp(const std::string& path, TempKind kind) {
     g_slots[i].kind = kind;
     std::memcpy(g_slots[i].path, path.c_str(), path.size() + 1);
     g_slots[i].state.store(2);
+    TempJournalEntry entry = RecordTemp(path, kind);
+    std::lock_guard<std::mutex> lock(g_journal_mutex);
+    JournalEntryOf(i) = std::move(entry);
     return i;
   }
   return -1;
 }
 
 void UnregisterTemp(int slot) {
-  if (slot >= 0 && slot < kSlots) g_slots[slot].state.store(0);
+  if (slot < 0 || slot >= kSlots) return;
+  {
+    std::lock_guard<std::mutex> lock(g_journal_mutex);
+    ForgetTemp(&JournalEntryOf(slot));
+  }
+  g_slots[slot].state.store(0);
 }
 
 std::string TempFileFor(const std::string& path) {

@@ -4,9 +4,10 @@
 // SIGINT/SIGTERM/SIGHUP handler removes what is registered (with system calls
 // only: it is async-signal-safe) and re-raises the signal. Temporary names
 // carry the creating process id and a random token; nothing is ever removed
-// because of its name alone: a run killed by SIGKILL leaves its temporary
-// behind (named "<output>.tmp.<pid>.<token>", for the user to delete), and a
-// user's "out.csv.tmp.99999" is never taken for one (issue 19).
+// because of its name alone: a user's "out.csv.tmp.99999" is never taken for
+// one (issue 19). A run killed by SIGKILL cannot clean up; every temporary is
+// therefore also recorded in a journal (util/temp_journal.h) from which the
+// next run removes exactly the files and folders that dead runs created.
 #include <string>
 
 namespace qnm {

@@ -394,6 +394,26 @@ def main():
     print(f"{count} cases in {cases}")
 
 
+def walk_runs_folder(folder, series):
+    """FOLDER/runs holding links to the first six runs of `series`: valid runs to walk beside the damage."""
+    runs = folder / "runs"
+    runs.mkdir(parents=True, exist_ok=True)
+    for source in sorted(series.iterdir())[:6]:
+        os.symlink(source, runs / source.name)
+    return runs
+
+
+def make_over_long_path(folder):
+    """Nested folders under `folder` until the path is longer than the system allows."""
+    deep = folder
+    for _ in range(400):
+        try:
+            deep = deep / "dddddddddd"
+            os.mkdir(deep)
+        except OSError:
+            break
+
+
 def write_argv_case(cases, category, k, damage, damaged, argv, output="csv", max_memory_mb=None):
     """Case CASES/<category>/<k> made by `make(folder)`-style callers: case.json only."""
     folder = cases / category / f"{k:04d}"
@@ -479,18 +499,9 @@ def round4_cases(cases, repo, rng, args, ingest, predict):
         if k % args.every:
             continue
         folder = cases / "walk" / f"{k:04d}"
-        runs = folder / "runs"
-        runs.mkdir(parents=True)
-        for source in sorted(series.iterdir())[:6]:
-            os.symlink(source, runs / source.name)
+        runs = walk_runs_folder(folder, series)
         if kind == "over-long path":
-            deep = runs
-            for _ in range(400):
-                try:
-                    deep = deep / "dddddddddd"
-                    os.mkdir(deep)
-                except OSError:
-                    break
+            make_over_long_path(runs)
         else:
             name, size = {"sparse 3 GB core": ("core", 3 << 30), "sparse 1 TB .csv": ("tera.csv", 1 << 40),
                           "sparse 40 GB .mpiP": ("big.mpiP", 40 << 30)}[kind]

@@ -10,7 +10,11 @@ Outcomes:
              absurd magnitude (> 1e12 or below 1e-100 and not 0) in the output
   crash      killed by a signal, or a sanitizer report on stderr
   hang       more than the timeout of CPU time (or blocked for 20x as long)
-  memory     ran out of the address-space limit (std::bad_alloc)
+  memory     ran out of the address-space limit (std::bad_alloc), or (Release
+             build) a peak RSS above the case's max_memory_mb
+A case's "keep" (path -> text) lists user files that must be unchanged after
+the run: one deleted or changed is "nonsense" (silent data loss). Every
+outcome line of --report carries the run's peak RSS (wait4), in MB.
 
 Usage: run.py QNM CASES [--every N] [--timeout S] [--jobs J] [--report FILE]
                         [--allow OUTCOME ...]
@@ -26,6 +30,8 @@ import resource
 import signal
 import subprocess
 import sys
+import tempfile
+import threading
 import time
 from collections import Counter, defaultdict
 from pathlib import Path
@@ -111,17 +117,64 @@ def check_text(text):
     return None
 
 
-def limits(cpu_seconds, sanitized, memory_mb=None):
+def limits(cpu_seconds, sanitized, memory_mb=None, address_mb=None):
     """CPU time, not wall time, decides a hang: on a shared, loaded machine a
     run of 0.3 s of CPU can take 10 s of wall time. ASan reserves terabytes of
     address space, so only the Release build gets the 6 GB address limit, or
-    the case's own max_memory_mb (round 4: a memory test per reader)."""
-    address_bytes = (memory_mb << 20) if memory_mb else (6 << 30)
+    the case's own max_address_mb, else max_memory_mb (round 4: a memory
+    test per reader; campaign19.py sets 2 GiB of address space and checks
+    1 GB of resident memory)."""
+    address_bytes = (address_mb or memory_mb or 6 << 10) << 20
     def apply():
         resource.setrlimit(resource.RLIMIT_CPU, (int(cpu_seconds), int(cpu_seconds) + 1))
         if not sanitized:
             resource.setrlimit(resource.RLIMIT_AS, (address_bytes, address_bytes))
     return apply
+
+
+class Finished:
+    """What a run left: exit code (negative = signal), output, peak RSS."""
+
+    def __init__(self, returncode, stdout, stderr, rss_mb):
+        self.returncode, self.stdout, self.stderr, self.rss_mb = returncode, stdout, stderr, rss_mb
+
+
+def run_measured(argv, wall_limit, preexec, env):
+    """Runs `argv` with stdout/stderr in files and waits with wait4, so that
+    the peak RSS is this run's own (getrusage of all children mixes parallel
+    runs). Raises subprocess.TimeoutExpired after `wall_limit` seconds."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        proc = subprocess.Popen(argv, stdout=out, stderr=err, stdin=subprocess.DEVNULL, preexec_fn=preexec, env=env)
+        timed_out = threading.Event()
+
+        def stop():
+            timed_out.set()
+            proc.kill()
+        timer = threading.Timer(wall_limit, stop)
+        timer.start()
+        try:
+            _, status, usage = os.wait4(proc.pid, 0)
+        finally:
+            timer.cancel()
+        proc.returncode = -os.WTERMSIG(status) if os.WIFSIGNALED(status) else os.WEXITSTATUS(status)
+        if timed_out.is_set():
+            raise subprocess.TimeoutExpired(argv, wall_limit)
+        out.seek(0)
+        err.seek(0)
+        return Finished(proc.returncode, out.read(), err.read(), usage.ru_maxrss / 1024.0)
+
+
+def changed_user_files(case):
+    """The files of case["keep"] (path -> text) that are gone or changed."""
+    lost = []
+    for path, text in case.get("keep", {}).items():
+        try:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                if f.read() != text:
+                    lost.append(path + " changed")
+        except OSError:
+            lost.append(path + " deleted")
+    return lost
 
 
 def run_case(qnm, case_dir, timeout, sanitized):
@@ -132,14 +185,19 @@ def run_case(qnm, case_dir, timeout, sanitized):
         del env["QNM_DATA_DIR"]
     started = time.monotonic()
     try:
-        proc = subprocess.run(argv, capture_output=True, timeout=max(20 * timeout, 300),
-                              stdin=subprocess.DEVNULL,
-                              preexec_fn=limits(timeout, sanitized, case.get("max_memory_mb")), env=env)
+        proc = run_measured(argv, max(20 * timeout, 300), limits(timeout, sanitized, case.get("max_memory_mb"), case.get("max_address_mb")), env)
     except subprocess.TimeoutExpired:  # blocked without using CPU (e.g. reading a FIFO)
         return case, "hang", f"no exit within {max(20 * timeout, 300)} s of wall time", time.monotonic() - started
     seconds = time.monotonic() - started
+    case["rss_mb"] = round(proc.rss_mb, 1)
     out = proc.stdout.decode("utf-8", "replace")
     err = proc.stderr.decode("utf-8", "replace")
+    lost = changed_user_files(case)
+    if lost:  # a user's file deleted or changed: silent data loss, whatever the exit
+        return case, "nonsense", "user file " + "; ".join(lost)[:280], seconds
+    # A Release run's resident memory above the case's limit (ASan's shadow memory is not the program's).
+    if not sanitized and case.get("max_memory_mb") and proc.rss_mb > case["max_memory_mb"]:
+        return case, "memory", f"peak RSS {proc.rss_mb:.0f} MB over {case['max_memory_mb']} MB", seconds
     err_lines = [l for l in err.split("\n") if l.strip()]
     if proc.returncode in (-signal.SIGXCPU, -signal.SIGKILL) and not SANITIZER.search(err):
         return case, "hang", f"more than {timeout} s of CPU time", seconds
@@ -192,7 +250,8 @@ def main():
             case, outcome, detail, seconds = future.result()
             table[case["category"]][outcome] += 1
             record = {"case": str(case_dir), "category": case["category"], "damage": case["damage"],
-                      "outcome": outcome, "detail": detail, "seconds": round(seconds, 3)}
+                      "outcome": outcome, "detail": detail, "seconds": round(seconds, 3),
+                      "rss_mb": case.get("rss_mb")}
             if report:  # one line per case as it ends, so a stopped campaign keeps what it measured
                 report.write(json.dumps(record) + "\n")
                 report.flush()
