@@ -105,8 +105,8 @@ class ProfileTimes {
   RunStats Result() const {
     RunStats out = run_;
     std::vector<double> app_delta(app_.size()), mpi_delta(mpi_.size());
-    const std::vector<double>& app0 = per_rank_ ? run_.app_time_s_per_rank : std::vector<double>{run_.app_time_mean_s};
-    const std::vector<double>& mpi0 = per_rank_ ? run_.mpi_time_s_per_rank : std::vector<double>{run_.mpi_time_mean_s};
+    const std::vector<double>& app0 = per_rank_ ? run_.app_time_s_per_rank.vector() : std::vector<double>{run_.app_time_mean_s};
+    const std::vector<double>& mpi0 = per_rank_ ? run_.mpi_time_s_per_rank.vector() : std::vector<double>{run_.mpi_time_mean_s};
     for (std::size_t r = 0; r < app_.size(); ++r) {
       app_delta[r] = app_[r] - app0[r];
       mpi_delta[r] = mpi_[r] - mpi0[r];
