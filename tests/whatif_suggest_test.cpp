@@ -10,6 +10,7 @@
 #include <string>
 
 #include "trace/otf2_reader.h"
+#include "trace/wait_states.h"
 #include "whatif/suggestions.h"
 
 using namespace qnm::trace;
@@ -83,6 +84,25 @@ TEST_CASE("whatif suggest: on the synthetic-patterns trace the planted imbalance
   CHECK(report.ranked[0].gain_s > 0);
   for (std::size_t i = 1; i < report.ranked.size(); ++i)
     CHECK(report.ranked[i - 1].gain_s >= report.ranked[i].gain_s);
-  // The dissimilarity ranking (Calzarossa et al. 2004) blames the same region first.
+  // The dissimilarity ranking (Calzarossa et al. 2004) blames the same region first,
+  // and the late senders were computing in it.
   CHECK(report.ranked[0].reason.find("dissimilarity ranking #1") != std::string::npos);
+  CHECK(report.ranked[0].reason.find("late senders computed here") != std::string::npos);
+}
+
+TEST_CASE("whatif suggest: the Late Sender waiting charged to the senders adds up to the pattern's total",
+          "[whatif][waitstates]") {
+  for (const char* name : {"synthetic-patterns-4rank", "tracer-stencil4d-32", "pipit-ping-pong-otf2"}) {
+    INFO(name);
+    Trace trace = ReadOtf2Trace(std::string(QNM_TEST_DATA_DIR) + "/otf2/" + name);
+    WaitStateResult waits = AnalyzeWaitStates(trace);
+    double caused = 0;
+    for (const auto& [cnode, seconds] : waits.late_sender_cause_s) {
+      CHECK(cnode < trace.call_paths.size());
+      CHECK(seconds > 0);
+      caused += seconds;
+    }
+    CHECK(waits.Total(Pattern::kLateSender) > 0);
+    CHECK(caused == Approx(waits.Total(Pattern::kLateSender)).epsilon(1e-9));
+  }
 }

@@ -28,9 +28,13 @@ BulkVector<uint32_t> MatchMessages(const BulkVector<SendRecord>& sends,
                                    const BulkVector<RecvRecord>& recvs, WaitStateResult& result);
 /// Late Sender and Wrong Order for `recvs` (grouped by receiving rank), whose
 /// completion instances are in `instances`; marks instances that waited.
+/// `sends_local`: the sends' completion instances are in `instances` too (the
+/// sequential analysis), so the waiting is also charged to the sender's call
+/// (WaitStateResult::late_sender_cause_s); not in the parallel replay, where
+/// sends come from other processes.
 void LateSender(const BulkVector<SendRecord>& sends, const BulkVector<RecvRecord>& recvs,
                 const BulkVector<uint32_t>& send_of_recv, BulkVector<CallInstance>& instances,
-                const WaitStateOptions& options, WaitStateResult& result);
+                const WaitStateOptions& options, WaitStateResult& result, bool sends_local = false);
 /// Late Receiver for `sends`, given the request Enter time of each one's
 /// matched receive (kUnmatched if none); run after LateSender on `instances`.
 void LateReceiver(const BulkVector<SendRecord>& sends, const BulkVector<uint64_t>& request_enter_of_send,

@@ -75,6 +75,7 @@ void FinishWaitStates(const Trace& trace, ReplayRecords& records, WaitStateResul
   const double ticks_per_second = static_cast<double>(trace.timer_resolution);
   for (auto& values : result.severity)
     for (auto& [key, value] : values) value /= ticks_per_second;
+  for (auto& [cnode, value] : result.late_sender_cause_s) value /= ticks_per_second;
   result.exclusive_time_s.resize(records.exclusive_ticks.size());
   for (std::size_t i = 0; i < records.exclusive_ticks.size(); ++i)
     result.exclusive_time_s[i] = records.exclusive_ticks[i] / ticks_per_second;

@@ -60,6 +60,11 @@ struct WaitStateResult {
   std::array<std::unordered_map<uint64_t, double>, kPatternCount> severity;
   /// Exclusive time per call path and rank, seconds; index cnode * ranks + rank.
   std::vector<double> exclusive_time_s;
+  /// Late Sender waiting by its cause on the sender's side: the call path of
+  /// the call that completed the late send (MPI_Send, or the Wait of an
+  /// MPI_Isend) -> seconds the receivers waited. The sender was computing in
+  /// that call path's parent region (whatif --suggest). Not reported.
+  std::unordered_map<uint32_t, double> late_sender_cause_s;
   /// Visits (Enter events) per call path and rank; same index.
   std::vector<uint64_t> visits;
   /// Per rank: time between the first and last event spent outside every

@@ -30,7 +30,13 @@ struct LateSenderEntry {
   uint32_t src;
   uint32_t cnode;
   double idle_ticks;
+  uint32_t send_cnode = kNone;  // the call completing the send (WaitStateResult::late_sender_cause_s)
 };
+
+void AddLateSender(WaitStateResult& result, uint32_t rank, const LateSenderEntry& entry) {
+  AddSeverity(result, Pattern::kLateSender, entry.cnode, rank, entry.idle_ticks);
+  if (entry.send_cnode != kNone && entry.idle_ticks > 0) result.late_sender_cause_s[entry.send_cnode] += entry.idle_ticks;
+}
 
 }  // namespace
 
@@ -75,7 +81,7 @@ BulkVector<uint32_t> MatchMessages(const BulkVector<SendRecord>& sends,
 
 void LateSender(const BulkVector<SendRecord>& sends, const BulkVector<RecvRecord>& recvs,
                 const BulkVector<uint32_t>& send_of_recv, BulkVector<CallInstance>& instances,
-                const WaitStateOptions& options, WaitStateResult& result) {
+                const WaitStateOptions& options, WaitStateResult& result, bool sends_local) {
   // Scalasca: Late Sender, idle = min(Es, Lr) - Er, charged to the receive's
   // completion call; Waitall/Waitsome count only their latest sender.
   std::deque<LateSenderEntry> buffer;  // the last Late Sender instances (Wrong Order)
@@ -90,7 +96,7 @@ void LateSender(const BulkVector<SendRecord>& sends, const BulkVector<RecvRecord
   };
   auto flush_group = [&]() {
     if (group != kNone && group_best.idle_ticks > 0) {
-      AddSeverity(result, Pattern::kLateSender, group_best.cnode, rank, group_best.idle_ticks);
+      AddLateSender(result, rank, group_best);
       remember(group_best);
     }
     group = kNone;
@@ -112,13 +118,14 @@ void LateSender(const BulkVector<SendRecord>& sends, const BulkVector<RecvRecord
     double idle = 0;
     if (completion.call_class != CallClass::kTest)
       idle = Signed(std::min(send.enter, completion.leave), completion.enter);
-    LateSenderEntry entry{send.send_ticks, recv.src, completion.cnode, idle};
+    LateSenderEntry entry{send.send_ticks, recv.src, completion.cnode, idle,
+                          sends_local && send.completion < instances.size() ? instances[send.completion].cnode : kNone};
     if (idle > 0) completion.late_sender_candidate = true;
     if (completion.call_class == CallClass::kWaitMulti) {
       group = recv.completion;
       if (idle > group_best.idle_ticks) group_best = entry;
     } else if (idle > 0) {
-      AddSeverity(result, Pattern::kLateSender, completion.cnode, rank, idle);
+      AddLateSender(result, rank, entry);
       remember(entry);
     }
     // Scalasca: Late Sender / Wrong Order. We waited for a message that was
@@ -175,7 +182,7 @@ void AnalyzePointToPoint(const Trace& trace, ReplayRecords& records,
                          const WaitStateOptions& options, WaitStateResult& result) {
   (void)trace;
   BulkVector<uint32_t> send_of_recv = MatchMessages(records.sends, records.recvs, result);
-  LateSender(records.sends, records.recvs, send_of_recv, records.instances, options, result);
+  LateSender(records.sends, records.recvs, send_of_recv, records.instances, options, result, true);
   BulkVector<uint64_t> request_enter(records.sends.size(), kUnmatched);
   for (uint32_t r = 0; r < records.recvs.size(); ++r)
     if (send_of_recv[r] != kNone) request_enter[send_of_recv[r]] = records.recvs[r].request_enter;

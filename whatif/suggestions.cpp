@@ -47,6 +47,18 @@ std::map<std::string, double> WaitingByCaller(const Trace& trace, const WaitStat
   return out;
 }
 
+/// Late Sender waiting (seconds, all receivers) by the region the late sender
+/// was computing in: the parent of the call that completed its send.
+std::map<std::string, double> LateSendersRegions(const Trace& trace, const WaitStateResult& waits) {
+  const CallPaths& paths = trace.call_paths;
+  std::map<std::string, double> out;
+  for (const auto& [cnode, seconds] : waits.late_sender_cause_s) {
+    if (cnode >= paths.size() || paths.node(cnode).parent == CallPaths::kNoParent) continue;
+    out[paths.RegionOf(paths.node(cnode).parent).name] += seconds;
+  }
+  return out;
+}
+
 }  // namespace
 
 SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) {
@@ -73,6 +85,19 @@ SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) 
     bool listed = false;
     for (const RegionListing& r : imbalanced) listed = listed || r.name == blamed[i].second->name;
     if (!listed) imbalanced.push_back(*blamed[i].second);
+  }
+  // The late senders' regions: where the rank that made the others wait was computing.
+  std::map<std::string, double> caused = LateSendersRegions(trace, waits);
+  {
+    std::vector<std::pair<double, const RegionListing*>> late;
+    for (const RegionListing& r : regions)
+      if (!r.is_mpi && !r.is_paused && r.ranks_entering >= 2 && caused[r.name] > 0) late.push_back({caused[r.name], &r});
+    std::stable_sort(late.begin(), late.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    for (std::size_t i = 0; i < late.size() && i < max_regions; ++i) {
+      bool listed = false;
+      for (const RegionListing& r : imbalanced) listed = listed || r.name == late[i].second->name;
+      if (!listed) imbalanced.push_back(*late[i].second);
+    }
   }
   // Regions the dissimilarity ranking puts first (scaled index SID_C over all
   // activities, Calzarossa et al. 2004, eq. 6): imbalance weighted by the
@@ -115,6 +140,10 @@ SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) 
                   r.imbalance, r.rank_max_s - r.rank_mean_s, waiting[r.name],
                   same_shape ? "" : "; instance counts differ across ranks: scaled mode");
     s.reason = reason;
+    if (caused[r.name] > 0) {
+      std::snprintf(reason, sizeof reason, "; late senders computed here: receivers waited %.6g s", caused[r.name]);
+      s.reason += reason;
+    }
     if (auto it = dissimilarity_rank.find(r.name); it != dissimilarity_rank.end())
       s.reason += "; dissimilarity ranking #" + std::to_string(it->second);
     candidates.push_back(s);

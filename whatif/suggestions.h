@@ -26,7 +26,9 @@ struct SuggestionReport {
 /// max - mean), and each computation region whose MPI calls the wait states
 /// find waiting (Late Sender, Wait at Barrier / N×N, ...: the computation
 /// before the wait is in the caller; the `max_regions` with the most waiting),
-/// and the regions the dissimilarity ranking puts first (SID_C, Calzarossa et
+/// the regions the late senders were computing in (the parent of the call
+/// completing a late send: the cause of Late Sender waiting, not where it
+/// shows), and the regions the dissimilarity ranking puts first (SID_C, Calzarossa et
 /// al. 2004, eq. 6; the `max_regions` first not proposed yet),
 /// in global instance mode where every rank enters it equally often, else
 /// scaled (Hermanns 2008, §3.4.2); CUT MESSAGE SIZE == 0 if the
