@@ -16,7 +16,6 @@ std::string Cell(double value, const char* format = "%.4g") {
 
 std::string Text(const std::string& text) { return "<td>" + EscapeHtml(text) + "</td>"; }
 
-std::string Percent(double fraction) { return Cell(100 * fraction, "%.1f"); }
 
 std::string ModelPart(const SeriesModel& model) {
   std::string html = "<h3>Model and fitted inputs</h3>\n<p>";

@@ -65,7 +65,9 @@ std::string Show(const std::string& path, const std::string& format) {
   if (LooksLikeMpipReport(text)) out = DescribeMpipReport(ParseMpipReport(text, path));
   else if (LooksLikeNpbOutput(text)) out = DescribeNpbOutput(ParseNpbOutput(text, path));
   IngestSummary summary;
-  std::vector<RunStats> runs = IngestPaths({path}, IngestOptions{true, false}, &summary);
+  IngestOptions options;
+  options.strict = true;
+  std::vector<RunStats> runs = IngestPaths({path}, options, &summary);
   std::string records = Render(runs, format == "table" ? "json" : format, false);
   return out + (out.empty() ? "" : "records:\n") + records;
 }
