@@ -160,6 +160,7 @@ void AddPredictCommand(CLI::App& app) {
         transfer ? RunTransferPredict(series, LoadTransferTarget(args->target, args->machine, group_by, selection),
                                       targets, options, MakeTransferOptions(args->level))
                  : RunPredict(series, targets, options);
+    std::vector<Series>().swap(series);  // the records are in the results now: free them before formatting
     WriteOutput(args->output, FormatPredictions(results, args->format, origin));
     if (!args->plot_dir.empty())
       for (const SeriesPrediction& r : results)
