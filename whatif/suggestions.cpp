@@ -59,14 +59,35 @@ std::map<std::string, double> LateSendersRegions(const Trace& trace, const WaitS
   return out;
 }
 
+/// A region `--suggest` may balance: computation (not MPI, not measurement-off)
+/// that two or more ranks enter.
+bool Balanceable(const RegionListing& r) { return !r.is_mpi && !r.is_paused && r.ranks_entering >= 2; }
+
+bool Listed(const std::vector<RegionListing>& proposed, const std::string& name) {
+  return std::any_of(proposed.begin(), proposed.end(), [&](const RegionListing& r) { return r.name == name; });
+}
+
+/// Of the balanceable regions with a positive `score`, the `max_regions` with
+/// the largest (ties: listing order), each appended to `proposed` unless it is there.
+void ProposeMostFirst(const std::vector<RegionListing>& regions, const std::map<std::string, double>& score,
+                      std::size_t max_regions, std::vector<RegionListing>* proposed) {
+  std::vector<std::pair<double, const RegionListing*>> ranked;
+  for (const RegionListing& r : regions) {
+    auto it = score.find(r.name);
+    if (Balanceable(r) && it != score.end() && it->second > 0) ranked.push_back({it->second, &r});
+  }
+  std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  for (std::size_t i = 0; i < ranked.size() && i < max_regions; ++i)
+    if (!Listed(*proposed, ranked[i].second->name)) proposed->push_back(*ranked[i].second);
+}
+
 }  // namespace
 
 SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) {
   std::vector<RegionListing> regions = ListRegions(trace);
   std::vector<RegionListing> imbalanced;
   for (const RegionListing& r : regions)
-    if (!r.is_mpi && !r.is_paused && r.ranks_entering >= 2 && r.rank_max_s > r.rank_mean_s)
-      imbalanced.push_back(r);
+    if (Balanceable(r) && r.rank_max_s > r.rank_mean_s) imbalanced.push_back(r);
   std::stable_sort(imbalanced.begin(), imbalanced.end(),
                    [](const RegionListing& a, const RegionListing& b) {
                      return a.rank_max_s - a.rank_mean_s > b.rank_max_s - b.rank_mean_s;
@@ -75,30 +96,10 @@ SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) 
   // Regions the wait states blame, most waiting first, if not proposed yet.
   const WaitStateResult waits = AnalyzeWaitStates(trace);
   std::map<std::string, double> waiting = WaitingByCaller(trace, waits);
-  std::vector<std::pair<double, const RegionListing*>> blamed;
-  for (const RegionListing& r : regions)
-    if (!r.is_mpi && !r.is_paused && r.ranks_entering >= 2 && waiting[r.name] > 0)
-      blamed.push_back({waiting[r.name], &r});
-  std::stable_sort(blamed.begin(), blamed.end(),
-                   [](const auto& a, const auto& b) { return a.first > b.first; });
-  for (std::size_t i = 0; i < blamed.size() && i < max_regions; ++i) {
-    bool listed = false;
-    for (const RegionListing& r : imbalanced) listed = listed || r.name == blamed[i].second->name;
-    if (!listed) imbalanced.push_back(*blamed[i].second);
-  }
+  ProposeMostFirst(regions, waiting, max_regions, &imbalanced);
   // The late senders' regions: where the rank that made the others wait was computing.
   std::map<std::string, double> caused = LateSendersRegions(trace, waits);
-  {
-    std::vector<std::pair<double, const RegionListing*>> late;
-    for (const RegionListing& r : regions)
-      if (!r.is_mpi && !r.is_paused && r.ranks_entering >= 2 && caused[r.name] > 0) late.push_back({caused[r.name], &r});
-    std::stable_sort(late.begin(), late.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-    for (std::size_t i = 0; i < late.size() && i < max_regions; ++i) {
-      bool listed = false;
-      for (const RegionListing& r : imbalanced) listed = listed || r.name == late[i].second->name;
-      if (!listed) imbalanced.push_back(*late[i].second);
-    }
-  }
+  ProposeMostFirst(regions, caused, max_regions, &imbalanced);
   // Regions the dissimilarity ranking puts first (scaled index SID_C over all
   // activities, Calzarossa et al. 2004, eq. 6): imbalance weighted by the
   // region's share of the time, wherever it shows (computation or the MPI
@@ -114,10 +115,8 @@ SuggestionReport SuggestHypotheses(const Trace& trace, std::size_t max_regions) 
       if (dissimilarity_rank.count(leaf)) continue;
       dissimilarity_rank[leaf] = static_cast<int>(dissimilarity_rank.size()) + 1;
       for (const RegionListing& r : regions) {
-        if (r.name != leaf || r.is_mpi || r.is_paused || r.ranks_entering < 2) continue;
-        bool listed = false;
-        for (const RegionListing& kept : imbalanced) listed = listed || kept.name == leaf;
-        if (!listed) {
+        if (r.name != leaf || !Balanceable(r)) continue;
+        if (!Listed(imbalanced, leaf)) {
           imbalanced.push_back(r);
           ++added;
         }
