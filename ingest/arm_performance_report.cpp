@@ -188,10 +188,7 @@ ReaderOutput ReadArmPerformanceReport(const ReaderInput& input) {
     if (entries.count(std::string("Memory/") + memory))
       run.details[std::string(memory) + " (bytes)"] = FormatDouble("%.10g", Number(entries.at(std::string("Memory/") + memory), path, memory));
   run.Derive();
-  ApplyFileName(input.name, &run);
-  ReaderOutput output;
-  output.runs.push_back(std::move(run));
-  return output;
+  return OneRunOutput(std::move(run), input.name);
 }
 
 }  // namespace qnm

@@ -114,10 +114,7 @@ ReaderOutput ReadOtfCptReport(const ReaderInput& input) {
     if (values.count(factor)) run.details[PopKey(factor)] = FormatDouble("%.6f", values.at(factor).value);
   run.details["critical_path_computation_max_s"] = FormatDouble("%.10g", need("Max crit. computation (in s)").value);
   run.Derive();
-  ApplyFileName(input.name, &run);
-  ReaderOutput output;
-  output.runs.push_back(std::move(run));
-  return output;
+  return OneRunOutput(std::move(run), input.name);
 }
 
 }  // namespace qnm

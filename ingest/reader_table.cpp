@@ -52,11 +52,7 @@ ReaderOutput ReadMpip(const ReaderInput& input) {
 bool SniffOtf2(const std::string& path, std::string_view) { return HasExtension(path, ".otf2"); }
 
 ReaderOutput ReadOtf2(const ReaderInput& input) {
-  RunStats run = trace::ReadTraceRunStats(input.path);
-  ApplyFileName(input.name, &run);
-  ReaderOutput output;
-  output.runs.push_back(std::move(run));
-  return output;
+  return OneRunOutput(trace::ReadTraceRunStats(input.path), input.name);
 }
 
 bool SniffCsvTable(const std::string& path, std::string_view) { return HasExtension(path, ".csv"); }
@@ -150,6 +146,13 @@ void ApplyFileName(const FileNameInfo& info, RunStats* run) {
     run->threads_per_proc = info.threads_total / run->procs;
     run->derivations["threads_per_proc"] = "file name th<total threads> / procs";
   }
+}
+
+ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info) {
+  ApplyFileName(info, &run);
+  ReaderOutput output;
+  output.runs.push_back(std::move(run));
+  return output;
 }
 
 }  // namespace qnm

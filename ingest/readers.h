@@ -70,4 +70,8 @@ std::string ReadableFormatList();
 /// machine (ingest/series_identity.h) but serves `--group-by file-prefix`.
 void ApplyFileName(const FileNameInfo& info, RunStats* run);
 
+/// The output of a reader whose file holds one run: `run` with the file
+/// name's identity applied (ApplyFileName).
+ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info);
+
 }  // namespace qnm
