@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/whatif_test_util.h"
 #include "whatif/balance_modes.h"
 #include "whatif/whatif_simulation.h"
 
@@ -20,22 +21,9 @@ namespace {
 /// the barrier ends 5 ns after the last rank entered it, its Leave 1 ns later,
 /// main 4 ns after that. Ticks are ns.
 Trace TwoInstanceTrace(const std::vector<std::vector<uint64_t>>& x) {
-  Trace trace;
-  trace.path = "in-memory";
-  trace.timer_resolution = 1000000000;
-  Region main, compute;
-  main.name = "main";
-  compute.name = "compute";
-  trace.call_paths.SetRegion(0, main);
-  trace.call_paths.SetRegion(1, compute);
-  trace.call_paths.SetRegion(
-      2, DescribeRegion("MPI_Barrier", OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI));
+  Trace trace = testutil::InMemoryTrace(static_cast<uint32_t>(x.size()), {"main", "compute", "MPI_Barrier"});
   uint32_t m = trace.call_paths.Child(CallPaths::kNoParent, 0);
   uint32_t c = trace.call_paths.Child(m, 1), b = trace.call_paths.Child(m, 2);
-  std::vector<uint32_t> world;
-  for (uint32_t p = 0; p < x.size(); ++p) world.push_back(p);
-  trace.comms = {Communicator{"MPI_COMM_WORLD", world, false}};
-  trace.ranks.resize(x.size());
   uint64_t last_enter = 0;
   for (const auto& rank : x) last_enter = std::max(last_enter, 20 + rank[0] + rank[1]);
   for (std::size_t p = 0; p < x.size(); ++p) {
@@ -170,18 +158,9 @@ TEST_CASE("whatif balance modes: spellings on the command line and in a config",
 TEST_CASE("whatif balance modes: a region that calls another is balanced on its own time", "[whatif]") {
   // outer calls inner (50 ns on both ranks); outer's own time is 200 ns on
   // rank 0 (100 before inner, 100 after) and 40 ns on rank 1 (20 + 20).
-  Trace trace;
-  trace.path = "in-memory";
-  trace.timer_resolution = 1000000000;
-  Region outer, inner;
-  outer.name = "outer";
-  inner.name = "inner";
-  trace.call_paths.SetRegion(0, outer);
-  trace.call_paths.SetRegion(1, inner);
+  Trace trace = testutil::InMemoryTrace(2, {"outer", "inner"});
   uint32_t o = trace.call_paths.Child(CallPaths::kNoParent, 0);
   uint32_t i = trace.call_paths.Child(o, 1);
-  trace.comms = {Communicator{"MPI_COMM_WORLD", {0, 1}, false}};
-  trace.ranks.resize(2);
   trace.ranks[0].events = {{0, o, EventKind::kEnter}, {100, i, EventKind::kEnter},
                            {150, i, EventKind::kLeave}, {250, o, EventKind::kLeave}};
   trace.ranks[1].events = {{0, o, EventKind::kEnter}, {20, i, EventKind::kEnter},

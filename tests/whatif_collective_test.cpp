@@ -18,20 +18,9 @@ namespace {
 /// Rank r computes 100 * (r + 1) ns, then MPI_Barrier; the barrier ends 5 ns
 /// after the last rank (rank 2, at 310 ns) entered. Ticks are ns.
 Trace BarrierTrace() {
-  Trace trace;
-  trace.path = "in-memory";
-  trace.timer_resolution = 1000000000;
-  Region main, compute;
-  main.name = "main";
-  compute.name = "compute";
-  Region barrier = DescribeRegion("MPI_Barrier", OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI);
-  trace.call_paths.SetRegion(0, main);
-  trace.call_paths.SetRegion(1, compute);
-  trace.call_paths.SetRegion(2, barrier);
+  Trace trace = testutil::InMemoryTrace(3, {"main", "compute", "MPI_Barrier"});
   uint32_t m = trace.call_paths.Child(CallPaths::kNoParent, 0);
   uint32_t c = trace.call_paths.Child(m, 1), b = trace.call_paths.Child(m, 2);
-  trace.comms = {Communicator{"MPI_COMM_WORLD", {0, 1, 2}, false}};
-  trace.ranks.resize(3);
   for (uint64_t r = 0; r < 3; ++r) {
     uint64_t enter = 10 + 100 * (r + 1);
     trace.ranks[r].collectives = {CollectiveRecord{0, kNone, 0, 0, 0}};  // BARRIER

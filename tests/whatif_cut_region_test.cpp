@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/temp_dir.h"
+#include "tests/whatif_test_util.h"
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
 #include "trace/wait_states.h"
@@ -26,26 +27,12 @@ namespace {
 /// MPI_Barrier, work (100 ns) }. The barrier ends 5 ns after rank 2 enters it
 /// (100 ns). Ticks are ns.
 Trace SetupTrace() {
-  Trace trace;
-  trace.path = "in-memory";
-  trace.timer_resolution = 1000000000;
+  Trace trace = testutil::InMemoryTrace(3, {"main", "setup", "MPI_Send", "MPI_Recv", "MPI_Barrier", "work"});
   CallPaths& paths = trace.call_paths;
-  Region main, setup, work;
-  main.name = "main";
-  setup.name = "setup";
-  work.name = "work";
-  paths.SetRegion(0, main);
-  paths.SetRegion(1, setup);
-  paths.SetRegion(2, DescribeRegion("MPI_Send", OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI));
-  paths.SetRegion(3, DescribeRegion("MPI_Recv", OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI));
-  paths.SetRegion(4, DescribeRegion("MPI_Barrier", OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI));
-  paths.SetRegion(5, work);
   uint32_t m = paths.Child(CallPaths::kNoParent, 0);
   uint32_t s = paths.Child(m, 1);
   uint32_t send = paths.Child(s, 2), recv = paths.Child(s, 3), sb = paths.Child(s, 4);
   uint32_t w = paths.Child(m, 5), mb = paths.Child(m, 4);
-  trace.comms = {Communicator{"MPI_COMM_WORLD", {0, 1, 2}, false}};
-  trace.ranks.resize(3);
   for (auto& rank : trace.ranks) rank.collectives = {CollectiveRecord{0, kNone, 0, 0, 0}};
   trace.ranks[0].messages = {Message{0, 1, 1, kNone, 8}};
   trace.ranks[0].events = {{0, m, EventKind::kEnter},      {10, s, EventKind::kEnter},

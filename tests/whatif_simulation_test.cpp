@@ -16,26 +16,13 @@ using qnm::trace::testutil::PatternTotal;
 
 namespace {
 
-Region MakeRegion(const std::string& name, bool mpi) {
-  return mpi ? DescribeRegion(name, OTF2_REGION_ROLE_POINT2POINT, OTF2_PARADIGM_MPI)
-             : DescribeRegion(name, OTF2_REGION_ROLE_UNKNOWN, OTF2_PARADIGM_UNKNOWN);
-}
-
 /// Rank 0 computes 300 ns, then MPI_Send (tag 5) to rank 1; rank 1 computes
 /// 100 ns and waits in MPI_Recv: a 200 ns Late Sender. Ticks are ns.
 Trace LateSenderTrace() {
-  Trace trace;
-  trace.path = "in-memory";
-  trace.timer_resolution = 1000000000;
+  Trace trace = testutil::InMemoryTrace(2, {"main", "compute", "MPI_Send", "MPI_Recv"});
   CallPaths& paths = trace.call_paths;
-  paths.SetRegion(0, MakeRegion("main", false));
-  paths.SetRegion(1, MakeRegion("compute", false));
-  paths.SetRegion(2, MakeRegion("MPI_Send", true));
-  paths.SetRegion(3, MakeRegion("MPI_Recv", true));
   uint32_t main = paths.Child(CallPaths::kNoParent, 0);
   uint32_t compute = paths.Child(main, 1), send = paths.Child(main, 2), recv = paths.Child(main, 3);
-  trace.comms = {Communicator{"MPI_COMM_WORLD", {0, 1}, false}};
-  trace.ranks.resize(2);
   trace.ranks[0].messages = {Message{0, 1, 5, kNone, 64}};
   trace.ranks[0].events = {{0, main, EventKind::kEnter},     {10, compute, EventKind::kEnter},
                            {310, compute, EventKind::kLeave}, {310, send, EventKind::kEnter},

@@ -9,6 +9,7 @@
 
 #include <string>
 
+#include "tests/whatif_test_util.h"
 #include "trace/otf2_reader.h"
 #include "trace/wait_states.h"
 #include "whatif/suggestions.h"
@@ -20,23 +21,10 @@ namespace {
 /// Rank p: main { big (b[p] ns), small (s[p] ns), MPI_Barrier }; the barrier
 /// ends 5 ns after the last rank enters, main 5 ns after that. Ticks are ns.
 Trace TwoRegionTrace(uint64_t b0, uint64_t s0, uint64_t b1, uint64_t s1) {
-  Trace trace;
-  trace.path = "in-memory";
-  trace.timer_resolution = 1000000000;
-  Region main, big, small;
-  main.name = "main";
-  big.name = "big";
-  small.name = "small";
-  trace.call_paths.SetRegion(0, main);
-  trace.call_paths.SetRegion(1, big);
-  trace.call_paths.SetRegion(2, small);
-  trace.call_paths.SetRegion(
-      3, DescribeRegion("MPI_Barrier", OTF2_REGION_ROLE_BARRIER, OTF2_PARADIGM_MPI));
+  Trace trace = testutil::InMemoryTrace(2, {"main", "big", "small", "MPI_Barrier"});
   uint32_t m = trace.call_paths.Child(CallPaths::kNoParent, 0);
   uint32_t cb = trace.call_paths.Child(m, 1), cs = trace.call_paths.Child(m, 2);
   uint32_t bar = trace.call_paths.Child(m, 3);
-  trace.comms = {Communicator{"MPI_COMM_WORLD", {0, 1}, false}};
-  trace.ranks.resize(2);
   uint64_t end = std::max(10 + b0 + s0, 10 + b1 + s1) + 5;
   uint64_t x[2][2] = {{b0, s0}, {b1, s1}};
   for (int p = 0; p < 2; ++p) {
