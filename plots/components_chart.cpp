@@ -100,13 +100,22 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
     std::vector<std::string> plots;
     auto measured = [&](const std::string& part) { return share(part, measured_total); };
     auto modeled = [&](const std::string& part) { return share(part, modeled_total); };
-    plots.push_back("'' using ($1-0.2):" + measured("$3+$4") + ":(0.38)" + box + kMeasuredMpi.Fill() + no_key);
-    plots.push_back("'' using ($1-0.2):" + measured("$3") + ":(0.38)" + box + kMeasuredCompute.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$7+$8+$9") + ":(0.38)" + box + kContention.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$7+$9") + ":(0.38)" + box + kMpiActive.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):" + modeled("$5+$6+$9") + ":(0.38)" + box + kSwitchDelay.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):" + modeled("$5+$9") + ":(0.38)" + box + kImbalance.Fill() + no_key);
-    plots.push_back("'' using ($1+0.2):" + modeled("$5") + ":(0.38)" + box + kCompute.Fill() + no_key);
+    // A hatched box is drawn over a white one of the same height: gnuplot's SVG
+    // terminal leaves a pattern's background transparent, so the taller box
+    // beneath would show through it (the PNG terminal paints it white).
+    auto layer = [&](const std::string& x, const std::string& y, const Part& part) {
+      const std::string at = "'' using " + x + ":" + y + ":(0.38)" + box;
+      if (std::string(part.style).rfind("pattern", 0) == 0)
+        plots.push_back(at + "fs solid 1.0 noborder fc rgb '#ffffff'" + no_key);
+      plots.push_back(at + part.Fill() + no_key);
+    };
+    layer("($1-0.2)", measured("$3+$4"), kMeasuredMpi);
+    layer("($1-0.2)", measured("$3"), kMeasuredCompute);
+    layer("($1+0.2)", modeled("$5+$6+$7+$8+$9"), kContention);
+    layer("($1+0.2)", modeled("$5+$6+$7+$9"), kMpiActive);
+    layer("($1+0.2)", modeled("$5+$6+$9"), kSwitchDelay);
+    layer("($1+0.2)", modeled("$5+$9"), kImbalance);
+    layer("($1+0.2)", modeled("$5"), kCompute);
     // keyentry after the data: gnuplot 5.4 asserts when a plot starts with one.
     for (const Part* part :
          {&kMeasuredCompute, &kMeasuredMpi, &kCompute, &kImbalance, &kSwitchDelay, &kMpiActive, &kContention}) {
@@ -142,7 +151,7 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
   body += "set xlabel 'processes P  (left bar: measured, right bar: modeled)'\n";
   body += "set grid ytics lc rgb '#dddddd'\n";
   body += "set key outside right top vertical box\n";
-  body += "set lmargin 12\nset rmargin 30\n";
+  body += "set lmargin 12\nset rmargin 37\n";
   body += "set title 'total time per rank (log scale)'\nset ylabel 'time per rank (s)'\nset logscale y\n";
   body += "set yrange [" + FormatValue(smallest / 2) + ":" + FormatValue(largest * 2) + "]\n";
   body += LogTics(smallest / 2, largest * 2);

@@ -158,6 +158,27 @@ TEST_CASE("Chart data files carry the measured and modeled numbers", "[plots]") 
   CHECK(components[4][2] == Approx((38.8 - 1.97) / 16));
   CHECK(components[4][3] == Approx(1.97 / 16));
   CHECK(std::isnan(components[7][2]));  // nothing measured at P=128
+
+  // Every hatched part of the stacked bars lies on a white box of the same
+  // height, or the taller part beneath shows through the SVG terminal's
+  // transparent hatching.
+  const std::string script = qnm::ReadFile(base + "components.gp");
+  auto using_part = [&](std::size_t line) {  // "using X:Y:(0.38)" of the plot element on that line
+    const std::size_t from = script.find("using ", line), to = script.find(" with boxes", line);
+    return from < to ? script.substr(from, to - from) : std::string();
+  };
+  int hatched = 0;
+  for (std::size_t at = script.find(" with boxes fs pattern"); at != std::string::npos;
+       at = script.find(" with boxes fs pattern", at + 1)) {
+    const std::size_t line = script.rfind('\n', at) + 1;
+    if (script.find("keyentry", line) < at) continue;
+    const std::size_t previous = script.rfind('\n', line - 2) + 1;
+    CHECK(using_part(previous) == using_part(line));
+    CHECK(script.substr(previous, line - previous).find("with boxes fs solid 1.0 noborder fc rgb '#ffffff' notitle") !=
+          std::string::npos);
+    ++hatched;
+  }
+  CHECK(hatched == 3);  // measured MPI, modeled load imbalance, modeled MPI service
 }
 
 TEST_CASE("A series with measurements only draws the charts that need no model", "[plots]") {
