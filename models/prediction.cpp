@@ -119,6 +119,20 @@ InputCurve FromTwo(InputCurve c) {
   return c;
 }
 
+/// "misses the measured P=16 by 4.0x" for the measured point the curve misses
+/// most, when that is by a factor of 1.5 or more; else empty.
+std::string WorstMiss(const InputCurve& c) {
+  double worst = 1.5;
+  int at = 0;
+  for (const auto& [procs, value] : c.measured) {
+    const double fitted = c.Evaluate(procs);
+    if (!(value > 0) || !(fitted > 0) || !std::isfinite(fitted)) continue;
+    const double factor = std::max(fitted / value, value / fitted);
+    if (factor >= worst) worst = factor, at = procs;
+  }
+  return at > 0 ? "misses the measured P=" + std::to_string(at) + " by " + FormatDouble("%.1f", worst) + "x" : "";
+}
+
 std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
   std::vector<InputCurve> out;
   if (m.kind == ModelKind::kRuntimeOnly) {
@@ -158,6 +172,7 @@ std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
     out.push_back(Curve("mpi_active_s", "MPI service time per process", "s", q.mpi_active_s, m.training,
                         &ProcsObservation::mpi_active_s));
   }
+  for (InputCurve& c : out) c.fit_note = WorstMiss(c);
   return out;
 }
 

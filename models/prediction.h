@@ -81,6 +81,10 @@ struct InputCurve {
   std::string formula;  // the fitted curve, e.g. "1.00 x (3.1 + 52*P^-1)"
   double forward_log_rms = kUnknown;  // forward-validation RMS log error of the best candidate
   int averaged_curves = 1;            // > 1: the curve is a weighted average; forward_log_rms is its best's
+  // Says where the curve misses a measured point by 1.5x or more ("misses the
+  // measured P=16 by 4.0x"): the bounded families may not follow an input's
+  // training points, and a chart must not hide it. Empty when it fits.
+  std::string fit_note;
   std::function<double(double procs)> evaluate;
   double Evaluate(double procs) const { return evaluate ? evaluate(procs) : kUnknown; }
 };

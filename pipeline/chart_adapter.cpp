@@ -65,6 +65,7 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     curve.name = input.name;
     curve.unit = input.unit;
     curve.formula = input.formula;
+    curve.fit_note = input.fit_note;
     curve.measured = input.measured;
     for (int k = 0; k <= 48; ++k) {
       int procs = static_cast<int>(std::lround(std::pow(max_procs, k / 48.0)));

@@ -38,6 +38,7 @@ nlohmann::json JsonModel(const SeriesModel& model) {
                       {"key", input.key},
                       {"unit", input.unit},
                       {"formula", input.formula},
+                      {"fit_note", input.fit_note},
                       {"forward_log_rms", JsonNumber(input.forward_log_rms)}});
   nlohmann::json out = {{"kind", ToString(model.kind)},
                         {"training_procs", nlohmann::json::array()},
@@ -95,7 +96,7 @@ std::string ModelHeader(const SeriesModel& model) {
             : input.formula == "none"        ? std::string()
             : model.summary.extrapolatable   ? std::string("  (one fit over all runs, not forward-validated)")
                                              : std::string("  (not forward-validated: one process count)"))
-        << "\n";
+        << (input.fit_note.empty() ? "" : "; " + input.fit_note) << "\n";
   for (const std::string& note : model.summary.notes) out << "  note: " << note << "\n";
   return out.str();
 }

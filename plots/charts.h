@@ -51,6 +51,7 @@ struct ModelInputCurve {
   std::string name;     // "messages per rank"
   std::string unit;     // "messages", "bytes", "s"
   std::string formula;  // the fitted formula as text, e.g. "3.1e2 * P^1 * log2(P)"
+  std::string fit_note;  // where the fit misses a measured point, e.g. "misses the measured P=16 by 4.0x"
   std::vector<std::pair<int, double>> measured;  // (P, value)
   std::vector<std::pair<int, double>> fitted;    // (P, value) on a dense grid
 };

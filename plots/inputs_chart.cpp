@@ -3,6 +3,8 @@
 // with the measured points, the fitted curve, and its formula in the key.
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "plots/chart_builders.h"
 #include "plots/chart_data.h"
@@ -16,6 +18,23 @@ bool Drawable(const ModelInputCurve& curve) {
   };
   return std::any_of(curve.measured.begin(), curve.measured.end(), usable) ||
          std::any_of(curve.fitted.begin(), curve.fitted.end(), usable);
+}
+
+/// `text` broken at spaces into lines of at most `width` characters (a word
+/// longer than that keeps a line of its own): a panel's title is centred over
+/// a panel about 80 small characters wide and was cut at both ends.
+std::vector<std::string> Wrap(const std::string& text, std::size_t width) {
+  std::vector<std::string> lines(1);
+  std::size_t from = 0;
+  while (from < text.size()) {
+    std::size_t space = text.find(' ', from);
+    if (space == std::string::npos) space = text.size();
+    const std::string word = text.substr(from, space - from);
+    if (!lines.back().empty() && lines.back().size() + 1 + word.size() > width) lines.emplace_back();
+    lines.back() += (lines.back().empty() ? "" : " ") + word;
+    from = space + 1;
+  }
+  return lines;
 }
 
 }  // namespace
@@ -70,8 +89,12 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
 
     // The formula goes into the panel's title, the key holds two short
     // entries: a key with the long formula ran into the neighbouring panel.
-    body += "set title " + GnuplotQuote(curve.name) + " . \"\\n\" . " +
-            GnuplotQuote("fit: " + (curve.formula.empty() ? "(no formula)" : curve.formula)) + " font \",9\"\n";
+    body += "set title " + GnuplotQuote(curve.name);
+    for (const std::string& line : Wrap("fit: " + (curve.formula.empty() ? "(no formula)" : curve.formula) +
+                                            (curve.fit_note.empty() ? "" : "; " + curve.fit_note),
+                                        columns == 1 ? 110 : 75))
+      body += " . \"\\n\" . " + GnuplotQuote(line);
+    body += " font \",9\"\n";
     // The key goes into the top corner the curve leaves free: left when it rises.
     const auto& trend = has_fitted ? curve.fitted : curve.measured;
     const bool rising = trend.size() >= 2 && trend.back().second > trend.front().second;

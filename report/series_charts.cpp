@@ -191,7 +191,8 @@ std::vector<InputPanel> InputCharts(const SeriesModel& model) {
     plot.Markers(measured, "#b2182b", "measured");
     InputPanel panel;
     panel.svg = plot.Render();
-    panel.caption = "fit: " + (input.formula.empty() ? std::string("(no formula)") : input.formula);
+    panel.caption = "fit: " + (input.formula.empty() ? std::string("(no formula)") : input.formula) +
+                    (input.fit_note.empty() ? "" : "; " + input.fit_note);
     panels.push_back(std::move(panel));
   }
   return panels;

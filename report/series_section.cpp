@@ -37,6 +37,7 @@ std::string ModelPart(const SeriesModel& model) {
             "<th>forward-validation RMS log error</th></tr></thead><tbody>\n";
     for (const InputCurve& input : model.inputs) {
       html += "<tr>" + Text(input.name) + Text(input.unit) + "<td class=\"formula\">" + EscapeHtml(input.formula) +
+              (input.fit_note.empty() ? "" : " <span class=\"warn\">(" + EscapeHtml(input.fit_note) + ")</span>") +
               "</td>" + Cell(input.forward_log_rms, "%.3f") + "</tr>\n";
     }
     html += "</tbody></table>\n<p class=\"note\">Forward validation: each curve is fitted on the smaller P only "

@@ -2,6 +2,8 @@
 // content as text; tests/report_browser_test.sh checks it rendered in chromium.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <regex>
 #include <string>
@@ -131,4 +133,38 @@ TEST_CASE("report refuses -o naming one of its inputs", "[report]") {
   CHECK(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " report " + table + " -o " + table + " 2>&1", &out) != 0);
   CHECK(out.find("runs.csv") != std::string::npos);
   CHECK(qnm::ReadFile(table) == "series,procs,time_s\na,1,10\na,2,5.5\na,4,3\n");
+}
+
+TEST_CASE("an input curve that misses its measured points says so in the table, the chart and the text",
+          "[report]") {
+  // The bundled BT-MZ series: messages per process grow 113 -> 1500 from P = 2 to 16, which the
+  // bounded message families cannot follow; compute time per process they fit within 1%.
+  const qnm::report::Study study = BundledStudy();
+  const std::string html = qnm::report::RenderStudyHtml(study);
+  int noted = 0;
+  for (const qnm::InputCurve& input : study.predictions[0].model.inputs) {
+    double worst = 1;
+    for (const auto& [procs, value] : input.measured) {
+      const double fitted = input.Evaluate(procs);
+      if (value > 0 && fitted > 0) worst = std::max({worst, fitted / value, value / fitted});
+    }
+    if (worst < 1.5) {
+      CHECK(input.fit_note.empty());
+      continue;
+    }
+    ++noted;
+    char factor[32];
+    std::snprintf(factor, sizeof factor, "%.1fx", worst);
+    CHECK(input.fit_note.find(factor) != std::string::npos);
+    CHECK(Count(html, input.fit_note) == 2);  // the inputs table and the chart's caption
+  }
+  CHECK(noted >= 1);
+  const qnm::InputCurve& compute = study.predictions[0].model.inputs.front();
+  CHECK(compute.key == "compute_s");
+  CHECK(compute.fit_note.empty());
+  const qnm::InputCurve* messages = nullptr;
+  for (const qnm::InputCurve& input : study.predictions[0].model.inputs)
+    if (input.key == "messages_per_rank") messages = &input;
+  REQUIRE(messages != nullptr);
+  CHECK(messages->fit_note.rfind("misses the measured P=16 by ", 0) == 0);
 }
