@@ -285,16 +285,17 @@ constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                {"Occam + nodes + split", true, false, true, false, true}};
 
 /// Prediction options of a configuration, its prior learned without `leave_out` (cached).
-qnm::PredictionOptions ConfigOptions(const Config& c, const std::set<std::string>& leave_out,
+qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const std::set<std::string>& leave_out,
                                      const std::vector<qnm::PriorSeries>& corpus,
                                      std::map<std::string, qnm::ExtrapolationPrior>* cache) {
   qnm::PredictionOptions options;
+  options.runtime.weight_temperature = temperature;
   options.runtime.more_terms_gain = c.occam ? 0.8 : 1.0;
   options.runtime.node_terms = c.nodes;
   options.split_at_node_boundary = c.split;
   if (c.amdahl_only) options.runtime.candidates = {{qnm::ScalingTerm{0, 0}, qnm::ScalingTerm{-1, 0}}};
   if (c.prior) {
-    std::string key = c.name;
+    std::string key = std::string(c.name) + "|" + std::to_string(temperature);
     for (const std::string& s : leave_out) key += "|" + s;
     auto it = cache->find(key);
     if (it == cache->end()) it = cache->emplace(key, LearnPrior(corpus, leave_out, options.runtime)).first;
@@ -323,6 +324,9 @@ double LastLogError(const Entry& e, const qnm::PredictionOptions& options) {
 /// configuration: the one whose 90% intervals hold closest to 90% of the other
 /// sources' held-out points.
 constexpr double kPooledRates[] = {0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5};
+/// The candidates' weight temperature (RuntimeModelOptions::weight_temperature), chosen
+/// jointly with the configuration.
+constexpr double kTemperatures[] = {0.5, 1.0, 2.0};
 
 /// Adds the series' held-out points inside their interval to `inside` and all of them to `points`.
 void CountInside(const Entry& e, const qnm::PredictionOptions& options, int* inside, int* points) {
@@ -339,15 +343,15 @@ void CountInside(const Entry& e, const qnm::PredictionOptions& options, int* ins
 /// The rate of kPooledRates whose coverage on the series of `corpus` not from `left_out` is closest to
 /// the level (ties: the narrower); `coverage` gets each rate's share.
 double ChooseRate(const std::vector<Entry>& corpus, const std::string& left_out, const Config& config,
-                  const std::vector<qnm::PriorSeries>& samples, std::map<std::string, qnm::ExtrapolationPrior>* cache,
-                  std::vector<double>* coverage) {
+                  double temperature, const std::vector<qnm::PriorSeries>& samples,
+                  std::map<std::string, qnm::ExtrapolationPrior>* cache, std::vector<double>* coverage) {
   coverage->clear();
   double best_rate = 0.3, best_gap = HUGE_VAL;
   for (double rate : kPooledRates) {
     int inside = 0, points = 0;
     for (const Entry& e : corpus) {
       if (e.source == left_out) continue;
-      qnm::PredictionOptions options = ConfigOptions(config, {left_out, e.source}, samples, cache);
+      qnm::PredictionOptions options = ConfigOptions(config, temperature, {left_out, e.source}, samples, cache);
       options.runtime.error.prior_log_sd_per_octave = rate;
       CountInside(e, options, &inside, &points);
     }
@@ -535,6 +539,8 @@ int main(int argc, char** argv) {
     qnm::PredictionOptions uniform;
     uniform.runtime.more_terms_gain = 1.0;
     uniform.runtime.node_terms = false;
+    uniform.runtime.weight_temperature = 1.0;  // round 3's weighting and interval rate, the baseline column
+    uniform.runtime.error.prior_log_sd_per_octave = 0.3;
     std::vector<qnm::PriorSeries> samples;
     for (const Entry& e : corpus) samples.push_back(AsPriorSeries(e));
     std::set<std::string> sources;
@@ -545,8 +551,9 @@ int main(int argc, char** argv) {
     // without the scored source and without the source of the series it predicts: nested), the
     // best (mean |log error| at the largest P) is chosen, and only then applied to the source.
     std::map<std::string, qnm::ExtrapolationPrior> cache;
-    std::printf("Configuration chosen for each source on the other sources (mean |log error| at the largest P "
-                "of the other sources' series, per configuration):\n\n| left out |");
+    std::printf("Configuration and candidate weight temperature (`RuntimeModelOptions::weight_temperature`, "
+                "0.5, 1 or 2) chosen for each source on the other sources (mean |log error| at the largest P "
+                "of the other sources' series; per configuration at its best temperature):\n\n| left out |");
     for (const Config& c : kConfigs) std::printf(" %s |", c.name);
     std::printf(" chosen |\n|---|");
     for (std::size_t k = 0; k < std::size(kConfigs); ++k) std::printf("---:|");
@@ -560,51 +567,76 @@ int main(int argc, char** argv) {
       std::snprintf(chosen, sizeof chosen, " %.2f |\n", rate);
       rate_table += chosen;
     };
-    std::vector<double> all_objective(std::size(kConfigs), 0.0);
+    // Every (configuration, temperature) pair is scored; a configuration's cell shows its best
+    // temperature's objective.
+    const std::size_t pairs = std::size(kConfigs) * std::size(kTemperatures);
+    auto pair_config = [&](std::size_t k) -> const Config& { return kConfigs[k / std::size(kTemperatures)]; };
+    auto pair_temperature = [&](std::size_t k) { return kTemperatures[k % std::size(kTemperatures)]; };
+    auto print_row = [&](const std::string& label, const std::vector<double>& objective, std::size_t chosen) {
+      std::printf("| %s |", label.c_str());
+      for (std::size_t c = 0; c < std::size(kConfigs); ++c) {
+        const std::size_t first = c * std::size(kTemperatures);
+        std::size_t best = first;
+        for (std::size_t k = first + 1; k < first + std::size(kTemperatures); ++k)
+          if (objective[k] < objective[best] - 1e-12) best = k;
+        std::printf(" %.4f (%.1f) |", objective[best], pair_temperature(best));
+      }
+      std::printf(" %s, temperature %.1f |\n", pair_config(chosen).name, pair_temperature(chosen));
+    };
+    auto argmin = [](const std::vector<double>& v) {
+      std::size_t best = 0;
+      for (std::size_t k = 1; k < v.size(); ++k)
+        if (v[k] < v[best] - 1e-12) best = k;
+      return best;
+    };
+    std::vector<double> all_objective(pairs, 0.0);
     for (const std::string& source : sources) {
-      std::vector<double> objective(std::size(kConfigs), 0.0);
-      for (std::size_t k = 0; k < std::size(kConfigs); ++k) {
+      std::vector<double> objective(pairs, 0.0);
+      for (std::size_t k = 0; k < pairs; ++k) {
         int n = 0;
         for (const Entry& e : corpus) {
           if (e.source == source) continue;
-          objective[k] += LastLogError(e, ConfigOptions(kConfigs[k], {source, e.source}, samples, &cache));
+          objective[k] += LastLogError(
+              e, ConfigOptions(pair_config(k), pair_temperature(k), {source, e.source}, samples, &cache));
           ++n;
         }
         objective[k] /= std::max(1, n);
       }
-      std::size_t chosen = std::min_element(objective.begin(), objective.end()) - objective.begin();
-      std::printf("| %s |", source.c_str());
-      for (double o : objective) std::printf(" %.4f |", o);
-      std::printf(" %s |\n", kConfigs[chosen].name);
-      qnm::PredictionOptions options = ConfigOptions(kConfigs[chosen], {source}, samples, &cache);
+      const std::size_t chosen = argmin(objective);
+      print_row(source, objective, chosen);
+      qnm::PredictionOptions options =
+          ConfigOptions(pair_config(chosen), pair_temperature(chosen), {source}, samples, &cache);
       std::vector<double> coverage;
       options.runtime.error.prior_log_sd_per_octave =
-          ChooseRate(corpus, source, kConfigs[chosen], samples, &cache, &coverage);
+          ChooseRate(corpus, source, pair_config(chosen), pair_temperature(chosen), samples, &cache, &coverage);
       rate_row(source, coverage, options.runtime.error.prior_log_sd_per_octave);
       for (const Entry& e : corpus)
         if (e.source == source) {
           by_source[source].push_back(Score(e, options, uniform));
-          for (std::size_t k = 0; k < std::size(kConfigs); ++k)
-            all_objective[k] += LastLogError(e, ConfigOptions(kConfigs[k], {source}, samples, &cache));
+          for (std::size_t k = 0; k < pairs; ++k)
+            all_objective[k] +=
+                LastLogError(e, ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache));
         }
     }
-    std::size_t shipped = std::min_element(all_objective.begin(), all_objective.end()) - all_objective.begin();
-    std::printf("| (none: what the tool ships) |");
-    for (double o : all_objective) std::printf(" %.4f |", o / corpus.size());
-    std::printf(" %s |\n\n", kConfigs[shipped].name);
+    for (double& o : all_objective) o /= corpus.size();
+    const std::size_t shipped_pair = argmin(all_objective);
+    print_row("(none: what the tool ships)", all_objective, shipped_pair);
+    const Config& shipped = pair_config(shipped_pair);
+    const double shipped_temperature = pair_temperature(shipped_pair);
     std::vector<double> shipped_coverage;
-    const double shipped_rate = ChooseRate(corpus, "", kConfigs[shipped], samples, &cache, &shipped_coverage);
+    const double shipped_rate = ChooseRate(corpus, "", shipped, shipped_temperature, samples, &cache, &shipped_coverage);
     rate_row("(none: what the tool ships)", shipped_coverage, shipped_rate);
-    std::printf("Interval rate chosen for each source on the other sources (the pooled per-octave log sd the "
-                "forward errors are shrunk towards, `ExtrapolationErrorOptions::prior_log_sd_per_octave`): "
-                "share of the other sources' held-out points inside their 90%% interval, per rate; the one "
-                "closest to 90%% is chosen (configurations with the corpus prior use the prior's own rate):\n\n"
-                "| left out |");
+    std::printf("\nThen, for the chosen configuration and temperature and on the same other sources, the "
+                "interval's pooled per-octave rate (the log sd the forward errors are shrunk towards, "
+                "`ExtrapolationErrorOptions::prior_log_sd_per_octave`): share of the other sources' held-out "
+                "points inside their 90%% interval, per rate; the one closest to 90%% is chosen (configurations "
+                "with the corpus prior use the prior's own rate):\n\n| left out |");
     for (double rate : kPooledRates) std::printf(" %.2f |", rate);
     std::printf(" chosen |\n|---|");
-    for (std::size_t k = 0; k < std::size(kPooledRates); ++k) std::printf("---:|");
-    std::printf("---:|\n%s\n", rate_table.c_str());
-    qnm::ExtrapolationPrior full = LearnPrior(samples, {}, ConfigOptions(kConfigs[shipped], {}, samples, &cache).runtime);
+    for (std::size_t k = 0; k <= std::size(kPooledRates); ++k) std::printf("---:|");
+    std::printf("\n%s\n", rate_table.c_str());
+    qnm::ExtrapolationPrior full =
+        LearnPrior(samples, {}, ConfigOptions(shipped, shipped_temperature, {}, samples, &cache).runtime);
     std::printf("Corpus prior learned on every source: %s; interval log sd %.3f per octave.\n\n",
                 full.Summary().c_str(), full.per_octave_log_sd);
     if (!write_prior.empty()) qnm::WriteFileAtomically(write_prior, qnm::ExtrapolationPriorToJson(full));
@@ -622,7 +654,7 @@ int main(int argc, char** argv) {
     PrintTotals("**all (leave one source out)**", all);
 
     // ---- mpiP-driven series (the queueing model) and NPB tables ----
-    qnm::PredictionOptions shipped_options = ConfigOptions(kConfigs[shipped], {}, samples, &cache);
+    qnm::PredictionOptions shipped_options = ConfigOptions(shipped, shipped_temperature, {}, samples, &cache);
     shipped_options.runtime.error.prior_log_sd_per_octave = shipped_rate;
     std::vector<Series> mpip_scaling = Load({data + "/mpip-scaling"});
     std::vector<Series> cab = Load({tests + "/mpip"});
@@ -632,14 +664,54 @@ int main(int argc, char** argv) {
       std::vector<SeriesResult> results;
     };
     std::vector<Extra> extras;
+    // The queueing model's input curves weigh their candidates with the same temperature
+    // (RuntimeModelOptions::weight_temperature); for each mpiP source it is chosen on the other
+    // one: mpip-scaling (train 1..16) and cab's NPB-MZ (train 1..8), mean |log error| at the largest P.
+    std::vector<Entry> mpip_entries, cab_entries;
+    for (const Series& s : mpip_scaling) mpip_entries.push_back(Entry{"mpip-scaling", &s, {1, 2, 4, 8, 16}, nullptr, &AppTimeMax});
+    for (const Series& s : cab)
+      if (s.name.find("-mz.C") != std::string::npos) cab_entries.push_back(Entry{"cab", &s, {1, 2, 4, 8}, nullptr, nullptr});
+    auto input_temperature = [&](const std::vector<Entry>& others, std::string* row) {
+      double best = 1.0, best_objective = HUGE_VAL;
+      for (double t : kTemperatures) {
+        qnm::PredictionOptions o = shipped_options;
+        o.runtime.weight_temperature = t;
+        double sum = 0;
+        for (const Entry& e : others) sum += LastLogError(e, o);
+        const double objective = sum / std::max<std::size_t>(1, others.size());
+        char cell[32];
+        std::snprintf(cell, sizeof cell, " %.4f |", objective);
+        *row += cell;
+        if (objective < best_objective - 1e-12) best_objective = objective, best = t;
+      }
+      char chosen[32];
+      std::snprintf(chosen, sizeof chosen, " %.1f |\n", best);
+      *row += chosen;
+      return best;
+    };
+    std::string mpip_row = "| mpip-scaling (chosen on cab) |", cab_row = "| cab (chosen on mpip-scaling) |";
+    qnm::PredictionOptions mpip_options = shipped_options, cab_options = shipped_options;
+    mpip_options.runtime.weight_temperature = input_temperature(cab_entries, &mpip_row);
+    cab_options.runtime.weight_temperature = input_temperature(mpip_entries, &cab_row);
+    std::vector<Entry> both = cab_entries;
+    both.insert(both.end(), mpip_entries.begin(), mpip_entries.end());
+    std::string both_row = "| (none: what the tool ships; both) |";
+    input_temperature(both, &both_row);
+    std::printf("\n## mpiP-driven series and NPB tables\n\nThe queueing model's input curves' weight "
+                "temperature for each mpiP source, chosen on the other (mean |log error| at the largest P):"
+                "\n\n| left out |");
+    for (double t : kTemperatures) std::printf(" temperature %.1f |", t);
+    std::printf(" chosen |\n|---|");
+    for (std::size_t k = 0; k <= std::size(kTemperatures); ++k) std::printf("---:|");
+    std::printf("\n%s%s%s\n", mpip_row.c_str(), cab_row.c_str(), both_row.c_str());
     Extra th8_16{"mpip-scaling: NPB-MZ C th=8, train 1..16 -> 32,64,128 (vs mpiP AppTime max)", {}};
     Extra th8_8{"mpip-scaling: NPB-MZ C th=8, train 1..8 -> 16..128 (vs mpiP AppTime max)", {}};
     for (const Series& s : mpip_scaling) {
       for (auto [train, set] : {std::pair{std::vector<int>{1, 2, 4, 8, 16}, &th8_16},
                                 std::pair{std::vector<int>{1, 2, 4, 8}, &th8_8}}) {
         Entry e{"mpip-scaling", &s, train, nullptr, &AppTimeMax};
-        SeriesResult r = Score(e, shipped_options, uniform);
-        r.note = RiseNote(e, shipped_options);
+        SeriesResult r = Score(e, mpip_options, uniform);
+        r.note = RiseNote(e, mpip_options);
         set->results.push_back(r);
       }
     }
@@ -650,10 +722,10 @@ int main(int argc, char** argv) {
     for (const Series& s : cab) {
       if (s.name.find("-mz.C") == std::string::npos) continue;
       Entry e8{"cab", &s, {1, 2, 4, 8}, nullptr, nullptr};
-      SeriesResult r = Score(e8, shipped_options, uniform);
-      r.note = RiseNote(e8, shipped_options);
+      SeriesResult r = Score(e8, cab_options, uniform);
+      r.note = RiseNote(e8, cab_options);
       mz8.results.push_back(r);
-      mz4.results.push_back(Score(Entry{"cab", &s, {1, 2, 4}, nullptr, nullptr}, shipped_options, uniform));
+      mz4.results.push_back(Score(Entry{"cab", &s, {1, 2, 4}, nullptr, nullptr}, cab_options, uniform));
     }
     extras.push_back(mz8);
     extras.push_back(mz4);
@@ -666,7 +738,6 @@ int main(int argc, char** argv) {
     }
     extras.push_back(tables);
 
-    std::printf("\n## mpiP-driven series and NPB tables\n\n");
     PrintTotalsHeader();
     for (const Extra& x : extras) {
       Totals t;
