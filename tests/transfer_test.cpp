@@ -52,6 +52,14 @@ qnm::TransferredModel Move(const qnm::SeriesModel& model, const qnm::Series& sou
 
 double LogWidth(const qnm::Interval& i) { return std::log(i.upper_s / i.lower_s); }
 
+/// GROMACS 1400k atoms on ARCHER2 (16 ranks x 8 threads per node), fitted, and CSD3's 56-rank run.
+struct Archer2ToCsd3 {
+  qnm::Series archer2 = LoadOne("gromacs-1400k-archer2-rpn16.csv");
+  qnm::Series csd3 = LoadOne("gromacs-1400k-csd3-ib.csv");
+  qnm::SeriesModel model = Fit(archer2);
+  qnm::Series one = Only(csd3, {56});
+};
+
 /// True when one of `lines` contains `text`.
 bool Says(const std::vector<std::string>& lines, const std::string& text) {
   for (const std::string& line : lines)
@@ -139,10 +147,9 @@ TEST_CASE("several target runs: the ratio follows each run and is interpolated b
 
 TEST_CASE("the interval carries the noise of four single runs as noisy as the source's", "[transfer]") {
   // ARCHER2's 16 x 8 GROMACS series is noisy (112 ranks: 87.6 s, 144 ranks: 97.4 s): its runs scatter around its curve.
-  qnm::Series archer2 = LoadOne("gromacs-1400k-archer2-rpn16.csv");
-  qnm::Series csd3 = LoadOne("gromacs-1400k-csd3-ib.csv");
-  qnm::SeriesModel model = Fit(archer2);
-  qnm::Series one = Only(csd3, {56});
+  const Archer2ToCsd3 pair;
+  const qnm::Series &archer2 = pair.archer2, &one = pair.one;
+  const qnm::SeriesModel& model = pair.model;
   qnm::TransferOptions options;
   options.drift_log_sd_per_octave = 0;  // the noise alone
   qnm::TransferredModel moved = Move(model, archer2, &one, nullptr, options);
@@ -176,10 +183,9 @@ TEST_CASE("the interval carries the noise of four single runs as noisy as the so
 }
 
 TEST_CASE("the speed ratio on the computation alone keeps the overheads at their level", "[transfer]") {
-  qnm::Series archer2 = LoadOne("gromacs-1400k-archer2-rpn16.csv");
-  qnm::Series csd3 = LoadOne("gromacs-1400k-csd3-ib.csv");
-  qnm::SeriesModel model = Fit(archer2);
-  qnm::Series one = Only(csd3, {56});
+  const Archer2ToCsd3 pair;
+  const qnm::Series &archer2 = pair.archer2, &one = pair.one;
+  const qnm::SeriesModel& model = pair.model;
   qnm::TransferOptions options;
   options.overheads_follow_speed = false;
   qnm::TransferredModel moved = Move(model, archer2, &one, nullptr, options);
