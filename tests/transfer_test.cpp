@@ -201,6 +201,14 @@ TEST_CASE("the speed ratio on the computation alone keeps the overheads at their
   const double speed = (ratio - phi56) / (1 - phi56);
   CHECK(moved.Predict(3136).total.value_s ==
         Approx(moved.Uncalibrated(3136).total.value_s * ((1 - phi3136) * speed + phi3136)));
+  // A target run faster than the source's overheads alone: no computation speed meets it, the whole time follows.
+  REQUIRE(phi56 > 0);
+  qnm::Series fast = one;
+  fast.groups[0].median_time_s = 0.5 * phi56 * moved.Uncalibrated(56).total.value_s;
+  qnm::TransferredModel fallback = Move(model, archer2, &fast, nullptr, options);
+  CHECK_FALSE(fallback.ratio_on_computation_only);
+  CHECK(Says(fallback.summary.calibrated, "the target runs faster than the source's overheads alone"));
+  CHECK(fallback.Predict(56).total.value_s == Approx(fast.groups[0].median_time_s));
   // The naive reading (default) scales the whole time by the ratio.
   qnm::TransferredModel whole = Move(model, archer2, &one);
   CHECK_FALSE(whole.ratio_on_computation_only);
