@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "command_runner.h"
 #include "temp_dir.h"
@@ -50,6 +51,21 @@ qnm::TransferredModel Move(const qnm::SeriesModel& model, const qnm::Series& sou
 }
 
 double LogWidth(const qnm::Interval& i) { return std::log(i.upper_s / i.lower_s); }
+
+/// GROMACS 1400k atoms on ARCHER2 (16 ranks x 8 threads per node), fitted, and CSD3's 56-rank run.
+struct Archer2ToCsd3 {
+  qnm::Series archer2 = LoadOne("gromacs-1400k-archer2-rpn16.csv");
+  qnm::Series csd3 = LoadOne("gromacs-1400k-csd3-ib.csv");
+  qnm::SeriesModel model = Fit(archer2);
+  qnm::Series one = Only(csd3, {56});
+};
+
+/// True when one of `lines` contains `text`.
+bool Says(const std::vector<std::string>& lines, const std::string& text) {
+  for (const std::string& line : lines)
+    if (line.find(text) != std::string::npos) return true;
+  return false;
+}
 
 }  // namespace
 
@@ -109,12 +125,15 @@ TEST_CASE("several target runs: the ratio follows each run and is interpolated b
   CHECK(moved.summary.path == qnm::TransferPath::kSeveralRuns);
   CHECK(moved.Predict(32).total.value_s == Approx(two.groups[0].median_time_s));
   CHECK(moved.Predict(256).total.value_s == Approx(two.groups[1].median_time_s));
-  // Between the runs the ratio is interpolated in log P, and nothing is added to A's interval.
+  // Between the runs the ratio is interpolated in log P, and no drift is added to A's interval (only the runs' noise).
   const double r32 = two.groups[0].median_time_s / model.Predict(32).total.value_s;
   const double r256 = two.groups[1].median_time_s / model.Predict(256).total.value_s;
   const double r64 = std::exp(std::log(r32) + (std::log(r256) - std::log(r32)) / 3.0);
   CHECK(moved.Predict(64).total.value_s == Approx(r64 * model.Predict(64).total.value_s));
-  CHECK(LogWidth(moved.Predict(64).total) == Approx(LogWidth(model.Predict(64).total)));
+  qnm::TransferOptions no_noise;
+  no_noise.run_noise_terms = 0;
+  CHECK(LogWidth(Move(model, mahti, &two, nullptr, no_noise).Predict(64).total) ==
+        Approx(LogWidth(model.Predict(64).total)));
   // Beyond the last run the last ratio is carried on.
   CHECK(moved.Predict(4096).total.value_s == Approx(r256 * model.Predict(4096).total.value_s));
   // Two runs pin the far end better than one: the error at LUMI-C's largest P is what it is.
@@ -124,6 +143,76 @@ TEST_CASE("several target runs: the ratio follows each run and is interpolated b
   const int largest = lumi.groups.back().procs;
   CHECK(std::fabs(moved.Predict(largest).total.value_s / measured - 1) <
         std::fabs(single.Predict(largest).total.value_s / measured - 1));
+}
+
+TEST_CASE("the interval carries the noise of four single runs as noisy as the source's", "[transfer]") {
+  // ARCHER2's 16 x 8 GROMACS series is noisy (112 ranks: 87.6 s, 144 ranks: 97.4 s): its runs scatter around its curve.
+  const Archer2ToCsd3 pair;
+  const qnm::Series &archer2 = pair.archer2, &one = pair.one;
+  const qnm::SeriesModel& model = pair.model;
+  qnm::TransferOptions options;
+  options.drift_log_sd_per_octave = 0;  // the noise alone
+  qnm::TransferredModel moved = Move(model, archer2, &one, nullptr, options);
+  // The residuals' sum of squares over n - p degrees of freedom, p the members' fitted coefficients (weighted).
+  double squares = 0, parameters = 0;
+  for (const auto& [log_procs, residual] : model.anchor.log_residuals) squares += residual * residual;
+  for (const qnm::RuntimeCurve& member : model.runtime.members)
+    for (double c : member.model.coefficients) parameters += member.weight * (c > 0);
+  const double n = static_cast<double>(model.anchor.log_residuals.size());
+  REQUIRE(n == 16);
+  CHECK(moved.source_noise_log_sd == Approx(std::sqrt(squares / (n - parameters))));
+  CHECK(moved.source_noise_log_sd > 0.05);
+  CHECK(moved.source_noise_log_sd < 0.3);
+  // 560 ranks on CSD3 = 160 on ARCHER2 (10 nodes): A's interval there, widened by 2 sd of noise (4 runs).
+  const qnm::ProcsPrediction a = model.Predict(160), b = moved.Predict(560);
+  REQUIRE(b.Ok());
+  const double noise_half = 1.6448536269514722 * 2 * moved.source_noise_log_sd;
+  CHECK(std::log(b.total.upper_s / b.total.value_s) ==
+        Approx(std::hypot(std::log(a.total.upper_s / a.total.value_s), noise_half)));
+  CHECK(std::log(b.total.value_s / b.total.lower_s) ==
+        Approx(std::hypot(std::log(a.total.value_s / a.total.lower_s), noise_half)));
+  // Without it, A's interval as it is; the summary says what was added.
+  options.run_noise_terms = 0;
+  CHECK(LogWidth(Move(model, archer2, &one, nullptr, options).Predict(560).total) == Approx(LogWidth(a.total)));
+  CHECK(Says(moved.summary.calibrated, "and by the noise of 4 single runs (the source's: "));
+  // A smooth series (Vlasiator on Mahti) carries little noise.
+  qnm::Series mahti = LoadOne("vlasiator-light-mahti.csv");
+  qnm::Series lumi = LoadOne("vlasiator-light-lumi.csv");
+  qnm::Series lumi_one = Only(lumi, {32});
+  CHECK(Move(Fit(mahti), mahti, &lumi_one).source_noise_log_sd < moved.source_noise_log_sd);
+}
+
+TEST_CASE("the speed ratio on the computation alone keeps the overheads at their level", "[transfer]") {
+  const Archer2ToCsd3 pair;
+  const qnm::Series &archer2 = pair.archer2, &one = pair.one;
+  const qnm::SeriesModel& model = pair.model;
+  qnm::TransferOptions options;
+  options.overheads_follow_speed = false;
+  qnm::TransferredModel moved = Move(model, archer2, &one, nullptr, options);
+  REQUIRE(moved.ratio_on_computation_only);
+  CHECK(Says(moved.summary.calibrated,
+             "the speed ratio applies to the computation only; the overheads are the source's"));
+  CHECK(moved.Predict(56).total.value_s == Approx(one.groups[0].median_time_s));  // through the run
+  // T_B = s * (1 - phi) * T_A + phi * T_A, s from the run at 56 ranks (Buckwalter 2005 §3: W + S).
+  const double ratio = one.groups[0].median_time_s / moved.Uncalibrated(56).total.value_s;
+  const double phi56 = moved.OverheadShare(56), phi3136 = moved.OverheadShare(3136);
+  CHECK(phi56 >= 0);
+  CHECK(phi3136 < 1);
+  const double speed = (ratio - phi56) / (1 - phi56);
+  CHECK(moved.Predict(3136).total.value_s ==
+        Approx(moved.Uncalibrated(3136).total.value_s * ((1 - phi3136) * speed + phi3136)));
+  // A target run faster than the source's overheads alone: no computation speed meets it, the whole time follows.
+  REQUIRE(phi56 > 0);
+  qnm::Series fast = one;
+  fast.groups[0].median_time_s = 0.5 * phi56 * moved.Uncalibrated(56).total.value_s;
+  qnm::TransferredModel fallback = Move(model, archer2, &fast, nullptr, options);
+  CHECK_FALSE(fallback.ratio_on_computation_only);
+  CHECK(Says(fallback.summary.calibrated, "the target runs faster than the source's overheads alone"));
+  CHECK(fallback.Predict(56).total.value_s == Approx(fast.groups[0].median_time_s));
+  // The naive reading (default) scales the whole time by the ratio.
+  qnm::TransferredModel whole = Move(model, archer2, &one);
+  CHECK_FALSE(whole.ratio_on_computation_only);
+  CHECK(whole.Predict(3136).total.value_s == Approx(whole.Uncalibrated(3136).total.value_s * ratio));
 }
 
 TEST_CASE("identity: the source's own runs as target reproduce the source's prediction", "[transfer]") {
@@ -236,6 +325,17 @@ TEST_CASE("a queueing model's switch delay and contention are re-evaluated with 
   // The same profile as A's changes nothing.
   qnm::TransferredModel same = Move(model, series[0], nullptr, &model.machine);
   CHECK(same.Predict(16).total.value_s == Approx(a.total.value_s));
+  // With a run on B as well, the run's speed ratio applies to the computation alone: the switch delay and
+  // contention are the profile's already and are not scaled again.
+  qnm::Series first = Only(series[0], {1});
+  qnm::TransferredModel calibrated = Move(model, series[0], &first, &pi);
+  REQUIRE(calibrated.ratio_on_computation_only);
+  CHECK(Says(calibrated.summary.calibrated, "the overheads are the target profile's"));
+  CHECK(calibrated.Predict(1).total.value_s == Approx(first.groups[0].median_time_s));
+  const qnm::ProcsPrediction raw = calibrated.Uncalibrated(16), c = calibrated.Predict(16);
+  REQUIRE(c.Ok());
+  CHECK(c.switch_delay.value_s == Approx(raw.switch_delay.value_s));
+  CHECK(c.compute.value_s == Approx(raw.compute.value_s * calibrated.calibration.Factor(16)));
 }
 
 TEST_CASE("report --target shows the transferred prediction beside the source's", "[transfer][cli]") {

@@ -54,6 +54,27 @@ bool MoveNodeTerms(RuntimeModel* runtime, int rpn) {
   return any;
 }
 
+/// A term that grows with P (or nodes): an overhead, not divided work.
+bool GrowingTerm(const ScalingTerm& term) {
+  return term.p_exponent > 0 || (term.p_exponent == 0 && term.log_exponent > 0);
+}
+
+/// The source's run-to-run noise: its log residuals around the fitted curve, sum of squares over
+/// n - p degrees of freedom (p = the curve's fitted coefficients, averaged over the members with
+/// their weights); the plain mean square where n <= p + 1.
+double ResidualLogSd(const SeriesModel& model) {
+  const auto& residuals = model.anchor.log_residuals;
+  if (residuals.empty()) return 0.0;
+  double squares = 0.0;
+  for (const auto& [log_procs, residual] : residuals) squares += residual * residual;
+  double parameters = 0.0;
+  if (model.kind == ModelKind::kRuntimeOnly)
+    for (const RuntimeCurve& member : model.runtime.members)
+      for (double c : member.model.coefficients) parameters += member.weight * (c > 0);
+  const double n = static_cast<double>(residuals.size());
+  return std::sqrt(squares / (n - parameters >= 1 ? n - parameters : n));
+}
+
 std::string ProcsList(const std::vector<std::pair<int, double>>& runs) {
   std::string out;
   for (const auto& [procs, time] : runs) out += (out.empty() ? "" : ",") + std::to_string(procs);
@@ -67,7 +88,7 @@ bool TransferOptions::IsValid(std::string* error) const {
     *error = "interval level must be in (0, 1)";
     return false;
   }
-  if (!(drift_log_sd_per_octave >= 0) || !(unknown_speed_log_sd >= 0)) {
+  if (!(drift_log_sd_per_octave >= 0) || !(unknown_speed_log_sd >= 0) || !(run_noise_terms >= 0)) {
     *error = "transfer interval rates must be >= 0";
     return false;
   }
@@ -132,10 +153,43 @@ ProcsPrediction TransferredModel::Uncalibrated(int procs) const {
   return p;
 }
 
+double TransferredModel::OverheadShare(int procs) const {
+  double share = 0.0;
+  if (source.kind == ModelKind::kQueueing) {
+    const ProcsPrediction p = Uncalibrated(procs);
+    if (!p.Ok() || !(p.total.value_s > 0)) return 0.0;
+    for (const Interval* i : {&p.switch_delay, &p.mpi_active, &p.contention})
+      if (Known(i->value_s) && i->value_s > 0) share += i->value_s / p.total.value_s;
+  } else {
+    // The members' overhead shares, averaged with their weights (models/runtime_model.h).
+    const double source_procs = SourceProcs(*this, procs);
+    double weight = 0.0;
+    for (const RuntimeCurve& member : source.runtime.members) {
+      const double total = member.model.Evaluate(source_procs);
+      if (!(total > 0) || !std::isfinite(total)) continue;
+      double overhead = 0.0;
+      for (std::size_t k = 0; k < member.model.terms.size(); ++k)
+        if (GrowingTerm(member.model.terms[k]))
+          overhead += member.model.coefficients[k] * member.model.terms[k].Evaluate(source_procs);
+      share += member.weight * overhead / total;
+      weight += member.weight;
+    }
+    share = weight > 0 ? share / weight : 0.0;
+  }
+  return std::clamp(share, 0.0, 0.99);
+}
+
+double TransferredModel::LevelFactor(int procs) const {
+  if (!ratio_on_computation_only) return calibration.Factor(procs);
+  // B's time = A's computation x the speed ratio + A's overheads (Buckwalter 2005 §3: T = W + S + ...).
+  const double share = OverheadShare(procs);
+  return (1 - share) * calibration.Factor(procs) + share;
+}
+
 ProcsPrediction TransferredModel::Predict(int procs) const {
   ProcsPrediction p = Uncalibrated(procs);
   if (!p.Ok()) return p;
-  const double factor = calibration.Factor(procs);
+  const double factor = LevelFactor(procs);
   // A's own interval (its extrapolation and noise), as a log half-width.
   double source_half = Known(p.total.upper_s) && p.total.value_s > 0 ? std::log(p.total.upper_s / p.total.value_s) : 0.0;
   double source_lower_half =
@@ -147,15 +201,21 @@ ProcsPrediction TransferredModel::Predict(int procs) const {
     case TransferPath::kOneRun:
     case TransferPath::kSeveralRuns: {
       double octaves = OctavesFromRuns(target_runs, procs);
-      added_sd = options.drift_log_sd_per_octave * octaves;
+      added_sd = std::hypot(options.drift_log_sd_per_octave * octaves,
+                            std::sqrt(options.run_noise_terms) * source_noise_log_sd);
       break;
     }
   }
   const double added_half = z_quantile * added_sd;
   const double upper_half = std::hypot(source_half, added_half), lower_half = std::hypot(source_lower_half, added_half);
-  for (Interval* i : {&p.total, &p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention}) {
+  // With the ratio on the computation alone, the overheads keep their level (B's profile's, or A's).
+  const double compute_factor = ratio_on_computation_only ? calibration.Factor(procs) : factor;
+  const double overhead_factor = ratio_on_computation_only ? 1.0 : factor;
+  for (auto [i, f] : {std::pair{&p.total, factor}, {&p.compute, compute_factor}, {&p.imbalance, compute_factor},
+                      {&p.switch_delay, overhead_factor}, {&p.mpi_active, overhead_factor},
+                      {&p.contention, overhead_factor}}) {
     if (!Known(i->value_s)) continue;
-    i->value_s *= factor;
+    i->value_s *= f;
     i->lower_s = i->value_s * std::exp(-lower_half);
     i->upper_s = i->value_s * std::exp(upper_half);
   }
@@ -179,6 +239,7 @@ bool TransferSeriesModel(const SeriesModel& model, const Series& source_series, 
   t.source = model;
   t.options = options;
   t.z_quantile = boost::math::quantile(boost::math::normal(), 0.5 + 0.5 * options.interval_level);
+  t.source_noise_log_sd = ResidualLogSd(model);
   t.from = LayoutOf(source_series);
   if (t.from.ranks_per_node == 0) t.from.ranks_per_node = model.ranks_per_node;
   if (has_runs) {
@@ -269,14 +330,39 @@ bool TransferSeriesModel(const SeriesModel& model, const Series& source_series, 
     ProcsPrediction q = base.Uncalibrated(static_cast<int>(p));
     return q.Ok() ? q.total.value_s : kUnknown;
   });
-  if (!options.follow_each_run && t.calibration.log_residuals.size() > 1) {
+  // The speed ratio on the computation alone, the overheads as they are (B's network where the queueing model
+  // re-evaluated them with B's profile, else A's): the ratio that, applied to the computation, meets each run.
+  // Where a run is faster than the overheads alone, none does, and the whole time follows the ratio.
+  t.ratio_on_computation_only =
+      has_runs && (!options.overheads_follow_speed || (model.kind == ModelKind::kQueueing && target_profile));
+  if (t.ratio_on_computation_only) {
+    bool feasible = true;
+    std::vector<std::pair<double, double>> speed;
+    for (const auto& [procs, time] : t.target_runs) {
+      const double ratio = t.calibration.Factor(procs), share = t.OverheadShare(procs);
+      feasible = feasible && ratio > share;
+      if (feasible) speed.emplace_back(std::log(static_cast<double>(procs)), std::log((ratio - share) / (1 - share)));
+    }
+    if (feasible && !speed.empty()) {
+      t.calibration.log_residuals = std::move(speed);
+      s.calibrated.push_back(std::string("the speed ratio applies to the computation only; the overheads are ") +
+                             (model.kind == ModelKind::kQueueing && target_profile
+                                  ? "the target profile's"
+                                  : "the source's"));
+    } else {
+      t.ratio_on_computation_only = false;
+      s.calibrated.push_back("the target runs faster than the source's overheads alone: the speed ratio applies to "
+                             "the whole time");
+    }
+  }
+  if (!t.options.follow_each_run && t.calibration.log_residuals.size() > 1) {
     double mean = 0;
     for (const auto& [log_procs, residual] : t.calibration.log_residuals)
       mean += residual / t.calibration.log_residuals.size();
     for (auto& [log_procs, residual] : t.calibration.log_residuals) residual = mean;
   }
   if (!t.target_runs.empty()) {
-    s.speed_ratio = t.calibration.Factor(t.target_runs.front().first);
+    s.speed_ratio = t.LevelFactor(t.target_runs.front().first);
     if (s.path == TransferPath::kSameMachine)
       s.calibrated.push_back("the target is the source's machine and layout: the source's model as it is");
     else
@@ -288,7 +374,9 @@ bool TransferSeriesModel(const SeriesModel& model, const Series& source_series, 
                                     : ", constant over P (one run: the ratio's drift with P is unknown)"));
     if (s.path != TransferPath::kSameMachine)
       s.calibrated.push_back("intervals widen by " + FormatDouble("%.2f", options.drift_log_sd_per_octave) +
-                             " log sd per octave away from the target's runs");
+                             " log sd per octave away from the target's runs, and by the noise of " +
+                             FormatDouble("%g", options.run_noise_terms) + " single runs (the source's: " +
+                             FormatDouble("%.3f", t.source_noise_log_sd) + " log sd)");
   } else {
     s.calibrated.push_back("no run on the target: its speed relative to the source is unknown; intervals "
                            "carry a log sd of " + FormatDouble("%.2f", options.unknown_speed_log_sd) +
