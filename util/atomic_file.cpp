@@ -133,6 +133,9 @@ void OutputStream::Flush() {
 void OutputStream::Write(std::string_view text) {
   if (committed_) throw InputError(path_, 0, "written after it was committed");
   if (buffer_.size() + text.size() <= buffer_bytes_) {
+    // Grown once to the full buffer past 1 MiB: doubling would reach twice the buffer.
+    if (buffer_.size() + text.size() > buffer_.capacity() && buffer_.capacity() >= (1u << 20))
+      buffer_.reserve(buffer_bytes_);
     buffer_.append(text);
     return;
   }
