@@ -148,18 +148,21 @@ std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
   std::map<SeriesKey, std::map<int, std::vector<RunStats>>> grouped;
   // Each group's vector is sized before records move in: 10^6 repetitions at
   // one process count would otherwise hold up to 3x their memory while growing.
-  std::map<const std::vector<RunStats>*, std::size_t> index_of;  // one entry per group, not per run
   std::vector<std::vector<RunStats>*> groups;
   std::vector<std::size_t> sizes, group_of(runs.size());
-  for (std::size_t r = 0; r < runs.size(); ++r) {
-    std::vector<RunStats>* group = &grouped[key_of ? key_of(runs[r]) : KeyOf(runs[r])][runs[r].procs];
-    auto [at, added] = index_of.try_emplace(group, groups.size());
-    if (added) {
-      groups.push_back(group);
-      sizes.push_back(0);
+  {
+    // One entry per group, not per run; freed before the runs move (a group of one run costs 64 bytes here).
+    std::map<const std::vector<RunStats>*, std::size_t> index_of;
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+      std::vector<RunStats>* group = &grouped[key_of ? key_of(runs[r]) : KeyOf(runs[r])][runs[r].procs];
+      auto [at, added] = index_of.try_emplace(group, groups.size());
+      if (added) {
+        groups.push_back(group);
+        sizes.push_back(0);
+      }
+      group_of[r] = at->second;
+      ++sizes[at->second];
     }
-    group_of[r] = at->second;
-    ++sizes[at->second];
   }
   // The runs move out from the back, and the input's pages behind the last
   // remaining run go back to the system as it shrinks, so the records are
@@ -179,10 +182,12 @@ std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
   for (std::vector<RunStats>* group : groups) std::reverse(group->begin(), group->end());
   std::vector<RunStats>().swap(runs);
   std::vector<Series> series;
+  series.reserve(grouped.size());
   for (auto& [key, by_procs] : grouped) {
     Series one;
     one.key = key;
     one.name = key.ToString();
+    one.groups.reserve(by_procs.size());
     for (auto& [procs, group_runs] : by_procs) {
       RunGroup group;
       group.procs = procs;
@@ -199,6 +204,7 @@ std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
       group.runs = std::move(group_runs);
       one.groups.push_back(std::move(group));
     }
+    by_procs.clear();  // its nodes are freed as the series are built, not at the end
     series.push_back(std::move(one));
   }
   return series;
