@@ -351,13 +351,18 @@ std::string ValidationTable(const ValidationResult& r) {
   return out.str();
 }
 
+/// What precedes the first series of a report: JSON's opening, the CSV header or the table's origin line.
+std::string ReportOpening(const std::string& format, const std::string& origin, const std::string& csv_header) {
+  if (format == "json") return JsonOpening(origin);
+  if (format == "csv") return csv_header;
+  return "# " + origin + "\n";
+}
+
 }  // namespace
 
 PredictionWriter::PredictionWriter(std::string format, const std::string& origin, ReportSink write)
     : format_(std::move(format)), write_(std::move(write)) {
-  if (format_ == "json") write_(JsonOpening(origin));
-  else if (format_ == "csv") write_(std::string(kCsvPredictionHeader) + "\n");
-  else write_("# " + origin + "\n");
+  write_(ReportOpening(format_, origin, std::string(kCsvPredictionHeader) + "\n"));
 }
 
 void PredictionWriter::Add(SeriesPrediction r) {
@@ -381,9 +386,7 @@ void PredictionWriter::Finish() {
 
 ValidationWriter::ValidationWriter(std::string format, const std::string& origin, ReportSink write)
     : format_(std::move(format)), write_(std::move(write)) {
-  if (format_ == "json") write_(JsonOpening(origin));
-  else if (format_ == "csv") write_(kCsvValidationHeader);
-  else write_("# " + origin + "\n");
+  write_(ReportOpening(format_, origin, kCsvValidationHeader));
 }
 
 void ValidationWriter::Add(ValidationResult r) {

@@ -118,15 +118,19 @@ void OutputStream::Open() {
   ::fchmod(fd_, mode);  // not narrowed by the umask
 }
 
-void OutputStream::Flush() {
-  if (buffer_.empty()) return;
+void OutputStream::WriteNow(std::string_view text) {
   if (!opened_) Open();
   const bool to_stdout = fd_ == STDOUT_FILENO;
-  if (!WriteAll(fd_, buffer_)) {
+  if (!WriteAll(fd_, text)) {
     const int saved = errno;
     Discard();
     Fail(to_stdout ? "standard output" : path_, "cannot write", saved);
   }
+}
+
+void OutputStream::Flush() {
+  if (buffer_.empty()) return;
+  WriteNow(buffer_);
   buffer_.clear();
 }
 
@@ -144,13 +148,7 @@ void OutputStream::Write(std::string_view text) {
     buffer_.append(text);
     return;
   }
-  if (!opened_) Open();
-  const bool to_stdout = fd_ == STDOUT_FILENO;
-  if (!WriteAll(fd_, text)) {
-    const int saved = errno;
-    Discard();
-    Fail(to_stdout ? "standard output" : path_, "cannot write", saved);
-  }
+  WriteNow(text);
 }
 
 void OutputStream::Commit() {

@@ -46,6 +46,7 @@ class OutputStream {
 
  private:
   void Open();
+  void WriteNow(std::string_view text);  // opens on first use; throws InputError
   void Flush();
   void Discard() noexcept;
 
