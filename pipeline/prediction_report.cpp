@@ -405,29 +405,35 @@ void ValidationWriter::Add(ValidationResult r) {
 void ValidationWriter::Finish() {
   if (format_ == "json") {
     write_(JsonClosing(series_));
-  } else if (format_ == "table" && series_ > 1 && !medians_.empty()) {
+  } else if (format_ != "csv" && series_ > 1 && !medians_.empty()) {
     std::sort(medians_.begin(), medians_.end());
     write_("\n" + std::to_string(series_) + " series; median over series of the median |error|: " +
            Num(100 * medians_[medians_.size() / 2], "%.1f%%") + "\n");
   }
 }
 
-std::string FormatPredictions(const std::vector<SeriesPrediction>& results, const std::string& format,
-                              const std::string& origin) {
+namespace {
+
+/// The whole report in one string: every result through `Writer`.
+template <class Writer, class Result>
+std::string Collected(const std::vector<Result>& results, const std::string& format, const std::string& origin) {
   std::string out;
-  PredictionWriter writer(format, origin, [&out](std::string_view text) { out.append(text); });
-  for (const SeriesPrediction& r : results) writer.Add(r);
+  Writer writer(format, origin, [&out](std::string_view text) { out.append(text); });
+  for (const Result& r : results) writer.Add(r);
   writer.Finish();
   return out;
 }
 
+}  // namespace
+
+std::string FormatPredictions(const std::vector<SeriesPrediction>& results, const std::string& format,
+                              const std::string& origin) {
+  return Collected<PredictionWriter>(results, format, origin);
+}
+
 std::string FormatValidations(const std::vector<ValidationResult>& results, const std::string& format,
                               const std::string& origin) {
-  std::string out;
-  ValidationWriter writer(format, origin, [&out](std::string_view text) { out.append(text); });
-  for (const ValidationResult& r : results) writer.Add(r);
-  writer.Finish();
-  return out;
+  return Collected<ValidationWriter>(results, format, origin);
 }
 
 }  // namespace qnm
