@@ -15,6 +15,11 @@
 namespace qnm {
 namespace {
 
+// Per-rank values the call sites of one report may hold (time, calls and bytes
+// per rank, dense): 2^24 doubles, 128 MB - e.g. 1,000 sites x 5,592 ranks or 64
+// sites x 87,381 ranks. Beyond it the sites keep their totals only.
+constexpr std::size_t kMaxDenseCallSiteValues = std::size_t{1} << 24;
+
 enum class SectionKind {
   kMpiTime, kTaskTimeStatistics, kCallsites, kAggregateTime, kAggregateSent, kAggregateIo,
   kAggregateRma, kCollectiveHistogram, kP2pHistogram, kTimeStats, kSentStats, kIoStats,
@@ -470,6 +475,20 @@ RunStats MpipToRunStats(const MpipReport& report) {
   }
 
   // Per-site records, in report order; rows of the statistics sections fill them.
+  // Each site's per-rank vectors are dense (length procs) where consumers read
+  // them by rank; a report of 1,000 sites x 100,000 ranks would need 2.4 GB for
+  // the few rank rows it prints (issue 19), so beyond kMaxDenseCallSiteValues
+  // the sites keep their '*' totals only and the run's per-rank sums are added
+  // up from the rows themselves.
+  std::size_t declared_sites = report.call_sites.size();
+  {
+    std::set<int> ids;
+    for (const MpipCallSite& site : report.call_sites) ids.insert(site.id);
+    for (const auto* rows : {&report.time_stats, &report.sent_stats})
+      for (const MpipSiteRow& row : *rows) ids.insert(row.site);
+    declared_sites = ids.size();
+  }
+  const bool dense = procs <= 0 || declared_sites * 3 * static_cast<std::size_t>(procs) <= kMaxDenseCallSiteValues;
   std::map<int, std::size_t> index_of;
   for (const MpipCallSite& site : report.call_sites) {
     CallSiteStats stats;
@@ -493,12 +512,19 @@ RunStats MpipToRunStats(const MpipReport& report) {
     }
     CallSiteStats& stats = run.call_sites[found->second];
     if (stats.mpi_function.empty()) stats.mpi_function = row.call;
-    if (stats.time_s_per_rank.empty() && procs > 0) {
+    if (dense && stats.time_s_per_rank.empty() && procs > 0) {
       stats.time_s_per_rank.assign(procs, 0.0);
       stats.calls_per_rank.assign(procs, 0.0);
     }
     return stats;
   };
+  // Sparse mode: the rank rows by site index, in report order.
+  struct RankRow {
+    std::size_t site;
+    int rank;
+    double calls, bytes;
+  };
+  std::vector<RankRow> call_rows, byte_rows;
   std::map<int, double> rank_row_calls;  // site -> calls summed over printed rank rows
   for (const MpipSiteRow& row : report.time_stats) {
     CallSiteStats& stats = site_of(row);
@@ -508,16 +534,21 @@ RunStats MpipToRunStats(const MpipReport& report) {
       stats.total_time_s = time_s;
       stats.total_calls = row.count;
     } else if (row.rank < procs) {
-      stats.time_s_per_rank[row.rank] += time_s;
-      stats.calls_per_rank[row.rank] += row.count;
+      if (dense) {
+        stats.time_s_per_rank[row.rank] += time_s;
+        stats.calls_per_rank[row.rank] += row.count;
+      } else {
+        call_rows.push_back({index_of[row.site], row.rank, static_cast<double>(row.count), 0.0});
+      }
       rank_row_calls[row.site] += row.count;
     }
   }
   for (const MpipSiteRow& row : report.sent_stats) {
     CallSiteStats& stats = site_of(row);
-    if (stats.bytes_sent_per_rank.empty() && procs > 0) stats.bytes_sent_per_rank.assign(procs, 0.0);
+    if (dense && stats.bytes_sent_per_rank.empty() && procs > 0) stats.bytes_sent_per_rank.assign(procs, 0.0);
     if (row.rank < 0) stats.total_bytes_sent = row.sum;
-    else if (row.rank < procs) stats.bytes_sent_per_rank[row.rank] += row.sum;
+    else if (row.rank < procs && dense) stats.bytes_sent_per_rank[row.rank] += row.sum;
+    else if (row.rank < procs) byte_rows.push_back({index_of[row.site], row.rank, 0.0, row.sum});
   }
   int hidden_sites = 0;
   for (CallSiteStats& stats : run.call_sites) {
@@ -527,10 +558,16 @@ RunStats MpipToRunStats(const MpipReport& report) {
       ++hidden_sites;
     }
     if (stats.bytes_sent_per_rank.empty() && procs > 0 && Known(stats.total_calls)) {
-      stats.bytes_sent_per_rank.assign(procs, 0.0);
+      if (dense) stats.bytes_sent_per_rank.assign(procs, 0.0);
       if (!Known(stats.total_bytes_sent)) stats.total_bytes_sent = 0.0;
     }
   }
+  if (!dense)
+    run.derivations["call_sites.per_rank"] =
+        "not kept: " + std::to_string(declared_sites) + " call sites x " + std::to_string(procs) +
+        " ranks exceed the " + std::to_string(kMaxDenseCallSiteValues) +
+        " per-rank values a report may hold; each site has its '*' totals, the run's per-rank "
+        "sums come from the rank rows";
   run.derivations["call_sites.time_s_per_rank"] =
       "Count x Mean (ms per call) of the rank rows of 'Callsite Time statistics'; totals from the '*' rows";
   run.derivations["call_sites.bytes_sent_per_rank"] =
@@ -542,10 +579,18 @@ RunStats MpipToRunStats(const MpipReport& report) {
         std::to_string(hidden_sites) + " call sites; per-rank sums understate, '*' totals are complete";
   }
   int single_rank_sites = 0;
-  for (const CallSiteStats& stats : run.call_sites) {
-    int used = 0;
-    for (double calls : stats.calls_per_rank) used += calls > 0;
-    single_rank_sites += used == 1;
+  if (dense) {
+    for (const CallSiteStats& stats : run.call_sites) {
+      int used = 0;
+      for (double calls : stats.calls_per_rank) used += calls > 0;
+      single_rank_sites += used == 1;
+    }
+  } else {
+    std::map<std::pair<std::size_t, int>, double> calls_of;  // (site, rank) -> calls
+    for (const RankRow& row : call_rows) calls_of[{row.site, row.rank}] += row.calls;
+    std::vector<int> used(run.call_sites.size(), 0);
+    for (const auto& [at, calls] : calls_of) used[at.first] += calls > 0;
+    for (int n : used) single_rank_sites += n == 1;
   }
   if (procs > 1 && single_rank_sites == static_cast<int>(run.call_sites.size()) &&
       run.call_sites.size() >= static_cast<std::size_t>(procs))
@@ -559,10 +604,25 @@ RunStats MpipToRunStats(const MpipReport& report) {
     run.collective_calls_per_rank.assign(procs, 0.0);
     run.collective_bytes_sent_per_rank.assign(procs, 0.0);
     std::vector<double> all_calls(procs, 0.0);
+    auto is_collective = [](const CallSiteStats& stats) {
+      return stats.activity == MpiActivity::kCollective || stats.activity == MpiActivity::kSynchronization;
+    };
+    // Sparse mode: each rank row once (the dense loop below visits sites x ranks).
+    for (const RankRow& row : call_rows) {
+      const CallSiteStats& stats = run.call_sites[row.site];
+      all_calls[row.rank] += row.calls;
+      if (IsSend(stats.mpi_function)) run.p2p_calls_per_rank[row.rank] += row.calls;
+      else if (is_collective(stats)) run.collective_calls_per_rank[row.rank] += row.calls;
+    }
+    for (const RankRow& row : byte_rows) {
+      const CallSiteStats& stats = run.call_sites[row.site];
+      if (IsSend(stats.mpi_function)) run.p2p_bytes_sent_per_rank[row.rank] += row.bytes;
+      else if (is_collective(stats)) run.collective_bytes_sent_per_rank[row.rank] += row.bytes;
+    }
     for (const CallSiteStats& stats : run.call_sites) {
+      if (!dense) break;
       bool send = IsSend(stats.mpi_function);
-      bool collective = stats.activity == MpiActivity::kCollective ||
-                        stats.activity == MpiActivity::kSynchronization;
+      bool collective = is_collective(stats);
       for (int r = 0; r < procs; ++r) {
         double calls = r < static_cast<int>(stats.calls_per_rank.size()) ? stats.calls_per_rank[r] : 0;
         double bytes =

@@ -206,12 +206,12 @@ std::vector<ForwardError> ForwardValidateQueueing(const SeriesModel& m, const Pr
 }
 
 /// Pooled sample sd of log(time) over the groups with repeated runs; 0 without repetitions.
-double RepetitionLogSd(const Series& series) {
+double RepetitionLogSd(const std::vector<const RunGroup*>& groups) {
   double sum = 0;
   int degrees = 0;
-  for (const RunGroup& group : series.groups) {
+  for (const RunGroup* group : groups) {
     std::vector<double> logs;
-    for (const RunStats& run : group.runs)
+    for (const RunStats& run : group->runs)
       if (double t = run.TotalTimeSeconds(); t > 0 && std::isfinite(t)) logs.push_back(std::log(t));
     if (logs.size() < 2) continue;
     double mean = 0;
@@ -241,16 +241,15 @@ void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, double half_wi
 }
 
 /// The groups of `series` at the training process counts (all when `train_procs` is empty),
-/// their runs with an MPI profile, and whether every training group has one.
-bool SelectTraining(const Series& series, const std::vector<int>& train_procs, Series* training,
-                    std::vector<const RunStats*>* profiled) {
+/// their runs with an MPI profile, and whether every training group has one. The groups are
+/// pointed to, not copied: a leave-one-out validation fits every series once per process count.
+bool SelectTraining(const Series& series, const std::vector<int>& train_procs,
+                    std::vector<const RunGroup*>* training, std::vector<const RunStats*>* profiled) {
   std::set<int> train(train_procs.begin(), train_procs.end());
-  *training = series;
-  training->groups.clear();
   bool all_profiled = true;
   for (const RunGroup& group : series.groups) {
     if (!train.empty() && train.count(group.procs) == 0) continue;
-    training->groups.push_back(group);
+    training->push_back(&group);
     bool any = false;
     for (const RunStats& run : group.runs)
       if (HasMpiProfile(run)) {
@@ -366,11 +365,15 @@ std::string SeriesModelSummary::BriefReport() const {
   return out;
 }
 
-std::vector<ProcsObservation> ObserveSeries(const Series& series, const MachineProfile& machine,
+namespace {
+
+/// ObserveSeries on the given groups of a series.
+std::vector<ProcsObservation> ObserveGroups(const std::vector<const RunGroup*>& groups, const MachineProfile& machine,
                                             const mva::Options& mva_options,
                                             std::vector<RunDecomposition>* decompositions) {
   std::vector<ProcsObservation> observations;
-  for (const RunGroup& group : series.groups) {
+  for (const RunGroup* one : groups) {
+    const RunGroup& group = *one;
     ProcsObservation o;
     o.procs = group.procs;
     o.runs = static_cast<int>(group.runs.size());
@@ -421,6 +424,17 @@ std::vector<ProcsObservation> ObserveSeries(const Series& series, const MachineP
     if (Known(o.measured_time_s) && o.measured_time_s > 0) observations.push_back(o);
   }
   return observations;
+}
+
+}  // namespace
+
+std::vector<ProcsObservation> ObserveSeries(const Series& series, const MachineProfile& machine,
+                                            const mva::Options& mva_options,
+                                            std::vector<RunDecomposition>* decompositions) {
+  std::vector<const RunGroup*> groups;
+  groups.reserve(series.groups.size());
+  for (const RunGroup& group : series.groups) groups.push_back(&group);
+  return ObserveGroups(groups, machine, mva_options, decompositions);
 }
 
 ProcsPrediction SeriesModel::Predict(int procs) const {
@@ -491,10 +505,10 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   m.mva = options.mva;
   m.widen_to_envelope = options.envelope.widen_interval;
   m.z_quantile = boost::math::quantile(boost::math::normal(), 0.5 + 0.5 * options.interval_level);
-  Series training_series;
+  std::vector<const RunGroup*> training_groups;
   std::vector<const RunStats*> profiled;
-  bool all_profiled = SelectTraining(series, train_procs, &training_series, &profiled);
-  if (training_series.groups.empty()) {
+  bool all_profiled = SelectTraining(series, train_procs, &training_groups, &profiled);
+  if (training_groups.empty()) {
     *error = series.name + ": no runs at the training process counts";
     return false;
   }
@@ -503,7 +517,7 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
     m.summary.notes.push_back("some training process counts have no MPI profile: runtime-only model");
   if (m.kind == ModelKind::kQueueing) ChooseMachine(series, profiled, options, &m);
 
-  m.training = ObserveSeries(training_series, m.machine, options.mva, &m.decompositions);
+  m.training = ObserveGroups(training_groups, m.machine, options.mva, &m.decompositions);
   if (m.kind == ModelKind::kQueueing &&
       (m.training.empty() || !std::all_of(m.training.begin(), m.training.end(),
                                           [](const ProcsObservation& o) { return o.has_components; }))) {
@@ -540,7 +554,7 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   // Repetitions measure the run-to-run noise directly: the pooled sd of log
   // time over the repeated training points is a floor of the interval's base
   // (the anchor makes the in-sample error zero, the noise does not go away).
-  if (double noise = RepetitionLogSd(training_series); noise > m.error.base_log_sd) {
+  if (double noise = RepetitionLogSd(training_groups); noise > m.error.base_log_sd) {
     m.error.base_log_sd = noise;
     m.summary.notes.push_back("repeated runs spread by " + FormatDouble("%.1f", 100 * noise) +
                               "% (pooled log sd): the intervals are at least that wide");

@@ -185,194 +185,256 @@ class ResultGuard {
   std::map<std::string, std::vector<int>> flagged_;
 };
 
-/// Guarded copies of the results: flags go into the model's notes (shown by
+/// Guards one result in place: flags go into the model's notes (shown by
 /// table and JSON) and, for CSV, which has no place for them, on stderr.
-std::vector<SeriesPrediction> Guarded(std::vector<SeriesPrediction> results, const std::string& format) {
+void Guard(SeriesPrediction* r, const std::string& format) {
   ResultGuard guard;
-  for (SeriesPrediction& r : results) {
-    for (ProcsPrediction& p : r.predictions) guard.Prediction(&p);
-    for (ProcsObservation& o : r.observed) guard.Time(&o.measured_time_s, "the measured time", o.procs);
-    std::vector<std::string> notes;
-    guard.AppendNotes(&notes);
-    for (const std::string& note : notes) {
-      if (format == "csv") std::cerr << "qnm-predict: series " << r.model.series_name << ": " << note << "\n";
-      r.model.summary.notes.push_back(note);
-    }
+  for (ProcsPrediction& p : r->predictions) guard.Prediction(&p);
+  for (ProcsObservation& o : r->observed) guard.Time(&o.measured_time_s, "the measured time", o.procs);
+  std::vector<std::string> notes;
+  guard.AppendNotes(&notes);
+  for (const std::string& note : notes) {
+    if (format == "csv") std::cerr << "qnm-predict: series " << r->model.series_name << ": " << note << "\n";
+    r->model.summary.notes.push_back(note);
   }
-  return results;
 }
 
-std::vector<ValidationResult> Guarded(std::vector<ValidationResult> results, const std::string& format) {
+void Guard(ValidationResult* r, const std::string& format) {
   ResultGuard guard;
-  for (ValidationResult& r : results) {
-    for (ValidationRow& row : r.rows) {
-      guard.Prediction(&row.predicted);
-      guard.Time(&row.measured_s, "the measured time", row.procs);
-      if (!std::isfinite(row.relative_error)) row.relative_error = kUnknown;
-    }
-    std::vector<std::string> notes;
-    guard.AppendNotes(&notes);
-    for (const std::string& note : notes) {
-      if (format == "csv") std::cerr << "qnm-predict: series " << r.series_name << ": " << note << "\n";
-      r.model.summary.notes.push_back(note);
-    }
+  for (ValidationRow& row : r->rows) {
+    guard.Prediction(&row.predicted);
+    guard.Time(&row.measured_s, "the measured time", row.procs);
+    if (!std::isfinite(row.relative_error)) row.relative_error = kUnknown;
   }
-  return results;
+  std::vector<std::string> notes;
+  guard.AppendNotes(&notes);
+  for (const std::string& note : notes) {
+    if (format == "csv") std::cerr << "qnm-predict: series " << r->series_name << ": " << note << "\n";
+    r->model.summary.notes.push_back(note);
+  }
 }
 
 std::string Pad(const std::string& text, std::size_t width) {
   return text.size() >= width ? text + " " : text + std::string(width - text.size(), ' ');
 }
 
-}  // namespace
+// JSON reports are {"origin": ..., "series": [...]} as nlohmann's dump(2)
+// prints it; each series is dumped alone and indented to its place in the array.
+std::string JsonOpening(const std::string& origin) {
+  return "{\n  \"origin\": " + nlohmann::json(origin).dump() + ",\n  \"series\": [";
+}
 
-std::string FormatPredictions(const std::vector<SeriesPrediction>& unguarded,
-                              const std::string& format, const std::string& origin) {
-  const std::vector<SeriesPrediction> results = Guarded(unguarded, format);
-  if (format == "json") {
-    nlohmann::json out = {{"origin", origin}, {"series", nlohmann::json::array()}};
-    for (const SeriesPrediction& r : results) {
-      nlohmann::json series = {{"name", r.model.series_name},
-                               {"model", JsonModel(r.model)},
-                               {"measured", nlohmann::json::array()},
-                               {"predictions", nlohmann::json::array()}};
-      for (const ProcsObservation& o : r.observed) {
-        nlohmann::json m = {{"procs", o.procs}, {"runs", o.runs}, {"time_s", JsonNumber(o.measured_time_s)},
-                            {"min_s", JsonNumber(o.min_time_s)}, {"max_s", JsonNumber(o.max_time_s)}};
-        if (o.has_components)
-          m["components"] = {{"compute_s", JsonNumber(o.components.compute_s)},
-                             {"imbalance_s", JsonNumber(o.components.imbalance_s)},
-                             {"switch_delay_s", JsonNumber(o.components.switch_delay_s)},
-                             {"mpi_active_s", JsonNumber(o.components.mpi_active_s)},
-                             {"contention_s", JsonNumber(o.components.contention_s)}};
-        series["measured"].push_back(m);
-      }
-      for (const ProcsPrediction& p : r.predictions) series["predictions"].push_back(JsonPrediction(p));
-      out["series"].push_back(series);
-    }
-    return out.dump(2) + "\n";
+std::string JsonArrayElement(const nlohmann::json& element, std::size_t index) {
+  std::string text = element.dump(2);
+  std::string out = index == 0 ? "\n    " : ",\n    ";
+  out.reserve(out.size() + text.size() + text.size() / 8);
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += "    ";
   }
-  if (format == "csv") {
-    std::string out = std::string(kCsvPredictionHeader) + "\n";
-    for (const SeriesPrediction& r : results) {
-      const MeasuredTimes measured(r.observed);
-      for (const ProcsPrediction& p : r.predictions) out += CsvPrediction(r.model.series_name, p, measured.At(p.procs));
-    }
-    return out;
+  return out;
+}
+
+std::string JsonClosing(std::size_t elements) { return elements == 0 ? "]\n}\n" : "\n  ]\n}\n"; }
+
+const char* kCsvValidationHeader =
+    "series,procs,training,measured_s,predicted_s,lower_s,upper_s,relative_error,within_10,"
+    "within_30,inside_interval\n";
+
+nlohmann::json PredictionJson(const SeriesPrediction& r) {
+  nlohmann::json series = {{"name", r.model.series_name},
+                           {"model", JsonModel(r.model)},
+                           {"measured", nlohmann::json::array()},
+                           {"predictions", nlohmann::json::array()}};
+  for (const ProcsObservation& o : r.observed) {
+    nlohmann::json m = {{"procs", o.procs}, {"runs", o.runs}, {"time_s", JsonNumber(o.measured_time_s)},
+                        {"min_s", JsonNumber(o.min_time_s)}, {"max_s", JsonNumber(o.max_time_s)}};
+    if (o.has_components)
+      m["components"] = {{"compute_s", JsonNumber(o.components.compute_s)},
+                         {"imbalance_s", JsonNumber(o.components.imbalance_s)},
+                         {"switch_delay_s", JsonNumber(o.components.switch_delay_s)},
+                         {"mpi_active_s", JsonNumber(o.components.mpi_active_s)},
+                         {"contention_s", JsonNumber(o.components.contention_s)}};
+    series["measured"].push_back(m);
   }
+  for (const ProcsPrediction& p : r.predictions) series["predictions"].push_back(JsonPrediction(p));
+  return series;
+}
+
+std::string PredictionTable(const SeriesPrediction& r) {
+  const MeasuredTimes measured(r.observed);
+  std::string level = Num(100 * r.model.level, "%.0f") + "% interval";
+  // Column widths from the widest cell of this series: a fixed width let
+  // "2.059e-05 [1.993e-05, 2.128e-05]" push every later column to the right.
+  std::vector<std::vector<std::string>> rows;
+  std::vector<std::string> header = {"P", "measured s", "total s [" + level + "]"};
+  if (r.model.kind == ModelKind::kQueueing)
+    header.insert(header.end(), {"compute W s", "imbalance I s", "switch delay S s", "MPI service A s",
+                                 "contention C s"});  // docs/glossary.md
+  rows.push_back(header);
+  std::vector<std::string> trailers(1);  // what follows a row: its flags, or why it has no value
+  for (const ProcsPrediction& p : r.predictions) {
+    std::vector<std::string> cells = {std::to_string(p.procs), Num(measured.At(p.procs))};
+    std::string trailer;
+    if (!p.Ok()) {
+      trailer = ToString(p.termination) + std::string(": ") + p.message;
+    } else {
+      cells.push_back(WithInterval(p.total) + (p.flags.empty() ? "" : " !"));
+      if (r.model.kind == ModelKind::kQueueing)
+        for (const Interval* i : {&p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention})
+          cells.push_back(WithInterval(*i));
+      for (const std::string& flag : p.flags) trailer += "\n       ! " + flag;
+    }
+    rows.push_back(cells);
+    trailers.push_back(trailer);
+  }
+  return "\n" + ModelHeader(r.model) + "\n" + AlignedTable(rows, trailers);
+}
+
+nlohmann::json ValidationJson(const ValidationResult& r) {
+  nlohmann::json rows = nlohmann::json::array();
+  for (const ValidationRow& row : r.rows)
+    rows.push_back({{"procs", row.procs},
+                    {"training", row.training},
+                    {"measured_s", JsonNumber(row.measured_s)},
+                    {"predicted", JsonPrediction(row.predicted)},
+                    {"relative_error", JsonNumber(row.relative_error)},
+                    {"within_10", row.within_10},
+                    {"within_30", row.within_30},
+                    {"inside_interval", row.inside_interval}});
+  const ValidationSummary& s = r.summary;
+  return {{"name", r.series_name},
+          {"model", JsonModel(r.model)},
+          {"rows", rows},
+          {"summary",
+           {{"mode", s.mode},
+            {"predicted_points", s.predicted_points},
+            {"median_abs_relative_error", JsonNumber(s.median_abs_relative_error)},
+            {"max_abs_relative_error", JsonNumber(s.max_abs_relative_error)},
+            {"within_10_fraction", JsonNumber(s.within_10_fraction)},
+            {"within_30_fraction", JsonNumber(s.within_30_fraction)},
+            {"interval_coverage", JsonNumber(s.interval_coverage)},
+            {"interval_level", s.level}}},
+          {"notes", r.notes}};
+}
+
+std::string ValidationCsv(const ValidationResult& r) {
+  std::string out;
+  for (const ValidationRow& row : r.rows)
+    out += CsvQuote(r.series_name) + "," + std::to_string(row.procs) + "," + (row.training ? "1" : "0") + "," +
+           CsvNum(row.measured_s) + "," + CsvNum(row.predicted.total.value_s) + "," +
+           CsvNum(row.predicted.total.lower_s) + "," + CsvNum(row.predicted.total.upper_s) + "," +
+           CsvNum(row.relative_error) + "," + (row.within_10 ? "1" : "0") + "," + (row.within_30 ? "1" : "0") +
+           "," + (row.inside_interval ? "1" : "0") + "\n";
+  return out;
+}
+
+std::string ValidationTable(const ValidationResult& r) {
   std::ostringstream out;
-  out << "# " << origin << "\n";
-  for (const SeriesPrediction& r : results) {
-    const MeasuredTimes measured(r.observed);
-    out << "\n" << ModelHeader(r.model);
-    std::string level = Num(100 * r.model.level, "%.0f") + "% interval";
-    // Column widths from the widest cell of this series: a fixed width let
-    // "2.059e-05 [1.993e-05, 2.128e-05]" push every later column to the right.
-    std::vector<std::vector<std::string>> rows;
-    std::vector<std::string> header = {"P", "measured s", "total s [" + level + "]"};
-    if (r.model.kind == ModelKind::kQueueing)
-      header.insert(header.end(), {"compute W s", "imbalance I s", "switch delay S s", "MPI service A s",
-                                   "contention C s"});  // docs/glossary.md
-    rows.push_back(header);
-    std::vector<std::string> trailers(1);  // what follows a row: its flags, or why it has no value
-    for (const ProcsPrediction& p : r.predictions) {
-      std::vector<std::string> cells = {std::to_string(p.procs), Num(measured.At(p.procs))};
-      std::string trailer;
-      if (!p.Ok()) {
-        trailer = ToString(p.termination) + std::string(": ") + p.message;
-      } else {
-        cells.push_back(WithInterval(p.total) + (p.flags.empty() ? "" : " !"));
-        if (r.model.kind == ModelKind::kQueueing)
-          for (const Interval* i : {&p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention})
-            cells.push_back(WithInterval(*i));
-        for (const std::string& flag : p.flags) trailer += "\n       ! " + flag;
-      }
-      rows.push_back(cells);
-      trailers.push_back(trailer);
+  out << "\n" << ModelHeader(r.model);
+  out << "  validation " << r.summary.BriefReport() << "\n\n";
+  out << Pad("P", 7) << Pad("measured s", 12) << Pad("predicted s [interval]", 34) << Pad("error", 9)
+      << Pad("<=10%", 7) << Pad("<=30%", 7) << "inside\n";
+  for (const ValidationRow& row : r.rows) {
+    out << Pad(std::to_string(row.procs), 7) << Pad(Num(row.measured_s), 12)
+        << Pad(WithInterval(row.predicted.total), 34)
+        << Pad(Known(row.relative_error) ? Num(100 * row.relative_error, "%+.1f%%") : "-", 9);
+    if (row.training) {
+      out << "(training)\n";
+      continue;
     }
-    out << "\n" << AlignedTable(rows, trailers);
+    out << Pad(row.within_10 ? "yes" : "no", 7) << Pad(row.within_30 ? "yes" : "no", 7)
+        << (row.inside_interval ? "yes" : "no") << "\n";
+    if (!row.predicted.Ok())
+      out << "       " << ToString(row.predicted.termination) << ": " << row.predicted.message << "\n";
+    for (const std::string& flag : row.predicted.flags) out << "       ! " << flag << "\n";
   }
   return out.str();
 }
 
-std::string FormatValidations(const std::vector<ValidationResult>& unguarded,
-                              const std::string& format, const std::string& origin) {
-  const std::vector<ValidationResult> results = Guarded(unguarded, format);
-  if (format == "json") {
-    nlohmann::json out = {{"origin", origin}, {"series", nlohmann::json::array()}};
-    for (const ValidationResult& r : results) {
-      nlohmann::json rows = nlohmann::json::array();
-      for (const ValidationRow& row : r.rows)
-        rows.push_back({{"procs", row.procs},
-                        {"training", row.training},
-                        {"measured_s", JsonNumber(row.measured_s)},
-                        {"predicted", JsonPrediction(row.predicted)},
-                        {"relative_error", JsonNumber(row.relative_error)},
-                        {"within_10", row.within_10},
-                        {"within_30", row.within_30},
-                        {"inside_interval", row.inside_interval}});
-      const ValidationSummary& s = r.summary;
-      out["series"].push_back(
-          {{"name", r.series_name},
-           {"model", JsonModel(r.model)},
-           {"rows", rows},
-           {"summary",
-            {{"mode", s.mode},
-             {"predicted_points", s.predicted_points},
-             {"median_abs_relative_error", JsonNumber(s.median_abs_relative_error)},
-             {"max_abs_relative_error", JsonNumber(s.max_abs_relative_error)},
-             {"within_10_fraction", JsonNumber(s.within_10_fraction)},
-             {"within_30_fraction", JsonNumber(s.within_30_fraction)},
-             {"interval_coverage", JsonNumber(s.interval_coverage)},
-             {"interval_level", s.level}}},
-           {"notes", r.notes}});
-    }
-    return out.dump(2) + "\n";
+/// What precedes the first series of a report: JSON's opening, the CSV header or the table's origin line.
+std::string ReportOpening(const std::string& format, const std::string& origin, const std::string& csv_header) {
+  if (format == "json") return JsonOpening(origin);
+  if (format == "csv") return csv_header;
+  return "# " + origin + "\n";
+}
+
+}  // namespace
+
+PredictionWriter::PredictionWriter(std::string format, const std::string& origin, ReportSink write)
+    : format_(std::move(format)), write_(std::move(write)) {
+  write_(ReportOpening(format_, origin, std::string(kCsvPredictionHeader) + "\n"));
+}
+
+void PredictionWriter::Add(SeriesPrediction r) {
+  Guard(&r, format_);
+  if (format_ == "json") {
+    write_(JsonArrayElement(PredictionJson(r), series_));
+  } else if (format_ == "csv") {
+    const MeasuredTimes measured(r.observed);
+    std::string out;
+    for (const ProcsPrediction& p : r.predictions) out += CsvPrediction(r.model.series_name, p, measured.At(p.procs));
+    write_(out);
+  } else {
+    write_(PredictionTable(r));
   }
-  if (format == "csv") {
-    std::string out =
-        "series,procs,training,measured_s,predicted_s,lower_s,upper_s,relative_error,within_10,"
-        "within_30,inside_interval\n";
-    for (const ValidationResult& r : results)
-      for (const ValidationRow& row : r.rows)
-        out += CsvQuote(r.series_name) + "," + std::to_string(row.procs) + "," +
-               (row.training ? "1" : "0") + "," + CsvNum(row.measured_s) + "," +
-               CsvNum(row.predicted.total.value_s) + "," + CsvNum(row.predicted.total.lower_s) +
-               "," + CsvNum(row.predicted.total.upper_s) + "," + CsvNum(row.relative_error) + "," +
-               (row.within_10 ? "1" : "0") + "," + (row.within_30 ? "1" : "0") + "," +
-               (row.inside_interval ? "1" : "0") + "\n";
-    return out;
+  ++series_;
+}
+
+void PredictionWriter::Finish() {
+  if (format_ == "json") write_(JsonClosing(series_));
+}
+
+ValidationWriter::ValidationWriter(std::string format, const std::string& origin, ReportSink write)
+    : format_(std::move(format)), write_(std::move(write)) {
+  write_(ReportOpening(format_, origin, kCsvValidationHeader));
+}
+
+void ValidationWriter::Add(ValidationResult r) {
+  Guard(&r, format_);
+  if (format_ == "json") {
+    write_(JsonArrayElement(ValidationJson(r), series_));
+  } else if (format_ == "csv") {
+    write_(ValidationCsv(r));
+  } else {
+    write_(ValidationTable(r));
+    if (Known(r.summary.median_abs_relative_error)) medians_.push_back(r.summary.median_abs_relative_error);
   }
-  std::ostringstream out;
-  out << "# " << origin << "\n";
-  std::vector<double> medians;
-  for (const ValidationResult& r : results) {
-    out << "\n" << ModelHeader(r.model);
-    out << "  validation " << r.summary.BriefReport() << "\n\n";
-    out << Pad("P", 7) << Pad("measured s", 12) << Pad("predicted s [interval]", 34)
-        << Pad("error", 9) << Pad("<=10%", 7) << Pad("<=30%", 7) << "inside\n";
-    for (const ValidationRow& row : r.rows) {
-      out << Pad(std::to_string(row.procs), 7) << Pad(Num(row.measured_s), 12)
-          << Pad(WithInterval(row.predicted.total), 34)
-          << Pad(Known(row.relative_error) ? Num(100 * row.relative_error, "%+.1f%%") : "-", 9);
-      if (row.training) {
-        out << "(training)\n";
-        continue;
-      }
-      out << Pad(row.within_10 ? "yes" : "no", 7) << Pad(row.within_30 ? "yes" : "no", 7)
-          << (row.inside_interval ? "yes" : "no") << "\n";
-      if (!row.predicted.Ok())
-        out << "       " << ToString(row.predicted.termination) << ": " << row.predicted.message << "\n";
-      for (const std::string& flag : row.predicted.flags) out << "       ! " << flag << "\n";
-    }
-    if (Known(r.summary.median_abs_relative_error)) medians.push_back(r.summary.median_abs_relative_error);
+  ++series_;
+}
+
+void ValidationWriter::Finish() {
+  if (format_ == "json") {
+    write_(JsonClosing(series_));
+  } else if (format_ != "csv" && series_ > 1 && !medians_.empty()) {
+    std::sort(medians_.begin(), medians_.end());
+    write_("\n" + std::to_string(series_) + " series; median over series of the median |error|: " +
+           Num(100 * medians_[medians_.size() / 2], "%.1f%%") + "\n");
   }
-  if (results.size() > 1 && !medians.empty()) {
-    std::sort(medians.begin(), medians.end());
-    out << "\n" << results.size() << " series; median over series of the median |error|: "
-        << Num(100 * medians[medians.size() / 2], "%.1f%%") << "\n";
-  }
-  return out.str();
+}
+
+namespace {
+
+/// The whole report in one string: every result through `Writer`.
+template <class Writer, class Result>
+std::string Collected(const std::vector<Result>& results, const std::string& format, const std::string& origin) {
+  std::string out;
+  Writer writer(format, origin, [&out](std::string_view text) { out.append(text); });
+  for (const Result& r : results) writer.Add(r);
+  writer.Finish();
+  return out;
+}
+
+}  // namespace
+
+std::string FormatPredictions(const std::vector<SeriesPrediction>& results, const std::string& format,
+                              const std::string& origin) {
+  return Collected<PredictionWriter>(results, format, origin);
+}
+
+std::string FormatValidations(const std::vector<ValidationResult>& results, const std::string& format,
+                              const std::string& origin) {
+  return Collected<ValidationWriter>(results, format, origin);
 }
 
 }  // namespace qnm

@@ -2,66 +2,143 @@
 
 #include <algorithm>
 #include <iostream>
+#include <optional>
 #include <string>
 
 #include "util/input_error.h"
 #include "util/parallel_for.h"
 
 namespace qnm {
+namespace {
+
+// A batch ends at this many series or this many measured process counts,
+// whichever comes first: enough to keep every core busy, few enough that the
+// results of one batch (tens of KB per series) stay small.
+constexpr std::size_t kBatchSeries = 256;
+constexpr std::size_t kBatchGroups = 1 << 16;
+
+/// Calls `fit(i)` for every series, a batch at a time on every core, then
+/// `deliver(i, result)` in series order for the batch before the next batch
+/// starts: only one batch of results is held. An exception of `fit`
+/// propagates as ParallelFor's (the lowest index, as a serial loop would).
+template <class Result>
+void InBatches(const std::vector<Series>& series, const std::function<Result(std::size_t)>& fit,
+               const std::function<void(std::size_t, Result&&)>& deliver) {
+  std::vector<std::optional<Result>> done;
+  for (std::size_t begin = 0; begin < series.size();) {
+    std::size_t end = begin, groups = 0;
+    while (end < series.size() && end - begin < kBatchSeries && (end == begin || groups < kBatchGroups))
+      groups += series[end++].groups.size();
+    done.clear();
+    done.resize(end - begin);
+    ParallelFor(end - begin, [&](std::size_t k) { done[k] = fit(begin + k); });
+    for (std::size_t i = begin; i < end; ++i) {
+      deliver(i, std::move(*done[i - begin]));
+      done[i - begin].reset();
+    }
+    begin = end;
+  }
+}
+
+SeriesPrediction PredictOne(const Series& series, const std::vector<int>& procs, const PredictionOptions& options) {
+  SeriesPrediction r;
+  std::string error;
+  if (!FitSeriesModel(series, {}, options, &r.model, &error)) throw InputError("", 0, error);
+  r.observed = ObserveSeries(series, r.model.machine, options.mva, nullptr);
+  std::vector<int> targets = procs;
+  if (!r.model.summary.extrapolatable) {  // one process count: its own P only, and say so
+    targets.clear();
+    // One write per note: series run on several threads.
+    std::cerr << ("qnm-predict: note: series " + series.name + " has runs at one process count only (P=" +
+                  std::to_string(r.model.min_train_procs) +
+                  "): it cannot be extrapolated; only its own P is reproduced\n");
+  }
+  for (const ProcsObservation& o : r.observed) targets.push_back(o.procs);
+  std::sort(targets.begin(), targets.end());
+  targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
+  r.predictions.reserve(targets.size());
+  for (int p : targets) r.predictions.push_back(r.model.Predict(p));
+  return r;
+}
+
+/// What validating one series gave: a result, or why not.
+struct Validated {
+  std::optional<ValidationResult> result;
+  std::string error;
+};
+
+Validated ValidateOne(const Series& series, const std::vector<int>& train, const PredictionOptions& options) {
+  ValidationOptions validation;
+  validation.train_procs = train;
+  validation.prediction = options;
+  Validated out;
+  ValidationResult result;
+  if (ValidateSeries(series, validation, &result, &out.error)) out.result = std::move(result);
+  return out;
+}
+
+/// Validates in batches; `deliver` receives each success in order, `finished` every
+/// index once it is dealt with. Failures are said as RunValidate always said them
+/// (thrown for a single series, else on stderr).
+void ValidateInBatches(const std::vector<Series>& series, const std::vector<int>& train,
+                       const PredictionOptions& options,
+                       const std::function<void(std::size_t, ValidationResult&&)>& deliver,
+                       const std::function<void(std::size_t)>& finished) {
+  std::size_t validated = 0;
+  std::string last_error;
+  InBatches<Validated>(
+      series, [&](std::size_t i) { return ValidateOne(series[i], train, options); },
+      [&](std::size_t i, Validated&& one) {
+        if (one.result) {
+          ++validated;
+          deliver(i, std::move(*one.result));
+        } else if (series.size() == 1) {
+          throw InputError("", 0, one.error);
+        } else {
+          // e.g. a single-P series among many: said on stderr, the others are still validated.
+          std::cerr << "qnm-predict: series " << series[i].name << " not validated: " << one.error << "\n";
+          last_error = one.error;
+        }
+        if (finished) finished(i);
+      });
+  if (validated == 0) throw InputError("", 0, "no series could be validated: " + last_error);
+}
+
+}  // namespace
 
 std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
                                          const std::vector<int>& procs,
                                          const PredictionOptions& options) {
   std::vector<SeriesPrediction> results(series.size());
   // Series are independent: fit and sweep them on every core.
-  ParallelFor(series.size(), [&](std::size_t i) {
-    SeriesPrediction& r = results[i];
-    std::string error;
-    if (!FitSeriesModel(series[i], {}, options, &r.model, &error)) throw InputError("", 0, error);
-    r.observed = ObserveSeries(series[i], r.model.machine, options.mva, nullptr);
-    std::vector<int> targets = procs;
-    if (!r.model.summary.extrapolatable) {  // one process count: its own P only, and say so
-      targets.clear();
-      // One write per note: series run on several threads.
-      std::cerr << ("qnm-predict: note: series " + series[i].name + " has runs at one process count only (P=" +
-                    std::to_string(r.model.min_train_procs) +
-                    "): it cannot be extrapolated; only its own P is reproduced\n");
-    }
-    for (const ProcsObservation& o : r.observed) targets.push_back(o.procs);
-    std::sort(targets.begin(), targets.end());
-    targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
-    r.predictions.reserve(targets.size());
-    for (int p : targets) r.predictions.push_back(r.model.Predict(p));
-  });
+  ParallelFor(series.size(), [&](std::size_t i) { results[i] = PredictOne(series[i], procs, options); });
   return results;
 }
 
 std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
                                           const std::vector<int>& train,
                                           const PredictionOptions& options) {
-  std::vector<ValidationResult> validated(series.size());
-  std::vector<std::string> errors(series.size());
-  std::vector<char> ok(series.size(), 0);
-  ParallelFor(series.size(), [&](std::size_t i) {
-    ValidationOptions validation;
-    validation.train_procs = train;
-    validation.prediction = options;
-    ok[i] = ValidateSeries(series[i], validation, &validated[i], &errors[i]);
-  });
   std::vector<ValidationResult> results;
-  std::string last_error;
-  for (std::size_t i = 0; i < series.size(); ++i) {
-    if (ok[i]) {
-      results.push_back(std::move(validated[i]));
-      continue;
-    }
-    if (series.size() == 1) throw InputError("", 0, errors[i]);
-    // e.g. a single-P series among many: said on stderr, the others are still validated.
-    std::cerr << "qnm-predict: series " << series[i].name << " not validated: " << errors[i] << "\n";
-    last_error = errors[i];
-  }
-  if (results.empty()) throw InputError("", 0, "no series could be validated: " + last_error);
+  ValidateInBatches(
+      series, train, options, [&](std::size_t, ValidationResult&& r) { results.push_back(std::move(r)); }, {});
   return results;
+}
+
+void StreamPredict(std::vector<Series>* series, const std::vector<int>& procs, const PredictionOptions& options,
+                   const PredictionConsumer& consume) {
+  InBatches<SeriesPrediction>(
+      *series, [&](std::size_t i) { return PredictOne((*series)[i], procs, options); },
+      [&](std::size_t i, SeriesPrediction&& r) {
+        consume((*series)[i], std::move(r));
+        (*series)[i] = Series();  // its runs are no longer needed
+      });
+}
+
+void StreamValidate(std::vector<Series>* series, const std::vector<int>& train, const PredictionOptions& options,
+                    const ValidationConsumer& consume) {
+  ValidateInBatches(
+      *series, train, options, [&](std::size_t i, ValidationResult&& r) { consume((*series)[i], std::move(r)); },
+      [&](std::size_t i) { (*series)[i] = Series(); });
 }
 
 }  // namespace qnm

@@ -1,6 +1,7 @@
 #pragma once
 // The middle of predict/validate/plot: fit each series' model and predict it
 // at the asked process counts, or validate it on a training split.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,21 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
 std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
                                           const std::vector<int>& train,
                                           const PredictionOptions& options);
+
+/// Receives each series (its runs still there) with its result, in series order.
+using PredictionConsumer = std::function<void(const Series& series, SeriesPrediction&& result)>;
+using ValidationConsumer = std::function<void(const Series& series, ValidationResult&& result)>;
+
+/// RunPredict in memory bounded by a batch of series, not by the input: the
+/// series are fitted a batch at a time (in parallel within it), each result is
+/// handed to `consume` in order, and then it and the series' runs are freed
+/// (`series` is left holding empty series). Same results, same errors.
+void StreamPredict(std::vector<Series>* series, const std::vector<int>& procs, const PredictionOptions& options,
+                   const PredictionConsumer& consume);
+/// RunValidate in batches, as StreamPredict; a series that cannot be validated is
+/// said on stderr and skipped (thrown when it is the only one). Throws InputError
+/// at the end when none could be validated.
+void StreamValidate(std::vector<Series>* series, const std::vector<int>& train, const PredictionOptions& options,
+                    const ValidationConsumer& consume);
 
 }  // namespace qnm

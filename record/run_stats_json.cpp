@@ -89,48 +89,70 @@ nlohmann::json RunToJson(const RunStats& run) {
   return out;
 }
 
-std::string RunsToJson(const std::vector<RunStats>& runs) {
-  nlohmann::json out;
-  out["runs"] = nlohmann::json::array();
-  for (const RunStats& run : runs) out["runs"].push_back(RunToJson(run));
-  // Invalid UTF-8 (mpiP copies argv bytes verbatim) is replaced, not fatal.
-  return out.dump(1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+void WriteRunsJson(const std::vector<RunStats>& runs, const TextSink& write) {
+  // {"runs": [...]} as nlohmann's dump(1) prints it, one record at a time:
+  // the document of a million records is never built (issue 19).
+  write(runs.empty() ? "{\n \"runs\": []\n}\n" : "{\n \"runs\": [");
+  if (runs.empty()) return;
+  std::string piece;
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    // Invalid UTF-8 (mpiP copies argv bytes verbatim) is replaced, not fatal.
+    const std::string text = RunToJson(runs[r]).dump(1, ' ', false, nlohmann::json::error_handler_t::replace);
+    piece = r == 0 ? "\n  " : ",\n  ";
+    for (char c : text) {
+      piece += c;
+      if (c == '\n') piece += "  ";
+    }
+    write(piece);
+  }
+  write("\n ]\n}\n");
 }
 
-std::string RunsToCsv(const std::vector<RunStats>& runs) {
+std::string RunsToJson(const std::vector<RunStats>& runs) {
+  std::string out;
+  WriteRunsJson(runs, [&out](std::string_view text) { out.append(text); });
+  return out;
+}
+
+void WriteRunsCsv(const std::vector<RunStats>& runs, const TextSink& write) {
   std::string out;
   for (const RunStatsField& field : RunStatsFields())
     if (field.written) out += std::string(out.empty() ? "" : ",") + field.column;
   out += '\n';
   for (const RunStats& run : runs) {
-    std::string row;
     bool first = true;
     for (const RunStatsField& field : RunStatsFields()) {
       if (!field.written) continue;
-      if (!first) row += ',';
+      if (!first) out += ',';
       first = false;
       switch (field.kind) {
-        case RunStatsField::Kind::kText: row += CsvQuote(run.*field.text); break;
-        case RunStatsField::Kind::kCount: row += std::to_string(run.*field.count); break;
+        case RunStatsField::Kind::kText: out += CsvQuote(run.*field.text); break;
+        case RunStatsField::Kind::kCount: out += std::to_string(run.*field.count); break;
         case RunStatsField::Kind::kCountOrNone:
-          if (run.*field.count > 0) row += std::to_string(run.*field.count);
+          if (run.*field.count > 0) out += std::to_string(run.*field.count);
           break;
-        case RunStatsField::Kind::kSeconds: row += Cell(WrittenNumber(field, run), "%.10g"); break;
-        case RunStatsField::Kind::kSources: row += CsvQuote(Joined(run.sources, ";")); break;
+        case RunStatsField::Kind::kSeconds: out += Cell(WrittenNumber(field, run), "%.10g"); break;
+        case RunStatsField::Kind::kSources: out += CsvQuote(Joined(run.sources, ";")); break;
         case RunStatsField::Kind::kRunLabel: break;
         case RunStatsField::Kind::kDetail: {
           auto it = run.details.find(field.detail);
-          if (it != run.details.end()) row += CsvQuote(it->second);
+          if (it != run.details.end()) out += CsvQuote(it->second);
           break;
         }
       }
     }
-    out += row + '\n';
-    // Sized once from the first rows: a million rows would otherwise pass
-    // through doublings that hold old and new text at once (issue 19, memory).
-    if (&run == &runs.front() + std::min<std::size_t>(runs.size(), 64) - 1)
-      out.reserve(out.size() / std::min<std::size_t>(runs.size(), 64) * runs.size() * 5 / 4 + 4096);
+    out += '\n';
+    if (out.size() >= (1u << 16)) {  // handed on in pieces: the text of a million rows is never held
+      write(out);
+      out.clear();
+    }
   }
+  write(out);
+}
+
+std::string RunsToCsv(const std::vector<RunStats>& runs) {
+  std::string out;
+  WriteRunsCsv(runs, [&out](std::string_view text) { out.append(text); });
   return out;
 }
 

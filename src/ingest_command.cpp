@@ -90,6 +90,15 @@ void Run(const IngestArgs& args) {
     RefuseSkippedNamedInputs(args.paths, summary);
     if (!args.quiet) std::cerr << summary.Report();
     if (runs.empty()) throw std::runtime_error("ingest: no runs found in the given paths");
+    if (!args.series && (format == "csv" || format == "json")) {
+      // Written as it is formatted: the text of a million records is never held whole.
+      OutputStream out(args.output);
+      auto write = [&out](std::string_view text) { out.Write(text); };
+      if (format == "csv") WriteRunsCsv(runs, write);
+      else WriteRunsJson(runs, write);
+      out.Commit();
+      return;
+    }
     result = Render(runs, format, args.series, ParseGroupByOption(args.group_by));
   }
   WriteOutput(args.output, result);

@@ -156,15 +156,24 @@ void AddPredictCommand(CLI::App& app) {
         for (const SeriesWhatifPrediction& r : results) DrawCharts(BuildWhatifChartSet(r), args->plot_dir);
       return;
     }
-    std::vector<SeriesPrediction> results =
-        transfer ? RunTransferPredict(series, LoadTransferTarget(args->target, args->machine, group_by, selection),
-                                      targets, options, MakeTransferOptions(args->level))
-                 : RunPredict(series, targets, options);
-    std::vector<Series>().swap(series);  // the records are in the results now: free them before formatting
-    WriteOutput(args->output, FormatPredictions(results, args->format, origin));
-    if (!args->plot_dir.empty())
-      for (const SeriesPrediction& r : results)
-        DrawCharts(BuildChartSet(r.model, r.observed, r.predictions, {}), args->plot_dir);
+    // Series by series: each is fitted, written and freed (with its runs) before
+    // the next batch, so memory is bounded by a batch, not by the input (issue 19).
+    OutputStream out(args->output);
+    PredictionWriter writer(args->format, origin, [&out](std::string_view text) { out.Write(text); });
+    auto write = [&](const Series&, SeriesPrediction&& r) {
+      if (!args->plot_dir.empty()) DrawCharts(BuildChartSet(r.model, r.observed, r.predictions, {}), args->plot_dir);
+      writer.Add(std::move(r));
+    };
+    if (transfer) {
+      std::vector<SeriesPrediction> results =
+          RunTransferPredict(series, LoadTransferTarget(args->target, args->machine, group_by, selection), targets,
+                             options, MakeTransferOptions(args->level));
+      for (std::size_t i = 0; i < results.size(); ++i) write(series[i], std::move(results[i]));
+    } else {
+      StreamPredict(&series, targets, options, write);
+    }
+    writer.Finish();
+    out.Commit();
   });
 
   auto vargs = std::make_shared<CommonArgs>();
@@ -188,16 +197,24 @@ void AddPredictCommand(CLI::App& app) {
     const GroupBy group_by = ParseGroupByOption(vargs->group_by);
     const RunSelection selection = ParseRunSelection(vargs->selection);
     std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, group_by, selection);
-    std::vector<ValidationResult> results;
     if (transfer) {
       TransferTarget target = LoadTransferTarget(vargs->target, vargs->machine, group_by, selection);
       if (!train->empty()) target.calibrate_procs = ParseProcsSpec(*train, "--train");
-      results = RunTransferValidate(series, target, options, MakeTransferOptions(vargs->level));
-    } else {
-      results = RunValidate(series, train_procs, options);
+      std::vector<ValidationResult> results =
+          RunTransferValidate(series, target, options, MakeTransferOptions(vargs->level));
+      WriteOutput(vargs->output, FormatValidations(results, vargs->format, origin));
+      if (!vargs->plot_dir.empty()) DrawValidationCharts(results, series, options, vargs->plot_dir, {});
+      return;
     }
-    WriteOutput(vargs->output, FormatValidations(results, vargs->format, origin));
-    if (!vargs->plot_dir.empty()) DrawValidationCharts(results, series, options, vargs->plot_dir, {});
+    // Series by series, as predict: validated, written and freed a batch at a time.
+    OutputStream out(vargs->output);
+    ValidationWriter writer(vargs->format, origin, [&out](std::string_view text) { out.Write(text); });
+    StreamValidate(&series, train_procs, options, [&](const Series& one, ValidationResult&& r) {
+      if (!vargs->plot_dir.empty()) DrawValidationCharts({r}, {one}, options, vargs->plot_dir, {});
+      writer.Add(std::move(r));
+    });
+    writer.Finish();
+    out.Commit();
   });
 }
 

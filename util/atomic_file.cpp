@@ -50,48 +50,6 @@ std::string DirectoryOf(const std::string& path) {
   return parent.empty() ? "." : parent;
 }
 
-/// Temp file beside `target`, fsync, rename over it. `mode` of a replaced file is kept.
-void ReplaceAtomically(const std::string& shown, const std::string& target, mode_t mode,
-                       std::string_view contents) {
-  // A fresh name created with O_EXCL: the file removed on failure or signal
-  // is one this process created, never something found beside the target.
-  std::string temp;
-  int fd = -1;
-  for (int attempt = 0; attempt < 16 && fd < 0; ++attempt) {
-    temp = TempFileFor(target);
-    fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
-    if (fd < 0 && errno != EEXIST) break;
-  }
-  if (fd < 0) Fail(shown, "cannot write", errno);
-  const int slot = RegisterTemp(temp, TempKind::kFile);
-  auto fail = [&](const std::string& what, int error_number) {
-    ::unlink(temp.c_str());
-    UnregisterTemp(slot);
-    Fail(shown, what, error_number);
-  };
-  ::fchmod(fd, mode);  // not narrowed by the umask: a replaced file keeps its mode
-  if (!WriteAll(fd, contents) || ::fsync(fd) != 0) {
-    int saved = errno;
-    ::close(fd);
-    fail("cannot write", saved);
-  }
-  if (::close(fd) != 0) fail("cannot write", errno);
-  if (::rename(temp.c_str(), target.c_str()) != 0) fail("cannot write", errno);
-  UnregisterTemp(slot);
-}
-
-/// FIFOs and devices: written in place, never replaced (nothing to rename over them).
-void WriteInPlace(const std::string& shown, const std::string& target, std::string_view contents) {
-  int fd = ::open(target.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
-  if (fd < 0) Fail(shown, "cannot write", errno);
-  if (!WriteAll(fd, contents)) {
-    int saved = errno;
-    ::close(fd);
-    Fail(shown, "cannot write", saved);
-  }
-  if (::close(fd) != 0) Fail(shown, "cannot write", errno);
-}
-
 }  // namespace
 
 std::string ResolveOutputPath(const std::string& path) {
@@ -110,21 +68,117 @@ std::string ResolveOutputPath(const std::string& path) {
   throw InputError(path, 0, "too many levels of symbolic links (a link loop?)");
 }
 
+OutputStream::OutputStream(std::string path, std::size_t buffer_bytes)
+    : path_(std::move(path)), buffer_bytes_(buffer_bytes) {}
+
+OutputStream::~OutputStream() { Discard(); }
+
+void OutputStream::Discard() noexcept {
+  if (fd_ >= 0 && fd_ != STDOUT_FILENO) ::close(fd_);
+  fd_ = -1;
+  if (!temp_.empty() && !committed_) {
+    ::unlink(temp_.c_str());
+    UnregisterTemp(slot_);
+    temp_.clear();
+  }
+}
+
+void OutputStream::Open() {
+  opened_ = true;
+  if (path_.empty() || path_ == "-") {
+    FlushStandardOutput();  // keep anything printed earlier in order
+    fd_ = STDOUT_FILENO;
+    return;
+  }
+  target_ = ResolveOutputPath(path_);
+  mode_t mode = 0644;  // nothing there yet
+  struct stat st;
+  if (::lstat(target_.c_str(), &st) != 0) {
+    if (errno != ENOENT) Fail(path_, "cannot write", errno);
+  } else if (S_ISDIR(st.st_mode)) {
+    throw InputError(path_, 0, "cannot write: is a directory");
+  } else if (S_ISREG(st.st_mode)) {
+    mode = st.st_mode & 07777;  // a replaced file keeps its mode
+  } else {  // FIFO, character or block device, socket: written in place, never replaced
+    fd_ = ::open(target_.c_str(), O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (fd_ < 0) Fail(path_, "cannot write", errno);
+    return;
+  }
+  // A fresh name created with O_EXCL: the file removed on failure or signal
+  // is one this process created, never something found beside the target.
+  std::string temp;
+  for (int attempt = 0; attempt < 16 && fd_ < 0; ++attempt) {
+    temp = TempFileFor(target_);
+    fd_ = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
+    if (fd_ < 0 && errno != EEXIST) break;
+  }
+  if (fd_ < 0) Fail(path_, "cannot write", errno);
+  temp_ = temp;
+  slot_ = RegisterTemp(temp_, TempKind::kFile);
+  ::fchmod(fd_, mode);  // not narrowed by the umask
+}
+
+void OutputStream::WriteNow(std::string_view text) {
+  if (!opened_) Open();
+  const bool to_stdout = fd_ == STDOUT_FILENO;
+  if (!WriteAll(fd_, text)) {
+    const int saved = errno;
+    Discard();
+    Fail(to_stdout ? "standard output" : path_, "cannot write", saved);
+  }
+}
+
+void OutputStream::Flush() {
+  if (buffer_.empty()) return;
+  WriteNow(buffer_);
+  buffer_.clear();
+}
+
+void OutputStream::Write(std::string_view text) {
+  if (committed_) throw InputError(path_, 0, "written after it was committed");
+  if (buffer_.size() + text.size() <= buffer_bytes_) {
+    // Grown once to the full buffer past 1 MiB: doubling would reach twice the buffer.
+    if (buffer_.size() + text.size() > buffer_.capacity() && buffer_.capacity() >= (1u << 20))
+      buffer_.reserve(buffer_bytes_);
+    buffer_.append(text);
+    return;
+  }
+  Flush();
+  if (text.size() <= buffer_bytes_) {
+    buffer_.append(text);
+    return;
+  }
+  WriteNow(text);
+}
+
+void OutputStream::Commit() {
+  if (!opened_) Open();  // an empty output still replaces the target
+  Flush();
+  if (fd_ == STDOUT_FILENO) {
+    committed_ = true;
+    fd_ = -1;
+    return;
+  }
+  auto fail = [&](int error_number) {
+    Discard();
+    Fail(path_, "cannot write", error_number);
+  };
+  if (!temp_.empty() && ::fsync(fd_) != 0) fail(errno);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail(errno);
+  if (!temp_.empty()) {
+    if (::rename(temp_.c_str(), target_.c_str()) != 0) fail(errno);
+    UnregisterTemp(slot_);
+  }
+  committed_ = true;
+}
+
 void WriteFileAtomically(const std::string& path, std::string_view contents) {
   if (path.empty()) throw InputError("", 0, "empty output path");
-  const std::string target = ResolveOutputPath(path);
-  struct stat st;
-  if (::lstat(target.c_str(), &st) != 0) {
-    if (errno != ENOENT) Fail(path, "cannot write", errno);
-    ReplaceAtomically(path, target, 0644, contents);  // nothing there yet
-    return;
-  }
-  if (S_ISDIR(st.st_mode)) throw InputError(path, 0, "cannot write: is a directory");
-  if (S_ISREG(st.st_mode)) {
-    ReplaceAtomically(path, target, st.st_mode & 07777, contents);
-    return;
-  }
-  WriteInPlace(path, target, contents);  // FIFO, character or block device, socket
+  OutputStream out(path, 0);  // no buffer: `contents` goes straight to the file
+  out.Write(contents);
+  out.Commit();
 }
 
 void FlushStandardOutput() {
@@ -135,12 +189,9 @@ void FlushStandardOutput() {
 }
 
 void WriteOutput(const std::string& path, std::string_view contents) {
-  if (!path.empty() && path != "-") {
-    WriteFileAtomically(path, contents);
-    return;
-  }
-  FlushStandardOutput();  // keep anything printed earlier in order
-  if (!WriteAll(STDOUT_FILENO, contents)) Fail("standard output", "cannot write", errno);
+  OutputStream out(path, 0);  // "" and "-": standard output
+  out.Write(contents);
+  out.Commit();
 }
 
 void RefuseOutputOverInputs(const std::string& path, const std::vector<std::string>& inputs) {

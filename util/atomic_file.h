@@ -7,6 +7,7 @@
 // written directly and never replaced or removed. A directory is an error.
 // Every failed write, flush or rename is an InputError naming the path.
 #include <string>
+#include <cstddef>
 #include <string_view>
 #include <vector>
 
@@ -19,6 +20,44 @@ void WriteFileAtomically(const std::string& path, std::string_view contents);
 /// Writes a command's output: to standard output when `path` is empty or "-"
 /// (a failed write or flush throws, e.g. `> /dev/full`), else WriteFileAtomically.
 void WriteOutput(const std::string& path, std::string_view contents);
+
+/// A command's output written piece by piece, with WriteOutput's guarantees:
+/// to standard output when `path` is empty or "-", else to a temporary beside
+/// the target that Commit() fsyncs and renames over it (a FIFO or device is
+/// written in place). Pieces are kept in memory up to `buffer_bytes` and only
+/// then written, so an output shorter than that reaches its destination whole
+/// at Commit() or not at all, as with WriteOutput; a longer one streams, and
+/// memory stays bounded by the buffer, not by the output. Destroyed without
+/// Commit() (an error while producing it), the temporary is removed and the
+/// target untouched; what a FIFO or standard output already received stays.
+class OutputStream {
+ public:
+  explicit OutputStream(std::string path, std::size_t buffer_bytes = kDefaultBufferBytes);
+  ~OutputStream();
+  OutputStream(const OutputStream&) = delete;
+  OutputStream& operator=(const OutputStream&) = delete;
+
+  /// Appends `text`. Throws InputError naming the path when a write fails.
+  void Write(std::string_view text);
+  /// Writes what is buffered and puts the output in place. Throws InputError.
+  void Commit();
+
+  static constexpr std::size_t kDefaultBufferBytes = 32u << 20;
+
+ private:
+  void Open();
+  void WriteNow(std::string_view text);  // opens on first use; throws InputError
+  void Flush();
+  void Discard() noexcept;
+
+  std::string path_;           // as given ("" or "-": standard output)
+  std::string target_, temp_;  // the resolved target; its temporary ("" when written in place)
+  std::size_t buffer_bytes_;
+  std::string buffer_;
+  int fd_ = -1;
+  int slot_ = -1;   // util/temp_registry.h slot of temp_
+  bool opened_ = false, committed_ = false;
+};
 
 /// Flushes standard output; throws InputError when anything written to it failed.
 void FlushStandardOutput();

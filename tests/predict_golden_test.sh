@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# predict and validate give byte for byte the output recorded in
+# tests/data/predict-golden/expected.txt (SHA-256 and size of standard output,
+# or of the -o file) for every command of commands.txt: real inputs of
+# tests/data and two generated tables of many series. Recorded with the
+# whole-output formatter before predict/validate began to stream series by
+# series (issue 19); the streamed text must not differ by one byte.
+# A compiler or libm other than Debian's may print a last digit differently:
+# re-record there with --record after checking the differences.
+# Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
+set -euo pipefail
+qnm=$1 src=$2 work=$3 record=${4:-}
+golden="$src/tests/data/predict-golden"
+rm -rf "$work"
+mkdir -p "$work"
+awk 'BEGIN { print "series,procs,time_s";
+  for (s = 0; s < 300; ++s) for (p = 1; p <= 12; ++p) printf "s%d,%d,%.6g\n", s, p, (50 + s % 17) / p + 0.01 * p * (1 + s % 3) }' \
+  > "$work/many.csv"
+awk 'BEGIN { print "series,procs,time_s,mpi_time_s,app_time_s,messages,bytes,machine";
+  for (s = 0; s < 60; ++s) for (p = 1; p <= 20; ++p) { t = (100 + s % 37) / p + 0.001 * p;
+    printf "w%d,%d,%.6g,%.6g,%.6g,%d,%d,cluster-a\n", s, p, t, 0.3 * t, t, 100 + (s * p) % 9, 4096 * (1 + p % 5) } }' \
+  > "$work/wide.csv"
+qnm=$(realpath "$qnm")
+actual="$work/actual.txt"
+: > "$actual"
+while IFS='|' read -r name args; do
+  case "$name" in ''|'#'*) continue ;; esac
+  # Generated tables are named relative to the scratch folder: notes quote their paths.
+  dir=$src
+  if [[ $args == *@WORK@* ]]; then
+    dir=$work
+    args=${args//@WORK@\//}
+  fi
+  # shellcheck disable=SC2086  # the arguments are words
+  if ! (cd "$dir" && "$qnm" $args > "$work/$name.stdout" 2> "$work/$name.stderr"); then
+    echo "predict_golden: $name: exit $?: $(tail -1 "$work/$name.stderr")"
+    exit 1
+  fi
+  output="$work/$name.stdout"
+  [ -f "$work/$name.out" ] && output="$work/$name.out"
+  echo "$name $(sha256sum < "$output" | cut -d' ' -f1) $(wc -c < "$output")" >> "$actual"
+done < "$golden/commands.txt"
+if [ "$record" = --record ]; then
+  cp "$actual" "$golden/expected.txt"
+  echo "predict_golden: recorded $(wc -l < "$actual") outputs"
+  exit 0
+fi
+if ! diff "$golden/expected.txt" "$actual"; then
+  echo "predict_golden: outputs differ from the recorded ones (outputs in $work)"
+  exit 1
+fi
+echo "predict_golden: $(wc -l < "$actual") outputs identical"
