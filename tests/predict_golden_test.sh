@@ -4,7 +4,9 @@
 # or of the -o file) for every command of commands.txt: real inputs of
 # tests/data and two generated tables of many series. Recorded with the
 # whole-output formatter before predict/validate began to stream series by
-# series (issue 19); the streamed text must not differ by one byte.
+# series (issue 19); the streamed text must not differ by one byte. Re-recorded
+# once since, on purpose: the weight temperature and interval rate chosen
+# leaving each source out, and the input curves' fit notes (round 6).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
