@@ -95,15 +95,20 @@ void RankReplayPass::OnRecord(const Event& event, uint32_t index) {
       uint32_t dst = WorldRankIn(message.comm, message.peer);
       if (dst == kNone) return;
       uint32_t completion = event.kind == EventKind::kSend ? TopInstance() : kNone;
-      if (event.kind == EventKind::kIsend)
+      if (event.kind == EventKind::kIsend) {
         send_of_message_.Insert(event.ref, static_cast<uint32_t>(out_.sends.size()));
+        ++out_.incomplete_sends;  // until its completion comes
+      }
       out_.sends.push_back(SendRecord{message.comm, rank_, dst, message.tag,
                                       stack_.back().enter, event.ticks, completion});
       return;
     }
     case EventKind::kIsendComplete: {
       uint32_t send = kNone;
-      if (send_of_message_.Take(event.ref, &send)) out_.sends[send].completion = TopInstance();
+      if (send_of_message_.Take(event.ref, &send)) {
+        out_.sends[send].completion = TopInstance();
+        --out_.incomplete_sends;
+      }
       return;
     }
     case EventKind::kRecv:

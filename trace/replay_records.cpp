@@ -30,7 +30,6 @@ ReplayRecords ExtractReplayRecords(const Trace& trace) {
     pass.Finish();
     PlaceRankProfile(pass.profile(), rank, nullptr, &records);
   }
-  CountIncompleteSends(&records);
   return records;
 }
 
@@ -44,11 +43,6 @@ void PlaceRankProfile(const RankProfile& profile, uint32_t rank, const std::vect
     records->exclusive_ticks[slot] += exclusive[c];
     records->visits[slot] += visits[c];
   }
-}
-
-void CountIncompleteSends(ReplayRecords* records) {
-  for (const SendRecord& send : records->sends)
-    if (send.completion == kNone) ++records->incomplete_sends;
 }
 
 }  // namespace qnm::trace

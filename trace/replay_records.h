@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "trace/otf2_reader.h"
 #include "trace/trace_events.h"
 
 namespace qnm::trace {
@@ -24,7 +25,11 @@ struct CallInstance {
 // leaving them out keeps the records (one per message) small.
 struct SendRecord {
   uint32_t comm, src, dst, tag;  // src/dst are world ranks
-  uint64_t enter;        // Es: Enter of the region holding the send event
+  /// Es: Enter of the region holding the send event. Once the Late Sender
+  /// pattern has read it, the point-to-point analysis keeps the request Enter
+  /// of the matched receive here instead (detail::kUnmatched if none), so
+  /// that no table of those is needed.
+  uint64_t enter;
   uint64_t send_ticks;   // the MpiSend/MpiIsend record time
   uint32_t completion;   // call instance holding the completion, or kNone
 };
@@ -33,6 +38,7 @@ struct RecvRecord {
   uint32_t comm, src, dst, tag;
   uint64_t request_enter;  // Qr_enter: Enter of the region holding the request
   uint32_t completion;     // call instance holding the receive completion
+  uint32_t matched_send = kNone;  // set by the message matching (in the record's padding)
 };
 
 struct CollectiveCall {
@@ -102,8 +108,26 @@ struct ReplayRecords {
   std::vector<double> exclusive_ticks;       // cnode * ranks + rank
   std::vector<uint64_t> visits;
   std::vector<double> outside_ticks;  // per rank: time between events outside any region
-  uint64_t incomplete_sends = 0;             // Isends never completed
+  uint64_t incomplete_sends = 0;             // Isends never completed (counted by the pass)
   uint64_t bad_peers = 0;                    // peers outside their communicator
+};
+
+/// The point-to-point records (instances, sends, receives) of consecutive
+/// ranks, in the table of the thread that read them (or of all ranks): the
+/// analysis uses them where they are instead of copying the blocks together.
+struct RecordBlock {
+  ReplayRecords* records = nullptr;
+  RankRange ranks;
+  /// The block's call paths -> the trace's (threads number call paths in their
+  /// own discovery order); null: already the trace's.
+  const std::vector<uint32_t>* cnode_map = nullptr;
+  /// Call instances of the blocks before this one: instance i of the block is
+  /// instance_offset + i in a sequential pass over all ranks.
+  uint32_t instance_offset = 0;
+
+  uint32_t Cnode(uint32_t cnode) const {
+    return cnode_map && cnode < cnode_map->size() ? (*cnode_map)[cnode] : cnode;
+  }
 };
 
 /// Runs the forward pass over every rank.
@@ -120,7 +144,5 @@ struct RankProfile {
 /// the cnodes through `cnode_map` if given.
 void PlaceRankProfile(const RankProfile& profile, uint32_t rank, const std::vector<uint32_t>* cnode_map,
                       ReplayRecords* records);
-/// Counts the sends that no completion closed (records->incomplete_sends).
-void CountIncompleteSends(ReplayRecords* records);
 
 }  // namespace qnm::trace
