@@ -19,6 +19,27 @@ void RankReplayPass::OnEvent(const Event& event, uint32_t index) {
   switch (event.kind) {
     case EventKind::kEnter: OnEnter(event); break;
     case EventKind::kLeave: OnLeave(event); break;
+    case EventKind::kSend:
+    case EventKind::kIsend: {
+      const double bytes = static_cast<double>(RecordOf<Message>(data_.messages, event.ref).bytes);
+      profile_.p2p_calls += 1;
+      profile_.p2p_bytes += bytes;
+      if (!stack_.empty()) {
+        profile_.bytes_sent[stack_.back().cnode] += bytes;
+        OnRecord(event, index);
+      }
+      break;
+    }
+    case EventKind::kCollEnd: {
+      const CollectiveRecord& record = RecordOf<CollectiveRecord>(data_.collectives, event.ref);
+      if (!IsHandleOp(record.op)) {
+        const double bytes = static_cast<double>(record.bytes_sent);
+        profile_.collective_bytes += bytes;
+        if (!stack_.empty()) profile_.bytes_sent[stack_.back().cnode] += bytes;
+      }
+      if (!stack_.empty()) OnRecord(event, index);
+      break;
+    }
     case EventKind::kIrecvRequest:
       // The Enter of the region holding the request (its own time outside
       // every region), found again when the receive completes.
@@ -44,6 +65,7 @@ void RankReplayPass::OnEnter(const Event& event) {
   if (event.ref >= profile_.visits.size()) {
     profile_.visits.resize(event.ref + 1, 0);
     profile_.exclusive_ticks.resize(event.ref + 1, 0.0);
+    profile_.bytes_sent.resize(event.ref + 1, 0.0);
   }
   ++profile_.visits[event.ref];
 }

@@ -93,6 +93,20 @@ struct InitFinalize {
   uint32_t cnode = 0;
 };
 
+/// What each rank sent, event by event, for the run statistics
+/// (trace_run_stats.h): as mpiP counts it.
+struct SentBytes {
+  /// cnode * ranks + rank: bytes of the sends and collectives (not Score-P's
+  /// handle operations) in that call path.
+  std::vector<double> by_call_path;
+  std::vector<double> p2p_calls, p2p_bytes, collective_bytes;  // per rank: MpiSend + MpiIsend records; their
+                                                               // bytes; bytes sent in collectives
+  void Resize(std::size_t cnodes, std::size_t ranks);
+};
+
+/// Score-P 8's MPI_Init/Finalize and communicator set-up collectives (no data).
+bool IsHandleOp(uint8_t op);
+
 struct ReplayRecords {
   // The three big tables (about one entry per message) use huge pages.
   BulkVector<CallInstance> instances;
@@ -108,6 +122,7 @@ struct ReplayRecords {
   std::vector<double> exclusive_ticks;       // cnode * ranks + rank
   std::vector<uint64_t> visits;
   std::vector<double> outside_ticks;  // per rank: time between events outside any region
+  SentBytes sent;
   uint64_t incomplete_sends = 0;             // Isends never completed (counted by the pass)
   uint64_t bad_peers = 0;                    // peers outside their communicator
 };
@@ -138,8 +153,10 @@ ReplayRecords ExtractReplayRecords(const Trace& trace);
 struct RankProfile {
   std::vector<double> exclusive_ticks;
   std::vector<uint64_t> visits;
+  std::vector<double> bytes_sent;  // SentBytes::by_call_path of this rank
+  double p2p_calls = 0, p2p_bytes = 0, collective_bytes = 0;
 };
-/// Adds `profile` to the rank's column of records->exclusive_ticks/visits
+/// Adds `profile` to the rank's column of records->exclusive_ticks/visits/sent
 /// (sized cnodes x ranks, ranks = records->outside_ticks.size()), renumbering
 /// the cnodes through `cnode_map` if given.
 void PlaceRankProfile(const RankProfile& profile, uint32_t rank, const std::vector<uint32_t>* cnode_map,

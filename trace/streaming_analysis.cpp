@@ -100,6 +100,7 @@ ReplayRecords SharedRecords(std::vector<Part>& parts, const std::vector<std::vec
   all.init.resize(ranks);
   all.finalize.resize(ranks);
   all.outside_ticks.resize(ranks, 0.0);
+  all.sent.Resize(cnodes, ranks);
   for (std::size_t p = 0; p < parts.size(); ++p) {
     ReplayRecords& part = parts[p].sink.records;
     const std::vector<uint32_t>& map = maps[p];
@@ -289,6 +290,7 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
   ParallelStepTimes times;
   out.result =
       AnalyzeReplayBlocks(out.trace, blocks, shared, static_cast<int>(blocks.size()), options.wait_states, &times);
+  out.sent = std::move(shared.sent);
   out.read_cpu_s = std::move(read_cpu_s);
   out.serial_cpu_s = ThreadCpuSeconds() - serial_start - times.caller_cpu_s;
   out.parallel_cpu_s = times.critical_cpu_s;

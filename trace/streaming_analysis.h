@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/replay_records.h"
 #include "trace/trace_events.h"
 #include "trace/wait_states.h"
 
@@ -36,6 +37,7 @@ struct StreamingAnalysis {
   /// record count, the reader's warnings; no events.
   Trace trace;
   WaitStateResult result;
+  SentBytes sent;                   // for the run statistics (trace stats)
   int threads = 1;                  // threads that read the trace
   std::size_t record_bytes = 0;     // replay records held for the cross-rank patterns
   /// CPU seconds of each reading thread (decoding + replay pass of its
