@@ -92,7 +92,6 @@ uint32_t RankReplayPass::TopInstance() {
     CallInstance instance;
     instance.enter = instance.leave = frame.enter;
     instance.cnode = frame.cnode;
-    instance.rank = rank_;
     instance.call_class = call_paths_.RegionOf(frame.cnode).call_class;
     out_.instances.push_back(instance);
     frame.instance = static_cast<uint32_t>(out_.instances.size() - 1);

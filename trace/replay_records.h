@@ -12,11 +12,11 @@
 
 namespace qnm::trace {
 
-/// One execution of a region that holds MPI records (times in ticks).
+/// One execution of a region that holds MPI records (times in ticks). Its
+/// rank is that of the records pointing to it (kept out: one per MPI call).
 struct CallInstance {
   uint64_t enter = 0, leave = 0;
   uint32_t cnode = 0;
-  uint32_t rank = 0;
   CallClass call_class = CallClass::kUser;
   bool late_sender_candidate = false;  // a receive completing here waited (Late Receiver skips it)
 };
@@ -32,6 +32,7 @@ struct SendRecord {
   uint64_t enter;
   uint64_t send_ticks;   // the MpiSend/MpiIsend record time
   uint32_t completion;   // call instance holding the completion, or kNone
+  uint32_t next_in_channel = kNone;  // the message matching's chain (in the record's padding)
 };
 
 struct RecvRecord {
@@ -40,6 +41,10 @@ struct RecvRecord {
   uint32_t completion;     // call instance holding the receive completion
   uint32_t matched_send = kNone;  // set by the message matching (in the record's padding)
 };
+
+// One of each per message: what the streaming analysis keeps (docs/streaming-analysis.md).
+static_assert(sizeof(SendRecord) == 40 && sizeof(RecvRecord) == 32 && sizeof(CallInstance) == 24,
+              "message records grew");
 
 struct CollectiveCall {
   uint32_t rank, comm, root;

@@ -104,9 +104,10 @@ uint32_t SendView::CompletionCnode(uint32_t send) const {
 void MatchMessages(SendView& sends, BulkVector<RecvRecord>& recvs, RankRange receivers, SeverityShare& share) {
   // Message matching per (comm, source, destination, tag) channel: the k-th
   // send (in send order) matches the k-th receive (in completion order).
+  // Each channel's sends are chained through SendRecord::next_in_channel
+  // (in the record's padding), so that no list of them is kept.
   std::unordered_map<ChannelKey, uint32_t, ChannelHash> channel_of;
-  std::vector<std::vector<uint32_t>> channel_sends;
-  std::vector<uint32_t> channel_next;
+  std::vector<uint32_t> channel_next, channel_last;  // per channel: the next send to match, the last send
   // The last few channels used: a rank sends to and receives from its few
   // neighbours in turn, so most lookups end here.
   constexpr std::size_t kRecent = 4;
@@ -119,8 +120,9 @@ void MatchMessages(SendView& sends, BulkVector<RecvRecord>& recvs, RankRange rec
     auto it = channel_of.find(key);
     if (it == channel_of.end()) {
       if (!create) return kNone;
-      it = channel_of.emplace(key, static_cast<uint32_t>(channel_sends.size())).first;
-      channel_sends.emplace_back();
+      it = channel_of.emplace(key, static_cast<uint32_t>(channel_next.size())).first;
+      channel_next.push_back(kNone);
+      channel_last.push_back(kNone);
     }
     recent_key[recent_next] = key;
     recent_channel[recent_next] = it->second;
@@ -129,25 +131,29 @@ void MatchMessages(SendView& sends, BulkVector<RecvRecord>& recvs, RankRange rec
   };
   uint64_t considered = 0;
   for (uint32_t s = 0; s < sends.size(); ++s) {
-    const SendRecord& send = sends[s];
+    SendRecord& send = sends[s];
     if (send.dst < receivers.first || send.dst >= receivers.end) continue;
     ++considered;
-    channel_sends[channel({send.comm, send.src, send.dst, send.tag}, true)].push_back(s);
+    const uint32_t c = channel({send.comm, send.src, send.dst, send.tag}, true);
+    send.next_in_channel = kNone;
+    if (channel_last[c] == kNone) channel_next[c] = s;
+    else sends[channel_last[c]].next_in_channel = s;
+    channel_last[c] = s;
   }
-  channel_next.assign(channel_sends.size(), 0);
   uint64_t matched = 0;
   for (uint32_t r = 0; r < recvs.size(); ++r) {
     uint32_t c = channel({recvs[r].comm, recvs[r].src, recvs[r].dst, recvs[r].tag}, false);
-    if (c == kNone || channel_next[c] == channel_sends[c].size()) {
+    if (c == kNone || channel_next[c] == kNone) {
       recvs[r].matched_send = kNone;
       ++share.unmatched_receives;
       continue;
     }
-    recvs[r].matched_send = channel_sends[c][channel_next[c]++];
+    recvs[r].matched_send = channel_next[c];
+    channel_next[c] = sends[channel_next[c]].next_in_channel;
     ++matched;
   }
-  for (uint32_t c = 0; c < channel_sends.size(); ++c)
-    for (std::size_t i = channel_next[c]; i < channel_sends[c].size(); ++i) sends[channel_sends[c][i]].enter = kUnmatched;
+  for (uint32_t s : channel_next)
+    for (; s != kNone; s = sends[s].next_in_channel) sends[s].enter = kUnmatched;
   share.messages_matched += matched;
   share.unmatched_sends += considered - matched;
 }
@@ -235,7 +241,7 @@ void LateReceiver(const RecordBlock& block, SeverityShare& share, std::vector<Mu
   // wait-multi calls count their maximum unless they held a Late Sender.
   const BulkVector<SendRecord>& sends = block.records->sends;
   const BulkVector<CallInstance>& instances = block.records->instances;
-  std::vector<uint32_t> candidate_of;  // block instance -> index in *multi + 1 (0: none yet)
+  BulkVector<uint32_t> candidate_of;  // block instance -> index in *multi + 1 (0: none yet)
   const std::size_t first = multi->size();
   for (uint32_t s = 0; s < sends.size(); ++s) {
     const SendRecord& send = sends[s];
@@ -254,7 +260,7 @@ void LateReceiver(const RecordBlock& block, SeverityShare& share, std::vector<Mu
           uint32_t& slot = candidate_of[send.completion];
           if (slot == 0) {
             multi->push_back(MultiWaitBest{block.instance_offset + send.completion, block.Cnode(completion.cnode),
-                                           completion.rank, 0.0});
+                                           send.src, 0.0});
             slot = static_cast<uint32_t>(multi->size() - first);
           }
           double& best = (*multi)[first + slot - 1].idle_ticks;
