@@ -11,8 +11,9 @@
 //   stream -j 1    AnalyzeTraceStreaming with one thread + t_ijp
 //   stream -j all  the same with every core available (and with 16 threads, one
 //                  per rank of the generated trace: its critical path, the slowest
-//                  thread's CPU time plus the serial part, is the wall time on 16
-//                  idle cores)
+//                  reading thread's CPU time, the slowest thread of each
+//                  point-to-point step and the serial part, is the wall time on
+//                  16 idle cores)
 //   replay R       mpirun -np R qnm-replay-mpi (--replay PATH; R = 1..4)
 //
 //   trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] [--no-stored]
