@@ -74,19 +74,27 @@ void PointToPoint(const std::vector<uint32_t>& owner_of_rank, ReplayRecords& loc
   std::vector<std::size_t> incoming_counts;
   auto incoming = mpi::Exchange<SendRecord>(sorted, counts, &incoming_counts, comm);
   sorted = BulkVector<SendRecord>();
-  BulkVector<uint32_t> send_of_recv = detail::MatchMessages(incoming, local.recvs, result);
-  detail::LateSender(incoming, local.recvs, send_of_recv, local.instances, options, result);
+  detail::SendView incoming_sends;
+  incoming_sends.AddSends(incoming);
+  RecordBlock block;
+  block.records = &local;
+  block.ranks = RankRange{0, kNone};
+  detail::SeverityShare share;
+  detail::MatchMessages(incoming_sends, local.recvs, block.ranks, share);
+  detail::LateSender(incoming_sends, block, options, share);
 
   // Backward: `incoming` is grouped by source process, so the answers (the
   // matched receive's request Enter, per incoming send) go back as they are.
-  BulkVector<uint64_t> request_enter(incoming.size(), detail::kUnmatched);
-  for (uint32_t r = 0; r < local.recvs.size(); ++r)
-    if (send_of_recv[r] != kNone) request_enter[send_of_recv[r]] = local.recvs[r].request_enter;
+  detail::ReturnRequestEnters(local.recvs, incoming_sends);
+  BulkVector<uint64_t> request_enter(incoming.size());
+  for (uint32_t s = 0; s < incoming.size(); ++s) request_enter[s] = incoming[s].enter;
   std::vector<std::size_t> answer_counts;
   auto answers = mpi::Exchange<uint64_t>(request_enter, incoming_counts, &answer_counts, comm);
-  BulkVector<uint64_t> own_request_enter(local.sends.size());
-  for (uint32_t s = 0; s < local.sends.size(); ++s) own_request_enter[s] = answers[position[s]];
-  detail::LateReceiver(local.sends, own_request_enter, local.instances, result);
+  for (uint32_t s = 0; s < local.sends.size(); ++s) local.sends[s].enter = answers[position[s]];
+  std::vector<std::vector<detail::MultiWaitBest>> multi(1);
+  detail::LateReceiver(block, share, &multi[0]);
+  share.MergeInto(result);
+  detail::ChargeMultiWaits(multi, result);
 }
 
 /// Collectives, Init/Finalize and RMA on the replicated tables; keeps the

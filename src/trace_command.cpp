@@ -21,13 +21,19 @@ struct TraceArgs : trace::AnalyzeReportOptions {
   int jobs = 0;  // threads reading the trace; 0 = the cores available
 };
 
+void CheckJobs(int jobs) {
+  trace::StreamingAnalysisOptions options;
+  options.jobs = jobs;
+  std::string error;
+  if (!options.IsValid(&error)) throw InputError("", 0, "--jobs: " + error);
+}
+
 void RunAnalyze(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json" && args.format != "csv")  // before the (long) analysis
     throw InputError("", 0, "--format must be table, json or csv, not '" + args.format + "'");
+  CheckJobs(args.jobs);
   trace::StreamingAnalysisOptions options;
   options.jobs = args.jobs;
-  std::string error;
-  if (!options.IsValid(&error)) throw InputError("", 0, "--jobs: " + error);
   trace::StreamingAnalysis analysis = trace::AnalyzeTraceStreaming(args.trace_path, options);
   trace::WriteAnalysisReport(analysis.trace, analysis.result, args);
 }
@@ -35,7 +41,8 @@ void RunAnalyze(const TraceArgs& args) {
 void RunStats(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json")
     throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
-  qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path);
+  CheckJobs(args.jobs);
+  qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path, args.jobs);
   WriteOutput(args.output, args.format == "json" ? RunToJson(run).dump(1) + "\n" : trace::RunStatsTable(run));
 }
 
@@ -57,9 +64,10 @@ void AddTraceCommand(CLI::App& app) {
   analyze->add_option("--cube", args->cube, "also write a CUBE4 report (.cubex) to FILE");
   analyze->add_option("--top", args->top, "rows in the ranked lists (default 10, 0 = all)");
   analyze->add_flag("--no-dissimilarity", args->no_dissimilarity, "leave out the dissimilarity indices");
-  analyze->add_option("-j,--jobs", args->jobs,
-                      "threads that read and analyse the ranks (default 0 = every core available); "
-                      "the report is the same for any number");
+  const char* const jobs_help =
+      "threads that read and analyse the ranks (default 0 = every core available); "
+      "the report is the same for any number";
+  analyze->add_option("-j,--jobs", args->jobs, jobs_help);
   analyze->callback([args] {
     RefuseOutputOverInputs(args->output, {args->trace_path});
     RefuseOutputOverInputs(args->cube, {args->trace_path});
@@ -73,6 +81,7 @@ void AddTraceCommand(CLI::App& app) {
       ->required();
   stats->add_option("--format", args->format, "table (default) or json");
   stats->add_option("-o,--output", args->output, "write to FILE instead of stdout");
+  stats->add_option("-j,--jobs", args->jobs, jobs_help);
   stats->callback([args] {
     RefuseOutputOverInputs(args->output, {args->trace_path});
     RunStats(*args);

@@ -7,7 +7,9 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
+#include "record/run_stats_json.h"
 #include "tests/command_runner.h"
 #include "tests/file_bytes.h"
 #include "tests/support/synthetic_trace.h"
@@ -15,6 +17,7 @@
 #include "trace/cube_writer.h"
 #include "trace/otf2_reader.h"
 #include "trace/streaming_analysis.h"
+#include "trace/trace_run_stats.h"
 #include "trace/wait_state_report.h"
 #include "trace/wait_states.h"
 #include "util/input_error.h"
@@ -147,6 +150,32 @@ TEST_CASE("trace streaming: damaged copies fail or succeed as the stored reader 
   CHECK(stored.find("7.evt: missing event file") != std::string::npos);
   CHECK(StreamingOutcome(dir.string(), 3) == stored);
   CHECK(errors >= 1);
+}
+
+/// The run statistics of the stored trace (bytes summed over its events) as JSON.
+std::string StoredRunStats(const std::string& dir) {
+  Trace trace = ReadOtf2Trace(dir);
+  return qnm::RunToJson(RunStatsFromTrace(trace, AnalyzeWaitStates(trace))).dump(1);
+}
+
+TEST_CASE("trace streaming: trace stats gives the stored trace's run statistics with 1-16 threads", "[trace]") {
+  qnm::testing::TempDir temp("qnm-trace-streaming", "stats");
+  std::vector<std::string> dirs;
+  for (const char* tag : kRealTraces) dirs.push_back(TraceDir(tag));
+  StencilTraceOptions stencil;
+  stencil.ranks = 7;
+  stencil.iterations = 30;
+  stencil.drop_first_receive = true;
+  dirs.push_back((temp.path / "stencil").string());
+  WriteStencilTrace(dirs.back(), stencil);
+  for (const std::string& dir : dirs) {
+    const std::string stored = StoredRunStats(dir);
+    CHECK(stored.find("\"p2p_bytes_sent\"") != std::string::npos);
+    for (int jobs : {1, 2, 3, 16}) {
+      INFO(dir << " with " << jobs << " threads");
+      CHECK(qnm::RunToJson(ReadTraceRunStats(dir, jobs)).dump(1) == stored);
+    }
+  }
 }
 
 TEST_CASE("trace streaming: options are checked", "[trace]") {

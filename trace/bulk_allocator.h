@@ -53,16 +53,4 @@ struct BulkAllocator {
 template <typename T>
 using BulkVector = std::vector<T, BulkAllocator<T>>;
 
-/// Gives the memory of the first `count` elements of `table` back to the
-/// system (whole huge pages only; what they held reads as zero afterwards):
-/// for a table that is being copied elsewhere and then dropped, so that the
-/// copy and the original are not both resident.
-template <typename T>
-void ReleasePrefix(BulkVector<T>& table, std::size_t count) {
-  constexpr std::size_t kPage = BulkAllocator<T>::kHugePage;
-  if (table.capacity() * sizeof(T) < kPage) return;  // not a mapped block
-  const std::size_t bytes = count * sizeof(T) / kPage * kPage;
-  if (bytes > 0) ::madvise(static_cast<void*>(table.data()), bytes, MADV_DONTNEED);
-}
-
 }  // namespace qnm::trace

@@ -19,6 +19,27 @@ void RankReplayPass::OnEvent(const Event& event, uint32_t index) {
   switch (event.kind) {
     case EventKind::kEnter: OnEnter(event); break;
     case EventKind::kLeave: OnLeave(event); break;
+    case EventKind::kSend:
+    case EventKind::kIsend: {
+      const double bytes = static_cast<double>(RecordOf<Message>(data_.messages, event.ref).bytes);
+      profile_.p2p_calls += 1;
+      profile_.p2p_bytes += bytes;
+      if (!stack_.empty()) {
+        profile_.bytes_sent[stack_.back().cnode] += bytes;
+        OnRecord(event, index);
+      }
+      break;
+    }
+    case EventKind::kCollEnd: {
+      const CollectiveRecord& record = RecordOf<CollectiveRecord>(data_.collectives, event.ref);
+      if (!IsHandleOp(record.op)) {
+        const double bytes = static_cast<double>(record.bytes_sent);
+        profile_.collective_bytes += bytes;
+        if (!stack_.empty()) profile_.bytes_sent[stack_.back().cnode] += bytes;
+      }
+      if (!stack_.empty()) OnRecord(event, index);
+      break;
+    }
     case EventKind::kIrecvRequest:
       // The Enter of the region holding the request (its own time outside
       // every region), found again when the receive completes.
@@ -44,6 +65,7 @@ void RankReplayPass::OnEnter(const Event& event) {
   if (event.ref >= profile_.visits.size()) {
     profile_.visits.resize(event.ref + 1, 0);
     profile_.exclusive_ticks.resize(event.ref + 1, 0.0);
+    profile_.bytes_sent.resize(event.ref + 1, 0.0);
   }
   ++profile_.visits[event.ref];
 }
@@ -70,7 +92,6 @@ uint32_t RankReplayPass::TopInstance() {
     CallInstance instance;
     instance.enter = instance.leave = frame.enter;
     instance.cnode = frame.cnode;
-    instance.rank = rank_;
     instance.call_class = call_paths_.RegionOf(frame.cnode).call_class;
     out_.instances.push_back(instance);
     frame.instance = static_cast<uint32_t>(out_.instances.size() - 1);
@@ -95,15 +116,20 @@ void RankReplayPass::OnRecord(const Event& event, uint32_t index) {
       uint32_t dst = WorldRankIn(message.comm, message.peer);
       if (dst == kNone) return;
       uint32_t completion = event.kind == EventKind::kSend ? TopInstance() : kNone;
-      if (event.kind == EventKind::kIsend)
+      if (event.kind == EventKind::kIsend) {
         send_of_message_.Insert(event.ref, static_cast<uint32_t>(out_.sends.size()));
+        ++out_.incomplete_sends;  // until its completion comes
+      }
       out_.sends.push_back(SendRecord{message.comm, rank_, dst, message.tag,
                                       stack_.back().enter, event.ticks, completion});
       return;
     }
     case EventKind::kIsendComplete: {
       uint32_t send = kNone;
-      if (send_of_message_.Take(event.ref, &send)) out_.sends[send].completion = TopInstance();
+      if (send_of_message_.Take(event.ref, &send)) {
+        out_.sends[send].completion = TopInstance();
+        --out_.incomplete_sends;
+      }
       return;
     }
     case EventKind::kRecv:

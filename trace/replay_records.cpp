@@ -2,6 +2,8 @@
 
 #include "trace/rank_replay_pass.h"
 
+#include <otf2/otf2.h>
+
 namespace qnm::trace {
 
 ReplayRecords ExtractReplayRecords(const Trace& trace) {
@@ -12,6 +14,7 @@ ReplayRecords ExtractReplayRecords(const Trace& trace) {
   records.init.assign(ranks, {});
   records.finalize.assign(ranks, {});
   records.outside_ticks.assign(ranks, 0.0);
+  records.sent.Resize(trace.call_paths.size(), ranks);
   // Reserve address space for the records (untouched reserved pages cost
   // nothing), so that no vector is copied while growing.
   std::size_t messages = 0, others = 0;
@@ -30,7 +33,6 @@ ReplayRecords ExtractReplayRecords(const Trace& trace) {
     pass.Finish();
     PlaceRankProfile(pass.profile(), rank, nullptr, &records);
   }
-  CountIncompleteSends(&records);
   return records;
 }
 
@@ -43,12 +45,20 @@ void PlaceRankProfile(const RankProfile& profile, uint32_t rank, const std::vect
     const std::size_t slot = static_cast<std::size_t>(cnode_map ? (*cnode_map)[c] : c) * ranks + rank;
     records->exclusive_ticks[slot] += exclusive[c];
     records->visits[slot] += visits[c];
+    records->sent.by_call_path[slot] += profile.bytes_sent[c];
   }
+  records->sent.p2p_calls[rank] += profile.p2p_calls;
+  records->sent.p2p_bytes[rank] += profile.p2p_bytes;
+  records->sent.collective_bytes[rank] += profile.collective_bytes;
 }
 
-void CountIncompleteSends(ReplayRecords* records) {
-  for (const SendRecord& send : records->sends)
-    if (send.completion == kNone) ++records->incomplete_sends;
+void SentBytes::Resize(std::size_t cnodes, std::size_t ranks) {
+  by_call_path.assign(cnodes * ranks, 0.0);
+  p2p_calls.assign(ranks, 0.0);
+  p2p_bytes.assign(ranks, 0.0);
+  collective_bytes.assign(ranks, 0.0);
 }
+
+bool IsHandleOp(uint8_t op) { return op >= OTF2_COLLECTIVE_OP_CREATE_HANDLE; }
 
 }  // namespace qnm::trace

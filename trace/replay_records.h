@@ -7,15 +7,16 @@
 #include <cstdint>
 #include <vector>
 
+#include "trace/otf2_reader.h"
 #include "trace/trace_events.h"
 
 namespace qnm::trace {
 
-/// One execution of a region that holds MPI records (times in ticks).
+/// One execution of a region that holds MPI records (times in ticks). Its
+/// rank is that of the records pointing to it (kept out: one per MPI call).
 struct CallInstance {
   uint64_t enter = 0, leave = 0;
   uint32_t cnode = 0;
-  uint32_t rank = 0;
   CallClass call_class = CallClass::kUser;
   bool late_sender_candidate = false;  // a receive completing here waited (Late Receiver skips it)
 };
@@ -24,16 +25,26 @@ struct CallInstance {
 // leaving them out keeps the records (one per message) small.
 struct SendRecord {
   uint32_t comm, src, dst, tag;  // src/dst are world ranks
-  uint64_t enter;        // Es: Enter of the region holding the send event
+  /// Es: Enter of the region holding the send event. Once the Late Sender
+  /// pattern has read it, the point-to-point analysis keeps the request Enter
+  /// of the matched receive here instead (detail::kUnmatched if none), so
+  /// that no table of those is needed.
+  uint64_t enter;
   uint64_t send_ticks;   // the MpiSend/MpiIsend record time
   uint32_t completion;   // call instance holding the completion, or kNone
+  uint32_t next_in_channel = kNone;  // the message matching's chain (in the record's padding)
 };
 
 struct RecvRecord {
   uint32_t comm, src, dst, tag;
   uint64_t request_enter;  // Qr_enter: Enter of the region holding the request
   uint32_t completion;     // call instance holding the receive completion
+  uint32_t matched_send = kNone;  // set by the message matching (in the record's padding)
 };
+
+// One of each per message: what the streaming analysis keeps (docs/streaming-analysis.md).
+static_assert(sizeof(SendRecord) == 40 && sizeof(RecvRecord) == 32 && sizeof(CallInstance) == 24,
+              "message records grew");
 
 struct CollectiveCall {
   uint32_t rank, comm, root;
@@ -87,6 +98,20 @@ struct InitFinalize {
   uint32_t cnode = 0;
 };
 
+/// What each rank sent, event by event, for the run statistics
+/// (trace_run_stats.h): as mpiP counts it.
+struct SentBytes {
+  /// cnode * ranks + rank: bytes of the sends and collectives (not Score-P's
+  /// handle operations) in that call path.
+  std::vector<double> by_call_path;
+  std::vector<double> p2p_calls, p2p_bytes, collective_bytes;  // per rank: MpiSend + MpiIsend records; their
+                                                               // bytes; bytes sent in collectives
+  void Resize(std::size_t cnodes, std::size_t ranks);
+};
+
+/// Score-P 8's MPI_Init/Finalize and communicator set-up collectives (no data).
+bool IsHandleOp(uint8_t op);
+
 struct ReplayRecords {
   // The three big tables (about one entry per message) use huge pages.
   BulkVector<CallInstance> instances;
@@ -102,8 +127,27 @@ struct ReplayRecords {
   std::vector<double> exclusive_ticks;       // cnode * ranks + rank
   std::vector<uint64_t> visits;
   std::vector<double> outside_ticks;  // per rank: time between events outside any region
-  uint64_t incomplete_sends = 0;             // Isends never completed
+  SentBytes sent;
+  uint64_t incomplete_sends = 0;             // Isends never completed (counted by the pass)
   uint64_t bad_peers = 0;                    // peers outside their communicator
+};
+
+/// The point-to-point records (instances, sends, receives) of consecutive
+/// ranks, in the table of the thread that read them (or of all ranks): the
+/// analysis uses them where they are instead of copying the blocks together.
+struct RecordBlock {
+  ReplayRecords* records = nullptr;
+  RankRange ranks;
+  /// The block's call paths -> the trace's (threads number call paths in their
+  /// own discovery order); null: already the trace's.
+  const std::vector<uint32_t>* cnode_map = nullptr;
+  /// Call instances of the blocks before this one: instance i of the block is
+  /// instance_offset + i in a sequential pass over all ranks.
+  uint32_t instance_offset = 0;
+
+  uint32_t Cnode(uint32_t cnode) const {
+    return cnode_map && cnode < cnode_map->size() ? (*cnode_map)[cnode] : cnode;
+  }
 };
 
 /// Runs the forward pass over every rank.
@@ -114,13 +158,13 @@ ReplayRecords ExtractReplayRecords(const Trace& trace);
 struct RankProfile {
   std::vector<double> exclusive_ticks;
   std::vector<uint64_t> visits;
+  std::vector<double> bytes_sent;  // SentBytes::by_call_path of this rank
+  double p2p_calls = 0, p2p_bytes = 0, collective_bytes = 0;
 };
-/// Adds `profile` to the rank's column of records->exclusive_ticks/visits
+/// Adds `profile` to the rank's column of records->exclusive_ticks/visits/sent
 /// (sized cnodes x ranks, ranks = records->outside_ticks.size()), renumbering
 /// the cnodes through `cnode_map` if given.
 void PlaceRankProfile(const RankProfile& profile, uint32_t rank, const std::vector<uint32_t>* cnode_map,
                       ReplayRecords* records);
-/// Counts the sends that no completion closed (records->incomplete_sends).
-void CountIncompleteSends(ReplayRecords* records);
 
 }  // namespace qnm::trace

@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <system_error>
 #include <thread>
-#include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -19,6 +19,7 @@
 #include "trace/rank_replay_pass.h"
 #include "trace/replay_records.h"
 #include "trace/wait_state_patterns.h"
+#include "util/cpu_clock.h"
 
 namespace qnm::trace {
 namespace {
@@ -36,13 +37,11 @@ class ReplaySink final : public EventSink {
     }
     pass_.emplace(trace, trace.call_paths, rank, data, /*streaming=*/true, &records);
   }
-  void ExpectEvents(uint64_t events, uint64_t trace_events) override {
+  void ExpectEvents(uint64_t events, uint64_t) override {
     // Address space for the big tables (untouched pages cost nothing), so
-    // that no table is copied while it grows: a quarter of the records each
-    // (one send and one receive per 10 records in a stencil). The first
-    // block reserves room for the whole trace: the later blocks are
-    // appended to its tables.
-    const std::size_t reserve = (first_block ? trace_events : events) / 4;
+    // that no table is copied while it grows: a quarter of the block's
+    // records each (one send and one receive per 10 records in a stencil).
+    const std::size_t reserve = events / 4;
     try {
       records.sends.reserve(reserve);
       records.recvs.reserve(reserve);
@@ -57,7 +56,6 @@ class ReplaySink final : public EventSink {
     pass_.reset();
   }
 
-  bool first_block = false;
   ReplayRecords records;             // this thread's ranks, in rank order
   std::vector<RankProfile> profiles;  // per rank of the block
 
@@ -75,11 +73,6 @@ struct Part {
   double cpu_s = 0;  // the reading thread's CPU time
 };
 
-double ThreadCpuSeconds() {
-  timespec now{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
-  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
-}
 
 uint32_t Shift(uint32_t index, std::size_t offset) {
   return index == kNone ? kNone : static_cast<uint32_t>(index + offset);
@@ -88,84 +81,78 @@ uint32_t Renumber(uint32_t cnode, const std::vector<uint32_t>& map) {
   return cnode < map.size() ? map[cnode] : cnode;
 }
 
-/// Appends `from` (a table of a later block) to `to` and frees `from`; a big
-/// table gives its memory back as it is copied, so that the join holds the
-/// records about once.
-template <typename Vector, typename Fix>
-void AppendAndFree(Vector& from, Vector& to, Fix fix) {
-  constexpr std::size_t kChunk = std::size_t{1} << 16;
-  for (std::size_t begin = 0; begin < from.size(); begin += kChunk) {
-    const std::size_t end = std::min(from.size(), begin + kChunk);
-    for (std::size_t i = begin; i < end; ++i) {
-      fix(from[i]);
-      to.push_back(std::move(from[i]));
-    }
-    if constexpr (std::is_same_v<Vector, BulkVector<typename Vector::value_type>>) ReleasePrefix(from, end);
-  }
-  Vector().swap(from);
-}
-
 bool IsIdentity(const std::vector<uint32_t>& map) {
   for (uint32_t c = 0; c < map.size(); ++c)
     if (map[c] != c) return false;
   return true;
 }
 
-/// Joins the blocks' replay records in rank order, with every index and call
-/// path renumbered as a sequential pass over all ranks would have numbered
-/// it. The first block's tables (reserved for the whole trace) are taken
-/// over; the later blocks are appended and freed one by one.
-ReplayRecords JoinRecords(std::vector<Part>& parts, const std::vector<std::vector<uint32_t>>& maps,
-                          std::size_t ranks, std::size_t cnodes) {
-  std::size_t instances = 0, sends = 0, recvs = 0;
-  for (const Part& part : parts) {
-    instances += part.sink.records.instances.size();
-    sends += part.sink.records.sends.size();
-    recvs += part.sink.records.recvs.size();
-  }
-  ReplayRecords all = std::move(parts[0].sink.records);
-  if (!IsIdentity(maps[0])) {  // the first block numbers its call paths first: never taken
-    for (CallInstance& i : all.instances) i.cnode = Renumber(i.cnode, maps[0]);
-    for (CollectiveCall& c : all.collectives) c.cnode = Renumber(c.cnode, maps[0]);
-    for (WindowCall& w : all.window_calls) w.cnode = Renumber(w.cnode, maps[0]);
-    for (InitFinalize& slot : all.init) slot.cnode = Renumber(slot.cnode, maps[0]);
-    for (InitFinalize& slot : all.finalize) slot.cnode = Renumber(slot.cnode, maps[0]);
-  }
-  all.instances.reserve(instances);
-  all.sends.reserve(sends);
-  all.recvs.reserve(recvs);
+/// Gathers what the cross-rank patterns other than point-to-point need from
+/// every block — collective, window and RMA records, Init/Finalize, the
+/// profile — into one table set in rank order, with call paths renumbered as
+/// a sequential pass numbers them. The RMA records' call instances are copied
+/// along (renumbered densely); the blocks' big tables stay where they are.
+ReplayRecords SharedRecords(std::vector<Part>& parts, const std::vector<std::vector<uint32_t>>& maps,
+                            std::size_t ranks, std::size_t cnodes) {
+  ReplayRecords all;
   all.exclusive_ticks.assign(cnodes * ranks, 0.0);
   all.visits.assign(cnodes * ranks, 0);
   all.init.resize(ranks);
   all.finalize.resize(ranks);
   all.outside_ticks.resize(ranks, 0.0);
-  for (std::size_t p = 1; p < parts.size(); ++p) {
+  all.sent.Resize(cnodes, ranks);
+  for (std::size_t p = 0; p < parts.size(); ++p) {
     ReplayRecords& part = parts[p].sink.records;
     const std::vector<uint32_t>& map = maps[p];
     const RankRange range = parts[p].range;
-    const std::size_t instance_offset = all.instances.size(), op_offset = all.rma_ops.size();
+    const std::size_t op_offset = all.rma_ops.size();
     const std::size_t access_offset = all.access_epochs.size(), lock_offset = all.lock_epochs.size();
-    AppendAndFree(part.instances, all.instances, [&](CallInstance& i) { i.cnode = Renumber(i.cnode, map); });
-    AppendAndFree(part.sends, all.sends, [&](SendRecord& s) { s.completion = Shift(s.completion, instance_offset); });
-    AppendAndFree(part.recvs, all.recvs, [&](RecvRecord& r) { r.completion = Shift(r.completion, instance_offset); });
-    AppendAndFree(part.collectives, all.collectives, [&](CollectiveCall& c) { c.cnode = Renumber(c.cnode, map); });
-    AppendAndFree(part.window_calls, all.window_calls, [&](WindowCall& w) { w.cnode = Renumber(w.cnode, map); });
-    AppendAndFree(part.rma_ops, all.rma_ops, [&](RmaOpCall& op) {
-      op.instance = Shift(op.instance, instance_offset);
+    std::unordered_map<uint32_t, uint32_t> shared_instance;  // block instance -> all.instances
+    auto instance = [&](uint32_t local) -> uint32_t {
+      if (local == kNone) return kNone;
+      auto [it, added] = shared_instance.try_emplace(local, static_cast<uint32_t>(all.instances.size()));
+      if (added) {
+        CallInstance copy = part.instances[local];
+        copy.cnode = Renumber(copy.cnode, map);
+        all.instances.push_back(copy);
+      }
+      return it->second;
+    };
+    for (CollectiveCall& c : part.collectives) {
+      c.cnode = Renumber(c.cnode, map);
+      all.collectives.push_back(c);
+    }
+    for (WindowCall& w : part.window_calls) {
+      w.cnode = Renumber(w.cnode, map);
+      all.window_calls.push_back(w);
+    }
+    for (RmaOpCall& op : part.rma_ops) {
+      op.instance = instance(op.instance);
       op.access_epoch = Shift(op.access_epoch, access_offset);
       op.lock_epoch = Shift(op.lock_epoch, lock_offset);
-    });
-    AppendAndFree(part.access_epochs, all.access_epochs, [&](AccessEpoch& epoch) {
-      epoch.start = Shift(epoch.start, instance_offset);
-      epoch.complete = Shift(epoch.complete, instance_offset);
+      all.rma_ops.push_back(op);
+    }
+    for (AccessEpoch& epoch : part.access_epochs) {
+      epoch.start = instance(epoch.start);
+      epoch.complete = instance(epoch.complete);
       for (uint32_t& op : epoch.ops) op = Shift(op, op_offset);
-    });
-    AppendAndFree(part.exposure_epochs, all.exposure_epochs, [&](ExposureEpoch& epoch) {
-      epoch.post = Shift(epoch.post, instance_offset);
-      epoch.wait = Shift(epoch.wait, instance_offset);
-    });
-    AppendAndFree(part.lock_epochs, all.lock_epochs,
-                  [&](LockEpoch& epoch) { epoch.lock_call = Shift(epoch.lock_call, instance_offset); });
+      all.access_epochs.push_back(std::move(epoch));
+    }
+    for (ExposureEpoch& epoch : part.exposure_epochs) {
+      epoch.post = instance(epoch.post);
+      epoch.wait = instance(epoch.wait);
+      all.exposure_epochs.push_back(std::move(epoch));
+    }
+    for (LockEpoch& epoch : part.lock_epochs) {
+      epoch.lock_call = instance(epoch.lock_call);
+      all.lock_epochs.push_back(epoch);
+    }
+    part.collectives = {};
+    part.window_calls = {};
+    part.rma_ops = {};
+    part.access_epochs = {};
+    part.exposure_epochs = {};
+    part.lock_epochs = {};
     for (uint32_t r = range.first; r < range.end; ++r) {
       all.init[r] = part.init[r];
       all.finalize[r] = part.finalize[r];
@@ -174,13 +161,11 @@ ReplayRecords JoinRecords(std::vector<Part>& parts, const std::vector<std::vecto
       all.outside_ticks[r] = part.outside_ticks[r];
     }
     all.bad_peers += part.bad_peers;
-  }
-  for (std::size_t p = 0; p < parts.size(); ++p) {
+    all.incomplete_sends += part.incomplete_sends;
     const std::vector<RankProfile>& profiles = parts[p].sink.profiles;
     for (std::size_t i = 0; i < profiles.size(); ++i)
-      PlaceRankProfile(profiles[i], parts[p].range.first + static_cast<uint32_t>(i), &maps[p], &all);
+      PlaceRankProfile(profiles[i], range.first + static_cast<uint32_t>(i), &map, &all);
   }
-  CountIncompleteSends(&all);
   return all;
 }
 
@@ -246,7 +231,6 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
   if (!options.IsValid(&error)) throw std::invalid_argument(error);
   const uint32_t threads = static_cast<uint32_t>(options.jobs > 0 ? options.jobs : AvailableCores());
   std::vector<Part> parts(threads);
-  parts[0].sink.first_block = true;
   auto read = [&](uint32_t p) {
     const double start = ThreadCpuSeconds();
     try {
@@ -290,12 +274,26 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
 
   StreamingAnalysis out;
   out.threads = static_cast<int>(threads);
-  ReplayRecords records = JoinRecords(owning, maps, ranks, cnodes);
-  out.record_bytes = RecordBytes(records);
+  ReplayRecords shared = SharedRecords(owning, maps, ranks, cnodes);
+  std::vector<RecordBlock> blocks(owning.size());
+  uint32_t instances = 0;
+  out.record_bytes = RecordBytes(shared);
+  for (std::size_t p = 0; p < owning.size(); ++p) {
+    blocks[p].records = &owning[p].sink.records;
+    blocks[p].ranks = owning[p].range;
+    blocks[p].cnode_map = IsIdentity(maps[p]) ? nullptr : &maps[p];
+    blocks[p].instance_offset = instances;
+    instances += static_cast<uint32_t>(owning[p].sink.records.instances.size());
+    out.record_bytes += RecordBytes(owning[p].sink.records);
+  }
   out.trace = JoinTraces(owning, std::move(call_paths));
-  out.result = AnalyzeReplayRecords(out.trace, records, options.wait_states);
+  ParallelStepTimes times;
+  out.result =
+      AnalyzeReplayBlocks(out.trace, blocks, shared, static_cast<int>(blocks.size()), options.wait_states, &times);
+  out.sent = std::move(shared.sent);
   out.read_cpu_s = std::move(read_cpu_s);
-  out.serial_cpu_s = ThreadCpuSeconds() - serial_start;
+  out.serial_cpu_s = ThreadCpuSeconds() - serial_start - times.caller_cpu_s;
+  out.parallel_cpu_s = times.critical_cpu_s;
   return out;
 }
 

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "trace/replay_records.h"
 #include "trace/trace_events.h"
 #include "trace/wait_states.h"
 
@@ -36,13 +37,17 @@ struct StreamingAnalysis {
   /// record count, the reader's warnings; no events.
   Trace trace;
   WaitStateResult result;
+  SentBytes sent;                   // for the run statistics (trace stats)
   int threads = 1;                  // threads that read the trace
   std::size_t record_bytes = 0;     // replay records held for the cross-rank patterns
-  /// CPU seconds of each reading thread (decoding + replay pass of its ranks),
-  /// and of what runs after them on one thread (unification, joining the
-  /// records, cross-rank patterns). On an idle machine with a core per
-  /// thread the wall time is about max(read_cpu_s) + serial_cpu_s.
+  /// CPU seconds of each reading thread (decoding + replay pass of its
+  /// ranks); of the point-to-point patterns, which run on the threads again
+  /// (the slowest thread's time in each step); and of what runs on one
+  /// thread (unification, gathering the collective/RMA records, the other
+  /// cross-rank patterns). On an idle machine with a core per thread the wall
+  /// time is about max(read_cpu_s) + parallel_cpu_s + serial_cpu_s.
   std::vector<double> read_cpu_s;
+  double parallel_cpu_s = 0;
   double serial_cpu_s = 0;
 };
 

@@ -1,7 +1,5 @@
 #include "trace/trace_run_stats.h"
 
-#include <otf2/otf2.h>
-
 #include <numeric>
 
 namespace qnm::trace {
@@ -25,13 +23,48 @@ std::string AppName(const std::string& folder, std::size_t ranks) {
   return folder;
 }
 
-bool IsHandleOp(uint8_t op) {  // Score-P 8 MPI_Init/Finalize and communicator set-up
-  return op >= OTF2_COLLECTIVE_OP_CREATE_HANDLE;
-}
 
 }  // namespace
 
+SentBytes SentBytesFromEvents(const Trace& trace) {
+  const std::size_t ranks = trace.ranks.size();
+  SentBytes sent;
+  sent.Resize(trace.call_paths.size(), ranks);
+  for (std::size_t r = 0; r < ranks; ++r) {
+    const LocationTrace& rank = trace.ranks[r];
+    std::vector<uint32_t> stack;
+    for (const Event& event : rank.events) {
+      switch (event.kind) {
+        case EventKind::kEnter: stack.push_back(event.ref); break;
+        case EventKind::kLeave: if (!stack.empty()) stack.pop_back(); break;
+        case EventKind::kSend:
+        case EventKind::kIsend: {
+          double bytes = static_cast<double>(rank.messages[event.ref].bytes);
+          sent.p2p_calls[r] += 1;
+          sent.p2p_bytes[r] += bytes;
+          if (!stack.empty()) sent.by_call_path[stack.back() * ranks + r] += bytes;
+          break;
+        }
+        case EventKind::kCollEnd: {
+          const CollectiveRecord& record = rank.collectives[event.ref];
+          if (IsHandleOp(record.op)) break;
+          double bytes = static_cast<double>(record.bytes_sent);
+          sent.collective_bytes[r] += bytes;
+          if (!stack.empty()) sent.by_call_path[stack.back() * ranks + r] += bytes;
+          break;
+        }
+        default: break;
+      }
+    }
+  }
+  return sent;
+}
+
 RunStats RunStatsFromTrace(const Trace& trace, const WaitStateResult& profile) {
+  return RunStatsFromTrace(trace, profile, SentBytesFromEvents(trace));
+}
+
+RunStats RunStatsFromTrace(const Trace& trace, const WaitStateResult& profile, const SentBytes& sent) {
   const CallPaths& paths = trace.call_paths;
   const std::size_t ranks = trace.ranks.size();
   RunStats run;
@@ -43,38 +76,11 @@ RunStats RunStatsFromTrace(const Trace& trace, const WaitStateResult& profile) {
   run.details["timer_resolution_hz"] = std::to_string(trace.timer_resolution);
 
   // Bytes sent per call path and rank: sends and collectives, from the records.
-  std::vector<double> bytes(paths.size() * ranks, 0.0);
-  run.p2p_calls_per_rank.assign(ranks, 0.0);
-  run.p2p_bytes_sent_per_rank.assign(ranks, 0.0);
+  const std::vector<double>& bytes = sent.by_call_path;
+  run.p2p_calls_per_rank = sent.p2p_calls;
+  run.p2p_bytes_sent_per_rank = sent.p2p_bytes;
   run.collective_calls_per_rank.assign(ranks, 0.0);
-  run.collective_bytes_sent_per_rank.assign(ranks, 0.0);
-  for (std::size_t r = 0; r < ranks; ++r) {
-    const LocationTrace& rank = trace.ranks[r];
-    std::vector<uint32_t> stack;
-    for (const Event& event : rank.events) {
-      switch (event.kind) {
-        case EventKind::kEnter: stack.push_back(event.ref); break;
-        case EventKind::kLeave: if (!stack.empty()) stack.pop_back(); break;
-        case EventKind::kSend:
-        case EventKind::kIsend: {
-          double sent = static_cast<double>(rank.messages[event.ref].bytes);
-          run.p2p_calls_per_rank[r] += 1;
-          run.p2p_bytes_sent_per_rank[r] += sent;
-          if (!stack.empty()) bytes[stack.back() * ranks + r] += sent;
-          break;
-        }
-        case EventKind::kCollEnd: {
-          const CollectiveRecord& record = rank.collectives[event.ref];
-          if (IsHandleOp(record.op)) break;
-          double sent = static_cast<double>(record.bytes_sent);
-          run.collective_bytes_sent_per_rank[r] += sent;
-          if (!stack.empty()) bytes[stack.back() * ranks + r] += sent;
-          break;
-        }
-        default: break;
-      }
-    }
-  }
+  run.collective_bytes_sent_per_rank = sent.collective_bytes;
 
   run.app_time_s_per_rank.assign(ranks, 0.0);
   run.mpi_time_s_per_rank.assign(ranks, 0.0);
@@ -126,14 +132,15 @@ RunStats RunStatsFromTrace(const Trace& trace, const WaitStateResult& profile) {
 #include <sstream>
 
 
-#include "trace/otf2_reader.h"
+#include "trace/streaming_analysis.h"
 
 namespace qnm::trace {
 
-RunStats ReadTraceRunStats(const std::string& path) {
-  Trace trace = ReadOtf2Trace(path);
-  WaitStateResult profile = AnalyzeWaitStates(trace);
-  return RunStatsFromTrace(trace, profile);
+RunStats ReadTraceRunStats(const std::string& path, int jobs) {
+  StreamingAnalysisOptions options;
+  options.jobs = jobs;
+  StreamingAnalysis analysis = AnalyzeTraceStreaming(path, options);
+  return RunStatsFromTrace(analysis.trace, analysis.result, analysis.sent);
 }
 
 std::string RunStatsTable(const RunStats& run) {

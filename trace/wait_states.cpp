@@ -2,6 +2,7 @@
 
 #include "trace/replay_records.h"
 #include "trace/wait_state_patterns.h"
+#include "util/cpu_clock.h"
 
 namespace qnm::trace {
 namespace {
@@ -91,14 +92,24 @@ WaitStateResult AnalyzeWaitStates(const Trace& trace, const WaitStateOptions& op
 }
 
 WaitStateResult AnalyzeReplayRecords(const Trace& trace, ReplayRecords& records, const WaitStateOptions& options) {
+  std::vector<RecordBlock> blocks(1);
+  blocks[0].records = &records;
+  blocks[0].ranks = RankRange{0, static_cast<uint32_t>(trace.ranks.size())};
+  return AnalyzeReplayBlocks(trace, blocks, records, 1, options);
+}
+
+WaitStateResult AnalyzeReplayBlocks(const Trace& trace, std::vector<RecordBlock>& blocks, ReplayRecords& shared,
+                                    int threads, const WaitStateOptions& options, ParallelStepTimes* times) {
   WaitStateResult result;
   result.ranks = static_cast<uint32_t>(trace.ranks.size());
   result.cnodes = static_cast<uint32_t>(trace.call_paths.size());
-  detail::AnalyzePointToPoint(trace, records, options, result);
-  detail::AnalyzeCollectives(trace, records, result);
-  detail::AnalyzeRma(trace, records, result);
+  const double start = ThreadCpuSeconds();
+  detail::AnalyzePointToPoint(blocks, threads, options, result, times ? &times->critical_cpu_s : nullptr);
+  if (times) times->caller_cpu_s += ThreadCpuSeconds() - start;
+  detail::AnalyzeCollectives(trace, shared, result);
+  detail::AnalyzeRma(trace, shared, result);
 
-  detail::FinishWaitStates(trace, records, result);
+  detail::FinishWaitStates(trace, shared, result);
   return result;
 }
 

@@ -96,9 +96,24 @@ struct WaitStateOptions {
 WaitStateResult AnalyzeWaitStates(const Trace& trace, const WaitStateOptions& options = {});
 
 struct ReplayRecords;
+struct RecordBlock;
 /// The same on replay records already extracted from the trace's events
-/// (ExtractReplayRecords, or the streaming reader); consumes `records`.
+/// (ExtractReplayRecords); consumes `records`.
 WaitStateResult AnalyzeReplayRecords(const Trace& trace, ReplayRecords& records,
                                      const WaitStateOptions& options = {});
+/// The same on the point-to-point records of consecutive blocks of ranks (in
+/// rank order; the streaming reader's threads), analysed `threads` blocks at a
+/// time, and `shared`: the collective, RMA and profile records of all ranks
+/// (may be one of the blocks' records). The result is bit-identical to one
+/// sequential pass over all ranks. Consumes the records.
+/// `times`, if given, gets the CPU seconds of the point-to-point step, which
+/// runs on the threads: the calling thread's own and its critical path's.
+struct ParallelStepTimes {
+  double caller_cpu_s = 0;
+  double critical_cpu_s = 0;
+};
+WaitStateResult AnalyzeReplayBlocks(const Trace& trace, std::vector<RecordBlock>& blocks, ReplayRecords& shared,
+                                    int threads, const WaitStateOptions& options = {},
+                                    ParallelStepTimes* times = nullptr);
 
 }  // namespace qnm::trace

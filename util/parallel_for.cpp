@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <exception>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -26,7 +27,13 @@ void ParallelFor(std::size_t count, const std::function<void(std::size_t)>& body
     work();
   } else {
     std::vector<std::thread> pool;
-    for (unsigned t = 1; t < threads; ++t) pool.emplace_back(work);
+    for (unsigned t = 1; t < threads; ++t) {
+      try {
+        pool.emplace_back(work);
+      } catch (const std::system_error&) {  // no more threads: the ones running do the work
+        break;
+      }
+    }
     work();
     for (std::thread& thread : pool) thread.join();
   }
