@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <fstream>
 #include <map>
 #include <set>
@@ -328,6 +329,16 @@ constexpr double kPooledRates[] = {0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5};
 /// jointly with the configuration.
 constexpr double kTemperatures[] = {0.5, 1.0, 2.0};
 
+/// The index in [from, to) of the smallest value of `v`, the earlier of two within 1e-12, NaN
+/// skipped; `to` when there is none.
+std::size_t ArgMin(const std::vector<double>& v, std::size_t from = 0, std::size_t to = SIZE_MAX) {
+  to = std::min(to, v.size());
+  std::size_t best = to;
+  for (std::size_t k = from; k < to; ++k)
+    if (!std::isnan(v[k]) && (best == to || v[k] < v[best] - 1e-12)) best = k;
+  return best;
+}
+
 /// Adds the series' held-out points inside their interval to `inside` and all of them to `points`.
 void CountInside(const Entry& e, const qnm::PredictionOptions& options, int* inside, int* points) {
   qnm::ValidationResult result;
@@ -346,7 +357,7 @@ double ChooseRate(const std::vector<Entry>& corpus, const std::string& left_out,
                   double temperature, const std::vector<qnm::PriorSeries>& samples,
                   std::map<std::string, qnm::ExtrapolationPrior>* cache, std::vector<double>* coverage) {
   coverage->clear();
-  double best_rate = 0.3, best_gap = HUGE_VAL;
+  std::vector<double> gaps;
   for (double rate : kPooledRates) {
     int inside = 0, points = 0;
     for (const Entry& e : corpus) {
@@ -357,10 +368,10 @@ double ChooseRate(const std::vector<Entry>& corpus, const std::string& left_out,
     }
     const double share = points ? double(inside) / points : NAN;
     coverage->push_back(share);
-    const double gap = std::fabs(share - qnm::PredictionOptions().interval_level);
-    if (gap < best_gap - 1e-12) best_gap = gap, best_rate = rate;
+    gaps.push_back(std::fabs(share - qnm::PredictionOptions().interval_level));
   }
-  return best_rate;
+  const std::size_t best = ArgMin(gaps);
+  return best < gaps.size() ? kPooledRates[best] : 0.3;
 }
 
 // ------------------------------------------------------------ printing ---
@@ -576,18 +587,10 @@ int main(int argc, char** argv) {
       std::printf("| %s |", label.c_str());
       for (std::size_t c = 0; c < std::size(kConfigs); ++c) {
         const std::size_t first = c * std::size(kTemperatures);
-        std::size_t best = first;
-        for (std::size_t k = first + 1; k < first + std::size(kTemperatures); ++k)
-          if (objective[k] < objective[best] - 1e-12) best = k;
+        const std::size_t best = ArgMin(objective, first, first + std::size(kTemperatures));
         std::printf(" %.4f (%.1f) |", objective[best], pair_temperature(best));
       }
       std::printf(" %s, temperature %.1f |\n", pair_config(chosen).name, pair_temperature(chosen));
-    };
-    auto argmin = [](const std::vector<double>& v) {
-      std::size_t best = 0;
-      for (std::size_t k = 1; k < v.size(); ++k)
-        if (v[k] < v[best] - 1e-12) best = k;
-      return best;
     };
     std::vector<double> all_objective(pairs, 0.0);
     for (const std::string& source : sources) {
@@ -602,7 +605,7 @@ int main(int argc, char** argv) {
         }
         objective[k] /= std::max(1, n);
       }
-      const std::size_t chosen = argmin(objective);
+      const std::size_t chosen = ArgMin(objective);
       print_row(source, objective, chosen);
       qnm::PredictionOptions options =
           ConfigOptions(pair_config(chosen), pair_temperature(chosen), {source}, samples, &cache);
@@ -619,7 +622,7 @@ int main(int argc, char** argv) {
         }
     }
     for (double& o : all_objective) o /= corpus.size();
-    const std::size_t shipped_pair = argmin(all_objective);
+    const std::size_t shipped_pair = ArgMin(all_objective);
     print_row("(none: what the tool ships)", all_objective, shipped_pair);
     const Config& shipped = pair_config(shipped_pair);
     const double shipped_temperature = pair_temperature(shipped_pair);
@@ -672,7 +675,7 @@ int main(int argc, char** argv) {
     for (const Series& s : cab)
       if (s.name.find("-mz.C") != std::string::npos) cab_entries.push_back(Entry{"cab", &s, {1, 2, 4, 8}, nullptr, nullptr});
     auto input_temperature = [&](const std::vector<Entry>& others, std::string* row) {
-      double best = 1.0, best_objective = HUGE_VAL;
+      std::vector<double> objectives;
       for (double t : kTemperatures) {
         qnm::PredictionOptions o = shipped_options;
         o.runtime.weight_temperature = t;
@@ -682,8 +685,9 @@ int main(int argc, char** argv) {
         char cell[32];
         std::snprintf(cell, sizeof cell, " %.4f |", objective);
         *row += cell;
-        if (objective < best_objective - 1e-12) best_objective = objective, best = t;
+        objectives.push_back(objective);
       }
+      const double best = kTemperatures[ArgMin(objectives)];
       char chosen[32];
       std::snprintf(chosen, sizeof chosen, " %.1f |\n", best);
       *row += chosen;
@@ -719,13 +723,11 @@ int main(int argc, char** argv) {
     extras.push_back(th8_8);
     Extra mz8{"NPB-MZ C on cab (mpiP), train 1,2,4,8 -> 16", {}};
     Extra mz4{"NPB-MZ C on cab (mpiP), train 1,2,4 -> 8,16", {}};
-    for (const Series& s : cab) {
-      if (s.name.find("-mz.C") == std::string::npos) continue;
-      Entry e8{"cab", &s, {1, 2, 4, 8}, nullptr, nullptr};
+    for (const Entry& e8 : cab_entries) {  // trained on 1, 2, 4, 8
       SeriesResult r = Score(e8, cab_options, uniform);
       r.note = RiseNote(e8, cab_options);
       mz8.results.push_back(r);
-      mz4.results.push_back(Score(Entry{"cab", &s, {1, 2, 4}, nullptr, nullptr}, cab_options, uniform));
+      mz4.results.push_back(Score(Entry{"cab", e8.series, {1, 2, 4}, nullptr, nullptr}, cab_options, uniform));
     }
     extras.push_back(mz8);
     extras.push_back(mz4);
