@@ -191,6 +191,7 @@ void ApplyUserLayout(const RunSelection& selection, std::vector<RunStats>* runs)
     }
     if (selection.work_units > 0) {
       run.work_units = selection.work_units;
+      run.work_units_equal = true;
       run.derivations["work_units"] = "--work-units: no process count beyond it has work";
     }
   }

@@ -227,6 +227,9 @@ std::vector<RunStats> NpbToRunStats(const NpbOutput& output) {
     if (output.zones > 0) {
       run.work_units = output.zones;
       run.derivations["work_units"] = "NPB-MZ 'Number of zones' (x * y): no process count beyond it has work";
+      // SP-MZ and LU-MZ split the mesh into zones of one size, BT-MZ into zones whose sizes
+      // differ by a factor of about 20 (van der Wijngaart & Jin 2003, NAS-03-010, §2).
+      run.work_units_equal = run.app == "sp-mz" || run.app == "lu-mz";
     }
     run.wall_time_s = ParseDouble(banner.Field("Time in seconds")).value_or(kUnknown);
     run.derivations["wall_time_s"] =

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "models/contention_network.h"
+#include "models/granularity.h"
 #include "models/node_regime.h"
 #include "util/statistics.h"
 #include "util/text_format.h"
@@ -21,9 +22,14 @@ double Distance(double procs, int min_procs, int max_procs) {
 
 /// Point values of the queueing model at `procs` (no intervals).
 bool PredictQueueing(const QueueingModel& model, const MachineProfile& machine, int threads,
-                     const mva::Options& mva_options, int procs, ProcsPrediction* p,
-                     std::string* error) {
+                     const mva::Options& mva_options, const Granularity& granularity, int procs,
+                     ProcsPrediction* p, std::string* error) {
   QueueingParts parts = EvaluateParts(model, machine, procs);
+  // The busiest rank holds ceil(U/P) units (models/granularity.h), as many as every rank
+  // of the effective process count U/ceil(U/P) <= P: it computes no less than the busiest
+  // rank there, so its excess over this P's mean compute is a floor of the imbalance.
+  if (const double at = granularity.EffectiveProcs(procs); at < procs && at >= 2)
+    parts.imbalance_s = std::max(parts.imbalance_s, BusiestComputeAt(model, at) - parts.compute_s);
   ContentionInput input;
   input.procs = procs;
   input.compute_s = parts.compute_s + parts.imbalance_s;  // away from the MPI queues
@@ -194,7 +200,8 @@ std::vector<ForwardError> ForwardValidateQueueing(const SeriesModel& m, const Pr
     auto raw = [fold, &m](double p) {
       ProcsPrediction out;
       std::string e;
-      if (!PredictQueueing(fold, m.machine, m.threads_per_proc, m.mva, static_cast<int>(p), &out, &e))
+      if (!PredictQueueing(fold, m.machine, m.threads_per_proc, m.mva, m.UnitGranularity(),
+                           static_cast<int>(p), &out, &e))
         return kUnknown;
       return out.total.value_s;
     };
@@ -270,7 +277,8 @@ bool FitQueueingPart(const PredictionOptions& options, SeriesModel* m, std::stri
   for (const ProcsObservation& o : m->training) {
     ProcsPrediction p;
     std::string why;
-    double v = PredictQueueing(m->queueing, m->machine, m->threads_per_proc, m->mva, o.procs, &p, &why)
+    double v = PredictQueueing(m->queueing, m->machine, m->threads_per_proc, m->mva, m->UnitGranularity(),
+                               o.procs, &p, &why)
                    ? p.total.value_s
                    : kUnknown;
     double log_error = v > 0 ? std::log(v / o.measured_time_s) : kFailedLogError;
@@ -326,7 +334,14 @@ void FillSummary(SeriesModel* m) {
   if (m->work_units > 0)
     m->summary.notes.push_back("the problem splits into " + std::to_string(m->work_units) +
                                " units of work (NPB-MZ zones, --work-units): no prediction beyond P=" +
-                               std::to_string(m->work_units));
+                               std::to_string(m->work_units) +
+                               (m->work_units_equal
+                                    ? "; they are of one size, so the busiest rank holds ceil(" +
+                                          std::to_string(m->work_units) +
+                                          "/P) of them and a P that does not divide them is no faster than P = " +
+                                          std::to_string(m->work_units) + "/ceil(" + std::to_string(m->work_units) +
+                                          "/P) (granularity)"
+                                    : std::string()));
 }
 
 }  // namespace
@@ -453,9 +468,13 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
     return p;
   }
   std::string why;
+  const Granularity granularity = UnitGranularity();
   if (kind == ModelKind::kRuntimeOnly) {
+    // Never faster than a run whose ranks all hold the busiest rank's share of the units.
     p.total.value_s = runtime.Evaluate(procs);
-  } else if (!PredictQueueing(queueing, machine, threads_per_proc, mva, procs, &p, &why)) {
+    if (double at = granularity.EffectiveProcs(procs); at < procs)
+      p.total.value_s = std::max(p.total.value_s, runtime.Evaluate(at));
+  } else if (!PredictQueueing(queueing, machine, threads_per_proc, mva, granularity, procs, &p, &why)) {
     p.termination = PredictionTermination::kFailed;
     p.message = why;
     return p;
@@ -495,12 +514,15 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   m.series_name = series.name;
   m.threads_per_proc = std::max(1, series.key.threads_per_proc);
   std::set<int> ranks_per_node;
+  bool equal_units = true;
   for (const RunGroup& group : series.groups)
     for (const RunStats& run : group.runs) {
       m.work_units = std::max(m.work_units, run.work_units);
+      if (run.work_units > 0) equal_units = equal_units && run.work_units_equal;
       ranks_per_node.insert(run.ranks_per_node);
     }
   if (ranks_per_node.size() == 1) m.ranks_per_node = *ranks_per_node.begin();
+  m.work_units_equal = m.work_units > 0 && equal_units;
   m.level = options.interval_level;
   m.mva = options.mva;
   m.widen_to_envelope = options.envelope.widen_interval;

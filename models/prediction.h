@@ -18,6 +18,7 @@
 #include "record/run_stats.h"
 #include "models/decomposition.h"
 #include "models/forward_validation.h"
+#include "models/granularity.h"
 #include "models/machine_profile.h"
 #include "models/plausible_envelope.h"
 #include "models/queueing_model.h"
@@ -121,6 +122,10 @@ struct SeriesModel {
   // Units of work the problem splits into (RunStats::work_units, NPB-MZ zones);
   // a P beyond it is flagged as impossible, not predicted. 0 = unknown.
   int work_units = 0;
+  // Every run says its units are of one size: a P that does not divide them is no faster
+  // than P = work_units / ceil(work_units / P) (models/granularity.h).
+  bool work_units_equal = false;
+  Granularity UnitGranularity() const { return Granularity{work_units_equal ? work_units : 0}; }
   // MPI ranks per node of every run (RunStats::ranks_per_node); 0 = unknown or mixed.
   int ranks_per_node = 0;
   RuntimeModel runtime;      // kind == kRuntimeOnly

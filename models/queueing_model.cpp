@@ -47,7 +47,7 @@ MessageServiceModel FitMessageService(const std::vector<QueueingObservation>& ob
   return model;
 }
 
-double ValueOrZero(const RuntimeModel& model, int procs) {
+double ValueOrZero(const RuntimeModel& model, double procs) {
   if (model.members.empty()) return 0.0;
   double v = model.Evaluate(procs);
   return v > 0 ? v : 0.0;
@@ -162,6 +162,11 @@ bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
   }
   *model = std::move(m);
   return true;
+}
+
+double BusiestComputeAt(const QueueingModel& model, double procs) {
+  return ValueOrZero(model.compute_s, procs) +
+         (procs >= 2 ? ValueOrZero(model.imbalance_s, procs) * model.imbalance_anchor.Factor(procs) : 0.0);
 }
 
 QueueingParts EvaluateParts(const QueueingModel& model, const MachineProfile& machine, int procs) {

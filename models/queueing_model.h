@@ -94,5 +94,9 @@ struct QueueingParts {
   double messages_per_rank = kUnknown, bytes_per_message = kUnknown, service_s_per_message = kUnknown;
 };
 QueueingParts EvaluateParts(const QueueingModel& model, const MachineProfile& machine, int procs);
+/// The busiest rank's compute time W + I at a real-valued `procs` >= 2 (unscaled): what
+/// the busiest rank of a P that does not divide the units of work computes, evaluated at
+/// the effective process count (models/granularity.h).
+double BusiestComputeAt(const QueueingModel& model, double procs);
 
 }  // namespace qnm

@@ -58,6 +58,8 @@ struct RunStats {
   int ranks_per_node = 0;     // MPI processes per node (table column, host names, info file); 0 = unknown
   int nodes = 0;              // nodes the run used; 0 = unknown
   int work_units = 0;         // independent units of work the problem splits into (NPB-MZ zones); 0 = unknown
+  bool work_units_equal = false;  // the units are of one size (SP-MZ and LU-MZ zones, --work-units): P ranks
+                                  // that do not divide them leave the busiest ceil(work_units / P) of them
   std::string allocation;     // "block", "cyclic", "one-per-node" or empty
   std::vector<std::string> sources;  // every file that contributed to this record
   // Where the measurement came from: "<file content digest>#<place in the

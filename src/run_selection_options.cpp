@@ -23,8 +23,9 @@ void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args) {
                       "the node-boundary regime split and the 'leaves the node' flag use it")
       ->check(CLI::Range(1, 1 << 20));
   command->add_option("--work-units", args->work_units,
-                      "units of work the problem splits into (e.g. zones, domains; replaces the NPB-MZ banner's): "
-                      "a process count beyond it is reported as impossible, not predicted")
+                      "units of work of one size the problem splits into (e.g. zones, domains; replaces the "
+                      "NPB-MZ banner's): a process count beyond it is reported as impossible, not predicted, "
+                      "and one that does not divide it is no faster than units / ceil(units / P)")
       ->check(CLI::Range(1, 1 << 30));
 }
 

@@ -208,6 +208,8 @@ TEST_CASE("NPB-MZ 'Number of zones' becomes the run's work units", "[ingest][npb
     std::vector<qnm::RunStats> runs = qnm::NpbToRunStats(output);
     REQUIRE(runs.size() == 1);
     CHECK(runs[0].work_units == zones);
+    // LU-MZ's zones are of one size, BT-MZ's are not (granularity applies to the former only).
+    CHECK(runs[0].work_units_equal == (runs[0].app == "lu-mz"));
   }
   // Plain NPB (no zones line): unknown.
   const std::string plain = std::string(QNM_TEST_DATA_DIR) + "/mpip/npb-stdout/tpatki-npbmz__bt-mz.C.1.1.29993.1.out.dat";

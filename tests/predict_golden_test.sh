@@ -6,7 +6,9 @@
 # whole-output formatter before predict/validate began to stream series by
 # series (issue 19); the streamed text must not differ by one byte. Re-recorded
 # once since, on purpose: the weight temperature and interval rate chosen
-# leaving each source out, and the input curves' fit notes (round 6).
+# leaving each source out, and the input curves' fit notes (round 6); the
+# granularity note of SP-MZ and LU-MZ series (round 7: notes only, every byte
+# else identical).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]

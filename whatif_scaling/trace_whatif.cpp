@@ -42,6 +42,7 @@ RunStats SimulateTraceRun(const RunStats& run, const std::vector<trace::Hypothes
   simulated.ranks_per_node = run.ranks_per_node;
   simulated.nodes = run.nodes;
   simulated.work_units = run.work_units;
+  simulated.work_units_equal = run.work_units_equal;
   simulated.allocation = run.allocation;
   simulated.sources = run.sources;
   simulated.origin = run.origin + "#whatif";
