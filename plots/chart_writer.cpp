@@ -77,10 +77,23 @@ std::string ProcessAxis(std::vector<int> procs, double pad) {
   std::string tics = "set logscale x 2\nset xlabel 'processes P'\n";
   tics += "set xrange [" + FormatValue(procs.front() / pad) + ":" +
           FormatValue(procs.back() * pad) + "]\n";
+  // A tic per P while they fit (16); beyond, those at least 1/16 of the axis apart in
+  // log P, the largest always: a --procs 1..256 sweep otherwise prints 256 labels on top
+  // of each other.
+  std::vector<int> shown;
+  const double gap = procs.size() > 16 ? std::log2(double(procs.back()) / procs.front()) / 16 : 0.0;
+  for (int p : procs) {
+    if (!shown.empty() && std::log2(double(p) / shown.back()) < gap - 1e-12) continue;
+    shown.push_back(p);
+  }
+  if (shown.back() != procs.back()) {
+    if (shown.size() > 1 && std::log2(double(procs.back()) / shown.back()) < gap) shown.pop_back();
+    shown.push_back(procs.back());
+  }
   tics += "set xtics (";
-  for (std::size_t i = 0; i < procs.size(); ++i) {
+  for (std::size_t i = 0; i < shown.size(); ++i) {
     if (i > 0) tics += ", ";
-    tics += std::to_string(procs[i]);
+    tics += std::to_string(shown[i]);
   }
   return tics + ")\n";
 }

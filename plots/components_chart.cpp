@@ -21,6 +21,40 @@ struct Row {
          contention_s = kNoValue, imbalance_s = kNoValue;
 };
 
+/// At most this many process counts get bars: 250 bars of a --procs 1..256 sweep are a
+/// black mass with labels on top of each other.
+constexpr std::size_t kMostBars = 24;
+
+/// Keeps every measured P and, of the predicted-only ones, those nearest an even grid in
+/// log P (the largest always) so that at most kMostBars remain; returns how many of the
+/// predicted-only ones were kept and how many there were.
+std::pair<int, int> ThinRows(std::map<int, Row>* rows) {
+  std::vector<int> predicted_only;
+  for (const auto& [procs, row] : *rows)
+    if (!std::isfinite(row.measured_compute_s) && !std::isfinite(row.measured_mpi_s)) predicted_only.push_back(procs);
+  const int total = static_cast<int>(predicted_only.size());
+  const std::size_t measured = rows->size() - predicted_only.size();
+  if (rows->size() <= kMostBars || predicted_only.size() < 2) return {total, total};
+  const std::size_t keep = std::max<std::size_t>(8, kMostBars > measured ? kMostBars - measured : 0);
+  const double low = std::log2(predicted_only.front()), high = std::log2(predicted_only.back());
+  std::vector<bool> kept(predicted_only.size(), false);
+  kept.back() = true;
+  for (std::size_t k = 0; k + 1 < keep; ++k) {
+    const double target = low + (high - low) * static_cast<double>(k) / static_cast<double>(keep - 1);
+    std::size_t nearest = 0;
+    for (std::size_t i = 1; i < predicted_only.size(); ++i)
+      if (std::fabs(std::log2(predicted_only[i]) - target) < std::fabs(std::log2(predicted_only[nearest]) - target))
+        nearest = i;
+    kept[nearest] = true;
+  }
+  int shown = 0;
+  for (std::size_t i = 0; i < predicted_only.size(); ++i) {
+    if (kept[i]) ++shown;
+    else rows->erase(predicted_only[i]);
+  }
+  return {shown, total};
+}
+
 bool HasModeled(const PredictedPoint& point) {
   return std::isfinite(point.compute_s) || std::isfinite(point.switch_delay_s) ||
          std::isfinite(point.mpi_active_s) || std::isfinite(point.contention_s);
@@ -49,6 +83,7 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
     row.imbalance_s = OrZero(point.imbalance_s);
   }
   if (rows.empty()) return false;
+  const auto [shown, predicted] = ThinRows(&rows);
 
   DataFile data;
   data.Block("components",
@@ -148,7 +183,11 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
   std::string body;
   body += "set multiplot layout 2,1 title " + GnuplotQuote(chart->title) + "\n";
   body += "set xrange [-0.6:" + FormatValue(slot - 0.4) + "]\n" + tics;
-  body += "set xlabel 'processes P  (left bar: measured, right bar: modeled)'\n";
+  body += "set xlabel 'processes P  (left bar: measured, right bar: modeled" +
+          (shown < predicted ? "; " + std::to_string(shown) + " of the " + std::to_string(predicted) +
+                                   " predicted P, evenly in log P"
+                             : std::string()) +
+          ")'\n";
   body += "set grid ytics lc rgb '#dddddd'\n";
   body += "set key outside right top vertical box\n";
   body += "set lmargin 12\nset rmargin 37\n";

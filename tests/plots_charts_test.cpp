@@ -237,3 +237,33 @@ TEST_CASE("The run-time chart says why the predicted curve ends (work units)", "
   CHECK(chart.body.find("set label 1 'No prediction beyond P = 16:'") != std::string::npos);
   CHECK(chart.body.find("set label 2 'the problem has 16 units of work (NPB-MZ zones).'") != std::string::npos);
 }
+
+TEST_CASE("A sweep of 255 predicted P keeps the components bars and the P axis readable", "[plots]") {
+  ChartSet set = qnm::plots::testdata::LuMzClassC();
+  // Measured P = 1..16 stay; the prediction becomes every P from 2 to 256.
+  const qnm::plots::PredictedPoint model = set.predicted.back();
+  set.predicted.clear();
+  for (int p = 2; p <= 256; ++p) {
+    qnm::plots::PredictedPoint point = model;
+    point.procs = p;
+    point.time_s = point.compute_s = 100.0 / p;
+    set.predicted.push_back(point);
+  }
+  qnm::plots::ChartScript components;
+  REQUIRE(qnm::plots::BuildComponentsChart(set, &components));
+  const auto rows = BlockRows(components.data, "components");
+  CHECK(rows.size() <= 24);
+  std::set<double> procs;
+  for (const auto& row : rows) procs.insert(row[1]);
+  for (double measured : {1.0, 2.0, 4.0, 8.0, 16.0}) CHECK(procs.count(measured) == 1);  // every measured P
+  CHECK(*procs.rbegin() == 256);  // and the largest predicted one
+  CHECK(components.body.find("of the 251 predicted P, evenly in log P") != std::string::npos);
+
+  qnm::plots::ChartScript speedup;
+  REQUIRE(qnm::plots::BuildSpeedupChart(set, &speedup));
+  const std::size_t at = speedup.body.find("set xtics (");
+  REQUIRE(at != std::string::npos);
+  const std::string tics = speedup.body.substr(at, speedup.body.find(')', at) - at);
+  CHECK(std::count(tics.begin(), tics.end(), ',') + 1 <= 17);
+  CHECK(tics.find("256") != std::string::npos);
+}
