@@ -6,6 +6,7 @@
 #include "ingest/ingest.h"
 #include "models/granularity.h"
 #include "models/prediction.h"
+#include "tests/support/single_run_series.h"
 
 namespace {
 
@@ -76,20 +77,13 @@ TEST_CASE("BT-MZ's unequal zones bound P, not the time between", "[model][granul
 }
 
 TEST_CASE("a runtime-only series with --work-units is no faster than its effective P", "[model][granularity]") {
-  qnm::Series series;
-  series.name = "table";
-  for (int p : {1, 2, 4, 8, 16}) {
-    qnm::RunGroup group;
-    group.procs = p;
+  const qnm::Series series = qnm::testing::SingleRunSeries("table", {1, 2, 4, 8, 16}, [](int p) {
     qnm::RunStats run;
-    run.procs = p;
     run.wall_time_s = 1.0 + 320.0 / p;
     run.work_units = 64;
     run.work_units_equal = true;
-    group.runs.push_back(run);
-    group.median_time_s = group.min_time_s = group.max_time_s = run.wall_time_s;
-    series.groups.push_back(group);
-  }
+    return run;
+  });
   qnm::SeriesModel model;
   std::string error;
   REQUIRE(qnm::FitSeriesModel(series, {}, qnm::PredictionOptions(), &model, &error));

@@ -6,6 +6,7 @@
 #include "models/prediction.h"
 #include "models/runtime_model.h"
 #include "models/training_anchor.h"
+#include "tests/support/single_run_series.h"
 
 namespace {
 
@@ -57,20 +58,13 @@ TEST_CASE("the training anchor passes through the measured points and carries th
 }
 
 TEST_CASE("a P beyond the NPB-MZ zones is refused as impossible, not predicted", "[model][work-units]") {
-  qnm::Series series;
-  series.name = "bt-mz.C";
-  for (int p : {1, 2, 4, 8}) {
-    qnm::RunGroup group;
-    group.procs = p;
+  const qnm::Series series = qnm::testing::SingleRunSeries("bt-mz.C", {1, 2, 4, 8}, [](int p) {
     qnm::RunStats run;
     run.app = "bt-mz";
-    run.procs = p;
     run.wall_time_s = 200.0 / p;
     run.work_units = 16;
-    group.runs.push_back(run);
-    group.median_time_s = group.min_time_s = group.max_time_s = run.wall_time_s;
-    series.groups.push_back(group);
-  }
+    return run;
+  });
   qnm::SeriesModel model;
   std::string error;
   REQUIRE(qnm::FitSeriesModel(series, {}, qnm::PredictionOptions(), &model, &error));
