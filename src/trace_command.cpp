@@ -19,7 +19,15 @@ namespace {
 struct TraceArgs : trace::AnalyzeReportOptions {
   std::string trace_path;
   int jobs = 0;  // threads reading the trace; 0 = the cores available
+  uint64_t window_events = trace::StreamingAnalysisOptions{}.window_events;
 };
+
+trace::StreamingAnalysisOptions StreamingOptions(const TraceArgs& args) {
+  trace::StreamingAnalysisOptions options;
+  options.jobs = args.jobs;
+  options.window_events = args.window_events;
+  return options;
+}
 
 void CheckJobs(int jobs) {
   trace::StreamingAnalysisOptions options;
@@ -32,9 +40,7 @@ void RunAnalyze(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json" && args.format != "csv")  // before the (long) analysis
     throw InputError("", 0, "--format must be table, json or csv, not '" + args.format + "'");
   CheckJobs(args.jobs);
-  trace::StreamingAnalysisOptions options;
-  options.jobs = args.jobs;
-  trace::StreamingAnalysis analysis = trace::AnalyzeTraceStreaming(args.trace_path, options);
+  trace::StreamingAnalysis analysis = trace::AnalyzeTraceStreaming(args.trace_path, StreamingOptions(args));
   trace::WriteAnalysisReport(analysis.trace, analysis.result, args);
 }
 
@@ -42,7 +48,7 @@ void RunStats(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json")
     throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
   CheckJobs(args.jobs);
-  qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path, args.jobs);
+  qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path, StreamingOptions(args));
   WriteOutput(args.output, args.format == "json" ? RunToJson(run).dump(1) + "\n" : trace::RunStatsTable(run));
 }
 
@@ -68,6 +74,11 @@ void AddTraceCommand(CLI::App& app) {
       "threads that read and analyse the ranks (default 0 = every core available); "
       "the report is the same for any number";
   analyze->add_option("-j,--jobs", args->jobs, jobs_help);
+  const char* const window_help =
+      "events of each rank read before the messages read so far are matched and their records freed "
+      "(default 65536; 0 = read each thread's ranks whole, holding every message's records until the end); "
+      "the report is the same for any number";
+  analyze->add_option("--window", args->window_events, window_help);
   analyze->callback([args] {
     RefuseOutputOverInputs(args->output, {args->trace_path});
     RefuseOutputOverInputs(args->cube, {args->trace_path});
@@ -82,6 +93,7 @@ void AddTraceCommand(CLI::App& app) {
   stats->add_option("--format", args->format, "table (default) or json");
   stats->add_option("-o,--output", args->output, "write to FILE instead of stdout");
   stats->add_option("-j,--jobs", args->jobs, jobs_help);
+  stats->add_option("--window", args->window_events, window_help);
   stats->callback([args] {
     RefuseOutputOverInputs(args->output, {args->trace_path});
     RunStats(*args);

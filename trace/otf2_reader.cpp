@@ -755,6 +755,13 @@ std::string Otf2AnchorPath(const std::string& path) {
   return path;
 }
 
+uint32_t CountOtf2Ranks(const std::string& path) {
+  Trace trace;
+  std::vector<uint64_t> rank_locations;
+  OpenArchive(Otf2AnchorPath(path), &trace, &rank_locations);
+  return static_cast<uint32_t>(rank_locations.size());
+}
+
 Trace ReadOtf2Trace(const std::string& path) {
   QuirkCounts quirks;
   RankRange range;

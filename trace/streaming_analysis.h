@@ -27,6 +27,12 @@ struct StreamingAnalysisOptions {
   /// Threads that read and analyse blocks of ranks; 0 = the cores this
   /// process may run on. More threads than ranks are not started.
   int jobs = 0;
+  /// Events of each rank read per lock-step window, after which the
+  /// point-to-point patterns run on what the window brought and the records
+  /// they are done with are dropped (trace/match_while_reading.h); 0: each
+  /// thread reads its block of ranks whole and every record is held until
+  /// the end. Traces of more than 256 ranks are read in blocks.
+  uint64_t window_events = uint64_t{1} << 16;
   WaitStateOptions wait_states;
 
   bool IsValid(std::string* error) const;
