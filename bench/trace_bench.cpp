@@ -16,7 +16,11 @@
 //                  16 idle cores)
 //   stream blocks  the same with --window 0: each thread reads its block of
 //                  ranks whole and every record is held until the end (the
-//                  analysis before matching while reading)
+//                  analysis before matching while reading; the default for
+//                  traces under 32 MB of event files per rank)
+//   stream windows the same with --window 65536: a reader per rank in
+//                  lock-step windows, records freed as they are analysed (the
+//                  default from 32 MB of event files per rank)
 //   replay R       mpirun -np R qnm-replay-mpi (--replay PATH; R = 1..4)
 //
 //   trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] [--no-stored]
@@ -67,7 +71,10 @@ int RunStage(const std::string& stage, int jobs, long long window_events, const 
   } else if (stage == "stream") {
     StreamingAnalysisOptions options;
     options.jobs = jobs;
-    if (window_events >= 0) options.window_events = static_cast<uint64_t>(window_events);
+    if (window_events >= 0) {
+      options.window_events = static_cast<uint64_t>(window_events);
+      options.window_min_rank_bytes = 0;
+    }
     StreamingAnalysis analysis = AnalyzeTraceStreaming(path, options);
     const double start = ThreadCpuSeconds();
     qnm::ActivityRegionTimes times = ActivityTimesFromTrace(analysis.trace, analysis.result);
@@ -243,10 +250,13 @@ int main(int argc, char** argv) {
       rows.push_back(MeasureRow("streaming, 1 thread", {self, "--stage", "stream", "--jobs", "1", path}, repeats));
       rows.push_back(MeasureRow("streaming, " + all + " threads", {self, "--stage", "stream", "--jobs", all, path},
                                 repeats));
-      // The same without matching while reading: every thread reads its
-      // block of ranks whole and all records are held until the end.
-      rows.push_back(MeasureRow("streaming in whole blocks, " + all + " threads",
+      // The two ways of reading, whichever the default picks for this trace:
+      // each thread reads its block of ranks whole (all records held until
+      // the end), or a reader per rank in lock-step windows.
+      rows.push_back(MeasureRow("streaming in whole blocks (--window 0), " + all + " threads",
                                 {self, "--stage", "stream", "--jobs", all, "--window", "0", path}, repeats));
+      rows.push_back(MeasureRow("streaming in windows (--window 65536), " + all + " threads",
+                                {self, "--stage", "stream", "--jobs", all, "--window", "65536", path}, repeats));
       // One thread per rank of the generated trace: its critical path is the
       // wall time a machine with that many idle cores would take.
       rows.push_back(MeasureRow("streaming, 16 threads", {self, "--stage", "stream", "--jobs", "16", path}, repeats));

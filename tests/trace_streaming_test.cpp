@@ -56,12 +56,16 @@ std::string StoredOutcome(const std::string& dir) {
 }
 
 /// `window_events`: events per rank and lock-step window of the matching
-/// while reading (0: blocks of ranks read whole); -1: the default.
+/// while reading, however small the trace (0: blocks of ranks read whole);
+/// -1: the defaults (small traces are read in blocks).
 std::string StreamingOutcome(const std::string& dir, int jobs, long long window_events = -1) {
   try {
     StreamingAnalysisOptions options;
     options.jobs = jobs;
-    if (window_events >= 0) options.window_events = static_cast<uint64_t>(window_events);
+    if (window_events >= 0) {
+      options.window_events = static_cast<uint64_t>(window_events);
+      options.window_min_rank_bytes = 0;
+    }
     StreamingAnalysis analysis = AnalyzeTraceStreaming(dir, options);
     if (analysis.trace.EventCount() != 0) return "events were stored";
     return Reports(analysis.trace, analysis.result);
@@ -150,6 +154,7 @@ TEST_CASE("trace streaming: matching while reading holds a window's records, not
   options.window_events = 0;
   const StreamingAnalysis whole = AnalyzeTraceStreaming(dir, options);
   options.window_events = 200;
+  options.window_min_rank_bytes = 0;
   const StreamingAnalysis windows = AnalyzeTraceStreaming(dir, options);
   // Whole blocks: 8.4 bytes per record (docs/streaming-analysis.md).
   CHECK(whole.record_bytes > 8 * records);

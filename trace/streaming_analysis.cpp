@@ -432,8 +432,10 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
   if (!options.IsValid(&error)) throw std::invalid_argument(error);
   const uint32_t threads = static_cast<uint32_t>(options.jobs > 0 ? options.jobs : AvailableCores());
   if (options.window_events > 0) {
-    const uint32_t ranks = CountOtf2Ranks(path);
-    if (ranks > 0 && ranks <= kMaxWindowedRanks) return AnalyzeInWindows(path, options, threads, ranks);
+    uint64_t event_bytes = 0;
+    const uint32_t ranks = CountOtf2Ranks(path, &event_bytes);
+    if (ranks > 0 && ranks <= kMaxWindowedRanks && event_bytes >= options.window_min_rank_bytes * ranks)
+      return AnalyzeInWindows(path, options, threads, ranks);
   }
   return AnalyzeInBlocks(path, options, threads);
 }
