@@ -210,6 +210,13 @@ ReplayRecords SharedRecords(std::vector<Part>& parts, const std::vector<std::vec
   return all;
 }
 
+/// The parts' call trees unified (§3.1); maps[p]: part p's call paths -> the trace's.
+CallPaths UnifyParts(const std::vector<Part>& parts, std::vector<std::vector<uint32_t>>* maps) {
+  std::vector<std::vector<CallPathDef>> lists;
+  for (const Part& part : parts) lists.push_back(CallPathDefs(part.trace.call_paths));
+  return UnifyCallPaths(parts[0].trace.call_paths, lists, maps);
+}
+
 /// The definitions and per-rank metadata of every block in one trace.
 Trace JoinTraces(std::vector<Part>& parts, CallPaths call_paths) {
   Trace trace = std::move(parts[0].trace);
@@ -309,10 +316,8 @@ StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalys
     if (part.range.first < part.range.end || owning.empty()) owning.push_back(std::move(part));
   parts = std::vector<Part>();
 
-  std::vector<std::vector<CallPathDef>> lists;
-  for (const Part& part : owning) lists.push_back(CallPathDefs(part.trace.call_paths));
   std::vector<std::vector<uint32_t>> maps;
-  CallPaths call_paths = UnifyCallPaths(owning[0].trace.call_paths, lists, &maps);
+  CallPaths call_paths = UnifyParts(owning, &maps);
   const std::size_t cnodes = call_paths.size();
 
   StreamingAnalysis out;
@@ -403,10 +408,8 @@ StreamingAnalysis AnalyzeInWindows(const std::string& path, const StreamingAnaly
   for (const Part& part : parts)  // the lowest rank's error is the first a sequential read meets
     if (part.error) std::rethrow_exception(part.error);
 
-  std::vector<std::vector<CallPathDef>> lists;
-  for (const Part& part : parts) lists.push_back(CallPathDefs(part.trace.call_paths));
   std::vector<std::vector<uint32_t>> maps;
-  CallPaths call_paths = UnifyCallPaths(parts[0].trace.call_paths, lists, &maps);
+  CallPaths call_paths = UnifyParts(parts, &maps);
   const std::size_t cnodes = call_paths.size();
 
   StreamingAnalysis out;
