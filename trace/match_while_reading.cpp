@@ -43,16 +43,40 @@ struct MatchWhileReading::RankState {
   /// Waitall/Waitsome instance -> its receives not through Late Sender yet
   /// (Late Receiver reads whether one of them waited).
   std::unordered_map<uint32_t, uint32_t> open_receives;
+  uint32_t open_cached = kNone;         // the instance last counted (a Waitall completes several in a row)
+  uint32_t* open_cached_count = nullptr;  // its entry (map nodes do not move)
+
+  void OpenReceive(uint32_t instance) {
+    if (instance != open_cached) {
+      open_cached_count = &open_receives[instance];
+      open_cached = instance;
+    }
+    ++*open_cached_count;
+  }
+  void CloseReceive(uint32_t instance) {
+    if (instance != open_cached) {
+      open_cached_count = &open_receives.at(instance);
+      open_cached = instance;
+    }
+    if (--*open_cached_count == 0) {
+      open_receives.erase(instance);
+      open_cached = kNone;
+    }
+  }
   std::unordered_map<uint32_t, uint32_t> candidate_of;  // Waitall/Waitsome instance -> index in `multi`
   std::vector<MultiWaitBest> multi;  // in this rank's numbering of instances and call paths
   std::vector<std::pair<uint32_t, uint32_t>> causes;  // (sending rank, its call path)
-  std::unordered_map<uint64_t, uint32_t> cause_of;    // the same -> index in `causes`
+  std::vector<std::vector<uint32_t>> cause_of;         // [sending rank][its call path] -> index in `causes` + 1
 
   uint32_t Cause(uint32_t sender, uint32_t cnode) {
-    auto [it, added] = cause_of.try_emplace((static_cast<uint64_t>(sender) << 32) | cnode,
-                                            static_cast<uint32_t>(causes.size()));
-    if (added) causes.emplace_back(sender, cnode);
-    return it->second;
+    if (sender >= cause_of.size()) cause_of.resize(sender + 1);
+    std::vector<uint32_t>& of_sender = cause_of[sender];
+    if (cnode >= of_sender.size()) of_sender.resize(cnode + 1, 0);
+    if (of_sender[cnode] == 0) {
+      causes.emplace_back(sender, cnode);
+      of_sender[cnode] = static_cast<uint32_t>(causes.size());
+    }
+    return of_sender[cnode] - 1;
   }
 };
 
@@ -168,7 +192,7 @@ void MatchWhileReading::MatchBlock(std::size_t b, bool final) {
         channel.waiting.push_back(r);
       }
       if (to.instances[recv.completion - to.instance_base].call_class == CallClass::kWaitMulti)
-        ++rank.open_receives[recv.completion];
+        rank.OpenReceive(recv.completion);
     }
     rank.receives_seen = end;
   }
@@ -210,10 +234,7 @@ void MatchWhileReading::LateSenderOf(uint32_t d, const std::vector<char>& finish
       send.enter = recv.request_enter;
       send.next_in_channel = kResolved;
     }
-    if (completion.call_class == CallClass::kWaitMulti) {
-      auto open = rank.open_receives.find(recv.completion);
-      if (open != rank.open_receives.end() && --open->second == 0) rank.open_receives.erase(open);
-    }
+    if (completion.call_class == CallClass::kWaitMulti) rank.CloseReceive(recv.completion);
   }
   if (final) rank.scan.Finish();
 }
