@@ -14,11 +14,18 @@
 //                  reading thread's CPU time, the slowest thread of each
 //                  point-to-point step and the serial part, is the wall time on
 //                  16 idle cores)
+//   stream blocks  the same with --window 0: each thread reads its block of
+//                  ranks whole and every record is held until the end (the
+//                  analysis before matching while reading; the default for
+//                  traces under 32 MB of event files per rank)
+//   stream windows the same with --window 65536: a reader per rank in
+//                  lock-step windows, records freed as they are analysed (the
+//                  default from 32 MB of event files per rank)
 //   replay R       mpirun -np R qnm-replay-mpi (--replay PATH; R = 1..4)
 //
 //   trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] [--no-stored]
 //   trace_bench --generate-only --dir DIR --events N   (writes DIR/stencil-N and stops)
-//   trace_bench --stage decode|stored|stream [--jobs N] TRACE   (one measurement; used internally)
+//   trace_bench --stage decode|stored|stream [--jobs N] [--window EVENTS] TRACE   (one measurement; used internally)
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -51,7 +58,7 @@ namespace {
 
 /// One measured stage in a child process: prints the records it saw (and,
 /// for the streaming analysis, its critical-path CPU seconds).
-int RunStage(const std::string& stage, int jobs, const std::string& path) {
+int RunStage(const std::string& stage, int jobs, long long window_events, const std::string& path) {
   uint64_t records = 0;
   if (stage == "decode") {
     records = DecodeOtf2EventsOnly(path);
@@ -64,6 +71,10 @@ int RunStage(const std::string& stage, int jobs, const std::string& path) {
   } else if (stage == "stream") {
     StreamingAnalysisOptions options;
     options.jobs = jobs;
+    if (window_events >= 0) {
+      options.window_events = static_cast<uint64_t>(window_events);
+      options.window_min_rank_bytes = 0;
+    }
     StreamingAnalysis analysis = AnalyzeTraceStreaming(path, options);
     const double start = ThreadCpuSeconds();
     qnm::ActivityRegionTimes times = ActivityTimesFromTrace(analysis.trace, analysis.result);
@@ -202,6 +213,7 @@ int main(int argc, char** argv) {
   std::string real = std::string(QNM_SOURCE_DIR) + "/tests/data/otf2/sstmacro-mpi-coverage-test";
   std::string replay, stage, stage_path;
   int runs = 3, jobs = 0;
+  long long window_events = -1;  // --window: events per rank and window (0 = blocks read whole); -1 = default
   bool keep = false, stored = true, generate_only = false;
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -211,6 +223,7 @@ int main(int argc, char** argv) {
     else if (arg == "--replay" && i + 1 < argc) replay = argv[++i];
     else if (arg == "--stage" && i + 1 < argc) stage = argv[++i];
     else if (arg == "--jobs" && i + 1 < argc) jobs = std::atoi(argv[++i]);
+    else if (arg == "--window" && i + 1 < argc) window_events = std::atoll(argv[++i]);
     else if (arg == "--keep") keep = true;
     else if (arg == "--no-stored") stored = false;
     else if (arg == "--generate-only") generate_only = keep = true;
@@ -220,12 +233,12 @@ int main(int argc, char** argv) {
                    "usage: trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] "
                    "[--no-stored]\n"
                    "       trace_bench --generate-only --dir DIR --events N[,N...]\n"
-                   "       trace_bench --stage decode|stored|stream [--jobs N] TRACE\n");
+                   "       trace_bench --stage decode|stored|stream [--jobs N] [--window EVENTS] TRACE\n");
       return 2;
     }
   }
   try {
-    if (!stage.empty()) return RunStage(stage, jobs, stage_path);
+    if (!stage.empty()) return RunStage(stage, jobs, window_events, stage_path);
     const std::string self = fs::read_symlink("/proc/self/exe").string();
     const std::string all = std::to_string(AvailableCores());
     auto measure = [&](const std::string& path, uint64_t records, int repeats) {
@@ -237,6 +250,13 @@ int main(int argc, char** argv) {
       rows.push_back(MeasureRow("streaming, 1 thread", {self, "--stage", "stream", "--jobs", "1", path}, repeats));
       rows.push_back(MeasureRow("streaming, " + all + " threads", {self, "--stage", "stream", "--jobs", all, path},
                                 repeats));
+      // The two ways of reading, whichever the default picks for this trace:
+      // each thread reads its block of ranks whole (all records held until
+      // the end), or a reader per rank in lock-step windows.
+      rows.push_back(MeasureRow("streaming in whole blocks (--window 0), " + all + " threads",
+                                {self, "--stage", "stream", "--jobs", all, "--window", "0", path}, repeats));
+      rows.push_back(MeasureRow("streaming in windows (--window 65536), " + all + " threads",
+                                {self, "--stage", "stream", "--jobs", all, "--window", "65536", path}, repeats));
       // One thread per rank of the generated trace: its critical path is the
       // wall time a machine with that many idle cores would take.
       rows.push_back(MeasureRow("streaming, 16 threads", {self, "--stage", "stream", "--jobs", "16", path}, repeats));

@@ -19,7 +19,17 @@ namespace {
 struct TraceArgs : trace::AnalyzeReportOptions {
   std::string trace_path;
   int jobs = 0;  // threads reading the trace; 0 = the cores available
+  uint64_t window_events = trace::StreamingAnalysisOptions{}.window_events;
+  bool window_given = false;  // --window: windows of that size whatever the trace's size
 };
+
+trace::StreamingAnalysisOptions StreamingOptions(const TraceArgs& args) {
+  trace::StreamingAnalysisOptions options;
+  options.jobs = args.jobs;
+  options.window_events = args.window_events;
+  if (args.window_given) options.window_min_rank_bytes = 0;
+  return options;
+}
 
 void CheckJobs(int jobs) {
   trace::StreamingAnalysisOptions options;
@@ -32,9 +42,7 @@ void RunAnalyze(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json" && args.format != "csv")  // before the (long) analysis
     throw InputError("", 0, "--format must be table, json or csv, not '" + args.format + "'");
   CheckJobs(args.jobs);
-  trace::StreamingAnalysisOptions options;
-  options.jobs = args.jobs;
-  trace::StreamingAnalysis analysis = trace::AnalyzeTraceStreaming(args.trace_path, options);
+  trace::StreamingAnalysis analysis = trace::AnalyzeTraceStreaming(args.trace_path, StreamingOptions(args));
   trace::WriteAnalysisReport(analysis.trace, analysis.result, args);
 }
 
@@ -42,7 +50,7 @@ void RunStats(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json")
     throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
   CheckJobs(args.jobs);
-  qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path, args.jobs);
+  qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path, StreamingOptions(args));
   WriteOutput(args.output, args.format == "json" ? RunToJson(run).dump(1) + "\n" : trace::RunStatsTable(run));
 }
 
@@ -68,6 +76,13 @@ void AddTraceCommand(CLI::App& app) {
       "threads that read and analyse the ranks (default 0 = every core available); "
       "the report is the same for any number";
   analyze->add_option("-j,--jobs", args->jobs, jobs_help);
+  const char* const window_help =
+      "events of each rank read before the messages read so far are matched and their records freed "
+      "(default 65536 when the event files hold 32 MB or more per rank; 0 = read each thread's ranks whole, "
+      "holding every message's records until the end); "
+      "the report is the same for any number";
+  analyze->add_option("--window", args->window_events, window_help)
+      ->each([args](const std::string&) { args->window_given = true; });
   analyze->callback([args] {
     RefuseOutputOverInputs(args->output, {args->trace_path});
     RefuseOutputOverInputs(args->cube, {args->trace_path});
@@ -82,6 +97,8 @@ void AddTraceCommand(CLI::App& app) {
   stats->add_option("--format", args->format, "table (default) or json");
   stats->add_option("-o,--output", args->output, "write to FILE instead of stdout");
   stats->add_option("-j,--jobs", args->jobs, jobs_help);
+  stats->add_option("--window", args->window_events, window_help)
+      ->each([args](const std::string&) { args->window_given = true; });
   stats->callback([args] {
     RefuseOutputOverInputs(args->output, {args->trace_path});
     RunStats(*args);

@@ -755,6 +755,19 @@ std::string Otf2AnchorPath(const std::string& path) {
   return path;
 }
 
+uint32_t CountOtf2Ranks(const std::string& path, uint64_t* event_bytes) {
+  const std::string anchor = Otf2AnchorPath(path);
+  Trace trace;
+  std::vector<uint64_t> rank_locations;
+  OpenArchive(anchor, &trace, &rank_locations);
+  if (event_bytes) {
+    const std::string dir = anchor.substr(0, anchor.size() - 5) + "/";
+    *event_bytes = 0;
+    for (uint64_t location : rank_locations) *event_bytes += FileSize(dir + std::to_string(location) + ".evt");
+  }
+  return static_cast<uint32_t>(rank_locations.size());
+}
+
 Trace ReadOtf2Trace(const std::string& path) {
   QuirkCounts quirks;
   RankRange range;

@@ -72,6 +72,10 @@ void AddQuirkWarnings(const QuirkCounts& quirks, std::vector<std::string>* warni
 /// that only count the common MPI records. Returns the records decoded.
 uint64_t DecodeOtf2EventsOnly(const std::string& path, bool counting_callbacks = false);
 
+/// The number of ranks the trace defines (reads its global definitions only)
+/// and, if `event_bytes`, the sizes of their event files summed.
+uint32_t CountOtf2Ranks(const std::string& path, uint64_t* event_bytes = nullptr);
+
 /// The anchor file for `path` (appends "traces.otf2" to a directory).
 std::string Otf2AnchorPath(const std::string& path);
 

@@ -51,6 +51,12 @@ void RankReplayPass::OnEvent(const Event& event, uint32_t index) {
   }
 }
 
+uint32_t RankReplayPass::OldestOpenInstance() const {
+  uint32_t oldest = kNone;
+  for (const Frame& frame : stack_) oldest = std::min(oldest, frame.instance);
+  return oldest;
+}
+
 void RankReplayPass::Finish() {
   if (!started_) idle_from_ = data_.first_ticks;
   if (stack_.empty() && data_.last_ticks > idle_from_)
@@ -78,7 +84,11 @@ void RankReplayPass::OnLeave(const Event& event) {
   profile_.exclusive_ticks[frame.cnode] += static_cast<double>(duration - std::min(duration, frame.child_ticks));
   if (!stack_.empty()) stack_.back().child_ticks += duration;
   else idle_from_ = event.ticks;
-  if (frame.instance != kNone) out_.instances[frame.instance].leave = event.ticks;
+  if (frame.instance != kNone) {
+    CallInstance& instance = out_.instances[frame.instance - out_.instance_base];
+    instance.leave = event.ticks;
+    instance.closed = true;
+  }
   CallClass call_class = call_paths_.RegionOf(frame.cnode).call_class;
   if (call_class == CallClass::kInit || call_class == CallClass::kFinalize) {
     InitFinalize& slot = call_class == CallClass::kInit ? out_.init[rank_] : out_.finalize[rank_];
@@ -94,7 +104,7 @@ uint32_t RankReplayPass::TopInstance() {
     instance.cnode = frame.cnode;
     instance.call_class = call_paths_.RegionOf(frame.cnode).call_class;
     out_.instances.push_back(instance);
-    frame.instance = static_cast<uint32_t>(out_.instances.size() - 1);
+    frame.instance = static_cast<uint32_t>(out_.instance_base + out_.instances.size() - 1);
   }
   return frame.instance;
 }
@@ -117,7 +127,7 @@ void RankReplayPass::OnRecord(const Event& event, uint32_t index) {
       if (dst == kNone) return;
       uint32_t completion = event.kind == EventKind::kSend ? TopInstance() : kNone;
       if (event.kind == EventKind::kIsend) {
-        send_of_message_.Insert(event.ref, static_cast<uint32_t>(out_.sends.size()));
+        send_of_message_.Insert(event.ref, static_cast<uint32_t>(out_.send_base + out_.sends.size()));
         ++out_.incomplete_sends;  // until its completion comes
       }
       out_.sends.push_back(SendRecord{message.comm, rank_, dst, message.tag,
@@ -127,7 +137,7 @@ void RankReplayPass::OnRecord(const Event& event, uint32_t index) {
     case EventKind::kIsendComplete: {
       uint32_t send = kNone;
       if (send_of_message_.Take(event.ref, &send)) {
-        out_.sends[send].completion = TopInstance();
+        out_.sends[send - out_.send_base].completion = TopInstance();
         --out_.incomplete_sends;
       }
       return;
@@ -182,7 +192,7 @@ void RankReplayPass::OnGroupSync(const RmaSyncRecord& record) {
   WindowState& window = windows_[record.win];
   const std::vector<uint32_t>& group = trace_.groups[record.group];
   uint32_t instance = TopInstance();
-  switch (out_.instances[instance].call_class) {
+  switch (out_.instances[instance - out_.instance_base].call_class) {
     case CallClass::kWinStart:
       window.open_access = static_cast<uint32_t>(out_.access_epochs.size());
       out_.access_epochs.push_back(AccessEpoch{rank_, record.win, group, instance, kNone, {}});

@@ -31,6 +31,10 @@ class RankReplayPass {
   /// After the last event: the time outside every region up to data.last_ticks.
   void Finish();
 
+  /// The oldest call instance an open region holds (its Leave is still to
+  /// come), or kNone.
+  uint32_t OldestOpenInstance() const;
+
   /// Exclusive ticks and visits of this rank per call path.
   const RankProfile& profile() const { return profile_; }
   RankProfile TakeProfile() { return std::move(profile_); }

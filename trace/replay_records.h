@@ -19,6 +19,7 @@ struct CallInstance {
   uint32_t cnode = 0;
   CallClass call_class = CallClass::kUser;
   bool late_sender_candidate = false;  // a receive completing here waited (Late Receiver skips it)
+  bool closed = false;                 // its Leave was read (leave is final)
 };
 
 // Message halves carry no byte counts: no wait-state pattern needs them, and
@@ -130,6 +131,11 @@ struct ReplayRecords {
   SentBytes sent;
   uint64_t incomplete_sends = 0;             // Isends never completed (counted by the pass)
   uint64_t bad_peers = 0;                    // peers outside their communicator
+  /// The number of the first entry of `instances`, `sends` and `recvs`: the
+  /// matching while reading (trace/match_while_reading.h) drops the records
+  /// it is done with from the front of one rank's tables, and the pass keeps
+  /// numbering them as if they were all there (0 everywhere else).
+  uint32_t instance_base = 0, send_base = 0, recv_base = 0;
 };
 
 /// The point-to-point records (instances, sends, receives) of consecutive

@@ -18,15 +18,22 @@
 #include "trace/otf2_reader.h"
 #include "trace/rank_replay_pass.h"
 #include "trace/replay_records.h"
+#include "trace/match_while_reading.h"
 #include "trace/wait_state_patterns.h"
+#include "trace/window_gate.h"
 #include "util/cpu_clock.h"
 
 namespace qnm::trace {
 namespace {
 
 constexpr int kMaxJobs = 4096;
+/// Up to this many ranks, every rank gets a reader thread for the matching
+/// while reading; beyond, the blocks of ranks are read whole.
+constexpr uint32_t kMaxWindowedRanks = 256;
 
-/// Feeds each decoded event of one thread's ranks to that rank's replay pass.
+/// Feeds each decoded event of one thread's ranks to that rank's replay pass;
+/// with a gate (one rank per reader, matching while reading), pauses after
+/// every `window_events` events of its rank.
 class ReplaySink final : public EventSink {
  public:
   void BeginRank(const Trace& trace, uint32_t rank, const LocationTrace& data) override {
@@ -35,9 +42,11 @@ class ReplaySink final : public EventSink {
       records.finalize.assign(trace.ranks.size(), {});
       records.outside_ticks.assign(trace.ranks.size(), 0.0);
     }
+    has_windows = !trace.windows.empty();
     pass_.emplace(trace, trace.call_paths, rank, data, /*streaming=*/true, &records);
   }
   void ExpectEvents(uint64_t events, uint64_t) override {
+    if (gate_) return;  // a window's records at a time: the tables grow to that and are reused
     // Address space for the big tables (untouched pages cost nothing), so
     // that no table is copied while it grows: a quarter of the block's
     // records each (one send and one receive per 10 records in a stencil).
@@ -49,18 +58,50 @@ class ReplaySink final : public EventSink {
     } catch (const std::bad_alloc&) {  // no such address space: the tables grow instead
     }
   }
-  void OnEvent(const Event& event, uint32_t index) override { pass_->OnEvent(event, index); }
+  void OnEvent(const Event& event, uint32_t index) override {
+    pass_->OnEvent(event, index);
+    if (gate_ && ++window_read_ == window_events_) {
+      window_read_ = 0;
+      Pause();
+    }
+  }
   void EndRank(uint32_t) override {
     pass_->Finish();
     profiles.push_back(pass_->TakeProfile());
     pass_.reset();
   }
 
+  /// Reads in lock-step windows of `window_events` events through `gate`.
+  void UseGate(WindowGate* gate, uint64_t window_events) {
+    gate_ = gate;
+    window_events_ = std::max<uint64_t>(window_events, 1);
+  }
+  /// The oldest call instance the pass holds open (kNone: none, or no pass).
+  uint32_t OldestOpenInstance() const { return pass_ ? pass_->OldestOpenInstance() : kNone; }
+  /// CPU seconds of the reading thread since the last call (its windows' work).
+  double TakeWindowCpu() {
+    const double cpu = window_cpu_s_;
+    window_cpu_s_ = 0;
+    return cpu;
+  }
+  void StartClock() { clock_s_ = ThreadCpuSeconds(); }
+  void StopClock() { window_cpu_s_ += ThreadCpuSeconds() - clock_s_; }
+
   ReplayRecords records;             // this thread's ranks, in rank order
   std::vector<RankProfile> profiles;  // per rank of the block
+  bool has_windows = false;           // the trace defines RMA windows
 
  private:
+  void Pause() {
+    StopClock();
+    gate_->Pause();
+    StartClock();
+  }
+
   std::optional<RankReplayPass> pass_;
+  WindowGate* gate_ = nullptr;
+  uint64_t window_events_ = 0, window_read_ = 0;  // events per window; read in this one
+  double clock_s_ = 0, window_cpu_s_ = 0;
 };
 
 /// One thread's block of ranks.
@@ -169,6 +210,13 @@ ReplayRecords SharedRecords(std::vector<Part>& parts, const std::vector<std::vec
   return all;
 }
 
+/// The parts' call trees unified (§3.1); maps[p]: part p's call paths -> the trace's.
+CallPaths UnifyParts(const std::vector<Part>& parts, std::vector<std::vector<uint32_t>>* maps) {
+  std::vector<std::vector<CallPathDef>> lists;
+  for (const Part& part : parts) lists.push_back(CallPathDefs(part.trace.call_paths));
+  return UnifyCallPaths(parts[0].trace.call_paths, lists, maps);
+}
+
 /// The definitions and per-rank metadata of every block in one trace.
 Trace JoinTraces(std::vector<Part>& parts, CallPaths call_paths) {
   Trace trace = std::move(parts[0].trace);
@@ -226,10 +274,12 @@ int AvailableCores() {
   return cores > 0 ? static_cast<int>(cores) : 1;
 }
 
-StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const StreamingAnalysisOptions& options) {
-  std::string error;
-  if (!options.IsValid(&error)) throw std::invalid_argument(error);
-  const uint32_t threads = static_cast<uint32_t>(options.jobs > 0 ? options.jobs : AvailableCores());
+namespace {
+
+/// Each thread reads a block of ranks whole; the point-to-point patterns run
+/// on the blocks' records once every rank is read.
+StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalysisOptions& options,
+                                  uint32_t threads) {
   std::vector<Part> parts(threads);
   auto read = [&](uint32_t p) {
     const double start = ThreadCpuSeconds();
@@ -266,10 +316,8 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
     if (part.range.first < part.range.end || owning.empty()) owning.push_back(std::move(part));
   parts = std::vector<Part>();
 
-  std::vector<std::vector<CallPathDef>> lists;
-  for (const Part& part : owning) lists.push_back(CallPathDefs(part.trace.call_paths));
   std::vector<std::vector<uint32_t>> maps;
-  CallPaths call_paths = UnifyCallPaths(owning[0].trace.call_paths, lists, &maps);
+  CallPaths call_paths = UnifyParts(owning, &maps);
   const std::size_t cnodes = call_paths.size();
 
   StreamingAnalysis out;
@@ -295,6 +343,104 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
   out.serial_cpu_s = ThreadCpuSeconds() - serial_start - times.caller_cpu_s;
   out.parallel_cpu_s = times.critical_cpu_s;
   return out;
+}
+
+
+/// One reader thread per rank, `threads` of them reading at a time, in
+/// lock-step windows; the point-to-point patterns run after each window on
+/// what it brought, and the records they are done with are dropped
+/// (trace/match_while_reading.h).
+StreamingAnalysis AnalyzeInWindows(const std::string& path, const StreamingAnalysisOptions& options,
+                                   uint32_t threads, uint32_t ranks) {
+  std::vector<Part> parts(ranks);
+  WindowGate gate(ranks, threads);
+  std::vector<char> done(ranks, 0);  // set before the reader leaves the gate
+  for (Part& part : parts) part.sink.UseGate(&gate, options.window_events);
+  auto read = [&](uint32_t r) {
+    gate.Enter();
+    parts[r].sink.StartClock();
+    try {
+      parts[r].trace = ReadOtf2TraceRanks(path, RankPartition{r, ranks}, &parts[r].range, &parts[r].quirks,
+                                          &parts[r].sink);
+    } catch (...) {
+      parts[r].error = std::current_exception();
+    }
+    parts[r].sink.StopClock();
+    done[r] = 1;
+    gate.Leave();
+  };
+  std::vector<std::thread> workers;
+  for (uint32_t r = 0; r < ranks; ++r) {
+    try {
+      workers.emplace_back(read, r);
+    } catch (const std::system_error&) {  // the readers started so far finish; then the error
+      parts[r].error = std::current_exception();
+      done[r] = 1;
+      gate.Abandon();
+    }
+  }
+  std::vector<ReplayRecords*> tables;
+  for (Part& part : parts) tables.push_back(&part.sink.records);
+  std::optional<MatchWhileReading> matching;
+  std::vector<uint32_t> open_instance(ranks, kNone);
+  std::vector<char> finished(ranks, 0);
+  double read_critical_s = 0;  // per window: the slowest reader, or the readers' CPU spread over the threads
+  for (;;) {
+    const bool reading = gate.AwaitWindow();
+    double slowest_s = 0, sum_s = 0;
+    bool keep_instances = false;
+    for (uint32_t r = 0; r < ranks; ++r) {
+      open_instance[r] = parts[r].sink.OldestOpenInstance();
+      finished[r] = done[r];
+      const double cpu_s = parts[r].sink.TakeWindowCpu();
+      slowest_s = std::max(slowest_s, cpu_s);
+      sum_s += cpu_s;
+      keep_instances = keep_instances || parts[r].sink.has_windows;
+    }
+    read_critical_s += std::max(slowest_s, sum_s / threads);
+    if (!matching) matching.emplace(tables, static_cast<int>(threads), options.wait_states, keep_instances);
+    matching->Step(open_instance, finished, /*final=*/!reading);
+    if (!reading) break;
+    gate.Open();
+  }
+  for (std::thread& worker : workers) worker.join();
+  const double serial_start = ThreadCpuSeconds();
+  for (const Part& part : parts)  // the lowest rank's error is the first a sequential read meets
+    if (part.error) std::rethrow_exception(part.error);
+
+  std::vector<std::vector<uint32_t>> maps;
+  CallPaths call_paths = UnifyParts(parts, &maps);
+  const std::size_t cnodes = call_paths.size();
+
+  StreamingAnalysis out;
+  out.threads = static_cast<int>(threads);
+  ReplayRecords shared = SharedRecords(parts, maps, ranks, cnodes);
+  out.record_bytes = RecordBytes(shared) + matching->PeakRecordBytes();
+  out.trace = JoinTraces(parts, std::move(call_paths));
+  WaitStateResult point_to_point = matching->Result(maps);
+  std::vector<RecordBlock> no_blocks;
+  out.result = AnalyzeReplayBlocks(out.trace, no_blocks, shared, static_cast<int>(threads), options.wait_states,
+                                   nullptr, &point_to_point);
+  out.sent = std::move(shared.sent);
+  out.read_cpu_s = {read_critical_s};
+  out.parallel_cpu_s = matching->CriticalCpuSeconds();
+  out.serial_cpu_s = ThreadCpuSeconds() - serial_start;
+  return out;
+}
+
+}  // namespace
+
+StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const StreamingAnalysisOptions& options) {
+  std::string error;
+  if (!options.IsValid(&error)) throw std::invalid_argument(error);
+  const uint32_t threads = static_cast<uint32_t>(options.jobs > 0 ? options.jobs : AvailableCores());
+  if (options.window_events > 0) {
+    uint64_t event_bytes = 0;
+    const uint32_t ranks = CountOtf2Ranks(path, &event_bytes);
+    if (ranks > 0 && ranks <= kMaxWindowedRanks && event_bytes >= options.window_min_rank_bytes * ranks)
+      return AnalyzeInWindows(path, options, threads, ranks);
+  }
+  return AnalyzeInBlocks(path, options, threads);
 }
 
 }  // namespace qnm::trace

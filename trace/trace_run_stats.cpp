@@ -139,6 +139,10 @@ namespace qnm::trace {
 RunStats ReadTraceRunStats(const std::string& path, int jobs) {
   StreamingAnalysisOptions options;
   options.jobs = jobs;
+  return ReadTraceRunStats(path, options);
+}
+
+RunStats ReadTraceRunStats(const std::string& path, const StreamingAnalysisOptions& options) {
   StreamingAnalysis analysis = AnalyzeTraceStreaming(path, options);
   return RunStatsFromTrace(analysis.trace, analysis.result, analysis.sent);
 }

@@ -5,6 +5,7 @@
 // path with per-rank times.
 #include "record/run_stats.h"
 #include "trace/replay_records.h"
+#include "trace/streaming_analysis.h"
 #include "trace/trace_events.h"
 #include "trace/wait_states.h"
 
@@ -26,6 +27,8 @@ namespace qnm::trace {
 /// analysis on `jobs` threads (0: every core) and returns its run statistics;
 /// the entry point for ingest/. Throws InputError on a bad trace.
 RunStats ReadTraceRunStats(const std::string& path, int jobs = 0);
+/// The same with every option of the streaming analysis.
+RunStats ReadTraceRunStats(const std::string& path, const StreamingAnalysisOptions& options);
 
 /// The record as a short table for people (JSON: RunToJson in record/run_stats_json.h).
 std::string RunStatsTable(const RunStats& run);

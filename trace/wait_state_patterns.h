@@ -4,6 +4,8 @@
 // seconds once at the end so that sums of integral tick counts stay exact).
 #include <array>
 #include <cstdint>
+#include <deque>
+#include <functional>
 #include <unordered_map>
 #include <vector>
 
@@ -21,6 +23,23 @@ inline void AddSeverity(WaitStateResult& result, Pattern pattern, uint32_t cnode
       ticks;
 }
 
+/// A point-to-point channel: messages on it match in order (MPI's
+/// non-overtaking rule), the k-th send with the k-th receive.
+struct ChannelKey {
+  uint32_t comm, src, dst, tag;
+  bool operator==(const ChannelKey& other) const {
+    return comm == other.comm && src == other.src && dst == other.dst && tag == other.tag;
+  }
+};
+struct ChannelHash {
+  std::size_t operator()(const ChannelKey& key) const {
+    uint64_t h = (static_cast<uint64_t>(key.comm) * 0x9E3779B97F4A7C15ull) ^ key.src;
+    h = h * 0xC2B2AE3D27D4EB4Full ^ key.dst;
+    h = h * 0x165667B19E3779F9ull ^ key.tag;
+    return static_cast<std::size_t>(h ^ (h >> 29));
+  }
+};
+
 /// Severities that one thread finds for its block of ranks, with the order in
 /// which each key was first added: merged block by block in rank order, the
 /// shares leave the hash maps exactly as one sequential pass over all ranks
@@ -36,8 +55,11 @@ struct SeverityShare {
   /// Adds `ticks` of `pattern` at (cnode, rank); ignores non-positive values.
   void Add(Pattern pattern, uint32_t cnode, uint32_t rank, double ticks);
   void AddCause(uint32_t cnode, double ticks);
-  /// Adds this share to `result`; call for the blocks in rank order.
-  void MergeInto(WaitStateResult& result) const;
+  /// Adds this share to `result`; call for the blocks in rank order. With
+  /// `cnode_map`, the severities' call paths are renumbered through it; with
+  /// `cause_map`, the Late Sender causes' (whose keys are then its indices).
+  void MergeInto(WaitStateResult& result, const std::vector<uint32_t>* cnode_map = nullptr,
+                 const std::vector<uint32_t>* cause_map = nullptr) const;
 };
 
 /// The send records of consecutive blocks of ranks, each block's own table,
@@ -68,6 +90,11 @@ class SendView {
   std::vector<uint32_t> offsets_{0};  // offsets_[b] = first send of block b; back() = size
 };
 
+/// Runs step(b) for every block b < `blocks` on up to `threads` threads and
+/// adds the slowest block's CPU time to `*critical_cpu_s` if given (the
+/// step's wall time on idle cores).
+void EachBlock(std::size_t blocks, int threads, double* critical_cpu_s, const std::function<void(std::size_t)>& step);
+
 // Point-to-point in three steps, so that the parallel replay can run each one
 // on the process (or thread) owning the records (Geimer et al. 2009, §3.3.1).
 
@@ -79,6 +106,44 @@ constexpr uint64_t kUnmatched = ~0ull;
 /// Enter time of the sends no receive matched to kUnmatched. Counts matches
 /// into `share`.
 void MatchMessages(SendView& sends, BulkVector<RecvRecord>& recvs, RankRange receivers, SeverityShare& share);
+struct LateSenderEntry {
+  uint64_t send_ticks;  // the matched send record's time (Scalasca compares these)
+  uint32_t src;
+  uint32_t cnode;
+  double idle_ticks;
+  uint32_t send_cnode = kNone;  // the call completing the send (WaitStateResult::late_sender_cause_s)
+};
+
+/// Late Sender and Wrong Order for one receiving rank, fed its matched
+/// receives in completion order (a receive without a partner is left out):
+/// what LateSender runs per rank, and what the matching while reading runs
+/// as each receive's partner arrives (trace/match_while_reading.h).
+class LateSenderScan {
+ public:
+  LateSenderScan(uint32_t rank, const WaitStateOptions& options, SeverityShare* share);
+  uint32_t rank() const { return rank_; }
+  /// A receive from `src` completed in call instance `completion_id`
+  /// (`completion`, whose call path is `cnode` in the share's numbering; marked
+  /// if it waited), matched with `send`; `send_cnode`: the call path that
+  /// completed the send (the cause), or kNone.
+  void Receive(uint32_t src, uint32_t completion_id, CallInstance& completion, uint32_t cnode,
+               const SendRecord& send, uint32_t send_cnode);
+  /// After the rank's last receive: charges the open Waitall/Waitsome group.
+  void Finish();
+
+ private:
+  void Add(const LateSenderEntry& entry);
+  void Remember(const LateSenderEntry& entry);
+
+  uint32_t rank_;
+  std::size_t buffer_limit_;
+  SeverityShare* share_;
+  std::deque<LateSenderEntry> buffer_;  // the last Late Sender instances (Wrong Order)
+  uint64_t buffer_max_send_ = 0;        // >= every buffered send time; lets most receives skip the scan
+  uint32_t group_ = kNone;              // current wait-multi call instance
+  LateSenderEntry group_best_{0, 0, 0, 0.0};
+};
+
 /// Late Sender and Wrong Order for the receives of `block` (grouped by
 /// receiving rank); marks the block's call instances that waited.
 /// `sends_local`: the sends' completing calls are known (SendView::AddBlock),
@@ -90,6 +155,9 @@ void LateSender(const SendView& sends, RecordBlock& block, const WaitStateOption
 /// After LateSender: the request Enter of each matched receive of `recvs`
 /// goes to its send's Enter time (SendRecord::enter), for LateReceiver.
 void ReturnRequestEnters(const BulkVector<RecvRecord>& recvs, SendView& sends);
+/// Late Receiver's waiting of a send completed in `completion` whose matched
+/// receive's request was entered at `request_enter` (0 if none).
+double LateReceiverIdle(uint64_t request_enter, const CallInstance& completion);
 /// A Waitall/Waitsome call and the longest Late Receiver wait of the sends it
 /// completed (charged once, after every block's sends are seen).
 struct MultiWaitBest {

@@ -99,13 +99,17 @@ WaitStateResult AnalyzeReplayRecords(const Trace& trace, ReplayRecords& records,
 }
 
 WaitStateResult AnalyzeReplayBlocks(const Trace& trace, std::vector<RecordBlock>& blocks, ReplayRecords& shared,
-                                    int threads, const WaitStateOptions& options, ParallelStepTimes* times) {
+                                    int threads, const WaitStateOptions& options, ParallelStepTimes* times,
+                                    WaitStateResult* point_to_point) {
   WaitStateResult result;
+  if (point_to_point) result = std::move(*point_to_point);
   result.ranks = static_cast<uint32_t>(trace.ranks.size());
   result.cnodes = static_cast<uint32_t>(trace.call_paths.size());
-  const double start = ThreadCpuSeconds();
-  detail::AnalyzePointToPoint(blocks, threads, options, result, times ? &times->critical_cpu_s : nullptr);
-  if (times) times->caller_cpu_s += ThreadCpuSeconds() - start;
+  if (!point_to_point) {
+    const double start = ThreadCpuSeconds();
+    detail::AnalyzePointToPoint(blocks, threads, options, result, times ? &times->critical_cpu_s : nullptr);
+    if (times) times->caller_cpu_s += ThreadCpuSeconds() - start;
+  }
   detail::AnalyzeCollectives(trace, shared, result);
   detail::AnalyzeRma(trace, shared, result);
 

@@ -108,12 +108,14 @@ WaitStateResult AnalyzeReplayRecords(const Trace& trace, ReplayRecords& records,
 /// sequential pass over all ranks. Consumes the records.
 /// `times`, if given, gets the CPU seconds of the point-to-point step, which
 /// runs on the threads: the calling thread's own and its critical path's.
+/// `point_to_point`, if given: the point-to-point part of the result, found
+/// already (trace/match_while_reading.h); `blocks` are then not read.
 struct ParallelStepTimes {
   double caller_cpu_s = 0;
   double critical_cpu_s = 0;
 };
 WaitStateResult AnalyzeReplayBlocks(const Trace& trace, std::vector<RecordBlock>& blocks, ReplayRecords& shared,
                                     int threads, const WaitStateOptions& options = {},
-                                    ParallelStepTimes* times = nullptr);
+                                    ParallelStepTimes* times = nullptr, WaitStateResult* point_to_point = nullptr);
 
 }  // namespace qnm::trace

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <deque>
 #include <functional>
+#include <optional>
 #include <unordered_map>
 
 #include "trace/wait_state_patterns.h"
@@ -11,33 +12,11 @@
 namespace qnm::trace::detail {
 namespace {
 
-struct ChannelKey {
-  uint32_t comm, src, dst, tag;
-  bool operator==(const ChannelKey& other) const {
-    return comm == other.comm && src == other.src && dst == other.dst && tag == other.tag;
-  }
-};
-struct ChannelHash {
-  std::size_t operator()(const ChannelKey& key) const {
-    uint64_t h = (static_cast<uint64_t>(key.comm) * 0x9E3779B97F4A7C15ull) ^ key.src;
-    h = h * 0xC2B2AE3D27D4EB4Full ^ key.dst;
-    h = h * 0x165667B19E3779F9ull ^ key.tag;
-    return static_cast<std::size_t>(h ^ (h >> 29));
-  }
-};
-
 double Signed(uint64_t a, uint64_t b) { return static_cast<double>(a) - static_cast<double>(b); }
 
-struct LateSenderEntry {
-  uint64_t send_ticks;  // the matched send record's time (Scalasca compares these)
-  uint32_t src;
-  uint32_t cnode;
-  double idle_ticks;
-  uint32_t send_cnode = kNone;  // the call completing the send (WaitStateResult::late_sender_cause_s)
-};
 
-/// Runs step(b) for every block on up to `threads` threads and adds the
-/// slowest block's CPU time to `*critical_cpu_s` (the step's wall time on idle cores).
+}  // namespace
+
 void EachBlock(std::size_t blocks, int threads, double* critical_cpu_s, const std::function<void(std::size_t)>& step) {
   std::vector<double> cpu_s(blocks, 0.0);
   ParallelFor(
@@ -50,8 +29,6 @@ void EachBlock(std::size_t blocks, int threads, double* critical_cpu_s, const st
       static_cast<unsigned>(std::max(threads, 1)));
   if (critical_cpu_s && blocks > 0) *critical_cpu_s += *std::max_element(cpu_s.begin(), cpu_s.end());
 }
-
-}  // namespace
 
 void SeverityShare::Add(Pattern pattern, uint32_t cnode, uint32_t rank, double ticks) {
   if (!(ticks > 0)) return;
@@ -68,10 +45,17 @@ void SeverityShare::AddCause(uint32_t cnode, double ticks) {
   it->second += ticks;
 }
 
-void SeverityShare::MergeInto(WaitStateResult& result) const {
+void SeverityShare::MergeInto(WaitStateResult& result, const std::vector<uint32_t>* cnode_map,
+                              const std::vector<uint32_t>* cause_map) const {
+  auto renumber = [&](uint64_t key) {
+    if (!cnode_map) return key;
+    const uint64_t cnode = key >> 32;
+    return cnode < cnode_map->size() ? (static_cast<uint64_t>((*cnode_map)[cnode]) << 32) | (key & 0xFFFFFFFFu) : key;
+  };
   for (std::size_t p = 0; p < kPatternCount; ++p)
-    for (uint64_t key : first_added[p]) result.severity[p][key] += severity[p].at(key);
-  for (uint32_t cnode : cause_first_added) result.late_sender_cause_s[cnode] += late_sender_cause.at(cnode);
+    for (uint64_t key : first_added[p]) result.severity[p][renumber(key)] += severity[p].at(key);
+  for (uint32_t cause : cause_first_added)
+    result.late_sender_cause_s[cause_map ? (*cause_map)[cause] : cause] += late_sender_cause.at(cause);
   result.messages_matched += messages_matched;
   result.unmatched_sends += unmatched_sends;
   result.unmatched_receives += unmatched_receives;
@@ -158,77 +142,85 @@ void MatchMessages(SendView& sends, BulkVector<RecvRecord>& recvs, RankRange rec
   share.unmatched_sends += considered - matched;
 }
 
-void LateSender(const SendView& sends, RecordBlock& block, const WaitStateOptions& options, SeverityShare& share,
-                bool sends_local) {
+LateSenderScan::LateSenderScan(uint32_t rank, const WaitStateOptions& options, SeverityShare* share)
+    : rank_(rank), buffer_limit_(options.wrong_order_buffer), share_(share) {}
+
+void LateSenderScan::Add(const LateSenderEntry& entry) {
+  share_->Add(Pattern::kLateSender, entry.cnode, rank_, entry.idle_ticks);
+  if (entry.send_cnode != kNone && entry.idle_ticks > 0) share_->AddCause(entry.send_cnode, entry.idle_ticks);
+}
+
+void LateSenderScan::Remember(const LateSenderEntry& entry) {
+  buffer_.push_back(entry);
+  buffer_max_send_ = std::max(buffer_max_send_, entry.send_ticks);
+  if (buffer_.size() > buffer_limit_) buffer_.pop_front();
+}
+
+void LateSenderScan::Finish() {
+  if (group_ != kNone && group_best_.idle_ticks > 0) {
+    Add(group_best_);
+    Remember(group_best_);
+  }
+  group_ = kNone;
+  group_best_ = LateSenderEntry{0, 0, 0, 0.0};
+}
+
+void LateSenderScan::Receive(uint32_t src, uint32_t completion_id, CallInstance& completion, uint32_t cnode,
+                             const SendRecord& send, uint32_t send_cnode) {
   // Scalasca: Late Sender, idle = min(Es, Lr) - Er, charged to the receive's
   // completion call; Waitall/Waitsome count only their latest sender.
+  if (completion_id != group_) Finish();
+  double idle = 0;
+  if (completion.call_class != CallClass::kTest) idle = Signed(std::min(send.enter, completion.leave), completion.enter);
+  LateSenderEntry entry{send.send_ticks, src, cnode, idle, send_cnode};
+  if (idle > 0) completion.late_sender_candidate = true;
+  if (completion.call_class == CallClass::kWaitMulti) {
+    group_ = completion_id;
+    if (idle > group_best_.idle_ticks) group_best_ = entry;
+  } else if (idle > 0) {
+    Add(entry);
+    Remember(entry);
+  }
+  // Scalasca: Late Sender / Wrong Order. We waited for a message that was
+  // sent later than this one, which we received after it.
+  if (buffer_max_send_ <= send.send_ticks) return;
+  buffer_max_send_ = 0;
+  for (auto it = buffer_.begin(); it != buffer_.end();) {
+    if (it->send_ticks > send.send_ticks) {
+      share_->Add(Pattern::kLateSenderWrongOrder, it->cnode, rank_, it->idle_ticks);
+      share_->Add(it->src == src ? Pattern::kLswoSame : Pattern::kLswoDifferent, it->cnode, rank_, it->idle_ticks);
+      it = buffer_.erase(it);
+    } else {
+      buffer_max_send_ = std::max(buffer_max_send_, it->send_ticks);
+      ++it;
+    }
+  }
+}
+
+void LateSender(const SendView& sends, RecordBlock& block, const WaitStateOptions& options, SeverityShare& share,
+                bool sends_local) {
   const BulkVector<RecvRecord>& recvs = block.records->recvs;
   BulkVector<CallInstance>& instances = block.records->instances;
-  std::deque<LateSenderEntry> buffer;  // the last Late Sender instances (Wrong Order)
-  uint32_t rank = kNone;
-  uint32_t group = kNone;  // current wait-multi call instance
-  LateSenderEntry group_best{0, 0, 0, 0.0};
-  uint64_t buffer_max_send = 0;  // >= every buffered send time; lets most receives skip the scan
-  auto add = [&](const LateSenderEntry& entry) {
-    share.Add(Pattern::kLateSender, entry.cnode, rank, entry.idle_ticks);
-    if (entry.send_cnode != kNone && entry.idle_ticks > 0) share.AddCause(entry.send_cnode, entry.idle_ticks);
-  };
-  auto remember = [&](const LateSenderEntry& entry) {
-    buffer.push_back(entry);
-    buffer_max_send = std::max(buffer_max_send, entry.send_ticks);
-    if (buffer.size() > options.wrong_order_buffer) buffer.pop_front();
-  };
-  auto flush_group = [&]() {
-    if (group != kNone && group_best.idle_ticks > 0) {
-      add(group_best);
-      remember(group_best);
-    }
-    group = kNone;
-    group_best = LateSenderEntry{0, 0, 0, 0.0};
-  };
+  std::optional<LateSenderScan> scan;  // of the current receiving rank
   for (uint32_t r = 0; r < recvs.size(); ++r) {
     const RecvRecord& recv = recvs[r];
-    if (recv.dst != rank) {
-      flush_group();
-      buffer.clear();
-      buffer_max_send = 0;
-      rank = recv.dst;
+    if (!scan || scan->rank() != recv.dst) {
+      if (scan) scan->Finish();
+      scan.emplace(recv.dst, options, &share);
     }
     uint32_t s = recv.matched_send;
     if (s == kNone) continue;
-    const SendRecord& send = sends[s];
     CallInstance& completion = instances[recv.completion];
-    if (recv.completion != group) flush_group();
-    double idle = 0;
-    if (completion.call_class != CallClass::kTest)
-      idle = Signed(std::min(send.enter, completion.leave), completion.enter);
-    LateSenderEntry entry{send.send_ticks, recv.src, block.Cnode(completion.cnode), idle,
-                          sends_local ? sends.CompletionCnode(s) : kNone};
-    if (idle > 0) completion.late_sender_candidate = true;
-    if (completion.call_class == CallClass::kWaitMulti) {
-      group = recv.completion;
-      if (idle > group_best.idle_ticks) group_best = entry;
-    } else if (idle > 0) {
-      add(entry);
-      remember(entry);
-    }
-    // Scalasca: Late Sender / Wrong Order. We waited for a message that was
-    // sent later than this one, which we received after it.
-    if (buffer_max_send <= send.send_ticks) continue;
-    buffer_max_send = 0;
-    for (auto it = buffer.begin(); it != buffer.end();) {
-      if (it->send_ticks > send.send_ticks) {
-        share.Add(Pattern::kLateSenderWrongOrder, it->cnode, rank, it->idle_ticks);
-        share.Add(it->src == recv.src ? Pattern::kLswoSame : Pattern::kLswoDifferent, it->cnode, rank,
-                  it->idle_ticks);
-        it = buffer.erase(it);
-      } else {
-        buffer_max_send = std::max(buffer_max_send, it->send_ticks);
-        ++it;
-      }
-    }
+    scan->Receive(recv.src, recv.completion, completion, block.Cnode(completion.cnode), sends[s],
+                  sends_local ? sends.CompletionCnode(s) : kNone);
   }
-  flush_group();
+  if (scan) scan->Finish();
+}
+
+double LateReceiverIdle(uint64_t request_enter, const CallInstance& completion) {
+  // Scalasca: Late Receiver, idle = Er(receive request) - Es, if the send
+  // was still in its call when the receive was posted.
+  return completion.leave <= request_enter ? 0.0 : Signed(request_enter, completion.enter);
 }
 
 void ReturnRequestEnters(const BulkVector<RecvRecord>& recvs, SendView& sends) {
@@ -248,7 +240,7 @@ void LateReceiver(const RecordBlock& block, SeverityShare& share, std::vector<Mu
     uint64_t request_enter = send.enter;  // the matched receive's, since ReturnRequestEnters
     if (request_enter == kUnmatched || send.completion == kNone) continue;
     const CallInstance& completion = instances[send.completion];
-    double idle = completion.leave <= request_enter ? 0.0 : Signed(request_enter, completion.enter);
+    double idle = LateReceiverIdle(request_enter, completion);
     switch (completion.call_class) {
       case CallClass::kBlockingSend:
       case CallClass::kWaitSingle:
