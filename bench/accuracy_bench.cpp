@@ -12,11 +12,12 @@
 // prior is learned without the scored source too. Beside "ours": the plain
 // uniform average ("uniform"), the weighting of the previous round.
 //
-// Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--write-prior FILE]
+// Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--write-prior FILE] [--force CONFIG]
 //   --data        bench/data (scaling/, scaling2/, mpip-scaling/)
 //   --tests       the project's tests/data (NPB tables, mpiP reports of NPB-MZ on cab)
 //   --quiet       only the summaries, no per-series rows
 //   --write-prior the corpus prior learned on every source, as JSON (not shipped: not chosen)
+//   --force       every source gets configuration CONFIG (its best temperature on the other sources)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -272,6 +273,7 @@ struct Config {
   bool nodes;  // candidates with overhead terms in nodes (RuntimeModelOptions::node_terms)
   bool amdahl_only = false;  // Amdahl's law as the only candidate (the two-parameter baseline as a modeler)
   bool split = false;  // fit the multi-node runs alone when the time rises across the node boundary
+  double cost = 0;     // share of Extra-P's cost laws in the average (RuntimeModelOptions::cost_law_share)
 };
 constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                {"nodes", false, false, true},
@@ -283,7 +285,10 @@ constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                {"prior + Occam + nodes", true, true, true},
                                {"Amdahl alone", false, false, false, true},
                                {"nodes + split", false, false, true, false, true},
-                               {"Occam + nodes + split", true, false, true, false, true}};
+                               {"Occam + nodes + split", true, false, true, false, true},
+                               {"nodes + split + cost 0.25", false, false, true, false, true, 0.25},
+                               {"nodes + split + cost 0.5", false, false, true, false, true, 0.5},
+                               {"nodes + split + cost 0.75", false, false, true, false, true, 0.75}};
 
 /// Prediction options of a configuration, its prior learned without `leave_out` (cached).
 qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const std::set<std::string>& leave_out,
@@ -294,6 +299,7 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
   options.runtime.more_terms_gain = c.occam ? 0.8 : 1.0;
   options.runtime.node_terms = c.nodes;
   options.split_at_node_boundary = c.split;
+  options.runtime.cost_law_share = c.cost;
   if (c.amdahl_only) options.runtime.candidates = {{qnm::ScalingTerm{0, 0}, qnm::ScalingTerm{-1, 0}}};
   if (c.prior) {
     std::string key = std::string(c.name) + "|" + std::to_string(temperature);
@@ -316,6 +322,24 @@ double LastLogError(const Entry& e, const qnm::PredictionOptions& options) {
     return v > 0 && std::isfinite(v) ? std::fabs(std::log(v / row->measured_s)) : qnm::kFailedLogError;
   }
   return qnm::kFailedLogError;
+}
+
+/// 1 when the configuration is not better than Extra-P at the series' largest predicted P, 0 when
+/// it is; NaN without a peer prediction there.
+double LossAgainstPeer(const Entry& e, const qnm::PredictionOptions& options) {
+  if (!e.peer) return NAN;
+  qnm::ValidationResult result;
+  std::string error;
+  if (!Validate(e, options, &result, &error)) return 1;
+  for (auto row = result.rows.rbegin(); row != result.rows.rend(); ++row) {
+    if (row->training) continue;
+    auto it = e.peer->find(row->procs);
+    if (it == e.peer->end()) return NAN;
+    double ours = RelativeError(row->predicted.total.value_s, row->measured_s);
+    double peer = RelativeError(it->second, row->measured_s);
+    return std::isfinite(ours) && !(ours >= peer) ? 0 : 1;
+  }
+  return NAN;
 }
 
 // ------------------------------------------- the interval's pooled rate ---
@@ -515,17 +539,38 @@ double AppTimeMax(const qnm::RunGroup& group) {
 int main(int argc, char** argv) {
   std::string data = "bench/data", tests = "tests/data", write_prior;
   bool quiet = false;
+  std::string force;
+  std::string objective_kind = "mean";
   for (int k = 1; k < argc; ++k) {
     std::string arg = argv[k];
     if (arg == "--data" && k + 1 < argc) data = argv[++k];
     else if (arg == "--tests" && k + 1 < argc) tests = argv[++k];
     else if (arg == "--write-prior" && k + 1 < argc) write_prior = argv[++k];
     else if (arg == "--quiet") quiet = true;
+    else if (arg == "--force" && k + 1 < argc) force = argv[++k];
+    else if (arg == "--objective" && k + 1 < argc) objective_kind = argv[++k];
     else {
       std::fprintf(stderr, "accuracy_bench: unknown argument '%s'\n", arg.c_str());
       return 2;
     }
   }
+  // --force NAME: every source gets configuration NAME (at its best temperature on the other
+  // sources) instead of the leave-one-source-out choice; for the "what it did everywhere" rows.
+  std::size_t forced = std::size(kConfigs);
+  for (std::size_t k = 0; k < std::size(kConfigs); ++k)
+    if (force == kConfigs[k].name) forced = k;
+  if (objective_kind != "mean" && objective_kind != "median" && objective_kind != "wins") {
+    std::fprintf(stderr, "accuracy_bench: --objective is mean, median or wins\n");
+    return 2;
+  }
+  if (!force.empty() && forced == std::size(kConfigs)) {
+    std::fprintf(stderr, "accuracy_bench: no configuration named '%s'\n", force.c_str());
+    return 2;
+  }
+  auto choose = [&](const std::vector<double>& objective) {
+    if (forced == std::size(kConfigs)) return ArgMin(objective);
+    return ArgMin(objective, forced * std::size(kTemperatures), (forced + 1) * std::size(kTemperatures));
+  };
   try {
     // ---- the 164 runtime series of six sources, Extra-P's protocol (5 smallest P) ----
     std::vector<Series> dev = LoadRuntimeTable(data + "/scaling/scaling_series.csv", true);
@@ -592,20 +637,30 @@ int main(int argc, char** argv) {
       }
       std::printf(" %s, temperature %.1f |\n", pair_config(chosen).name, pair_temperature(chosen));
     };
-    std::vector<double> all_objective(pairs, 0.0);
+    // The objective: the mean (default) or the median of the series' |log error| at the largest P.
+    auto summarise = [&](const std::vector<double>& errors) {
+      if (errors.empty()) return 0.0;
+      if (objective_kind == "median") return Median(errors);
+      double sum = 0;
+      int n = 0;
+      for (double e : errors)
+        if (!std::isnan(e)) sum += e, ++n;
+      return n ? sum / n : 0.0;
+    };
+    std::vector<std::vector<double>> all_errors(pairs);
     for (const std::string& source : sources) {
       std::vector<double> objective(pairs, 0.0);
       for (std::size_t k = 0; k < pairs; ++k) {
-        int n = 0;
+        std::vector<double> errors;
         for (const Entry& e : corpus) {
           if (e.source == source) continue;
-          objective[k] += LastLogError(
-              e, ConfigOptions(pair_config(k), pair_temperature(k), {source, e.source}, samples, &cache));
-          ++n;
+          const qnm::PredictionOptions o =
+              ConfigOptions(pair_config(k), pair_temperature(k), {source, e.source}, samples, &cache);
+          errors.push_back(objective_kind == "wins" ? LossAgainstPeer(e, o) : LastLogError(e, o));
         }
-        objective[k] /= std::max(1, n);
+        objective[k] = summarise(errors);
       }
-      const std::size_t chosen = ArgMin(objective);
+      const std::size_t chosen = choose(objective);
       print_row(source, objective, chosen);
       qnm::PredictionOptions options =
           ConfigOptions(pair_config(chosen), pair_temperature(chosen), {source}, samples, &cache);
@@ -617,12 +672,15 @@ int main(int argc, char** argv) {
         if (e.source == source) {
           by_source[source].push_back(Score(e, options, uniform));
           for (std::size_t k = 0; k < pairs; ++k)
-            all_objective[k] +=
-                LastLogError(e, ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache));
+          {
+            const qnm::PredictionOptions o = ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache);
+            all_errors[k].push_back(objective_kind == "wins" ? LossAgainstPeer(e, o) : LastLogError(e, o));
+          }
         }
     }
-    for (double& o : all_objective) o /= corpus.size();
-    const std::size_t shipped_pair = ArgMin(all_objective);
+    std::vector<double> all_objective(pairs);
+    for (std::size_t k = 0; k < pairs; ++k) all_objective[k] = summarise(all_errors[k]);
+    const std::size_t shipped_pair = choose(all_objective);
     print_row("(none: what the tool ships)", all_objective, shipped_pair);
     const Config& shipped = pair_config(shipped_pair);
     const double shipped_temperature = pair_temperature(shipped_pair);

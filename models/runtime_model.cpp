@@ -59,6 +59,10 @@ bool RuntimeModelOptions::IsValid(std::string* error) const {
     *error = "runtime model more_terms_gain must be in (0, 1]";
     return false;
   }
+  if (!(cost_law_share >= 0 && cost_law_share <= 1)) {
+    *error = "runtime model cost_law_share must be in [0, 1]";
+    return false;
+  }
   if (min_forward_errors < 1) {
     *error = "runtime model min_forward_errors must be >= 1";
     return false;
@@ -111,6 +115,117 @@ std::string RuntimeModel::Formula() const {
   return out;
 }
 
+namespace {
+
+/// A candidate scored by forward validation.
+struct Scored {
+  RuntimeCurve curve;
+  std::vector<ForwardError> errors;
+  bool amdahl = false;
+};
+
+/// One family of candidates fitted and weighted (weights summing to 1); `evidence` tells whether
+/// forward validation weighted them (false: Amdahl alone, or one constant-free fallback).
+std::vector<Scored> ScoreFamily(const std::vector<std::vector<ScalingTerm>>& candidates,
+                                const std::vector<double>& procs, const std::vector<double>& values,
+                                const RuntimeModelOptions& options, bool* evidence) {
+  const int n = static_cast<int>(procs.size());
+  std::vector<Scored> scored;
+  for (const std::vector<ScalingTerm>& terms : candidates) {
+    int parameters = static_cast<int>(terms.size());
+    if (parameters > n && !(n == 1 && terms.size() == 1)) continue;
+    Scored s;
+    s.amdahl = IsAmdahl(terms);
+    s.curve.name = CandidateName(terms);
+    if (!FitTermsRelative(terms, procs, values, n, &s.curve.model)) continue;
+    ForwardValidationOptions forward = options.forward;
+    forward.first_origin = std::max(forward.first_origin, parameters);
+    s.errors = RollingOriginErrors(procs, values, forward, [&](int count) -> Predictor {
+      ScalingModel prefix;
+      if (!FitTermsRelative(terms, procs, values, count, &prefix)) return {};
+      return [prefix](double p) { return prefix.Evaluate(p); };
+    });
+    s.curve.forward_errors = static_cast<int>(s.errors.size());
+    s.curve.forward_log_rms = RmsLogError(s.errors);
+    if (s.curve.forward_errors < options.min_forward_errors && !s.amdahl) continue;
+    scored.push_back(std::move(s));
+  }
+  // Thin evidence: Amdahl alone (or the only candidate that could be fitted).
+  *evidence = std::any_of(scored.begin(), scored.end(), [&](const Scored& s) {
+    return s.curve.forward_errors >= options.min_forward_errors;
+  });
+  if (!*evidence) {
+    auto amdahl = std::find_if(scored.begin(), scored.end(), [](const Scored& s) { return s.amdahl; });
+    std::vector<Scored> only;
+    if (amdahl != scored.end()) only.push_back(std::move(*amdahl));
+    scored = std::move(only);
+  } else {
+    scored.erase(std::remove_if(scored.begin(), scored.end(),
+                                [&](const Scored& s) {
+                                  return s.curve.forward_errors < options.min_forward_errors;
+                                }),
+                 scored.end());
+  }
+  if (scored.empty()) return scored;
+  if (*evidence && options.more_terms_gain < 1) {
+    // Occam's window: drop a candidate not clearly better than one whose terms it extends.
+    auto extends = [](const std::vector<ScalingTerm>& big, const std::vector<ScalingTerm>& small) {
+      if (small.size() >= big.size()) return false;
+      for (const ScalingTerm& t : small)
+        if (std::find(big.begin(), big.end(), t) == big.end()) return false;
+      return true;
+    };
+    std::vector<bool> keep(scored.size(), true);
+    for (std::size_t a = 0; a < scored.size(); ++a)
+      for (std::size_t b = 0; b < scored.size(); ++b)
+        if (a != b && extends(scored[a].curve.model.terms, scored[b].curve.model.terms) &&
+            !(scored[a].curve.forward_log_rms < options.more_terms_gain * scored[b].curve.forward_log_rms))
+          keep[a] = false;
+    std::vector<Scored> kept;
+    for (std::size_t a = 0; a < scored.size(); ++a)
+      if (keep[a]) kept.push_back(std::move(scored[a]));
+    scored = std::move(kept);
+  }
+  std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+    return a.curve.forward_log_rms < b.curve.forward_log_rms;
+  });
+  double best = scored.front().curve.forward_log_rms;
+  double scale = std::max(best, 0.01) * options.weight_temperature;
+  // With a corpus prior, a candidate's weight is prior x forward likelihood (Hoeting et al.
+  // 1999, eq. 1); a candidate the prior gives no weight drops out.
+  const bool use_prior = options.prior.known && *evidence;
+  double total = 0;
+  for (Scored& s : scored) {
+    s.curve.weight = *evidence ? std::exp(-(s.curve.forward_log_rms - best) / scale) : 1.0;
+    if (use_prior) s.curve.weight *= options.prior.WeightOf(s.curve.name);
+    total += s.curve.weight;
+  }
+  if (!(total > 0)) {  // the prior excludes every candidate that could be scored: uniform
+    total = 0;
+    for (Scored& s : scored) total += (s.curve.weight = std::exp(-(s.curve.forward_log_rms - best) / scale));
+  }
+  for (Scored& s : scored) s.curve.weight /= total;
+  return scored;
+}
+
+}  // namespace
+
+std::vector<std::vector<ScalingTerm>> CostLawCandidates() {
+  // Extra-P's single-parameter hypotheses c0 + c1 * p^i * log2(p)^j (Calotoiu et al. 2013, §3;
+  // the performance model normal form) fitted to the cost T * P, as Extra-P advises for strong
+  // scaling; in time: c0 / P + c1 * P^(i-1) * log2(P)^j.
+  const double exponents[] = {0, 0.25, 1.0 / 3, 0.5, 2.0 / 3, 0.75, 1, 1.25, 4.0 / 3, 1.5};
+  std::vector<std::vector<ScalingTerm>> c;
+  const ScalingTerm inverse{-1, 0};
+  for (double i : exponents)
+    for (int j = 0; j <= 2; ++j) {
+      if (i == 0 && j == 0) continue;  // c0 / P alone: perfect scaling, the inverse term below
+      c.push_back({inverse, ScalingTerm{i - 1, j}});
+    }
+  c.push_back({inverse});
+  return c;
+}
+
 bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
                      const RuntimeModelOptions& options, RuntimeModel* model, std::string* error) {
   if (!options.IsValid(error)) return false;
@@ -140,47 +255,8 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
     }
   }
 
-  struct Scored {
-    RuntimeCurve curve;
-    std::vector<ForwardError> errors;
-    bool amdahl = false;
-  };
-  std::vector<Scored> scored;
-  for (const std::vector<ScalingTerm>& terms : candidates) {
-    int parameters = static_cast<int>(terms.size());
-    if (parameters > n && !(n == 1 && terms.size() == 1)) continue;
-    Scored s;
-    s.amdahl = IsAmdahl(terms);
-    s.curve.name = CandidateName(terms);
-    if (!FitTermsRelative(terms, procs, values, n, &s.curve.model)) continue;
-    ForwardValidationOptions forward = options.forward;
-    forward.first_origin = std::max(forward.first_origin, parameters);
-    s.errors = RollingOriginErrors(procs, values, forward, [&](int count) -> Predictor {
-      ScalingModel prefix;
-      if (!FitTermsRelative(terms, procs, values, count, &prefix)) return {};
-      return [prefix](double p) { return prefix.Evaluate(p); };
-    });
-    s.curve.forward_errors = static_cast<int>(s.errors.size());
-    s.curve.forward_log_rms = RmsLogError(s.errors);
-    if (s.curve.forward_errors < options.min_forward_errors && !s.amdahl) continue;
-    scored.push_back(std::move(s));
-  }
-  // Thin evidence: Amdahl alone (or the only candidate that could be fitted).
-  bool evidence = std::any_of(scored.begin(), scored.end(), [&](const Scored& s) {
-    return s.curve.forward_errors >= options.min_forward_errors;
-  });
-  if (!evidence) {
-    auto amdahl = std::find_if(scored.begin(), scored.end(), [](const Scored& s) { return s.amdahl; });
-    std::vector<Scored> only;
-    if (amdahl != scored.end()) only.push_back(std::move(*amdahl));
-    scored = std::move(only);
-  } else {
-    scored.erase(std::remove_if(scored.begin(), scored.end(),
-                                [&](const Scored& s) {
-                                  return s.curve.forward_errors < options.min_forward_errors;
-                                }),
-                 scored.end());
-  }
+  bool evidence = false;
+  std::vector<Scored> scored = ScoreFamily(candidates, procs, values, options, &evidence);
   if (scored.empty()) {  // one point, or nothing fits: a constant through the points
     RuntimeCurve constant;
     constant.name = "1";
@@ -192,49 +268,31 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
                                                options.error);
     return true;
   }
-  if (evidence && options.more_terms_gain < 1) {
-    // Occam's window: drop a candidate not clearly better than one whose terms it extends.
-    auto extends = [](const std::vector<ScalingTerm>& big, const std::vector<ScalingTerm>& small) {
-      if (small.size() >= big.size()) return false;
-      for (const ScalingTerm& t : small)
-        if (std::find(big.begin(), big.end(), t) == big.end()) return false;
-      return true;
-    };
-    std::vector<bool> keep(scored.size(), true);
-    for (std::size_t a = 0; a < scored.size(); ++a)
-      for (std::size_t b = 0; b < scored.size(); ++b)
-        if (a != b && extends(scored[a].curve.model.terms, scored[b].curve.model.terms) &&
-            !(scored[a].curve.forward_log_rms < options.more_terms_gain * scored[b].curve.forward_log_rms))
-          keep[a] = false;
-    std::vector<Scored> kept;
-    for (std::size_t a = 0; a < scored.size(); ++a)
-      if (keep[a]) kept.push_back(std::move(scored[a]));
-    scored = std::move(kept);
+  if (evidence && options.cost_law_share > 0 && options.candidates.empty()) {
+    // A second family averaged beside the first with a fixed share (a combination of two
+    // modelers: Clemen 1989), each weighted within itself by its forward errors.
+    RuntimeModelOptions cost = options;
+    cost.prior = ExtrapolationPrior();
+    bool cost_evidence = false;
+    std::vector<Scored> laws = ScoreFamily(CostLawCandidates(), procs, values, cost, &cost_evidence);
+    if (cost_evidence && !laws.empty()) {
+      for (Scored& s : scored) s.curve.weight *= 1 - options.cost_law_share;
+      for (Scored& s : laws) {
+        s.curve.weight *= options.cost_law_share;
+        s.curve.name = "cost law: " + s.curve.name;
+        scored.push_back(std::move(s));
+      }
+      std::stable_sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
+        return a.curve.forward_log_rms < b.curve.forward_log_rms;
+      });
+    }
   }
-  std::sort(scored.begin(), scored.end(), [](const Scored& a, const Scored& b) {
-    return a.curve.forward_log_rms < b.curve.forward_log_rms;
-  });
-  double best = scored.front().curve.forward_log_rms;
-  double scale = std::max(best, 0.01) * options.weight_temperature;
-  // With a corpus prior, a candidate's weight is prior x forward likelihood (Hoeting et al.
-  // 1999, eq. 1); a candidate the prior gives no weight drops out.
   const bool use_prior = options.prior.known && evidence;
-  double total = 0;
-  for (Scored& s : scored) {
-    s.curve.weight = evidence ? std::exp(-(s.curve.forward_log_rms - best) / scale) : 1.0;
-    if (use_prior) s.curve.weight *= options.prior.WeightOf(s.curve.name);
-    total += s.curve.weight;
-  }
-  if (!(total > 0)) {  // the prior excludes every candidate that could be scored: uniform
-    total = 0;
-    for (Scored& s : scored) total += (s.curve.weight = std::exp(-(s.curve.forward_log_rms - best) / scale));
-  }
   RuntimeModel out;
   std::vector<ForwardError> errors;
   std::vector<double> weights;
   int independent = 0;
   for (Scored& s : scored) {
-    s.curve.weight /= total;
     if (s.curve.weight < 1e-6) continue;
     for (const ForwardError& e : s.errors) {
       errors.push_back(e);

@@ -68,12 +68,18 @@ struct RuntimeModelOptions {
   // `error.prior_log_sd_per_octave`. Unknown (the default): uniform. Learned on
   // run times; the queueing model's input curves do not use it.
   ExtrapolationPrior prior;
+  // Share of Extra-P's cost laws (CostLawCandidates) in the average, beside the candidates
+  // above: each family is weighted within itself by forward errors, then the two are combined
+  // with this share. 0 = the cost laws are not used.
+  double cost_law_share = 0.0;
   bool IsValid(std::string* error) const;
 };
 
 /// The candidate term sets: Amdahl, pure powers, serial + power, and
 /// Amdahl/power with one growing overhead term.
 std::vector<std::vector<ScalingTerm>> DefaultRuntimeCandidates();
+/// Extra-P's single-parameter hypotheses for the cost T * P, in time: c0/P + c1*P^(i-1)*log2(P)^j.
+std::vector<std::vector<ScalingTerm>> CostLawCandidates();
 /// A candidate's name, its terms joined: "1 + P^-1 + log2(P)".
 std::string CandidateName(const std::vector<ScalingTerm>& terms);
 

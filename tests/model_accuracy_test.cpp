@@ -88,6 +88,48 @@ TEST_CASE("runtime-only model with three points uses Amdahl's law alone", "[mode
   CHECK(model.Evaluate(16) == Approx(1 + 100.0 / 16).epsilon(1e-6));
 }
 
+TEST_CASE("Extra-P's cost laws averaged beside the candidates with a fixed share", "[model][accuracy]") {
+  // Cost T * P = 100 + 2 P^0.5 log2(P): Extra-P's hypothesis i = 1/2, j = 1, exactly.
+  auto law = [](double p) { return 100.0 / p + 2.0 * std::pow(p, -0.5) * std::log2(p); };
+  std::vector<std::pair<int, double>> times;
+  for (int p = 1; p <= 64; p *= 2) times.emplace_back(p, law(p));
+  std::string error;
+  qnm::RuntimeModel plain, half, only;
+  REQUIRE(qnm::FitRuntimeModel(times, qnm::RuntimeModelOptions(), &plain, &error));
+  for (const qnm::RuntimeCurve& m : plain.members) CHECK(m.name.rfind("cost law", 0) == std::string::npos);
+
+  qnm::RuntimeModelOptions options;
+  options.cost_law_share = 1.0;
+  REQUIRE(qnm::FitRuntimeModel(times, options, &only, &error));
+  REQUIRE_FALSE(only.members.empty());
+  CHECK(only.members.front().name == "cost law: P^-1 + P^-0.5*log2(P)");
+  double total = 0;
+  for (const qnm::RuntimeCurve& m : only.members) {
+    CHECK(m.name.rfind("cost law: ", 0) == 0);
+    total += m.weight;
+  }
+  CHECK(total == Approx(1.0));
+  // The exact law is found (no forward error: first, fitted exactly); the family's average is
+  // pulled off it only by the near-equal laws beside it.
+  CHECK(only.members.front().forward_log_rms < 1e-9);
+  CHECK(only.members.front().model.Evaluate(4096) == Approx(law(4096)).epsilon(1e-9));
+  CHECK(only.Evaluate(4096) == Approx(law(4096)).epsilon(0.15));
+
+  // Half and half: each family keeps its own weights, scaled by its share; the average is
+  // their weighted geometric mean.
+  options.cost_law_share = 0.5;
+  REQUIRE(qnm::FitRuntimeModel(times, options, &half, &error));
+  double cost_weight = 0;
+  for (const qnm::RuntimeCurve& m : half.members)
+    if (m.name.rfind("cost law: ", 0) == 0) cost_weight += m.weight;
+  CHECK(cost_weight == Approx(0.5).margin(1e-5));  // members under 1e-6 are dropped
+  CHECK(half.Evaluate(4096) == Approx(std::sqrt(plain.Evaluate(4096) * only.Evaluate(4096))).epsilon(1e-4));
+
+  options.cost_law_share = 1.5;
+  CHECK_FALSE(qnm::FitRuntimeModel(times, options, &half, &error));
+  CHECK(error.find("cost_law_share") != std::string::npos);
+}
+
 TEST_CASE("LogGP service time per message is one fit over every training run", "[model][accuracy]") {
   // A = m * (20 us + 1 ns/B * L); compute 100/P; P = 1 has no network messages.
   std::vector<qnm::QueueingObservation> observations;
