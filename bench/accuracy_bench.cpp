@@ -274,6 +274,7 @@ struct Config {
   bool amdahl_only = false;  // Amdahl's law as the only candidate (the two-parameter baseline as a modeler)
   bool split = false;  // fit the multi-node runs alone when the time rises across the node boundary
   double cost = 0;     // share of Extra-P's cost laws in the average (RuntimeModelOptions::cost_law_share)
+  bool adaptive = false;  // that share as a prior, the families weighed by forward errors (cost_law_adaptive)
 };
 constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                {"nodes", false, false, true},
@@ -288,7 +289,8 @@ constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                {"Occam + nodes + split", true, false, true, false, true},
                                {"nodes + split + cost 0.25", false, false, true, false, true, 0.25},
                                {"nodes + split + cost 0.5", false, false, true, false, true, 0.5},
-                               {"nodes + split + cost 0.75", false, false, true, false, true, 0.75}};
+                               {"nodes + split + cost 0.75", false, false, true, false, true, 0.75},
+                               {"nodes + split + adaptive cost", false, false, true, false, true, 0.5, true}};
 
 /// Prediction options of a configuration, its prior learned without `leave_out` (cached).
 qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const std::set<std::string>& leave_out,
@@ -300,6 +302,7 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
   options.runtime.node_terms = c.nodes;
   options.split_at_node_boundary = c.split;
   options.runtime.cost_law_share = c.cost;
+  options.runtime.cost_law_adaptive = c.adaptive;
   if (c.amdahl_only) options.runtime.candidates = {{qnm::ScalingTerm{0, 0}, qnm::ScalingTerm{-1, 0}}};
   if (c.prior) {
     std::string key = std::string(c.name) + "|" + std::to_string(temperature);

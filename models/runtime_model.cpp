@@ -276,9 +276,25 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
     bool cost_evidence = false;
     std::vector<Scored> laws = ScoreFamily(CostLawCandidates(), procs, values, cost, &cost_evidence);
     if (cost_evidence && !laws.empty()) {
-      for (Scored& s : scored) s.curve.weight *= 1 - options.cost_law_share;
+      double share = options.cost_law_share;
+      if (options.cost_law_adaptive) {
+        // The two families weighed like candidates, one level up: each by the weighted RMS of its
+        // members' forward errors.
+        auto family_rms = [](const std::vector<Scored>& family) {
+          double sum = 0;
+          for (const Scored& s : family) sum += s.curve.weight * s.curve.forward_log_rms * s.curve.forward_log_rms;
+          return std::sqrt(sum);
+        };
+        const double ours = family_rms(scored), laws_rms = family_rms(laws);
+        const double best = std::min(ours, laws_rms);
+        const double scale = std::max(best, 0.01) * options.weight_temperature;
+        const double w_ours = (1 - share) * std::exp(-(ours - best) / scale);
+        const double w_laws = share * std::exp(-(laws_rms - best) / scale);
+        share = w_laws / (w_ours + w_laws);
+      }
+      for (Scored& s : scored) s.curve.weight *= 1 - share;
       for (Scored& s : laws) {
-        s.curve.weight *= options.cost_law_share;
+        s.curve.weight *= share;
         s.curve.name = "cost law: " + s.curve.name;
         scored.push_back(std::move(s));
       }

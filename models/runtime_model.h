@@ -72,6 +72,9 @@ struct RuntimeModelOptions {
   // above: each family is weighted within itself by forward errors, then the two are combined
   // with this share. 0 = the cost laws are not used.
   double cost_law_share = 0.0;
+  // The share above as a prior only: each family is then weighed by the weighted RMS of its
+  // members' forward errors, as candidates are within a family.
+  bool cost_law_adaptive = false;
   bool IsValid(std::string* error) const;
 };
 

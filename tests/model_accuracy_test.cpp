@@ -125,6 +125,17 @@ TEST_CASE("Extra-P's cost laws averaged beside the candidates with a fixed share
   CHECK(cost_weight == Approx(0.5).margin(1e-5));  // members under 1e-6 are dropped
   CHECK(half.Evaluate(4096) == Approx(std::sqrt(plain.Evaluate(4096) * only.Evaluate(4096))).epsilon(1e-4));
 
+  // Adaptive: the share is a prior; the family whose members forward-validate better takes more.
+  options.cost_law_adaptive = true;
+  qnm::RuntimeModel adaptive;
+  REQUIRE(qnm::FitRuntimeModel(times, options, &adaptive, &error));
+  double adaptive_cost = 0;
+  for (const qnm::RuntimeCurve& m : adaptive.members)
+    if (m.name.rfind("cost law: ", 0) == 0) adaptive_cost += m.weight;
+  CHECK(adaptive_cost > 0.5);
+  CHECK(adaptive_cost < 1.0);
+  options.cost_law_adaptive = false;
+
   options.cost_law_share = 1.5;
   CHECK_FALSE(qnm::FitRuntimeModel(times, options, &half, &error));
   CHECK(error.find("cost_law_share") != std::string::npos);
