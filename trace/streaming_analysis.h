@@ -1,8 +1,9 @@
 #pragma once
 // Wait-state analysis of an OTF2 trace at the speed of decoding: the ranks are
 // read by parallel threads (one OTF2_Reader each, like the analysis processes
-// of Scalasca's parallel replay, Geimer et al. 2009, §3) — a reader per rank in
-// lock-step windows with the point-to-point patterns after each window
+// of Scalasca's parallel replay, Geimer et al. 2009, §3) — each thread's block
+// of ranks in lock-step windows (an event reader per rank), with the
+// point-to-point patterns after each window on the same threads
 // (trace/match_while_reading.h), or blocks of ranks read whole — and each
 // rank's events go straight from libotf2's callbacks into the forward replay
 // pass (RankReplayPass) without being stored. The threads' call trees are
