@@ -69,7 +69,11 @@ struct MatchWhileReading::RankState {
     else open_receives.insert(it, OpenCount{instance, 1});
   }
   void CloseReceive(uint32_t instance) {
-    auto it = open_receives.front().instance == instance ? open_receives.begin() : FindOpen(instance);
+    if (open_receives.front().instance == instance) {
+      if (--open_receives.front().count == 0) open_receives.pop_front();
+      return;
+    }
+    auto it = FindOpen(instance);
     if (--it->count == 0) open_receives.erase(it);
   }
   bool HasOpenReceives(uint32_t instance) {
