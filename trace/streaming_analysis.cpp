@@ -29,8 +29,8 @@ namespace qnm::trace {
 namespace {
 
 constexpr int kMaxJobs = 4096;
-/// Up to this many ranks, every rank gets a reader thread for the matching
-/// while reading; beyond, the blocks of ranks are read whole.
+/// Up to this many ranks, the matching while reading keeps an event reader
+/// open per rank; beyond, the blocks of ranks are read whole.
 constexpr uint32_t kMaxWindowedRanks = 256;
 
 /// Feeds each decoded event of one thread's ranks (or of one rank, read in
