@@ -888,6 +888,10 @@ struct Otf2BlockReader::Impl {
     std::unique_ptr<LocationReader> loc;
     uint32_t program_string = OTF2_UNDEFINED_STRING;
     uint64_t read = 0;
+    /// More records than the event file has bytes cannot come from it: on a
+    /// truncated file libotf2 can go on decoding its chunk buffer's stale
+    /// bytes window after window without ever failing.
+    uint64_t max_records = 0;
   };
   std::string anchor, dir;
   Trace base;  // the definitions every rank's Trace starts from
@@ -915,6 +919,7 @@ struct Otf2BlockReader::Impl {
     }
     state.file = dir + std::to_string(locations[rank]) + ".evt";
     if (!IsFile(state.file)) throw InputError(state.file, 0, "missing event file");
+    state.max_records = FileSize(state.file) + 16;
     state.evt = OTF2_Reader_GetEvtReader(reader.get(), locations[rank]);
     if (!state.evt) throw InputError(state.file, 0, Otf2Message("cannot open the event file"));
     state.loc = std::make_unique<LocationReader>();
@@ -1001,10 +1006,11 @@ bool Otf2BlockReader::Read(uint32_t rank, uint64_t records) {
   uint64_t read = 0;
   OTF2_ErrorCode status = OTF2_Reader_ReadLocalEvents(in.reader.get(), state.evt, records, &read);
   state.read += read;
-  if (status == OTF2_SUCCESS && read == records) return true;
+  const bool impossible = state.read > state.max_records;
+  if (status == OTF2_SUCCESS && read == records && !impossible) return true;
   OTF2_Reader_CloseEvtReader(in.reader.get(), state.evt);
   state.evt = nullptr;
-  if (status != OTF2_SUCCESS) throw InputError(state.file, 0, Otf2Message("corrupt event file"));
+  if (status != OTF2_SUCCESS || impossible) throw InputError(state.file, 0, Otf2Message("corrupt event file"));
   in.Finish(rank, state);
   return false;
 }
