@@ -40,28 +40,46 @@ struct MatchWhileReading::RankState {
   uint32_t receives_seen = 0;     // receives before this one are matched or wait in their channel
   uint32_t late_sender_next = 0;  // the first receive not through Late Sender
   uint32_t late_receiver_next = 0;
-  /// Waitall/Waitsome instance -> its receives not through Late Sender yet
-  /// (Late Receiver reads whether one of them waited).
-  std::unordered_map<uint32_t, uint32_t> open_receives;
-  uint32_t open_cached = kNone;         // the instance last counted (a Waitall completes several in a row)
-  uint32_t* open_cached_count = nullptr;  // its entry (map nodes do not move)
+  /// Waitall/Waitsome instances with receives not through Late Sender yet,
+  /// ascending, and how many (Late Receiver reads whether one of them
+  /// waited). Receives open in the order they are matched and close in the
+  /// same order, and their completing instances ascend in it but for nested
+  /// MPI regions: the entry to open is the last and the one to close the
+  /// first, with a search for the rare others (no allocation per Waitall).
+  struct OpenCount {
+    uint32_t instance, count;
+  };
+  std::deque<OpenCount> open_receives;
 
+  std::deque<OpenCount>::iterator FindOpen(uint32_t instance) {
+    return std::lower_bound(open_receives.begin(), open_receives.end(), instance,
+                            [](const OpenCount& entry, uint32_t key) { return entry.instance < key; });
+  }
   void OpenReceive(uint32_t instance) {
-    if (instance != open_cached) {
-      open_cached_count = &open_receives[instance];
-      open_cached = instance;
+    if (open_receives.empty() || open_receives.back().instance < instance) {
+      open_receives.push_back(OpenCount{instance, 1});
+      return;
     }
-    ++*open_cached_count;
+    if (open_receives.back().instance == instance) {
+      ++open_receives.back().count;
+      return;
+    }
+    auto it = FindOpen(instance);
+    if (it != open_receives.end() && it->instance == instance) ++it->count;
+    else open_receives.insert(it, OpenCount{instance, 1});
   }
   void CloseReceive(uint32_t instance) {
-    if (instance != open_cached) {
-      open_cached_count = &open_receives.at(instance);
-      open_cached = instance;
+    if (open_receives.front().instance == instance) {
+      if (--open_receives.front().count == 0) open_receives.pop_front();
+      return;
     }
-    if (--*open_cached_count == 0) {
-      open_receives.erase(instance);
-      open_cached = kNone;
-    }
+    auto it = FindOpen(instance);
+    if (--it->count == 0) open_receives.erase(it);
+  }
+  bool HasOpenReceives(uint32_t instance) {
+    if (open_receives.empty() || instance < open_receives.front().instance) return false;
+    auto it = FindOpen(instance);
+    return it != open_receives.end() && it->instance == instance;
   }
   std::unordered_map<uint32_t, uint32_t> candidate_of;  // Waitall/Waitsome instance -> index in `multi`
   std::vector<MultiWaitBest> multi;  // in this rank's numbering of instances and call paths
@@ -122,29 +140,33 @@ MatchWhileReading::MatchWhileReading(std::vector<ReplayRecords*> ranks, int thre
 
 MatchWhileReading::~MatchWhileReading() = default;
 
-void MatchWhileReading::Step(const std::vector<uint32_t>& open_instance, const std::vector<char>& finished,
-                             bool final) {
+void MatchWhileReading::BeginStep() {
   const uint32_t m = static_cast<uint32_t>(records_.size());
-  for (uint32_t s = 0; s < m; ++s) sends_end_[s] = records_[s]->send_base + static_cast<uint32_t>(records_[s]->sends.size());
-  const int threads = static_cast<int>(blocks_.size());
-  // Each send is written by the block of its receiver only; the steps are
-  // separated by joins (as in detail::AnalyzePointToPoint).
-  detail::EachBlock(blocks_.size(), threads, &critical_cpu_s_, [&](std::size_t b) {
-    MatchBlock(b, final);
-    for (uint32_t d = blocks_[b]->ranks.first; d < blocks_[b]->ranks.end; ++d) LateSenderOf(d, finished, final);
-  });
-  detail::EachBlock(blocks_.size(), threads, &critical_cpu_s_, [&](std::size_t b) {
-    for (uint32_t s = blocks_[b]->ranks.first; s < blocks_[b]->ranks.end; ++s) {
-      LateReceiverOf(s, finished, final);
-      if (!final) Drop(s, open_instance[s]);
-    }
-  });
-  sends_seen_ = sends_end_;
   std::size_t bytes = 0;
-  for (const ReplayRecords* records : records_)
-    bytes += records->instances.size() * sizeof(CallInstance) + records->sends.size() * sizeof(SendRecord) +
-             records->recvs.size() * sizeof(RecvRecord);
+  for (uint32_t s = 0; s < m; ++s) {
+    const ReplayRecords& records = *records_[s];
+    sends_end_[s] = records.send_base + static_cast<uint32_t>(records.sends.size());
+    bytes += records.instances.size() * sizeof(CallInstance) + records.sends.size() * sizeof(SendRecord) +
+             records.recvs.size() * sizeof(RecvRecord);
+  }
   peak_bytes_ = std::max(peak_bytes_, bytes);
+}
+
+// Each send is written by the block of its receiver only in this part, and
+// by the block of its sender only in the next.
+void MatchWhileReading::MatchAndLateSender(std::size_t b, const std::vector<char>& finished, bool final) {
+  MatchBlock(b, final);
+  for (uint32_t d = blocks_[b]->ranks.first; d < blocks_[b]->ranks.end; ++d) LateSenderOf(d, finished, final);
+}
+
+void MatchWhileReading::EndMatching() { sends_seen_ = sends_end_; }
+
+void MatchWhileReading::LateReceiverAndDrop(std::size_t b, const std::vector<uint32_t>& open_instance,
+                                            const std::vector<char>& finished, bool final) {
+  for (uint32_t s = blocks_[b]->ranks.first; s < blocks_[b]->ranks.end; ++s) {
+    LateReceiverOf(s, finished, final);
+    if (!final) Drop(s, open_instance[s]);
+  }
 }
 
 void MatchWhileReading::MatchBlock(std::size_t b, bool final) {
@@ -253,7 +275,7 @@ void MatchWhileReading::LateReceiverOf(uint32_t s, const std::vector<char>& fini
     }
     const CallInstance& completion = from.instances[send.completion - from.instance_base];
     if (!final && (!completion.closed || (completion.call_class == CallClass::kWaitMulti &&
-                                          rank.open_receives.count(send.completion))))
+                                          rank.HasOpenReceives(send.completion))))
       break;
     if (send.enter == detail::kUnmatched) continue;
     const double idle = detail::LateReceiverIdle(send.enter, completion);

@@ -2,8 +2,10 @@
 // Point-to-point wait states while the trace is read, so that the replay
 // records of a message live only until both its halves have been read and
 // analysed, not until the whole trace has (docs/streaming-analysis.md,
-// "Matching while reading"). The ranks are read in lock-step windows
-// (trace/window_gate.h); after each window, with no reader running:
+// "Matching while reading"). The ranks are read in lock-step windows, each
+// thread reading its block of ranks (trace/window_gate.h); after each window
+// (steps 1-2 once every thread has read its window, steps 3-4 once every
+// block is through step 2, each thread then reading on):
 //
 //  1. per receiving block of ranks (one thread each): the window's new sends
 //     to the block's ranks and the block's new receives meet in their
@@ -43,20 +45,29 @@ class MatchWhileReading {
                     bool keep_instances);
   ~MatchWhileReading();
 
-  /// After a window. `open_instance[r]`: the oldest call instance rank r's
-  /// pass holds open (kNone: none); `finished[r]`: rank r has been read.
-  /// `final`: every rank has been read, so partners still missing are
-  /// missing for good; after it every record has been analysed.
-  void Step(const std::vector<uint32_t>& open_instance, const std::vector<char>& finished, bool final);
+  /// One step after each window, in three parts: BeginStep on one thread
+  /// once every rank's window is read; MatchAndLateSender for every block
+  /// (in parallel); EndMatching on one thread; LateReceiverAndDrop for every
+  /// block (in parallel; a block's call may overlap the next window's reading
+  /// of the other blocks' ranks: it touches only its own ranks' records).
+  /// `finished[r]`: rank r has been read; `final`: every rank has been read,
+  /// so partners still missing are missing for good; after a final step
+  /// every record has been analysed. `open_instance[r]`: the oldest call
+  /// instance rank r's pass holds open (kNone: none).
+  void BeginStep();
+  void MatchAndLateSender(std::size_t block, const std::vector<char>& finished, bool final);
+  void EndMatching();
+  void LateReceiverAndDrop(std::size_t block, const std::vector<uint32_t>& open_instance,
+                           const std::vector<char>& finished, bool final);
+  /// The blocks of ranks worked on in parallel (RankPartition{b, blocks()}).
+  std::size_t blocks() const { return blocks_.size(); }
 
   /// After the final step: the point-to-point part of the result, with call
   /// paths renumbered through `cnode_maps[r]` (rank r's call paths -> the trace's).
   WaitStateResult Result(const std::vector<std::vector<uint32_t>>& cnode_maps) const;
 
-  /// The most bytes the ranks' record tables held at the end of a window.
+  /// The most bytes the ranks' record tables held after a window was read.
   std::size_t PeakRecordBytes() const { return peak_bytes_; }
-  /// CPU seconds of the slowest block summed over the parallel steps.
-  double CriticalCpuSeconds() const { return critical_cpu_s_; }
 
  private:
   struct RankState;
@@ -73,7 +84,6 @@ class MatchWhileReading {
   std::vector<std::unique_ptr<BlockState>> blocks_;
   std::vector<uint32_t> sends_seen_, sends_end_;  // per sender: sends given to channels before this step / now
   std::size_t peak_bytes_ = 0;
-  double critical_cpu_s_ = 0;
 };
 
 }  // namespace qnm::trace

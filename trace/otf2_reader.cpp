@@ -247,6 +247,7 @@ struct LocationReader {
   EventSink* sink = nullptr;  // streaming: events go here, side tables keep the current record only
   uint32_t rank = 0;
   uint32_t events_added = 0, messages_added = 0;  // event index / message id of the next one
+  Event current_event{};  // streaming: the event handed to the sink
   uint32_t pausing_region = kNone;
   struct Frame {
     uint32_t cnode;
@@ -294,7 +295,13 @@ struct LocationReader {
     return ticks;
   }
   uint32_t Add(uint64_t ticks, EventKind kind, uint32_t ref) {
-    if (sink) sink->OnEvent(Event{ticks, ref, kind}, events_added);
+    if (sink) {
+      Event& event = current_event;  // field by field (a temporary stalls on store forwarding)
+      event.ticks = ticks;
+      event.ref = ref;
+      event.kind = kind;
+      sink->OnEvent(event, events_added);
+    }
     else out->events.push_back(Event{ticks, ref, kind});
     return events_added++;
   }
@@ -306,10 +313,23 @@ struct LocationReader {
     table.push_back(record);
     return static_cast<uint32_t>(table.size() - 1);
   }
+  /// Append for a message, field by field (a temporary written with narrow
+  /// stores and copied with wide loads stalls on store forwarding).
+  void AppendMessage(uint32_t comm, uint32_t peer, uint32_t tag, uint32_t request_event, uint64_t bytes) {
+    if (sink) out->messages.clear();
+    Message& message = out->messages.emplace_back();
+    message.comm = comm;
+    message.peer = peer;
+    message.tag = tag;
+    message.request_event = request_event;
+    message.bytes = bytes;
+  }
   void Enter(uint64_t ticks, uint32_t region) {
     uint32_t parent = stack.empty() ? CallPaths::kNoParent : stack.back().cnode;
     uint32_t cnode = trace->call_paths.Child(parent, region);
-    stack.push_back(Frame{cnode, region});
+    Frame& frame = stack.emplace_back();  // field by field (see Add)
+    frame.cnode = cnode;
+    frame.region = region;
     Add(ticks, EventKind::kEnter, cnode);
   }
   void PopTo(std::size_t depth, uint64_t ticks) {  // leaves frames until stack.size() == depth
@@ -418,7 +438,7 @@ OTF2_CallbackCode EvOnOff(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
 }
 uint32_t AddMessage(LocationReader& loc, uint32_t comm, uint32_t peer, uint32_t tag,
                     uint64_t bytes, uint32_t request_event) {
-  loc.Append(loc.out->messages, Message{comm, peer, tag, request_event, bytes});
+  loc.AppendMessage(comm, peer, tag, request_event, bytes);
   return loc.messages_added++;
 }
 OTF2_CallbackCode EvSend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
@@ -856,6 +876,143 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
       trace.program_region = region->second;
   }
   return trace;
+}
+
+struct Otf2BlockReader::Impl {
+  struct Rank {
+    Trace* trace = nullptr;
+    QuirkCounts* quirks = nullptr;
+    EventSink* sink = nullptr;
+    std::string file;
+    OTF2_EvtReader* evt = nullptr;
+    std::unique_ptr<LocationReader> loc;
+    uint32_t program_string = OTF2_UNDEFINED_STRING;
+    uint64_t read = 0;
+    /// More records than the event file has bytes cannot come from it: on a
+    /// truncated file libotf2 can go on decoding its chunk buffer's stale
+    /// bytes window after window without ever failing.
+    uint64_t max_records = 0;
+  };
+  std::string anchor, dir;
+  Trace base;  // the definitions every rank's Trace starts from
+  std::vector<uint64_t> locations;
+  RankRange range;
+  DefinitionNames names;
+  ReaderPtr reader{nullptr, CloseReader};
+  uint32_t pausing = kNone;
+  bool def_files_tried = false, def_files_open = false;
+  bool evt_files_open = false;
+  std::vector<Rank> ranks;
+  std::unique_ptr<OTF2_EvtReaderCallbacks, void (*)(OTF2_EvtReaderCallbacks*)> callbacks{
+      NewEventCallbacks(), OTF2_EvtReaderCallbacks_Delete};
+
+  void Open(uint32_t rank, Rank& state) {
+    RecordOtf2Errors();
+    if (def_files_open) {
+      OTF2_Reader_CloseDefFiles(reader.get());
+      def_files_open = false;
+    }
+    if (!evt_files_open) {
+      if (OTF2_Reader_OpenEvtFiles(reader.get()) != OTF2_SUCCESS)
+        throw InputError(anchor, 0, Otf2Message("cannot open the event files"));
+      evt_files_open = true;
+    }
+    state.file = dir + std::to_string(locations[rank]) + ".evt";
+    if (!IsFile(state.file)) throw InputError(state.file, 0, "missing event file");
+    state.max_records = FileSize(state.file) + 16;
+    state.evt = OTF2_Reader_GetEvtReader(reader.get(), locations[rank]);
+    if (!state.evt) throw InputError(state.file, 0, Otf2Message("cannot open the event file"));
+    state.loc = std::make_unique<LocationReader>();
+    LocationReader& loc = *state.loc;
+    loc.trace = state.trace;
+    loc.out = &state.trace->ranks[rank];
+    loc.rank = rank;
+    loc.pausing_region = pausing;
+    loc.program_string = &state.program_string;
+    loc.sink = state.sink;
+    loc.SetClockRange();
+    state.sink->ExpectEvents(ExpectedEvents(*loc.out, state.file), 0);
+    state.sink->BeginRank(*state.trace, rank, *loc.out);
+    OTF2_Reader_RegisterEvtCallbacks(reader.get(), state.evt, callbacks.get(), &loc);
+  }
+
+  void Finish(uint32_t rank, Rank& state) {
+    LocationReader& loc = *state.loc;
+    Trace& trace = *state.trace;
+    if (loc.outside_clock > 0)
+      throw InputError(state.file, 0, std::to_string(loc.outside_clock) + " event timestamps (first " +
+                                          std::to_string(loc.first_outside) + ") lie outside the clock range [" +
+                                          std::to_string(trace.global_offset) + ", " +
+                                          std::to_string(trace.global_offset + trace.trace_length_ticks) +
+                                          "] of the global definitions by more than the trace's length");
+    loc.out->raw_events = state.read;
+    loc.Finish(state.quirks);
+    state.sink->EndRank(rank);
+    if (state.program_string != OTF2_UNDEFINED_STRING) {
+      trace.program_begin = true;
+      auto text = names.strings.find(state.program_string);
+      trace.program_name = text != names.strings.end() ? text->second : std::string("program");
+      auto region = names.region_of_canonical.find(state.program_string);
+      if (region != names.region_of_canonical.end() && trace.call_paths.HasRegion(region->second))
+        trace.program_region = region->second;
+    }
+    state.loc.reset();
+  }
+};
+
+Otf2BlockReader::Otf2BlockReader(const std::string& path, RankPartition partition) : impl_(std::make_unique<Impl>()) {
+  Impl& in = *impl_;
+  in.anchor = Otf2AnchorPath(path);
+  in.dir = in.anchor.substr(0, in.anchor.size() < 5 ? 0 : in.anchor.size() - 5) + "/";
+  in.base.path = in.anchor;
+  in.reader = OpenArchive(in.anchor, &in.base, &in.locations, partition, &in.range, &in.names);
+  in.pausing = in.base.call_paths.AddPausingRegion();
+  in.ranks.resize(in.range.end - in.range.first);
+}
+
+Otf2BlockReader::~Otf2BlockReader() = default;
+
+RankRange Otf2BlockReader::range() const { return impl_->range; }
+
+void Otf2BlockReader::Begin(uint32_t rank, Trace* trace, QuirkCounts* quirks, EventSink* sink) {
+  Impl& in = *impl_;
+  Impl::Rank& state = in.ranks.at(rank - in.range.first);
+  state.trace = trace;
+  state.quirks = quirks;
+  state.sink = sink;
+  *trace = in.base;
+  RecordOtf2Errors();
+  // As ReadLocalDefinitions, one rank at a time in one session of the block.
+  const uint64_t location = in.locations[rank];
+  const std::string file = in.dir + std::to_string(location) + ".def";
+  if (!IsFile(file)) throw InputError(file, 0, "missing local definition file");
+  if (!in.def_files_tried) {
+    in.def_files_open = OTF2_Reader_OpenDefFiles(in.reader.get()) == OTF2_SUCCESS;
+    in.def_files_tried = true;
+  }
+  if (!in.def_files_open) throw InputError(file, 0, Otf2Message("cannot open local definition files"));
+  OTF2_DefReader* def_reader = OTF2_Reader_GetDefReader(in.reader.get(), location);
+  if (!def_reader) throw InputError(file, 0, Otf2Message("cannot open local definitions"));
+  uint64_t count = 0;
+  OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalDefinitions(in.reader.get(), def_reader, &count);
+  OTF2_Reader_CloseDefReader(in.reader.get(), def_reader);
+  if (status != OTF2_SUCCESS) throw InputError(file, 0, Otf2Message("corrupt local definitions"));
+}
+
+bool Otf2BlockReader::Read(uint32_t rank, uint64_t records) {
+  Impl& in = *impl_;
+  Impl::Rank& state = in.ranks.at(rank - in.range.first);
+  if (!state.evt) in.Open(rank, state);
+  uint64_t read = 0;
+  OTF2_ErrorCode status = OTF2_Reader_ReadLocalEvents(in.reader.get(), state.evt, records, &read);
+  state.read += read;
+  const bool impossible = state.read > state.max_records;
+  if (status == OTF2_SUCCESS && read == records && !impossible) return true;
+  OTF2_Reader_CloseEvtReader(in.reader.get(), state.evt);
+  state.evt = nullptr;
+  if (status != OTF2_SUCCESS || impossible) throw InputError(state.file, 0, Otf2Message("corrupt event file"));
+  in.Finish(rank, state);
+  return false;
 }
 
 namespace {

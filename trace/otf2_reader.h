@@ -5,6 +5,7 @@
 // listed in Trace::warnings (see tests/data/otf2/SOURCES.md).
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -64,6 +65,37 @@ class EventSink {
 /// keep only the current record).
 Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankRange* range,
                          QuirkCounts* quirks, EventSink* sink = nullptr);
+/// Reads a block of ranks in windows (matching while reading, trace/
+/// match_while_reading.h): one OTF2_Reader for the block, an event reader per
+/// rank, each advanced by the caller a number of event records at a time. Each
+/// rank gets its own Trace — the definitions, and call paths numbered in that
+/// rank's own discovery order, as ReadOtf2TraceRanks reading that rank alone
+/// numbers them — and its own sink. Errors are per rank: a rank that throws is
+/// done, the others can go on.
+class Otf2BlockReader {
+ public:
+  /// Opens the archive and reads the global definitions for `partition`'s
+  /// ranks. Throws InputError.
+  Otf2BlockReader(const std::string& path, RankPartition partition);
+  ~Otf2BlockReader();
+  Otf2BlockReader(const Otf2BlockReader&) = delete;
+  Otf2BlockReader& operator=(const Otf2BlockReader&) = delete;
+
+  RankRange range() const;
+  /// Rank `rank` of the block: `*trace` gets the definitions and the rank's
+  /// metadata, the rank's local definitions are read. Call for every rank
+  /// of the block (ascending) before the first Read. Throws InputError.
+  void Begin(uint32_t rank, Trace* trace, QuirkCounts* quirks, EventSink* sink);
+  /// Reads up to `records` more event records of `rank` into its sink; false
+  /// once its last record is read (the rank is then finished: the sink's
+  /// EndRank has run and its Trace is complete). Throws InputError.
+  bool Read(uint32_t rank, uint64_t records);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
 /// "12 regions ... (ranks 0-3, 7)": one warning per kind of repaired quirk.
 void AddQuirkWarnings(const QuirkCounts& quirks, std::vector<std::string>* warnings);
 

@@ -67,7 +67,13 @@ void RankReplayPass::OnEnter(const Event& event) {
   // Time outside every region (no "main" region in MPI-only instrumentation).
   if (stack_.empty() && event.ticks > idle_from_)
     out_.outside_ticks[rank_] += static_cast<double>(event.ticks - idle_from_);
-  stack_.push_back(Frame{event.ref, event.ticks, 0, kNone});
+  // Field by field into the new entry: a temporary written with narrow
+  // stores and copied with wide loads stalls on store forwarding.
+  Frame& frame = stack_.emplace_back();
+  frame.cnode = event.ref;
+  frame.enter = event.ticks;
+  frame.child_ticks = 0;
+  frame.instance = kNone;
   if (event.ref >= profile_.visits.size()) {
     profile_.visits.resize(event.ref + 1, 0);
     profile_.exclusive_ticks.resize(event.ref + 1, 0.0);
@@ -99,11 +105,10 @@ void RankReplayPass::OnLeave(const Event& event) {
 uint32_t RankReplayPass::TopInstance() {
   Frame& frame = stack_.back();
   if (frame.instance == kNone) {
-    CallInstance instance;
+    CallInstance& instance = out_.instances.emplace_back();  // field by field (see OnEnter)
     instance.enter = instance.leave = frame.enter;
     instance.cnode = frame.cnode;
     instance.call_class = call_paths_.RegionOf(frame.cnode).call_class;
-    out_.instances.push_back(instance);
     frame.instance = static_cast<uint32_t>(out_.instance_base + out_.instances.size() - 1);
   }
   return frame.instance;
@@ -130,8 +135,15 @@ void RankReplayPass::OnRecord(const Event& event, uint32_t index) {
         send_of_message_.Insert(event.ref, static_cast<uint32_t>(out_.send_base + out_.sends.size()));
         ++out_.incomplete_sends;  // until its completion comes
       }
-      out_.sends.push_back(SendRecord{message.comm, rank_, dst, message.tag,
-                                      stack_.back().enter, event.ticks, completion});
+      SendRecord& send = out_.sends.emplace_back();  // field by field (see OnEnter)
+      send.comm = message.comm;
+      send.src = rank_;
+      send.dst = dst;
+      send.tag = message.tag;
+      send.enter = stack_.back().enter;
+      send.send_ticks = event.ticks;
+      send.completion = completion;
+      send.next_in_channel = kNone;
       return;
     }
     case EventKind::kIsendComplete: {
@@ -149,8 +161,15 @@ void RankReplayPass::OnRecord(const Event& event, uint32_t index) {
       uint64_t request_enter = stack_.back().enter;
       if (message.request_event < index) request_enter_.Take(message.request_event, &request_enter);
       if (src == kNone) return;
-      out_.recvs.push_back(RecvRecord{message.comm, src, rank_, message.tag,
-                                      request_enter, TopInstance()});
+      const uint32_t completion = TopInstance();
+      RecvRecord& recv = out_.recvs.emplace_back();  // field by field (see OnEnter)
+      recv.comm = message.comm;
+      recv.src = src;
+      recv.dst = rank_;
+      recv.tag = message.tag;
+      recv.request_enter = request_enter;
+      recv.completion = completion;
+      recv.matched_send = kNone;
       return;
     }
     case EventKind::kCollBegin:

@@ -118,7 +118,9 @@ struct ReplayRecords {
   BulkVector<CallInstance> instances;
   BulkVector<SendRecord> sends;   // per rank in send order, ranks ascending
   BulkVector<RecvRecord> recvs;   // per rank in completion order, ranks ascending
-  std::vector<CollectiveCall> collectives;
+  /// Kept to the end even by the matching while reading (56 bytes per
+  /// collective call and rank): huge pages too.
+  BulkVector<CollectiveCall> collectives;
   std::vector<WindowCall> window_calls;
   std::vector<RmaOpCall> rma_ops;
   std::vector<AccessEpoch> access_epochs;

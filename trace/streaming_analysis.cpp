@@ -1,9 +1,12 @@
 #include "trace/streaming_analysis.h"
 
+#include <malloc.h>
 #include <sched.h>
 #include <time.h>
 
 #include <algorithm>
+#include <condition_variable>
+#include <mutex>
 #include <exception>
 #include <new>
 #include <optional>
@@ -27,13 +30,12 @@ namespace qnm::trace {
 namespace {
 
 constexpr int kMaxJobs = 4096;
-/// Up to this many ranks, every rank gets a reader thread for the matching
-/// while reading; beyond, the blocks of ranks are read whole.
+/// Up to this many ranks, the matching while reading keeps an event reader
+/// open per rank; beyond, the blocks of ranks are read whole.
 constexpr uint32_t kMaxWindowedRanks = 256;
 
-/// Feeds each decoded event of one thread's ranks to that rank's replay pass;
-/// with a gate (one rank per reader, matching while reading), pauses after
-/// every `window_events` events of its rank.
+/// Feeds each decoded event of one thread's ranks (or of one rank, read in
+/// windows) to that rank's replay pass.
 class ReplaySink final : public EventSink {
  public:
   void BeginRank(const Trace& trace, uint32_t rank, const LocationTrace& data) override {
@@ -46,7 +48,16 @@ class ReplaySink final : public EventSink {
     pass_.emplace(trace, trace.call_paths, rank, data, /*streaming=*/true, &records);
   }
   void ExpectEvents(uint64_t events, uint64_t) override {
-    if (gate_) return;  // a window's records at a time: the tables grow to that and are reused
+    if (windows_) {
+      // A window's point-to-point records at a time: those tables grow to
+      // that and are reused. The collective records stay to the end: address
+      // space for one per 64 events (untouched pages cost nothing).
+      try {
+        records.collectives.reserve(records.collectives.size() + events / 64);
+      } catch (const std::bad_alloc&) {
+      }
+      return;
+    }
     // Address space for the big tables (untouched pages cost nothing), so
     // that no table is copied while it grows: a quarter of the block's
     // records each (one send and one receive per 10 records in a stencil).
@@ -55,53 +66,29 @@ class ReplaySink final : public EventSink {
       records.sends.reserve(reserve);
       records.recvs.reserve(reserve);
       records.instances.reserve(reserve);
+      records.collectives.reserve(events / 64);
     } catch (const std::bad_alloc&) {  // no such address space: the tables grow instead
     }
   }
-  void OnEvent(const Event& event, uint32_t index) override {
-    pass_->OnEvent(event, index);
-    if (gate_ && ++window_read_ == window_events_) {
-      window_read_ = 0;
-      Pause();
-    }
-  }
+  void OnEvent(const Event& event, uint32_t index) override { pass_->OnEvent(event, index); }
   void EndRank(uint32_t) override {
     pass_->Finish();
     profiles.push_back(pass_->TakeProfile());
     pass_.reset();
   }
 
-  /// Reads in lock-step windows of `window_events` events through `gate`.
-  void UseGate(WindowGate* gate, uint64_t window_events) {
-    gate_ = gate;
-    window_events_ = std::max<uint64_t>(window_events, 1);
-  }
+  /// The rank is read in windows (matching while reading).
+  void ReadInWindows() { windows_ = true; }
   /// The oldest call instance the pass holds open (kNone: none, or no pass).
   uint32_t OldestOpenInstance() const { return pass_ ? pass_->OldestOpenInstance() : kNone; }
-  /// CPU seconds of the reading thread since the last call (its windows' work).
-  double TakeWindowCpu() {
-    const double cpu = window_cpu_s_;
-    window_cpu_s_ = 0;
-    return cpu;
-  }
-  void StartClock() { clock_s_ = ThreadCpuSeconds(); }
-  void StopClock() { window_cpu_s_ += ThreadCpuSeconds() - clock_s_; }
 
   ReplayRecords records;             // this thread's ranks, in rank order
   std::vector<RankProfile> profiles;  // per rank of the block
   bool has_windows = false;           // the trace defines RMA windows
 
  private:
-  void Pause() {
-    StopClock();
-    gate_->Pause();
-    StartClock();
-  }
-
   std::optional<RankReplayPass> pass_;
-  WindowGate* gate_ = nullptr;
-  uint64_t window_events_ = 0, window_read_ = 0;  // events per window; read in this one
-  double clock_s_ = 0, window_cpu_s_ = 0;
+  bool windows_ = false;
 };
 
 /// One thread's block of ranks.
@@ -142,6 +129,9 @@ ReplayRecords SharedRecords(std::vector<Part>& parts, const std::vector<std::vec
   all.finalize.resize(ranks);
   all.outside_ticks.resize(ranks, 0.0);
   all.sent.Resize(cnodes, ranks);
+  std::size_t collectives = 0;  // one table of that size, not one grown by copying
+  for (const Part& part : parts) collectives += part.sink.records.collectives.size();
+  all.collectives.reserve(collectives);
   for (std::size_t p = 0; p < parts.size(); ++p) {
     ReplayRecords& part = parts[p].sink.records;
     const std::vector<uint32_t>& map = maps[p];
@@ -346,67 +336,159 @@ StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalys
 }
 
 
-/// One reader thread per rank, `threads` of them reading at a time, in
-/// lock-step windows; the point-to-point patterns run after each window on
-/// what it brought, and the records they are done with are dropped
-/// (trace/match_while_reading.h).
-StreamingAnalysis AnalyzeInWindows(const std::string& path, const StreamingAnalysisOptions& options,
-                                   uint32_t threads, uint32_t ranks) {
+/// A thread per block of ranks (at most one per rank), each reading its
+/// ranks in windows of `window_events` event records through one
+/// Otf2BlockReader (an event reader per rank); after each window, the
+/// point-to-point patterns run on what it brought, on the same threads, and
+/// the records they are done with are dropped (trace/match_while_reading.h).
+/// A thread goes on reading the next window as soon as its ranks' Late
+/// Receiver step is done. Returns nothing if a thread could not be started
+/// (the caller reads in blocks instead).
+std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const StreamingAnalysisOptions& options,
+                                                  uint32_t threads, uint32_t ranks) {
+  threads = std::max<uint32_t>(1, std::min(threads, ranks));
+  const uint64_t window = std::max<uint64_t>(options.window_events, 1);
+  // libotf2 does not clear an event reader's chunk buffer, and on a
+  // truncated event file it decodes what the buffer held before. A thread
+  // reading several ranks (and having read the definitions) would hand it
+  // memory freed there, whose bytes can decode as events: fix malloc's
+  // threshold below libotf2's buffers (1 MiB and more), so that each comes
+  // fresh from the kernel (zeroed), as in a fresh reader thread — damaged
+  // inputs then end as the stored reader ends them (not so if the threshold
+  // is raised again after the first window: libotf2 takes buffers later
+  // too). Costs about 0.2 s of system time at 105 M records.
+  mallopt(M_MMAP_THRESHOLD, 512 * 1024);
   std::vector<Part> parts(ranks);
-  WindowGate gate(ranks, threads);
-  std::vector<char> done(ranks, 0);  // set before the reader leaves the gate
-  for (Part& part : parts) part.sink.UseGate(&gate, options.window_events);
-  auto read = [&](uint32_t r) {
-    gate.Enter();
-    parts[r].sink.StartClock();
+  std::vector<ReplayRecords*> tables;
+  for (Part& part : parts) {
+    part.sink.ReadInWindows();
+    tables.push_back(&part.sink.records);
+  }
+  std::vector<char> done(ranks, 0);  // written by the rank's thread while it reads only
+  std::vector<uint32_t> open_instance(ranks, kNone);
+  std::optional<MatchWhileReading> matching;
+  std::vector<double> read_s(threads, 0.0), step_s(threads, 0.0);
+  std::vector<std::exception_ptr> failure(threads);
+  double read_critical_s = 0, p2p_critical_s = 0;
+  bool final = false, stop = false;
+  WindowBarrier barrier(threads);
+  auto slowest = [](std::vector<double>& cpu_s) {
+    const double max = *std::max_element(cpu_s.begin(), cpu_s.end());
+    std::fill(cpu_s.begin(), cpu_s.end(), 0.0);
+    return max;
+  };
+  // Runs on the last thread to arrive, the others waiting.
+  auto after_reading = [&] {
+    read_critical_s += slowest(read_s);
+    p2p_critical_s += slowest(step_s);  // the previous window's Late Receiver step
+    final = std::all_of(done.begin(), done.end(), [](char d) { return d != 0; });
     try {
-      parts[r].trace = ReadOtf2TraceRanks(path, RankPartition{r, ranks}, &parts[r].range, &parts[r].quirks,
-                                          &parts[r].sink);
+      if (!matching) {
+        bool keep_instances = false;  // the RMA records name call instances until the end
+        for (const Part& part : parts) keep_instances = keep_instances || part.sink.has_windows;
+        matching.emplace(tables, static_cast<int>(threads), options.wait_states, keep_instances);
+      }
+      matching->BeginStep();
     } catch (...) {
-      parts[r].error = std::current_exception();
+      failure[0] = std::current_exception();
     }
-    parts[r].sink.StopClock();
-    done[r] = 1;
-    gate.Leave();
+    stop = std::any_of(failure.begin(), failure.end(), [](const std::exception_ptr& e) { return e != nullptr; });
+  };
+  auto after_matching = [&] {
+    p2p_critical_s += slowest(step_s);
+    matching->EndMatching();
+    stop = std::any_of(failure.begin(), failure.end(), [](const std::exception_ptr& e) { return e != nullptr; });
+  };
+  auto block = [&](uint32_t t) {
+    const RankRange range = RankPartition{t, threads}.Of(ranks);
+    double clock = ThreadCpuSeconds();
+    std::optional<Otf2BlockReader> reader;
+    try {
+      reader.emplace(path, RankPartition{t, threads});
+    } catch (...) {
+      for (uint32_t r = range.first; r < range.end; ++r) parts[r].error = std::current_exception(), done[r] = 1;
+    }
+    for (uint32_t r = range.first; r < range.end && reader; ++r) {
+      parts[r].range = RankRange{r, r + 1};
+      try {
+        reader->Begin(r, &parts[r].trace, &parts[r].quirks, &parts[r].sink);
+      } catch (...) {
+        parts[r].error = std::current_exception();
+        done[r] = 1;
+      }
+    }
+    for (;;) {
+      for (uint32_t r = range.first; r < range.end; ++r) {
+        if (done[r]) continue;
+        try {
+          if (!reader->Read(r, window)) done[r] = 1;
+        } catch (...) {
+          parts[r].error = std::current_exception();
+          done[r] = 1;
+        }
+        open_instance[r] = parts[r].sink.OldestOpenInstance();
+      }
+      double now = ThreadCpuSeconds();
+      read_s[t] = now - clock;
+      clock = now;
+      barrier.Arrive(after_reading);
+      if (stop) return;
+      try {
+        matching->MatchAndLateSender(t, done, final);
+      } catch (...) {
+        failure[t] = std::current_exception();
+      }
+      now = ThreadCpuSeconds();
+      step_s[t] = now - clock;
+      clock = now;
+      barrier.Arrive(after_matching);
+      if (stop) return;
+      try {
+        matching->LateReceiverAndDrop(t, open_instance, done, final);
+      } catch (...) {
+        failure[t] = std::current_exception();
+      }
+      now = ThreadCpuSeconds();
+      step_s[t] = now - clock;
+      clock = now;
+      if (final) return;
+    }
+  };
+  // The threads start together once all exist: a block whose thread could
+  // not be started would leave the others waiting at the barrier.
+  std::mutex start_mutex;
+  std::condition_variable start_cv;
+  bool started = false, abandon = false;
+  auto worker = [&](uint32_t t) {
+    {
+      std::unique_lock<std::mutex> lock(start_mutex);
+      start_cv.wait(lock, [&] { return started; });
+      if (abandon) return;
+    }
+    block(t);
   };
   std::vector<std::thread> workers;
-  for (uint32_t r = 0; r < ranks; ++r) {
+  for (uint32_t t = 1; t < threads && !abandon; ++t) {
     try {
-      workers.emplace_back(read, r);
-    } catch (const std::system_error&) {  // the readers started so far finish; then the error
-      parts[r].error = std::current_exception();
-      done[r] = 1;
-      gate.Abandon();
+      workers.emplace_back(worker, t);
+    } catch (const std::system_error&) {
+      abandon = true;
     }
   }
-  std::vector<ReplayRecords*> tables;
-  for (Part& part : parts) tables.push_back(&part.sink.records);
-  std::optional<MatchWhileReading> matching;
-  std::vector<uint32_t> open_instance(ranks, kNone);
-  std::vector<char> finished(ranks, 0);
-  double read_critical_s = 0;  // per window: the slowest reader, or the readers' CPU spread over the threads
-  for (;;) {
-    const bool reading = gate.AwaitWindow();
-    double slowest_s = 0, sum_s = 0;
-    bool keep_instances = false;
-    for (uint32_t r = 0; r < ranks; ++r) {
-      open_instance[r] = parts[r].sink.OldestOpenInstance();
-      finished[r] = done[r];
-      const double cpu_s = parts[r].sink.TakeWindowCpu();
-      slowest_s = std::max(slowest_s, cpu_s);
-      sum_s += cpu_s;
-      keep_instances = keep_instances || parts[r].sink.has_windows;
-    }
-    read_critical_s += std::max(slowest_s, sum_s / threads);
-    if (!matching) matching.emplace(tables, static_cast<int>(threads), options.wait_states, keep_instances);
-    matching->Step(open_instance, finished, /*final=*/!reading);
-    if (!reading) break;
-    gate.Open();
+  {
+    std::lock_guard<std::mutex> lock(start_mutex);
+    started = true;
   }
-  for (std::thread& worker : workers) worker.join();
+  start_cv.notify_all();
+  if (!abandon) block(0);
+  for (std::thread& thread : workers) thread.join();
+  if (abandon) return std::nullopt;
   const double serial_start = ThreadCpuSeconds();
+  p2p_critical_s += *std::max_element(step_s.begin(), step_s.end());  // the final Late Receiver step
   for (const Part& part : parts)  // the lowest rank's error is the first a sequential read meets
     if (part.error) std::rethrow_exception(part.error);
+  for (const std::exception_ptr& error : failure)
+    if (error) std::rethrow_exception(error);
 
   std::vector<std::vector<uint32_t>> maps;
   CallPaths call_paths = UnifyParts(parts, &maps);
@@ -423,7 +505,7 @@ StreamingAnalysis AnalyzeInWindows(const std::string& path, const StreamingAnaly
                                    nullptr, &point_to_point);
   out.sent = std::move(shared.sent);
   out.read_cpu_s = {read_critical_s};
-  out.parallel_cpu_s = matching->CriticalCpuSeconds();
+  out.parallel_cpu_s = p2p_critical_s;
   out.serial_cpu_s = ThreadCpuSeconds() - serial_start;
   return out;
 }
@@ -437,8 +519,10 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
   if (options.window_events > 0) {
     uint64_t event_bytes = 0;
     const uint32_t ranks = CountOtf2Ranks(path, &event_bytes);
-    if (ranks > 0 && ranks <= kMaxWindowedRanks && event_bytes >= options.window_min_rank_bytes * ranks)
-      return AnalyzeInWindows(path, options, threads, ranks);
+    if (ranks > 0 && ranks <= kMaxWindowedRanks && event_bytes >= options.window_min_rank_bytes * ranks) {
+      std::optional<StreamingAnalysis> analysis = AnalyzeInWindows(path, options, threads, ranks);
+      if (analysis) return std::move(*analysis);
+    }
   }
   return AnalyzeInBlocks(path, options, threads);
 }

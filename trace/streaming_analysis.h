@@ -1,8 +1,9 @@
 #pragma once
 // Wait-state analysis of an OTF2 trace at the speed of decoding: the ranks are
 // read by parallel threads (one OTF2_Reader each, like the analysis processes
-// of Scalasca's parallel replay, Geimer et al. 2009, §3) — a reader per rank in
-// lock-step windows with the point-to-point patterns after each window
+// of Scalasca's parallel replay, Geimer et al. 2009, §3) — each thread's block
+// of ranks in lock-step windows (an event reader per rank), with the
+// point-to-point patterns after each window on the same threads
 // (trace/match_while_reading.h), or blocks of ranks read whole — and each
 // rank's events go straight from libotf2's callbacks into the forward replay
 // pass (RankReplayPass) without being stored. The threads' call trees are
@@ -31,17 +32,18 @@ struct StreamingAnalysisOptions {
   /// Threads that read and analyse blocks of ranks; 0 = the cores this
   /// process may run on. More threads than ranks are not started.
   int jobs = 0;
-  /// Events of each rank read per lock-step window, after which the
-  /// point-to-point patterns run on what the window brought and the records
-  /// they are done with are dropped (trace/match_while_reading.h); 0: each
-  /// thread reads its block of ranks whole and every record is held until
-  /// the end. Traces of more than 256 ranks are read in blocks.
+  /// Event records of each rank read per lock-step window (each thread
+  /// reading its block of ranks), after which the point-to-point patterns
+  /// run on what the window brought and the records they are done with are
+  /// dropped (trace/match_while_reading.h); 0: each thread reads its block
+  /// of ranks whole and every record is held until the end. Traces of more
+  /// than 256 ranks are read in blocks.
   uint64_t window_events = uint64_t{1} << 16;
-  /// Windows need a reader per rank, and each costs libotf2's buffers (about
-  /// 8 MB in the generated traces); they pay when the records they save
-  /// (about 9 bytes per event, ~0.6 per byte of event file) are more: the
-  /// trace is read in windows only if its event files hold at least this
-  /// many bytes per rank on average (0: always).
+  /// Windows keep an event reader open per rank (libotf2's buffers, about
+  /// 1 MiB each) and a barrier per window; they save the records (about 9
+  /// bytes per event, ~0.6 per byte of event file): the trace is read in
+  /// windows only if its event files hold at least this many bytes per rank
+  /// on average (0: always).
   uint64_t window_min_rank_bytes = uint64_t{32} << 20;
   WaitStateOptions wait_states;
 
