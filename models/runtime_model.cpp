@@ -143,8 +143,24 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
   struct Scored {
     RuntimeCurve curve;
     std::vector<ForwardError> errors;
+    bool errors_dropped = false;  // beyond kKeptForwardErrors: computed again when weighed
     bool amdahl = false;
   };
+  auto forward_errors = [&](const std::vector<ScalingTerm>& terms) {
+    ForwardValidationOptions forward = options.forward;
+    forward.first_origin = std::max(forward.first_origin, static_cast<int>(terms.size()));
+    return RollingOriginErrors(procs, values, forward, [&](int count) -> Predictor {
+      ScalingModel prefix;
+      if (!FitTermsRelative(terms, procs, values, count, &prefix)) return {};
+      return [prefix](double p) { return prefix.Evaluate(p); };
+    });
+  };
+  // The candidates' forward errors are kept for weighing up to this many (64 MB):
+  // a series of a million process counts has ~2 million per candidate, and
+  // keeping them all took ~0.5 GB (issue 19). Beyond, a candidate's errors are
+  // computed again when it is weighed (the same fits, so the same numbers).
+  constexpr std::size_t kKeptForwardErrors = std::size_t{1} << 22;
+  std::size_t kept_errors = 0;
   std::vector<Scored> scored;
   for (const std::vector<ScalingTerm>& terms : candidates) {
     int parameters = static_cast<int>(terms.size());
@@ -153,16 +169,16 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
     s.amdahl = IsAmdahl(terms);
     s.curve.name = CandidateName(terms);
     if (!FitTermsRelative(terms, procs, values, n, &s.curve.model)) continue;
-    ForwardValidationOptions forward = options.forward;
-    forward.first_origin = std::max(forward.first_origin, parameters);
-    s.errors = RollingOriginErrors(procs, values, forward, [&](int count) -> Predictor {
-      ScalingModel prefix;
-      if (!FitTermsRelative(terms, procs, values, count, &prefix)) return {};
-      return [prefix](double p) { return prefix.Evaluate(p); };
-    });
+    s.errors = forward_errors(terms);
     s.curve.forward_errors = static_cast<int>(s.errors.size());
     s.curve.forward_log_rms = RmsLogError(s.errors);
     if (s.curve.forward_errors < options.min_forward_errors && !s.amdahl) continue;
+    kept_errors += s.errors.size();
+    if (kept_errors > kKeptForwardErrors) {
+      kept_errors -= s.errors.size();
+      s.errors = {};
+      s.errors_dropped = true;
+    }
     scored.push_back(std::move(s));
   }
   // Thin evidence: Amdahl alone (or the only candidate that could be fitted).
@@ -230,16 +246,14 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
     for (Scored& s : scored) total += (s.curve.weight = std::exp(-(s.curve.forward_log_rms - best) / scale));
   }
   RuntimeModel out;
-  std::vector<ForwardError> errors;
-  std::vector<double> weights;
+  ForwardErrorSums errors;  // every member's errors weighted by its weight, member by member
   int independent = 0;
   for (Scored& s : scored) {
     s.curve.weight /= total;
     if (s.curve.weight < 1e-6) continue;
-    for (const ForwardError& e : s.errors) {
-      errors.push_back(e);
-      weights.push_back(s.curve.weight);
-    }
+    if (s.errors_dropped) s.errors = forward_errors(s.curve.model.terms);
+    for (const ForwardError& e : s.errors) errors.Add(e, s.curve.weight);
+    if (s.errors_dropped) s.errors = {};
     independent = std::max(independent, s.curve.forward_errors);
     out.members.push_back(s.curve);
   }
@@ -256,7 +270,7 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
   ExtrapolationErrorOptions error_options = options.error;
   if (use_prior) error_options.prior_log_sd_per_octave = options.prior.per_octave_log_sd;
   out.corpus_prior = use_prior;
-  out.error = CalibrateExtrapolationError(errors, weights, independent, in_sample, error_options);
+  out.error = CalibrateExtrapolationError(errors, independent, in_sample, error_options);
   *model = std::move(out);
   return true;
 }
