@@ -92,7 +92,7 @@ int PerRankSites(const RunStats& run, int ranks) {
 }
 
 std::string SourceOf(const RunStats& run) {
-  return run.sources.empty() ? (run.app.empty() ? std::string("run") : run.app) : run.sources.front();
+  return run.sources.empty() ? (run.app.empty() ? std::string("run") : run.app.str()) : run.sources.front();
 }
 
 std::string Seconds(double value) { return FormatDouble("%.3g s", value); }

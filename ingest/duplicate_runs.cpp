@@ -25,7 +25,7 @@ std::string Folder(const std::string& path) {
 }
 
 bool SameConfiguration(const RunStats& a, const RunStats& b) {
-  return ToLower(a.app) == ToLower(b.app) && a.problem_class == b.problem_class && a.procs == b.procs;
+  return ToLower(a.app.str()) == ToLower(b.app.str()) && a.problem_class == b.problem_class && a.procs == b.procs;
 }
 
 // A table row says threads only when it has a threads column.

@@ -104,6 +104,7 @@ std::vector<RunStats> ExtrapToRunStats(const ExtrapExperiment& experiment, const
   for (const std::vector<double>& values : root->values) repetitions += values.size();
   runs.reserve(repetitions);  // one record per repetition: 10^6 on one DATA line are 10^6 records
   TextMapPool shared;         // and one derivations map for all of them
+  const SharedText series_text(series), app_text(root->callpath);  // and one block per text
   for (std::size_t p = 0; p < experiment.points.size(); ++p) {
     double procs = experiment.points[p];
     if (procs < 1 || procs > 1e8 || procs != std::floor(procs))
@@ -112,8 +113,8 @@ std::vector<RunStats> ExtrapToRunStats(const ExtrapExperiment& experiment, const
                                     "parameter with --parameter NAME");
     for (std::size_t r = 0; r < root->values[p].size(); ++r) {
       RunStats run;
-      run.series = series;
-      run.app = root->callpath;
+      run.series = series_text;
+      run.app = app_text;
       run.procs = static_cast<int>(procs);
       run.sources = {path};
       run.origin = root->callpath + "|" + root->metric + "|" + experiment.parameter + "=" + FormatNumber(procs) + "|r" +

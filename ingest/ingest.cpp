@@ -261,7 +261,7 @@ std::size_t DropOtherSeriesRows(const std::string& filter, std::vector<RunStats>
   runs->erase(std::remove_if(runs->begin(), runs->end(),
                              [&](const RunStats& run) {
                                return IsStatisticsTableRow(run) && !run.series.empty() && run.sources.size() == 1 &&
-                                      ToLower(run.series).find(wanted) == std::string::npos;
+                                      ToLower(run.series.str()).find(wanted) == std::string::npos;
                              }),
               runs->end());
   return before - runs->size();

@@ -169,7 +169,7 @@ void ReconcileMachineNames(std::vector<RunStats>* runs) {
     if (!run.hosts.empty() || run.machine.empty() || from_hosts.count(run.machine)) continue;
     std::set<std::string> named;
     std::string word;
-    for (char c : ToLower(run.machine) + " ") {
+    for (char c : ToLower(run.machine.str()) + " ") {
       if (std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_') {
         word += c;
         continue;
@@ -215,13 +215,13 @@ std::vector<std::string> ExplainSeriesIdentity(const Series& series) {
         note("series " + series.key.series, "table column series");
         continue;
       }
-      note("app " + (run.app.empty() ? std::string("(unknown)") : run.app),
+      note("app " + (run.app.empty() ? std::string("(unknown)") : run.app.str()),
            Derivation(run, "app", run.app.empty() ? "no file names it" : "not recorded"));
       if (!run.problem_class.empty())
         note("class " + run.problem_class, Derivation(run, "problem_class", "not recorded"));
       note("threads/process " + std::to_string(run.threads_per_proc),
            Derivation(run, "threads_per_proc", "no file states it (1 assumed)"));
-      note("machine " + (run.machine.empty() ? std::string("(unknown)") : run.machine),
+      note("machine " + (run.machine.empty() ? std::string("(unknown)") : run.machine.str()),
            Derivation(run, "machine", "no file names a host or machine"));
       if (!run.variant.empty()) note("configuration " + run.variant, "run-configuration words of the file name");
     }

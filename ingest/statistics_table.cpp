@@ -111,7 +111,7 @@ class RowBuilder {
 // files) whose name does not contain the filter is dropped.
 bool Kept(const RunStats& run, TableRowFilter* filter) {
   if (!filter || filter->series.empty() || run.series.empty() || run.sources.size() != 1) return true;
-  if (ToLower(run.series).find(ToLower(filter->series)) != std::string::npos) return true;
+  if (ToLower(run.series.str()).find(ToLower(filter->series)) != std::string::npos) return true;
   ++filter->dropped;
   return false;
 }
@@ -313,6 +313,7 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
     // At most one record per line: no doubling of a million records as they come.
     runs.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
     TextMapPool shared;  // the rows' derivations and details, one map per distinct content
+    SharedTextPool texts;  // the rows' identity texts, one block per distinct text
     while (true) {
       for (std::string& value : values) value.clear();
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
@@ -324,6 +325,7 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
       runs.push_back(std::move(run));
       runs.back().derivations.ShareWith(&shared);
       runs.back().details.ShareWith(&shared);
+      ShareIdentityTexts(&runs.back(), &texts);
     }
   } catch (const io::error::extra_column_in_header& error) {
     throw InputError(path, 1, std::string("unknown column '") + error.column_name +
@@ -354,6 +356,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
   std::vector<RunStats> runs;
   runs.reserve(rows->size());
   TextMapPool shared;
+  SharedTextPool texts;
   for (std::size_t k = 0; k < rows->size(); ++k) {
     int line = k < lines.size() ? lines[k] : 1;
     const nlohmann::json& object = (*rows)[k];
@@ -383,6 +386,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     runs.push_back(std::move(run));
     runs.back().derivations.ShareWith(&shared);
     runs.back().details.ShareWith(&shared);
+    ShareIdentityTexts(&runs.back(), &texts);
   }
   if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));

@@ -79,16 +79,15 @@ ExtrapolationError CalibrateExtrapolationError(const std::vector<ForwardError>& 
                                                const std::vector<double>& weights,
                                                int independent_errors, double in_sample_log_rms,
                                                const ExtrapolationErrorOptions& options) {
+  ForwardErrorSums sums;
+  for (std::size_t k = 0; k < errors.size(); ++k) sums.Add(errors[k], k < weights.size() ? weights[k] : 1.0);
+  return CalibrateExtrapolationError(sums, independent_errors, in_sample_log_rms, options);
+}
+
+ExtrapolationError CalibrateExtrapolationError(const ForwardErrorSums& sums, int independent_errors,
+                                               double in_sample_log_rms, const ExtrapolationErrorOptions& options) {
   ExtrapolationError out;
-  double sum = 0, weight_sum = 0;
-  for (std::size_t k = 0; k < errors.size(); ++k) {
-    const ForwardError& e = errors[k];
-    if (!(e.distance_log2 > 0)) continue;
-    double w = k < weights.size() ? weights[k] : 1.0;
-    double rate = e.log_error / e.distance_log2;
-    sum += w * rate * rate;
-    weight_sum += w;
-  }
+  const double sum = sums.weighted_rate_squares, weight_sum = sums.weights;
   out.forward_errors = weight_sum > 0 ? independent_errors : 0;
   double count = static_cast<double>(out.forward_errors);
   double observed = weight_sum > 0 ? sum / weight_sum : 0.0;

@@ -387,6 +387,7 @@ std::vector<ProcsObservation> ObserveGroups(const std::vector<const RunGroup*>& 
                                             const mva::Options& mva_options,
                                             std::vector<RunDecomposition>* decompositions) {
   std::vector<ProcsObservation> observations;
+  observations.reserve(groups.size());  // ~170 bytes each: a million P would double to 340 MB while growing
   for (const RunGroup* one : groups) {
     const RunGroup& group = *one;
     ProcsObservation o;

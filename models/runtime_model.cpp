@@ -121,14 +121,33 @@ namespace {
 struct Scored {
   RuntimeCurve curve;
   std::vector<ForwardError> errors;
+  bool errors_dropped = false;  // beyond kKeptForwardErrors: computed again when weighed
   bool amdahl = false;
 };
 
+// The candidates' forward errors are kept for weighing up to this many (64 MB): a series of a
+// million process counts has ~2 million per candidate, and keeping them all took ~0.5 GB
+// (issue 19). Beyond, a candidate's errors are computed again when it is weighed (the same
+// fits, so the same numbers).
+constexpr std::size_t kKeptForwardErrors = std::size_t{1} << 22;
+
+std::vector<ForwardError> ForwardErrorsOf(const std::vector<ScalingTerm>& terms, const std::vector<double>& procs,
+                                          const std::vector<double>& values, const RuntimeModelOptions& options) {
+  ForwardValidationOptions forward = options.forward;
+  forward.first_origin = std::max(forward.first_origin, static_cast<int>(terms.size()));
+  return RollingOriginErrors(procs, values, forward, [&](int count) -> Predictor {
+    ScalingModel prefix;
+    if (!FitTermsRelative(terms, procs, values, count, &prefix)) return {};
+    return [prefix](double p) { return prefix.Evaluate(p); };
+  });
+}
+
 /// One family of candidates fitted and weighted (weights summing to 1); `evidence` tells whether
 /// forward validation weighted them (false: Amdahl alone, or one constant-free fallback).
+/// `kept_errors` counts the forward errors kept so far (kKeptForwardErrors).
 std::vector<Scored> ScoreFamily(const std::vector<std::vector<ScalingTerm>>& candidates,
                                 const std::vector<double>& procs, const std::vector<double>& values,
-                                const RuntimeModelOptions& options, bool* evidence) {
+                                const RuntimeModelOptions& options, std::size_t* kept_errors, bool* evidence) {
   const int n = static_cast<int>(procs.size());
   std::vector<Scored> scored;
   for (const std::vector<ScalingTerm>& terms : candidates) {
@@ -138,16 +157,16 @@ std::vector<Scored> ScoreFamily(const std::vector<std::vector<ScalingTerm>>& can
     s.amdahl = IsAmdahl(terms);
     s.curve.name = CandidateName(terms);
     if (!FitTermsRelative(terms, procs, values, n, &s.curve.model)) continue;
-    ForwardValidationOptions forward = options.forward;
-    forward.first_origin = std::max(forward.first_origin, parameters);
-    s.errors = RollingOriginErrors(procs, values, forward, [&](int count) -> Predictor {
-      ScalingModel prefix;
-      if (!FitTermsRelative(terms, procs, values, count, &prefix)) return {};
-      return [prefix](double p) { return prefix.Evaluate(p); };
-    });
+    s.errors = ForwardErrorsOf(terms, procs, values, options);
     s.curve.forward_errors = static_cast<int>(s.errors.size());
     s.curve.forward_log_rms = RmsLogError(s.errors);
     if (s.curve.forward_errors < options.min_forward_errors && !s.amdahl) continue;
+    *kept_errors += s.errors.size();
+    if (*kept_errors > kKeptForwardErrors) {
+      *kept_errors -= s.errors.size();
+      s.errors = {};
+      s.errors_dropped = true;
+    }
     scored.push_back(std::move(s));
   }
   // Thin evidence: Amdahl alone (or the only candidate that could be fitted).
@@ -256,7 +275,8 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
   }
 
   bool evidence = false;
-  std::vector<Scored> scored = ScoreFamily(candidates, procs, values, options, &evidence);
+  std::size_t kept_errors = 0;
+  std::vector<Scored> scored = ScoreFamily(candidates, procs, values, options, &kept_errors, &evidence);
   if (scored.empty()) {  // one point, or nothing fits: a constant through the points
     RuntimeCurve constant;
     constant.name = "1";
@@ -274,7 +294,7 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
     RuntimeModelOptions cost = options;
     cost.prior = ExtrapolationPrior();
     bool cost_evidence = false;
-    std::vector<Scored> laws = ScoreFamily(CostLawCandidates(), procs, values, cost, &cost_evidence);
+    std::vector<Scored> laws = ScoreFamily(CostLawCandidates(), procs, values, cost, &kept_errors, &cost_evidence);
     if (cost_evidence && !laws.empty()) {
       double share = options.cost_law_share;
       if (options.cost_law_adaptive) {
@@ -305,15 +325,13 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
   }
   const bool use_prior = options.prior.known && evidence;
   RuntimeModel out;
-  std::vector<ForwardError> errors;
-  std::vector<double> weights;
+  ForwardErrorSums errors;  // every member's errors weighted by its weight, member by member
   int independent = 0;
   for (Scored& s : scored) {
     if (s.curve.weight < 1e-6) continue;
-    for (const ForwardError& e : s.errors) {
-      errors.push_back(e);
-      weights.push_back(s.curve.weight);
-    }
+    if (s.errors_dropped) s.errors = ForwardErrorsOf(s.curve.model.terms, procs, values, options);
+    for (const ForwardError& e : s.errors) errors.Add(e, s.curve.weight);
+    if (s.errors_dropped) s.errors = {};
     independent = std::max(independent, s.curve.forward_errors);
     out.members.push_back(s.curve);
   }
@@ -330,7 +348,7 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
   ExtrapolationErrorOptions error_options = options.error;
   if (use_prior) error_options.prior_log_sd_per_octave = options.prior.per_octave_log_sd;
   out.corpus_prior = use_prior;
-  out.error = CalibrateExtrapolationError(errors, weights, independent, in_sample, error_options);
+  out.error = CalibrateExtrapolationError(errors, independent, in_sample, error_options);
   *model = std::move(out);
   return true;
 }

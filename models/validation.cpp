@@ -98,15 +98,25 @@ bool ValidateSeries(const Series& series, const ValidationOptions& options,
     r.summary.mode = "split (train " + list + ")";
     if (!FitSeriesModel(series, used, options.prediction, &r.model, error)) return false;
     for (const RunGroup& group : series.groups) {
-      if (std::find(all.begin(), all.end(), group.procs) == all.end()) continue;
+      if (!std::binary_search(all.begin(), all.end(), group.procs)) continue;  // `all` is sorted as the groups
       bool training = train.count(group.procs) > 0;
       r.rows.push_back(CompareWithMeasured(group, r.model.Predict(group.procs), training));
     }
   } else {
     r.summary.mode = "leave-one-out";
+    if (all.size() > kMaxLeaveOneOutProcs) {
+      const RunGroup& first = series.groups.front();
+      const std::string where = first.runs.empty() || first.runs.front().sources.empty()
+                                    ? std::string()
+                                    : first.runs.front().sources.front() + ": ";
+      *error = where + "series " + series.name + " has " + std::to_string(all.size()) +
+               " process counts; leave-one-out would refit it once per count (at most " +
+               std::to_string(kMaxLeaveOneOutProcs) + "): validate a split with --train P,P,...";
+      return false;
+    }
     if (!FitSeriesModel(series, {}, options.prediction, &r.model, error)) return false;
     for (const RunGroup& group : series.groups) {
-      if (std::find(all.begin(), all.end(), group.procs) == all.end()) continue;
+      if (!std::binary_search(all.begin(), all.end(), group.procs)) continue;  // `all` is sorted as the groups
       std::vector<int> rest;
       for (int p : all)
         if (p != group.procs) rest.push_back(p);

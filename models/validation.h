@@ -2,6 +2,7 @@
 // How good is the prediction? Fit on some process counts, predict the others
 // and compare with what was measured: relative error, Buckwalter 2005's 10% and 30%
 // bands, and whether the measured time lies inside the prediction interval.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,12 @@ struct ValidationResult {
 ValidationRow CompareWithMeasured(const RunGroup& group, const ProcsPrediction& predicted, bool training);
 /// Fills result->summary from its non-training rows.
 void SummarizeValidation(double level, ValidationResult* result);
+
+/// Leave-one-out refits a series once per process count, each fit over all the
+/// others: quadratic (~10 s of CPU at 1,000 counts, 2.6 s at 500). A series with
+/// more counts is refused with a hint to validate a split (--train) instead; a
+/// million counts would take days (issue 19, one long series).
+constexpr std::size_t kMaxLeaveOneOutProcs = 1000;
 
 /// Validates one series. Returns false with `error` when nothing can be predicted
 /// (e.g. the training set is empty or covers every process count).

@@ -69,6 +69,13 @@ MpiActivity ClassifyMpiCall(const std::string& mpi_function) {
   return MpiActivity::kOther;
 }
 
+void ShareIdentityTexts(RunStats* run, SharedTextPool* pool) {
+  for (SharedText* text : {&run->series, &run->app, &run->problem_class, &run->problem_size, &run->machine,
+                           &run->allocation, &run->data_set, &run->variant, &run->verification,
+                           &run->npb_version, &run->tool_version})
+    text->ShareWith(pool);
+}
+
 double RunStats::TotalTimeSeconds() const {
   if (Known(wall_time_s)) return wall_time_s;
   if (Known(app_time_max_s)) return app_time_max_s;

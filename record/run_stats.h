@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "record/rank_values.h"
+#include "record/shared_text.h"
 #include "record/text_map.h"
 
 namespace qnm {
@@ -46,11 +47,11 @@ struct CallSiteStats {
 
 struct RunStats {
   // ---- identity -------------------------------------------------------
-  std::string series;         // explicit series name (statistics tables); empty = from the key
-  std::string app;            // "lu", "bt-mz", "CoMD-mpi", lower-case for NPB
-  std::string problem_class;  // NPB class "C", or empty
-  std::string problem_size;   // NPB "Size" text ("162x 162x 162"), or empty
-  std::string machine;        // host-name stem (mpiP hosts, info file) or a table's machine/system, or empty
+  SharedText series;         // explicit series name (statistics tables); empty = from the key
+  SharedText app;            // "lu", "bt-mz", "CoMD-mpi", lower-case for NPB
+  SharedText problem_class;  // NPB class "C", or empty
+  SharedText problem_size;   // NPB "Size" text ("162x 162x 162"), or empty
+  SharedText machine;        // host-name stem (mpiP hosts, info file) or a table's machine/system, or empty
   std::vector<std::string> hosts;  // host names the run's files name (mpiP MPI Task Assignment, info file)
   int procs = 0;              // MPI processes (NPB "active" processes when they differ)
   int procs_requested = 0;    // NPB "Total processes" (0 = same as procs)
@@ -60,15 +61,15 @@ struct RunStats {
   int work_units = 0;         // independent units of work the problem splits into (NPB-MZ zones); 0 = unknown
   bool work_units_equal = false;  // the units are of one size (SP-MZ and LU-MZ zones, --work-units): P ranks
                                   // that do not divide them leave the busiest ceil(work_units / P) of them
-  std::string allocation;     // "block", "cyclic", "one-per-node" or empty
+  SharedText allocation;     // "block", "cyclic", "one-per-node" or empty
   std::vector<std::string> sources;  // every file that contributed to this record
   // Where the measurement came from: "<file content digest>#<place in the
   // file>" (an Extra-P value: "#<call path>|<metric>|<point>|r<repetition>").
   // Two records of one origin are one measurement read twice; equal numbers
   // from different origins are different runs (ingest/duplicate_runs.h).
   std::string origin;
-  std::string data_set;       // data-set tag from the file name ("tpatki-npbmz", "st-g5k"), or empty
-  std::string variant;        // run-configuration words from the file name ("eth O3", "td"), or empty
+  SharedText data_set;       // data-set tag from the file name ("tpatki-npbmz", "st-g5k"), or empty
+  SharedText variant;        // run-configuration words from the file name ("eth O3", "td"), or empty
 
   // ---- times ------------------------------------------------------------
   double wall_time_s = kUnknown;  // the application's own timer (NPB "Time in seconds", table time_s)
@@ -102,9 +103,9 @@ struct RunStats {
   double mops_total = kUnknown;
   double mops_per_proc = kUnknown;
   int iterations = 0;
-  std::string verification;  // "SUCCESSFUL", "UNSUCCESSFUL", "NOT PERFORMED" or empty
-  std::string npb_version;
-  std::string tool_version;  // mpiP / Score-P version
+  SharedText verification;  // "SUCCESSFUL", "UNSUCCESSFUL", "NOT PERFORMED" or empty
+  SharedText npb_version;
+  SharedText tool_version;  // mpiP / Score-P version
   TextMap details;  // compile flags, dates, command, ... (shared between records until changed)
 
   /// How each derived value was derived, keyed by field name, e.g.
@@ -118,6 +119,11 @@ struct RunStats {
   /// empty, and records each derivation. Idempotent.
   void Derive();
 };
+
+/// Makes the identity texts of `run` share the blocks of equal texts of
+/// earlier records in `pool` (a table's rows repeat their series, app and
+/// machine: one block for all rows instead of one per row).
+void ShareIdentityTexts(RunStats* run, SharedTextPool* pool);
 
 /// Key of a series: runs that differ only in process count (and repetition).
 struct SeriesKey {

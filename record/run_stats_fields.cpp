@@ -7,7 +7,7 @@ namespace {
 
 using Kind = RunStatsField::Kind;
 
-RunStatsField Text(const char* column, const char* member, std::string RunStats::*field,
+RunStatsField Text(const char* column, const char* member, SharedText RunStats::*field,
                    const char* description, bool written = true) {
   RunStatsField row{column, member, "", description, Kind::kText};
   row.text = field;

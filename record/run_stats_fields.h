@@ -26,7 +26,7 @@ struct RunStatsField {
   const char* unit;         // "s", "count", "bytes", "Mop/s" or "" for text
   const char* description;  // one line for people
   Kind kind;
-  std::string RunStats::*text = nullptr;
+  SharedText RunStats::*text = nullptr;
   int RunStats::*count = nullptr;
   double RunStats::*number = nullptr;
   const char* detail = nullptr;  // kDetail: the key in RunStats::details

@@ -42,7 +42,7 @@ std::string LabelOf(const RunStats& run) {
     for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (lower.find(".mpip") != std::string::npos) return source;
   }
-  return run.sources.empty() ? run.app : run.sources.front();
+  return run.sources.empty() ? run.app.str() : run.sources.front();
 }
 
 void RunImbalance(const ImbalanceArgs& args) {

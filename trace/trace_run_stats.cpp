@@ -150,7 +150,7 @@ RunStats ReadTraceRunStats(const std::string& path, const StreamingAnalysisOptio
 std::string RunStatsTable(const RunStats& run) {
   std::ostringstream out;
   char line[256];
-  out << "Run statistics from " << (run.sources.empty() ? run.app : run.sources.front()) << "\n";
+  out << "Run statistics from " << (run.sources.empty() ? run.app.str() : run.sources.front()) << "\n";
   auto row = [&](const char* label, double value, const char* unit) {
     std::snprintf(line, sizeof line, "  %-34s %14.6g %s\n", label, value, unit);
     out << line;

@@ -13,7 +13,7 @@ using trace::Hypothesis;
 using trace::HypothesisKind;
 
 std::string FileOf(const RunStats& run) {
-  return run.sources.empty() ? run.app : run.sources.front();
+  return run.sources.empty() ? run.app.str() : run.sources.front();
 }
 
 double MaxOf(const std::vector<double>& values) {

@@ -63,7 +63,7 @@ Series ApplyWhatifToSeries(const Series& series, const std::vector<trace::Hypoth
     for (const RunStats& run : group.runs) {
       WhatifRun change;
       change.procs = run.procs;
-      change.source = run.sources.empty() ? run.app : run.sources.front();
+      change.source = run.sources.empty() ? run.app.str() : run.sources.front();
       if (IsTraceRun(run)) {
         trace::WhatifSummary summary;
         after.push_back(SimulateTraceRun(run, hypotheses, &summary));
