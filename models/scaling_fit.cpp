@@ -17,49 +17,31 @@ std::string FormatNumber(double value) {
   return buffer;
 }
 
-/// What one NNLS reuses from support to support: the right-hand side, and per
-/// number of columns the matrix and its QR (sized once, filled again). A fresh
-/// vector, matrix and QR per support made malloc/free a third of the time of
-/// FitTermsRelative, itself 46% of `validate` with MPI columns (issue 19). The
-/// same Eigen decomposition runs on the same numbers: the results are unchanged.
-struct SupportWorkspace {
-  explicit SupportWorkspace(const std::vector<double>& rhs)
-      : b(Eigen::Map<const Eigen::VectorXd>(rhs.data(), static_cast<Eigen::Index>(rhs.size()))) {}
-  static constexpr int kMaxColumns = 32;  // supports are bit masks of an unsigned
-  Eigen::VectorXd b;
-  Eigen::MatrixXd a[kMaxColumns + 1];  // by number of columns in the support
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr[kMaxColumns + 1];
-  Eigen::VectorXd x;
-};
-
 /// Least squares on the columns in `support` (bit mask); false when singular.
-bool SolveSupport(const std::vector<std::vector<double>>& columns, unsigned support, SupportWorkspace* ws,
-                  std::vector<double>* coefficients, double* residual) {
-  const Eigen::Index rows = ws->b.size();
-  int used[SupportWorkspace::kMaxColumns];
-  int count = 0;
-  for (int c = 0; c < static_cast<int>(columns.size()) && c < SupportWorkspace::kMaxColumns; ++c)
-    if (support & (1u << c)) used[count++] = c;
+bool SolveSupport(const std::vector<std::vector<double>>& columns, const std::vector<double>& rhs,
+                  unsigned support, std::vector<double>* coefficients, double* residual) {
+  int rows = static_cast<int>(rhs.size());
+  std::vector<int> used;
+  for (int c = 0; c < static_cast<int>(columns.size()); ++c)
+    if (support & (1u << c)) used.push_back(c);
   coefficients->assign(columns.size(), 0.0);
-  if (count == 0) {
-    *residual = ws->b.norm();
+  Eigen::VectorXd b = Eigen::Map<const Eigen::VectorXd>(rhs.data(), rows);
+  if (used.empty()) {
+    *residual = b.norm();
     return true;
   }
-  if (count > rows) return false;
-  Eigen::MatrixXd& a = ws->a[count];
-  a.resize(rows, count);  // allocates only the first time this many columns are solved
-  for (int k = 0; k < count; ++k)
-    for (Eigen::Index r = 0; r < rows; ++r) a(r, k) = columns[used[k]][r];
-  Eigen::ColPivHouseholderQR<Eigen::MatrixXd>& qr = ws->qr[count];
-  qr.compute(a);
-  if (qr.rank() < count) return false;
-  ws->x = qr.solve(ws->b);
-  const Eigen::VectorXd& x = ws->x;
-  for (int k = 0; k < count; ++k) {
+  if (static_cast<int>(used.size()) > rows) return false;
+  Eigen::MatrixXd a(rows, used.size());
+  for (int k = 0; k < static_cast<int>(used.size()); ++k)
+    for (int r = 0; r < rows; ++r) a(r, k) = columns[used[k]][r];
+  Eigen::ColPivHouseholderQR<Eigen::MatrixXd> qr(a);
+  if (qr.rank() < static_cast<int>(used.size())) return false;
+  Eigen::VectorXd x = qr.solve(b);
+  for (int k = 0; k < static_cast<int>(used.size()); ++k) {
     if (!std::isfinite(x(k))) return false;
     (*coefficients)[used[k]] = x(k);
   }
-  *residual = (a * x - ws->b).norm();
+  *residual = (a * x - b).norm();
   return true;
 }
 
@@ -189,17 +171,16 @@ double SmallNonnegativeLeastSquares(const std::vector<std::vector<double>>& colu
   unsigned full = (1u << n) - 1;
   double best = std::numeric_limits<double>::infinity();
   std::vector<double> trial;
-  SupportWorkspace workspace(rhs);
   if (!nonnegative) {
     double residual = kNaN;
-    if (SolveSupport(columns, full, &workspace, coefficients, &residual)) return residual;
+    if (SolveSupport(columns, rhs, full, coefficients, &residual)) return residual;
     return kNaN;
   }
   // The NNLS optimum is the unconstrained optimum on some support where every
   // coefficient is >= 0; with <= 6 columns all supports can be tried.
   for (unsigned support = 0; support <= full; ++support) {
     double residual = kNaN;
-    if (!SolveSupport(columns, support, &workspace, &trial, &residual)) continue;
+    if (!SolveSupport(columns, rhs, support, &trial, &residual)) continue;
     bool feasible = std::all_of(trial.begin(), trial.end(), [](double c) { return c >= 0; });
     // A support must reduce the residual clearly to replace the one found first.
     if (feasible && (!std::isfinite(best) || residual < best - 1e-12 * std::max(1.0, best))) {
