@@ -13,11 +13,15 @@
 // uniform average ("uniform"), the weighting of the previous round.
 //
 // Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--write-prior FILE] [--force CONFIG]
+//                       [--objective mean|median|wins]
 //   --data        bench/data (scaling/, scaling2/, mpip-scaling/)
 //   --tests       the project's tests/data (NPB tables, mpiP reports of NPB-MZ on cab)
 //   --quiet       only the summaries, no per-series rows
 //   --write-prior the corpus prior learned on every source, as JSON (not shipped: not chosen)
 //   --force       every source gets configuration CONFIG (its best temperature on the other sources)
+//   --objective   what the leave-one-source-out choice minimises over the other sources' series:
+//                 the mean (default) or median |log error| at the largest P, or the share of
+//                 series not better than Extra-P there (the tables then show that value)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -640,7 +644,8 @@ int main(int argc, char** argv) {
       }
       std::printf(" %s, temperature %.1f |\n", pair_config(chosen).name, pair_temperature(chosen));
     };
-    // The objective: the mean (default) or the median of the series' |log error| at the largest P.
+    // The objective: the mean (default) or the median of the series' |log error| at the largest P,
+    // or ("wins") the share of series not better than Extra-P.
     auto summarise = [&](const std::vector<double>& errors) {
       if (errors.empty()) return 0.0;
       if (objective_kind == "median") return Median(errors);

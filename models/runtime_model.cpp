@@ -143,7 +143,7 @@ std::vector<ForwardError> ForwardErrorsOf(const std::vector<ScalingTerm>& terms,
 }
 
 /// One family of candidates fitted and weighted (weights summing to 1); `evidence` tells whether
-/// forward validation weighted them (false: Amdahl alone, or one constant-free fallback).
+/// forward validation weighted them (false: too few forward errors, Amdahl alone if it fitted).
 /// `kept_errors` counts the forward errors kept so far (kKeptForwardErrors).
 std::vector<Scored> ScoreFamily(const std::vector<std::vector<ScalingTerm>>& candidates,
                                 const std::vector<double>& procs, const std::vector<double>& values,
