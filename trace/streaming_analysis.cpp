@@ -270,6 +270,11 @@ namespace {
 /// on the blocks' records once every rank is read.
 StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalysisOptions& options,
                                   uint32_t threads) {
+  // As in AnalyzeInWindows: a thread reading several ranks hands libotf2's next chunk buffer
+  // memory freed by the rank before, and on a truncated event file libotf2 decodes those stale
+  // bytes; with two or more threads that could go on for ever (a damaged stencil trace in the
+  // robustness slice hung one run in a few). Buffers of 512 KiB and more come fresh from the kernel.
+  mallopt(M_MMAP_THRESHOLD, 512 * 1024);
   std::vector<Part> parts(threads);
   auto read = [&](uint32_t p) {
     const double start = ThreadCpuSeconds();
