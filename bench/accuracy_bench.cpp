@@ -319,16 +319,21 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
 }
 
 /// |log(predicted / measured)| at the series' largest predicted P (kFailedLogError without a prediction).
+/// The row of the series' largest predicted (not training) P; null when there is none.
+const qnm::ValidationRow* LastPredictedRow(const qnm::ValidationResult& result) {
+  for (auto row = result.rows.rbegin(); row != result.rows.rend(); ++row)
+    if (!row->training) return &*row;
+  return nullptr;
+}
+
 double LastLogError(const Entry& e, const qnm::PredictionOptions& options) {
   qnm::ValidationResult result;
   std::string error;
   if (!Validate(e, options, &result, &error)) return qnm::kFailedLogError;
-  for (auto row = result.rows.rbegin(); row != result.rows.rend(); ++row) {
-    if (row->training) continue;
-    double v = row->predicted.total.value_s;
-    return v > 0 && std::isfinite(v) ? std::fabs(std::log(v / row->measured_s)) : qnm::kFailedLogError;
-  }
-  return qnm::kFailedLogError;
+  const qnm::ValidationRow* row = LastPredictedRow(result);
+  if (!row) return qnm::kFailedLogError;
+  double v = row->predicted.total.value_s;
+  return v > 0 && std::isfinite(v) ? std::fabs(std::log(v / row->measured_s)) : qnm::kFailedLogError;
 }
 
 /// 1 when the configuration is not better than Extra-P at the series' largest predicted P, 0 when
@@ -338,15 +343,13 @@ double LossAgainstPeer(const Entry& e, const qnm::PredictionOptions& options) {
   qnm::ValidationResult result;
   std::string error;
   if (!Validate(e, options, &result, &error)) return 1;
-  for (auto row = result.rows.rbegin(); row != result.rows.rend(); ++row) {
-    if (row->training) continue;
-    auto it = e.peer->find(row->procs);
-    if (it == e.peer->end()) return NAN;
-    double ours = RelativeError(row->predicted.total.value_s, row->measured_s);
-    double peer = RelativeError(it->second, row->measured_s);
-    return std::isfinite(ours) && !(ours >= peer) ? 0 : 1;
-  }
-  return NAN;
+  const qnm::ValidationRow* row = LastPredictedRow(result);
+  if (!row) return NAN;
+  auto it = e.peer->find(row->procs);
+  if (it == e.peer->end()) return NAN;
+  double ours = RelativeError(row->predicted.total.value_s, row->measured_s);
+  double peer = RelativeError(it->second, row->measured_s);
+  return std::isfinite(ours) && !(ours >= peer) ? 0 : 1;
 }
 
 // ------------------------------------------- the interval's pooled rate ---
@@ -655,6 +658,10 @@ int main(int argc, char** argv) {
         if (!std::isnan(e)) sum += e, ++n;
       return n ? sum / n : 0.0;
     };
+    // A series' value under the objective: its loss against Extra-P, or its |log error|.
+    auto series_value = [&](const Entry& e, const qnm::PredictionOptions& o) {
+      return objective_kind == "wins" ? LossAgainstPeer(e, o) : LastLogError(e, o);
+    };
     std::vector<std::vector<double>> all_errors(pairs);
     for (const std::string& source : sources) {
       std::vector<double> objective(pairs, 0.0);
@@ -662,9 +669,8 @@ int main(int argc, char** argv) {
         std::vector<double> errors;
         for (const Entry& e : corpus) {
           if (e.source == source) continue;
-          const qnm::PredictionOptions o =
-              ConfigOptions(pair_config(k), pair_temperature(k), {source, e.source}, samples, &cache);
-          errors.push_back(objective_kind == "wins" ? LossAgainstPeer(e, o) : LastLogError(e, o));
+          errors.push_back(
+              series_value(e, ConfigOptions(pair_config(k), pair_temperature(k), {source, e.source}, samples, &cache)));
         }
         objective[k] = summarise(errors);
       }
@@ -680,10 +686,8 @@ int main(int argc, char** argv) {
         if (e.source == source) {
           by_source[source].push_back(Score(e, options, uniform));
           for (std::size_t k = 0; k < pairs; ++k)
-          {
-            const qnm::PredictionOptions o = ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache);
-            all_errors[k].push_back(objective_kind == "wins" ? LossAgainstPeer(e, o) : LastLogError(e, o));
-          }
+            all_errors[k].push_back(
+                series_value(e, ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache)));
         }
     }
     std::vector<double> all_objective(pairs);
