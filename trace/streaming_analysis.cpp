@@ -266,15 +266,24 @@ int AvailableCores() {
 
 namespace {
 
+/// libotf2 does not clear an event reader's chunk buffer, and on a truncated
+/// event file it decodes what the buffer held before. A thread reading several
+/// ranks (and having read the definitions) would hand it memory freed there,
+/// whose bytes can decode as events: a damaged rank read for ever, or ending
+/// "successfully" where the stored reader fails, depending on which thread
+/// freed what. glibc's perturbation fills every block malloc returns with
+/// zeros (0xff ^ 0xff), so libotf2's buffers start as a fresh reader thread's
+/// do and damaged inputs end as the stored reader ends them, for any --jobs
+/// and --window. Costs a memset per allocation and free (~4% of the samples
+/// at 10.5 M records); the mmap threshold fixed at 512 KiB, which did the same
+/// before, cost 0.3-0.6 s of page clearing at 10.5 M (bench/README.md).
+void ZeroEveryAllocation() { mallopt(M_PERTURB, 0xff); }
+
 /// Each thread reads a block of ranks whole; the point-to-point patterns run
 /// on the blocks' records once every rank is read.
 StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalysisOptions& options,
                                   uint32_t threads) {
-  // As in AnalyzeInWindows: a thread reading several ranks hands libotf2's next chunk buffer
-  // memory freed by the rank before, and on a truncated event file libotf2 decodes those stale
-  // bytes; with two or more threads that could go on for ever (a damaged stencil trace in the
-  // robustness slice hung one run in a few). Buffers of 512 KiB and more come fresh from the kernel.
-  mallopt(M_MMAP_THRESHOLD, 512 * 1024);
+  ZeroEveryAllocation();
   std::vector<Part> parts(threads);
   auto read = [&](uint32_t p) {
     const double start = ThreadCpuSeconds();
@@ -353,16 +362,7 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
                                                   uint32_t threads, uint32_t ranks) {
   threads = std::max<uint32_t>(1, std::min(threads, ranks));
   const uint64_t window = std::max<uint64_t>(options.window_events, 1);
-  // libotf2 does not clear an event reader's chunk buffer, and on a
-  // truncated event file it decodes what the buffer held before. A thread
-  // reading several ranks (and having read the definitions) would hand it
-  // memory freed there, whose bytes can decode as events: fix malloc's
-  // threshold below libotf2's buffers (1 MiB and more), so that each comes
-  // fresh from the kernel (zeroed), as in a fresh reader thread — damaged
-  // inputs then end as the stored reader ends them (not so if the threshold
-  // is raised again after the first window: libotf2 takes buffers later
-  // too). Costs about 0.2 s of system time at 105 M records.
-  mallopt(M_MMAP_THRESHOLD, 512 * 1024);
+  ZeroEveryAllocation();
   std::vector<Part> parts(ranks);
   std::vector<ReplayRecords*> tables;
   for (Part& part : parts) {
