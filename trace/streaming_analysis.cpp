@@ -266,24 +266,33 @@ int AvailableCores() {
 
 namespace {
 
-/// libotf2 does not clear an event reader's chunk buffer, and on a truncated
-/// event file it decodes what the buffer held before. A thread reading several
-/// ranks (and having read the definitions) would hand it memory freed there,
-/// whose bytes can decode as events: a damaged rank read for ever, or ending
+/// While libotf2 reads, every block malloc returns is zeroed. libotf2 does not
+/// clear an event reader's chunk buffer, and on a truncated event file it
+/// decodes what the buffer held before. A thread reading several ranks (and
+/// having read the definitions) would hand it memory freed there, whose bytes
+/// can decode as events: a damaged rank read for ever, or ending
 /// "successfully" where the stored reader fails, depending on which thread
 /// freed what. glibc's perturbation fills every block malloc returns with
-/// zeros (0xff ^ 0xff), so libotf2's buffers start as a fresh reader thread's
-/// do and damaged inputs end as the stored reader ends them, for any --jobs
-/// and --window. Costs a memset per allocation and free (~4% of the samples
-/// at 10.5 M records); the mmap threshold fixed at 512 KiB, which did the same
-/// before, cost 0.3-0.6 s of page clearing at 10.5 M (bench/README.md).
-void ZeroEveryAllocation() { mallopt(M_PERTURB, 0xff); }
+/// zeros (0xff ^ 0xff) and every freed block with 0xff, so libotf2's buffers
+/// start as a fresh reader thread's do and damaged inputs end as the stored
+/// reader ends them, for any --jobs and --window. Ended once every reader is
+/// closed, so that the analysis after reading frees its records without the
+/// memsets. The mmap threshold fixed at 512 KiB, which did the same before,
+/// cleared a fresh page under every large block of ours (bench/README.md).
+class ZeroedAllocationsWhileReading {
+ public:
+  ZeroedAllocationsWhileReading() { mallopt(M_PERTURB, 0xff); }
+  ~ZeroedAllocationsWhileReading() { End(); }
+  ZeroedAllocationsWhileReading(const ZeroedAllocationsWhileReading&) = delete;
+  ZeroedAllocationsWhileReading& operator=(const ZeroedAllocationsWhileReading&) = delete;
+  void End() { mallopt(M_PERTURB, 0); }
+};
 
 /// Each thread reads a block of ranks whole; the point-to-point patterns run
 /// on the blocks' records once every rank is read.
 StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalysisOptions& options,
                                   uint32_t threads) {
-  ZeroEveryAllocation();
+  ZeroedAllocationsWhileReading zeroed;
   std::vector<Part> parts(threads);
   auto read = [&](uint32_t p) {
     const double start = ThreadCpuSeconds();
@@ -307,6 +316,7 @@ StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalys
   read(0);
   for (uint32_t p : inline_parts) read(p);
   for (std::thread& worker : workers) worker.join();
+  zeroed.End();
   const double serial_start = ThreadCpuSeconds();
   std::vector<double> read_cpu_s;
   for (const Part& part : parts) read_cpu_s.push_back(part.cpu_s);
@@ -362,7 +372,7 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
                                                   uint32_t threads, uint32_t ranks) {
   threads = std::max<uint32_t>(1, std::min(threads, ranks));
   const uint64_t window = std::max<uint64_t>(options.window_events, 1);
-  ZeroEveryAllocation();
+  ZeroedAllocationsWhileReading zeroed;
   std::vector<Part> parts(ranks);
   std::vector<ReplayRecords*> tables;
   for (Part& part : parts) {
@@ -487,6 +497,7 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
   start_cv.notify_all();
   if (!abandon) block(0);
   for (std::thread& thread : workers) thread.join();
+  zeroed.End();
   if (abandon) return std::nullopt;
   const double serial_start = ThreadCpuSeconds();
   p2p_critical_s += *std::max_element(step_s.begin(), step_s.end());  // the final Late Receiver step
