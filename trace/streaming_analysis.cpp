@@ -1,6 +1,5 @@
 #include "trace/streaming_analysis.h"
 
-#include <malloc.h>
 #include <sched.h>
 #include <time.h>
 
@@ -18,6 +17,7 @@
 #include <vector>
 
 #include "trace/call_tree_unify.h"
+#include "trace/otf2_allocation.h"
 #include "trace/otf2_reader.h"
 #include "trace/rank_replay_pass.h"
 #include "trace/replay_records.h"
@@ -266,33 +266,11 @@ int AvailableCores() {
 
 namespace {
 
-/// While libotf2 reads, every block malloc returns is zeroed. libotf2 does not
-/// clear an event reader's chunk buffer, and on a truncated event file it
-/// decodes what the buffer held before. A thread reading several ranks (and
-/// having read the definitions) would hand it memory freed there, whose bytes
-/// can decode as events: a damaged rank read for ever, or ending
-/// "successfully" where the stored reader fails, depending on which thread
-/// freed what. glibc's perturbation fills every block malloc returns with
-/// zeros (0xff ^ 0xff) and every freed block with 0xff, so libotf2's buffers
-/// start as a fresh reader thread's do and damaged inputs end as the stored
-/// reader ends them, for any --jobs and --window. Ended once every reader is
-/// closed, so that the analysis after reading frees its records without the
-/// memsets. The mmap threshold fixed at 512 KiB, which did the same before,
-/// cleared a fresh page under every large block of ours (bench/README.md).
-class ZeroedAllocationsWhileReading {
- public:
-  ZeroedAllocationsWhileReading() { mallopt(M_PERTURB, 0xff); }
-  ~ZeroedAllocationsWhileReading() { End(); }
-  ZeroedAllocationsWhileReading(const ZeroedAllocationsWhileReading&) = delete;
-  ZeroedAllocationsWhileReading& operator=(const ZeroedAllocationsWhileReading&) = delete;
-  void End() { mallopt(M_PERTURB, 0); }
-};
-
 /// Each thread reads a block of ranks whole; the point-to-point patterns run
 /// on the blocks' records once every rank is read.
 StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalysisOptions& options,
                                   uint32_t threads) {
-  ZeroedAllocationsWhileReading zeroed;
+  ZeroedOtf2Allocations zeroed;
   std::vector<Part> parts(threads);
   auto read = [&](uint32_t p) {
     const double start = ThreadCpuSeconds();
@@ -372,7 +350,7 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
                                                   uint32_t threads, uint32_t ranks) {
   threads = std::max<uint32_t>(1, std::min(threads, ranks));
   const uint64_t window = std::max<uint64_t>(options.window_events, 1);
-  ZeroedAllocationsWhileReading zeroed;
+  ZeroedOtf2Allocations zeroed;
   std::vector<Part> parts(ranks);
   std::vector<ReplayRecords*> tables;
   for (Part& part : parts) {
