@@ -175,8 +175,13 @@ std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
     };
     out.push_back(FromTwo(c));
   } else {
-    out.push_back(Curve("mpi_active_s", "MPI service time per process", "s", q.mpi_active_s, m.training,
-                        &ProcsObservation::mpi_active_s));
+    InputCurve c = Curve("mpi_active_s", "MPI service time per process", "s", q.mpi_active_s, m.training,
+                         &ProcsObservation::mpi_active_s);
+    const bool all_zero = std::all_of(c.measured.begin(), c.measured.end(),
+                                      [](const std::pair<int, double>& point) { return point.second == 0; });
+    if (q.mpi_active_s.members.empty() && !c.measured.empty() && all_zero)
+      c.formula = "0 (no run has MPI time beyond its switch delay and load imbalance)";
+    out.push_back(c);
   }
   for (InputCurve& c : out) c.fit_note = WorstMiss(c);
   return out;
