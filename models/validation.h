@@ -12,6 +12,9 @@ namespace qnm {
 
 struct ValidationOptions {
   std::vector<int> train_procs;  // fit on these, predict the rest; empty = leave-one-out
+  // Leave-one-out holds out at most this many process counts, evenly spread
+  // (EvenlySpread, models/leave_one_out_budget.h); 0 = every count.
+  std::size_t held_out_limit = 0;
   PredictionOptions prediction;
 };
 
@@ -25,7 +28,9 @@ struct ValidationRow {
 };
 
 struct ValidationSummary {
-  std::string mode;  // "split (train 1,2,4,8)" or "leave-one-out"
+  // "split (train 1,2,4,8)", "leave-one-out" or
+  // "leave-one-out (bounded: 3 of 100 process counts held out, evenly spread)"
+  std::string mode;
   int predicted_points = 0;
   double median_abs_relative_error = kUnknown;
   double max_abs_relative_error = kUnknown;

@@ -67,9 +67,11 @@ struct Validated {
   std::string error;
 };
 
-Validated ValidateOne(const Series& series, const std::vector<int>& train, const PredictionOptions& options) {
+Validated ValidateOne(const Series& series, const std::vector<int>& train, const PredictionOptions& options,
+                      std::size_t held_out_limit) {
   ValidationOptions validation;
   validation.train_procs = train;
+  validation.held_out_limit = held_out_limit;
   validation.prediction = options;
   Validated out;
   ValidationResult result;
@@ -81,13 +83,19 @@ Validated ValidateOne(const Series& series, const std::vector<int>& train, const
 /// index once it is dealt with. Failures are said as RunValidate always said them
 /// (thrown for a single series, else on stderr).
 void ValidateInBatches(const std::vector<Series>& series, const std::vector<int>& train,
-                       const PredictionOptions& options,
+                       const PredictionOptions& options, double loo_budget_units,
                        const std::function<void(std::size_t, ValidationResult&&)>& deliver,
                        const std::function<void(std::size_t)>& finished) {
   std::size_t validated = 0;
   std::string last_error;
+  LeaveOneOutPlan plan;
+  if (train.empty()) {
+    plan = PlanLeaveOneOut(series, loo_budget_units);
+    if (plan.bounded) std::cerr << "qnm-predict: note: " << plan.Note() << "\n";
+  }
   InBatches<Validated>(
-      series, [&](std::size_t i) { return ValidateOne(series[i], train, options); },
+      series,
+      [&](std::size_t i) { return ValidateOne(series[i], train, options, plan.bounded ? plan.held_out[i] : 0); },
       [&](std::size_t i, Validated&& one) {
         if (one.result) {
           ++validated;
@@ -117,10 +125,10 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
 
 std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
                                           const std::vector<int>& train,
-                                          const PredictionOptions& options) {
+                                          const PredictionOptions& options, double loo_budget_units) {
   std::vector<ValidationResult> results;
   ValidateInBatches(
-      series, train, options, [&](std::size_t, ValidationResult&& r) { results.push_back(std::move(r)); }, {});
+      series, train, options, loo_budget_units, [&](std::size_t, ValidationResult&& r) { results.push_back(std::move(r)); }, {});
   return results;
 }
 
@@ -135,9 +143,9 @@ void StreamPredict(std::vector<Series>* series, const std::vector<int>& procs, c
 }
 
 void StreamValidate(std::vector<Series>* series, const std::vector<int>& train, const PredictionOptions& options,
-                    const ValidationConsumer& consume) {
+                    const ValidationConsumer& consume, double loo_budget_units) {
   ValidateInBatches(
-      *series, train, options, [&](std::size_t i, ValidationResult&& r) { consume((*series)[i], std::move(r)); },
+      *series, train, options, loo_budget_units, [&](std::size_t i, ValidationResult&& r) { consume((*series)[i], std::move(r)); },
       [&](std::size_t i) { (*series)[i] = Series(); });
 }
 

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "models/leave_one_out_budget.h"
 #include "models/prediction.h"
 #include "models/validation.h"
 #include "record/run_stats.h"
@@ -25,9 +26,12 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
                                          const PredictionOptions& options);
 /// Validates every series on `train` (leave-one-out when empty); series that cannot be
 /// validated are skipped when there are several. Throws InputError when none can be.
+/// Leave-one-out holds out what PlanLeaveOneOut allows within `loo_budget_units` (<= 0:
+/// every count) and says on stderr, in one line, when that is not every count.
 std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
                                           const std::vector<int>& train,
-                                          const PredictionOptions& options);
+                                          const PredictionOptions& options,
+                                          double loo_budget_units = kLeaveOneOutBudgetUnits);
 
 /// Receives each series (its runs still there) with its result, in series order.
 using PredictionConsumer = std::function<void(const Series& series, SeriesPrediction&& result)>;
@@ -43,6 +47,6 @@ void StreamPredict(std::vector<Series>* series, const std::vector<int>& procs, c
 /// said on stderr and skipped (thrown when it is the only one). Throws InputError
 /// at the end when none could be validated.
 void StreamValidate(std::vector<Series>* series, const std::vector<int>& train, const PredictionOptions& options,
-                    const ValidationConsumer& consume);
+                    const ValidationConsumer& consume, double loo_budget_units = kLeaveOneOutBudgetUnits);
 
 }  // namespace qnm

@@ -178,6 +178,7 @@ void AddPredictCommand(CLI::App& app) {
 
   auto vargs = std::make_shared<CommonArgs>();
   auto train = std::make_shared<std::string>();
+  auto loo_budget = std::make_shared<double>(kLeaveOneOutBudgetUnits);
   CLI::App* validate = app.add_subcommand(
       "validate",
       "Fit on some process counts, predict the others, and compare with the measured times "
@@ -186,7 +187,13 @@ void AddPredictCommand(CLI::App& app) {
   validate->add_option("--train", *train,
                        "training process counts, e.g. 1..8 or 1,2,4,8; with --target: the target's process counts "
                        "that calibrate the transfer (default: its smallest)");
-  validate->callback([vargs, train] {
+  validate->add_option("--loo-budget", *loo_budget,
+                       "leave-one-out work budget in refit-point units (default 6e6, ~30 s of CPU): a refit of n "
+                       "process counts costs n + 40 (x7 for the queueing model); beyond the budget each series "
+                       "holds out an evenly spread share of its counts, said on stderr and in the validation "
+                       "mode; 0 = hold out every count")
+      ->check(CLI::NonNegativeNumber);
+  validate->callback([vargs, train, loo_budget] {
     std::vector<int> train_procs;
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
     const bool transfer = HasTarget(vargs->target);
@@ -209,10 +216,13 @@ void AddPredictCommand(CLI::App& app) {
     // Series by series, as predict: validated, written and freed a batch at a time.
     OutputStream out(vargs->output);
     ValidationWriter writer(vargs->format, origin, [&out](std::string_view text) { out.Write(text); });
-    StreamValidate(&series, train_procs, options, [&](const Series& one, ValidationResult&& r) {
-      if (!vargs->plot_dir.empty()) DrawValidationCharts({r}, {one}, options, vargs->plot_dir, {});
-      writer.Add(std::move(r));
-    });
+    StreamValidate(
+        &series, train_procs, options,
+        [&](const Series& one, ValidationResult&& r) {
+          if (!vargs->plot_dir.empty()) DrawValidationCharts({r}, {one}, options, vargs->plot_dir, {});
+          writer.Add(std::move(r));
+        },
+        *loo_budget);
     writer.Finish();
     out.Commit();
   });
