@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "models/decomposition.h"
+#include "models/validation.h"
 #include "util/text_format.h"
 
 namespace qnm {
@@ -50,9 +51,10 @@ LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget
   double fits_on_all = 0, refits = 0;  // the fits on every point; every count held out once
   for (std::size_t i = 0; i < series.size(); ++i) {
     points[i] = MeasuredProcs(series[i]).size();
+    if (points[i] < 2 || points[i] > kMaxLeaveOneOutProcs) points[i] = 0;  // refused by ValidateSeries, no work
     queueing[i] = EveryCountProfiled(series[i]);
-    fits_on_all += LeaveOneOutRefitUnits(points[i], queueing[i]);
-    if (points[i] >= 1) refits += points[i] * LeaveOneOutRefitUnits(points[i] - 1, queueing[i]);
+    if (points[i] > 0) fits_on_all += LeaveOneOutRefitUnits(points[i], queueing[i]);
+    if (points[i] > 0) refits += points[i] * LeaveOneOutRefitUnits(points[i] - 1, queueing[i]);
   }
   plan.full_units = fits_on_all + refits;
   plan.held_out = points;

@@ -27,7 +27,8 @@ constexpr double kLeaveOneOutBudgetUnits = 6e6;
 
 struct LeaveOneOutPlan {
   // Per series (in the order given): how many process counts to hold out;
-  // equal to the series' measured count when not bounded.
+  // equal to the series' measured count when not bounded, 0 for a series that
+  // ValidateSeries refuses (fewer than 2 or more than kMaxLeaveOneOutProcs counts).
   std::vector<std::size_t> held_out;
   bool bounded = false;
   double full_units = 0;     // the work of holding out every count, fits on all points included

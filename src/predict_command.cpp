@@ -14,6 +14,7 @@
 #include "pipeline/transfer_runner.h"
 #include "src/commands.h"
 #include "util/atomic_file.h"
+#include "util/heap_reuse.h"
 #include "util/input_error.h"
 #include "whatif_scaling/whatif_charts.h"
 #include "whatif_scaling/whatif_prediction.h"
@@ -147,6 +148,7 @@ void AddPredictCommand(CLI::App& app) {
     std::string origin;
     const GroupBy group_by = ParseGroupByOption(args->group_by);
     const RunSelection selection = ParseRunSelection(args->selection);
+    KeepFreedBlocksForReuse();
     std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, group_by, selection);
     if (whatif->Given()) {  // what-if x scaling: both curves and the gain
       whatif_options.prediction = options;
@@ -203,6 +205,7 @@ void AddPredictCommand(CLI::App& app) {
     std::string origin;
     const GroupBy group_by = ParseGroupByOption(vargs->group_by);
     const RunSelection selection = ParseRunSelection(vargs->selection);
+    KeepFreedBlocksForReuse();
     std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, group_by, selection);
     if (transfer) {
       TransferTarget target = LoadTransferTarget(vargs->target, vargs->machine, group_by, selection);

@@ -64,6 +64,13 @@ TEST_CASE("a table within the budget is planned in full, one over it gets the sa
   const qnm::LeaveOneOutPlan least = qnm::PlanLeaveOneOut(table, 100);
   CHECK(least.held_out == std::vector<std::size_t>{1, 1, 1});
   CHECK(least.planned_units > least.budget_units);
+
+  // Series that ValidateSeries refuses (one count; over kMaxLeaveOneOutProcs) cost nothing.
+  const qnm::LeaveOneOutPlan refused =
+      qnm::PlanLeaveOneOut({AmdahlSeries("one", 1), AmdahlSeries("long", 1001)}, 1);
+  CHECK_FALSE(refused.bounded);
+  CHECK(refused.full_units == 0);
+  CHECK(refused.held_out == std::vector<std::size_t>{0, 0});
 }
 
 TEST_CASE("a bounded leave-one-out predicts the held-out counts exactly as the full one does",
