@@ -193,9 +193,10 @@ void AddPredictCommand(CLI::App& app) {
                        "leave-one-out work budget in refit-point units (default 6e6, ~30 s of CPU): a refit of n "
                        "process counts costs n + 40 (x7 for the queueing model); beyond the budget each series "
                        "holds out an evenly spread share of its counts, said on stderr and in the validation "
-                       "mode; 0 = hold out every count")
-      ->check(CLI::NonNegativeNumber);
+                       "mode; 0 = hold out every count");
   validate->callback([vargs, train, loo_budget] {
+    if (!(*loo_budget >= 0))
+      throw InputError("--loo-budget", 0, "must be 0 (every count) or a positive number of refit-point units");
     std::vector<int> train_procs;
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
     const bool transfer = HasTarget(vargs->target);
