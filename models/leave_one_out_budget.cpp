@@ -18,7 +18,9 @@ bool EveryCountProfiled(const Series& series) {
   return !series.groups.empty();
 }
 
-std::string Millions(double units) { return FormatDouble("%.1f", units / 1e6) + " million"; }
+std::string Millions(double units) {
+  return units >= 1e5 ? FormatDouble("%.1f", units / 1e6) + " million" : FormatDouble("%.0f", units);
+}
 
 }  // namespace
 
@@ -64,10 +66,15 @@ LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget
   const double share = std::max(0.0, budget_units - fits_on_all) / refits;
   plan.bounded = true;
   plan.planned_units = fits_on_all;
+  // share x n rounded down, the fraction carried on to the next series: a table of many
+  // short series holds out one count in every few series, not one in each (which alone
+  // could take twice the budget: 105,000 series x 10 P).
+  double carried = 0;
   for (std::size_t i = 0; i < series.size(); ++i) {
     if (points[i] == 0) continue;
-    const auto wanted = static_cast<std::size_t>(std::floor(share * static_cast<double>(points[i])));
-    plan.held_out[i] = std::clamp<std::size_t>(wanted, 1, points[i]);
+    carried += share * static_cast<double>(points[i]);
+    plan.held_out[i] = std::min(points[i], static_cast<std::size_t>(std::floor(carried + 1e-9)));
+    carried = std::max(0.0, carried - static_cast<double>(plan.held_out[i]));
     plan.planned_units += plan.held_out[i] * LeaveOneOutRefitUnits(points[i] - 1, queueing[i]);
   }
   return plan;
@@ -75,12 +82,17 @@ LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget
 
 std::string LeaveOneOutPlan::Note() const {
   if (!bounded) return "";
-  std::size_t held = 0;
-  for (std::size_t k : held_out) held += k;
+  std::size_t held = 0, none = 0;
+  for (std::size_t k : held_out) {
+    held += k;
+    none += k == 0;
+  }
   return "leave-one-out bounded: holding out every process count of the " + std::to_string(held_out.size()) +
          " series would take " + Millions(full_units) + " refit-point units, over the budget of " +
          Millions(budget_units) + "; each series holds out an evenly spread share of its process counts (" +
-         std::to_string(held) + " refits in all, " + Millions(planned_units) +
+         std::to_string(held) + " refits in all" +
+         (none > 0 ? ", " + std::to_string(none) + " series none, their models on all points only" : std::string()) +
+         ", " + Millions(planned_units) +
          " units; each series' validation mode says how many): validate a split with --train, or set "
          "--loo-budget 0 for every count";
 }

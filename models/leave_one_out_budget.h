@@ -28,7 +28,8 @@ constexpr double kLeaveOneOutBudgetUnits = 6e6;
 struct LeaveOneOutPlan {
   // Per series (in the order given): how many process counts to hold out;
   // equal to the series' measured count when not bounded, 0 for a series that
-  // ValidateSeries refuses (fewer than 2 or more than kMaxLeaveOneOutProcs counts).
+  // ValidateSeries refuses (fewer than 2 or more than kMaxLeaveOneOutProcs counts)
+  // and, when bounded, for a series whose share rounded to no count.
   std::vector<std::size_t> held_out;
   bool bounded = false;
   double full_units = 0;     // the work of holding out every count, fits on all points included
@@ -38,9 +39,10 @@ struct LeaveOneOutPlan {
   std::string Note() const;
 };
 
-/// Plans leave-one-out of `series` within `budget_units` (<= 0: unbounded). Every series
-/// holds out at least one process count, so a table of very many series may exceed the
-/// budget by its fits on all points and one refit each.
+/// Plans leave-one-out of `series` within `budget_units` (<= 0: unbounded). The fits on
+/// all points come first (every series' model is reported), so a table whose fits alone
+/// exceed the budget holds out nothing; a series may hold out none of its counts when the
+/// share is below one count per series.
 LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget_units);
 
 /// The process counts of a series that measured a positive time (leave-one-out's candidates).

@@ -114,7 +114,7 @@ bool ValidateSeries(const Series& series, const ValidationOptions& options,
                std::to_string(kMaxLeaveOneOutProcs) + "): validate a split with --train P,P,...";
       return false;
     }
-    const bool bounded = options.held_out_limit > 0 && options.held_out_limit < all.size();
+    const bool bounded = options.held_out_limit < all.size();
     const std::vector<int> held_out = bounded ? EvenlySpread(all, options.held_out_limit) : all;
     if (bounded)
       r.summary.mode += " (bounded: " + std::to_string(held_out.size()) + " of " + std::to_string(all.size()) +

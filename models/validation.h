@@ -10,11 +10,15 @@
 
 namespace qnm {
 
+/// ValidationOptions::held_out_limit of an exact leave-one-out.
+constexpr std::size_t kHoldOutEveryCount = static_cast<std::size_t>(-1);
+
 struct ValidationOptions {
   std::vector<int> train_procs;  // fit on these, predict the rest; empty = leave-one-out
   // Leave-one-out holds out at most this many process counts, evenly spread
-  // (EvenlySpread, models/leave_one_out_budget.h); 0 = every count.
-  std::size_t held_out_limit = 0;
+  // (EvenlySpread, models/leave_one_out_budget.h); 0: none (the model on all
+  // points alone, nothing predicted).
+  std::size_t held_out_limit = kHoldOutEveryCount;
   PredictionOptions prediction;
 };
 

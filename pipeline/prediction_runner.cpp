@@ -116,7 +116,7 @@ void ValidateInBatches(const std::vector<Series>& series, const std::vector<int>
   }
   InBatches<Validated>(
       series,
-      [&](std::size_t i) { return ValidateOne(series[i], train, options, plan.bounded ? plan.held_out[i] : 0); },
+      [&](std::size_t i) { return ValidateOne(series[i], train, options, plan.bounded ? plan.held_out[i] : kHoldOutEveryCount); },
       [&](std::size_t i, Validated&& one) {
         if (one.result) {
           ++validated;

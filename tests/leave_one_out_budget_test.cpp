@@ -51,7 +51,7 @@ TEST_CASE("a table within the budget is planned in full, one over it gets the sa
   const double budget = 274 + 0.105 * (full - 274);
   const qnm::LeaveOneOutPlan bounded = qnm::PlanLeaveOneOut(table, budget);
   REQUIRE(bounded.bounded);
-  CHECK(bounded.held_out == std::vector<std::size_t>{10, 5, 1});  // floor(0.105 n), at least one
+  CHECK(bounded.held_out == std::vector<std::size_t>{10, 5, 1});  // 0.105 n, fractions carried: 10.5, 5.75, 1.17
   CHECK(bounded.planned_units == Approx(274 + 10 * 139.0 + 5 * 89.0 + 1 * 43.0));
   CHECK(bounded.planned_units <= budget);
   const std::string note = bounded.Note();
@@ -60,10 +60,24 @@ TEST_CASE("a table within the budget is planned in full, one over it gets the sa
   CHECK(note.find("--loo-budget 0") != std::string::npos);
   CHECK(note.find('\n') == std::string::npos);
 
-  // Less than the fits on all points: one count per series, over the budget, and said.
+  // Less than the fits on all points: no count held out, over the budget, and said.
   const qnm::LeaveOneOutPlan least = qnm::PlanLeaveOneOut(table, 100);
-  CHECK(least.held_out == std::vector<std::size_t>{1, 1, 1});
-  CHECK(least.planned_units > least.budget_units);
+  CHECK(least.bounded);
+  CHECK(least.held_out == std::vector<std::size_t>{0, 0, 0});
+  CHECK(least.planned_units == Approx(274));
+
+  // Many short series: one count in every few series, within the budget.
+  std::vector<qnm::Series> short_series;
+  for (int k = 0; k < 10; ++k) short_series.push_back(AmdahlSeries("s" + std::to_string(k), 10));
+  const double fits = 10 * 50.0, one_refit = 49;  // a fit on 10 points; a refit on 9
+  const qnm::LeaveOneOutPlan few = qnm::PlanLeaveOneOut(short_series, fits + 3.5 * one_refit);
+  std::size_t held = 0;
+  for (std::size_t k : few.held_out) {
+    CHECK(k <= 1);
+    held += k;
+  }
+  CHECK(held == 3);
+  CHECK(few.planned_units <= few.budget_units);
 
   // Series that ValidateSeries refuses (one count; over kMaxLeaveOneOutProcs) cost nothing.
   const qnm::LeaveOneOutPlan refused =
@@ -97,6 +111,13 @@ TEST_CASE("a bounded leave-one-out predicts the held-out counts exactly as the f
   }
   CHECK(bounded.summary.predicted_points == 4);
 
+  some.held_out_limit = 0;  // none: the model on all points, nothing predicted, and said
+  REQUIRE(qnm::ValidateSeries(series, some, &bounded, &error));
+  CHECK(bounded.summary.mode == "leave-one-out (bounded: 0 of 12 process counts held out, evenly spread)");
+  CHECK(bounded.rows.empty());
+  CHECK(bounded.summary.BriefReport().find("nothing predicted") != std::string::npos);
+  CHECK(bounded.model.summary.training_points == 12);
+
   some.held_out_limit = 12;  // as many as there are: the full validation
   REQUIRE(qnm::ValidateSeries(series, some, &bounded, &error));
   CHECK(bounded.summary.mode == "leave-one-out");
@@ -114,14 +135,15 @@ TEST_CASE("validate over its leave-one-out budget says so in one line and in the
     return pclose(pipe);
   };
   std::string all, bounded, table;
-  // The bundled series (5 process counts, queueing model): 1,855 units to hold out every count.
+  // The bundled series (5 process counts, queueing model): 1,855 units to hold out every count;
+  // 700 leaves (700 - 315) / 1,540 of its refits: 1.25 counts, one held out.
   REQUIRE(run("--format csv", &all) == 0);
   REQUIRE(run("--format csv --loo-budget 0", &bounded) == 0);
   CHECK(bounded == all);  // 0: no budget
   CHECK(all.find("note:") == std::string::npos);
   CHECK(std::count(all.begin(), all.end(), '\n') == 6);  // header and 5 rows
 
-  REQUIRE(run("--format csv --loo-budget 400", &bounded) == 0);
+  REQUIRE(run("--format csv --loo-budget 700", &bounded) == 0);
   const std::size_t note = bounded.find("qnm-predict: note: leave-one-out bounded:");
   REQUIRE(note != std::string::npos);
   CHECK(bounded.find("1 refits in all") != std::string::npos);
@@ -129,7 +151,7 @@ TEST_CASE("validate over its leave-one-out budget says so in one line and in the
   const std::string last_row = all.substr(all.rfind('\n', all.size() - 2) + 1);
   CHECK(bounded.find(last_row) != std::string::npos);  // the largest P, predicted as in the full validation
 
-  REQUIRE(run("--loo-budget 400", &table) == 0);
+  REQUIRE(run("--loo-budget 700", &table) == 0);
   CHECK(table.find("validation leave-one-out (bounded: 1 of 5 process counts held out, evenly spread): 1 predicted") !=
         std::string::npos);
   CHECK(run("--loo-budget -1", &table) != 0);
