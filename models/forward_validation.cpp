@@ -23,15 +23,11 @@ bool ExtrapolationErrorOptions::IsValid(std::string* error) const {
   return true;
 }
 
-std::vector<ForwardError> RollingOriginErrors(const std::vector<double>& procs,
-                                              const std::vector<double>& values,
-                                              const ForwardValidationOptions& options,
-                                              const std::function<Predictor(int count)>& fit_prefix) {
-  std::vector<ForwardError> errors;
-  int n = static_cast<int>(procs.size());
-  if (n < 2) return errors;
-  double middle = std::sqrt(procs.front() * procs.back());
+std::vector<int> ForwardOrigins(const std::vector<double>& procs, const ForwardValidationOptions& options) {
   std::vector<int> eligible, counts;
+  int n = static_cast<int>(procs.size());
+  if (n < 2) return counts;
+  double middle = std::sqrt(procs.front() * procs.back());
   for (int count = std::max(1, options.first_origin); count < n; ++count)
     if (procs[count - 1] >= middle * (1 - 1e-12)) eligible.push_back(count);
   // At least two origins when the series has them (one origin is one opinion).
@@ -46,12 +42,22 @@ std::vector<ForwardError> RollingOriginErrors(const std::vector<double>& procs,
       counts.push_back(eligible[m - 1 - (j * (m - 1)) / std::max(1, options.max_origins - 1)]);
     counts.erase(std::unique(counts.begin(), counts.end()), counts.end());
   }
-  for (int count : counts) {
-    Predictor predict = fit_prefix(count);
+  return counts;
+}
+
+std::vector<ForwardError> RollingOriginErrorsAt(const std::vector<double>& procs, const std::vector<double>& values,
+                                                const ForwardValidationOptions& options,
+                                                const std::function<IndexPredictor(int count)>& fit_prefix,
+                                                std::size_t expected_errors) {
+  std::vector<ForwardError> errors;
+  errors.reserve(expected_errors);
+  int n = static_cast<int>(procs.size());
+  for (int count : ForwardOrigins(procs, options)) {
+    IndexPredictor predict = fit_prefix(count);
     if (!predict) continue;
     double origin = procs[count - 1];
     for (int k = count; k < n; ++k) {
-      double predicted = predict(procs[k]);
+      double predicted = predict(k);
       ForwardError e;
       e.distance_log2 = std::log2(procs[k] / origin);
       e.log_error = predicted > 0 && std::isfinite(predicted) && values[k] > 0
@@ -61,6 +67,17 @@ std::vector<ForwardError> RollingOriginErrors(const std::vector<double>& procs,
     }
   }
   return errors;
+}
+
+std::vector<ForwardError> RollingOriginErrors(const std::vector<double>& procs,
+                                              const std::vector<double>& values,
+                                              const ForwardValidationOptions& options,
+                                              const std::function<Predictor(int count)>& fit_prefix) {
+  return RollingOriginErrorsAt(procs, values, options, [&](int count) -> IndexPredictor {
+    Predictor predict = fit_prefix(count);
+    if (!predict) return {};
+    return [predict = std::move(predict), &procs](int k) { return predict(procs[k]); };
+  });
 }
 
 double RmsLogError(const std::vector<ForwardError>& errors) {

@@ -5,6 +5,7 @@
 // "Out-of-sample tests of forecasting accuracy", §2: rolling-origin
 // evaluation). Unlike leave-one-out, which mostly scores interpolation, every
 // error here is an extrapolation, the use the models are chosen for.
+#include <cstddef>
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,6 +34,12 @@ struct ForwardValidationOptions {
   bool IsValid(std::string* error) const;
 };
 
+/// A prediction at the point of a given index (procs[k]) fitted to a prefix; empty when the fit failed.
+using IndexPredictor = std::function<double(int index)>;
+
+/// The origins (numbers of points in a fit) that forward validation fits, ascending.
+std::vector<int> ForwardOrigins(const std::vector<double>& procs, const ForwardValidationOptions& options);
+
 /// Fits `fit_prefix(count)` on the first `count` points (sorted by procs) for
 /// every origin and predicts every later point. A predicted value <= 0 or not
 /// finite counts as a log error of `kFailedLogError`.
@@ -40,6 +47,12 @@ std::vector<ForwardError> RollingOriginErrors(const std::vector<double>& procs,
                                               const std::vector<double>& values,
                                               const ForwardValidationOptions& options,
                                               const std::function<Predictor(int count)>& fit_prefix);
+/// The same with predictions by point index (a caller holding per-point values, e.g. the
+/// terms of a curve at every process count); `expected_errors` reserves the result.
+std::vector<ForwardError> RollingOriginErrorsAt(const std::vector<double>& procs, const std::vector<double>& values,
+                                                const ForwardValidationOptions& options,
+                                                const std::function<IndexPredictor(int count)>& fit_prefix,
+                                                std::size_t expected_errors = 0);
 
 /// The log error charged for a prediction that is not a positive number (a factor e^3 = 20).
 constexpr double kFailedLogError = 3.0;

@@ -514,7 +514,8 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
 }
 
 bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
-                    const PredictionOptions& options, SeriesModel* model, std::string* error) {
+                    const PredictionOptions& options, SeriesModel* model, std::string* error,
+                    const std::function<void()>& runs_read) {
   if (!options.IsValid(error)) return false;
   SeriesModel m;
   m.series_name = series.name;
@@ -559,6 +560,12 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
     *error = series.name + ": no usable measured time at the training process counts";
     return false;
   }
+  // Repetitions measure the run-to-run noise directly (applied after the fit, below).
+  const double repetition_log_sd = RepetitionLogSd(training_groups);
+  training_groups.clear();
+  profiled.clear();
+  // Nothing below reads the runs (`series` included): the caller may free them now.
+  if (runs_read) runs_read();
   m.min_train_procs = m.training.front().procs;
   m.max_train_procs = m.training.back().procs;
   std::vector<std::pair<int, double>> times;
@@ -571,18 +578,18 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
     NodeRegimeSplit regime = SplitAtNodeBoundary(times, options.split_at_node_boundary ? m.ranks_per_node : 0);
     if (!regime.note.empty()) m.summary.notes.push_back(regime.note);
     if (!FitRuntimeModel(regime.fitted, runtime, &m.runtime, error)) {
-      *error = series.name + ": " + *error;
+      *error = m.series_name + ": " + *error;
       return false;
     }
     m.error = m.runtime.error;
   } else if (!FitQueueingPart(options, &m, error)) {
-    *error = series.name + ": " + *error;
+    *error = m.series_name + ": " + *error;
     return false;
   }
   // Repetitions measure the run-to-run noise directly: the pooled sd of log
   // time over the repeated training points is a floor of the interval's base
   // (the anchor makes the in-sample error zero, the noise does not go away).
-  if (double noise = RepetitionLogSd(training_groups); noise > m.error.base_log_sd) {
+  if (double noise = repetition_log_sd; noise > m.error.base_log_sd) {
     m.error.base_log_sd = noise;
     m.summary.notes.push_back("repeated runs spread by " + FormatDouble("%.1f", 100 * noise) +
                               "% (pooled log sd): the intervals are at least that wide");

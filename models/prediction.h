@@ -158,9 +158,13 @@ struct SeriesModel {
 };
 
 /// Fits `series` on the process counts in `train_procs` (all when empty).
-/// Returns false with `error` when no usable process count remains.
+/// Returns false with `error` when no usable process count remains. `runs_read`, when
+/// given, is called once the runs have been read into `training` and before the curves
+/// are fitted: nothing of `series` is read after it, so it may free the runs (a million
+/// records are ~0.5 GB; issue 19).
 bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
-                    const PredictionOptions& options, SeriesModel* model, std::string* error);
+                    const PredictionOptions& options, SeriesModel* model, std::string* error,
+                    const std::function<void()>& runs_read = {});
 
 /// Amdahl serial fraction f from measured (P, time) pairs: NNLS fit T = a + b/P, f = a/(a+b).
 double FitSerialFraction(const std::vector<std::pair<int, double>>& times);

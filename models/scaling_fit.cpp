@@ -17,10 +17,9 @@ std::string FormatNumber(double value) {
   return buffer;
 }
 
-/// Least squares on the columns in `support` (bit mask); false when singular.
-bool SolveSupport(const std::vector<std::vector<double>>& columns, const std::vector<double>& rhs,
+/// Least squares on the first `rows` rows of the columns in `support` (bit mask); false when singular.
+bool SolveSupport(const std::vector<std::vector<double>>& columns, const std::vector<double>& rhs, int rows,
                   unsigned support, std::vector<double>* coefficients, double* residual) {
-  int rows = static_cast<int>(rhs.size());
   std::vector<int> used;
   for (int c = 0; c < static_cast<int>(columns.size()); ++c)
     if (support & (1u << c)) used.push_back(c);
@@ -167,20 +166,26 @@ std::string ScalingFitSummary::BriefReport() const {
 double SmallNonnegativeLeastSquares(const std::vector<std::vector<double>>& columns,
                                     const std::vector<double>& rhs, bool nonnegative,
                                     std::vector<double>* coefficients) {
+  return SmallNonnegativeLeastSquares(columns, rhs, static_cast<int>(rhs.size()), nonnegative, coefficients);
+}
+
+double SmallNonnegativeLeastSquares(const std::vector<std::vector<double>>& columns,
+                                    const std::vector<double>& rhs, int rows, bool nonnegative,
+                                    std::vector<double>* coefficients) {
   unsigned n = static_cast<unsigned>(columns.size());
   unsigned full = (1u << n) - 1;
   double best = std::numeric_limits<double>::infinity();
   std::vector<double> trial;
   if (!nonnegative) {
     double residual = kNaN;
-    if (SolveSupport(columns, rhs, full, coefficients, &residual)) return residual;
+    if (SolveSupport(columns, rhs, rows, full, coefficients, &residual)) return residual;
     return kNaN;
   }
   // The NNLS optimum is the unconstrained optimum on some support where every
   // coefficient is >= 0; with <= 6 columns all supports can be tried.
   for (unsigned support = 0; support <= full; ++support) {
     double residual = kNaN;
-    if (!SolveSupport(columns, rhs, support, &trial, &residual)) continue;
+    if (!SolveSupport(columns, rhs, rows, support, &trial, &residual)) continue;
     bool feasible = std::all_of(trial.begin(), trial.end(), [](double c) { return c >= 0; });
     // A support must reduce the residual clearly to replace the one found first.
     if (feasible && (!std::isfinite(best) || residual < best - 1e-12 * std::max(1.0, best))) {

@@ -78,5 +78,10 @@ bool FitScaling(const std::vector<double>& procs, const std::vector<double>& val
 double SmallNonnegativeLeastSquares(const std::vector<std::vector<double>>& columns,
                                     const std::vector<double>& rhs, bool nonnegative,
                                     std::vector<double>* coefficients);
+/// The same on the first `rows` rows of the columns and of `rhs` (a prefix of the points:
+/// forward validation fits every origin on one set of columns).
+double SmallNonnegativeLeastSquares(const std::vector<std::vector<double>>& columns,
+                                    const std::vector<double>& rhs, int rows, bool nonnegative,
+                                    std::vector<double>* coefficients);
 
 }  // namespace qnm

@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <set>
 
+#include "models/leave_one_out_budget.h"
+
 namespace qnm {
 namespace {
 
@@ -73,9 +75,7 @@ bool ValidateSeries(const Series& series, const ValidationOptions& options,
                     ValidationResult* result, std::string* error) {
   ValidationResult r;
   r.series_name = series.name;
-  std::vector<int> all;
-  for (const RunGroup& group : series.groups)
-    if (Known(group.median_time_s) && group.median_time_s > 0) all.push_back(group.procs);
+  const std::vector<int> all = MeasuredProcs(series);
   if (all.size() < 2) {
     *error = series.name + ": validation needs at least two process counts with a measured time";
     return false;
@@ -114,9 +114,15 @@ bool ValidateSeries(const Series& series, const ValidationOptions& options,
                std::to_string(kMaxLeaveOneOutProcs) + "): validate a split with --train P,P,...";
       return false;
     }
+    const bool bounded = options.held_out_limit < all.size();
+    const std::vector<int> held_out = bounded ? EvenlySpread(all, options.held_out_limit) : all;
+    if (bounded)
+      r.summary.mode += " (bounded: " + std::to_string(held_out.size()) + " of " + std::to_string(all.size()) +
+                        " process counts held out, evenly spread)";
     if (!FitSeriesModel(series, {}, options.prediction, &r.model, error)) return false;
     for (const RunGroup& group : series.groups) {
-      if (!std::binary_search(all.begin(), all.end(), group.procs)) continue;  // `all` is sorted as the groups
+      // `all` and `held_out` are sorted as the groups
+      if (!std::binary_search(held_out.begin(), held_out.end(), group.procs)) continue;
       std::vector<int> rest;
       for (int p : all)
         if (p != group.procs) rest.push_back(p);

@@ -10,8 +10,15 @@
 
 namespace qnm {
 
+/// ValidationOptions::held_out_limit of an exact leave-one-out.
+constexpr std::size_t kHoldOutEveryCount = static_cast<std::size_t>(-1);
+
 struct ValidationOptions {
   std::vector<int> train_procs;  // fit on these, predict the rest; empty = leave-one-out
+  // Leave-one-out holds out at most this many process counts, evenly spread
+  // (EvenlySpread, models/leave_one_out_budget.h); 0: none (the model on all
+  // points alone, nothing predicted).
+  std::size_t held_out_limit = kHoldOutEveryCount;
   PredictionOptions prediction;
 };
 
@@ -25,7 +32,9 @@ struct ValidationRow {
 };
 
 struct ValidationSummary {
-  std::string mode;  // "split (train 1,2,4,8)" or "leave-one-out"
+  // "split (train 1,2,4,8)", "leave-one-out" or
+  // "leave-one-out (bounded: 3 of 100 process counts held out, evenly spread)"
+  std::string mode;
   int predicted_points = 0;
   double median_abs_relative_error = kUnknown;
   double max_abs_relative_error = kUnknown;

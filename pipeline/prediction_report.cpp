@@ -372,9 +372,16 @@ void PredictionWriter::Add(SeriesPrediction r) {
     write_(JsonArrayElement(PredictionJson(r), series_));
   } else if (format_ == "csv") {
     const MeasuredTimes measured(r.observed);
+    // In pieces of ~1 MiB: a series of a million P is ~100 MB of text (issue 19).
     std::string out;
-    for (const ProcsPrediction& p : r.predictions) out += CsvPrediction(r.model.series_name, p, measured.At(p.procs));
-    write_(out);
+    for (const ProcsPrediction& p : r.predictions) {
+      out += CsvPrediction(r.model.series_name, p, measured.At(p.procs));
+      if (out.size() >= (1 << 20)) {
+        write_(out);
+        out.clear();
+      }
+    }
+    if (!out.empty() || r.predictions.empty()) write_(out);
   } else {
     write_(PredictionTable(r));
   }

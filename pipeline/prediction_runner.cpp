@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 
+#include "util/heap_reuse.h"
 #include "util/input_error.h"
 #include "util/parallel_for.h"
 
@@ -40,16 +41,27 @@ void InBatches(const std::vector<Series>& series, const std::function<Result(std
   }
 }
 
-SeriesPrediction PredictOne(const Series& series, const std::vector<int>& procs, const PredictionOptions& options) {
+/// The model of one series and what it measured: all PredictTargets needs of its runs.
+/// `runs_read` (FitSeriesModel) may free the runs once they are read.
+SeriesPrediction FitOne(const Series& series, const PredictionOptions& options,
+                        const std::function<void()>& runs_read = {}) {
   SeriesPrediction r;
   std::string error;
-  if (!FitSeriesModel(series, {}, options, &r.model, &error)) throw InputError("", 0, error);
-  r.observed = ObserveSeries(series, r.model.machine, options.mva, nullptr);
+  if (!FitSeriesModel(series, {}, options, &r.model, &error, runs_read)) throw InputError("", 0, error);
+  // Fitted on every process count: its training observations are ObserveSeries' (the same
+  // groups, machine and medians), so they are not computed again.
+  r.observed = r.model.training;
+  return r;
+}
+
+/// Predicts a fitted series at `procs` and at every measured process count.
+void PredictTargets(const std::vector<int>& procs, SeriesPrediction* result) {
+  SeriesPrediction& r = *result;
   std::vector<int> targets = procs;
   if (!r.model.summary.extrapolatable) {  // one process count: its own P only, and say so
     targets.clear();
     // One write per note: series run on several threads.
-    std::cerr << ("qnm-predict: note: series " + series.name + " has runs at one process count only (P=" +
+    std::cerr << ("qnm-predict: note: series " + r.model.series_name + " has runs at one process count only (P=" +
                   std::to_string(r.model.min_train_procs) +
                   "): it cannot be extrapolated; only its own P is reproduced\n");
   }
@@ -58,8 +70,17 @@ SeriesPrediction PredictOne(const Series& series, const std::vector<int>& procs,
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
   r.predictions.reserve(targets.size());
   for (int p : targets) r.predictions.push_back(r.model.Predict(p));
+}
+
+SeriesPrediction PredictOne(const Series& series, const std::vector<int>& procs, const PredictionOptions& options) {
+  SeriesPrediction r = FitOne(series, options);
+  PredictTargets(procs, &r);
   return r;
 }
+
+// A series of more runs than this gives its freed records' pages back to the system before
+// its predictions are made (a million one-run groups are ~0.5 GB; issue 19).
+constexpr std::size_t kReturnPagesAfterRuns = 1 << 16;
 
 /// What validating one series gave: a result, or why not.
 struct Validated {
@@ -67,9 +88,11 @@ struct Validated {
   std::string error;
 };
 
-Validated ValidateOne(const Series& series, const std::vector<int>& train, const PredictionOptions& options) {
+Validated ValidateOne(const Series& series, const std::vector<int>& train, const PredictionOptions& options,
+                      std::size_t held_out_limit) {
   ValidationOptions validation;
   validation.train_procs = train;
+  validation.held_out_limit = held_out_limit;
   validation.prediction = options;
   Validated out;
   ValidationResult result;
@@ -81,13 +104,19 @@ Validated ValidateOne(const Series& series, const std::vector<int>& train, const
 /// index once it is dealt with. Failures are said as RunValidate always said them
 /// (thrown for a single series, else on stderr).
 void ValidateInBatches(const std::vector<Series>& series, const std::vector<int>& train,
-                       const PredictionOptions& options,
+                       const PredictionOptions& options, double loo_budget_units,
                        const std::function<void(std::size_t, ValidationResult&&)>& deliver,
                        const std::function<void(std::size_t)>& finished) {
   std::size_t validated = 0;
   std::string last_error;
+  LeaveOneOutPlan plan;
+  if (train.empty()) {
+    plan = PlanLeaveOneOut(series, loo_budget_units);
+    if (plan.bounded) std::cerr << "qnm-predict: note: " << plan.Note() << "\n";
+  }
   InBatches<Validated>(
-      series, [&](std::size_t i) { return ValidateOne(series[i], train, options); },
+      series,
+      [&](std::size_t i) { return ValidateOne(series[i], train, options, plan.bounded ? plan.held_out[i] : kHoldOutEveryCount); },
       [&](std::size_t i, Validated&& one) {
         if (one.result) {
           ++validated;
@@ -117,17 +146,29 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
 
 std::vector<ValidationResult> RunValidate(const std::vector<Series>& series,
                                           const std::vector<int>& train,
-                                          const PredictionOptions& options) {
+                                          const PredictionOptions& options, double loo_budget_units) {
   std::vector<ValidationResult> results;
   ValidateInBatches(
-      series, train, options, [&](std::size_t, ValidationResult&& r) { results.push_back(std::move(r)); }, {});
+      series, train, options, loo_budget_units, [&](std::size_t, ValidationResult&& r) { results.push_back(std::move(r)); }, {});
   return results;
 }
 
 void StreamPredict(std::vector<Series>* series, const std::vector<int>& procs, const PredictionOptions& options,
                    const PredictionConsumer& consume) {
   InBatches<SeriesPrediction>(
-      *series, [&](std::size_t i) { return PredictOne((*series)[i], procs, options); },
+      *series,
+      [&](std::size_t i) {
+        // Only this thread touches series i until it is delivered.
+        Series& one = (*series)[i];
+        SeriesPrediction r = FitOne(one, options, [&one] {
+          std::size_t runs = 0;
+          for (const RunGroup& group : one.groups) runs += group.runs.size();
+          std::vector<RunGroup>().swap(one.groups);  // read into observations: no longer needed
+          if (runs > kReturnPagesAfterRuns) ReturnFreedPages();
+        });
+        PredictTargets(procs, &r);
+        return r;
+      },
       [&](std::size_t i, SeriesPrediction&& r) {
         consume((*series)[i], std::move(r));
         (*series)[i] = Series();  // its runs are no longer needed
@@ -135,9 +176,9 @@ void StreamPredict(std::vector<Series>* series, const std::vector<int>& procs, c
 }
 
 void StreamValidate(std::vector<Series>* series, const std::vector<int>& train, const PredictionOptions& options,
-                    const ValidationConsumer& consume) {
+                    const ValidationConsumer& consume, double loo_budget_units) {
   ValidateInBatches(
-      *series, train, options, [&](std::size_t i, ValidationResult&& r) { consume((*series)[i], std::move(r)); },
+      *series, train, options, loo_budget_units, [&](std::size_t i, ValidationResult&& r) { consume((*series)[i], std::move(r)); },
       [&](std::size_t i) { (*series)[i] = Series(); });
 }
 
