@@ -8,6 +8,7 @@
 #include "models/decomposition.h"
 #include "models/machine_profile.h"
 #include "record/run_stats.h"
+#include "tests/profiled_run.h"
 
 namespace {
 
@@ -20,17 +21,12 @@ bool HasFlagContaining(const qnm::RunDecomposition& d, const std::string& text) 
 
 TEST_CASE("decomposition: a switch delay within rounding of the MPI time leaves exactly no service time",
           "[predict][decomposition]") {
-  qnm::RunStats run;
-  run.procs = 4;
-  run.app_time_mean_s = 10;
-  run.mpi_time_mean_s = 2;
-  run.bytes_per_message = 0;
   // A message count whose latency share m * (2 / m) does not give back 2 exactly, as the estimated
   // machine's lower envelope leaves it for the run it is scaled to.
   int messages = 1;
   while (messages * (2.0 / messages) == 2.0) ++messages;
   INFO("messages " << messages << ": switch delay " << messages * (2.0 / messages));
-  run.messages_per_rank = messages;
+  const qnm::RunStats run = qnm::testing::ProfiledRun(4, 10, 2, messages, 0);
   qnm::MachineProfile machine;
   machine.name = "envelope";
   machine.latency_s = 2.0 / messages;

@@ -12,6 +12,7 @@
 #include "models/node_regime.h"
 #include "models/prediction.h"
 #include "pipeline/series_loading.h"
+#include "tests/profiled_run.h"
 
 namespace {
 
@@ -57,13 +58,8 @@ TEST_CASE("load imbalance: MPI time less I is the slowest rank's MPI time on eve
 
 TEST_CASE("load imbalance: a balanced run has none and decomposes as without per-rank times",
           "[predict][imbalance]") {
-  qnm::RunStats run;
-  run.procs = 4;
-  run.app_time_mean_s = 10;
-  run.mpi_time_mean_s = 2;
+  qnm::RunStats run = qnm::testing::ProfiledRun(4, 10, 2, 100, 1000);
   run.wall_time_s = 10;
-  run.messages_per_rank = 100;
-  run.bytes_per_message = 1000;
   qnm::RunDecomposition without, balanced;
   std::string error;
   REQUIRE(qnm::DecomposeRun(run, Cab(), qnm::mva::Options(), &without, &error));
