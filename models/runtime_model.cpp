@@ -70,21 +70,6 @@ bool RuntimeModelOptions::IsValid(std::string* error) const {
   return forward.IsValid(error) && this->error.IsValid(error);
 }
 
-bool FitTermsRelative(const std::vector<ScalingTerm>& terms, const std::vector<double>& procs,
-                      const std::vector<double>& values, int count, ScalingModel* model) {
-  std::vector<std::vector<double>> columns(terms.size(), std::vector<double>(count));
-  std::vector<double> rhs(count, 1.0);
-  for (int r = 0; r < count; ++r)
-    for (std::size_t c = 0; c < terms.size(); ++c)
-      columns[c][r] = terms[c].Evaluate(procs[r]) / values[r];
-  std::vector<double> coefficients;
-  double residual = SmallNonnegativeLeastSquares(columns, rhs, true, &coefficients);
-  if (!std::isfinite(residual)) return false;
-  model->terms = terms;
-  model->coefficients = coefficients;
-  return true;
-}
-
 double RuntimeModel::Evaluate(double procs) const {
   double log_sum = 0, weight = 0;
   for (const RuntimeCurve& m : members) {
@@ -133,9 +118,9 @@ constexpr std::size_t kKeptForwardErrors = std::size_t{1} << 22;
 
 /// A candidate's terms at every point, and divided by the measured values (the columns of the
 /// relative least squares), computed once and shared by its fit on all points, every forward
-/// origin's fit on a prefix and that fit's predictions: the same values FitTermsRelative and
-/// ScalingModel::Evaluate compute per fit, so the same numbers, without a pow per term, point
-/// and fit (issue 19: most of the fits' time at 100,000 points).
+/// origin's fit on a prefix and that fit's predictions: the values ScalingModel::Evaluate
+/// computes per point, so the same numbers, without a pow per term, point and fit (issue 19:
+/// most of the fits' time at 100,000 points). FitTermsRelative fits from them too.
 struct CandidateColumns {
   std::vector<std::vector<double>> terms_at;  // terms[c].Evaluate(procs[r])
   std::vector<std::vector<double>> relative;  // terms_at[c][r] / values[r]
@@ -157,7 +142,7 @@ CandidateColumns ColumnsOf(const std::vector<ScalingTerm>& terms, const std::vec
   return c;
 }
 
-/// FitTermsRelative on the first `count` points, from the candidate's columns.
+/// Relative NNLS of the terms on the first `count` points, from the candidate's columns.
 bool FitColumns(const std::vector<ScalingTerm>& terms, const CandidateColumns& columns, int count,
                 ScalingModel* model) {
   std::vector<double> coefficients;
@@ -281,6 +266,11 @@ std::vector<Scored> ScoreFamily(const std::vector<std::vector<ScalingTerm>>& can
 }
 
 }  // namespace
+
+bool FitTermsRelative(const std::vector<ScalingTerm>& terms, const std::vector<double>& procs,
+                      const std::vector<double>& values, int count, ScalingModel* model) {
+  return FitColumns(terms, ColumnsOf(terms, procs, values), count, model);
+}
 
 std::vector<std::vector<ScalingTerm>> CostLawCandidates() {
   // Extra-P's single-parameter hypotheses c0 + c1 * p^i * log2(p)^j (Calotoiu et al. 2013, §3;

@@ -149,10 +149,7 @@ void AddPredictCommand(CLI::App& app) {
     const GroupBy group_by = ParseGroupByOption(args->group_by);
     const RunSelection selection = ParseRunSelection(args->selection);
     std::vector<Series> series = LoadSeries(args->runs, args->series, &origin, group_by, selection);
-    // After reading (its allocations stay as every reader expects, OTF2's included): what it
-    // freed is given back (~130 MB of a million rows), what the fits free is kept for reuse.
-    ReturnFreedPages();
-    KeepFreedBlocksForReuse();
+    PrepareHeapForFits();
     if (whatif->Given()) {  // what-if x scaling: both curves and the gain
       whatif_options.prediction = options;
       std::vector<SeriesWhatifPrediction> results = RunWhatifPredict(series, targets, whatif_options);
@@ -210,10 +207,7 @@ void AddPredictCommand(CLI::App& app) {
     const GroupBy group_by = ParseGroupByOption(vargs->group_by);
     const RunSelection selection = ParseRunSelection(vargs->selection);
     std::vector<Series> series = LoadSeries(vargs->runs, vargs->series, &origin, group_by, selection);
-    // After reading (its allocations stay as every reader expects, OTF2's included): what it
-    // freed is given back (~130 MB of a million rows), what the fits free is kept for reuse.
-    ReturnFreedPages();
-    KeepFreedBlocksForReuse();
+    PrepareHeapForFits();
     if (transfer) {
       TransferTarget target = LoadTransferTarget(vargs->target, vargs->machine, group_by, selection);
       if (!train->empty()) target.calibrate_procs = ParseProcsSpec(*train, "--train");

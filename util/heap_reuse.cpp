@@ -20,4 +20,9 @@ void ReturnFreedPages() {
 #endif
 }
 
+void PrepareHeapForFits() {
+  ReturnFreedPages();
+  KeepFreedBlocksForReuse();
+}
+
 }  // namespace qnm

@@ -18,4 +18,9 @@ void KeepFreedBlocksForReuse();
 /// million records are freed, before the next large allocations.
 void ReturnFreedPages();
 
+/// Between reading and fitting: what reading freed is given back (~130 MB of a million rows),
+/// what the fits free is kept for reuse (KeepFreedBlocksForReuse). Reading keeps the
+/// allocator's defaults, as every reader (OTF2's included) expects.
+void PrepareHeapForFits();
+
 }  // namespace qnm
