@@ -12,11 +12,12 @@
 // prior is learned without the scored source too. Beside "ours": the plain
 // uniform average ("uniform"), the weighting of the previous round.
 //
-// Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--write-prior FILE] [--force CONFIG]
+// Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--dump FILE] [--write-prior FILE] [--force CONFIG]
 //                       [--objective mean|median|wins]
 //   --data        bench/data (scaling/, scaling2/, mpip-scaling/)
 //   --tests       the project's tests/data (NPB tables, mpiP reports of NPB-MZ on cab)
 //   --quiet       only the summaries, no per-series rows
+//   --dump        every held-out point of the leave-one-source-out results, signed, as CSV
 //   --write-prior the corpus prior learned on every source, as JSON (not shipped: not chosen)
 //   --force       every source gets configuration CONFIG (its best temperature on the other sources)
 //   --objective   what the leave-one-source-out choice minimises over the other sources' series:
@@ -171,6 +172,7 @@ struct PointResult {
   int procs = 0;
   double measured_s = 0;
   double ours = NAN, uniform = NAN, amdahl = NAN, naive = NAN, peer = NAN;  // |relative error|
+  double ours_s = NAN, lower_s = NAN, upper_s = NAN, amdahl_s = NAN, naive_s = NAN, peer_s = NAN;  // predicted
   bool inside = false, uniform_inside = false, flagged = false;
 };
 
@@ -179,6 +181,7 @@ struct SeriesResult {
   std::vector<PointResult> points;  // predicted points, ascending P
   std::string failure;              // why nothing was predicted
   std::string note;                 // e.g. the largest rise of the prediction
+  std::vector<std::pair<int, double>> training;  // the training points' measured times
 };
 
 /// One series of the corpus and how it is scored.
@@ -220,6 +223,7 @@ SeriesResult Score(const Entry& e, const qnm::PredictionOptions& shipped,
   std::vector<std::pair<int, double>> train_times;
   for (int p : e.train) train_times.emplace_back(p, truth[p]);
   const auto [p_last, t_last] = train_times.back();
+  out.training = train_times;
   for (std::size_t k = 0; k < ours.rows.size(); ++k) {
     const qnm::ValidationRow& row = ours.rows[k];
     if (row.training) continue;
@@ -227,6 +231,11 @@ SeriesResult Score(const Entry& e, const qnm::PredictionOptions& shipped,
     point.procs = row.procs;
     point.measured_s = truth[row.procs];
     point.ours = RelativeError(row.predicted.total.value_s, point.measured_s);
+    point.ours_s = row.predicted.total.value_s;
+    point.lower_s = row.predicted.total.lower_s;
+    point.upper_s = row.predicted.total.upper_s;
+    point.amdahl_s = AmdahlPrediction(train_times, row.procs);
+    point.naive_s = t_last * p_last / row.procs;
     point.inside = row.predicted.total.lower_s <= point.measured_s && point.measured_s <= row.predicted.total.upper_s;
     point.flagged = !row.predicted.flags.empty();
     const qnm::ValidationRow& a = plain.rows[k];
@@ -236,7 +245,10 @@ SeriesResult Score(const Entry& e, const qnm::PredictionOptions& shipped,
     point.naive = RelativeError(t_last * p_last / row.procs, point.measured_s);
     if (e.peer) {
       auto it = e.peer->find(row.procs);
-      if (it != e.peer->end()) point.peer = RelativeError(it->second, point.measured_s);
+      if (it != e.peer->end()) {
+        point.peer = RelativeError(it->second, point.measured_s);
+        point.peer_s = it->second;
+      }
     }
     out.points.push_back(point);
   }
@@ -537,6 +549,26 @@ std::string RiseNote(const Entry& e, const qnm::PredictionOptions& options) {
   return buffer + (flags.empty() ? "" : "; first refused " + flags);
 }
 
+/// Every held-out point of the leave-one-source-out results, signed: one CSV row per point, the
+/// training points in one field ("P:time;..."), for analyses outside the bench.
+std::string DumpCsv(const std::map<std::string, std::vector<SeriesResult>>& by_source) {
+  std::string out = "source,series,training,procs,measured_s,ours_s,lower_s,upper_s,amdahl_s,naive_s,extrap_s,flagged\n";
+  char buffer[512];
+  for (const auto& [source, results] : by_source)
+    for (const SeriesResult& s : results) {
+      if (!s.failure.empty()) continue;
+      std::string training;
+      for (const auto& [p, t] : s.training)
+        training += (training.empty() ? "" : ";") + std::to_string(p) + ":" + std::to_string(t);
+      for (const PointResult& p : s.points) {
+        std::snprintf(buffer, sizeof buffer, "%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%d\n", p.procs, p.measured_s,
+                      p.ours_s, p.lower_s, p.upper_s, p.amdahl_s, p.naive_s, p.peer_s, p.flagged ? 1 : 0);
+        out += source + "," + s.name + "," + training + "," + buffer;
+      }
+    }
+  return out;
+}
+
 double AppTimeMax(const qnm::RunGroup& group) {
   std::vector<double> values;
   for (const qnm::RunStats& run : group.runs)
@@ -547,7 +579,7 @@ double AppTimeMax(const qnm::RunGroup& group) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string data = "bench/data", tests = "tests/data", write_prior;
+  std::string data = "bench/data", tests = "tests/data", write_prior, dump;
   bool quiet = false;
   std::string force;
   std::string objective_kind = "mean";
@@ -557,6 +589,7 @@ int main(int argc, char** argv) {
     else if (arg == "--tests" && k + 1 < argc) tests = argv[++k];
     else if (arg == "--write-prior" && k + 1 < argc) write_prior = argv[++k];
     else if (arg == "--quiet") quiet = true;
+    else if (arg == "--dump" && k + 1 < argc) dump = argv[++k];
     else if (arg == "--force" && k + 1 < argc) force = argv[++k];
     else if (arg == "--objective" && k + 1 < argc) objective_kind = argv[++k];
     else {
@@ -714,6 +747,7 @@ int main(int argc, char** argv) {
                 full.Summary().c_str(), full.per_octave_log_sd);
     if (!write_prior.empty()) qnm::WriteFileAtomically(write_prior, qnm::ExtrapolationPriorToJson(full));
 
+    if (!dump.empty()) qnm::WriteFileAtomically(dump, DumpCsv(by_source));
     PrintTotalsHeader();
     Totals all;
     for (const auto& [source, results] : by_source) {
