@@ -23,6 +23,11 @@
 //                  default from 32 MB of event files per rank)
 //   replay R       mpirun -np R qnm-replay-mpi (--replay PATH; R = 1..4)
 //
+// The runs go in rounds, every stage once per round after that round's
+// decode-only run; beside the best and first runs, each stage's median ratio to
+// the decode of its own round (a paired comparison, fair when the machine's
+// speed drifts between minutes).
+//
 //   trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] [--no-stored]
 //   trace_bench --generate-only --dir DIR --events N   (writes DIR/stencil-N and stops)
 //   trace_bench --stage decode|stored|stream [--jobs N] [--window EVENTS] TRACE   (one measurement; used internally)
@@ -143,28 +148,44 @@ Run Measure(const std::vector<std::string>& argv) {
 
 struct Row {
   std::string label;
+  std::vector<std::string> argv;
   Run first, best;  // best = least CPU time over the runs
   double best_wall_s = 1e300;
   double best_critical_s = 1e300;  // streaming only
   Run best_critical;               // the run with the shortest critical path (its parts)
+  // This row's CPU and wall time over the decode-only run of the same round: rounds run every row
+  // once in turn, so that a machine whose speed drifts between minutes (this project's virtual
+  // machine: 1.6x within ten minutes, bench/README.md) slows both sides of a pair alike.
+  std::vector<double> paired_cpu, paired_wall;
 };
 
-Row MeasureRow(const std::string& label, const std::vector<std::string>& argv, int runs) {
-  Row row;
-  row.label = label;
-  for (int i = 0; i < runs; ++i) {
-    Run run = Measure(argv);
-    if (!run.ok) throw std::runtime_error("failed: " + label);
-    if (i == 0) row.first = row.best = run;
-    if (run.cpu_s < row.best.cpu_s) row.best = run;
-    if (run.critical_cpu_s > 0 && run.critical_cpu_s < row.best_critical_s) {
-      row.best_critical_s = run.critical_cpu_s;
-      row.best_critical = run;
-    }
-    row.best_wall_s = std::min(row.best_wall_s, run.wall_s);
-    row.best.peak_rss_mb = std::max(row.best.peak_rss_mb, run.peak_rss_mb);
+void AddRun(Row* row, const Run& run, const Run& decode, int round) {
+  if (!run.ok) throw std::runtime_error("failed: " + row->label);
+  if (round == 0) row->first = row->best = run;
+  if (run.cpu_s < row->best.cpu_s) row->best = run;
+  if (run.critical_cpu_s > 0 && run.critical_cpu_s < row->best_critical_s) {
+    row->best_critical_s = run.critical_cpu_s;
+    row->best_critical = run;
   }
-  return row;
+  row->best_wall_s = std::min(row->best_wall_s, run.wall_s);
+  row->best.peak_rss_mb = std::max(row->best.peak_rss_mb, run.peak_rss_mb);
+  row->paired_cpu.push_back(run.cpu_s / decode.cpu_s);
+  row->paired_wall.push_back(run.wall_s / decode.wall_s);
+}
+
+/// Measures every row `runs` times, round by round (the first row, decode only, first in each).
+void MeasureRounds(std::vector<Row>* rows, int runs) {
+  for (int round = 0; round < runs; ++round) {
+    const Run decode = Measure(rows->front().argv);
+    AddRun(&rows->front(), decode, decode, round);
+    for (std::size_t k = 1; k < rows->size(); ++k) AddRun(&(*rows)[k], Measure((*rows)[k].argv), decode, round);
+  }
+}
+
+double MedianOf(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n == 0 ? 0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 std::string LoadAverage() {
@@ -180,18 +201,19 @@ void PrintRows(const std::string& trace, uint64_t records, const std::vector<Row
   std::printf("\n%s: %llu records, %d cores available, load average (1 / 5 min) %s\n", trace.c_str(),
               static_cast<unsigned long long>(records), AvailableCores(), LoadAverage().c_str());
   std::printf("| stage | CPU s first | CPU s best | x decode (first / best) | wall s first | wall s best | "
-              "wall / 1-thread decode wall | critical path CPU s (x decode) = read + p2p + rest | peak RSS MB | "
-              "bytes/record |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+              "wall / 1-thread decode wall | paired x decode, median over rounds: CPU / wall | "
+              "critical path CPU s (x decode) = read + p2p + rest | peak RSS MB | bytes/record |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (const Row& row : rows) {
     char critical[128] = "–";
     if (row.best_critical_s < 1e300)
       std::snprintf(critical, sizeof critical, "%.3f (%.2fx) = %.3f + %.3f + %.3f", row.best_critical_s,
                     row.best_critical_s / decode_best, row.best_critical.read_cpu_s, row.best_critical.parallel_cpu_s,
                     row.best_critical.serial_cpu_s);
-    std::printf("| %s | %.3f | %.3f | %.2f / %.2f | %.3f | %.3f | %.2f | %s | %.0f | %.1f |\n", row.label.c_str(),
-                row.first.cpu_s, row.best.cpu_s, row.first.cpu_s / decode_first, row.best.cpu_s / decode_best,
-                row.first.wall_s, row.best_wall_s, row.best_wall_s / decode_wall, critical, row.best.peak_rss_mb,
+    std::printf("| %s | %.3f | %.3f | %.2f / %.2f | %.3f | %.3f | %.2f | %.2f / %.2f | %s | %.0f | %.1f |\n",
+                row.label.c_str(), row.first.cpu_s, row.best.cpu_s, row.first.cpu_s / decode_first,
+                row.best.cpu_s / decode_best, row.first.wall_s, row.best_wall_s, row.best_wall_s / decode_wall,
+                MedianOf(row.paired_cpu), MedianOf(row.paired_wall), critical, row.best.peak_rss_mb,
                 row.best.peak_rss_mb * 1048576.0 / static_cast<double>(records));
   }
   std::fflush(stdout);
@@ -243,29 +265,29 @@ int main(int argc, char** argv) {
     const std::string all = std::to_string(AvailableCores());
     auto measure = [&](const std::string& path, uint64_t records, int repeats) {
       std::vector<Row> rows;
-      rows.push_back(MeasureRow("decode only (libotf2, 1 thread)", {self, "--stage", "decode", path}, repeats));
-      if (stored)
-        rows.push_back(
-            MeasureRow("stored trace: read + wait states + t_ijp", {self, "--stage", "stored", path}, repeats));
-      rows.push_back(MeasureRow("streaming, 1 thread", {self, "--stage", "stream", "--jobs", "1", path}, repeats));
-      rows.push_back(MeasureRow("streaming, " + all + " threads", {self, "--stage", "stream", "--jobs", all, path},
-                                repeats));
+      auto add = [&](const std::string& label, std::vector<std::string> argv) {
+        rows.push_back(Row{label, std::move(argv)});
+      };
+      add("decode only (libotf2, 1 thread)", {self, "--stage", "decode", path});
+      if (stored) add("stored trace: read + wait states + t_ijp", {self, "--stage", "stored", path});
+      add("streaming, 1 thread", {self, "--stage", "stream", "--jobs", "1", path});
+      add("streaming, " + all + " threads", {self, "--stage", "stream", "--jobs", all, path});
       // The two ways of reading, whichever the default picks for this trace:
       // each thread reads its block of ranks whole (all records held until
       // the end), or a reader per rank in lock-step windows.
-      rows.push_back(MeasureRow("streaming in whole blocks (--window 0), " + all + " threads",
-                                {self, "--stage", "stream", "--jobs", all, "--window", "0", path}, repeats));
-      rows.push_back(MeasureRow("streaming in windows (--window 65536), " + all + " threads",
-                                {self, "--stage", "stream", "--jobs", all, "--window", "65536", path}, repeats));
+      add("streaming in whole blocks (--window 0), " + all + " threads",
+          {self, "--stage", "stream", "--jobs", all, "--window", "0", path});
+      add("streaming in windows (--window 65536), " + all + " threads",
+          {self, "--stage", "stream", "--jobs", all, "--window", "65536", path});
       // One thread per rank of the generated trace: its critical path is the
       // wall time a machine with that many idle cores would take.
-      rows.push_back(MeasureRow("streaming, 16 threads", {self, "--stage", "stream", "--jobs", "16", path}, repeats));
+      add("streaming, 16 threads", {self, "--stage", "stream", "--jobs", "16", path});
       if (!replay.empty())
         for (int r = 1; r <= 4; ++r)
-          rows.push_back(MeasureRow("qnm-replay-mpi, R = " + std::to_string(r),
-                                    {"mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader",
-                                     "-np", std::to_string(r), replay, path, "--format", "json", "-o", "/dev/null"},
-                                    repeats));
+          add("qnm-replay-mpi, R = " + std::to_string(r),
+              {"mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader", "-np",
+               std::to_string(r), replay, path, "--format", "json", "-o", "/dev/null"});
+      MeasureRounds(&rows, repeats);
       PrintRows(path, records, rows);
     };
     if (!generate_only) measure(real, 22180, runs);
