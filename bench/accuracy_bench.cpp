@@ -348,6 +348,29 @@ double LastLogError(const Entry& e, const qnm::PredictionOptions& options) {
   return v > 0 && std::isfinite(v) ? std::fabs(std::log(v / row->measured_s)) : qnm::kFailedLogError;
 }
 
+/// A prediction at the series' largest predicted P, what was measured there and Extra-P's.
+struct LastPoint {
+  std::string source;
+  double predicted = NAN, measured = NAN, peer = NAN;
+};
+
+/// The configuration's LastPoint of the series (NaN values when nothing was predicted).
+LastPoint LastPrediction(const Entry& e, const qnm::PredictionOptions& options) {
+  LastPoint out{e.source};
+  qnm::ValidationResult result;
+  std::string error;
+  if (!Validate(e, options, &result, &error)) return out;
+  const qnm::ValidationRow* row = LastPredictedRow(result);
+  if (!row) return out;
+  out.predicted = row->predicted.total.value_s;
+  out.measured = row->measured_s;
+  if (e.peer) {
+    auto it = e.peer->find(row->procs);
+    if (it != e.peer->end()) out.peer = it->second;
+  }
+  return out;
+}
+
 /// 1 when the configuration is not better than Extra-P at the series' largest predicted P, 0 when
 /// it is; NaN without a peer prediction there.
 double LossAgainstPeer(const Entry& e, const qnm::PredictionOptions& options) {
@@ -520,6 +543,45 @@ void PrintSeries(const std::string& title, const std::vector<SeriesResult>& resu
                 each.c_str(), Pct(l.ours).c_str(), Pct(l.uniform).c_str(), Pct(l.peer).c_str(),
                 Pct(l.amdahl).c_str(), Pct(l.naive).c_str(), inside, s.points.size());
     if (!s.note.empty()) std::printf("| | | %s | | | | | | |\n", s.note.c_str());
+  }
+}
+
+/// One row per way of predicting (a configuration fixed for every source, the average of all of
+/// them, the choice per source): at the largest P, the median |error|, the mean |log error| and the
+/// series better than Extra-P, overall and per source.
+void PrintFixed(const std::vector<std::string>& labels, const std::vector<std::vector<LastPoint>>& rows,
+                const std::set<std::string>& sources) {
+  std::printf("| predicted by | median | mean \\|log error\\| | better than Extra-P |");
+  for (const std::string& source : sources) std::printf(" %s: median, wins |", source.c_str());
+  std::printf("\n|---|---:|---:|---:|");
+  for (std::size_t k = 0; k < sources.size(); ++k) std::printf("---:|");
+  std::printf("\n");
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    auto summary = [&](const std::string& only, std::vector<double>* errors, double* log_sum, int* wins, int* n) {
+      for (const LastPoint& p : rows[r]) {
+        if (!only.empty() && p.source != only) continue;
+        const double error = RelativeError(p.predicted, p.measured);
+        errors->push_back(error);
+        *log_sum += std::isfinite(error) ? std::fabs(std::log(p.predicted / p.measured)) : qnm::kFailedLogError;
+        ++*n;
+        const double peer = RelativeError(p.peer, p.measured);
+        *wins += std::isfinite(peer) && std::isfinite(error) && error < peer;
+      }
+    };
+    std::vector<double> errors;
+    double log_sum = 0;
+    int wins = 0, n = 0;
+    summary("", &errors, &log_sum, &wins, &n);
+    std::printf("| %s | %s | %.3f | %d/%d |", labels[r].c_str(), Pct(Median(errors)).c_str(), n ? log_sum / n : NAN,
+                wins, n);
+    for (const std::string& source : sources) {
+      std::vector<double> e;
+      double l = 0;
+      int w = 0, m = 0;
+      summary(source, &e, &l, &w, &m);
+      std::printf(" %s, %d/%d |", Pct(Median(e)).c_str(), w, m);
+    }
+    std::printf("\n");
   }
 }
 
@@ -696,6 +758,8 @@ int main(int argc, char** argv) {
       return objective_kind == "wins" ? LossAgainstPeer(e, o) : LastLogError(e, o);
     };
     std::vector<std::vector<double>> all_errors(pairs);
+    // Each configuration fixed for every source, the average of them all, the choice per source.
+    std::vector<std::vector<LastPoint>> fixed(std::size(kConfigs) + 2);
     for (const std::string& source : sources) {
       std::vector<double> objective(pairs, 0.0);
       for (std::size_t k = 0; k < pairs; ++k) {
@@ -717,6 +781,25 @@ int main(int argc, char** argv) {
       rate_row(source, coverage, options.runtime.error.prior_log_sd_per_octave);
       for (const Entry& e : corpus)
         if (e.source == source) {
+          // Every configuration at its own temperature chosen on the other sources, alone and
+          // averaged (geometric mean of the configurations' predictions: no choice at all).
+          double log_sum = 0;
+          int averaged = 0;
+          for (std::size_t c = 0; c < std::size(kConfigs); ++c) {
+            const std::size_t k = ArgMin(objective, c * std::size(kTemperatures), (c + 1) * std::size(kTemperatures));
+            LastPoint point =
+                LastPrediction(e, ConfigOptions(kConfigs[c], pair_temperature(k), {source}, samples, &cache));
+            if (point.predicted > 0 && std::isfinite(point.predicted)) {
+              log_sum += std::log(point.predicted);
+              ++averaged;
+            }
+            fixed[c].push_back(point);
+          }
+          LastPoint chosen_point = LastPrediction(e, options);
+          LastPoint average = chosen_point;
+          average.predicted = averaged == static_cast<int>(std::size(kConfigs)) ? std::exp(log_sum / averaged) : NAN;
+          fixed[std::size(kConfigs)].push_back(average);
+          fixed[std::size(kConfigs) + 1].push_back(chosen_point);
           by_source[source].push_back(Score(e, options, uniform));
           for (std::size_t k = 0; k < pairs; ++k)
             all_errors[k].push_back(
@@ -759,6 +842,15 @@ int main(int argc, char** argv) {
       PrintTotals(source, t);
     }
     PrintTotals("**all (leave one source out)**", all);
+
+    std::printf("\nChoosing a configuration or not: each configuration fixed for every source (at its temperature "
+                "chosen on the other sources), the average of all of them (geometric mean of their predictions: no "
+                "choice at all) and the choice per source above; at the largest P:\n\n");
+    std::vector<std::string> labels;
+    for (const Config& c : kConfigs) labels.push_back(std::string("fixed: ") + c.name);
+    labels.push_back("**average of every configuration**");
+    labels.push_back("**chosen per source** (the headline)");
+    PrintFixed(labels, fixed, sources);
 
     // ---- mpiP-driven series (the queueing model) and NPB tables ----
     qnm::PredictionOptions shipped_options = ConfigOptions(shipped, shipped_temperature, {}, samples, &cache);
