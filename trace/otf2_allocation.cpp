@@ -5,12 +5,11 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <unordered_map>
 #include <vector>
-
-#include <cstdlib>
-#include <cstring>
 
 #ifdef QNM_OTF2_ALLOCATIONS_ZEROED
 namespace {

@@ -15,8 +15,9 @@
 // to the qnm_otf2_* functions of otf2_allocation.cpp, which zero: nothing else
 // pays. They also give libotf2's chunk buffers (1 MiB per event reader, 4 MiB
 // per definition reader) transparent huge pages, two event buffers to a 2 MiB
-// page: a first touch then costs a page fault per 2 MiB, not per 4 KiB. Against a shared libotf2 (the sanitizer and fuzz builds) the guard
-// below zeroes every allocation of the process while it lives instead
+// page: a first touch then costs a page fault per 2 MiB, not per 4 KiB.
+// Against a shared libotf2 (the sanitizer and fuzz builds) the guard below
+// zeroes every allocation of the process while it lives instead
 // (glibc's M_PERTURB), which costs a memset per allocation and free: about 4%
 // of the CPU time of reading 10.5 M records (bench/README.md, issue 23).
 
