@@ -45,6 +45,12 @@ struct StreamingAnalysisOptions {
   /// windows only if its event files hold at least this many bytes per rank
   /// on average (0: always).
   uint64_t window_min_rank_bytes = uint64_t{32} << 20;
+  /// Reading blocks whole: the ranks are cut into up to this many blocks per
+  /// thread (at most one per rank), and each thread takes the next block as
+  /// soon as it has read one, so that a thread slowed by other work on its
+  /// core, or given the heavier ranks, reads fewer of them. 1: one block per
+  /// thread, fixed. The result is the same for any value.
+  int blocks_per_thread = 4;
   WaitStateOptions wait_states;
 
   bool IsValid(std::string* error) const;
