@@ -64,7 +64,10 @@ std::string StreamingOutcome(const std::string& dir, int jobs, long long window_
   try {
     StreamingAnalysisOptions options;
     options.jobs = jobs;
-    if (blocks_per_thread > 0) options.blocks_per_thread = blocks_per_thread;
+    if (blocks_per_thread > 0) {
+      options.blocks_per_thread = blocks_per_thread;
+      options.min_block_event_bytes = 0;  // however small the trace
+    }
     if (window_events >= 0) {
       options.window_events = static_cast<uint64_t>(window_events);
       options.window_min_rank_bytes = 0;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdint>
 #include <condition_variable>
 #include <mutex>
 #include <exception>
@@ -273,12 +274,19 @@ namespace {
 /// The ranks cut into blocks read whole, `threads` threads taking the next
 /// block as each finishes one (options.blocks_per_thread); the point-to-point
 /// patterns run on the blocks' records once every rank is read. `known_ranks`:
-/// the trace's rank count, 0 if not known (then one block per thread).
+/// the trace's rank count, 0 if not known (then one block per thread);
+/// `event_bytes`: its event files' sizes summed.
 StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalysisOptions& options,
-                                  uint32_t threads, uint32_t known_ranks) {
+                                  uint32_t threads, uint32_t known_ranks, uint64_t event_bytes) {
   ZeroedOtf2Allocations zeroed;
-  // One thread reads one block: more would only open more readers.
-  const uint64_t wanted = threads == 1 ? 1 : uint64_t{threads} * static_cast<uint64_t>(options.blocks_per_thread);
+  // One thread reads one block: more would only open more readers; more blocks
+  // than threads only as far as each holds options.min_block_event_bytes.
+  const uint64_t by_size =
+      options.min_block_event_bytes > 0 ? event_bytes / options.min_block_event_bytes : UINT64_MAX;
+  const uint64_t wanted =
+      threads == 1 ? 1
+                   : std::max<uint64_t>(threads, std::min(uint64_t{threads} * static_cast<uint64_t>(options.blocks_per_thread),
+                                                          by_size));
   const uint32_t block_count =
       known_ranks > 0 ? static_cast<uint32_t>(std::max<uint64_t>(std::min<uint64_t>(wanted, known_ranks), 1))
                       : threads;
@@ -526,17 +534,15 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
   std::string error;
   if (!options.IsValid(&error)) throw std::invalid_argument(error);
   const uint32_t threads = static_cast<uint32_t>(options.jobs > 0 ? options.jobs : AvailableCores());
-  uint32_t ranks = 0;
+  uint64_t event_bytes = 0;
+  const uint32_t ranks = CountOtf2Ranks(path, &event_bytes);
   if (options.window_events > 0) {
-    uint64_t event_bytes = 0;
-    ranks = CountOtf2Ranks(path, &event_bytes);
     if (ranks > 0 && ranks <= kMaxWindowedRanks && event_bytes >= options.window_min_rank_bytes * ranks) {
       std::optional<StreamingAnalysis> analysis = AnalyzeInWindows(path, options, threads, ranks);
       if (analysis) return std::move(*analysis);
     }
   }
-  if (ranks == 0) ranks = CountOtf2Ranks(path);
-  return AnalyzeInBlocks(path, options, threads, ranks);
+  return AnalyzeInBlocks(path, options, threads, ranks, event_bytes);
 }
 
 }  // namespace qnm::trace
