@@ -94,8 +94,7 @@ TEST_CASE("libotf2's chunk buffers come from huge pages, zeroed, two event buffe
     chunks[k] = again;
   }
   for (char* c : chunks) qnm_otf2_free(c);
-  // A definition chunk (4 MiB) has its own mapping: zero, written, given back, and zero again
-  // when handed out again (the same mapping, kept).
+  // A definition chunk (4 MiB) has its own mapping: zero, written, given back, mapped again.
   for (int round = 0; round < 2; ++round) {
     char* definitions = static_cast<char*>(qnm_otf2_malloc(4 * kMiB));
     REQUIRE(definitions != nullptr);

@@ -57,17 +57,11 @@ std::string StoredOutcome(const std::string& dir) {
 
 /// `window_events`: events per rank and lock-step window of the matching
 /// while reading, however small the trace (0: blocks of ranks read whole);
-/// -1: the defaults (small traces are read in blocks). `blocks_per_thread`:
-/// blocks of ranks per thread when they are read whole (0: the default).
-std::string StreamingOutcome(const std::string& dir, int jobs, long long window_events = -1,
-                             int blocks_per_thread = 0) {
+/// -1: the defaults (small traces are read in blocks).
+std::string StreamingOutcome(const std::string& dir, int jobs, long long window_events = -1) {
   try {
     StreamingAnalysisOptions options;
     options.jobs = jobs;
-    if (blocks_per_thread > 0) {
-      options.blocks_per_thread = blocks_per_thread;
-      options.min_block_event_bytes = 0;  // however small the trace
-    }
     if (window_events >= 0) {
       options.window_events = static_cast<uint64_t>(window_events);
       options.window_min_rank_bytes = 0;
@@ -99,14 +93,6 @@ TEST_CASE("trace streaming: every real trace gives the stored analysis' reports 
       for (int jobs : {1, 2, 3}) {
         INFO(tag << " with " << jobs << " threads, windows of " << window << " events");
         CHECK(StreamingOutcome(TraceDir(tag), jobs, window) == stored);
-      }
-    }
-    // Blocks read whole, taken by the threads as each finishes one: one block per
-    // thread, several, one per rank.
-    for (int blocks_per_thread : {1, 3, 1000}) {
-      for (int jobs : {2, 3}) {
-        INFO(tag << " with " << jobs << " threads, " << blocks_per_thread << " blocks per thread");
-        CHECK(StreamingOutcome(TraceDir(tag), jobs, 0, blocks_per_thread) == stored);
       }
     }
   }
@@ -274,10 +260,6 @@ TEST_CASE("trace streaming: options are checked", "[trace]") {
   options.jobs = -1;
   CHECK_FALSE(options.IsValid(&error));
   CHECK(error.find("jobs must be 0") != std::string::npos);
-  options.jobs = 0;
-  options.blocks_per_thread = 0;
-  CHECK_FALSE(options.IsValid(&error));
-  CHECK(error.find("blocks_per_thread") != std::string::npos);
   CHECK(AvailableCores() >= 1);
 }
 

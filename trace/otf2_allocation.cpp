@@ -9,7 +9,6 @@
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
-#include <utility>
 #include <vector>
 
 #ifdef QNM_OTF2_ALLOCATIONS_ZEROED
@@ -22,10 +21,8 @@ namespace {
 // definition readers' buffers alone were 92% of the page faults of analysing 10.5 M records
 // (bench/README.md, issue 23). Blocks of up to 1 MiB share a 2 MiB huge page two by two (an
 // event reader per rank stays 1 MiB); larger ones get their own mapping. Fresh mappings are
-// zero; a block given back is kept and cleared when it is handed out again (each block of
-// ranks opens its own definition readers: a fresh 4 MiB each time would be touched for the
-// first time again). What was mapped stays mapped until the process ends (bounded by the most
-// buffers open at once).
+// zero; a slot given back is cleared when it is handed out again. The slabs stay mapped until
+// the process ends (their number is bounded by the most buffers open at once).
 constexpr std::size_t kHugePage = std::size_t{1} << 21;
 constexpr std::size_t kSlot = kHugePage / 2;
 constexpr std::size_t kLargeBlock = std::size_t{1} << 19;  // 512 KiB and more
@@ -66,22 +63,7 @@ class LargeBlocks {
       return slot.block;
     }
     const std::size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-    void* block = nullptr;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      auto same = std::find_if(free_mapped_.begin(), free_mapped_.end(),
-                               [&](const std::pair<void*, std::size_t>& m) { return m.second == mapped; });
-      if (same != free_mapped_.end()) {
-        block = same->first;
-        free_mapped_.erase(same);
-        blocks_[reinterpret_cast<std::uintptr_t>(block)] = mapped;
-      }
-    }
-    if (block) {  // given back before: dirty
-      std::memset(block, 0, mapped);
-      return block;
-    }
-    block = MapHugePages(mapped);
+    void* block = MapHugePages(mapped);
     if (!block) return nullptr;
     std::lock_guard<std::mutex> lock(mutex_);
     blocks_[reinterpret_cast<std::uintptr_t>(block)] = mapped;
@@ -97,9 +79,12 @@ class LargeBlocks {
       if (it == blocks_.end()) return false;
       mapped = it->second;
       blocks_.erase(it);
-      if (mapped == 0) free_slots_.push_back(Slot{block, true});
-      else free_mapped_.emplace_back(block, mapped);
+      if (mapped == 0) {
+        free_slots_.push_back(Slot{block, true});
+        return true;
+      }
     }
+    ::munmap(block, mapped);
     return true;
   }
   /// The bytes `block` may hold; 0 when it is not one of these blocks.
@@ -122,7 +107,6 @@ class LargeBlocks {
   std::mutex mutex_;
   std::unordered_map<std::uintptr_t, std::size_t> blocks_;  // block -> mapped bytes (0: a slot)
   std::vector<Slot> free_slots_;
-  std::vector<std::pair<void*, std::size_t>> free_mapped_;  // larger blocks given back, and their size
 };
 
 LargeBlocks& Large() {

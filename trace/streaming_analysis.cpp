@@ -4,8 +4,6 @@
 #include <time.h>
 
 #include <algorithm>
-#include <atomic>
-#include <cstdint>
 #include <condition_variable>
 #include <mutex>
 #include <exception>
@@ -93,13 +91,14 @@ class ReplaySink final : public EventSink {
   bool windows_ = false;
 };
 
-/// One block of ranks.
+/// One thread's block of ranks.
 struct Part {
   Trace trace;
   RankRange range;
   QuirkCounts quirks;
   ReplaySink sink;
   std::exception_ptr error;
+  double cpu_s = 0;  // the reading thread's CPU time
 };
 
 
@@ -254,10 +253,6 @@ bool StreamingAnalysisOptions::IsValid(std::string* error) const {
                std::to_string(jobs);
     return false;
   }
-  if (blocks_per_thread < 1 || blocks_per_thread > kMaxJobs) {
-    if (error) *error = "blocks_per_thread must be 1 to " + std::to_string(kMaxJobs);
-    return false;
-  }
   return true;
 }
 
@@ -271,57 +266,38 @@ int AvailableCores() {
 
 namespace {
 
-/// The ranks cut into blocks read whole, `threads` threads taking the next
-/// block as each finishes one (options.blocks_per_thread); the point-to-point
-/// patterns run on the blocks' records once every rank is read. `known_ranks`:
-/// the trace's rank count, 0 if not known (then one block per thread);
-/// `event_bytes`: its event files' sizes summed.
+/// Each thread reads a block of ranks whole; the point-to-point patterns run
+/// on the blocks' records once every rank is read.
 StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalysisOptions& options,
-                                  uint32_t threads, uint32_t known_ranks, uint64_t event_bytes) {
+                                  uint32_t threads) {
   ZeroedOtf2Allocations zeroed;
-  // One thread reads one block: more would only open more readers; more blocks
-  // than threads only as far as each holds options.min_block_event_bytes.
-  const uint64_t by_size =
-      options.min_block_event_bytes > 0 ? event_bytes / options.min_block_event_bytes : UINT64_MAX;
-  const uint64_t wanted =
-      threads == 1 ? 1
-                   : std::max<uint64_t>(threads, std::min(uint64_t{threads} * static_cast<uint64_t>(options.blocks_per_thread),
-                                                          by_size));
-  const uint32_t block_count =
-      known_ranks > 0 ? static_cast<uint32_t>(std::max<uint64_t>(std::min<uint64_t>(wanted, known_ranks), 1))
-                      : threads;
-  threads = std::min(threads, block_count);
-  std::vector<Part> parts(block_count);
-  std::atomic<uint32_t> next{0};
-  std::vector<double> thread_cpu_s(threads, 0.0);
-  // Blocks are taken in rank order; a block's errors stay with it, so that the
-  // lowest failing rank's is reported whichever thread read it.
-  auto work = [&](uint32_t t) {
+  std::vector<Part> parts(threads);
+  auto read = [&](uint32_t p) {
     const double start = ThreadCpuSeconds();
-    for (uint32_t p; (p = next.fetch_add(1)) < block_count;) {
-      try {
-        parts[p].trace = ReadOtf2TraceRanks(path, RankPartition{p, block_count}, &parts[p].range, &parts[p].quirks,
-                                            &parts[p].sink);
-      } catch (...) {
-        parts[p].error = std::current_exception();
-      }
+    try {
+      parts[p].trace = ReadOtf2TraceRanks(path, RankPartition{p, threads}, &parts[p].range, &parts[p].quirks,
+                                          &parts[p].sink);
+    } catch (...) {
+      parts[p].error = std::current_exception();
     }
-    thread_cpu_s[t] = ThreadCpuSeconds() - start;
+    parts[p].cpu_s = ThreadCpuSeconds() - start;
   };
   std::vector<std::thread> workers;
-  for (uint32_t t = 1; t < threads; ++t) {
+  std::vector<uint32_t> inline_parts;  // blocks no thread could be started for: read here
+  for (uint32_t p = 1; p < threads; ++p) {
     try {
-      workers.emplace_back(work, t);
+      workers.emplace_back(read, p);
     } catch (const std::system_error&) {
-      break;  // the threads started, and this one, read every block
+      inline_parts.push_back(p);
     }
   }
-  work(0);
+  read(0);
+  for (uint32_t p : inline_parts) read(p);
   for (std::thread& worker : workers) worker.join();
-  threads = static_cast<uint32_t>(workers.size()) + 1;
   zeroed.End();
   const double serial_start = ThreadCpuSeconds();
-  std::vector<double> read_cpu_s(thread_cpu_s.begin(), thread_cpu_s.begin() + threads);
+  std::vector<double> read_cpu_s;
+  for (const Part& part : parts) read_cpu_s.push_back(part.cpu_s);
   for (const Part& part : parts)  // the lowest block's error is the first rank's a sequential read meets
     if (part.error) std::rethrow_exception(part.error);
 
@@ -353,7 +329,7 @@ StreamingAnalysis AnalyzeInBlocks(const std::string& path, const StreamingAnalys
   out.trace = JoinTraces(owning, std::move(call_paths));
   ParallelStepTimes times;
   out.result =
-      AnalyzeReplayBlocks(out.trace, blocks, shared, static_cast<int>(threads), options.wait_states, &times);
+      AnalyzeReplayBlocks(out.trace, blocks, shared, static_cast<int>(blocks.size()), options.wait_states, &times);
   out.sent = std::move(shared.sent);
   out.read_cpu_s = std::move(read_cpu_s);
   out.serial_cpu_s = ThreadCpuSeconds() - serial_start - times.caller_cpu_s;
@@ -534,15 +510,15 @@ StreamingAnalysis AnalyzeTraceStreaming(const std::string& path, const Streaming
   std::string error;
   if (!options.IsValid(&error)) throw std::invalid_argument(error);
   const uint32_t threads = static_cast<uint32_t>(options.jobs > 0 ? options.jobs : AvailableCores());
-  uint64_t event_bytes = 0;
-  const uint32_t ranks = CountOtf2Ranks(path, &event_bytes);
   if (options.window_events > 0) {
+    uint64_t event_bytes = 0;
+    const uint32_t ranks = CountOtf2Ranks(path, &event_bytes);
     if (ranks > 0 && ranks <= kMaxWindowedRanks && event_bytes >= options.window_min_rank_bytes * ranks) {
       std::optional<StreamingAnalysis> analysis = AnalyzeInWindows(path, options, threads, ranks);
       if (analysis) return std::move(*analysis);
     }
   }
-  return AnalyzeInBlocks(path, options, threads, ranks, event_bytes);
+  return AnalyzeInBlocks(path, options, threads);
 }
 
 }  // namespace qnm::trace

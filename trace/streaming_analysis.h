@@ -45,18 +45,6 @@ struct StreamingAnalysisOptions {
   /// windows only if its event files hold at least this many bytes per rank
   /// on average (0: always).
   uint64_t window_min_rank_bytes = uint64_t{32} << 20;
-  /// Reading blocks whole: the ranks are cut into up to this many blocks per
-  /// thread (at most one per rank), and each thread takes the next block as
-  /// soon as it has read one, so that a thread slowed by other work on its
-  /// core, or given the heavier ranks, reads fewer of them. 1: one block per
-  /// thread, fixed. The result is the same for any value.
-  int blocks_per_thread = 4;
-  /// More blocks than threads only as far as each holds this many bytes of
-  /// event files (0: no minimum). Each block opens a reader and reads the
-  /// definitions, 1-4 ms on the traces we hold, while 8 MiB of events take
-  /// about 12 ms to decode (0.65 GB/s): on traces of 15-25 ms, 4 blocks per
-  /// thread had cost 5-17% (bench/README.md, issue 23 round 10).
-  uint64_t min_block_event_bytes = uint64_t{8} << 20;
   WaitStateOptions wait_states;
 
   bool IsValid(std::string* error) const;
