@@ -54,6 +54,7 @@
 #include "trace/streaming_analysis.h"
 #include "trace/wait_states.h"
 #include "util/cpu_clock.h"
+#include "util/statistics.h"
 
 namespace fs = std::filesystem;
 using namespace qnm::trace;
@@ -184,12 +185,6 @@ void MeasureRounds(std::vector<Row>* rows, int runs) {
   }
 }
 
-double MedianOf(std::vector<double> values) {
-  std::sort(values.begin(), values.end());
-  const std::size_t n = values.size();
-  return n == 0 ? 0 : n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 std::string LoadAverage() {
   std::ifstream in("/proc/loadavg");
   std::string one, five;
@@ -215,7 +210,7 @@ void PrintRows(const std::string& trace, uint64_t records, const std::vector<Row
     std::printf("| %s | %.3f | %.3f | %.2f / %.2f | %.3f | %.3f | %.2f | %.2f / %.2f | %s | %.0f | %.1f |\n",
                 row.label.c_str(), row.first.cpu_s, row.best.cpu_s, row.first.cpu_s / decode_first,
                 row.best.cpu_s / decode_best, row.first.wall_s, row.best_wall_s, row.best_wall_s / decode_wall,
-                MedianOf(row.paired_cpu), MedianOf(row.paired_wall), critical, row.best.peak_rss_mb,
+                qnm::MedianOfKnown(row.paired_cpu), qnm::MedianOfKnown(row.paired_wall), critical, row.best.peak_rss_mb,
                 row.best.peak_rss_mb * 1048576.0 / static_cast<double>(records));
   }
   std::fflush(stdout);
