@@ -330,7 +330,6 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
   return options;
 }
 
-/// |log(predicted / measured)| at the series' largest predicted P (kFailedLogError without a prediction).
 /// The row of the series' largest predicted (not training) P; null when there is none.
 const qnm::ValidationRow* LastPredictedRow(const qnm::ValidationResult& result) {
   for (auto row = result.rows.rbegin(); row != result.rows.rend(); ++row)
@@ -338,19 +337,11 @@ const qnm::ValidationRow* LastPredictedRow(const qnm::ValidationResult& result) 
   return nullptr;
 }
 
-double LastLogError(const Entry& e, const qnm::PredictionOptions& options) {
-  qnm::ValidationResult result;
-  std::string error;
-  if (!Validate(e, options, &result, &error)) return qnm::kFailedLogError;
-  const qnm::ValidationRow* row = LastPredictedRow(result);
-  if (!row) return qnm::kFailedLogError;
-  double v = row->predicted.total.value_s;
-  return v > 0 && std::isfinite(v) ? std::fabs(std::log(v / row->measured_s)) : qnm::kFailedLogError;
-}
-
 /// A prediction at the series' largest predicted P, what was measured there and Extra-P's.
 struct LastPoint {
   std::string source;
+  bool validated = false;  // the validation ran (false: it refused the series)
+  int procs = 0;           // the largest predicted P; 0 when nothing was predicted
   double predicted = NAN, measured = NAN, peer = NAN;
 };
 
@@ -360,8 +351,10 @@ LastPoint LastPrediction(const Entry& e, const qnm::PredictionOptions& options) 
   qnm::ValidationResult result;
   std::string error;
   if (!Validate(e, options, &result, &error)) return out;
+  out.validated = true;
   const qnm::ValidationRow* row = LastPredictedRow(result);
   if (!row) return out;
+  out.procs = row->procs;
   out.predicted = row->predicted.total.value_s;
   out.measured = row->measured_s;
   if (e.peer) {
@@ -371,19 +364,23 @@ LastPoint LastPrediction(const Entry& e, const qnm::PredictionOptions& options) 
   return out;
 }
 
+/// |log(predicted / measured)| at the series' largest predicted P (kFailedLogError without a prediction).
+double LastLogError(const Entry& e, const qnm::PredictionOptions& options) {
+  const LastPoint last = LastPrediction(e, options);
+  const double v = last.predicted;
+  return last.procs > 0 && v > 0 && std::isfinite(v) ? std::fabs(std::log(v / last.measured))
+                                                     : qnm::kFailedLogError;
+}
+
 /// 1 when the configuration is not better than Extra-P at the series' largest predicted P, 0 when
 /// it is; NaN without a peer prediction there.
 double LossAgainstPeer(const Entry& e, const qnm::PredictionOptions& options) {
   if (!e.peer) return NAN;
-  qnm::ValidationResult result;
-  std::string error;
-  if (!Validate(e, options, &result, &error)) return 1;
-  const qnm::ValidationRow* row = LastPredictedRow(result);
-  if (!row) return NAN;
-  auto it = e.peer->find(row->procs);
-  if (it == e.peer->end()) return NAN;
-  double ours = RelativeError(row->predicted.total.value_s, row->measured_s);
-  double peer = RelativeError(it->second, row->measured_s);
+  const LastPoint last = LastPrediction(e, options);
+  if (!last.validated) return 1;
+  if (last.procs == 0 || std::isnan(last.peer)) return NAN;
+  double ours = RelativeError(last.predicted, last.measured);
+  double peer = RelativeError(last.peer, last.measured);
   return std::isfinite(ours) && !(ours >= peer) ? 0 : 1;
 }
 
