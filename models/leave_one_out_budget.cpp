@@ -3,20 +3,12 @@
 #include <algorithm>
 #include <cmath>
 
-#include "models/decomposition.h"
+#include "models/prediction.h"
 #include "models/validation.h"
 #include "util/text_format.h"
 
 namespace qnm {
 namespace {
-
-/// A series gets the queueing model when every process count has a run with an MPI profile.
-bool EveryCountProfiled(const Series& series) {
-  for (const RunGroup& group : series.groups)
-    if (std::none_of(group.runs.begin(), group.runs.end(), [](const RunStats& run) { return HasMpiProfile(run); }))
-      return false;
-  return !series.groups.empty();
-}
 
 std::string Millions(double units) {
   return units >= 1e5 ? FormatDouble("%.1f", units / 1e6) + " million" : FormatDouble("%.0f", units);
@@ -54,7 +46,7 @@ LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget
   for (std::size_t i = 0; i < series.size(); ++i) {
     points[i] = MeasuredProcs(series[i]).size();
     if (points[i] < 2 || points[i] > kMaxLeaveOneOutProcs) points[i] = 0;  // refused by ValidateSeries, no work
-    queueing[i] = EveryCountProfiled(series[i]);
+    queueing[i] = !series[i].groups.empty() && UsesQueueingModel(series[i]);
     if (points[i] > 0) fits_on_all += LeaveOneOutRefitUnits(points[i], queueing[i]);
     if (points[i] > 0) refits += points[i] * LeaveOneOutRefitUnits(points[i] - 1, queueing[i]);
   }

@@ -513,6 +513,12 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   return p;
 }
 
+bool UsesQueueingModel(const Series& series, const std::vector<int>& train_procs) {
+  std::vector<const RunGroup*> training;
+  std::vector<const RunStats*> profiled;
+  return SelectTraining(series, train_procs, &training, &profiled);
+}
+
 bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
                     const PredictionOptions& options, SeriesModel* model, std::string* error,
                     const std::function<void()>& runs_read) {

@@ -166,6 +166,10 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
                     const PredictionOptions& options, SeriesModel* model, std::string* error,
                     const std::function<void()>& runs_read = {});
 
+/// Whether FitSeriesModel fits `series` on `train_procs` (all when empty) with the queueing
+/// model: every training process count has a run with an MPI profile (else runtime-only).
+bool UsesQueueingModel(const Series& series, const std::vector<int>& train_procs = {});
+
 /// Amdahl serial fraction f from measured (P, time) pairs: NNLS fit T = a + b/P, f = a/(a+b).
 double FitSerialFraction(const std::vector<std::pair<int, double>>& times);
 
