@@ -13,6 +13,22 @@
 
 namespace qnm::trace {
 
+/// `bytes` (a multiple of 2 MiB) of fresh, zeroed memory starting on a 2 MiB boundary, with
+/// transparent huge pages asked for; null when no address space is left. Given back with munmap.
+inline void* MapHugePageAligned(std::size_t bytes) {
+  constexpr std::size_t kHugePage = std::size_t{1} << 21;
+  // Over-map by one huge page so that the block can start on a 2 MiB boundary.
+  void* raw = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (raw == MAP_FAILED) return nullptr;
+  auto address = reinterpret_cast<std::uintptr_t>(raw);
+  std::uintptr_t aligned = (address + kHugePage - 1) / kHugePage * kHugePage;
+  if (aligned > address) ::munmap(raw, aligned - address);
+  std::size_t tail = address + bytes + kHugePage - (aligned + bytes);
+  if (tail) ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
+  ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
+  return reinterpret_cast<void*>(aligned);
+}
+
 template <typename T>
 struct BulkAllocator {
   using value_type = T;
@@ -26,17 +42,9 @@ struct BulkAllocator {
 
   T* allocate(std::size_t n) {
     if (n * sizeof(T) < kHugePage) return std::allocator<T>().allocate(n);
-    std::size_t bytes = MappedBytes(n);
-    // Over-map by one huge page so that the block can start on a 2 MiB boundary.
-    void* raw = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (raw == MAP_FAILED) throw std::bad_alloc();
-    auto address = reinterpret_cast<std::uintptr_t>(raw);
-    std::uintptr_t aligned = (address + kHugePage - 1) / kHugePage * kHugePage;
-    if (aligned > address) ::munmap(raw, aligned - address);
-    std::size_t tail = address + bytes + kHugePage - (aligned + bytes);
-    if (tail) ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
-    ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
-    return reinterpret_cast<T*>(aligned);
+    void* block = MapHugePageAligned(MappedBytes(n));
+    if (!block) throw std::bad_alloc();
+    return static_cast<T*>(block);
   }
   void deallocate(T* block, std::size_t n) {
     if (n * sizeof(T) < kHugePage)

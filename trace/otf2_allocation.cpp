@@ -11,6 +11,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "trace/bulk_allocator.h"
+
 #ifdef QNM_OTF2_ALLOCATIONS_ZEROED
 namespace {
 
@@ -27,19 +29,6 @@ constexpr std::size_t kHugePage = std::size_t{1} << 21;
 constexpr std::size_t kSlot = kHugePage / 2;
 constexpr std::size_t kLargeBlock = std::size_t{1} << 19;  // 512 KiB and more
 
-void* MapHugePages(std::size_t bytes) {
-  // Over-map by one huge page so that the block can start on a 2 MiB boundary.
-  void* raw = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (raw == MAP_FAILED) return nullptr;
-  const auto address = reinterpret_cast<std::uintptr_t>(raw);
-  const std::uintptr_t aligned = (address + kHugePage - 1) / kHugePage * kHugePage;
-  if (aligned > address) ::munmap(raw, aligned - address);
-  const std::size_t tail = address + bytes + kHugePage - (aligned + bytes);
-  if (tail) ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
-  ::madvise(reinterpret_cast<void*>(aligned), bytes, MADV_HUGEPAGE);
-  return reinterpret_cast<void*>(aligned);
-}
-
 class LargeBlocks {
  public:
   /// A zeroed block of `bytes` (>= kLargeBlock); null when no memory is left.
@@ -50,7 +39,7 @@ class LargeBlocks {
       {
         std::lock_guard<std::mutex> lock(mutex_);
         if (free_slots_.empty()) {
-          char* slab = static_cast<char*>(MapHugePages(kHugePage));
+          char* slab = static_cast<char*>(qnm::trace::MapHugePageAligned(kHugePage));
           if (!slab) return nullptr;
           free_slots_.push_back(Slot{slab + kSlot, false});
           free_slots_.push_back(Slot{slab, false});
@@ -63,7 +52,7 @@ class LargeBlocks {
       return slot.block;
     }
     const std::size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage;
-    void* block = MapHugePages(mapped);
+    void* block = qnm::trace::MapHugePageAligned(mapped);
     if (!block) return nullptr;
     std::lock_guard<std::mutex> lock(mutex_);
     blocks_[reinterpret_cast<std::uintptr_t>(block)] = mapped;
