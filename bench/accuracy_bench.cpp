@@ -365,8 +365,7 @@ LastPoint LastPrediction(const Entry& e, const qnm::PredictionOptions& options) 
 }
 
 /// |log(predicted / measured)| at the series' largest predicted P (kFailedLogError without a prediction).
-double LastLogError(const Entry& e, const qnm::PredictionOptions& options) {
-  const LastPoint last = LastPrediction(e, options);
+double LastLogError(const LastPoint& last) {
   const double v = last.predicted;
   return last.procs > 0 && v > 0 && std::isfinite(v) ? std::fabs(std::log(v / last.measured))
                                                      : qnm::kFailedLogError;
@@ -374,9 +373,8 @@ double LastLogError(const Entry& e, const qnm::PredictionOptions& options) {
 
 /// 1 when the configuration is not better than Extra-P at the series' largest predicted P, 0 when
 /// it is; NaN without a peer prediction there.
-double LossAgainstPeer(const Entry& e, const qnm::PredictionOptions& options) {
+double LossAgainstPeer(const Entry& e, const LastPoint& last) {
   if (!e.peer) return NAN;
-  const LastPoint last = LastPrediction(e, options);
   if (!last.validated) return 1;
   if (last.procs == 0 || std::isnan(last.peer)) return NAN;
   double ours = RelativeError(last.predicted, last.measured);
@@ -751,8 +749,11 @@ int main(int argc, char** argv) {
       return n ? sum / n : 0.0;
     };
     // A series' value under the objective: its loss against Extra-P, or its |log error|.
+    auto value_of = [&](const Entry& e, const LastPoint& last) {
+      return objective_kind == "wins" ? LossAgainstPeer(e, last) : LastLogError(last);
+    };
     auto series_value = [&](const Entry& e, const qnm::PredictionOptions& o) {
-      return objective_kind == "wins" ? LossAgainstPeer(e, o) : LastLogError(e, o);
+      return value_of(e, LastPrediction(e, o));
     };
     std::vector<std::vector<double>> all_errors(pairs);
     // Each configuration fixed for every source, the average of them all, the choice per source.
@@ -780,12 +781,15 @@ int main(int argc, char** argv) {
         if (e.source == source) {
           // Every configuration at its own temperature chosen on the other sources, alone and
           // averaged (geometric mean of the configurations' predictions: no choice at all).
+          std::vector<LastPoint> at_pair;  // every (configuration, temperature) pair on the series
+          for (std::size_t k = 0; k < pairs; ++k)
+            at_pair.push_back(
+                LastPrediction(e, ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache)));
           double log_sum = 0;
           int averaged = 0;
           for (std::size_t c = 0; c < std::size(kConfigs); ++c) {
-            const std::size_t k = ArgMin(objective, c * std::size(kTemperatures), (c + 1) * std::size(kTemperatures));
-            LastPoint point =
-                LastPrediction(e, ConfigOptions(kConfigs[c], pair_temperature(k), {source}, samples, &cache));
+            const LastPoint& point =
+                at_pair[ArgMin(objective, c * std::size(kTemperatures), (c + 1) * std::size(kTemperatures))];
             if (point.predicted > 0 && std::isfinite(point.predicted)) {
               log_sum += std::log(point.predicted);
               ++averaged;
@@ -798,9 +802,7 @@ int main(int argc, char** argv) {
           fixed[std::size(kConfigs)].push_back(average);
           fixed[std::size(kConfigs) + 1].push_back(chosen_point);
           by_source[source].push_back(Score(e, options, uniform));
-          for (std::size_t k = 0; k < pairs; ++k)
-            all_errors[k].push_back(
-                series_value(e, ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache)));
+          for (std::size_t k = 0; k < pairs; ++k) all_errors[k].push_back(value_of(e, at_pair[k]));
         }
     }
     std::vector<double> all_objective(pairs);
@@ -873,7 +875,7 @@ int main(int argc, char** argv) {
         qnm::PredictionOptions o = shipped_options;
         o.runtime.weight_temperature = t;
         double sum = 0;
-        for (const Entry& e : others) sum += LastLogError(e, o);
+        for (const Entry& e : others) sum += LastLogError(LastPrediction(e, o));
         const double objective = sum / std::max<std::size_t>(1, others.size());
         char cell[32];
         std::snprintf(cell, sizeof cell, " %.4f |", objective);
