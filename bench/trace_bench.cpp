@@ -111,6 +111,34 @@ struct Run {
   bool ok = false;
 };
 
+/// Writes the stencil trace in a child process and returns its record count (0 on failure).
+/// The child's memory goes with it: a child measured later is forked from this process, and
+/// Linux counts the memory it had when forked into that child's peak (ru_maxrss).
+uint64_t WriteStencilTraceApart(const std::string& path, const StencilTraceOptions& options) {
+  int out[2];
+  if (pipe(out) != 0) return 0;
+  std::fflush(stdout);
+  pid_t child = fork();
+  if (child == 0) {
+    close(out[0]);
+    uint64_t written = 0;
+    try {
+      written = WriteStencilTrace(path, options);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "trace_bench: %s\n", e.what());
+    }
+    ssize_t n = write(out[1], &written, sizeof written);
+    _exit(n == static_cast<ssize_t>(sizeof written) && written > 0 ? 0 : 1);
+  }
+  close(out[1]);
+  uint64_t written = 0;
+  if (child < 0 || read(out[0], &written, sizeof written) != static_cast<ssize_t>(sizeof written)) written = 0;
+  close(out[0]);
+  int status = 0;
+  if (child > 0) waitpid(child, &status, 0);
+  return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? written : 0;
+}
+
 /// Runs `argv` as a child process and measures it.
 Run Measure(const std::vector<std::string>& argv) {
   std::vector<char*> args;
@@ -310,7 +338,11 @@ int main(int argc, char** argv) {
       } else {
         fs::remove_all(path);
         Clock::time_point start = Clock::now();
-        written = WriteStencilTrace(path, options);
+        written = WriteStencilTraceApart(path, options);
+        if (written == 0) {
+          std::fprintf(stderr, "trace_bench: %s: could not write the generated trace\n", path.c_str());
+          return 1;
+        }
         std::printf("\nGenerated %llu records (%d ranks x %d iterations) in %.1f s into %s\n",
                     static_cast<unsigned long long>(written), options.ranks, options.iterations,
                     std::chrono::duration<double>(Clock::now() - start).count(), path.c_str());
