@@ -13,15 +13,20 @@
 
 namespace qnm::trace {
 
+/// A transparent huge page of x86-64 Linux.
+constexpr std::size_t kHugePage = std::size_t{1} << 21;
+
+/// `bytes` rounded up to whole huge pages: what MapHugePageAligned maps for them.
+constexpr std::size_t HugePageMultiple(std::size_t bytes) { return (bytes + kHugePage - 1) / kHugePage * kHugePage; }
+
 /// `bytes` (a multiple of 2 MiB) of fresh, zeroed memory starting on a 2 MiB boundary, with
 /// transparent huge pages asked for; null when no address space is left. Given back with munmap.
 inline void* MapHugePageAligned(std::size_t bytes) {
-  constexpr std::size_t kHugePage = std::size_t{1} << 21;
   // Over-map by one huge page so that the block can start on a 2 MiB boundary.
   void* raw = ::mmap(nullptr, bytes + kHugePage, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (raw == MAP_FAILED) return nullptr;
   auto address = reinterpret_cast<std::uintptr_t>(raw);
-  std::uintptr_t aligned = (address + kHugePage - 1) / kHugePage * kHugePage;
+  std::uintptr_t aligned = HugePageMultiple(address);
   if (aligned > address) ::munmap(raw, aligned - address);
   std::size_t tail = address + bytes + kHugePage - (aligned + bytes);
   if (tail) ::munmap(reinterpret_cast<void*>(aligned + bytes), tail);
@@ -32,13 +37,12 @@ inline void* MapHugePageAligned(std::size_t bytes) {
 template <typename T>
 struct BulkAllocator {
   using value_type = T;
-  static constexpr std::size_t kHugePage = std::size_t{1} << 21;
 
   BulkAllocator() = default;
   template <typename U>
   BulkAllocator(const BulkAllocator<U>&) {}
 
-  static std::size_t MappedBytes(std::size_t n) { return (n * sizeof(T) + kHugePage - 1) / kHugePage * kHugePage; }
+  static std::size_t MappedBytes(std::size_t n) { return HugePageMultiple(n * sizeof(T)); }
 
   T* allocate(std::size_t n) {
     if (n * sizeof(T) < kHugePage) return std::allocator<T>().allocate(n);

@@ -25,7 +25,7 @@ namespace {
 // event reader per rank stays 1 MiB); larger ones get their own mapping. Fresh mappings are
 // zero; a slot given back is cleared when it is handed out again. The slabs stay mapped until
 // the process ends (their number is bounded by the most buffers open at once).
-constexpr std::size_t kHugePage = std::size_t{1} << 21;
+using qnm::trace::kHugePage;
 constexpr std::size_t kSlot = kHugePage / 2;
 constexpr std::size_t kLargeBlock = std::size_t{1} << 19;  // 512 KiB and more
 
@@ -51,7 +51,7 @@ class LargeBlocks {
       if (slot.dirty) std::memset(slot.block, 0, kSlot);
       return slot.block;
     }
-    const std::size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    const std::size_t mapped = qnm::trace::HugePageMultiple(bytes);
     void* block = qnm::trace::MapHugePageAligned(mapped);
     if (!block) return nullptr;
     std::lock_guard<std::mutex> lock(mutex_);
