@@ -176,12 +176,21 @@ struct PointResult {
   bool inside = false, uniform_inside = false, flagged = false;
 };
 
+/// A prediction at the series' largest predicted P, what was measured there and Extra-P's.
+struct LastPoint {
+  std::string source;
+  bool validated = false;  // the validation ran (false: it refused the series)
+  int procs = 0;           // the largest predicted P; 0 when nothing was predicted
+  double predicted = NAN, measured = NAN, peer = NAN;
+};
+
 struct SeriesResult {
   std::string source, name, train;
   std::vector<PointResult> points;  // predicted points, ascending P
   std::string failure;              // why nothing was predicted
   std::string note;                 // e.g. the largest rise of the prediction
   std::vector<std::pair<int, double>> training;  // the training points' measured times
+  LastPoint last;                                 // "ours" at the largest predicted P
 };
 
 /// One series of the corpus and how it is scored.
@@ -205,6 +214,30 @@ bool Validate(const Entry& e, const qnm::PredictionOptions& prediction, qnm::Val
   return qnm::ValidateSeries(*e.series, options, result, error);
 }
 
+/// The row of the series' largest predicted (not training) P; null when there is none.
+const qnm::ValidationRow* LastPredictedRow(const qnm::ValidationResult& result) {
+  for (auto row = result.rows.rbegin(); row != result.rows.rend(); ++row)
+    if (!row->training) return &*row;
+  return nullptr;
+}
+
+/// The LastPoint of a validation of the series (`result` null: the validation refused it).
+LastPoint LastPointOf(const Entry& e, const qnm::ValidationResult* result) {
+  LastPoint out{e.source};
+  if (!result) return out;
+  out.validated = true;
+  const qnm::ValidationRow* row = LastPredictedRow(*result);
+  if (!row) return out;
+  out.procs = row->procs;
+  out.predicted = row->predicted.total.value_s;
+  out.measured = row->measured_s;
+  if (e.peer) {
+    auto it = e.peer->find(row->procs);
+    if (it != e.peer->end()) out.peer = it->second;
+  }
+  return out;
+}
+
 /// Scores a configuration ("ours") and, beside it, the plain uniform average.
 SeriesResult Score(const Entry& e, const qnm::PredictionOptions& shipped,
                    const qnm::PredictionOptions& uniform) {
@@ -214,7 +247,9 @@ SeriesResult Score(const Entry& e, const qnm::PredictionOptions& shipped,
   for (int p : e.train) out.train += (out.train.empty() ? "" : ",") + std::to_string(p);
   qnm::ValidationResult ours, plain;
   std::string error;
-  if (!Validate(e, shipped, &ours, &error) || !Validate(e, uniform, &plain, &error)) {
+  const bool validated = Validate(e, shipped, &ours, &error);
+  out.last = LastPointOf(e, validated ? &ours : nullptr);
+  if (!validated || !Validate(e, uniform, &plain, &error)) {
     out.failure = error;
     return out;
   }
@@ -330,38 +365,11 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
   return options;
 }
 
-/// The row of the series' largest predicted (not training) P; null when there is none.
-const qnm::ValidationRow* LastPredictedRow(const qnm::ValidationResult& result) {
-  for (auto row = result.rows.rbegin(); row != result.rows.rend(); ++row)
-    if (!row->training) return &*row;
-  return nullptr;
-}
-
-/// A prediction at the series' largest predicted P, what was measured there and Extra-P's.
-struct LastPoint {
-  std::string source;
-  bool validated = false;  // the validation ran (false: it refused the series)
-  int procs = 0;           // the largest predicted P; 0 when nothing was predicted
-  double predicted = NAN, measured = NAN, peer = NAN;
-};
-
 /// The configuration's LastPoint of the series (NaN values when nothing was predicted).
 LastPoint LastPrediction(const Entry& e, const qnm::PredictionOptions& options) {
-  LastPoint out{e.source};
   qnm::ValidationResult result;
   std::string error;
-  if (!Validate(e, options, &result, &error)) return out;
-  out.validated = true;
-  const qnm::ValidationRow* row = LastPredictedRow(result);
-  if (!row) return out;
-  out.procs = row->procs;
-  out.predicted = row->predicted.total.value_s;
-  out.measured = row->measured_s;
-  if (e.peer) {
-    auto it = e.peer->find(row->procs);
-    if (it != e.peer->end()) out.peer = it->second;
-  }
-  return out;
+  return LastPointOf(e, Validate(e, options, &result, &error) ? &result : nullptr);
 }
 
 /// |log(predicted / measured)| at the series' largest predicted P (kFailedLogError without a prediction).
@@ -796,12 +804,12 @@ int main(int argc, char** argv) {
             }
             fixed[c].push_back(point);
           }
-          LastPoint chosen_point = LastPrediction(e, options);
+          by_source[source].push_back(Score(e, options, uniform));
+          const LastPoint& chosen_point = by_source[source].back().last;
           LastPoint average = chosen_point;
           average.predicted = averaged == static_cast<int>(std::size(kConfigs)) ? std::exp(log_sum / averaged) : NAN;
           fixed[std::size(kConfigs)].push_back(average);
           fixed[std::size(kConfigs) + 1].push_back(chosen_point);
-          by_source[source].push_back(Score(e, options, uniform));
           for (std::size_t k = 0; k < pairs; ++k) all_errors[k].push_back(value_of(e, at_pair[k]));
         }
     }
