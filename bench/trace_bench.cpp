@@ -28,9 +28,10 @@
 // The runs go in rounds, every stage once per round after that round's
 // decode-only run; beside the best and first runs, each stage's median ratio to
 // the decode of its own round (a paired comparison, fair when the machine's
-// speed drifts between minutes).
+// speed drifts between minutes). --idle S lets the machine idle S seconds
+// before every run: one command after a pause, as a user runs it.
 //
-//   trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] [--no-stored]
+//   trace_bench [--events N[,N...]] [--runs K] [--idle SECONDS] [--dir DIR] [--keep] [--replay PATH] [--no-stored]
 //   trace_bench --generate-only --dir DIR --events N   (writes DIR/stencil-N and stops)
 //   trace_bench --stage decode|stored|stream [--jobs N] [--window EVENTS] TRACE   (one measurement; used internally)
 #include <sys/resource.h>
@@ -205,11 +206,19 @@ void AddRun(Row* row, const Run& run, const Run& decode, int round) {
 }
 
 /// Measures every row `runs` times, round by round (the first row, decode only, first in each).
-void MeasureRounds(std::vector<Row>* rows, int runs) {
+/// With `idle_s` > 0 the machine idles that long before every run: what one command
+/// after a pause pays. On this project's virtual machine memory freed for a few
+/// seconds goes back to the host, and the next process to touch it pays about
+/// 1.8 ms per MB of fresh memory (bench/README.md, round 12).
+void MeasureRounds(std::vector<Row>* rows, int runs, int idle_s) {
+  auto measure = [idle_s](const Row& row) {
+    if (idle_s > 0) ::sleep(static_cast<unsigned>(idle_s));
+    return Measure(row.argv);
+  };
   for (int round = 0; round < runs; ++round) {
-    const Run decode = Measure(rows->front().argv);
+    const Run decode = measure(rows->front());
     AddRun(&rows->front(), decode, decode, round);
-    for (std::size_t k = 1; k < rows->size(); ++k) AddRun(&(*rows)[k], Measure((*rows)[k].argv), decode, round);
+    for (std::size_t k = 1; k < rows->size(); ++k) AddRun(&(*rows)[k], measure((*rows)[k]), decode, round);
   }
 }
 
@@ -259,7 +268,7 @@ int main(int argc, char** argv) {
   std::string dir = (fs::temp_directory_path() / ("qnm-trace-bench-" + std::to_string(::getpid()))).string();
   std::string real = std::string(QNM_SOURCE_DIR) + "/tests/data/otf2/sstmacro-mpi-coverage-test";
   std::string replay, stage, stage_path;
-  int runs = 3, jobs = 0;
+  int runs = 3, jobs = 0, idle_s = 0;
   long long window_events = -1;  // --window: events per rank and window (0 = blocks read whole); -1 = default
   bool keep = false, stored = true, generate_only = false;
   for (int i = 1; i < argc; ++i) {
@@ -267,6 +276,7 @@ int main(int argc, char** argv) {
     if (arg == "--events" && i + 1 < argc) sizes = ParseSizes(argv[++i]);
     else if (arg == "--dir" && i + 1 < argc) dir = argv[++i];
     else if (arg == "--runs" && i + 1 < argc) runs = std::max(1, std::atoi(argv[++i]));
+    else if (arg == "--idle" && i + 1 < argc) idle_s = std::clamp(std::atoi(argv[++i]), 0, 600);
     else if (arg == "--replay" && i + 1 < argc) replay = argv[++i];
     else if (arg == "--stage" && i + 1 < argc) stage = argv[++i];
     else if (arg == "--jobs" && i + 1 < argc) jobs = std::atoi(argv[++i]);
@@ -277,8 +287,8 @@ int main(int argc, char** argv) {
     else if (!stage.empty() && stage_path.empty() && arg[0] != '-') stage_path = arg;
     else {
       std::fprintf(stderr,
-                   "usage: trace_bench [--events N[,N...]] [--runs K] [--dir DIR] [--keep] [--replay PATH] "
-                   "[--no-stored]\n"
+                   "usage: trace_bench [--events N[,N...]] [--runs K] [--idle SECONDS] [--dir DIR] [--keep] "
+                   "[--replay PATH] [--no-stored]\n"
                    "       trace_bench --generate-only --dir DIR --events N[,N...]\n"
                    "       trace_bench --stage decode|stored|stream [--jobs N] [--window EVENTS] TRACE\n");
       return 2;
@@ -321,7 +331,7 @@ int main(int argc, char** argv) {
           add("qnm-replay-mpi, R = " + std::to_string(r),
               {"mpirun", "--allow-run-as-root", "--oversubscribe", "--mca", "btl", "self,vader", "-np",
                std::to_string(r), replay, path, "--format", "json", "-o", "/dev/null"});
-      MeasureRounds(&rows, repeats);
+      MeasureRounds(&rows, repeats, idle_s);
       PrintRows(path, records, rows);
     };
     if (!generate_only) measure(real, 22180, runs);

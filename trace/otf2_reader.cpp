@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -240,9 +241,41 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
   }
 }
 
+/// What a location's local definitions hold besides definitions: libotf2's
+/// mapping tables (local -> global ids) and how many clock offsets it has.
+///
+/// libotf2 maps every id field of every record it decodes, and corrects
+/// every timestamp, looking the location up in the archive each time even
+/// when it has no table and no offset (two lookups per record: 42 of the
+/// 685 instructions per record of analysing a 1 M-record stencil,
+/// bench/README.md, trace_bench round 12). The
+/// analysis maps only the fields it reads (MappedIds, the same
+/// OTF2_IdMap_GetGlobalId libotf2 calls), and leaves timestamps alone where
+/// the location has no clock offset: the ids and times are the same.
+struct MappedIds {
+  std::array<const OTF2_IdMap*, OTF2_MAPPING_MAX> maps{};
+  uint64_t clock_offsets = 0;
+
+  /// `id` as libotf2 maps it: through the table of `type`, unchanged when
+  /// the location has none or the table does not hold it.
+  uint32_t Global(OTF2_MappingType type, uint32_t id) const {
+    const OTF2_IdMap* map = maps[type];
+    if (!map) return id;
+    uint64_t global = 0;
+    return OTF2_IdMap_GetGlobalId(map, id, &global) == OTF2_SUCCESS ? static_cast<uint32_t>(global) : id;
+  }
+  /// Sets `evt` up to hand over ids unmapped (Global maps them) and
+  /// timestamps corrected only where there are corrections to make.
+  void Configure(OTF2_EvtReader* evt) const {
+    OTF2_EvtReader_ApplyMappingTables(evt, false);
+    if (clock_offsets == 0) OTF2_EvtReader_ApplyClockOffsets(evt, false);
+  }
+};
+
 /// Per-location state while its events are read.
 struct LocationReader {
   Trace* trace = nullptr;
+  const MappedIds* ids = nullptr;  // the location's mapping tables (set before reading)
   LocationTrace* out = nullptr;
   EventSink* sink = nullptr;  // streaming: events go here, side tables keep the current record only
   uint32_t rank = 0;
@@ -407,6 +440,7 @@ LocationReader& Loc(void* user) { return *static_cast<LocationReader*>(user); }
 OTF2_CallbackCode EvEnter(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                           OTF2_AttributeList*, OTF2_RegionRef region) {
   LocationReader& loc = Loc(user);
+  region = loc.ids->Global(OTF2_MAPPING_REGION, region);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.trace->call_paths.HasRegion(region)) {
     ++loc.unknown_regions;
@@ -418,6 +452,7 @@ OTF2_CallbackCode EvEnter(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
 OTF2_CallbackCode EvLeave(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                           OTF2_AttributeList*, OTF2_RegionRef region) {
   LocationReader& loc = Loc(user);
+  region = loc.ids->Global(OTF2_MAPPING_REGION, region);
   loc.Leave(loc.Ticks(time), region);
   return OTF2_CALLBACK_SUCCESS;
 }
@@ -445,6 +480,7 @@ OTF2_CallbackCode EvSend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* 
                          OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                          uint64_t bytes) {
   LocationReader& loc = Loc(user);
+  comm = loc.ids->Global(OTF2_MAPPING_COMM, comm);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
   loc.Add(ticks, EventKind::kSend, AddMessage(loc, comm, receiver, tag, bytes, kNone));
@@ -454,6 +490,7 @@ OTF2_CallbackCode EvIsend(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
                           OTF2_AttributeList*, uint32_t receiver, OTF2_CommRef comm, uint32_t tag,
                           uint64_t bytes, uint64_t request) {
   LocationReader& loc = Loc(user);
+  comm = loc.ids->Global(OTF2_MAPPING_COMM, comm);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
   uint32_t message = AddMessage(loc, comm, receiver, tag, bytes, kNone);
@@ -492,6 +529,7 @@ OTF2_CallbackCode EvRecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* 
                          OTF2_AttributeList*, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                          uint64_t bytes) {
   LocationReader& loc = Loc(user);
+  comm = loc.ids->Global(OTF2_MAPPING_COMM, comm);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
   uint32_t self = loc.events_added;  // MPI_Recv is its own request
@@ -502,6 +540,7 @@ OTF2_CallbackCode EvIrecv(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void*
                           OTF2_AttributeList*, uint32_t sender, OTF2_CommRef comm, uint32_t tag,
                           uint64_t bytes, uint64_t request) {
   LocationReader& loc = Loc(user);
+  comm = loc.ids->Global(OTF2_MAPPING_COMM, comm);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
   uint32_t request_event = loc.events_added;
@@ -519,6 +558,7 @@ OTF2_CallbackCode EvCollEnd(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, voi
                             OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_CommRef comm,
                             uint32_t root, uint64_t sent, uint64_t received) {
   LocationReader& loc = Loc(user);
+  comm = loc.ids->Global(OTF2_MAPPING_COMM, comm);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.CommOk(comm)) return OTF2_CALLBACK_SUCCESS;
   loc.Add(ticks, EventKind::kCollEnd,
@@ -535,6 +575,7 @@ OTF2_CallbackCode EvRmaCollEnd(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, 
                                OTF2_AttributeList*, OTF2_CollectiveOp op, OTF2_RmaSyncLevel,
                                OTF2_RmaWinRef win, uint32_t, uint64_t, uint64_t) {
   LocationReader& loc = Loc(user);
+  win = loc.ids->Global(OTF2_MAPPING_RMA_WIN, win);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
   loc.Add(ticks, EventKind::kRmaCollEnd, loc.Append(loc.out->rma_collectives, RmaCollectiveRecord{win, op}));
@@ -544,6 +585,8 @@ OTF2_CallbackCode EvRmaGroupSync(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t
                                  OTF2_AttributeList*, OTF2_RmaSyncLevel level, OTF2_RmaWinRef win,
                                  OTF2_GroupRef group) {
   LocationReader& loc = Loc(user);
+  group = loc.ids->Global(OTF2_MAPPING_GROUP, group);
+  win = loc.ids->Global(OTF2_MAPPING_RMA_WIN, win);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.WinOk(win) || group >= loc.trace->groups.size()) {
     if (group >= loc.trace->groups.size()) ++loc.bad_refs;
@@ -556,6 +599,7 @@ OTF2_CallbackCode EvRmaGroupSync(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t
 OTF2_CallbackCode AddRmaOp(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, uint32_t remote,
                            uint64_t bytes, uint64_t matching, RmaOpKind kind) {
   LocationReader& loc = Loc(user);
+  win = loc.ids->Global(OTF2_MAPPING_RMA_WIN, win);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
   uint32_t op = loc.Append(loc.out->rma_ops, RmaOpRecord{win, remote, bytes, matching, kind});
@@ -581,6 +625,7 @@ OTF2_CallbackCode EvRmaAtomic(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, v
 OTF2_CallbackCode EvRmaOpComplete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t, void* user,
                                   OTF2_AttributeList*, OTF2_RmaWinRef win, uint64_t matching) {
   LocationReader& loc = Loc(user);
+  win = loc.ids->Global(OTF2_MAPPING_RMA_WIN, win);
   uint64_t ticks = loc.Ticks(time);
   uint32_t op = kNone;
   if (!loc.pending_rma.Take((static_cast<uint64_t>(win) << 40) ^ matching, &op)) {
@@ -593,6 +638,7 @@ OTF2_CallbackCode EvRmaOpComplete(OTF2_LocationRef, OTF2_TimeStamp time, uint64_
 OTF2_CallbackCode AddLock(void* user, OTF2_TimeStamp time, OTF2_RmaWinRef win, uint32_t remote,
                           bool exclusive, LockEvent what) {
   LocationReader& loc = Loc(user);
+  win = loc.ids->Global(OTF2_MAPPING_RMA_WIN, win);
   uint64_t ticks = loc.Ticks(time);
   if (!loc.WinOk(win)) return OTF2_CALLBACK_SUCCESS;
   loc.Add(ticks, EventKind::kRmaLock,
@@ -626,6 +672,7 @@ OTF2_CallbackCode EvProgramBegin(OTF2_LocationRef, OTF2_TimeStamp time, uint64_t
                                  OTF2_AttributeList*, OTF2_StringRef program, uint32_t,
                                  const OTF2_StringRef*) {
   LocationReader& loc = Loc(user);
+  program = loc.ids->Global(OTF2_MAPPING_STRING, program);
   loc.Ticks(time);
   if (*loc.program_string == OTF2_UNDEFINED_STRING) *loc.program_string = program;
   return OTF2_CALLBACK_SUCCESS;
@@ -712,10 +759,32 @@ uint64_t ExpectedEvents(const LocationTrace& rank, const std::string& event_file
   return std::min<uint64_t>({rank.header_events, FileSize(event_file) / 3 + 16, kMaxReserveEvents});
 }
 
-/// Reads each rank's local definitions (the id mapping tables).
-void ReadLocalDefinitions(OTF2_Reader* reader, const std::string& anchor,
-                          const std::vector<uint64_t>& ranks, RankRange range) {
-  if (range.first == range.end) return;
+/// Reads one location's local definitions: libotf2 keeps its mapping tables
+/// and clock offsets, `ids` learns where the tables are and counts the offsets.
+OTF2_ErrorCode ReadLocalDefinitionsOf(OTF2_Reader* reader, OTF2_DefReader* def_reader, MappedIds* ids) {
+  std::unique_ptr<OTF2_DefReaderCallbacks, void (*)(OTF2_DefReaderCallbacks*)> callbacks(
+      OTF2_DefReaderCallbacks_New(), OTF2_DefReaderCallbacks_Delete);
+  OTF2_DefReaderCallbacks_SetMappingTableCallback(
+      callbacks.get(), [](void* user, OTF2_MappingType type, const OTF2_IdMap* map) {
+        if (type < OTF2_MAPPING_MAX) static_cast<MappedIds*>(user)->maps[type] = map;
+        return OTF2_CALLBACK_SUCCESS;
+      });
+  OTF2_DefReaderCallbacks_SetClockOffsetCallback(callbacks.get(),
+                                                [](void* user, OTF2_TimeStamp, int64_t, double) {
+                                                  ++static_cast<MappedIds*>(user)->clock_offsets;
+                                                  return OTF2_CALLBACK_SUCCESS;
+                                                });
+  OTF2_Reader_RegisterDefCallbacks(reader, def_reader, callbacks.get(), ids);
+  uint64_t count = 0;
+  return OTF2_Reader_ReadAllLocalDefinitions(reader, def_reader, &count);
+}
+
+/// Reads each rank's local definitions (the id mapping tables); one MappedIds
+/// per rank of `range`.
+std::vector<MappedIds> ReadLocalDefinitions(OTF2_Reader* reader, const std::string& anchor,
+                                            const std::vector<uint64_t>& ranks, RankRange range) {
+  std::vector<MappedIds> ids(range.end - range.first);
+  if (range.first == range.end) return ids;
   std::string dir = anchor.substr(0, anchor.size() - 5) + "/";
   bool opened = OTF2_Reader_OpenDefFiles(reader) == OTF2_SUCCESS;
   for (uint32_t rank = range.first; rank < range.end; ++rank) {
@@ -725,8 +794,7 @@ void ReadLocalDefinitions(OTF2_Reader* reader, const std::string& anchor,
     if (!opened) throw InputError(file, 0, Otf2Message("cannot open local definition files"));
     OTF2_DefReader* def_reader = OTF2_Reader_GetDefReader(reader, location);
     if (!def_reader) throw InputError(file, 0, Otf2Message("cannot open local definitions"));
-    uint64_t count = 0;
-    OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalDefinitions(reader, def_reader, &count);
+    OTF2_ErrorCode status = ReadLocalDefinitionsOf(reader, def_reader, &ids[rank - range.first]);
     OTF2_Reader_CloseDefReader(reader, def_reader);
     if (status != OTF2_SUCCESS) {
       std::string message = Otf2Message("corrupt local definitions");
@@ -735,6 +803,7 @@ void ReadLocalDefinitions(OTF2_Reader* reader, const std::string& anchor,
     }
   }
   OTF2_Reader_CloseDefFiles(reader);
+  return ids;
 }
 
 OTF2_EvtReaderCallbacks* NewEventCallbacks() {
@@ -808,7 +877,7 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
   uint32_t program_string = OTF2_UNDEFINED_STRING;
   *range_out = range;
   uint32_t pausing = trace.call_paths.AddPausingRegion();
-  ReadLocalDefinitions(reader.get(), anchor, rank_locations, range);
+  const std::vector<MappedIds> ids = ReadLocalDefinitions(reader.get(), anchor, rank_locations, range);
   if (range.first == range.end) return trace;  // this process owns no rank
 
   std::string dir = anchor.substr(0, anchor.size() - 5) + "/";
@@ -838,8 +907,11 @@ Trace ReadOtf2TraceRanks(const std::string& path, RankPartition partition, RankR
     }
     OTF2_EvtReader* evt = OTF2_Reader_GetEvtReader(reader.get(), rank_locations[rank]);
     if (!evt) throw InputError(file, 0, Otf2Message("cannot open the event file"));
+    const MappedIds& rank_ids = ids[rank - range.first];
+    rank_ids.Configure(evt);
     LocationReader loc;
     loc.trace = &trace;
+    loc.ids = &rank_ids;
     loc.out = &trace.ranks[rank];
     loc.rank = rank;
     loc.pausing_region = pausing;
@@ -886,6 +958,7 @@ struct Otf2BlockReader::Impl {
     std::string file;
     OTF2_EvtReader* evt = nullptr;
     std::unique_ptr<LocationReader> loc;
+    MappedIds ids;
     uint32_t program_string = OTF2_UNDEFINED_STRING;
     uint64_t read = 0;
     /// More records than the event file has bytes cannot come from it: on a
@@ -922,9 +995,11 @@ struct Otf2BlockReader::Impl {
     state.max_records = FileSize(state.file) + 16;
     state.evt = OTF2_Reader_GetEvtReader(reader.get(), locations[rank]);
     if (!state.evt) throw InputError(state.file, 0, Otf2Message("cannot open the event file"));
+    state.ids.Configure(state.evt);
     state.loc = std::make_unique<LocationReader>();
     LocationReader& loc = *state.loc;
     loc.trace = state.trace;
+    loc.ids = &state.ids;
     loc.out = &state.trace->ranks[rank];
     loc.rank = rank;
     loc.pausing_region = pausing;
@@ -993,8 +1068,7 @@ void Otf2BlockReader::Begin(uint32_t rank, Trace* trace, QuirkCounts* quirks, Ev
   if (!in.def_files_open) throw InputError(file, 0, Otf2Message("cannot open local definition files"));
   OTF2_DefReader* def_reader = OTF2_Reader_GetDefReader(in.reader.get(), location);
   if (!def_reader) throw InputError(file, 0, Otf2Message("cannot open local definitions"));
-  uint64_t count = 0;
-  OTF2_ErrorCode status = OTF2_Reader_ReadAllLocalDefinitions(in.reader.get(), def_reader, &count);
+  OTF2_ErrorCode status = ReadLocalDefinitionsOf(in.reader.get(), def_reader, &state.ids);
   OTF2_Reader_CloseDefReader(in.reader.get(), def_reader);
   if (status != OTF2_SUCCESS) throw InputError(file, 0, Otf2Message("corrupt local definitions"));
 }
