@@ -473,6 +473,7 @@ double Max(const std::vector<double>& values) {
 
 struct Totals {
   std::vector<double> last_ours, last_uniform, last_amdahl, last_naive, last_peer;
+  std::vector<double> every_ours, every_amdahl;  // every predicted point, not only the largest P
   int points = 0, inside = 0, uniform_inside = 0, flagged = 0, series = 0, failed = 0;
   int wins_peer = 0, uniform_wins_peer = 0, peer_series = 0, wins_amdahl = 0, wins_naive = 0;
   void Add(const SeriesResult& s) {
@@ -483,6 +484,8 @@ struct Totals {
     ++series;
     for (const PointResult& p : s.points) {
       ++points;
+      every_ours.push_back(p.ours);
+      every_amdahl.push_back(p.amdahl);
       inside += p.inside;
       uniform_inside += p.uniform_inside;
       flagged += p.flagged;
@@ -507,8 +510,8 @@ void PrintTotalsHeader() {
   std::printf("| data | series | points | ours at largest P: median / max | uniform average | Extra-P: median / max | "
               "Amdahl: median / max | "
               "naive | ours better than Extra-P | than Amdahl | than naive | inside 90%% interval (uniform) | "
-              "flagged |\n");
-  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+              "flagged | every predicted P: ours median / max (Amdahl) |\n");
+  std::printf("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
 }
 
 void PrintTotals(const std::string& title, const Totals& t) {
@@ -516,13 +519,16 @@ void PrintTotals(const std::string& title, const Totals& t) {
                                          Pct(double(t.wins_peer) / t.peer_series) + "; uniform " +
                                          std::to_string(t.uniform_wins_peer) + ")"
                                    : "–";
-  std::printf("| %s | %d%s | %d | %s / %s | %s | %s / %s | %s / %s | %s | %s | %d/%d | %d/%d | %s (%s) | %d |\n",
+  std::printf("| %s | %d%s | %d | %s / %s | %s | %s / %s | %s / %s | %s | %s | %d/%d | %d/%d | %s (%s) | %d | "
+              "%s / %s (%s / %s) |\n",
               title.c_str(), t.series, t.failed ? (" (+" + std::to_string(t.failed) + " failed)").c_str() : "",
               t.points, Pct(Median(t.last_ours)).c_str(), Pct(Max(t.last_ours)).c_str(),
               Pct(Median(t.last_uniform)).c_str(), Pct(Median(t.last_peer)).c_str(), Pct(Max(t.last_peer)).c_str(),
               Pct(Median(t.last_amdahl)).c_str(), Pct(Max(t.last_amdahl)).c_str(), Pct(Median(t.last_naive)).c_str(), peer.c_str(), t.wins_amdahl,
               t.series, t.wins_naive, t.series, Pct(t.points ? double(t.inside) / t.points : NAN).c_str(),
-              Pct(t.points ? double(t.uniform_inside) / t.points : NAN).c_str(), t.flagged);
+              Pct(t.points ? double(t.uniform_inside) / t.points : NAN).c_str(), t.flagged,
+              Pct(Median(t.every_ours)).c_str(), Pct(Max(t.every_ours)).c_str(), Pct(Median(t.every_amdahl)).c_str(),
+              Pct(Max(t.every_amdahl)).c_str());
 }
 
 void PrintSeries(const std::string& title, const std::vector<SeriesResult>& results) {
