@@ -136,6 +136,23 @@ MatchWhileReading::MatchWhileReading(std::vector<ReplayRecords*> ranks, int thre
   }
   sends_seen_.assign(m, 0);
   sends_end_.assign(m, 0);
+  block_of_.assign(m, 0);
+  for (uint32_t b = 0; b < n; ++b)
+    for (uint32_t r = blocks_[b]->ranks.first; r < blocks_[b]->ranks.end; ++r) block_of_[r] = b;
+  outbox_.assign(m, std::vector<std::vector<uint32_t>>(n));
+}
+
+void MatchWhileReading::RouteSends(std::size_t b) {
+  const uint32_t m = static_cast<uint32_t>(records_.size());
+  for (uint32_t s = blocks_[b]->ranks.first; s < blocks_[b]->ranks.end; ++s) {
+    const ReplayRecords& records = *records_[s];
+    const uint32_t end = records.send_base + static_cast<uint32_t>(records.sends.size());
+    for (std::vector<uint32_t>& to_block : outbox_[s]) to_block.clear();
+    for (uint32_t i = sends_seen_[s]; i < end; ++i) {
+      const uint32_t dst = records.sends[i - records.send_base].dst;
+      if (dst < m) outbox_[s][block_of_[dst]].push_back(i);  // a send to no rank is for no block
+    }
+  }
 }
 
 MatchWhileReading::~MatchWhileReading() = default;
@@ -179,9 +196,8 @@ void MatchWhileReading::MatchBlock(std::size_t b, bool final) {
   };
   // The window's sends to this block's ranks, in each sender's send order.
   for (uint32_t s = 0; s < records_.size(); ++s) {
-    for (uint32_t i = sends_seen_[s]; i < sends_end_[s]; ++i) {
+    for (uint32_t i : outbox_[s][b]) {
       SendRecord& send = send_at(s, i);
-      if (send.dst < block.ranks.first || send.dst >= block.ranks.end) continue;
       ++block.considered;
       BlockState::Channel& channel = block.Of(ChannelKey{send.comm, send.src, send.dst, send.tag});
       if (!channel.waiting.empty()) {

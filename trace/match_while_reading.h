@@ -45,8 +45,14 @@ class MatchWhileReading {
                     bool keep_instances);
   ~MatchWhileReading();
 
-  /// One step after each window, in three parts: BeginStep on one thread
-  /// once every rank's window is read; MatchAndLateSender for every block
+  /// Never drop call instances: the RMA records name them until the end
+  /// (call before the first step).
+  void KeepInstances() { keep_instances_ = true; }
+
+  /// One step after each window, in four parts: RouteSends for every block
+  /// by the thread that read its ranks, right after reading them (in
+  /// parallel); BeginStep on one thread once every rank's window is read
+  /// and routed; MatchAndLateSender for every block
   /// (in parallel); EndMatching on one thread; LateReceiverAndDrop for every
   /// block (in parallel; a block's call may overlap the next window's reading
   /// of the other blocks' ranks: it touches only its own ranks' records).
@@ -54,6 +60,7 @@ class MatchWhileReading {
   /// so partners still missing are missing for good; after a final step
   /// every record has been analysed. `open_instance[r]`: the oldest call
   /// instance rank r's pass holds open (kNone: none).
+  void RouteSends(std::size_t block);
   void BeginStep();
   void MatchAndLateSender(std::size_t block, const std::vector<char>& finished, bool final);
   void EndMatching();
@@ -83,6 +90,13 @@ class MatchWhileReading {
   std::vector<std::unique_ptr<RankState>> ranks_;
   std::vector<std::unique_ptr<BlockState>> blocks_;
   std::vector<uint32_t> sends_seen_, sends_end_;  // per sender: sends given to channels before this step / now
+  std::vector<uint32_t> block_of_;                // rank -> the block it belongs to
+  /// [sender][receiving block]: the sender's sends of this window to that
+  /// block's ranks, in send order. Written by the sender's thread while it
+  /// reads (RouteSends), read by the receiving block's thread in step 1: so
+  /// a thread matching its block visits only the sends to it, instead of
+  /// every rank's sends (each thread reading the other threads' records).
+  std::vector<std::vector<std::vector<uint32_t>>> outbox_;
   std::size_t peak_bytes_ = 0;
 };
 

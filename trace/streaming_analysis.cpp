@@ -359,7 +359,10 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
   }
   std::vector<char> done(ranks, 0);  // written by the rank's thread while it reads only
   std::vector<uint32_t> open_instance(ranks, kNone);
-  std::optional<MatchWhileReading> matching;
+  // Which ranks have RMA windows is known once their first window is read
+  // (after_reading); until then no call instance is dropped.
+  MatchWhileReading matching(tables, static_cast<int>(threads), options.wait_states, false);
+  bool first_step = true;
   std::vector<double> read_s(threads, 0.0), step_s(threads, 0.0);
   std::vector<std::exception_ptr> failure(threads);
   double read_critical_s = 0, p2p_critical_s = 0;
@@ -375,21 +378,18 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
     read_critical_s += slowest(read_s);
     p2p_critical_s += slowest(step_s);  // the previous window's Late Receiver step
     final = std::all_of(done.begin(), done.end(), [](char d) { return d != 0; });
-    try {
-      if (!matching) {
-        bool keep_instances = false;  // the RMA records name call instances until the end
-        for (const Part& part : parts) keep_instances = keep_instances || part.sink.has_windows;
-        matching.emplace(tables, static_cast<int>(threads), options.wait_states, keep_instances);
-      }
-      matching->BeginStep();
-    } catch (...) {
-      failure[0] = std::current_exception();
+    if (first_step) {
+      first_step = false;
+      bool keep_instances = false;  // the RMA records name call instances until the end
+      for (const Part& part : parts) keep_instances = keep_instances || part.sink.has_windows;
+      if (keep_instances) matching.KeepInstances();
     }
+    matching.BeginStep();
     stop = std::any_of(failure.begin(), failure.end(), [](const std::exception_ptr& e) { return e != nullptr; });
   };
   auto after_matching = [&] {
     p2p_critical_s += slowest(step_s);
-    matching->EndMatching();
+    matching.EndMatching();
     stop = std::any_of(failure.begin(), failure.end(), [](const std::exception_ptr& e) { return e != nullptr; });
   };
   auto block = [&](uint32_t t) {
@@ -424,10 +424,18 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
       double now = ThreadCpuSeconds();
       read_s[t] = now - clock;
       clock = now;
+      try {
+        matching.RouteSends(t);
+      } catch (...) {
+        failure[t] = std::current_exception();
+      }
+      now = ThreadCpuSeconds();
+      step_s[t] += now - clock;  // with the previous window's Late Receiver step
+      clock = now;
       barrier.Arrive(after_reading);
       if (stop) return;
       try {
-        matching->MatchAndLateSender(t, done, final);
+        matching.MatchAndLateSender(t, done, final);
       } catch (...) {
         failure[t] = std::current_exception();
       }
@@ -437,7 +445,7 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
       barrier.Arrive(after_matching);
       if (stop) return;
       try {
-        matching->LateReceiverAndDrop(t, open_instance, done, final);
+        matching.LateReceiverAndDrop(t, open_instance, done, final);
       } catch (...) {
         failure[t] = std::current_exception();
       }
@@ -491,9 +499,9 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
   StreamingAnalysis out;
   out.threads = static_cast<int>(threads);
   ReplayRecords shared = SharedRecords(parts, maps, ranks, cnodes);
-  out.record_bytes = RecordBytes(shared) + matching->PeakRecordBytes();
+  out.record_bytes = RecordBytes(shared) + matching.PeakRecordBytes();
   out.trace = JoinTraces(parts, std::move(call_paths));
-  WaitStateResult point_to_point = matching->Result(maps);
+  WaitStateResult point_to_point = matching.Result(maps);
   std::vector<RecordBlock> no_blocks;
   out.result = AnalyzeReplayBlocks(out.trace, no_blocks, shared, static_cast<int>(threads), options.wait_states,
                                    nullptr, &point_to_point);
