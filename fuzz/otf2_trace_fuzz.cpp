@@ -3,7 +3,8 @@
 // 0 = rank 1's events, 1 = the global definitions, 2 = the anchor
 // (traces.otf2), 3 = rank 1's local definitions. Reading and analysing must
 // end in a result or an InputError, nothing else (no hang, no huge allocation),
-// and the streaming analysis on two threads in the same one.
+// and the streaming analysis on two threads, in blocks and in windows, in the
+// same one.
 #include <unistd.h>
 
 #include <array>
@@ -84,15 +85,21 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   } catch (const qnm::InputError& e) {
     stored = WithoutLibraryDetail(e.what());
   }
-  try {
-    qnm::trace::StreamingAnalysisOptions options;
-    options.jobs = 2;
-    qnm::trace::StreamingAnalysis analysis = qnm::trace::AnalyzeTraceStreaming(dir.string(), options);
-    streamed = Outcome(analysis.trace, analysis.result);
-  } catch (const qnm::InputError& e) {
-    streamed = WithoutLibraryDetail(e.what());
+  // In blocks, and in windows of 7 event records (messages matched across
+  // windows, each thread routing its ranks' sends to the receiving block).
+  for (const uint64_t window : {uint64_t{0}, uint64_t{7}}) {
+    try {
+      qnm::trace::StreamingAnalysisOptions options;
+      options.jobs = 2;
+      options.window_events = window;
+      options.window_min_rank_bytes = 0;
+      qnm::trace::StreamingAnalysis analysis = qnm::trace::AnalyzeTraceStreaming(dir.string(), options);
+      streamed = Outcome(analysis.trace, analysis.result);
+    } catch (const qnm::InputError& e) {
+      streamed = WithoutLibraryDetail(e.what());
+    }
+    if (stored != streamed) std::abort();
   }
-  if (stored != streamed) std::abort();
   std::ofstream restore(targets[which], std::ios::binary | std::ios::trunc);
   restore << originals[which];
   return 0;
