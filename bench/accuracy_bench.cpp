@@ -390,6 +390,25 @@ double LossAgainstPeer(const Entry& e, const LastPoint& last) {
   return std::isfinite(ours) && !(ours >= peer) ? 0 : 1;
 }
 
+/// |log(predicted / measured)| at the series' last training P, predicted from the training points
+/// before it (NaN when that cannot be predicted): how well a configuration forecasts the series' own
+/// last step, known without any held-out point.
+double BackcastLogError(const Entry& e, const qnm::PredictionOptions& options, std::size_t back = 1) {
+  if (e.train.size() < 2 + back) return NAN;
+  Entry shorter = e;
+  shorter.train.resize(e.train.size() - back);
+  const int target = e.train[e.train.size() - back];
+  qnm::ValidationResult result;
+  std::string error;
+  if (!Validate(shorter, options, &result, &error)) return NAN;
+  for (const qnm::ValidationRow& row : result.rows) {
+    if (row.training || row.procs != target) continue;
+    const double v = row.predicted.total.value_s;
+    return v > 0 && std::isfinite(v) && row.measured_s > 0 ? std::fabs(std::log(v / row.measured_s)) : NAN;
+  }
+  return NAN;
+}
+
 // ------------------------------------------- the interval's pooled rate ---
 
 /// The pooled per-octave rate the forward errors are shrunk towards
@@ -771,7 +790,7 @@ int main(int argc, char** argv) {
     };
     std::vector<std::vector<double>> all_errors(pairs);
     // Each configuration fixed for every source, the average of them all, the choice per source.
-    std::vector<std::vector<LastPoint>> fixed(std::size(kConfigs) + 2);
+    std::vector<std::vector<LastPoint>> fixed(std::size(kConfigs) + 4);
     for (const std::string& source : sources) {
       std::vector<double> objective(pairs, 0.0);
       for (std::size_t k = 0; k < pairs; ++k) {
@@ -801,21 +820,39 @@ int main(int argc, char** argv) {
                 LastPrediction(e, ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache)));
           double log_sum = 0;
           int averaged = 0;
+          std::vector<double> backcast, backcast_no_cost;  // per configuration at its temperature
           for (std::size_t c = 0; c < std::size(kConfigs); ++c) {
-            const LastPoint& point =
-                at_pair[ArgMin(objective, c * std::size(kTemperatures), (c + 1) * std::size(kTemperatures))];
+            const std::size_t k = ArgMin(objective, c * std::size(kTemperatures), (c + 1) * std::size(kTemperatures));
+            const LastPoint& point = at_pair[k];
             if (point.predicted > 0 && std::isfinite(point.predicted)) {
               log_sum += std::log(point.predicted);
               ++averaged;
             }
             fixed[c].push_back(point);
+            const qnm::PredictionOptions o = ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache);
+            backcast.push_back(BackcastLogError(e, o));
+            backcast_no_cost.push_back(pair_config(k).cost > 0 ? NAN : backcast.back());
           }
+          // The configuration that forecast the series' own last training point best from the
+          // points before it (no choice across sources; where none could be tried, or all
+          // forecast it alike, the choice per source).
+          auto choice = [](const std::vector<double>& errors) {
+            const std::size_t best = ArgMin(errors);
+            for (double error : errors)  // every configuration forecast it alike: nothing to choose by
+              if (best < errors.size() && !std::isnan(error) && error > errors[best] + 1e-12) return best;
+            return errors.size();
+          };
+          const std::size_t own = choice(backcast);
           by_source[source].push_back(Score(e, options, uniform));
           const LastPoint& chosen_point = by_source[source].back().last;
           LastPoint average = chosen_point;
           average.predicted = averaged == static_cast<int>(std::size(kConfigs)) ? std::exp(log_sum / averaged) : NAN;
           fixed[std::size(kConfigs)].push_back(average);
           fixed[std::size(kConfigs) + 1].push_back(chosen_point);
+          fixed[std::size(kConfigs) + 2].push_back(own < backcast.size() ? fixed[own].back() : chosen_point);
+          const std::size_t own_no_cost = choice(backcast_no_cost);
+          fixed[std::size(kConfigs) + 3].push_back(own_no_cost < backcast.size() ? fixed[own_no_cost].back()
+                                                                                 : chosen_point);
           for (std::size_t k = 0; k < pairs; ++k) all_errors[k].push_back(value_of(e, at_pair[k]));
         }
     }
@@ -858,11 +895,15 @@ int main(int argc, char** argv) {
 
     std::printf("\nChoosing a configuration or not: each configuration fixed for every source (at its temperature "
                 "chosen on the other sources), the average of all of them (geometric mean of their predictions: no "
-                "choice at all) and the choice per source above; at the largest P:\n\n");
+                "choice at all), the choice per source above, and a choice per series: the configuration (at its temperature "
+                "chosen on the other sources) whose forecast of the series' last training point from the points "
+                "before it erred least; at the largest P:\n\n");
     std::vector<std::string> labels;
     for (const Config& c : kConfigs) labels.push_back(std::string("fixed: ") + c.name);
     labels.push_back("**average of every configuration**");
     labels.push_back("**chosen per source** (the headline)");
+    labels.push_back("chosen per series: the configuration that forecast its last training point best");
+    labels.push_back("chosen per series: last training point, configurations without the cost laws");
     PrintFixed(labels, fixed, sources);
 
     // ---- mpiP-driven series (the queueing model) and NPB tables ----
