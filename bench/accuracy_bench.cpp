@@ -393,11 +393,11 @@ double LossAgainstPeer(const Entry& e, const LastPoint& last) {
 /// |log(predicted / measured)| at the series' last training P, predicted from the training points
 /// before it (NaN when that cannot be predicted): how well a configuration forecasts the series' own
 /// last step, known without any held-out point.
-double BackcastLogError(const Entry& e, const qnm::PredictionOptions& options, std::size_t back = 1) {
-  if (e.train.size() < 2 + back) return NAN;
+double BackcastLogError(const Entry& e, const qnm::PredictionOptions& options) {
+  if (e.train.size() < 3) return NAN;
   Entry shorter = e;
-  shorter.train.resize(e.train.size() - back);
-  const int target = e.train[e.train.size() - back];
+  shorter.train.pop_back();
+  const int target = e.train.back();
   qnm::ValidationResult result;
   std::string error;
   if (!Validate(shorter, options, &result, &error)) return NAN;
@@ -789,7 +789,8 @@ int main(int argc, char** argv) {
       return value_of(e, LastPrediction(e, o));
     };
     std::vector<std::vector<double>> all_errors(pairs);
-    // Each configuration fixed for every source, the average of them all, the choice per source.
+    // Each configuration fixed for every source, the average of them all, the choice per source,
+    // the choice per series (of all configurations; of those without the cost laws).
     std::vector<std::vector<LastPoint>> fixed(std::size(kConfigs) + 4);
     for (const std::string& source : sources) {
       std::vector<double> objective(pairs, 0.0);
@@ -829,8 +830,8 @@ int main(int argc, char** argv) {
               ++averaged;
             }
             fixed[c].push_back(point);
-            const qnm::PredictionOptions o = ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache);
-            backcast.push_back(BackcastLogError(e, o));
+            backcast.push_back(
+                BackcastLogError(e, ConfigOptions(pair_config(k), pair_temperature(k), {source}, samples, &cache)));
             backcast_no_cost.push_back(pair_config(k).cost > 0 ? NAN : backcast.back());
           }
           // The configuration that forecast the series' own last training point best from the
@@ -895,9 +896,9 @@ int main(int argc, char** argv) {
 
     std::printf("\nChoosing a configuration or not: each configuration fixed for every source (at its temperature "
                 "chosen on the other sources), the average of all of them (geometric mean of their predictions: no "
-                "choice at all), the choice per source above, and a choice per series: the configuration (at its temperature "
-                "chosen on the other sources) whose forecast of the series' last training point from the points "
-                "before it erred least; at the largest P:\n\n");
+                "choice at all), the choice per source above, and a choice per series: the configuration (at its "
+                "temperature chosen on the other sources) whose forecast of the series' last training point from "
+                "the points before it erred least; at the largest P:\n\n");
     std::vector<std::string> labels;
     for (const Config& c : kConfigs) labels.push_back(std::string("fixed: ") + c.name);
     labels.push_back("**average of every configuration**");
