@@ -134,8 +134,7 @@ MatchWhileReading::MatchWhileReading(std::vector<ReplayRecords*> ranks, int thre
     blocks_.push_back(std::make_unique<BlockState>());
     blocks_.back()->ranks = RankPartition{b, n}.Of(m);
   }
-  sends_seen_.assign(m, 0);
-  sends_end_.assign(m, 0);
+  sends_routed_.assign(m, 0);
   block_of_.assign(m, 0);
   for (uint32_t b = 0; b < n; ++b)
     for (uint32_t r = blocks_[b]->ranks.first; r < blocks_[b]->ranks.end; ++r) block_of_[r] = b;
@@ -148,10 +147,11 @@ void MatchWhileReading::RouteSends(std::size_t b) {
     const ReplayRecords& records = *records_[s];
     const uint32_t end = records.send_base + static_cast<uint32_t>(records.sends.size());
     for (std::vector<uint32_t>& to_block : outbox_[s]) to_block.clear();
-    for (uint32_t i = sends_seen_[s]; i < end; ++i) {
+    for (uint32_t i = sends_routed_[s]; i < end; ++i) {
       const uint32_t dst = records.sends[i - records.send_base].dst;
       if (dst < m) outbox_[s][block_of_[dst]].push_back(i);  // a send to no rank is for no block
     }
+    sends_routed_[s] = end;
   }
 }
 
@@ -162,7 +162,6 @@ void MatchWhileReading::BeginStep() {
   std::size_t bytes = 0;
   for (uint32_t s = 0; s < m; ++s) {
     const ReplayRecords& records = *records_[s];
-    sends_end_[s] = records.send_base + static_cast<uint32_t>(records.sends.size());
     bytes += records.instances.size() * sizeof(CallInstance) + records.sends.size() * sizeof(SendRecord) +
              records.recvs.size() * sizeof(RecvRecord);
   }
@@ -175,8 +174,6 @@ void MatchWhileReading::MatchAndLateSender(std::size_t b, const std::vector<char
   MatchBlock(b, final);
   for (uint32_t d = blocks_[b]->ranks.first; d < blocks_[b]->ranks.end; ++d) LateSenderOf(d, finished, final);
 }
-
-void MatchWhileReading::EndMatching() { sends_seen_ = sends_end_; }
 
 void MatchWhileReading::LateReceiverAndDrop(std::size_t b, const std::vector<uint32_t>& open_instance,
                                             const std::vector<char>& finished, bool final) {

@@ -52,10 +52,11 @@ class MatchWhileReading {
   /// One step after each window, in four parts: RouteSends for every block
   /// by the thread that read its ranks, right after reading them (in
   /// parallel); BeginStep on one thread once every rank's window is read
-  /// and routed; MatchAndLateSender for every block
-  /// (in parallel); EndMatching on one thread; LateReceiverAndDrop for every
-  /// block (in parallel; a block's call may overlap the next window's reading
-  /// of the other blocks' ranks: it touches only its own ranks' records).
+  /// and routed; MatchAndLateSender for every block (in parallel);
+  /// LateReceiverAndDrop for every block once every block is through
+  /// MatchAndLateSender (in parallel; a block's call may overlap the next
+  /// window's reading of the other blocks' ranks: it touches only its own
+  /// ranks' records).
   /// `finished[r]`: rank r has been read; `final`: every rank has been read,
   /// so partners still missing are missing for good; after a final step
   /// every record has been analysed. `open_instance[r]`: the oldest call
@@ -63,7 +64,6 @@ class MatchWhileReading {
   void RouteSends(std::size_t block);
   void BeginStep();
   void MatchAndLateSender(std::size_t block, const std::vector<char>& finished, bool final);
-  void EndMatching();
   void LateReceiverAndDrop(std::size_t block, const std::vector<uint32_t>& open_instance,
                            const std::vector<char>& finished, bool final);
   /// The blocks of ranks worked on in parallel (RankPartition{b, blocks()}).
@@ -89,7 +89,7 @@ class MatchWhileReading {
   bool keep_instances_;
   std::vector<std::unique_ptr<RankState>> ranks_;
   std::vector<std::unique_ptr<BlockState>> blocks_;
-  std::vector<uint32_t> sends_seen_, sends_end_;  // per sender: sends given to channels before this step / now
+  std::vector<uint32_t> sends_routed_;            // per sender: its sends before this one are in outbox_ or matched
   std::vector<uint32_t> block_of_;                // rank -> the block it belongs to
   /// [sender][receiving block]: the sender's sends of this window to that
   /// block's ranks, in send order. Written by the sender's thread while it

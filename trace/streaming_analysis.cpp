@@ -389,7 +389,6 @@ std::optional<StreamingAnalysis> AnalyzeInWindows(const std::string& path, const
   };
   auto after_matching = [&] {
     p2p_critical_s += slowest(step_s);
-    matching.EndMatching();
     stop = std::any_of(failure.begin(), failure.end(), [](const std::exception_ptr& e) { return e != nullptr; });
   };
   auto block = [&](uint32_t t) {
