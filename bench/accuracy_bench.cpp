@@ -13,7 +13,7 @@
 // uniform average ("uniform"), the weighting of the previous round.
 //
 // Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--dump FILE] [--write-prior FILE] [--force CONFIG]
-//                       [--objective mean|median|wins]
+//                       [--objective mean|median|wins|regret]
 //   --data        bench/data (scaling/, scaling2/, mpip-scaling/)
 //   --tests       the project's tests/data (NPB tables, mpiP reports of NPB-MZ on cab)
 //   --quiet       only the summaries, no per-series rows
@@ -22,7 +22,9 @@
 //   --force       every source gets configuration CONFIG (its best temperature on the other sources)
 //   --objective   what the leave-one-source-out choice minimises over the other sources' series:
 //                 the mean (default) or median |log error| at the largest P, or the share of
-//                 series not better than Extra-P there (the tables then show that value)
+//                 series not better than Extra-P there (the tables then show that value), or
+//                 "regret": the worst other source's mean |log error| over the least any
+//                 configuration reaches on that source (minimax regret)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -692,8 +694,9 @@ int main(int argc, char** argv) {
   std::size_t forced = std::size(kConfigs);
   for (std::size_t k = 0; k < std::size(kConfigs); ++k)
     if (force == kConfigs[k].name) forced = k;
-  if (objective_kind != "mean" && objective_kind != "median" && objective_kind != "wins") {
-    std::fprintf(stderr, "accuracy_bench: --objective is mean, median or wins\n");
+  if (objective_kind != "mean" && objective_kind != "median" && objective_kind != "wins" &&
+      objective_kind != "regret") {
+    std::fprintf(stderr, "accuracy_bench: --objective is mean, median, wins or regret\n");
     return 2;
   }
   if (!force.empty() && forced == std::size(kConfigs)) {
@@ -791,18 +794,33 @@ int main(int argc, char** argv) {
     std::vector<std::vector<double>> all_errors(pairs);
     // Each configuration fixed for every source, the average of them all, the choice per source,
     // the choice per series (of all configurations; of those without the cost laws).
-    std::vector<std::vector<LastPoint>> fixed(std::size(kConfigs) + 4);
+    std::vector<std::vector<LastPoint>> fixed(std::size(kConfigs) + 5);
     for (const std::string& source : sources) {
       std::vector<double> objective(pairs, 0.0);
+      // "regret": each other source's mean |log error| divided by the least any pair reaches on
+      // that source; a pair's objective is its worst source (minimax regret, every source alike).
+      std::map<std::string, std::vector<double>> source_means;
       for (std::size_t k = 0; k < pairs; ++k) {
         std::vector<double> errors;
+        std::map<std::string, std::vector<double>> per_source;
         for (const Entry& e : corpus) {
           if (e.source == source) continue;
           errors.push_back(
               series_value(e, ConfigOptions(pair_config(k), pair_temperature(k), {source, e.source}, samples, &cache)));
+          per_source[e.source].push_back(errors.back());
         }
         objective[k] = summarise(errors);
+        for (const auto& [other, values] : per_source) source_means[other].push_back(summarise(values));
       }
+      if (objective_kind == "regret")
+        for (std::size_t k = 0; k < pairs; ++k) {
+          double worst = 0;
+          for (const auto& [other, means] : source_means) {
+            const double least = *std::min_element(means.begin(), means.end());
+            if (least > 0) worst = std::max(worst, means[k] / least);
+          }
+          objective[k] = worst;
+        }
       const std::size_t chosen = choose(objective);
       print_row(source, objective, chosen);
       qnm::PredictionOptions options =
@@ -854,6 +872,27 @@ int main(int argc, char** argv) {
           const std::size_t own_no_cost = choice(backcast_no_cost);
           fixed[std::size(kConfigs) + 3].push_back(own_no_cost < backcast.size() ? fixed[own_no_cost].back()
                                                                                  : chosen_point);
+          // The configurations weighted per series by how likely their backcast error is under the
+          // interval's own spread at that distance (a normal likelihood of log sd rate x octaves;
+          // the rate is the one chosen above on the other sources): Bayesian averaging over the
+          // configurations instead of a hard choice.
+          {
+            const double octaves = e.train.size() >= 2 ? std::log2(static_cast<double>(e.train.back()) /
+                                                                   e.train[e.train.size() - 2])
+                                                       : NAN;
+            const double sd = options.runtime.error.prior_log_sd_per_octave * octaves;
+            double weight_sum = 0, weighted_log = 0;
+            for (std::size_t c = 0; c < backcast.size(); ++c) {
+              const double v = fixed[c].back().predicted;
+              if (std::isnan(backcast[c]) || !(v > 0) || !std::isfinite(v) || !(sd > 0)) continue;
+              const double w = std::exp(-0.5 * backcast[c] * backcast[c] / (sd * sd));
+              weight_sum += w;
+              weighted_log += w * std::log(v);
+            }
+            LastPoint soft = chosen_point;
+            if (weight_sum > 0) soft.predicted = std::exp(weighted_log / weight_sum);
+            fixed[std::size(kConfigs) + 4].push_back(soft);
+          }
           for (std::size_t k = 0; k < pairs; ++k) all_errors[k].push_back(value_of(e, at_pair[k]));
         }
     }
@@ -905,6 +944,7 @@ int main(int argc, char** argv) {
     labels.push_back("**chosen per source** (the headline)");
     labels.push_back("chosen per series: the configuration that forecast its last training point best");
     labels.push_back("chosen per series: last training point, configurations without the cost laws");
+    labels.push_back("weighted per series: every configuration, by the likelihood of its last-point forecast");
     PrintFixed(labels, fixed, sources);
 
     // ---- mpiP-driven series (the queueing model) and NPB tables ----
