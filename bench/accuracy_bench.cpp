@@ -13,7 +13,7 @@
 // uniform average ("uniform"), the weighting of the previous round.
 //
 // Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--dump FILE] [--write-prior FILE] [--force CONFIG]
-//                       [--objective mean|median|wins|regret]
+//                       [--objective mean|median|wins|balanced|regret]
 //   --data        bench/data (scaling/, scaling2/, mpip-scaling/)
 //   --tests       the project's tests/data (NPB tables, mpiP reports of NPB-MZ on cab)
 //   --quiet       only the summaries, no per-series rows
@@ -22,9 +22,11 @@
 //   --force       every source gets configuration CONFIG (its best temperature on the other sources)
 //   --objective   what the leave-one-source-out choice minimises over the other sources' series:
 //                 the mean (default) or median |log error| at the largest P, or the share of
-//                 series not better than Extra-P there (the tables then show that value), or
-//                 "regret": the worst other source's mean |log error| over the least any
-//                 configuration reaches on that source (minimax regret)
+//                 series not better than Extra-P there (the tables then show that value),
+//                 "balanced": the mean over the other sources of each source's mean |log error|
+//                 (every source weighs one, whatever its number of series), or "regret": the
+//                 worst other source's mean |log error| over the least any configuration
+//                 reaches on that source (minimax regret)
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -581,9 +583,10 @@ void PrintSeries(const std::string& title, const std::vector<SeriesResult>& resu
 /// series better than Extra-P, overall and per source.
 void PrintFixed(const std::vector<std::string>& labels, const std::vector<std::vector<LastPoint>>& rows,
                 const std::set<std::string>& sources) {
-  std::printf("| predicted by | median | mean \\|log error\\| | better than Extra-P |");
+  std::printf("| predicted by | median | mean \\|log error\\| | the same, each source weighing one | better than "
+              "Extra-P |");
   for (const std::string& source : sources) std::printf(" %s: median, wins |", source.c_str());
-  std::printf("\n|---|---:|---:|---:|");
+  std::printf("\n|---|---:|---:|---:|---:|");
   for (std::size_t k = 0; k < sources.size(); ++k) std::printf("---:|");
   std::printf("\n");
   for (std::size_t r = 0; r < rows.size(); ++r) {
@@ -602,16 +605,22 @@ void PrintFixed(const std::vector<std::string>& labels, const std::vector<std::v
     double log_sum = 0;
     int wins = 0, n = 0;
     summary("", &errors, &log_sum, &wins, &n);
-    std::printf("| %s | %s | %.3f | %d/%d |", labels[r].c_str(), Pct(Median(errors)).c_str(), n ? log_sum / n : NAN,
-                wins, n);
+    // What a new source would see: every source's mean |log error| weighs one, whatever its series.
+    std::string cells;
+    double balanced = 0;
+    int counted = 0;
     for (const std::string& source : sources) {
       std::vector<double> e;
       double l = 0;
       int w = 0, m = 0;
       summary(source, &e, &l, &w, &m);
-      std::printf(" %s, %d/%d |", Pct(Median(e)).c_str(), w, m);
+      if (m > 0) balanced += l / m, ++counted;
+      char cell[64];
+      std::snprintf(cell, sizeof cell, " %s, %d/%d |", Pct(Median(e)).c_str(), w, m);
+      cells += cell;
     }
-    std::printf("\n");
+    std::printf("| %s | %s | %.3f | %.3f | %d/%d |%s\n", labels[r].c_str(), Pct(Median(errors)).c_str(),
+                n ? log_sum / n : NAN, counted ? balanced / counted : NAN, wins, n, cells.c_str());
   }
 }
 
@@ -695,8 +704,8 @@ int main(int argc, char** argv) {
   for (std::size_t k = 0; k < std::size(kConfigs); ++k)
     if (force == kConfigs[k].name) forced = k;
   if (objective_kind != "mean" && objective_kind != "median" && objective_kind != "wins" &&
-      objective_kind != "regret") {
-    std::fprintf(stderr, "accuracy_bench: --objective is mean, median, wins or regret\n");
+      objective_kind != "balanced" && objective_kind != "regret") {
+    std::fprintf(stderr, "accuracy_bench: --objective is mean, median, wins, balanced or regret\n");
     return 2;
   }
   if (!force.empty() && forced == std::size(kConfigs)) {
@@ -812,6 +821,12 @@ int main(int argc, char** argv) {
         objective[k] = summarise(errors);
         for (const auto& [other, values] : per_source) source_means[other].push_back(summarise(values));
       }
+      if (objective_kind == "balanced")  // every other source's mean weighs one, whatever its series
+        for (std::size_t k = 0; k < pairs; ++k) {
+          double sum = 0;
+          for (const auto& [other, means] : source_means) sum += means[k];
+          objective[k] = source_means.empty() ? 0.0 : sum / source_means.size();
+        }
       if (objective_kind == "regret")
         for (std::size_t k = 0; k < pairs; ++k) {
           double worst = 0;
