@@ -38,6 +38,8 @@
 #include <string>
 #include <vector>
 
+#include <boost/math/distributions/binomial.hpp>
+
 #include "ingest/ingest.h"
 #include "models/extrapolation_prior.h"
 #include "models/scaling_fit.h"
@@ -947,6 +949,20 @@ int main(int argc, char** argv) {
       PrintTotals(source, t);
     }
     PrintTotals("**all (leave one source out)**", all);
+    {
+      // How much the count of series better than Extra-P says (a series as a coin, the
+      // binomial at the observed share): its standard deviation, the wins the 70% needs,
+      // and a sign test against a coin toss (one-sided, no better than Extra-P as the null).
+      const int n = all.peer_series, wins = all.wins_peer;
+      const double share = n ? static_cast<double>(wins) / n : NAN;
+      const int needed = static_cast<int>(std::ceil(0.7 * n - 1e-9));
+      const double p_value =
+          n && wins > 0 ? boost::math::cdf(boost::math::complement(boost::math::binomial(n, 0.5), wins - 1)) : NAN;
+      std::printf("\nBetter than Extra-P on %d of %d series (%.1f%%): binomial sd %.1f series; the 70%% target is %d "
+                  "(%+.1f sd); sign test against a coin toss: p = %.2g.\n",
+                  wins, n, 100 * share, std::sqrt(n * share * (1 - share)), needed,
+                  (needed - wins) / std::sqrt(n * share * (1 - share)), p_value);
+    }
 
     std::printf("\nChoosing a configuration or not: each configuration fixed for every source (at its temperature "
                 "chosen on the other sources), the average of all of them (geometric mean of their predictions: no "
