@@ -805,7 +805,7 @@ int main(int argc, char** argv) {
     std::vector<std::vector<double>> all_errors(pairs);
     // Each configuration fixed for every source, the average of them all, the choice per source,
     // the choice per series (of all configurations; of those without the cost laws).
-    std::vector<std::vector<LastPoint>> fixed(std::size(kConfigs) + 5);
+    std::vector<std::vector<LastPoint>> fixed(std::size(kConfigs) + 6);
     for (const std::string& source : sources) {
       std::vector<double> objective(pairs, 0.0);
       // "regret": each other source's mean |log error| divided by the least any pair reaches on
@@ -909,6 +909,13 @@ int main(int argc, char** argv) {
             LastPoint soft = chosen_point;
             if (weight_sum > 0) soft.predicted = std::exp(weighted_log / weight_sum);
             fixed[std::size(kConfigs) + 4].push_back(soft);
+            // The choice per source, unless it fails its own check: its forecast of the last
+            // training point falls outside its own 90% interval for that step (log sd rate x
+            // octaves); then the configuration that forecast that point best.
+            const double own_error = BackcastLogError(e, options);
+            const bool failed_check = sd > 0 && std::isfinite(own_error) && own_error > 1.6448536 * sd;
+            fixed[std::size(kConfigs) + 5].push_back(failed_check && own < backcast.size() ? fixed[own].back()
+                                                                                         : chosen_point);
           }
           for (std::size_t k = 0; k < pairs; ++k) all_errors[k].push_back(value_of(e, at_pair[k]));
         }
@@ -976,6 +983,7 @@ int main(int argc, char** argv) {
     labels.push_back("chosen per series: the configuration that forecast its last training point best");
     labels.push_back("chosen per series: last training point, configurations without the cost laws");
     labels.push_back("weighted per series: every configuration, by the likelihood of its last-point forecast");
+    labels.push_back("chosen per source, switched per series when its last-point forecast leaves its own 90% interval");
     PrintFixed(labels, fixed, sources);
 
     // ---- mpiP-driven series (the queueing model) and NPB tables ----
