@@ -1,0 +1,41 @@
+#pragma once
+// The headline protocol of issue 17 (bench/README.md, "Prediction accuracy,
+// round 4"): for each source, every (configuration, weight temperature) pair
+// is scored on the other sources' series, the best is chosen there and only
+// then applied to the source, with the interval rate chosen the same way.
+// Beside it, every other way of predicting the bench keeps (each
+// configuration fixed, their average, choices and weights per series) is
+// scored at the largest P. Prints its tables; returns the headline's results
+// and the configuration the tool ships (chosen on every source).
+#include <cstddef>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/accuracy/configurations.h"
+#include "bench/accuracy/corpus.h"
+#include "bench/accuracy/scoring.h"
+
+namespace accuracy {
+
+struct ChoiceOptions {
+  // What the choice minimises over the other sources' series at the largest P: "mean" or
+  // "median" |log error|, "wins" (the share not better than Extra-P), "balanced" (each other
+  // source's mean weighs one) or "regret" (the worst other source's mean over the least any
+  // pair reaches there).
+  std::string objective = "mean";
+  std::size_t forced = std::size(kConfigs);  // every source gets this configuration; size: none
+  std::string dump;         // every held-out point as CSV (DumpCsv), when set
+  std::string write_prior;  // the corpus prior learned on every source, as JSON, when set
+  bool IsValid(std::string* error) const;
+};
+
+struct LeaveOneSourceOutResult {
+  std::map<std::string, std::vector<SeriesResult>> by_source;  // the headline's series, per source
+  qnm::PredictionOptions shipped;  // chosen on every source, with its interval rate
+};
+
+LeaveOneSourceOutResult RunLeaveOneSourceOut(const std::vector<Entry>& corpus, const qnm::PredictionOptions& uniform,
+                                             const ChoiceOptions& options);
+
+}  // namespace accuracy
