@@ -41,6 +41,8 @@ void MergeMpipIntoNpb(const RunStats& report, RunStats* npb) {
   npb->tool_version = report.tool_version;
   if (npb->allocation.empty()) npb->allocation = report.allocation;
   if (npb->hosts.empty()) npb->hosts = report.hosts;
+  if (npb->nodes == 0) npb->nodes = report.nodes;  // their derivations come with the others below
+  if (npb->ranks_per_node == 0) npb->ranks_per_node = report.ranks_per_node;
   if (npb->machine.empty()) npb->machine = report.machine;  // its derivation comes with the others below
   for (const auto& [key, value] : report.details) npb->details.emplace(key, value);
   for (const auto& [key, value] : report.derivations) npb->derivations.emplace(key, value);

@@ -1,8 +1,33 @@
 #include "models/node_regime.h"
 
+#include <set>
+
 #include "util/text_format.h"
 
 namespace qnm {
+
+namespace {
+
+bool SeveralNodes(const RunLayout& run) {
+  return run.nodes > 0 ? run.nodes >= 2 : run.procs > run.ranks_per_node;
+}
+
+}  // namespace
+
+int SeriesRanksPerNode(const std::vector<RunLayout>& runs) {
+  std::set<int> all, multi_node;
+  for (const RunLayout& run : runs) {
+    if (run.ranks_per_node <= 0) return 0;  // a run that does not say
+    all.insert(run.ranks_per_node);
+    if (SeveralNodes(run)) multi_node.insert(run.ranks_per_node);
+  }
+  if (multi_node.empty()) return all.size() == 1 ? *all.begin() : 0;
+  if (multi_node.size() != 1) return 0;
+  const int per_node = *multi_node.begin();
+  for (const RunLayout& run : runs)  // a single-node run must fit on one such node
+    if (!SeveralNodes(run) && (run.ranks_per_node > per_node || run.procs > per_node)) return 0;
+  return per_node;
+}
 
 NodeRegimeSplit SplitAtNodeBoundary(const std::vector<std::pair<int, double>>& points, int ranks_per_node,
                                     int min_multi_node_points) {

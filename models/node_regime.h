@@ -19,6 +19,17 @@ struct NodeRegimeSplit {
   std::string note;                            // why, for the model's notes; empty when nothing was dropped
 };
 
+/// One run's layout: processes, nodes and ranks per node (0 = unknown).
+struct RunLayout {
+  int procs = 0, nodes = 0, ranks_per_node = 0;
+};
+
+/// The ranks per node of a series: the value its multi-node runs share, provided every
+/// single-node run fits on one such node (a run of 16 ranks on one node of a series run with 32
+/// per node says 16 ranks per node of its own); with no multi-node run, the value every run
+/// gives (a table's column). 0 when a run does not say, or the runs disagree.
+int SeriesRanksPerNode(const std::vector<RunLayout>& runs);
+
 /// `points` (procs, time_s) sorted by procs; `ranks_per_node` <= 0 (unknown)
 /// keeps every point. Single-node points are left out only when at least
 /// `min_multi_node_points` multi-node points remain and the time rises across

@@ -526,15 +526,15 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   SeriesModel m;
   m.series_name = series.name;
   m.threads_per_proc = std::max(1, series.key.threads_per_proc);
-  std::set<int> ranks_per_node;
+  std::vector<RunLayout> layouts;
   bool equal_units = true;
   for (const RunGroup& group : series.groups)
     for (const RunStats& run : group.runs) {
       m.work_units = std::max(m.work_units, run.work_units);
       if (run.work_units > 0) equal_units = equal_units && run.work_units_equal;
-      ranks_per_node.insert(run.ranks_per_node);
+      layouts.push_back(RunLayout{run.procs, run.nodes, run.ranks_per_node});
     }
-  if (ranks_per_node.size() == 1) m.ranks_per_node = *ranks_per_node.begin();
+  m.ranks_per_node = SeriesRanksPerNode(layouts);
   m.work_units_equal = m.work_units > 0 && equal_units;
   m.level = options.interval_level;
   m.mva = options.mva;

@@ -126,7 +126,7 @@ struct SeriesModel {
   // than P = work_units / ceil(work_units / P) (models/granularity.h).
   bool work_units_equal = false;
   Granularity UnitGranularity() const { return Granularity{work_units_equal ? work_units : 0}; }
-  // MPI ranks per node of every run (RunStats::ranks_per_node); 0 = unknown or mixed.
+  // MPI ranks per node of the series (SeriesRanksPerNode over its runs); 0 = unknown or inconsistent.
   int ranks_per_node = 0;
   RuntimeModel runtime;      // kind == kRuntimeOnly
   QueueingModel queueing;    // kind == kQueueing

@@ -87,6 +87,11 @@ TEST_CASE("a paired run: NPB time and threads, mpiP per-rank data", "[ingest][pa
     CHECK(run.procs == 16);
     CHECK(run.tool_version == "mpiP 3.3.0");
     CHECK(run.allocation == "one-per-node");
+    // The layout the report's host names give comes with the pairing, with its derivation.
+    CHECK(run.nodes == 16);
+    CHECK(run.ranks_per_node == 1);
+    CHECK(run.derivations.count("nodes") == 1);
+    CHECK(run.derivations.count("ranks_per_node") == 1);
     CHECK(run.p2p_calls_per_rank.size() == 16);
     CHECK(run.messages_per_rank > 0);
     CHECK(run.derivations.count("pairing") == 1);

@@ -13,6 +13,8 @@ int Cli(const std::string& args, std::string* out) {
 
 // hecbiosim GROMACS 61k atoms on ARCHER2, one rank per node (scaling2/series.csv): no ranks-per-node column.
 const std::string kGromacs = std::string(QNM_TEST_DATA_DIR) + "/tables/gromacs_61k_archer2_one_rank_per_node.csv";
+// The same runs with scaling2's `nodes` column, and still no ranks-per-node column.
+const std::string kGromacsNodes = std::string(QNM_TEST_DATA_DIR) + "/tables/gromacs_61k_archer2_nodes.csv";
 
 }  // namespace
 
@@ -29,6 +31,16 @@ TEST_CASE("layout option ranks-per-node: the node-boundary regime split applies 
   REQUIRE(Cli("ingest " + kGromacs + " --ranks-per-node 1 --format json", &ingest) == 0);
   CHECK(ingest.find("\"ranks_per_node\": 1") != std::string::npos);
   CHECK(ingest.find("--ranks-per-node") != std::string::npos);  // the derivation says where it came from
+}
+
+TEST_CASE("a table's nodes column alone gives the layout: ranks per node = procs / nodes", "[cli][nodes]") {
+  std::string out;
+  REQUIRE(Cli("validate " + kGromacsNodes + " --train 1,2,3,4,5", &out) == 0);
+  CHECK(out.find("leaving the node is a regime change: P=2 (1 ranks per node") != std::string::npos);
+  std::string ingest;
+  REQUIRE(Cli("ingest " + kGromacsNodes + " --format json", &ingest) == 0);
+  CHECK(ingest.find("\"ranks_per_node\": 1") != std::string::npos);
+  CHECK(ingest.find("procs / nodes") != std::string::npos);  // the derivation says where it came from
 }
 
 TEST_CASE("layout option work-units: a process count beyond the units of work is impossible, not predicted",

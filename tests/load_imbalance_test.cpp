@@ -108,6 +108,29 @@ TEST_CASE("load imbalance: SP-MZ trained on P <= 16 carries P = 16's imbalance o
   CHECK(at128.messages_per_rank >= 2018 * 0.99);
 }
 
+TEST_CASE("a series' ranks per node: what its multi-node runs share, single-node runs fitting in one node",
+          "[predict][nodes]") {
+  using qnm::RunLayout;
+  using qnm::SeriesRanksPerNode;
+  // NPB-MZ on cab, one rank per node (mpiP host names): every run says 1.
+  CHECK(SeriesRanksPerNode({{1, 1, 1}, {2, 2, 1}, {4, 4, 1}, {8, 8, 1}, {16, 16, 1}}) == 1);
+  // A table's column (hecbiosim on ARCHER2, 128 per node), and one giving the node's capacity
+  // on runs that fill part of it (wavetrisk on Niagara, 40 cores per node, trained on P <= 20).
+  CHECK(SeriesRanksPerNode({{128, 1, 128}, {256, 2, 128}, {640, 5, 128}}) == 128);
+  CHECK(SeriesRanksPerNode({{1, 1, 40}, {2, 1, 40}, {20, 1, 40}}) == 40);
+  // procs / nodes of each run: a node partly filled at P = 16, then 32 per node.
+  CHECK(SeriesRanksPerNode({{16, 1, 16}, {32, 1, 32}, {64, 2, 32}, {128, 4, 32}}) == 32);
+  // Ranks per node known, nodes not: P beyond it spans nodes.
+  CHECK(SeriesRanksPerNode({{16, 0, 32}, {64, 0, 32}}) == 32);
+  // Unknown: one node only with different counts (its capacity is not in the data), multi-node
+  // runs that disagree, a single-node run larger than the others' nodes, a run that does not say.
+  CHECK(SeriesRanksPerNode({{16, 1, 16}, {32, 1, 32}}) == 0);
+  CHECK(SeriesRanksPerNode({{64, 2, 32}, {128, 8, 16}}) == 0);
+  CHECK(SeriesRanksPerNode({{64, 1, 64}, {128, 4, 32}}) == 0);
+  CHECK(SeriesRanksPerNode({{16, 0, 0}, {32, 1, 32}, {64, 2, 32}}) == 0);
+  CHECK(SeriesRanksPerNode({}) == 0);
+}
+
 TEST_CASE("node regime: fits the multi-node runs alone when the time rises across the node",
           "[predict][nodes]") {
   // hecbiosim GROMACS 61k atoms on ARCHER2, one rank (128 threads) per node
