@@ -58,18 +58,19 @@ SeriesPrediction FitOne(const Series& series, const PredictionOptions& options,
 void PredictTargets(const std::vector<int>& procs, SeriesPrediction* result) {
   SeriesPrediction& r = *result;
   std::vector<int> targets = procs;
-  if (!r.model.summary.extrapolatable) {  // one process count: its own P only, and say so
-    targets.clear();
-    // One write per note: series run on several threads.
-    std::cerr << ("qnm-predict: note: series " + r.model.series_name + " has runs at one process count only (P=" +
-                  std::to_string(r.model.min_train_procs) +
-                  "): it cannot be extrapolated; only its own P is reproduced\n");
-  }
+  if (!r.model.summary.extrapolatable) targets.clear();  // one process count: its own P only (SayWhatIsNot)
   for (const ProcsObservation& o : r.observed) targets.push_back(o.procs);
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
   r.predictions.reserve(targets.size());
   for (int p : targets) r.predictions.push_back(r.model.Predict(p));
+}
+
+/// Says on stderr what a series' predictions leave out, in series order (not from the fitting threads).
+void SayWhatIsNot(const SeriesPrediction& r) {
+  if (!r.model.summary.extrapolatable)
+    std::cerr << "qnm-predict: note: series " << r.model.series_name << " has runs at one process count only (P="
+              << r.model.min_train_procs << "): it cannot be extrapolated; only its own P is reproduced\n";
 }
 
 SeriesPrediction PredictOne(const Series& series, const std::vector<int>& procs, const PredictionOptions& options) {
@@ -141,6 +142,7 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
   std::vector<SeriesPrediction> results(series.size());
   // Series are independent: fit and sweep them on every core.
   ParallelFor(series.size(), [&](std::size_t i) { results[i] = PredictOne(series[i], procs, options); });
+  for (const SeriesPrediction& r : results) SayWhatIsNot(r);
   return results;
 }
 
@@ -170,6 +172,7 @@ void StreamPredict(std::vector<Series>* series, const std::vector<int>& procs, c
         return r;
       },
       [&](std::size_t i, SeriesPrediction&& r) {
+        SayWhatIsNot(r);
         consume((*series)[i], std::move(r));
         (*series)[i] = Series();  // its runs are no longer needed
       });

@@ -94,3 +94,34 @@ TEST_CASE("a single OTF2 trace feeds the predictor and its own P is reproduced",
   // Measured: max app time per rank 1.553 s (trace stats); the model explains it.
   CHECK(p["total"]["value_s"].get<double>() == Approx(1.5534).epsilon(0.01));
 }
+
+TEST_CASE("notes on series that cannot be extrapolated come in series order, whatever thread fitted them",
+          "[predict][cli]") {
+  // tests/data/npb: hundreds of NPB series, many with one process count, fitted on every core.
+  const std::string predict = std::string(QNM_CLI_PATH) + " predict " + QNM_TEST_DATA_DIR + "/npb --procs 64";
+  auto capture = [](const std::string& command) {  // one of the two streams
+    std::string text;
+    FILE* pipe = popen(command.c_str(), "r");
+    REQUIRE(pipe);
+    char buffer[4096];
+    while (std::size_t n = fread(buffer, 1, sizeof buffer, pipe)) text.append(buffer, n);
+    REQUIRE(pclose(pipe) == 0);
+    return text;
+  };
+  const std::string stdout_text = capture(predict + " 2>/dev/null");
+  const std::string stderr_text = capture(predict + " 2>&1 >/dev/null");
+  // Each note's series, in the order of the series' own sections on stdout.
+  const std::string prefix = "note: series ", suffix = " has runs at one process count only";
+  std::size_t notes = 0, last_section = 0;
+  for (std::size_t at = stderr_text.find(prefix); at != std::string::npos; at = stderr_text.find(prefix, at + 1)) {
+    const std::size_t name_end = stderr_text.find(suffix, at);
+    REQUIRE(name_end != std::string::npos);
+    const std::string name = stderr_text.substr(at + prefix.size(), name_end - at - prefix.size());
+    const std::size_t section = stdout_text.find("\nseries " + name + ":");
+    REQUIRE(section != std::string::npos);
+    CHECK(section > last_section);
+    last_section = section;
+    ++notes;
+  }
+  CHECK(notes > 20);
+}
