@@ -581,6 +581,9 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   if (m.kind == ModelKind::kRuntimeOnly) {
     RuntimeModelOptions runtime = options.runtime;
     if (runtime.ranks_per_node == 0) runtime.ranks_per_node = m.ranks_per_node;
+    // What the node terms and the node-boundary checks stand on (unknown: neither applies).
+    if (runtime.ranks_per_node > 0)
+      m.summary.notes.push_back(std::to_string(runtime.ranks_per_node) + " ranks per node (the runs' layout)");
     NodeRegimeSplit regime = SplitAtNodeBoundary(times, options.split_at_node_boundary ? m.ranks_per_node : 0);
     if (!regime.note.empty()) m.summary.notes.push_back(regime.note);
     if (!FitRuntimeModel(regime.fitted, runtime, &m.runtime, error)) {

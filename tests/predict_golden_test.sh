@@ -8,7 +8,8 @@
 # once since, on purpose: the weight temperature and interval rate chosen
 # leaving each source out, and the input curves' fit notes (round 6); the
 # granularity note of SP-MZ and LU-MZ series (round 7: notes only, every byte
-# else identical).
+# else identical); the "N ranks per node (the runs' layout)" note of runtime-only
+# series whose runs give it (round 14: notes only, every byte else identical).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
