@@ -88,7 +88,8 @@ int main(int argc, char** argv) {
     const std::vector<ScoredSet> extras = RunMpipAndTables(data, tests, headline.shipped, uniform);
     if (!quiet) {
       std::printf("\n<details><summary>Per series (|error| at each predicted P)</summary>\n");
-      for (const auto& [source, results] : headline.by_source) PrintSeries(source + " (left out of the prior)", results);
+      for (const auto& [source, results] : headline.by_source)
+        PrintSeries(source + " (left out of the prior)", results);
       for (const ScoredSet& x : extras) PrintSeries(x.label, x.results);
       std::printf("\n</details>\n");
     }

@@ -58,7 +58,7 @@ SeriesPrediction FitOne(const Series& series, const PredictionOptions& options,
 void PredictTargets(const std::vector<int>& procs, SeriesPrediction* result) {
   SeriesPrediction& r = *result;
   std::vector<int> targets = procs;
-  if (!r.model.summary.extrapolatable) targets.clear();  // one process count: its own P only (SayWhatIsNot)
+  if (!r.model.summary.extrapolatable) targets.clear();  // one process count: its own P only (NoteIfNotExtrapolatable)
   for (const ProcsObservation& o : r.observed) targets.push_back(o.procs);
   std::sort(targets.begin(), targets.end());
   targets.erase(std::unique(targets.begin(), targets.end()), targets.end());
@@ -66,8 +66,9 @@ void PredictTargets(const std::vector<int>& procs, SeriesPrediction* result) {
   for (int p : targets) r.predictions.push_back(r.model.Predict(p));
 }
 
-/// Says on stderr what a series' predictions leave out, in series order (not from the fitting threads).
-void SayWhatIsNot(const SeriesPrediction& r) {
+/// Says on stderr that a series of one process count cannot be extrapolated, in series order (not from
+/// the fitting threads).
+void NoteIfNotExtrapolatable(const SeriesPrediction& r) {
   if (!r.model.summary.extrapolatable)
     std::cerr << "qnm-predict: note: series " << r.model.series_name << " has runs at one process count only (P="
               << r.model.min_train_procs << "): it cannot be extrapolated; only its own P is reproduced\n";
@@ -142,7 +143,7 @@ std::vector<SeriesPrediction> RunPredict(const std::vector<Series>& series,
   std::vector<SeriesPrediction> results(series.size());
   // Series are independent: fit and sweep them on every core.
   ParallelFor(series.size(), [&](std::size_t i) { results[i] = PredictOne(series[i], procs, options); });
-  for (const SeriesPrediction& r : results) SayWhatIsNot(r);
+  for (const SeriesPrediction& r : results) NoteIfNotExtrapolatable(r);
   return results;
 }
 
@@ -172,7 +173,7 @@ void StreamPredict(std::vector<Series>* series, const std::vector<int>& procs, c
         return r;
       },
       [&](std::size_t i, SeriesPrediction&& r) {
-        SayWhatIsNot(r);
+        NoteIfNotExtrapolatable(r);
         consume((*series)[i], std::move(r));
         (*series)[i] = Series();  // its runs are no longer needed
       });

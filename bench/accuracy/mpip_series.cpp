@@ -20,9 +20,11 @@ std::vector<ScoredSet> RunMpipAndTables(const std::string& data, const std::stri
   // (RuntimeModelOptions::weight_temperature); for each mpiP source it is chosen on the other
   // one: mpip-scaling (train 1..16) and cab's NPB-MZ (train 1..8), mean |log error| at the largest P.
   std::vector<Entry> mpip_entries, cab_entries;
-  for (const Series& s : mpip_scaling) mpip_entries.push_back(Entry{"mpip-scaling", &s, {1, 2, 4, 8, 16}, nullptr, &AppTimeMax});
+  for (const Series& s : mpip_scaling)
+    mpip_entries.push_back(Entry{"mpip-scaling", &s, {1, 2, 4, 8, 16}, nullptr, &AppTimeMax});
   for (const Series& s : cab)
-    if (s.name.find("-mz.C") != std::string::npos) cab_entries.push_back(Entry{"cab", &s, {1, 2, 4, 8}, nullptr, nullptr});
+    if (s.name.find("-mz.C") != std::string::npos)
+      cab_entries.push_back(Entry{"cab", &s, {1, 2, 4, 8}, nullptr, nullptr});
   auto input_temperature = [&](const std::vector<Entry>& others, std::string* row) {
     std::vector<double> objectives;
     for (double t : kTemperatures) {
