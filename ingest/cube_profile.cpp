@@ -11,6 +11,7 @@
 #include <numeric>
 #include <pugixml.hpp>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 
 #include "ingest/cube_archive.h"
@@ -155,6 +156,8 @@ class AnchorReader {
     // The stack visits siblings last-first; location groups are listed in document order.
     std::sort(groups.begin(), groups.end(), [](auto& a, auto& b) { return a.offset_debug() < b.offset_debug(); });
     std::unordered_map<uint32_t, bool> location_ids;
+    std::unordered_set<std::ptrdiff_t> nodes;  // the system-tree nodes of class node holding processes
+    bool every_process_on_a_node = true;
     for (const pugi::xml_node& group : groups) {
       std::string type = Text(group, "type");
       int process = -1;
@@ -163,6 +166,11 @@ class AnchorReader {
       if ((type == "process" || type.empty()) && group.child("location")) {
         process = static_cast<int>(profile->process_ranks.size());
         profile->process_ranks.push_back(group.child("rank").text().as_int(process));
+        pugi::xml_node above = group.parent();
+        while (above && std::strcmp(above.name(), "systemtreenode") == 0 && Text(above, "class") != "node")
+          above = above.parent();
+        if (above && std::strcmp(above.name(), "systemtreenode") == 0) nodes.insert(above.offset_debug());
+        else every_process_on_a_node = false;
       }
       for (pugi::xml_node loc : group.children("location")) {
         CubeLocation location;
@@ -175,6 +183,7 @@ class AnchorReader {
       }
     }
     if (profile->locations.empty()) Fail(0, "anchor.xml has no locations in its system tree");
+    if (every_process_on_a_node) profile->nodes = static_cast<int>(nodes.size());
     std::sort(profile->locations.begin(), profile->locations.end(), [](auto& a, auto& b) { return a.id < b.id; });
   }
 
@@ -874,6 +883,14 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
   if (!profile.exclusive_bytes_received.empty()) run.details["bytes_received_total"] = std::to_string(bytes_received);
 
   run.derivations["procs"] = "cube: location groups of type process in the system tree";
+  if (profile.nodes > 0) {
+    run.nodes = profile.nodes;
+    run.derivations["nodes"] = "cube: system-tree nodes of class 'node' holding the processes";
+    if (run.procs % profile.nodes == 0) {
+      run.ranks_per_node = run.procs / profile.nodes;
+      run.derivations["ranks_per_node"] = "cube: processes / system-tree nodes of class 'node'";
+    }
+  }
   run.derivations["threads_per_proc"] = "cube: most thread locations in one process";
   run.derivations["app_time_s_per_rank"] = "cube: inclusive 'time' of the call-tree roots, longest location of the rank";
   run.derivations["mpi_time_s_per_rank"] =

@@ -52,6 +52,9 @@ struct CubeProfile {
   std::vector<CubeCallNode> call_nodes;  // anchor order (parents before children)
   std::vector<CubeLocation> locations;   // sorted by id = data column
   std::vector<int> process_ranks;        // MPI rank of each location group of type process
+  // Distinct system-tree nodes of class "node" (Score-P: "node <host name>") that hold the
+  // processes; 0 when a process has no such node above it (BlueGene's trees stop at node cards).
+  int nodes = 0;
 
   /// The row of each call node in the tables below, -1 when its values were
   /// not kept (CubeValues::kRecordRows); empty = every call node, row = index.

@@ -44,6 +44,10 @@ TEST_CASE("cube: Score-P 9 profile gives Cube's own inclusive and exclusive valu
   CHECK(run.threads_per_proc == 1);
   CHECK(run.app == "bg_time");  // the program's root region
   CHECK(run.tool_version == "Score-P 9.0-dev");
+  // The system tree puts each rank on its own node (node mpsd0023, mpsd0027, ...).
+  CHECK(run.nodes == 4);
+  CHECK(run.ranks_per_node == 1);
+  CHECK(run.derivations.count("nodes") == 1);
   // Cube's inclusive time of the root per process (pyCubexR incl.csv, cube_dump).
   const std::vector<double> root = {0.853407463545, 0.843940924113, 0.842708688957, 0.844093740266};
   for (int r = 0; r < 4; ++r) CHECK(run.app_time_s_per_rank[r] == Approx(root[r]).epsilon(1e-11));
@@ -72,6 +76,9 @@ TEST_CASE("cube: Score-P 9 profile gives Cube's own inclusive and exclusive valu
 TEST_CASE("cube: big-endian Score-P 1.4 profile, PARALLEL root is not MPI", "[ingest][cube]") {
   RunStats run = ReadCube("cube/kripke.p8.d2.g32.r1/profile.cubex");
   REQUIRE(run.procs == 8);
+  // BlueGene's system tree stops at a node card (class nodecard): no node, no layout.
+  CHECK(run.nodes == 0);
+  CHECK(run.ranks_per_node == 0);
   for (const CallSiteStats& site : run.call_sites) CHECK(site.source_location.rfind("MPI_", 0) != 0);
   for (const CallSiteStats& site : run.call_sites) CHECK(site.mpi_function != "PARALLEL");
   for (int r = 0; r < 8; ++r) {
