@@ -106,6 +106,11 @@ TEST_CASE("cube: the trace and the profile of the same run agree (sstmacro)", "[
   RunStats profile = ReadCube("otf2/sstmacro-mpi-coverage-test/profile.cubex");
   RunStats trace = trace::ReadTraceRunStats(DataPath("otf2/sstmacro-mpi-coverage-test/traces.otf2"));
   REQUIRE(profile.procs == trace.procs);
+  // Both system trees put the 10 ranks on 10 nodes (kn1.eth ... : class node).
+  CHECK(profile.nodes == 10);
+  CHECK(trace.nodes == 10);
+  CHECK(trace.ranks_per_node == 1);
+  CHECK(trace.derivations.count("ranks_per_node") == 1);
   REQUIRE(profile.call_sites.size() == trace.call_sites.size());
   std::map<std::string, const CallSiteStats*> by_path;
   for (const CallSiteStats& site : trace.call_sites) by_path[site.source_location] = &site;

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "trace/anchor_check.h"
 #include "trace/otf2_error.h"
@@ -67,6 +68,7 @@ struct GlobalDefs {
   std::map<uint64_t, RawLocation> locations;
   std::unordered_map<uint32_t, std::pair<std::string, uint32_t>> location_groups;  // name, node
   std::unordered_map<uint32_t, std::string> system_nodes;
+  std::unordered_set<uint32_t> host_nodes;  // system-tree nodes of class "node"
   std::map<uint32_t, RawGroup> groups;
   std::map<uint32_t, RawComm> comms;
   std::map<uint32_t, std::pair<std::string, uint32_t>> windows;
@@ -103,8 +105,9 @@ OTF2_CallbackCode OnString(void* user, OTF2_StringRef self, const char* text) {
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnSystemTreeNode(void* user, OTF2_SystemTreeNodeRef self, OTF2_StringRef name,
-                                   OTF2_StringRef, OTF2_SystemTreeNodeRef) {
+                                   OTF2_StringRef class_name, OTF2_SystemTreeNodeRef) {
   Defs(user).system_nodes[self] = Defs(user).String(name);
+  if (Defs(user).String(class_name) == "node") Defs(user).host_nodes.insert(self);
   return OTF2_CALLBACK_SUCCESS;
 }
 OTF2_CallbackCode OnLocationGroup(void* user, OTF2_LocationGroupRef self, OTF2_StringRef name,
@@ -188,6 +191,8 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
       throw InputError(defs.file, 0, "location " + std::to_string(loc) + " appears twice as a rank");
   }
   trace.ranks.resize(rank_locations->size());
+  std::unordered_set<uint32_t> nodes_used;
+  bool every_rank_on_a_node = !rank_locations->empty();
   for (uint32_t rank = 0; rank < rank_locations->size(); ++rank) {
     LocationTrace& out = trace.ranks[rank];
     out.otf2_location = (*rank_locations)[rank];
@@ -199,7 +204,12 @@ void ResolveDefinitions(GlobalDefs& defs, std::vector<uint64_t>* rank_locations)
       auto node = defs.system_nodes.find(group->second.second);
       if (node != defs.system_nodes.end()) out.node = node->second;
     }
+    if (group != defs.location_groups.end() && defs.host_nodes.count(group->second.second))
+      nodes_used.insert(group->second.second);
+    else
+      every_rank_on_a_node = false;
   }
+  trace.nodes = every_rank_on_a_node ? static_cast<int>(nodes_used.size()) : 0;
   // Groups: COMM_GROUP members index the COMM_LOCATIONS group, i.e. they are ranks.
   uint32_t max_group = defs.groups.empty() ? 0 : defs.groups.rbegin()->first + 1;
   trace.groups.assign(max_group, {});

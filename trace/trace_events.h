@@ -152,6 +152,9 @@ struct Trace {
   uint32_t program_region = kNone;  // the region whose canonical name is program_name
                                     // (Score-P >= 5 defines one; Scalasca's call-tree root)
   std::vector<LocationTrace> ranks;           // index = MPI world rank
+  // Distinct system-tree nodes of class "node" holding the ranks' location groups; 0 when a
+  // rank's group hangs below something else (the nodes are then unknown).
+  int nodes = 0;
   std::vector<std::string> warnings;          // quirks the reader repaired or skipped
   uint64_t metric_records = 0;                // hardware-counter records (counted, not kept)
   uint64_t repaired_leaves = 0;               // Leave events synthesised to balance stacks
