@@ -883,14 +883,7 @@ RunStats CubeProfileToRunStats(const CubeProfile& profile) {
   if (!profile.exclusive_bytes_received.empty()) run.details["bytes_received_total"] = std::to_string(bytes_received);
 
   run.derivations["procs"] = "cube: location groups of type process in the system tree";
-  if (profile.nodes > 0) {
-    run.nodes = profile.nodes;
-    run.derivations["nodes"] = "cube: system-tree nodes of class 'node' holding the processes";
-    if (run.procs % profile.nodes == 0) {
-      run.ranks_per_node = run.procs / profile.nodes;
-      run.derivations["ranks_per_node"] = "cube: processes / system-tree nodes of class 'node'";
-    }
-  }
+  run.SetNodes(profile.nodes, "cube: system-tree nodes of class 'node' holding the processes");
   run.derivations["threads_per_proc"] = "cube: most thread locations in one process";
   run.derivations["app_time_s_per_rank"] = "cube: inclusive 'time' of the call-tree roots, longest location of the rank";
   run.derivations["mpi_time_s_per_rank"] =

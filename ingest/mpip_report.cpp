@@ -468,14 +468,8 @@ RunStats MpipToRunStats(const MpipReport& report) {
   int nodes = 0;
   run.allocation = AllocationOf(report.hosts, &nodes);
   if (nodes > 0) run.details["mpip.nodes"] = std::to_string(nodes);
-  if (nodes > 0 && !run.allocation.empty()) {  // every rank's host is known
-    run.nodes = nodes;
-    if (run.procs > 0 && run.procs % nodes == 0) {
-      run.ranks_per_node = run.procs / nodes;
-      run.derivations["ranks_per_node"] = "procs / distinct host names of mpiP's MPI Task Assignment";
-    }
-    run.derivations["nodes"] = "distinct host names of mpiP's MPI Task Assignment";
-  }
+  if (nodes > 0 && !run.allocation.empty())  // every rank's host is known
+    run.SetNodes(nodes, "distinct host names of mpiP's MPI Task Assignment");
 
   // Per-site records, in report order; rows of the statistics sections fill them.
   // Each site's per-rank vectors are dense (length procs) where consumers read

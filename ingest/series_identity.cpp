@@ -58,14 +58,8 @@ void ApplyRunInfo(const RunInfoFile& info, RunStats* run) {
   std::string file = BaseName(info.path);
   if (!info.hosts.empty())
     ApplyHosts(info.hosts, "'" + file + "' file beside the run (" + info.hosts_from + ")", run);
-  if (info.nodes > 0 && run->nodes == 0) {  // the run's own files (mpiP hosts) win
-    run->nodes = info.nodes;
-    if (run->procs > 0 && run->procs % info.nodes == 0) {
-      run->ranks_per_node = run->procs / info.nodes;
-      run->derivations["ranks_per_node"] = "procs / nodes of the '" + file + "' file beside the run";
-    }
-    run->derivations["nodes"] = "'" + file + "' file beside the run: nodes [" + info.path + "]";
-  }
+  if (info.nodes > 0 && run->nodes == 0)  // the run's own files (mpiP hosts) win
+    run->SetNodes(info.nodes, "'" + file + "' file beside the run: nodes [" + info.path + "]");
   if (run->derivations.count("threads_per_proc")) return;  // the run's own files said it
   int threads = info.threads_per_proc;
   std::string how = "'" + file + "' file beside the run: OMP_NUM_THREADS " + std::to_string(threads);

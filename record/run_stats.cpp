@@ -116,6 +116,16 @@ void RunStats::Derive() {
          "bytes_sent_per_rank / messages_per_rank");
 }
 
+void RunStats::SetNodes(int count, const std::string& how) {
+  if (count <= 0) return;
+  nodes = count;
+  derivations["nodes"] = how;
+  if (procs > 0 && procs % count == 0) {
+    ranks_per_node = procs / count;
+    derivations["ranks_per_node"] = "procs / nodes (" + how + ")";
+  }
+}
+
 std::string SeriesKey::ToString() const {
   std::string in_group = group.empty() ? "" : " in " + group;
   if (!series.empty()) return series + in_group;  // an explicit name (statistics tables) says it all

@@ -118,6 +118,9 @@ struct RunStats {
   /// Fills the mean/max/summary fields from the per-rank vectors where they are
   /// empty, and records each derivation. Idempotent.
   void Derive();
+  /// Sets `nodes` to `count` (derived as `how` says) and, when it divides procs, ranks_per_node
+  /// = procs / count, each with its derivation.
+  void SetNodes(int count, const std::string& how);
 };
 
 /// Makes the identity texts of `run` share the blocks of equal texts of

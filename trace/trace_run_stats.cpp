@@ -74,14 +74,7 @@ RunStats RunStatsFromTrace(const Trace& trace, const WaitStateResult& profile, c
   run.tool_version = trace.creator;
   run.details["trace_records"] = std::to_string(trace.RawEventCount());
   run.details["timer_resolution_hz"] = std::to_string(trace.timer_resolution);
-  if (trace.nodes > 0) {
-    run.nodes = trace.nodes;
-    run.derivations["nodes"] = "otf2: system-tree nodes of class 'node' holding the ranks";
-    if (run.procs % trace.nodes == 0) {
-      run.ranks_per_node = run.procs / trace.nodes;
-      run.derivations["ranks_per_node"] = "otf2: ranks / system-tree nodes of class 'node'";
-    }
-  }
+  run.SetNodes(trace.nodes, "otf2: system-tree nodes of class 'node' holding the ranks");
 
   // Bytes sent per call path and rank: sends and collectives, from the records.
   const std::vector<double>& bytes = sent.by_call_path;
