@@ -80,9 +80,8 @@ class RowBuilder {
       if (std::find(seen_.begin(), seen_.end(), column) != seen_.end())
         run_.derivations.emplace(field, std::string("statistics table column ") + column);
     // The layout from whichever of the two columns the table gives.
-    if (run_.ranks_per_node == 0 && run_.nodes > 0 && run_.procs % run_.nodes == 0) {
-      run_.ranks_per_node = run_.procs / run_.nodes;
-      run_.derivations.emplace("ranks_per_node", "statistics table: procs / nodes");
+    if (run_.ranks_per_node == 0 && run_.nodes > 0) {
+      run_.SetNodes(run_.nodes, "statistics table column nodes");
     } else if (run_.nodes == 0 && run_.ranks_per_node > 0) {
       run_.nodes = (run_.procs + run_.ranks_per_node - 1) / run_.ranks_per_node;
       run_.derivations.emplace("nodes", "statistics table: ceil(procs / ranks_per_node)");
