@@ -79,6 +79,7 @@ int main(int argc, char** argv) {
     std::unique_ptr<RuntimeCorpus> corpus = LoadRuntimeCorpus(data);
     // Beside "ours": the candidate average with uniform weights and no Occam's window.
     qnm::PredictionOptions uniform;
+    uniform.choose_configuration = false;
     uniform.runtime.more_terms_gain = 1.0;
     uniform.runtime.node_terms = false;
     uniform.runtime.weight_temperature = 1.0;  // round 3's weighting and interval rate, the baseline column

@@ -245,10 +245,12 @@ int main(int argc, char** argv) {
     std::vector<Member> members = Members(scaling2, scaling, npb);
 
     std::map<const Series*, qnm::SeriesModel> models;
+    qnm::PredictionOptions source_options;  // as `--target` fits A: the default configuration (transfer_runner.cpp)
+    source_options.choose_configuration = false;
     for (const Member& m : members) {
       qnm::SeriesModel model;
       std::string error;
-      if (m.series->groups.size() >= 2 && qnm::FitSeriesModel(*m.series, {}, qnm::PredictionOptions(), &model, &error))
+      if (m.series->groups.size() >= 2 && qnm::FitSeriesModel(*m.series, {}, source_options, &model, &error))
         models[m.series] = std::move(model);
     }
     // Every ordered pair: same group and input, different machine; A fitted, B with >= 2 process counts.

@@ -16,8 +16,9 @@ std::string Millions(double units) {
 
 }  // namespace
 
-double LeaveOneOutRefitUnits(std::size_t points, bool queueing) {
-  return (queueing ? 7.0 : 1.0) * (static_cast<double>(points) + 40.0);
+double LeaveOneOutRefitUnits(std::size_t points, bool queueing, int configurations) {
+  const double fits = queueing ? 7.0 : configurations > 1 && points >= 5 ? configurations + 1.0 : 1.0;
+  return fits * (static_cast<double>(points) + 40.0);
 }
 
 std::vector<int> MeasuredProcs(const Series& series) {
@@ -37,7 +38,7 @@ std::vector<int> EvenlySpread(const std::vector<int>& procs, std::size_t count) 
   return out;
 }
 
-LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget_units) {
+LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget_units, int configurations) {
   LeaveOneOutPlan plan;
   plan.budget_units = budget_units;
   std::vector<std::size_t> points(series.size());
@@ -47,8 +48,8 @@ LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget
     points[i] = MeasuredProcs(series[i]).size();
     if (points[i] < 2 || points[i] > kMaxLeaveOneOutProcs) points[i] = 0;  // refused by ValidateSeries, no work
     queueing[i] = !series[i].groups.empty() && UsesQueueingModel(series[i]);
-    if (points[i] > 0) fits_on_all += LeaveOneOutRefitUnits(points[i], queueing[i]);
-    if (points[i] > 0) refits += points[i] * LeaveOneOutRefitUnits(points[i] - 1, queueing[i]);
+    if (points[i] > 0) fits_on_all += LeaveOneOutRefitUnits(points[i], queueing[i], configurations);
+    if (points[i] > 0) refits += points[i] * LeaveOneOutRefitUnits(points[i] - 1, queueing[i], configurations);
   }
   plan.full_units = fits_on_all + refits;
   plan.held_out = points;
@@ -67,7 +68,7 @@ LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget
     carried += share * static_cast<double>(points[i]);
     plan.held_out[i] = std::min(points[i], static_cast<std::size_t>(std::floor(carried + 1e-9)));
     carried = std::max(0.0, carried - static_cast<double>(plan.held_out[i]));
-    plan.planned_units += plan.held_out[i] * LeaveOneOutRefitUnits(points[i] - 1, queueing[i]);
+    plan.planned_units += plan.held_out[i] * LeaveOneOutRefitUnits(points[i] - 1, queueing[i], configurations);
   }
   return plan;
 }

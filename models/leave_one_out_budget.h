@@ -18,11 +18,15 @@ namespace qnm {
 /// refit costs a fixed part worth ~40 points (forward-validation origins, the
 /// training anchor, the turn search) plus a part linear in its points, and a
 /// queueing-model refit (every count has an MPI profile) about 7 times a
-/// runtime-only one (measured: bench/README.md, "Robustness round 9").
-double LeaveOneOutRefitUnits(std::size_t points, bool queueing);
+/// runtime-only one (measured: bench/README.md, "Robustness round 9"). A runtime-only
+/// refit of 5 or more counts that chooses among `configurations` (> 1;
+/// models/runtime_configuration.h) fits each of them once more to forecast its largest
+/// count: configurations + 1 fits.
+double LeaveOneOutRefitUnits(std::size_t points, bool queueing, int configurations = 1);
 
 /// The default budget: 6 million units, ~30 s of CPU for the runtime-only fits on the
-/// 2-core development machine. 10,000 series x 10 P (5.4 million) is still validated in full.
+/// 2-core development machine. 10,000 series x 10 P is 5.4 million without the choice of a
+/// configuration per series, 65 million with its 11 configurations (bounded to about a tenth).
 constexpr double kLeaveOneOutBudgetUnits = 6e6;
 
 struct LeaveOneOutPlan {
@@ -43,7 +47,8 @@ struct LeaveOneOutPlan {
 /// all points come first (every series' model is reported), so a table whose fits alone
 /// exceed the budget holds out nothing; a series may hold out none of its counts when the
 /// share is below one count per series.
-LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget_units);
+/// `configurations`: the runtime-only configurations each refit chooses among (1: none).
+LeaveOneOutPlan PlanLeaveOneOut(const std::vector<Series>& series, double budget_units, int configurations = 1);
 
 /// The process counts of a series that measured a positive time (leave-one-out's candidates).
 std::vector<int> MeasuredProcs(const Series& series);

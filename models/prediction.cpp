@@ -356,7 +356,17 @@ bool PredictionOptions::IsValid(std::string* error) const {
     *error = "interval level must be in (0, 1), e.g. 0.9";
     return false;
   }
+  for (const RuntimeConfiguration& c : configurations)
+    if (!c.runtime.IsValid(error)) {
+      *error = "configuration " + c.name + ": " + *error;
+      return false;
+    }
   return runtime.IsValid(error) && envelope.IsValid(error) && mva.IsValid(error);
+}
+
+std::vector<RuntimeConfiguration> PredictionOptions::TriedConfigurations() const {
+  if (!choose_configuration) return {};
+  return configurations.empty() ? StandardRuntimeConfigurations(runtime) : configurations;
 }
 
 const char* ToString(ModelKind kind) {
@@ -519,10 +529,11 @@ bool UsesQueueingModel(const Series& series, const std::vector<int>& train_procs
   return SelectTraining(series, train_procs, &training, &profiled);
 }
 
-bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
-                    const PredictionOptions& options, SeriesModel* model, std::string* error,
-                    const std::function<void()>& runs_read) {
-  if (!options.IsValid(error)) return false;
+namespace {
+
+/// FitSeriesModel with one configuration (options.choose_configuration is not read).
+bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, const PredictionOptions& options,
+                    SeriesModel* model, std::string* error, const std::function<void()>& runs_read) {
   SeriesModel m;
   m.series_name = series.name;
   m.threads_per_proc = std::max(1, series.key.threads_per_proc);
@@ -619,6 +630,82 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
 
   FillSummary(&m);
   *model = std::move(m);
+  return true;
+}
+
+/// `options` with configuration `c` in place of the runtime model's options, no further choice.
+PredictionOptions WithConfiguration(const PredictionOptions& options, const RuntimeConfiguration& c) {
+  PredictionOptions out = options;
+  out.runtime = c.runtime;
+  out.split_at_node_boundary = c.split_at_node_boundary;
+  out.choose_configuration = false;
+  out.configurations.clear();
+  return out;
+}
+
+/// The choice per series (models/runtime_configuration.h): every configuration fitted to the
+/// training process counts but the largest forecasts that one; `choice->made` when they differ.
+void ChooseConfiguration(const Series& series, const std::vector<int>& train_procs,
+                         const std::vector<RuntimeConfiguration>& configurations, const PredictionOptions& options,
+                         RuntimeConfigurationChoice* choice) {
+  std::set<int> train(train_procs.begin(), train_procs.end());
+  std::vector<const RunGroup*> measured;
+  for (const RunGroup& group : series.groups)
+    if ((train.empty() || train.count(group.procs)) && Known(group.median_time_s) && group.median_time_s > 0)
+      measured.push_back(&group);
+  // Four points before the forecast one: with three every configuration but the cost laws' is
+  // Amdahl's law alone (RuntimeModelOptions::min_forward_errors), nothing worth choosing by.
+  if (measured.size() < 5) return;
+  const RunGroup& last = *measured.back();
+  std::vector<int> before;
+  for (std::size_t k = 0; k + 1 < measured.size(); ++k) before.push_back(measured[k]->procs);
+  for (const RuntimeConfiguration& c : configurations) {
+    SeriesModel shorter;
+    std::string ignored;
+    double error = NAN;
+    if (FitWithOptions(series, before, WithConfiguration(options, c), &shorter, &ignored, {})) {
+      const ProcsPrediction p = shorter.Predict(last.procs);
+      if (p.Ok() && p.total.value_s > 0 && std::isfinite(p.total.value_s))
+        error = std::fabs(std::log(p.total.value_s / last.median_time_s));
+    }
+    choice->names.push_back(c.name);
+    choice->backcast_log_error.push_back(error);
+  }
+  choice->forecast_procs = last.procs;
+  const int best = LeastBackcastError(choice->backcast_log_error, -1);
+  if (best < 0) return;
+  choice->made = true;
+  choice->chosen = configurations[best].name;
+}
+
+}  // namespace
+
+bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
+                    const PredictionOptions& options, SeriesModel* model, std::string* error,
+                    const std::function<void()>& runs_read) {
+  if (!options.IsValid(error)) return false;
+  // A caller that names the candidate curves has chosen its model.
+  if (!options.choose_configuration || !options.runtime.candidates.empty() || UsesQueueingModel(series, train_procs))
+    return FitWithOptions(series, train_procs, options, model, error, runs_read);
+  const std::vector<RuntimeConfiguration> configurations = options.TriedConfigurations();
+  RuntimeConfigurationChoice choice;
+  if (configurations.size() == 1) {  // the caller's configuration, nothing to choose
+    if (!FitWithOptions(series, train_procs, WithConfiguration(options, configurations[0]), model, error, runs_read))
+      return false;
+    model->summary.configuration.chosen = configurations[0].name;
+    model->summary.notes.push_back("configuration " + configurations[0].name + " (given, not chosen)");
+    return true;
+  }
+  ChooseConfiguration(series, train_procs, configurations, options, &choice);
+  PredictionOptions chosen = options;
+  chosen.choose_configuration = false;
+  for (const RuntimeConfiguration& c : configurations)
+    if (choice.made && c.name == choice.chosen) chosen = WithConfiguration(options, c);
+  if (!FitWithOptions(series, train_procs, chosen, model, error, runs_read)) return false;
+  if (choice.made) {
+    model->summary.notes.push_back(choice.Note());
+    model->summary.configuration = std::move(choice);
+  }
   return true;
 }
 

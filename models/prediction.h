@@ -22,6 +22,7 @@
 #include "models/machine_profile.h"
 #include "models/plausible_envelope.h"
 #include "models/queueing_model.h"
+#include "models/runtime_configuration.h"
 #include "models/runtime_model.h"
 #include "models/training_anchor.h"
 #include "mva/solver.h"
@@ -38,8 +39,19 @@ struct PredictionOptions {
   // Runtime-only series: fit the multi-node runs alone when the time rises
   // as the runs leave the node (models/node_regime.h).
   bool split_at_node_boundary = true;
+  // Runtime-only series: fit each of `configurations` (empty: StandardRuntimeConfigurations
+  // of `runtime`) to the training points but the largest, and fit the series with the one
+  // whose forecast of that point erred least (models/runtime_configuration.h); with fewer than
+  // five training process counts, or `runtime.candidates` set (the caller chose its curves),
+  // `runtime` with split_at_node_boundary as set; one configuration: that one (the user's), no
+  // choice. false: no choice, `runtime` as it is.
+  bool choose_configuration = true;
+  std::vector<RuntimeConfiguration> configurations;
 
   bool IsValid(std::string* error) const;
+  /// The configurations a runtime-only fit of five or more points tries: none without the choice,
+  /// `configurations`, else StandardRuntimeConfigurations(runtime).
+  std::vector<RuntimeConfiguration> TriedConfigurations() const;
 };
 
 /// A value with its prediction interval (NaN when unknown).
@@ -110,6 +122,7 @@ struct SeriesModelSummary {
   double forward_log_rms = kUnknown;    // RMS of log(predicted/measured), forward validation
   double per_octave_log_sd = kUnknown;  // interval log sd per octave of extrapolation
   std::vector<std::string> notes;  // machine profile used or estimated, fallbacks, flags
+  RuntimeConfigurationChoice configuration;  // runtime-only: the configuration chosen for the series
   std::string BriefReport() const;
 };
 

@@ -49,6 +49,15 @@ nlohmann::json JsonModel(const SeriesModel& model) {
                         {"per_octave_log_sd", JsonNumber(model.summary.per_octave_log_sd)},
                         {"notes", model.summary.notes}};
   for (const ProcsObservation& o : model.training) out["training_procs"].push_back(o.procs);
+  // Runtime-only: the configuration fitted, chosen per series or given (models/runtime_configuration.h).
+  if (const RuntimeConfigurationChoice& c = model.summary.configuration; !c.chosen.empty()) {
+    nlohmann::json backcast = nlohmann::json::object();
+    for (std::size_t k = 0; k < c.names.size(); ++k) backcast[c.names[k]] = JsonNumber(c.backcast_log_error[k]);
+    out["configuration"] = {{"name", c.chosen},
+                            {"chosen_per_series", c.made},
+                            {"forecast_procs", c.made ? nlohmann::json(c.forecast_procs) : nlohmann::json()},
+                            {"backcast_log_error", backcast}};
+  }
   if (model.kind == ModelKind::kQueueing)
     out["machine"] = {{"name", model.machine.name},
                       {"latency_s", JsonNumber(model.machine.latency_s)},

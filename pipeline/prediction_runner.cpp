@@ -113,7 +113,8 @@ void ValidateInBatches(const std::vector<Series>& series, const std::vector<int>
   std::string last_error;
   LeaveOneOutPlan plan;
   if (train.empty()) {
-    plan = PlanLeaveOneOut(series, loo_budget_units);
+    plan = PlanLeaveOneOut(series, loo_budget_units,
+                           std::max<int>(1, static_cast<int>(options.TriedConfigurations().size())));
     if (plan.bounded) std::cerr << "qnm-predict: note: " << plan.Note() << "\n";
   }
   InBatches<Validated>(

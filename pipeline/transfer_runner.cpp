@@ -46,7 +46,13 @@ TransferredModel Transfer(const Series& source, const Series* target_runs, const
                           const PredictionOptions& options, const TransferOptions& transfer) {
   SeriesModel model;
   std::string error;
-  if (!FitSeriesModel(source, {}, options, &model, &error)) throw InputError("", 0, error);
+  // A's model in the default configuration (or the one --configuration gives), not one chosen for
+  // A alone: the transfer splits it into computation and overheads, and was calibrated on the
+  // default; chosen per series, the moved predictions of cross_machine_bench were worse (mean |log
+  // error| 0.49 -> 0.51; bench/README.md, round 15).
+  PredictionOptions source_options = options;
+  if (options.TriedConfigurations().size() != 1) source_options.choose_configuration = false;
+  if (!FitSeriesModel(source, {}, source_options, &model, &error)) throw InputError("", 0, error);
   TransferredModel moved;
   if (!TransferSeriesModel(model, source, target_runs, target.has_profile ? &target.profile : nullptr, transfer,
                            &moved, &error))

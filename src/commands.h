@@ -39,8 +39,11 @@ struct RunSelectionArgs {
 };
 void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
 RunSelection ParseRunSelection(const RunSelectionArgs& args);
-/// PredictionOptions from --machine and --level (predict, validate and plot).
-PredictionOptions MakePredictionOptions(const std::string& machine, double level);
+/// PredictionOptions from --machine, --level and --configuration (predict, validate, plot and report).
+PredictionOptions MakePredictionOptions(const std::string& machine, double level,
+                                        const std::string& configuration = "per-series");
+/// --configuration NAME: per-series (default) or one of StandardRuntimeConfigurations' names.
+void AddConfigurationOption(CLI::App* command, std::string* configuration);
 
 /// --whatif HYPOTHESIS (repeatable) and --config FILE of `predict` and `report`
 /// (whatif_options.cpp); ParseWhatifHypotheses reads them (InputError naming the option or file).

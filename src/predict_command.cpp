@@ -25,7 +25,8 @@ namespace {
 
 struct CommonArgs {
   std::vector<std::string> runs;
-  std::string machine, format = "table", output, plot_dir, series, group_by = "content";
+  std::string machine, format = "table", output, plot_dir, series, group_by = "content",
+      configuration = "per-series";
   double level = 0.9;
   RunSelectionArgs selection;
   TargetArgs target;
@@ -44,6 +45,7 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
   sub->add_option("--plot", args->plot_dir, "also draw charts (gnuplot) into DIR");
   sub->add_option("--series", args->series, kSeriesOptionHelp);
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
+  AddConfigurationOption(sub, &args->configuration);
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
   AddTargetOptions(sub, &args->target);
@@ -101,9 +103,26 @@ GroupBy ParseGroupByOption(const std::string& text) {
   return group_by;
 }
 
-PredictionOptions MakePredictionOptions(const std::string& machine, double level) {
+void AddConfigurationOption(CLI::App* command, std::string* configuration) {
+  std::string names;
+  for (const RuntimeConfiguration& c : StandardRuntimeConfigurations(RuntimeModelOptions()))
+    names += (names.empty() ? "'" : ", '") + c.name + "'";
+  command->add_option("--configuration", *configuration,
+                      "runtime-only series: per-series (default: the configuration whose forecast of the largest "
+                      "training P from the ones before it erred least, with 5 or more training P) or one of " +
+                          names);
+}
+
+PredictionOptions MakePredictionOptions(const std::string& machine, double level, const std::string& configuration) {
   PredictionOptions options;
   options.interval_level = level;
+  if (configuration != "per-series") {
+    for (const RuntimeConfiguration& c : StandardRuntimeConfigurations(options.runtime))
+      if (c.name == configuration) options.configurations = {c};
+    if (options.configurations.empty())
+      throw InputError("--configuration", 0,
+                       "must be per-series or the name of a configuration (see --help), not '" + configuration + "'");
+  }
   if (!machine.empty()) {
     options.machine = LoadMachineProfile(machine);
     options.has_machine = true;
@@ -136,7 +155,8 @@ void AddPredictCommand(CLI::App& app) {
   predict->callback([args, procs, whatif] {
     std::vector<int> targets = ParseProcsSpec(*procs, "--procs");
     const bool transfer = HasTarget(args->target);
-    PredictionOptions options = MakePredictionOptions(transfer ? "" : args->machine, args->level);
+    PredictionOptions options =
+        MakePredictionOptions(transfer ? "" : args->machine, args->level, args->configuration);
     std::vector<std::string> inputs = args->runs;
     if (!whatif->config.empty()) inputs.push_back(whatif->config);
     inputs.insert(inputs.end(), args->target.runs.begin(), args->target.runs.end());
@@ -200,7 +220,8 @@ void AddPredictCommand(CLI::App& app) {
     std::vector<int> train_procs;
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
     const bool transfer = HasTarget(vargs->target);
-    PredictionOptions options = MakePredictionOptions(transfer ? "" : vargs->machine, vargs->level);
+    PredictionOptions options =
+        MakePredictionOptions(transfer ? "" : vargs->machine, vargs->level, vargs->configuration);
     RefuseOutputOverInputs(vargs->output, vargs->runs);
     RefuseOutputOverInputs(vargs->output, vargs->target.runs);
     std::string origin;

@@ -1,4 +1,5 @@
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -124,4 +125,31 @@ TEST_CASE("notes on series that cannot be extrapolated come in series order, wha
     ++notes;
   }
   CHECK(notes > 20);
+}
+
+TEST_CASE("the configuration of a runtime-only series: chosen per series and said in JSON, or given by --configuration", "[predict][cli]") {
+  // LU class B on g5k (6 process counts, runtime only): Amdahl's law alone forecasts its P = 128 best.
+  const std::string table = std::string(QNM_TEST_DATA_DIR) + "/tables/lu_b_g5k_median.csv";
+  std::string text;
+  REQUIRE(Run("predict --format json --procs 256 " + table, &text) == 0);
+  nlohmann::json json = nlohmann::json::parse(text.substr(text.find('{')));
+  const nlohmann::json& chosen = json["series"][0]["model"]["configuration"];
+  CHECK(chosen["chosen_per_series"] == true);
+  CHECK(chosen["forecast_procs"] == 128);
+  CHECK(chosen["name"] == "Amdahl alone");
+  REQUIRE(chosen["backcast_log_error"].size() == 11);
+  double least = 1e9;
+  for (const auto& [name, error] : chosen["backcast_log_error"].items()) least = std::min(least, error.get<double>());
+  CHECK(chosen["backcast_log_error"]["Amdahl alone"].get<double>() == least);
+  // Given by name: fitted as it is, nothing chosen, and the text says so.
+  REQUIRE(Run("predict --procs 256 --configuration 'nodes + split' " + table, &text) == 0);
+  CHECK(text.find("configuration nodes + split (given, not chosen)") != std::string::npos);
+  REQUIRE(Run("validate --format json --configuration Occam " + table, &text) == 0);
+  json = nlohmann::json::parse(text.substr(text.find('{')));
+  CHECK(json["series"][0]["model"]["configuration"]["name"] == "Occam");
+  CHECK(json["series"][0]["model"]["configuration"]["chosen_per_series"] == false);
+  // A name that is none: one line naming the option, a non-zero exit.
+  CHECK(Run("predict --configuration 'Occam+nodes' " + table, &text) != 0);
+  CHECK(text.find("--configuration") != std::string::npos);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 1);
 }

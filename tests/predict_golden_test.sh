@@ -9,7 +9,10 @@
 # leaving each source out, and the input curves' fit notes (round 6); the
 # granularity note of SP-MZ and LU-MZ series (round 7: notes only, every byte
 # else identical); the "N ranks per node (the runs' layout)" note of runtime-only
-# series whose runs give it (round 14: notes only, every byte else identical).
+# series whose runs give it (round 14: notes only, every byte else identical); the
+# configuration chosen per runtime-only series of five or more training points
+# (round 15: models/runtime_configuration.h; the mpiP, default-series, transfer and
+# wide-table outputs are identical, the queueing model and the transfer do not choose).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]

@@ -37,7 +37,9 @@ qnm::Series Only(const qnm::Series& series, std::vector<int> procs) {
 qnm::SeriesModel Fit(const qnm::Series& series) {
   qnm::SeriesModel model;
   std::string error;
-  REQUIRE(qnm::FitSeriesModel(series, {}, qnm::PredictionOptions(), &model, &error));
+  qnm::PredictionOptions options;  // as `--target` fits the source: its default configuration
+  options.choose_configuration = false;
+  REQUIRE(qnm::FitSeriesModel(series, {}, options, &model, &error));
   return model;
 }
 

@@ -41,6 +41,7 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
                                      const std::vector<qnm::PriorSeries>& corpus,
                                      PriorCache* cache) {
   qnm::PredictionOptions options;
+  options.choose_configuration = false;  // this configuration alone
   options.runtime.weight_temperature = temperature;
   options.runtime.more_terms_gain = c.occam ? 0.8 : 1.0;
   options.runtime.node_terms = c.nodes;

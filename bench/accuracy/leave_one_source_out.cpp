@@ -25,11 +25,12 @@ std::size_t BestPairOf(std::size_t c, const std::vector<double>& objective) {
 /// every source (rows 0 .. size(kConfigs) - 1), then these.
 enum Way : std::size_t {
   kAverage = std::size(kConfigs),  // geometric mean of every configuration: no choice at all
-  kPerSource,                      // the headline
+  kPerSource,                      // a configuration chosen per source (rounds 4-14's headline)
   kPerSeries,                      // the configuration that forecast the last training point best
   kPerSeriesNoCost,                // the same among the configurations without the cost laws
   kWeighted,                       // every configuration weighted by the likelihood of that forecast
-  kChecked,                        // the headline unless its own forecast leaves its 90% interval
+  kChecked,                        // the choice per source unless its own forecast leaves its 90% interval
+  kTool,                           // the tool's choice per series (models/runtime_configuration.h): the headline
   kWays
 };
 
@@ -37,11 +38,12 @@ std::vector<std::string> WayLabels() {
   std::vector<std::string> labels;
   for (const Config& c : kConfigs) labels.push_back(std::string("fixed: ") + c.name);
   labels.push_back("**average of every configuration**");
-  labels.push_back("**chosen per source** (the headline)");
+  labels.push_back("chosen per source (the headline of rounds 4-14)");
   labels.push_back("chosen per series: the configuration that forecast its last training point best");
   labels.push_back("chosen per series: last training point, configurations without the cost laws");
   labels.push_back("weighted per series: every configuration, by the likelihood of its last-point forecast");
   labels.push_back("chosen per source, switched per series when its last-point forecast leaves its own 90% interval");
+  labels.push_back("**chosen per series by the tool** (its 11 configurations without a corpus prior; the headline)");
   return labels;
 }
 
@@ -129,6 +131,41 @@ class Protocol {
     std::printf(" %s, temperature %.1f |\n", PairConfig(chosen).name, PairTemperature(chosen));
   }
 
+  /// What the tool does (PredictionOptions::choose_configuration): its standard configurations, each
+  /// at its temperature chosen under `objective` (on the sources other than the scored one),
+  /// chosen per series by the forecast of its last training point; the interval rate chosen on
+  /// the sources other than `left_out` by the coverage of this very procedure.
+  qnm::PredictionOptions ToolOptions(const std::vector<double>& objective, const std::string& left_out,
+                                     const std::string& label, std::string* rate_table) {
+    qnm::PredictionOptions options;
+    options.configurations = qnm::StandardRuntimeConfigurations(options.runtime);
+    for (qnm::RuntimeConfiguration& c : options.configurations)
+      for (std::size_t k = 0; k < std::size(kConfigs); ++k)
+        if (c.name == kConfigs[k].name) c.runtime.weight_temperature = PairTemperature(BestPairOf(k, objective));
+    std::vector<double> coverage, gaps;
+    for (double rate : kPooledRates) {
+      SetIntervalRate(rate, &options);
+      int inside = 0, points = 0;
+      for (const Entry& e : corpus_)
+        if (e.source != left_out) CountInside(e, options, &inside, &points);
+      coverage.push_back(points ? double(inside) / points : NAN);
+      gaps.push_back(std::fabs(coverage.back() - options.interval_level));
+    }
+    const std::size_t best = ArgMin(gaps);
+    SetIntervalRate(best < gaps.size() ? kPooledRates[best] : 0.3, &options);
+    *rate_table += "| " + label + " |";
+    for (double c : coverage) *rate_table += " " + Pct(c) + " |";
+    char chosen[32];
+    std::snprintf(chosen, sizeof chosen, " %.2f |\n", options.runtime.error.prior_log_sd_per_octave);
+    *rate_table += chosen;
+    return options;
+  }
+
+  static void SetIntervalRate(double rate, qnm::PredictionOptions* options) {
+    options->runtime.error.prior_log_sd_per_octave = rate;
+    for (qnm::RuntimeConfiguration& c : options->configurations) c.runtime.error.prior_log_sd_per_octave = rate;
+  }
+
   /// The chosen pair's options with its interval rate chosen on the sources other than
   /// `left_out` ("" for every source); adds the rate's row to `rate_table`.
   qnm::PredictionOptions WithRate(std::size_t pair, const std::string& left_out, const std::string& label,
@@ -149,7 +186,7 @@ class Protocol {
   /// The series of the left-out source `e` under every way of predicting (one LastPoint per
   /// way into `ways`); `headline` is the choice per source's own, `options` its options.
   void ScoreWays(const Entry& e, const std::vector<double>& objective, const qnm::PredictionOptions& options,
-                 const LastPoint& headline, std::vector<std::vector<LastPoint>>* ways,
+                 const LastPoint& headline, const LastPoint& tool, std::vector<std::vector<LastPoint>>* ways,
                  std::vector<std::vector<double>>* values) {
     const std::set<std::string> left_out = {e.source};
     std::vector<LastPoint> at_pair;  // every (configuration, temperature) pair on the series
@@ -204,6 +241,7 @@ class Protocol {
     const double own_error = BackcastLogError(e, options);
     const bool failed_check = sd > 0 && std::isfinite(own_error) && own_error > 1.6448536 * sd;
     (*ways)[kChecked].push_back(failed_check ? configuration(own) : headline);
+    (*ways)[kTool].push_back(tool);
   }
 
   const std::vector<qnm::PriorSeries>& samples() const { return samples_; }
@@ -252,15 +290,20 @@ LeaveOneSourceOutResult RunLeaveOneSourceOut(const std::vector<Entry>& corpus, c
   std::string rate_table;  // printed after the configuration table
   std::vector<std::vector<double>> values(kPairs);  // every series' value per pair: the shipped choice
   std::vector<std::vector<LastPoint>> ways(kWays);
+  std::string per_source_rates;  // the interval rate of the choice per source (rounds 4-14's headline)
   for (const std::string& source : sources) {
     const std::vector<double> objective = protocol.Objective(source);
     const std::size_t chosen = protocol.Choose(objective);
     Protocol::PrintRow(source, objective, chosen);
-    const qnm::PredictionOptions chosen_options = protocol.WithRate(chosen, source, source, &rate_table);
+    const qnm::PredictionOptions chosen_options = protocol.WithRate(chosen, source, source, &per_source_rates);
+    const qnm::PredictionOptions tool = options.forced == std::size(kConfigs)
+                                            ? protocol.ToolOptions(objective, source, source, &rate_table)
+                                            : chosen_options;
     for (const Entry& e : corpus)
       if (e.source == source) {
-        result.by_source[source].push_back(Score(e, chosen_options, uniform));
-        protocol.ScoreWays(e, objective, chosen_options, result.by_source[source].back().last, &ways, &values);
+        result.by_source[source].push_back(Score(e, tool, uniform));
+        protocol.ScoreWays(e, objective, chosen_options, LastPrediction(e, chosen_options),
+                           result.by_source[source].back().last, &ways, &values);
       }
   }
   std::vector<double> all_objective(kPairs);
@@ -268,9 +311,20 @@ LeaveOneSourceOutResult RunLeaveOneSourceOut(const std::vector<Entry>& corpus, c
   const std::size_t shipped = protocol.Choose(all_objective);
   const std::string none = "(none: what the tool ships)";
   Protocol::PrintRow(none, all_objective, shipped);
-  result.shipped = protocol.WithRate(shipped, "", none, &rate_table);
-  std::printf("\nThen, for the chosen configuration and temperature and on the same other sources, the "
-              "interval's pooled per-octave rate (the log sd the forward errors are shrunk towards, "
+  result.shipped = options.forced == std::size(kConfigs) ? protocol.ToolOptions(all_objective, "", none, &rate_table)
+                                                         : protocol.WithRate(shipped, "", none, &rate_table);
+  if (options.forced == std::size(kConfigs))
+    std::printf("\nThe headline is what the tool does: for each series of the left-out source, the tool's 11 "
+                "configurations (those without the corpus prior), each at its temperature chosen above on the other "
+                "sources, forecast the series' last training point from the points before it, and the series is "
+                "predicted with the one that erred least (`PredictionOptions::choose_configuration`, "
+                "models/runtime_configuration.h). The configuration chosen per source, the headline of rounds 4-14, "
+                "is a row of the table \"Choosing a configuration or not\" below.\n\nThen, on the same other sources, "
+                "the headline's pooled per-octave interval rate");
+  else
+    std::printf("\nThen, for the forced configuration at its temperature and on the same other sources, the "
+                "interval's pooled per-octave rate");
+  std::printf(" (the log sd the forward errors are shrunk towards, "
               "`ExtrapolationErrorOptions::prior_log_sd_per_octave`): share of the other sources' held-out "
               "points inside their 90%% interval, per rate; the one closest to 90%% is chosen (configurations "
               "with the corpus prior use the prior's own rate):\n\n| left out |");

@@ -1,0 +1,75 @@
+#include "models/runtime_configuration.h"
+
+#include <cmath>
+
+#include "util/text_format.h"
+
+namespace qnm {
+
+std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeModelOptions& base) {
+  struct Spec {
+    const char* name;
+    bool occam, nodes, amdahl_only, split;
+    double cost;
+    bool adaptive;
+  };
+  // The order of bench/accuracy's configurations (its corpus-prior ones left out); ties in the
+  // backcast go to the earlier one.
+  static const Spec kSpecs[] = {{"uniform", false, false, false, false, 0.0, false},
+                                {"nodes", false, true, false, false, 0.0, false},
+                                {"Occam", true, false, false, false, 0.0, false},
+                                {"Occam + nodes", true, true, false, false, 0.0, false},
+                                {"Amdahl alone", false, false, true, false, 0.0, false},
+                                {"nodes + split", false, true, false, true, 0.0, false},
+                                {"Occam + nodes + split", true, true, false, true, 0.0, false},
+                                {"nodes + split + cost 0.25", false, true, false, true, 0.25, false},
+                                {"nodes + split + cost 0.5", false, true, false, true, 0.5, false},
+                                {"nodes + split + cost 0.75", false, true, false, true, 0.75, false},
+                                {"nodes + split + adaptive cost", false, true, false, true, 0.5, true}};
+  std::vector<RuntimeConfiguration> out;
+  for (const Spec& s : kSpecs) {
+    RuntimeConfiguration c;
+    c.name = s.name;
+    c.runtime = base;
+    // Occam's window at the input curves' parsimony fraction (RuntimeModelOptions::more_terms_gain).
+    c.runtime.more_terms_gain = s.occam ? 0.8 : 1.0;
+    c.runtime.node_terms = s.nodes;
+    c.runtime.cost_law_share = s.cost;
+    c.runtime.cost_law_adaptive = s.adaptive;
+    if (s.amdahl_only) c.runtime.candidates = {{ScalingTerm{0, 0}, ScalingTerm{-1, 0}}};
+    c.split_at_node_boundary = s.split;
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+int LeastBackcastError(const std::vector<double>& errors, int fallback) {
+  int best = -1;
+  for (std::size_t k = 0; k < errors.size(); ++k)
+    if (!std::isnan(errors[k]) && (best < 0 || errors[k] < errors[best] - 1e-12)) best = static_cast<int>(k);
+  if (best < 0) return fallback;
+  for (double e : errors)
+    if (!std::isnan(e) && e > errors[best] + 1e-12) return best;
+  return fallback;  // every configuration forecast the point alike: nothing to choose by
+}
+
+std::string RuntimeConfigurationChoice::Note() const {
+  if (!made) return "";
+  std::string note = "configuration chosen for this series: " + chosen;
+  int chosen_index = -1;
+  for (std::size_t k = 0; k < names.size(); ++k)
+    if (names[k] == chosen) chosen_index = static_cast<int>(k);
+  if (chosen_index < 0 || std::isnan(backcast_log_error[chosen_index]))
+    return note + " (no configuration forecast P=" + std::to_string(forecast_procs) + " better)";
+  note += ", whose forecast of P=" + std::to_string(forecast_procs) + " from the runs before it erred " +
+          FormatDouble("%.1f", 100 * std::expm1(backcast_log_error[chosen_index])) + "%";
+  const std::size_t fallback = kDefaultRuntimeConfiguration;
+  if (chosen_index != kDefaultRuntimeConfiguration && fallback < names.size())
+    note += std::isnan(backcast_log_error[fallback])
+                ? "; " + names[fallback] + " (the default) failed"
+                : "; " + names[fallback] + " (the default) " +
+                      FormatDouble("%.1f", 100 * std::expm1(backcast_log_error[fallback])) + "%";
+  return note + " (" + std::to_string(names.size()) + " configurations tried)";
+}
+
+}  // namespace qnm

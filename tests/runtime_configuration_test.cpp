@@ -1,0 +1,170 @@
+// The configuration of the runtime-only model chosen per series (models/runtime_configuration.h):
+// every configuration forecasts the series' last training point from the points before it, and
+// the series is fitted with the one that erred least.
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "models/leave_one_out_budget.h"
+#include "models/prediction.h"
+#include "tests/support/single_run_series.h"
+
+namespace {
+
+qnm::Series TableSeries(const std::string& name, const std::vector<int>& procs, const std::vector<double>& times,
+                        int ranks_per_node = 0) {
+  return qnm::testing::SingleRunSeries(name, procs, [&](int p) {
+    qnm::RunStats run;
+    for (std::size_t k = 0; k < procs.size(); ++k)
+      if (procs[k] == p) run.wall_time_s = times[k];
+    run.ranks_per_node = ranks_per_node;
+    return run;
+  });
+}
+
+// WAVETRISK Held-Suarez J8 nz32, 640 domains, on Niagara (bench/data/scaling/scaling_series.csv):
+// the five smallest process counts, as accuracy_bench trains it.
+const qnm::Series kWavetrisk =
+    TableSeries("wavetrisk-640dom-niagara", {1, 2, 4, 8, 10}, {1136.5, 615.6, 307.6, 158.8, 128.3});
+// GROMACS 61k atoms on ARCHER2, one rank per node (bench/data/scaling2/series.csv): P = 2 is
+// slower than P = 1, where the runs leave the node.
+const qnm::Series kGromacs = TableSeries("hecbiosim-GROMACS-61k-rpn1", {1, 2, 3, 4, 5},
+                                         {215.647, 453.692, 313.294, 264.135, 235.486}, 1);
+
+qnm::PredictionOptions Alone(const qnm::RuntimeConfiguration& c) {
+  qnm::PredictionOptions o;
+  o.choose_configuration = false;
+  o.runtime = c.runtime;
+  o.split_at_node_boundary = c.split_at_node_boundary;
+  return o;
+}
+
+double Total(const qnm::SeriesModel& m, int procs) { return m.Predict(procs).total.value_s; }
+
+}  // namespace
+
+TEST_CASE("LeastBackcastError takes the least error, the earlier of ties, and falls back when nothing differs",
+          "[models][configuration]") {
+  CHECK(qnm::LeastBackcastError({0.3, 0.1, 0.2}, 7) == 1);
+  CHECK(qnm::LeastBackcastError({0.3, 0.1, 0.1 + 1e-13, 0.2}, 7) == 1);  // within 1e-12: the earlier
+  CHECK(qnm::LeastBackcastError({NAN, 0.4, NAN, 0.2}, 7) == 3);          // a failed forecast is skipped
+  CHECK(qnm::LeastBackcastError({0.2, 0.2, 0.2}, 7) == 7);               // all alike: nothing to choose by
+  CHECK(qnm::LeastBackcastError({NAN, NAN}, 7) == 7);
+  CHECK(qnm::LeastBackcastError({}, 7) == 7);
+}
+
+TEST_CASE("the standard configurations are bench/accuracy's without the corpus prior, the default among them",
+          "[models][configuration]") {
+  const auto configurations = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
+  REQUIRE(configurations.size() == 11);
+  const qnm::RuntimeConfiguration& fallback = configurations[qnm::kDefaultRuntimeConfiguration];
+  CHECK(fallback.name == "nodes + split");
+  // The default is what PredictionOptions alone fits.
+  const qnm::PredictionOptions defaults;
+  CHECK(fallback.split_at_node_boundary == defaults.split_at_node_boundary);
+  CHECK(fallback.runtime.node_terms == defaults.runtime.node_terms);
+  CHECK(fallback.runtime.more_terms_gain == defaults.runtime.more_terms_gain);
+  CHECK(fallback.runtime.cost_law_share == defaults.runtime.cost_law_share);
+  CHECK(fallback.runtime.candidates.empty());
+  CHECK(configurations[4].name == "Amdahl alone");
+  CHECK(configurations[4].runtime.candidates.size() == 1);
+  for (const auto& c : configurations) CHECK(c.runtime.weight_temperature == defaults.runtime.weight_temperature);
+}
+
+TEST_CASE("a series is fitted with the configuration whose forecast of its last training point erred least",
+          "[models][configuration]") {
+  for (const qnm::Series* series : {&kWavetrisk, &kGromacs}) {
+    INFO(series->name);
+    qnm::SeriesModel model;
+    std::string error;
+    REQUIRE(qnm::FitSeriesModel(*series, {}, qnm::PredictionOptions(), &model, &error));
+    const qnm::RuntimeConfigurationChoice& choice = model.summary.configuration;
+    REQUIRE(choice.made);
+    const auto configurations = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
+    REQUIRE(choice.names.size() == configurations.size());
+    REQUIRE(choice.backcast_log_error.size() == configurations.size());
+    CHECK(choice.forecast_procs == series->groups.back().procs);
+    // Each error is the configuration's own forecast, fitted to the four points before the last.
+    std::vector<int> before;
+    for (std::size_t k = 0; k + 1 < series->groups.size(); ++k) before.push_back(series->groups[k].procs);
+    const double measured = series->groups.back().median_time_s;
+    int least = 0;
+    for (std::size_t k = 0; k < configurations.size(); ++k) {
+      INFO(configurations[k].name);
+      CHECK(choice.names[k] == configurations[k].name);
+      qnm::SeriesModel shorter;
+      REQUIRE(qnm::FitSeriesModel(*series, before, Alone(configurations[k]), &shorter, &error));
+      CHECK(choice.backcast_log_error[k] ==
+            Approx(std::fabs(std::log(Total(shorter, choice.forecast_procs) / measured))).epsilon(1e-12));
+      if (choice.backcast_log_error[k] < choice.backcast_log_error[least] - 1e-12) least = static_cast<int>(k);
+    }
+    CHECK(choice.chosen == configurations[least].name);
+    // The model is the chosen configuration's fit on every training point, and says so.
+    qnm::SeriesModel alone;
+    REQUIRE(qnm::FitSeriesModel(*series, {}, Alone(configurations[least]), &alone, &error));
+    for (int p : {64, 640, 2560}) CHECK(Total(model, p) == Approx(Total(alone, p)).epsilon(1e-12));
+    bool said = false;
+    for (const std::string& note : model.summary.notes)
+      said = said || note.find("configuration chosen for this series: " + choice.chosen) != std::string::npos;
+    CHECK(said);
+  }
+}
+
+TEST_CASE("the two real series choose differently, and the choice changes the prediction",
+          "[models][configuration]") {
+  // WAVETRISK scales nearly perfectly through its training runs, and what forecasts its P = 10 best
+  // is not the default; measured at P = 640: 4.06 s (the default predicts several times that).
+  qnm::SeriesModel chosen, fallback;
+  std::string error;
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, qnm::PredictionOptions(), &chosen, &error));
+  const auto configurations = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, Alone(configurations[qnm::kDefaultRuntimeConfiguration]), &fallback,
+                              &error));
+  CHECK(chosen.summary.configuration.chosen != "nodes + split");
+  CHECK(std::fabs(std::log(Total(chosen, 640) / 4.06)) < std::fabs(std::log(Total(fallback, 640) / 4.06)));
+  // GROMACS leaves the node at P = 2: a configuration that splits there forecasts P = 5 best.
+  qnm::SeriesModel gromacs;
+  REQUIRE(qnm::FitSeriesModel(kGromacs, {}, qnm::PredictionOptions(), &gromacs, &error));
+  const std::string& name = gromacs.summary.configuration.chosen;
+  CHECK(name.find("split") != std::string::npos);
+}
+
+TEST_CASE("with four training points or fewer, or when asked not to, the default configuration is fitted alone",
+          "[models][configuration]") {
+  const auto configurations = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
+  std::string error;
+  qnm::SeriesModel four, alone;
+  // Forecast from three points every configuration but the cost laws' is Amdahl's law.
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {1, 2, 4, 8}, qnm::PredictionOptions(), &four, &error));
+  CHECK_FALSE(four.summary.configuration.made);
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {1, 2, 4, 8}, Alone(configurations[qnm::kDefaultRuntimeConfiguration]),
+                              &alone, &error));
+  CHECK(Total(four, 640) == Approx(Total(alone, 640)).epsilon(1e-12));
+  qnm::PredictionOptions off;
+  off.choose_configuration = false;
+  qnm::SeriesModel unchosen;
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, off, &unchosen, &error));
+  CHECK_FALSE(unchosen.summary.configuration.made);
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, Alone(configurations[qnm::kDefaultRuntimeConfiguration]), &alone,
+                              &error));
+  CHECK(Total(unchosen, 640) == Approx(Total(alone, 640)).epsilon(1e-12));
+  // A caller that names the candidate curves has chosen its model.
+  qnm::PredictionOptions named;
+  named.runtime.candidates = {{qnm::ScalingTerm{0, 0}, qnm::ScalingTerm{-1, 0}}};
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, named, &unchosen, &error));
+  CHECK_FALSE(unchosen.summary.configuration.made);
+  // A configuration with invalid options is refused before anything is fitted.
+  qnm::PredictionOptions bad;
+  bad.configurations = configurations;
+  bad.configurations[2].runtime.weight_temperature = -1;
+  CHECK_FALSE(qnm::FitSeriesModel(kWavetrisk, {}, bad, &unchosen, &error));
+  CHECK(error.find("configuration Occam") != std::string::npos);
+}
+
+TEST_CASE("leave-one-out counts the fits of the choice in its budget", "[models][configuration][budget]") {
+  CHECK(qnm::LeaveOneOutRefitUnits(99, false, 11) == 12 * 139);
+  CHECK(qnm::LeaveOneOutRefitUnits(99, false, 1) == 139);
+  CHECK(qnm::LeaveOneOutRefitUnits(4, false, 11) == 44);  // four points: nothing to choose
+  CHECK(qnm::LeaveOneOutRefitUnits(99, true, 11) == 7 * 139);  // the queueing model does not choose
+}
