@@ -26,7 +26,7 @@ double LeaveOneOutRefitUnits(std::size_t points, bool queueing, int configuratio
 
 /// The default budget: 6 million units, ~30 s of CPU for the runtime-only fits on the
 /// 2-core development machine. 10,000 series x 10 P is 5.4 million without the choice of a
-/// configuration per series, 65 million with its 11 configurations (bounded to about a tenth).
+/// configuration per series, 27 million with its 4 configurations (bounded to about a fifth).
 constexpr double kLeaveOneOutBudgetUnits = 6e6;
 
 struct LeaveOneOutPlan {

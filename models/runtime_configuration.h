@@ -11,7 +11,7 @@
 // five training points (forecast from three, every configuration but the cost laws' is Amdahl's
 // law), the default configuration.
 // Leaving one source out on the 164 series of bench/accuracy, this choice per series is better
-// than Extra-P on 118 series (the configuration chosen per source: 109); corpus-learned ways of
+// than Extra-P on 120 series (the configuration chosen per source: 109); corpus-learned ways of
 // choosing, nested, reach 110-120 and none is better than it (bench/README.md, round 15).
 #include <string>
 #include <vector>
@@ -28,13 +28,12 @@ struct RuntimeConfiguration {
   bool split_at_node_boundary = true;
 };
 
-/// The configurations of bench/accuracy that run without a learned corpus prior, built on
-/// `base` (its weight temperature, forward validation, interval rate): uniform; nodes;
-/// Occam; Occam + nodes; Amdahl alone; nodes + split (the default); Occam + nodes + split;
-/// nodes + split + Extra-P's cost laws at 0.25, 0.5, 0.75 and adaptive.
+/// The configurations chosen among, built on `base` (its weight temperature, forward
+/// validation, interval rate): nodes + split (the default); Occam + nodes + split; Amdahl alone;
+/// nodes + split + cost 0.5 (bench/accuracy's names).
 std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeModelOptions& base);
 /// The index of "nodes + split" in StandardRuntimeConfigurations.
-inline constexpr int kDefaultRuntimeConfiguration = 5;
+inline constexpr int kDefaultRuntimeConfiguration = 0;
 
 /// What the choice per series found (RuntimeConfigurationChoice in SeriesModel's summary).
 struct RuntimeConfigurationChoice {

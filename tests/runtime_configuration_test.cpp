@@ -54,10 +54,10 @@ TEST_CASE("LeastBackcastError takes the least error, the earlier of ties, and fa
   CHECK(qnm::LeastBackcastError({}, 7) == 7);
 }
 
-TEST_CASE("the standard configurations are bench/accuracy's without the corpus prior, the default among them",
+TEST_CASE("the standard configurations are four of bench/accuracy's, the default first",
           "[models][configuration]") {
   const auto configurations = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
-  REQUIRE(configurations.size() == 11);
+  REQUIRE(configurations.size() == 4);
   const qnm::RuntimeConfiguration& fallback = configurations[qnm::kDefaultRuntimeConfiguration];
   CHECK(fallback.name == "nodes + split");
   // The default is what PredictionOptions alone fits.
@@ -67,8 +67,12 @@ TEST_CASE("the standard configurations are bench/accuracy's without the corpus p
   CHECK(fallback.runtime.more_terms_gain == defaults.runtime.more_terms_gain);
   CHECK(fallback.runtime.cost_law_share == defaults.runtime.cost_law_share);
   CHECK(fallback.runtime.candidates.empty());
-  CHECK(configurations[4].name == "Amdahl alone");
-  CHECK(configurations[4].runtime.candidates.size() == 1);
+  CHECK(configurations[1].name == "Occam + nodes + split");
+  CHECK(configurations[1].runtime.more_terms_gain == 0.8);
+  CHECK(configurations[2].name == "Amdahl alone");
+  CHECK(configurations[2].runtime.candidates.size() == 1);
+  CHECK(configurations[3].name == "nodes + split + cost 0.5");
+  CHECK(configurations[3].runtime.cost_law_share == 0.5);
   for (const auto& c : configurations) CHECK(c.runtime.weight_temperature == defaults.runtime.weight_temperature);
 }
 
@@ -157,14 +161,14 @@ TEST_CASE("with four training points or fewer, or when asked not to, the default
   // A configuration with invalid options is refused before anything is fitted.
   qnm::PredictionOptions bad;
   bad.configurations = configurations;
-  bad.configurations[2].runtime.weight_temperature = -1;
+  bad.configurations[1].runtime.weight_temperature = -1;
   CHECK_FALSE(qnm::FitSeriesModel(kWavetrisk, {}, bad, &unchosen, &error));
-  CHECK(error.find("configuration Occam") != std::string::npos);
+  CHECK(error.find("configuration Occam + nodes + split") != std::string::npos);
 }
 
 TEST_CASE("leave-one-out counts the fits of the choice in its budget", "[models][configuration][budget]") {
-  CHECK(qnm::LeaveOneOutRefitUnits(99, false, 11) == 12 * 139);
+  CHECK(qnm::LeaveOneOutRefitUnits(99, false, 4) == 5 * 139);
   CHECK(qnm::LeaveOneOutRefitUnits(99, false, 1) == 139);
-  CHECK(qnm::LeaveOneOutRefitUnits(4, false, 11) == 44);  // four points: nothing to choose
-  CHECK(qnm::LeaveOneOutRefitUnits(99, true, 11) == 7 * 139);  // the queueing model does not choose
+  CHECK(qnm::LeaveOneOutRefitUnits(4, false, 4) == 44);  // four points: nothing to choose
+  CHECK(qnm::LeaveOneOutRefitUnits(99, true, 4) == 7 * 139);  // the queueing model does not choose
 }

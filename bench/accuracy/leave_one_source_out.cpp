@@ -43,7 +43,7 @@ std::vector<std::string> WayLabels() {
   labels.push_back("chosen per series: last training point, configurations without the cost laws");
   labels.push_back("weighted per series: every configuration, by the likelihood of its last-point forecast");
   labels.push_back("chosen per source, switched per series when its last-point forecast leaves its own 90% interval");
-  labels.push_back("**chosen per series by the tool** (its 11 configurations without a corpus prior; the headline)");
+  labels.push_back("**chosen per series by the tool** (its 4 configurations; the headline)");
   return labels;
 }
 
@@ -314,8 +314,8 @@ LeaveOneSourceOutResult RunLeaveOneSourceOut(const std::vector<Entry>& corpus, c
   result.shipped = options.forced == std::size(kConfigs) ? protocol.ToolOptions(all_objective, "", none, &rate_table)
                                                          : protocol.WithRate(shipped, "", none, &rate_table);
   if (options.forced == std::size(kConfigs))
-    std::printf("\nThe headline is what the tool does: for each series of the left-out source, the tool's 11 "
-                "configurations (those without the corpus prior), each at its temperature chosen above on the other "
+    std::printf("\nThe headline is what the tool does: for each series of the left-out source, the tool's 4 "
+                "configurations (models/runtime_configuration.h), each at its temperature chosen above on the other "
                 "sources, forecast the series' last training point from the points before it, and the series is "
                 "predicted with the one that erred least (`PredictionOptions::choose_configuration`, "
                 "models/runtime_configuration.h). The configuration chosen per source, the headline of rounds 4-14, "
