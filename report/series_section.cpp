@@ -24,6 +24,12 @@ std::string ModelPart(const SeriesModel& model) {
                 "curve of P and the contention network solved by MVA at every P."
               : "Runtime-only model (no MPI profile): a weighted average of candidate curves of T(P), weighted "
                 "by forward validation.";
+  if (const RuntimeConfigurationChoice& c = model.summary.configuration; !c.chosen.empty())
+    html += c.made ? " Configuration <b>" + EscapeHtml(c.chosen) +
+                         "</b>, chosen for this series: of " + std::to_string(c.names.size()) +
+                         " configurations, the one whose forecast of its largest training P from the ones before "
+                         "it erred least (models/runtime_configuration.h)."
+                   : " Configuration <b>" + EscapeHtml(c.chosen) + "</b>, given with --configuration.";
   html += "</p>\n<p class=\"note\">" + EscapeHtml(model.summary.BriefReport()) + "</p>\n";
   if (model.kind == ModelKind::kQueueing) {
     html += "<p>Machine: " + EscapeHtml(model.machine.name) + " \u2014 latency " +

@@ -168,3 +168,24 @@ TEST_CASE("an input curve that misses its measured points says so in the table, 
   REQUIRE(messages != nullptr);
   CHECK(messages->fit_note.rfind("misses the measured P=16 by ", 0) == 0);
 }
+
+TEST_CASE("a runtime-only series' page names its configuration, chosen or given", "[report]") {
+  qnm::testing::TempDir dir("qnm-report", "configuration");
+  const std::string table = std::string(QNM_TEST_DATA_DIR) + "/tables/lu_b_g5k_median.csv";
+  const std::string page = (dir.path / "study.html").string();
+  std::string out;
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " report -o " + page + " " + table + " 2>&1", &out) ==
+          0);
+  std::string html = qnm::ReadFile(page);
+  CHECK(html.find("Configuration <b>Amdahl alone</b>, chosen for this series: of 4 configurations") !=
+        std::string::npos);
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " report --configuration Occam+nodes -o " + page +
+                                       " " + table + " 2>&1",
+                                   &out) != 0);
+  CHECK(out.find("--configuration") != std::string::npos);
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " report --configuration 'nodes + split' -o " + page +
+                                       " " + table + " 2>&1",
+                                   &out) == 0);
+  html = qnm::ReadFile(page);
+  CHECK(html.find("Configuration <b>nodes + split</b>, given with --configuration.") != std::string::npos);
+}
