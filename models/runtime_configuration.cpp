@@ -11,7 +11,6 @@ std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeMod
     const char* name;
     bool occam, nodes, amdahl_only, split;
     double cost;
-    bool adaptive;
   };
   // One configuration per way of averaging the candidates that bench/accuracy scores, each in
   // its node-aware form (node terms where ranks per node are known, the node-boundary split):
@@ -19,12 +18,12 @@ std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeMod
   // beside the candidates at an even share. Its other configurations are these without the node
   // terms or the split (the same curves where ranks per node are unknown or no run leaves a
   // node) and the cost laws at other shares; with them, eleven configurations cost 12 fits per
-  // series instead of 5 and scored 118 series better than Extra-P instead of 120 (round 15).
+  // series instead of 5 and scored 118 series better than Extra-P instead of 121 (round 15).
   // Ties in the backcast go to the earlier one, the default first.
-  static const Spec kSpecs[] = {{"nodes + split", false, true, false, true, 0.0, false},
-                                {"Occam + nodes + split", true, true, false, true, 0.0, false},
-                                {"Amdahl alone", false, false, true, false, 0.0, false},
-                                {"nodes + split + cost 0.5", false, true, false, true, 0.5, false}};
+  static const Spec kSpecs[] = {{"nodes + split", false, true, false, true, 0.0},
+                                {"Occam + nodes + split", true, true, false, true, 0.0},
+                                {"Amdahl alone", false, false, true, false, 0.0},
+                                {"nodes + split + cost 0.5", false, true, false, true, 0.5}};
   std::vector<RuntimeConfiguration> out;
   for (const Spec& s : kSpecs) {
     RuntimeConfiguration c;
@@ -34,7 +33,6 @@ std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeMod
     c.runtime.more_terms_gain = s.occam ? 0.8 : 1.0;
     c.runtime.node_terms = s.nodes;
     c.runtime.cost_law_share = s.cost;
-    c.runtime.cost_law_adaptive = s.adaptive;
     if (s.amdahl_only) c.runtime.candidates = {{ScalingTerm{0, 0}, ScalingTerm{-1, 0}}};
     c.split_at_node_boundary = s.split;
     out.push_back(std::move(c));
@@ -58,8 +56,7 @@ std::string RuntimeConfigurationChoice::Note() const {
   int chosen_index = -1;
   for (std::size_t k = 0; k < names.size(); ++k)
     if (names[k] == chosen) chosen_index = static_cast<int>(k);
-  if (chosen_index < 0 || std::isnan(backcast_log_error[chosen_index]))
-    return note + " (no configuration forecast P=" + std::to_string(forecast_procs) + " better)";
+  if (chosen_index < 0 || std::isnan(backcast_log_error[chosen_index])) return note;
   note += ", whose forecast of P=" + std::to_string(forecast_procs) + " from the runs before it erred " +
           FormatDouble("%.1f", 100 * std::expm1(backcast_log_error[chosen_index])) + "%";
   const std::size_t fallback = kDefaultRuntimeConfiguration;

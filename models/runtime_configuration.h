@@ -11,7 +11,7 @@
 // five training points (forecast from three, every configuration but the cost laws' is Amdahl's
 // law), the default configuration.
 // Leaving one source out on the 164 series of bench/accuracy, this choice per series is better
-// than Extra-P on 120 series (the configuration chosen per source: 109); corpus-learned ways of
+// than Extra-P on 121 series (the configuration chosen per source: 109); corpus-learned ways of
 // choosing, nested, reach 110-120 and none is better than it (bench/README.md, round 15).
 #include <string>
 #include <vector>

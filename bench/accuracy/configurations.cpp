@@ -62,16 +62,25 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
 double ChooseRate(const std::vector<Entry>& corpus, const std::string& left_out, const Config& config,
                   double temperature, const std::vector<qnm::PriorSeries>& samples,
                   PriorCache* cache, std::vector<double>* coverage) {
+  return ChooseRateFor(
+      corpus, left_out,
+      [&](const Entry& e, double rate) {
+        qnm::PredictionOptions options = ConfigOptions(config, temperature, {left_out, e.source}, samples, cache);
+        options.runtime.error.prior_log_sd_per_octave = rate;
+        return options;
+      },
+      coverage);
+}
+
+double ChooseRateFor(const std::vector<Entry>& corpus, const std::string& left_out,
+                     const std::function<qnm::PredictionOptions(const Entry&, double rate)>& options_at,
+                     std::vector<double>* coverage) {
   coverage->clear();
   std::vector<double> gaps;
   for (double rate : kPooledRates) {
     int inside = 0, points = 0;
-    for (const Entry& e : corpus) {
-      if (e.source == left_out) continue;
-      qnm::PredictionOptions options = ConfigOptions(config, temperature, {left_out, e.source}, samples, cache);
-      options.runtime.error.prior_log_sd_per_octave = rate;
-      CountInside(e, options, &inside, &points);
-    }
+    for (const Entry& e : corpus)
+      if (e.source != left_out) CountInside(e, options_at(e, rate), &inside, &points);
     const double share = points ? double(inside) / points : NAN;
     coverage->push_back(share);
     gaps.push_back(std::fabs(share - qnm::PredictionOptions().interval_level));

@@ -5,6 +5,7 @@
 // prediction options: its corpus prior learned without the sources left out.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -71,5 +72,9 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
 double ChooseRate(const std::vector<Entry>& corpus, const std::string& left_out, const Config& config,
                   double temperature, const std::vector<qnm::PriorSeries>& samples, PriorCache* cache,
                   std::vector<double>* coverage);
+/// The same for any way of predicting: `options_at(e, rate)` predicts series `e` with that rate.
+double ChooseRateFor(const std::vector<Entry>& corpus, const std::string& left_out,
+                     const std::function<qnm::PredictionOptions(const Entry&, double rate)>& options_at,
+                     std::vector<double>* coverage);
 
 }  // namespace accuracy

@@ -142,17 +142,16 @@ class Protocol {
     for (qnm::RuntimeConfiguration& c : options.configurations)
       for (std::size_t k = 0; k < std::size(kConfigs); ++k)
         if (c.name == kConfigs[k].name) c.runtime.weight_temperature = PairTemperature(BestPairOf(k, objective));
-    std::vector<double> coverage, gaps;
-    for (double rate : kPooledRates) {
-      SetIntervalRate(rate, &options);
-      int inside = 0, points = 0;
-      for (const Entry& e : corpus_)
-        if (e.source != left_out) CountInside(e, options, &inside, &points);
-      coverage.push_back(points ? double(inside) / points : NAN);
-      gaps.push_back(std::fabs(coverage.back() - options.interval_level));
-    }
-    const std::size_t best = ArgMin(gaps);
-    SetIntervalRate(best < gaps.size() ? kPooledRates[best] : 0.3, &options);
+    std::vector<double> coverage;
+    const double rate = ChooseRateFor(
+        corpus_, left_out,
+        [&options](const Entry&, double r) {
+          qnm::PredictionOptions o = options;
+          SetIntervalRate(r, &o);
+          return o;
+        },
+        &coverage);
+    SetIntervalRate(rate, &options);
     *rate_table += "| " + label + " |";
     for (double c : coverage) *rate_table += " " + Pct(c) + " |";
     char chosen[32];
