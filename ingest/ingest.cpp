@@ -184,11 +184,7 @@ void ApplyRunInfoFiles(const std::set<std::string>& run_files, std::vector<RunSt
 // --ranks-per-node and --work-units: what the user says of every run wins over the files.
 void ApplyUserLayout(const RunSelection& selection, std::vector<RunStats>* runs) {
   for (RunStats& run : *runs) {
-    if (selection.ranks_per_node > 0) {
-      run.ranks_per_node = selection.ranks_per_node;
-      run.nodes = (std::max(1, run.procs) + selection.ranks_per_node - 1) / selection.ranks_per_node;
-      run.derivations["ranks_per_node"] = "--ranks-per-node (nodes = ceil(P / ranks per node))";
-    }
+    run.SetRanksPerNode(selection.ranks_per_node, "--ranks-per-node");
     if (selection.work_units > 0) {
       run.work_units = selection.work_units;
       run.work_units_equal = true;

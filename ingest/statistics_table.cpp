@@ -83,8 +83,7 @@ class RowBuilder {
     if (run_.ranks_per_node == 0 && run_.nodes > 0) {
       run_.SetNodes(run_.nodes, "statistics table column nodes");
     } else if (run_.nodes == 0 && run_.ranks_per_node > 0) {
-      run_.nodes = (run_.procs + run_.ranks_per_node - 1) / run_.ranks_per_node;
-      run_.derivations.emplace("nodes", "statistics table: ceil(procs / ranks_per_node)");
+      run_.SetRanksPerNode(run_.ranks_per_node, "statistics table column ranks_per_node");
     }
     run_.Derive();
     RequirePlausibleRecord(run_, path_, line_);

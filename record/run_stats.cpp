@@ -126,6 +126,14 @@ void RunStats::SetNodes(int count, const std::string& how) {
   }
 }
 
+void RunStats::SetRanksPerNode(int count, const std::string& how) {
+  if (count <= 0) return;
+  ranks_per_node = count;
+  derivations["ranks_per_node"] = how;
+  nodes = (std::max(1, procs) + count - 1) / count;
+  derivations["nodes"] = "ceil(procs / ranks per node) (" + how + ")";
+}
+
 std::string SeriesKey::ToString() const {
   std::string in_group = group.empty() ? "" : " in " + group;
   if (!series.empty()) return series + in_group;  // an explicit name (statistics tables) says it all

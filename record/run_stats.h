@@ -121,6 +121,9 @@ struct RunStats {
   /// Sets `nodes` to `count` (derived as `how` says) and, when it divides procs, ranks_per_node
   /// = procs / count, each with its derivation.
   void SetNodes(int count, const std::string& how);
+  /// Ranks per node `count` (> 0; else nothing), with `how` as its derivation, and the nodes the run
+  /// fills: ceil(procs / count), one node for a run of unknown procs.
+  void SetRanksPerNode(int count, const std::string& how);
 };
 
 /// Makes the identity texts of `run` share the blocks of equal texts of

@@ -1,9 +1,13 @@
 // --ranks-per-node and --work-units: what the user knows of the runs and the
 // files do not say, on every command that reads runs.
 #include <catch2/catch.hpp>
+#include <fstream>
+#include <map>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "tests/command_runner.h"
+#include "tests/temp_dir.h"
 
 namespace {
 
@@ -73,4 +77,30 @@ TEST_CASE("a rise the training runs never show is flagged and its interval reach
   const std::string line = table.substr(row + 1, table.find('\n', row + 1) - row - 1);
   INFO(line);
   CHECK(line.find(" yes") != std::string::npos);  // the "inside" column
+}
+
+TEST_CASE("ranks per node alone, from a table's column or --ranks-per-node, gives the nodes a run fills",
+          "[cli][nodes]") {
+  auto nodes_by_procs = [](const std::string& json_text) {
+    std::map<int, int> out;
+    const nlohmann::json json = nlohmann::json::parse(json_text.substr(json_text.find('{')));
+    for (const auto& run : json.at("runs"))
+      out[run["procs"].get<int>()] = run["nodes"].get<int>();
+    return out;
+  };
+  // GROMACS with 2 ranks per node: P = 5 fills ceil(5 / 2) = 3 nodes.
+  std::string ingest;
+  REQUIRE(Cli("ingest " + kGromacs + " --ranks-per-node 2 --format json", &ingest) == 0);
+  CHECK(ingest.find("\"nodes\": \"ceil(procs / ranks per node) (--ranks-per-node)\"") != std::string::npos);
+  std::map<int, int> nodes = nodes_by_procs(ingest.substr(0, ingest.rfind('}') + 1));
+  CHECK(nodes[1] == 1);
+  CHECK(nodes[5] == 3);
+  CHECK(nodes[16] == 8);
+  qnm::testing::TempDir dir("qnm-layout", "rpn");
+  const std::string table = (dir.path / "rpn.csv").string();
+  std::ofstream(table) << "series,procs,time_s,ranks_per_node\ns,1,10,2\ns,3,4,2\ns,4,3,2\n";
+  REQUIRE(Cli("ingest " + table + " --format json", &ingest) == 0);
+  CHECK(ingest.find("ceil(procs / ranks per node) (statistics table column ranks_per_node)") != std::string::npos);
+  nodes = nodes_by_procs(ingest.substr(0, ingest.rfind('}') + 1));
+  CHECK(nodes == std::map<int, int>{{1, 1}, {3, 2}, {4, 2}});
 }
