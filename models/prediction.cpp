@@ -643,19 +643,19 @@ PredictionOptions WithConfiguration(const PredictionOptions& options, const Runt
   return out;
 }
 
-/// The choice per series (models/runtime_configuration.h): every configuration fitted to the
-/// training process counts but the largest forecasts that one; `choice->made` when they differ.
-void ChooseConfiguration(const Series& series, const std::vector<int>& train_procs,
-                         const std::vector<RuntimeConfiguration>& configurations, const PredictionOptions& options,
-                         RuntimeConfigurationChoice* choice) {
-  std::set<int> train(train_procs.begin(), train_procs.end());
+/// The choice per series (models/runtime_configuration.h) among `configurations`: each fitted
+/// to the `training` groups but the largest forecasts that one. Returns the index of the one
+/// that erred least, -1 when nothing told them apart (fewer than five measured training points,
+/// or every forecast alike); `choice` gets every error.
+int ChooseConfiguration(const Series& series, const std::vector<const RunGroup*>& training,
+                        const std::vector<RuntimeConfiguration>& configurations, const PredictionOptions& options,
+                        RuntimeConfigurationChoice* choice) {
   std::vector<const RunGroup*> measured;
-  for (const RunGroup& group : series.groups)
-    if ((train.empty() || train.count(group.procs)) && Known(group.median_time_s) && group.median_time_s > 0)
-      measured.push_back(&group);
+  for (const RunGroup* group : training)
+    if (Known(group->median_time_s) && group->median_time_s > 0) measured.push_back(group);
   // Four points before the forecast one: with three every configuration but the cost laws' is
   // Amdahl's law alone (RuntimeModelOptions::min_forward_errors), nothing worth choosing by.
-  if (measured.size() < 5) return;
+  if (measured.size() < 5) return -1;
   const RunGroup& last = *measured.back();
   std::vector<int> before;
   for (std::size_t k = 0; k + 1 < measured.size(); ++k) before.push_back(measured[k]->procs);
@@ -672,10 +672,7 @@ void ChooseConfiguration(const Series& series, const std::vector<int>& train_pro
     choice->backcast_log_error.push_back(error);
   }
   choice->forecast_procs = last.procs;
-  const int best = LeastBackcastError(choice->backcast_log_error, -1);
-  if (best < 0) return;
-  choice->made = true;
-  choice->chosen = configurations[best].name;
+  return LeastBackcastError(choice->backcast_log_error, -1);
 }
 
 }  // namespace
@@ -684,28 +681,26 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
                     const PredictionOptions& options, SeriesModel* model, std::string* error,
                     const std::function<void()>& runs_read) {
   if (!options.IsValid(error)) return false;
+  std::vector<const RunGroup*> training;
+  std::vector<const RunStats*> profiled;
+  const bool queueing = SelectTraining(series, train_procs, &training, &profiled);
   // A caller that names the candidate curves has chosen its model.
-  if (!options.choose_configuration || !options.runtime.candidates.empty() || UsesQueueingModel(series, train_procs))
+  if (!options.choose_configuration || !options.runtime.candidates.empty() || queueing)
     return FitWithOptions(series, train_procs, options, model, error, runs_read);
   const std::vector<RuntimeConfiguration> configurations = options.TriedConfigurations();
+  const bool given = configurations.size() == 1;  // the caller's configuration, nothing to choose
   RuntimeConfigurationChoice choice;
-  if (configurations.size() == 1) {  // the caller's configuration, nothing to choose
-    if (!FitWithOptions(series, train_procs, WithConfiguration(options, configurations[0]), model, error, runs_read))
-      return false;
-    model->summary.configuration.chosen = configurations[0].name;
-    model->summary.notes.push_back("configuration " + configurations[0].name + " (given, not chosen)");
-    return true;
-  }
-  ChooseConfiguration(series, train_procs, configurations, options, &choice);
+  const int fitted = given ? 0 : ChooseConfiguration(series, training, configurations, options, &choice);
   PredictionOptions chosen = options;
   chosen.choose_configuration = false;
-  for (const RuntimeConfiguration& c : configurations)
-    if (choice.made && c.name == choice.chosen) chosen = WithConfiguration(options, c);
+  if (fitted >= 0) chosen = WithConfiguration(options, configurations[fitted]);
   if (!FitWithOptions(series, train_procs, chosen, model, error, runs_read)) return false;
-  if (choice.made) {
-    model->summary.notes.push_back(choice.Note());
-    model->summary.configuration = std::move(choice);
-  }
+  if (fitted < 0) return true;
+  choice.made = !given;
+  choice.chosen_index = given ? -1 : fitted;
+  choice.chosen = configurations[fitted].name;
+  model->summary.notes.push_back(given ? "configuration " + choice.chosen + " (given, not chosen)" : choice.Note());
+  model->summary.configuration = std::move(choice);
   return true;
 }
 

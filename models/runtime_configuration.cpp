@@ -53,9 +53,6 @@ int LeastBackcastError(const std::vector<double>& errors, int fallback) {
 std::string RuntimeConfigurationChoice::Note() const {
   if (!made) return "";
   std::string note = "configuration chosen for this series: " + chosen;
-  int chosen_index = -1;
-  for (std::size_t k = 0; k < names.size(); ++k)
-    if (names[k] == chosen) chosen_index = static_cast<int>(k);
   if (chosen_index < 0 || std::isnan(backcast_log_error[chosen_index])) return note;
   note += ", whose forecast of P=" + std::to_string(forecast_procs) + " from the runs before it erred " +
           FormatDouble("%.1f", 100 * std::expm1(backcast_log_error[chosen_index])) + "%";

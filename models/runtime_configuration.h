@@ -39,6 +39,7 @@ inline constexpr int kDefaultRuntimeConfiguration = 0;
 struct RuntimeConfigurationChoice {
   bool made = false;           // false: one configuration was fitted (no choice asked or possible)
   std::string chosen;          // the configuration fitted: chosen, or given (made false); empty: the default
+  int chosen_index = -1;       // its index in `names` when chosen
   int forecast_procs = 0;      // the training point forecast from the ones before it
   std::vector<std::string> names;
   std::vector<double> backcast_log_error;  // |log(forecast / measured)| per configuration (NaN: failed)

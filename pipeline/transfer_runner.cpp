@@ -51,7 +51,7 @@ TransferredModel Transfer(const Series& source, const Series* target_runs, const
   // default; chosen per series, the moved predictions of cross_machine_bench were worse (mean |log
   // error| 0.49 -> 0.51; bench/README.md, round 15).
   PredictionOptions source_options = options;
-  if (options.TriedConfigurations().size() != 1) source_options.choose_configuration = false;
+  if (options.configurations.size() != 1) source_options.choose_configuration = false;
   if (!FitSeriesModel(source, {}, source_options, &model, &error)) throw InputError("", 0, error);
   TransferredModel moved;
   if (!TransferSeriesModel(model, source, target_runs, target.has_profile ? &target.profile : nullptr, transfer,
