@@ -51,4 +51,24 @@ NodeRegimeSplit SplitAtNodeBoundary(const std::vector<std::pair<int, double>>& p
   return split;
 }
 
+std::string InNodeTrainingNote(const std::vector<std::pair<int, double>>& points, int ranks_per_node) {
+  if (ranks_per_node <= 0 || points.empty() || points.back().first > ranks_per_node) return "";
+  const std::pair<int, double>* first = nullptr;
+  for (const auto& point : points)
+    if (point.second > 0 && point.first > 0) {
+      first = &point;
+      break;
+    }
+  const auto& last = points.back();
+  if (first == nullptr || first == &last || !(last.second > 0)) return "";
+  const double efficiency = first->second * first->first / (last.second * last.first);
+  return "every training run fits on one node (" + std::to_string(ranks_per_node) +
+         " ranks per node): beyond P=" + std::to_string(ranks_per_node) +
+         " the predictions carry on the trend inside the node, where the parallel efficiency went to " +
+         FormatDouble("%.0f", 100 * efficiency) + "% from P=" + std::to_string(first->first) + " to P=" +
+         std::to_string(last.first) + ". A multi-node run may be slower (network costs) or scale better " +
+         "(an efficiency lost to the node's shared memory bandwidth stops falling at its boundary: each " +
+         "new node brings its own); no training run tells which";
+}
+
 }  // namespace qnm

@@ -37,4 +37,14 @@ int SeriesRanksPerNode(const std::vector<RunLayout>& runs);
 NodeRegimeSplit SplitAtNodeBoundary(const std::vector<std::pair<int, double>>& points, int ranks_per_node,
                                     int min_multi_node_points = 3);
 
+/// When every training point (procs, time_s; sorted by procs) fits on one node of
+/// `ranks_per_node` ranks, what the data cannot tell beyond it, with the parallel efficiency
+/// T(P_min) P_min / (T(P_max) P_max) the runs reached inside the node; empty when a training run
+/// already spans several nodes, the layout is unknown, or fewer than two points are positive.
+/// Both ways are real: network costs can make the first multi-node run jump, and an efficiency
+/// lost to the node's shared memory bandwidth stops falling at its boundary, each new node
+/// bringing its own (bench/README.md, round 9: the wavetrisk series, 37% on one node of Niagara,
+/// then near-perfect scaling to 64 nodes; amgcl's SuperMUC series kept losing beyond the node).
+std::string InNodeTrainingNote(const std::vector<std::pair<int, double>>& points, int ranks_per_node);
+
 }  // namespace qnm

@@ -606,6 +606,8 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
     *error = m.series_name + ": " + *error;
     return false;
   }
+  if (std::string note = InNodeTrainingNote(times, m.ranks_per_node); !note.empty())
+    m.summary.notes.push_back(std::move(note));
   // Repetitions measure the run-to-run noise directly: the pooled sd of log
   // time over the repeated training points is a floor of the interval's base
   // (the anchor makes the in-sample error zero, the noise does not go away).

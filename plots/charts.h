@@ -36,7 +36,7 @@ struct PredictedPoint {
   double lower_s = kNoValue, upper_s = kNoValue;  // prediction interval
   double compute_s = kNoValue, imbalance_s = kNoValue, switch_delay_s = kNoValue, mpi_active_s = kNoValue,
          contention_s = kNoValue;
-  bool flagged = false;  // outside the plausible envelope (drawn with a warning marker)
+  bool flagged = false;  // the prediction has flags (envelope, unevidenced turn, leaves the node): a warning marker
 };
 
 /// Measured decomposition of one run (Buckwalter 2005, Figure 3, left bars).

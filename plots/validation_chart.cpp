@@ -73,7 +73,8 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
   bool has_flagged = false;
   for (const PredictedPoint& point : predicted) {
     if (!point.flagged || !Positive(point.time_s)) continue;
-    if (!has_flagged) data.Block("flagged", "P  time_s  (outside the plausible envelope)");
+    if (!has_flagged)
+      data.Block("flagged", "P  time_s  (flagged: outside the plausible envelope, an unevidenced turn, leaves the node)");
     has_flagged = true;
     data.Row({double(point.procs), point.time_s});
   }
@@ -111,7 +112,7 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
                     "lc rgb '#2166ac' title 'predicted (extrapolated)'");
   if (has_flagged)
     plots.push_back("'' index 'flagged' using 1:2 with points pt 3 ps 3 lw 2.5 lc rgb '#d6604d' "
-                    "title 'doubtful: outside the plausible envelope'");
+                    "title 'flagged (the prediction table says why)'");
   if (has_training)
     plots.push_back("'' index 'training' using 1:2:3:4 with yerrorbars pt 7 ps 1.4 lw 1.5 "
                     "lc rgb '#b2182b' title 'measured, used for fitting'");

@@ -1,0 +1,92 @@
+// What a user is told about a runtime-only series beyond its data: a series trained inside one
+// node (models/node_regime.h, InNodeTrainingNote) and the configuration chosen for it, in the
+// model's notes and on the validation chart (pipeline/chart_adapter.h).
+#include <catch2/catch.hpp>
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "models/node_regime.h"
+#include "models/prediction.h"
+#include "pipeline/chart_adapter.h"
+#include "tests/support/single_run_series.h"
+
+namespace {
+
+// WAVETRISK Held-Suarez J8 nz30 on Niagara (bench/data/scaling/scaling_series.csv), its five smallest
+// process counts: every one fits on a node of 40 cores; measured beyond: 3.04 s at P = 2560.
+const std::vector<std::pair<int, double>> kWavetrisk = {
+    {1, 2821.2}, {2, 2358.3}, {4, 1443.1}, {10, 658.01}, {20, 381.23}};
+
+qnm::Series TableSeries(const std::vector<std::pair<int, double>>& points, int ranks_per_node) {
+  std::vector<int> procs;
+  for (const auto& point : points) procs.push_back(point.first);
+  return qnm::testing::SingleRunSeries("wavetrisk-nz30-niagara", procs, [&](int p) {
+    qnm::RunStats run;
+    for (const auto& point : points)
+      if (point.first == p) run.wall_time_s = point.second;
+    run.ranks_per_node = ranks_per_node;
+    return run;
+  });
+}
+
+bool HasNoteContaining(const qnm::SeriesModel& model, const std::string& text) {
+  return std::any_of(model.summary.notes.begin(), model.summary.notes.end(),
+                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
+}
+
+}  // namespace
+
+TEST_CASE("a series trained inside one node is told what its runs cannot say beyond it", "[models][node]") {
+  // Efficiency T(1) * 1 / (T(20) * 20) = 2821.2 / 7624.6 = 37%.
+  const std::string note = qnm::InNodeTrainingNote(kWavetrisk, 40);
+  CHECK(note.find("every training run fits on one node (40 ranks per node)") != std::string::npos);
+  CHECK(note.find("parallel efficiency went to 37% from P=1 to P=20") != std::string::npos);
+  CHECK(note.find("shared memory bandwidth") != std::string::npos);
+  // Nothing to say: the layout unknown, a training run on two nodes, a single point.
+  CHECK(qnm::InNodeTrainingNote(kWavetrisk, 0).empty());
+  CHECK(qnm::InNodeTrainingNote(kWavetrisk, 16).empty());
+  CHECK(qnm::InNodeTrainingNote({{4, 10.0}}, 40).empty());
+  // The first positive point is the reference: P = 2 of 4 s to P = 8 of 2 s is 50%.
+  CHECK(qnm::InNodeTrainingNote({{1, 0.0}, {2, 4.0}, {8, 2.0}}, 8).find("50% from P=2 to P=8") !=
+        std::string::npos);
+
+  // In the fitted model: with the layout, the note and the per-point flag; without, neither.
+  std::string error;
+  qnm::SeriesModel with_layout, without;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 40), {}, qnm::PredictionOptions(), &with_layout, &error));
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 0), {}, qnm::PredictionOptions(), &without, &error));
+  CHECK(HasNoteContaining(with_layout, "every training run fits on one node"));
+  CHECK_FALSE(HasNoteContaining(without, "every training run fits on one node"));
+  const qnm::ProcsPrediction inside = with_layout.Predict(40), beyond = with_layout.Predict(80);
+  CHECK(inside.flags.empty());
+  REQUIRE(beyond.flags.size() == 1);
+  CHECK(beyond.flags[0].find("leaves the node (40 ranks per node)") == 0);
+  CHECK(without.Predict(80).flags.empty());
+}
+
+TEST_CASE("the validation chart names the configuration chosen for the series and why", "[pipeline][charts]") {
+  std::string error;
+  qnm::SeriesModel chosen, pinned;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 40), {}, qnm::PredictionOptions(), &chosen, &error));
+  REQUIRE(chosen.summary.configuration.made);
+  const std::vector<qnm::ProcsPrediction> predictions = {chosen.Predict(40), chosen.Predict(2560)};
+  const qnm::plots::ChartSet charts = qnm::BuildChartSet(chosen, chosen.training, predictions, {});
+  const std::vector<std::string>& lines = charts.context.caveat;
+  REQUIRE(lines.size() >= 3);
+  CHECK(lines[0] == "Runtime model: " + chosen.summary.configuration.chosen + ",");
+  CHECK(lines[1] == "chosen per series: its forecast of P = 20 from the");
+  CHECK(lines[2].find("runs before it erred least (") == 0);
+  if (chosen.summary.configuration.chosen_index != qnm::kDefaultRuntimeConfiguration) {
+    REQUIRE(lines.size() == 4);
+    CHECK(lines[3].find("nodes + split, the default: ") == 0);
+  }
+  CHECK(charts.predicted.back().flagged);  // P = 2560 leaves the node
+
+  // A configuration given by the user is not a choice: nothing to explain on the chart.
+  qnm::PredictionOptions given;
+  given.configurations = {qnm::StandardRuntimeConfigurations(given.runtime)[2]};
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 40), {}, given, &pinned, &error));
+  CHECK_FALSE(pinned.summary.configuration.made);
+  CHECK(qnm::BuildChartSet(pinned, pinned.training, {}, {}).context.caveat.empty());
+}
