@@ -252,13 +252,30 @@ void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, double half_wi
   }
 }
 
-/// The groups of `series` at the training process counts (all when `train_procs` is empty),
-/// their runs with an MPI profile, and whether every training group has one. The groups are
-/// pointed to, not copied: a leave-one-out validation fits every series once per process count.
+/// "P=4" or "P=4, 8, 32".
+std::string ProcsList(const std::vector<int>& procs) {
+  std::string out = "P=";
+  for (std::size_t k = 0; k < procs.size(); ++k) out += (k ? ", " : "") + std::to_string(procs[k]);
+  return out;
+}
+
+/// The fewest profiled process counts the queueing model is fitted to when others have no
+/// profile: from three, the whole pipeline has a forward-validation error (fitted on two,
+/// forecasting the third; ForwardValidateQueueing).
+constexpr std::size_t kMinProfiledProcessCounts = 3;
+
+/// The groups of `series` at the training process counts (all when `train_procs` is empty) and
+/// their runs with an MPI profile; returns whether the queueing model applies. It does when every
+/// training group has a profile, or when at least kMinProfiledProcessCounts do, the largest
+/// training P among them (the edge the model extrapolates from): a campaign with one report
+/// missing keeps its queueing model, fitted to the profiled groups alone, and `left_out` gets the
+/// others (removed from `training`). The groups are pointed to, not
+/// copied: a leave-one-out validation fits every series once per process count.
 bool SelectTraining(const Series& series, const std::vector<int>& train_procs,
-                    std::vector<const RunGroup*>* training, std::vector<const RunStats*>* profiled) {
+                    std::vector<const RunGroup*>* training, std::vector<const RunStats*>* profiled,
+                    std::vector<const RunGroup*>* left_out = nullptr) {
   std::set<int> train(train_procs.begin(), train_procs.end());
-  bool all_profiled = true;
+  std::vector<const RunGroup*> with_profile, without_profile;
   for (const RunGroup& group : series.groups) {
     if (!train.empty() && train.count(group.procs) == 0) continue;
     training->push_back(&group);
@@ -268,9 +285,13 @@ bool SelectTraining(const Series& series, const std::vector<int>& train_procs,
         profiled->push_back(&run);
         any = true;
       }
-    all_profiled = all_profiled && any;
+    (any ? with_profile : without_profile).push_back(&group);
   }
-  return all_profiled;
+  if (without_profile.empty()) return true;
+  if (with_profile.size() < kMinProfiledProcessCounts || with_profile.back() != training->back()) return false;
+  *training = std::move(with_profile);
+  if (left_out) *left_out = std::move(without_profile);
+  return true;
 }
 
 /// Fits the queueing model to m->training and calibrates its intervals on the forward
@@ -553,22 +574,40 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
   m.z_quantile = boost::math::quantile(boost::math::normal(), 0.5 + 0.5 * options.interval_level);
   std::vector<const RunGroup*> training_groups;
   std::vector<const RunStats*> profiled;
-  bool all_profiled = SelectTraining(series, train_procs, &training_groups, &profiled);
+  std::vector<const RunGroup*> unprofiled;
+  const bool queueing = SelectTraining(series, train_procs, &training_groups, &profiled, &unprofiled);
   if (training_groups.empty()) {
     *error = series.name + ": no runs at the training process counts";
     return false;
   }
-  m.kind = all_profiled ? ModelKind::kQueueing : ModelKind::kRuntimeOnly;
-  if (!all_profiled && !profiled.empty())
-    m.summary.notes.push_back("some training process counts have no MPI profile: runtime-only model");
+  m.kind = queueing ? ModelKind::kQueueing : ModelKind::kRuntimeOnly;
+  if (!queueing && !profiled.empty())
+    m.summary.notes.push_back("some training process counts have no MPI profile (the largest among them, or fewer than " +
+                              std::to_string(kMinProfiledProcessCounts) + " have one): runtime-only model");
+  if (!unprofiled.empty()) {
+    std::vector<int> procs;
+    for (const RunGroup* group : unprofiled) procs.push_back(group->procs);
+    m.summary.notes.push_back(ProcsList(procs) + (procs.size() == 1 ? " has" : " have") +
+                              " no MPI profile: the queueing model is fitted to the " +
+                              std::to_string(training_groups.size()) +
+                              " training process counts that have one; " +
+                              (procs.size() == 1 ? "its measured time is" : "their measured times are") +
+                              " shown beside the model's, not fitted");
+  }
   if (m.kind == ModelKind::kQueueing) ChooseMachine(series, profiled, options, &m);
 
   m.training = ObserveGroups(training_groups, m.machine, options.mva, &m.decompositions);
+  m.unprofiled = ObserveGroups(unprofiled, m.machine, options.mva, nullptr);
   if (m.kind == ModelKind::kQueueing &&
       (m.training.empty() || !std::all_of(m.training.begin(), m.training.end(),
                                           [](const ProcsObservation& o) { return o.has_components; }))) {
     m.kind = ModelKind::kRuntimeOnly;
     m.summary.notes.push_back("decomposition failed for a training process count: runtime-only model");
+    // The runtime-only model fits every measured time, the unprofiled ones too.
+    m.training.insert(m.training.end(), m.unprofiled.begin(), m.unprofiled.end());
+    m.unprofiled.clear();
+    std::sort(m.training.begin(), m.training.end(),
+              [](const ProcsObservation& a, const ProcsObservation& b) { return a.procs < b.procs; });
   }
   for (const RunDecomposition& d : m.decompositions)
     for (const std::string& flag : d.flags)
@@ -580,6 +619,7 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
   // Repetitions measure the run-to-run noise directly (applied after the fit, below).
   const double repetition_log_sd = RepetitionLogSd(training_groups);
   training_groups.clear();
+  unprofiled.clear();
   profiled.clear();
   // Nothing below reads the runs (`series` included): the caller may free them now.
   if (runs_read) runs_read();

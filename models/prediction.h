@@ -160,6 +160,9 @@ struct SeriesModel {
   double unevidenced_turn_time_s = kUnknown;
   std::vector<InputCurve> inputs;  // the fitted curves, for reports and charts
   std::vector<ProcsObservation> training;
+  // Training process counts with no MPI profile when the queueing model is fitted to the others
+  // (their measured times, for the tables and charts; not fitted, not anchored).
+  std::vector<ProcsObservation> unprofiled;
   std::vector<RunDecomposition> decompositions;  // every training run
   int min_train_procs = 1, max_train_procs = 1;
   double level = 0.9;

@@ -49,7 +49,9 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     point.time_s = o.measured_time_s;
     point.min_s = o.min_time_s;
     point.max_s = o.max_time_s;
-    point.training = std::find(held_out.begin(), held_out.end(), o.procs) == held_out.end();
+    point.training = std::find(held_out.begin(), held_out.end(), o.procs) == held_out.end() &&
+                     std::none_of(model.unprofiled.begin(), model.unprofiled.end(),
+                                  [&](const ProcsObservation& u) { return u.procs == o.procs; });
     charts.measured.push_back(point);
     if (point.training) times.emplace_back(o.procs, o.measured_time_s);
     if (o.has_components)

@@ -8,10 +8,13 @@
 
 #include "models/node_regime.h"
 #include "models/prediction.h"
+#include "tests/support/model_notes.h"
 #include "pipeline/chart_adapter.h"
 #include "tests/support/single_run_series.h"
 
 namespace {
+
+using qnm::testing::HasNoteContaining;
 
 // WAVETRISK Held-Suarez J8 nz30 on Niagara (bench/data/scaling/scaling_series.csv), its five smallest
 // process counts: every one fits on a node of 40 cores; measured beyond: 3.04 s at P = 2560.
@@ -28,11 +31,6 @@ qnm::Series TableSeries(const std::vector<std::pair<int, double>>& points, int r
     run.ranks_per_node = ranks_per_node;
     return run;
   });
-}
-
-bool HasNoteContaining(const qnm::SeriesModel& model, const std::string& text) {
-  return std::any_of(model.summary.notes.begin(), model.summary.notes.end(),
-                     [&](const std::string& note) { return note.find(text) != std::string::npos; });
 }
 
 }  // namespace
