@@ -122,12 +122,15 @@ std::string ContentDigest(std::string_view bytes) {
 }
 
 IngestedFile ReadOne(const FoundFile& found, std::string_view text, const IngestOptions& options,
-                     std::vector<std::string>* notes, TableRowFilter* table_filter) {
+                     std::vector<std::string>* notes, std::vector<std::string>* readings,
+                     TableRowFilter* table_filter) {
   ReaderInput input{found.path, text, ParseFileName(found.path), &options.selection, table_filter};
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(found.path, text)) continue;
     ReaderOutput output = reader.read(input);
+    notes->insert(notes->end(), output.readings.begin(), output.readings.end());
     notes->insert(notes->end(), output.notes.begin(), output.notes.end());
+    readings->insert(readings->end(), output.readings.begin(), output.readings.end());
     // One validation path for every reader (util/plausible_range.h, parts
     // within the whole): formats that check as they parse pass it again.
     for (const RunStats& run : output.runs) RequirePlausibleRecord(run, found.path, 0);
@@ -285,6 +288,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   sum.files_seen = static_cast<int>(found.size() + unwalkable.size());
   std::vector<IngestedFile> files;
   std::vector<std::string> reader_notes;  // what readers said besides their runs (ignored columns)
+  std::vector<std::string> readings;      // how they read a file (other column names)
   std::size_t sum_dropped = 0;
   for (std::size_t f = 0; f < found.size(); ++f) {
     if (options.progress && (f % 16 == 0 || f + 1 == found.size()))
@@ -297,7 +301,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       std::string text = ReadBounded(found[f].path, options);
       sum.bytes_read += static_cast<double>(text.size());
       TableRowFilter table_filter{options.series_filter, 0};
-      files.push_back(ReadOne(found[f], text, options, &reader_notes, &table_filter));
+      files.push_back(ReadOne(found[f], text, options, &reader_notes, &readings, &table_filter));
       sum_dropped += table_filter.dropped;
       if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
       ++sum.files_read;
@@ -322,6 +326,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     std::vector<RunStats> runs = Combine(std::move(files), start, &sum);
     ApplyUserLayout(options.selection, &runs);
     sum.notes.insert(sum.notes.begin(), reader_notes.begin(), reader_notes.end());
+    sum.readings = std::move(readings);
     if (sum_dropped > 0)
       sum.notes.push_back(std::to_string(sum_dropped) + " table rows of series not matching '" +
                           options.series_filter + "' skipped as read");

@@ -59,7 +59,7 @@ bool SniffCsvTable(const std::string& path, std::string_view) { return HasExtens
 
 ReaderOutput ReadCsvTable(const ReaderInput& input) {
   ReaderOutput output;
-  output.runs = ReadStatisticsCsv(input.text, input.path, &output.notes, input.table_filter);
+  output.runs = ReadStatisticsCsv(input.text, input.path, &output.notes, input.table_filter, &output.readings);
   return output;
 }
 
@@ -67,7 +67,7 @@ bool SniffJsonTable(const std::string& path, std::string_view) { return HasExten
 
 ReaderOutput ReadJsonTable(const ReaderInput& input) {
   ReaderOutput output;
-  output.runs = ReadStatisticsJson(input.text, input.path, &output.notes, input.table_filter);
+  output.runs = ReadStatisticsJson(input.text, input.path, &output.notes, input.table_filter, &output.readings);
   return output;
 }
 

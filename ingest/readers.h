@@ -35,6 +35,8 @@ struct ReaderOutput {
   PairingRole role = PairingRole::kNone;  // NPB stdout and mpiP report pair up (run_pairing.h)
   std::string mpip_report;                // NPB stdout: the mpiP report it names, or empty
   std::vector<std::string> notes;         // one line each, shown in ingest's summary (ignored columns)
+  std::vector<std::string> readings;      // how the file was read (a table's other column names): ingest's
+                                          // summary and the first line of predict, validate, plot, report
 };
 
 struct Reader {

@@ -18,6 +18,7 @@
 
 #include "ingest/run_stats_check.h"
 #include "ingest/series_identity.h"
+#include "ingest/table_column_aliases.h"
 #include "ingest/text_lines.h"
 #include "record/run_stats_fields.h"
 #include "util/input_error.h"
@@ -25,6 +26,8 @@
 
 namespace qnm {
 namespace {
+
+const std::string kNoAlias;
 
 // The columns are the rows of the record's field table (record/run_stats_fields.h);
 // libfccp needs their number at compile time.
@@ -60,7 +63,9 @@ class RowBuilder {
       case RunStatsField::Kind::kText: run_.*field->text = value; break;
       case RunStatsField::Kind::kCount:
       case RunStatsField::Kind::kCountOrNone: run_.*field->count = PositiveInt(column, value); break;
-      case RunStatsField::Kind::kSeconds: run_.*field->number = NonNegative(column, value); break;
+      case RunStatsField::Kind::kSeconds:
+        run_.*field->number = NonNegative(column, value) * (column == "time_s" ? seconds_per_time_unit_ : 1.0);
+        break;
       case RunStatsField::Kind::kSources: run_.sources.push_back(value); break;
       case RunStatsField::Kind::kRunLabel: run_.details["run"] = value; break;
       case RunStatsField::Kind::kDetail: run_.details[field->detail] = value; break;
@@ -68,7 +73,27 @@ class RowBuilder {
     ApplyTableIdentity(column, value, &run_);  // where identity keys came from; `system` is a description
   }
 
+  /// The table's own names of our columns (table_column_aliases.h), for the messages.
+  void SetAliases(const TableColumnAliases& aliases) {
+    for (const auto& [canonical, header] : {std::pair<const char*, const std::string*>{"procs", &aliases.procs},
+                                            {"time_s", &aliases.time}, {"series", &aliases.series}, {"app", &aliases.app}})
+      if (!header->empty()) headers_.emplace_back(canonical, *header);
+    if (!aliases.time.empty()) SetTimeColumn(aliases.time, aliases.seconds_per_time_unit, aliases.time_unit);
+  }
+  /// The time column's unit and header when the table names it otherwise.
+  void SetTimeColumn(const std::string& header, double seconds_per_unit, const std::string& unit) {
+    seconds_per_time_unit_ = seconds_per_unit;
+    run_.derivations["wall_time_s"] = "statistics table column '" + header + "'" +
+                                      (unit == "s" ? std::string() : " (" + unit + ")");
+  }
+  /// The series of every row when the table has no series or application column.
+  void SetFileSeries(const std::string& name) { file_series_ = name; }
+
   RunStats Finish() {
+    if (!file_series_.empty() && run_.series.empty() && run_.app.empty()) {
+      run_.series = file_series_;
+      ApplyTableIdentity("series", file_series_, &run_);
+    }
     if (run_.procs <= 0) Fail("missing value for the required column 'procs'");
     if (!Known(run_.TotalTimeSeconds())) Fail("missing value for the required column 'time_s'");
     if (run_.series.empty() && run_.app.empty())
@@ -94,16 +119,22 @@ class RowBuilder {
   RunStats& run() { return run_; }
 
  private:
+  /// 'time_s', or 'runtime_ms' (time_s) when the table names it otherwise.
+  std::string Named(const std::string& column) const {
+    for (const auto& [canonical, header] : headers_)
+      if (canonical == column) return "'" + header + "' (" + column + ")";
+    return "'" + column + "'";
+  }
   double NonNegative(const std::string& column, const std::string& value) const {
     auto number = ParseDouble(value);
     if (!number || !(*number >= 0) || std::isinf(*number))
-      Fail("column '" + column + "' needs a non-negative number, got '" + value.substr(0, 40) + "'");
+      Fail("column " + Named(column) + " needs a non-negative number, got '" + value.substr(0, 40) + "'");
     return *number;
   }
   int PositiveInt(const std::string& column, const std::string& value) const {
     auto number = ParseInteger(value);
     if (!number || *number <= 0 || *number > (1 << 30))
-      Fail("column '" + column + "' needs a positive integer, got '" + value.substr(0, 40) + "'");
+      Fail("column " + Named(column) + " needs a positive integer, got '" + value.substr(0, 40) + "'");
     return static_cast<int>(*number);
   }
 
@@ -111,6 +142,9 @@ class RowBuilder {
   int line_;
   RunStats run_;
   std::vector<std::string> seen_;
+  double seconds_per_time_unit_ = 1.0;
+  std::string file_series_;
+  std::vector<std::pair<std::string, std::string>> headers_;  // (our column, the table's name)
 };
 
 // TableRowFilter: a row with a series name of one source (not a row citing
@@ -126,23 +160,22 @@ using CsvReader = io::CSVReader<kColumnCount, io::trim_chars<' ', '\t'>, io::dou
                                 io::throw_on_overflow, io::single_line_comment<'#'>>;
 
 template <std::size_t... I>
-void ReadHeader(CsvReader& reader, std::index_sequence<I...>) {
+void ReadHeader(CsvReader& reader, const std::array<const char*, kColumnCount>& names, std::index_sequence<I...>) {
   // Extra columns are other tools' (n_runs, a second time): ignored, with a note.
-  reader.read_header(io::ignore_missing_column | io::ignore_extra_column, Columns()[I]...);
+  reader.read_header(io::ignore_missing_column | io::ignore_extra_column, names[I]...);
 }
 
-// The header's column names that are no record field (for the note), split
-// as the CSV reader does: ',' outside double quotes, blanks trimmed.
-std::vector<std::string> UnknownCsvColumns(std::string_view text) {
+// The header's column names, split as the CSV reader does: ',' outside double
+// quotes, blanks trimmed; the first line that is neither empty nor a comment.
+std::vector<std::string> CsvHeader(std::string_view text) {
   for (std::string_view line : SplitLines(text)) {
     std::string_view trimmed = Trim(line);
     if (trimmed.empty() || trimmed.front() == '#') continue;
-    std::vector<std::string> unknown;
+    std::vector<std::string> names;
     std::string cell;
     bool quoted = false;
     auto flush = [&] {
-      std::string name(Trim(cell));
-      if (!name.empty() && !FindRunStatsField(name)) unknown.push_back(name);
+      names.emplace_back(Trim(cell));
       cell.clear();
     };
     for (char c : trimmed) {
@@ -151,9 +184,19 @@ std::vector<std::string> UnknownCsvColumns(std::string_view text) {
       else cell += c;
     }
     flush();
-    return unknown;
+    return names;
   }
   return {};
+}
+
+// The header's names that are no record field and stand for none (for the note).
+std::vector<std::string> UnknownColumns(const std::vector<std::string>& header, const TableColumnAliases& aliases) {
+  std::vector<std::string> unknown;
+  for (const std::string& name : header)
+    if (!name.empty() && !FindRunStatsField(name) && name != aliases.procs && name != aliases.time &&
+        name != aliases.series && name != aliases.app && std::find(unknown.begin(), unknown.end(), name) == unknown.end())
+      unknown.push_back(name);
+  return unknown;
 }
 
 std::string IgnoredColumnsNote(const std::string& path, const std::vector<std::string>& columns) {
@@ -304,17 +347,44 @@ const std::vector<std::string>& StatisticsTableColumns() {
 }
 
 std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
-                                        std::vector<std::string>* notes, TableRowFilter* filter) {
+                                        std::vector<std::string>* notes, TableRowFilter* filter,
+                                        std::vector<std::string>* readings) {
+  if (!readings) readings = notes;
   std::vector<RunStats> runs;
-  std::vector<std::string> ignored = UnknownCsvColumns(text);
+  const std::vector<std::string> header = CsvHeader(text);
+  if (header.size() == 1)
+    for (const char* separator : {";", "\t"})
+      if (header[0].find(separator) != std::string::npos)
+        throw InputError(path, 1, std::string("a statistics table is comma-separated; this header is separated by ") +
+                                      (*separator == ';' ? "';'" : "tabs"));
+  TableColumnAliases aliases;
+  if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error)) throw InputError(path, 1, error);
+  // The table's own name for each column: ours, or the alias that stands for it.
+  std::array<const char*, kColumnCount> names = Columns();
+  for (std::size_t c = 0; c < kColumnCount; ++c) {
+    const std::string_view column = Columns()[c];
+    const std::string& alias = column == "procs" ? aliases.procs : column == "time_s" ? aliases.time
+                               : column == "series" ? aliases.series : column == "app" ? aliases.app : kNoAlias;
+    if (!alias.empty()) names[c] = alias.c_str();
+  }
+  if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
+  std::vector<std::string> ignored = UnknownColumns(header, aliases);
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   try {
     CsvReader reader(path, text.data(), text.data() + text.size());
-    ReadHeader(reader, std::make_index_sequence<kColumnCount>());
-    if (!reader.has_column("procs") || !reader.has_column("time_s"))
-      throw InputError(path, 1, "a statistics table needs the columns procs and time_s (and series or app)");
-    if (!reader.has_column("series") && !reader.has_column("app") && !reader.has_column("benchmark"))
-      throw InputError(path, 1, "a statistics table needs a 'series' (or 'app'/'benchmark') column");
+    ReadHeader(reader, names, std::make_index_sequence<kColumnCount>());
+    auto has = [&](std::string_view column) {
+      for (std::size_t c = 0; c < kColumnCount; ++c)
+        if (column == Columns()[c]) return reader.has_column(names[c]);
+      return false;
+    };
+    if (!has("procs") || !has("time_s"))
+      throw InputError(path, 1, "a statistics table needs the columns procs and time_s (or names such as nprocs, "
+                                "ranks, np; runtime, time [ms], elapsed_s: docs/statistics-table.md)");
+    const bool file_series = !has("series") && !has("app") && !has("benchmark");
+    if (file_series && readings)
+      readings->push_back(path + ": no series or application column: its rows are one series, '" +
+                       SeriesNameOfTableFile(path) + "' (the file's name)");
     std::array<std::string, kColumnCount> values;
     // At most one record per line: no doubling of a million records as they come.
     runs.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
@@ -324,8 +394,10 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
       for (std::string& value : values) value.clear();
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
       RowBuilder row(path, static_cast<int>(reader.get_file_line()));
+      row.SetAliases(aliases);
+      if (file_series) row.SetFileSeries(SeriesNameOfTableFile(path));
       for (std::size_t c = 0; c < kColumnCount; ++c)
-        if (reader.has_column(Columns()[c])) row.Set(Columns()[c], values[c]);
+        if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
       RunStats run = row.Finish();
       if (!Kept(run, filter)) continue;
       runs.push_back(std::move(run));
@@ -347,7 +419,9 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
 }
 
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
-                                         std::vector<std::string>* notes, TableRowFilter* filter) {
+                                         std::vector<std::string>* notes, TableRowFilter* filter,
+                                         std::vector<std::string>* readings) {
+  if (!readings) readings = notes;
   std::vector<std::string> ignored;
   nlohmann::json document = ParseJsonDocument(text, path);
   const nlohmann::json* rows = &document;
@@ -359,6 +433,30 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
   }
   if (!rows->is_array()) throw InputError(path, 1, "a JSON table is an array of objects or {\"runs\": [...]}");
   std::vector<int> lines = ObjectLines(text, element_depth);
+  // Other names for procs, time_s, series and app, resolved over every object's keys.
+  std::vector<std::string> keys;
+  for (const nlohmann::json& object : *rows)
+    if (object.is_object())
+      for (const auto& item : object.items())
+        if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) keys.push_back(item.key());
+  TableColumnAliases aliases;
+  if (std::string error; !ResolveTableColumnAliases(keys, &aliases, &error)) throw InputError(path, 1, error);
+  auto canonical = [&](const std::string& key) -> std::string {
+    if (key.empty()) return key;
+    if (key == aliases.procs) return "procs";
+    if (key == aliases.time) return "time_s";
+    if (key == aliases.series) return "series";
+    if (key == aliases.app) return "app";
+    return key;
+  };
+  const bool file_series = !keys.empty() && std::none_of(keys.begin(), keys.end(), [&](const std::string& key) {
+    const std::string c = canonical(key);
+    return c == "series" || c == "app" || c == "benchmark";
+  });
+  if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
+  if (file_series && readings)
+    readings->push_back(path + ": no series or application key: its objects are one series, '" +
+                     SeriesNameOfTableFile(path) + "' (the file's name)");
   std::vector<RunStats> runs;
   runs.reserve(rows->size());
   TextMapPool shared;
@@ -368,7 +466,10 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     const nlohmann::json& object = (*rows)[k];
     if (!object.is_object()) throw InputError(path, line, "JSON table element is not an object");
     RowBuilder row(path, line);
-    for (const auto& [key, value] : object.items()) {
+    row.SetAliases(aliases);
+    if (file_series) row.SetFileSeries(SeriesNameOfTableFile(path));
+    for (const auto& [original, value] : object.items()) {
+      const std::string key = canonical(original);
       if (IsRecordKey(key)) continue;  // applied after the columns (wall_time_s overrides time_s)
       if (!FindRunStatsField(key)) {
         if (std::find(ignored.begin(), ignored.end(), key) == ignored.end()) ignored.push_back(key);

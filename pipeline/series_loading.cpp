@@ -62,6 +62,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
           " files, " + std::to_string(chosen.size()) + " series";
   if (!summary.skipped.empty()) said += ", " + std::to_string(summary.skipped.size()) + " files skipped";
   if (summary.duplicates.Total() > 0) said += "; " + summary.duplicates.Note();
+  for (const std::string& reading : summary.readings) said += "; " + reading;
   if (ingest_summary) *ingest_summary = summary;
   return chosen;
 }

@@ -1,0 +1,37 @@
+#pragma once
+// Other tools' names for the columns every statistics table needs. A table of
+// `nprocs,runtime` or `ranks,time [ms]` is what users already have; the record's
+// names (procs, time_s, series) are ours (docs/statistics-table.md). Where a
+// table lacks one of ours, the one header of its own that names the same
+// quantity stands in for it, its unit read from the name (`_ms`, `[min]`, `(s)`);
+// two candidates for one column are refused, not guessed between. A table with
+// no series or application column is one series named after its file.
+#include <string>
+#include <vector>
+
+namespace qnm {
+
+struct TableColumnAliases {
+  std::string procs;   // the table's header read as procs (empty: it has procs, or nothing to read)
+  std::string time;    // the table's header read as time_s
+  std::string series;  // the table's header read as series
+  std::string app;     // the table's header read as app
+  double seconds_per_time_unit = 1.0;  // the time column's unit: 0.001 for milliseconds
+  std::string time_unit = "s";         // as written in the note
+
+  /// One line for the reader's notes ("t.csv: column 'nprocs' read as procs, 'runtime_ms' as time_s
+  /// (ms)"); empty when nothing was read under another name.
+  std::string Note(const std::string& path) const;
+};
+
+/// Resolves the aliases of a header (the table's column names, as written). Canonical names win:
+/// an alias is looked for only where the header lacks the column itself. Returns false with
+/// `error` when two header names could each be the same column.
+bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColumnAliases* aliases,
+                               std::string* error);
+
+/// The series name of a table without a series or application column: its file name without
+/// folders and extension ("runs/lulesh.csv" -> "lulesh").
+std::string SeriesNameOfTableFile(const std::string& path);
+
+}  // namespace qnm

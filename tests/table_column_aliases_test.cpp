@@ -1,0 +1,129 @@
+// Statistics tables under other tools' column names (ingest/table_column_aliases.h): what users
+// already have, `nprocs,runtime` or `ranks,time [ms]`, reads as procs and time_s in seconds, and a
+// table with no series column is one series named after its file.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include <filesystem>
+#include <fstream>
+
+#include "ingest/statistics_table.h"
+#include "ingest/table_column_aliases.h"
+#include "models/prediction.h"
+#include "pipeline/series_loading.h"
+#include "util/input_error.h"
+
+namespace {
+
+qnm::TableColumnAliases Resolve(const std::vector<std::string>& header) {
+  qnm::TableColumnAliases aliases;
+  std::string error;
+  REQUIRE(qnm::ResolveTableColumnAliases(header, &aliases, &error));
+  return aliases;
+}
+
+std::string ErrorOf(const std::string& csv, const std::string& path = "t.csv") {
+  try {
+    qnm::ReadStatisticsCsv(csv, path);
+  } catch (const qnm::InputError& error) {
+    return error.what();
+  }
+  return "accepted";
+}
+
+}  // namespace
+
+TEST_CASE("other names for procs and the run time, with the unit the name gives", "[ingest][table][aliases]") {
+  qnm::TableColumnAliases a = Resolve({"nprocs", "runtime"});
+  CHECK(a.procs == "nprocs");
+  CHECK(a.time == "runtime");
+  CHECK(a.seconds_per_time_unit == 1.0);
+  a = Resolve({"Ranks", "time [ms]"});
+  CHECK(a.procs == "Ranks");
+  CHECK(a.seconds_per_time_unit == Approx(1e-3));
+  CHECK(a.time_unit == "ms");
+  CHECK(Resolve({"np", "elapsed (min)"}).seconds_per_time_unit == 60.0);
+  CHECK(Resolve({"p", "wall_time_us"}).seconds_per_time_unit == Approx(1e-6));
+  CHECK(Resolve({"tasks", "seconds"}).seconds_per_time_unit == 1.0);
+  CHECK(Resolve({"procs", "ms"}).seconds_per_time_unit == Approx(1e-3));
+  CHECK(Resolve({"procs", "walltime_h"}).seconds_per_time_unit == 3600.0);
+  // Our own names win: an alias is looked for only where the table lacks the column.
+  a = Resolve({"procs", "time_s", "runtime", "ranks", "series"});
+  CHECK(a.procs.empty());
+  CHECK(a.time.empty());
+  CHECK(a.series.empty());
+  CHECK(a.Note("t.csv").empty());
+  // Names that are not a run time or a process count stand for nothing.
+  a = Resolve({"cores", "timestamp", "time_step", "timer"});
+  CHECK(a.procs.empty());
+  CHECK(a.time.empty());
+  // Series and application.
+  CHECK(Resolve({"name", "np", "time"}).series == "name");
+  CHECK(Resolve({"application", "np", "time"}).app == "application");
+  // Two candidates for one column are refused, not guessed between.
+  qnm::TableColumnAliases refused;
+  std::string error;
+  CHECK_FALSE(qnm::ResolveTableColumnAliases({"np", "time", "runtime"}, &refused, &error));
+  CHECK(error == "columns 'time' and 'runtime' could each be the run time (time_s): rename one of them to time_s");
+  CHECK_FALSE(qnm::ResolveTableColumnAliases({"np", "ranks", "time_s"}, &refused, &error));
+  CHECK(error.find("could each be the number of processes (procs)") != std::string::npos);
+  CHECK(qnm::SeriesNameOfTableFile("runs/lulesh.strong.csv") == "lulesh.strong");
+}
+
+TEST_CASE("a table of nprocs and runtime in milliseconds reads as one series in seconds", "[ingest][table][aliases]") {
+  std::vector<std::string> notes;
+  const std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(
+      "# strong scaling, 2026\nnprocs,runtime_ms,n_runs\n1,100000,3\n2,52000,3\n4,27000,3\n", "results/lulesh.csv", &notes);
+  REQUIRE(runs.size() == 3);
+  CHECK(runs[0].procs == 1);
+  CHECK(runs[0].wall_time_s == Approx(100.0));
+  CHECK(runs[2].wall_time_s == Approx(27.0));
+  CHECK(runs[1].series.str() == "lulesh");
+  CHECK(runs[1].derivations.at("wall_time_s") == "statistics table column 'runtime_ms' (ms)");
+  REQUIRE(notes.size() == 3);
+  CHECK(notes[0] == "results/lulesh.csv: column 'nprocs' read as procs, 'runtime_ms' read as time_s (ms) "
+                    "(docs/statistics-table.md, other names)");
+  CHECK(notes[1] == "results/lulesh.csv: column 'n_runs' ignored (not a record field; docs/statistics-table.md lists them)");
+  CHECK(notes[2] == "results/lulesh.csv: no series or application column: its rows are one series, 'lulesh' (the file's name)");
+
+  // JSON objects, the same names.
+  notes.clear();
+  const std::vector<qnm::RunStats> json =
+      qnm::ReadStatisticsJson(R"([{"ranks": 8, "time [min]": 2.5, "name": "cg"}, {"ranks": 16, "time [min]": 1.5, "name": "cg"}])",
+                              "t.json", &notes);
+  REQUIRE(json.size() == 2);
+  CHECK(json[1].procs == 16);
+  CHECK(json[1].wall_time_s == Approx(90.0));
+  CHECK(json[0].series.str() == "cg");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("'ranks' read as procs, 'time [min]' read as time_s (min), 'name' read as series") !=
+        std::string::npos);
+}
+
+TEST_CASE("tables that still cannot be read say why in one line", "[ingest][table][aliases]") {
+  CHECK(ErrorOf("np;time\n1;2\n") == "t.csv:1: a statistics table is comma-separated; this header is separated by ';'");
+  CHECK(ErrorOf("np,time,runtime\n1,2,3\n").find("t.csv:1: columns 'time' and 'runtime' could each be the run time") == 0);
+  CHECK(ErrorOf("cores,timer\n1,2\n").find("t.csv:1: a statistics table needs the columns procs and time_s (or names") ==
+        0);
+  CHECK(ErrorOf("np,runtime\n1,-2\n").find("t.csv:2: column 'runtime' (time_s) needs a non-negative number") == 0);
+  CHECK(ErrorOf("ranks,time_s\n0,2\n").find("t.csv:2: column 'ranks' (procs) needs a positive integer") == 0);
+}
+
+TEST_CASE("predict says how such a table was read in its first line, and fits it", "[ingest][table][aliases]") {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "qnm-aliases-test";
+  std::filesystem::create_directories(dir);
+  const std::filesystem::path table = dir / "cloverleaf.csv";
+  std::ofstream(table) << "ranks,time [ms]\n1,169944\n2,88676\n4,46064\n8,26004\n16,18371\n";
+  std::string origin;
+  const std::vector<qnm::Series> series = qnm::LoadSeries({table.string()}, "", &origin);
+  std::filesystem::remove_all(dir);
+  REQUIRE(series.size() == 1);
+  CHECK(series[0].name == "cloverleaf");
+  CHECK(origin.find("column 'ranks' read as procs, 'time [ms]' read as time_s (ms)") != std::string::npos);
+  CHECK(origin.find("its rows are one series, 'cloverleaf' (the file's name)") != std::string::npos);
+  qnm::SeriesModel model;
+  std::string error;
+  REQUIRE(qnm::FitSeriesModel(series[0], {}, qnm::PredictionOptions(), &model, &error));
+  CHECK(model.Predict(16).total.value_s == Approx(18.371).epsilon(1e-6));  // seconds, through the measured point
+}
