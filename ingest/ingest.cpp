@@ -145,7 +145,7 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text, const Ingest
       file.runs[r].origin = digest + "#" + (file.runs[r].origin.empty() ? std::to_string(r) : file.runs[r].origin);
     return file;
   }
-  throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, Extra-P experiment, Arm Performance Reports text, OTF-CPT output, .csv or .json table)");
+  throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, Extra-P experiment, Arm Performance Reports text, OTF-CPT output, .csv, .tsv or .json table)");
 }
 
 // Identity from the info/env/hostfile beside each run (run_info_file.h): a

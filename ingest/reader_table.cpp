@@ -55,7 +55,9 @@ ReaderOutput ReadOtf2(const ReaderInput& input) {
   return OneRunOutput(trace::ReadTraceRunStats(input.path), input.name);
 }
 
-bool SniffCsvTable(const std::string& path, std::string_view) { return HasExtension(path, ".csv"); }
+bool SniffCsvTable(const std::string& path, std::string_view) {
+  return HasExtension(path, ".csv") || HasExtension(path, ".tsv");
+}
 
 ReaderOutput ReadCsvTable(const ReaderInput& input) {
   ReaderOutput output;

@@ -4,6 +4,7 @@
 #include <array>
 #include <map>
 #include <stdexcept>
+#include <type_traits>
 #include <utility>
 
 #define CSV_IO_NO_THREAD  // one small table per call: no reader thread
@@ -86,6 +87,8 @@ class RowBuilder {
     run_.derivations["wall_time_s"] = "statistics table column '" + header + "'" +
                                       (unit == "s" ? std::string() : " (" + unit + ")");
   }
+  /// A ';'-separated table's numbers may use ',' as their decimal mark (1,5 = 1.5).
+  void AcceptDecimalComma() { decimal_comma_ = true; }
   /// The series of every row when the table has no series or application column.
   void SetFileSeries(const std::string& name) { file_series_ = name; }
 
@@ -127,6 +130,11 @@ class RowBuilder {
   }
   double NonNegative(const std::string& column, const std::string& value) const {
     auto number = ParseDouble(value);
+    if (!number && decimal_comma_ && std::count(value.begin(), value.end(), ',') == 1) {
+      std::string dotted = value;
+      std::replace(dotted.begin(), dotted.end(), ',', '.');
+      number = ParseDouble(dotted);
+    }
     if (!number || !(*number >= 0) || std::isinf(*number))
       Fail("column " + Named(column) + " needs a non-negative number, got '" + value.substr(0, 40) + "'");
     return *number;
@@ -143,6 +151,7 @@ class RowBuilder {
   RunStats run_;
   std::vector<std::string> seen_;
   double seconds_per_time_unit_ = 1.0;
+  bool decimal_comma_ = false;
   std::string file_series_;
   std::vector<std::pair<std::string, std::string>> headers_;  // (our column, the table's name)
 };
@@ -156,37 +165,61 @@ bool Kept(const RunStats& run, TableRowFilter* filter) {
   return false;
 }
 
-using CsvReader = io::CSVReader<kColumnCount, io::trim_chars<' ', '\t'>, io::double_quote_escape<',', '"'>,
-                                io::throw_on_overflow, io::single_line_comment<'#'>>;
+// One reader type per separator: ',' (ours), ';' (spreadsheets of locales whose decimal mark is
+// ','), tab; a tab-separated table trims spaces only.
+template <char Separator>
+using CsvReader = io::CSVReader<kColumnCount,
+                                std::conditional_t<Separator == '\t', io::trim_chars<' '>, io::trim_chars<' ', '\t'>>,
+                                io::double_quote_escape<Separator, '"'>, io::throw_on_overflow,
+                                io::single_line_comment<'#'>>;
 
-template <std::size_t... I>
-void ReadHeader(CsvReader& reader, const std::array<const char*, kColumnCount>& names, std::index_sequence<I...>) {
+template <typename Reader, std::size_t... I>
+void ReadHeader(Reader& reader, const std::array<const char*, kColumnCount>& names, std::index_sequence<I...>) {
   // Extra columns are other tools' (n_runs, a second time): ignored, with a note.
   reader.read_header(io::ignore_missing_column | io::ignore_extra_column, names[I]...);
 }
 
-// The header's column names, split as the CSV reader does: ',' outside double
-// quotes, blanks trimmed; the first line that is neither empty nor a comment.
-std::vector<std::string> CsvHeader(std::string_view text) {
+// The first line that is neither empty nor a comment.
+std::string_view HeaderLine(std::string_view text) {
   for (std::string_view line : SplitLines(text)) {
     std::string_view trimmed = Trim(line);
-    if (trimmed.empty() || trimmed.front() == '#') continue;
-    std::vector<std::string> names;
-    std::string cell;
-    bool quoted = false;
-    auto flush = [&] {
-      names.emplace_back(Trim(cell));
-      cell.clear();
-    };
-    for (char c : trimmed) {
-      if (c == '"') quoted = !quoted;
-      else if (c == ',' && !quoted) flush();
-      else cell += c;
-    }
-    flush();
-    return names;
+    if (!trimmed.empty() && trimmed.front() != '#') return trimmed;
   }
   return {};
+}
+
+// The header's separator: ',' when it has one outside double quotes, else ';', else a tab.
+char Separator(std::string_view header) {
+  bool quoted = false, semicolon = false, tab = false;
+  for (char c : header) {
+    if (c == '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (c == ',') return ',';
+    else if (c == ';') semicolon = true;
+    else if (c == '\t') tab = true;
+  }
+  return semicolon ? ';' : tab ? '\t' : ',';
+}
+
+// The header's column names, split as the CSV reader does: `separator` outside double
+// quotes, blanks trimmed.
+std::vector<std::string> CsvHeader(std::string_view text, char separator) {
+  std::string_view line = HeaderLine(text);
+  if (line.empty()) return {};
+  std::vector<std::string> names;
+  std::string cell;
+  bool quoted = false;
+  auto flush = [&] {
+    names.emplace_back(Trim(cell));
+    cell.clear();
+  };
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == separator && !quoted) flush();
+    else cell += c;
+  }
+  flush();
+  return names;
 }
 
 // The header's names that are no record field and stand for none (for the note).
@@ -206,8 +239,8 @@ std::string IgnoredColumnsNote(const std::string& path, const std::vector<std::s
          " ignored (not a record field; docs/statistics-table.md lists them)";
 }
 
-template <std::size_t... I>
-bool ReadRow(CsvReader& reader, std::array<std::string, kColumnCount>& values, std::index_sequence<I...>) {
+template <typename Reader, std::size_t... I>
+bool ReadRow(Reader& reader, std::array<std::string, kColumnCount>& values, std::index_sequence<I...>) {
   return reader.read_row(values[I]...);
 }
 
@@ -346,17 +379,17 @@ const std::vector<std::string>& StatisticsTableColumns() {
   return columns;
 }
 
-std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
-                                        std::vector<std::string>* notes, TableRowFilter* filter,
-                                        std::vector<std::string>* readings) {
-  if (!readings) readings = notes;
+namespace {
+
+template <char Separator>
+std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::string& path,
+                                         std::vector<std::string>* notes, TableRowFilter* filter,
+                                         std::vector<std::string>* readings) {
   std::vector<RunStats> runs;
-  const std::vector<std::string> header = CsvHeader(text);
-  if (header.size() == 1)
-    for (const char* separator : {";", "\t"})
-      if (header[0].find(separator) != std::string::npos)
-        throw InputError(path, 1, std::string("a statistics table is comma-separated; this header is separated by ") +
-                                      (*separator == ';' ? "';'" : "tabs"));
+  const std::vector<std::string> header = CsvHeader(text, Separator);
+  if constexpr (Separator != ',')
+    if (readings)
+      readings->push_back(path + ": separated by " + (Separator == ';' ? "';' (a decimal ',' read as '.')" : "tabs"));
   TableColumnAliases aliases;
   if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error)) throw InputError(path, 1, error);
   // The table's own name for each column: ours, or the alias that stands for it.
@@ -371,7 +404,7 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
   std::vector<std::string> ignored = UnknownColumns(header, aliases);
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   try {
-    CsvReader reader(path, text.data(), text.data() + text.size());
+    CsvReader<Separator> reader(path, text.data(), text.data() + text.size());
     ReadHeader(reader, names, std::make_index_sequence<kColumnCount>());
     auto has = [&](std::string_view column) {
       for (std::size_t c = 0; c < kColumnCount; ++c)
@@ -395,6 +428,7 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
       RowBuilder row(path, static_cast<int>(reader.get_file_line()));
       row.SetAliases(aliases);
+      if constexpr (Separator == ';') row.AcceptDecimalComma();
       if (file_series) row.SetFileSeries(SeriesNameOfTableFile(path));
       for (std::size_t c = 0; c < kColumnCount; ++c)
         if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
@@ -416,6 +450,19 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
   }
   if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
   return runs;
+}
+
+}  // namespace
+
+std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
+                                        std::vector<std::string>* notes, TableRowFilter* filter,
+                                        std::vector<std::string>* readings) {
+  if (!readings) readings = notes;
+  switch (Separator(HeaderLine(text))) {
+    case ';': return ReadCsvSeparatedBy<';'>(text, path, notes, filter, readings);
+    case '\t': return ReadCsvSeparatedBy<'\t'>(text, path, notes, filter, readings);
+    default: return ReadCsvSeparatedBy<','>(text, path, notes, filter, readings);
+  }
 }
 
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
