@@ -415,9 +415,10 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       throw InputError(path, 1, "a statistics table needs the columns procs and time_s (or names such as nprocs, "
                                 "ranks, np; runtime, time [ms], elapsed_s: docs/statistics-table.md)");
     const bool file_series = !has("series") && !has("app") && !has("benchmark");
+    const std::string file_series_name = file_series ? SeriesNameOfTableFile(path) : "";
     if (file_series && readings)
       readings->push_back(path + ": no series or application column: its rows are one series, '" +
-                       SeriesNameOfTableFile(path) + "' (the file's name)");
+                          file_series_name + "' (the file's name)");
     std::array<std::string, kColumnCount> values;
     // At most one record per line: no doubling of a million records as they come.
     runs.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
@@ -429,7 +430,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       RowBuilder row(path, static_cast<int>(reader.get_file_line()));
       row.SetAliases(aliases);
       if constexpr (Separator == ';') row.AcceptDecimalComma();
-      if (file_series) row.SetFileSeries(SeriesNameOfTableFile(path));
+      if (file_series) row.SetFileSeries(file_series_name);
       for (std::size_t c = 0; c < kColumnCount; ++c)
         if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
       RunStats run = row.Finish();
@@ -501,9 +502,10 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     return c == "series" || c == "app" || c == "benchmark";
   });
   if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
+  const std::string file_series_name = file_series ? SeriesNameOfTableFile(path) : "";
   if (file_series && readings)
     readings->push_back(path + ": no series or application key: its objects are one series, '" +
-                     SeriesNameOfTableFile(path) + "' (the file's name)");
+                        file_series_name + "' (the file's name)");
   std::vector<RunStats> runs;
   runs.reserve(rows->size());
   TextMapPool shared;
@@ -514,7 +516,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     if (!object.is_object()) throw InputError(path, line, "JSON table element is not an object");
     RowBuilder row(path, line);
     row.SetAliases(aliases);
-    if (file_series) row.SetFileSeries(SeriesNameOfTableFile(path));
+    if (file_series) row.SetFileSeries(file_series_name);
     for (const auto& [original, value] : object.items()) {
       const std::string key = canonical(original);
       if (IsRecordKey(key)) continue;  // applied after the columns (wall_time_s overrides time_s)
