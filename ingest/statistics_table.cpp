@@ -74,18 +74,13 @@ class RowBuilder {
     ApplyTableIdentity(column, value, &run_);  // where identity keys came from; `system` is a description
   }
 
-  /// The table's own names of our columns (table_column_aliases.h), for the messages.
-  void SetAliases(const TableColumnAliases& aliases) {
-    for (const auto& [canonical, header] : {std::pair<const char*, const std::string*>{"procs", &aliases.procs},
-                                            {"time_s", &aliases.time}, {"series", &aliases.series}, {"app", &aliases.app}})
-      if (!header->empty()) headers_.emplace_back(canonical, *header);
-    if (!aliases.time.empty()) SetTimeColumn(aliases.time, aliases.seconds_per_time_unit, aliases.time_unit);
-  }
-  /// The time column's unit and header when the table names it otherwise.
-  void SetTimeColumn(const std::string& header, double seconds_per_unit, const std::string& unit) {
-    seconds_per_time_unit_ = seconds_per_unit;
-    run_.derivations["wall_time_s"] = "statistics table column '" + header + "'" +
-                                      (unit == "s" ? std::string() : " (" + unit + ")");
+  /// The table's own names of our columns (table_column_aliases.h; it outlives the row), for the
+  /// time column's unit and the messages; `time_derivation` is the wall time's derivation then.
+  void SetAliases(const TableColumnAliases& aliases, const std::string& time_derivation) {
+    aliases_ = &aliases;
+    if (aliases.time.empty()) return;
+    seconds_per_time_unit_ = aliases.seconds_per_time_unit;
+    run_.derivations["wall_time_s"] = time_derivation;
   }
   /// A ';'-separated table's numbers may use ',' as their decimal mark (1,5 = 1.5).
   void AcceptDecimalComma() { decimal_comma_ = true; }
@@ -124,9 +119,13 @@ class RowBuilder {
  private:
   /// 'time_s', or 'runtime_ms' (time_s) when the table names it otherwise.
   std::string Named(const std::string& column) const {
-    for (const auto& [canonical, header] : headers_)
-      if (canonical == column) return "'" + header + "' (" + column + ")";
-    return "'" + column + "'";
+    const std::string* header = !aliases_                ? nullptr
+                                : column == "procs"      ? &aliases_->procs
+                                : column == "time_s"     ? &aliases_->time
+                                : column == "series"     ? &aliases_->series
+                                : column == "app"        ? &aliases_->app
+                                                         : nullptr;
+    return header && !header->empty() ? "'" + *header + "' (" + column + ")" : "'" + column + "'";
   }
   double NonNegative(const std::string& column, const std::string& value) const {
     auto number = ParseDouble(value);
@@ -153,7 +152,7 @@ class RowBuilder {
   double seconds_per_time_unit_ = 1.0;
   bool decimal_comma_ = false;
   std::string file_series_;
-  std::vector<std::pair<std::string, std::string>> headers_;  // (our column, the table's name)
+  const TableColumnAliases* aliases_ = nullptr;
 };
 
 // TableRowFilter: a row with a series name of one source (not a row citing
@@ -401,6 +400,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
     if (!alias.empty()) names[c] = alias.c_str();
   }
   if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
+  const std::string time_derivation = aliases.TimeDerivation();
   std::vector<std::string> ignored = UnknownColumns(header, aliases);
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   try {
@@ -428,7 +428,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       for (std::string& value : values) value.clear();
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
       RowBuilder row(path, static_cast<int>(reader.get_file_line()));
-      row.SetAliases(aliases);
+      row.SetAliases(aliases, time_derivation);
       if constexpr (Separator == ';') row.AcceptDecimalComma();
       if (file_series) row.SetFileSeries(file_series_name);
       for (std::size_t c = 0; c < kColumnCount; ++c)
@@ -497,6 +497,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     if (key == aliases.app) return "app";
     return key;
   };
+  const std::string time_derivation = aliases.TimeDerivation();
   const bool file_series = !keys.empty() && std::none_of(keys.begin(), keys.end(), [&](const std::string& key) {
     const std::string c = canonical(key);
     return c == "series" || c == "app" || c == "benchmark";
@@ -515,7 +516,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     const nlohmann::json& object = (*rows)[k];
     if (!object.is_object()) throw InputError(path, line, "JSON table element is not an object");
     RowBuilder row(path, line);
-    row.SetAliases(aliases);
+    row.SetAliases(aliases, time_derivation);
     if (file_series) row.SetFileSeries(file_series_name);
     for (const auto& [original, value] : object.items()) {
       const std::string key = canonical(original);

@@ -109,6 +109,11 @@ bool FindAlias(const std::vector<std::string>& header, const Match& matches, con
 
 }  // namespace
 
+std::string TableColumnAliases::TimeDerivation() const {
+  if (time.empty()) return "";
+  return "statistics table column '" + time + "'" + (time_unit == "s" ? std::string() : " (" + time_unit + ")");
+}
+
 std::string TableColumnAliases::Note(const std::string& path) const {
   std::string parts;
   auto add = [&](const std::string& header, const std::string& as) {

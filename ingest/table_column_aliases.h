@@ -19,6 +19,9 @@ struct TableColumnAliases {
   double seconds_per_time_unit = 1.0;  // the time column's unit: 0.001 for milliseconds
   std::string time_unit = "s";         // as written in the note
 
+  /// The record's derivation of its wall time when the time column is an alias: "statistics
+  /// table column 'runtime_ms' (ms)"; empty otherwise.
+  std::string TimeDerivation() const;
   /// One line for the reader's notes ("t.csv: column 'nprocs' read as procs, 'runtime_ms' as time_s
   /// (ms)"); empty when nothing was read under another name.
   std::string Note(const std::string& path) const;
