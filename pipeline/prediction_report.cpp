@@ -49,6 +49,11 @@ nlohmann::json JsonModel(const SeriesModel& model) {
                         {"per_octave_log_sd", JsonNumber(model.summary.per_octave_log_sd)},
                         {"notes", model.summary.notes}};
   for (const ProcsObservation& o : model.training) out["training_procs"].push_back(o.procs);
+  // Measured at a training P but not fitted: no MPI profile there (the queueing model's others).
+  if (!model.unprofiled.empty()) {
+    out["unprofiled_procs"] = nlohmann::json::array();
+    for (const ProcsObservation& o : model.unprofiled) out["unprofiled_procs"].push_back(o.procs);
+  }
   // Runtime-only: the configuration fitted, chosen per series or given (models/runtime_configuration.h).
   if (const RuntimeConfigurationChoice& c = model.summary.configuration; !c.chosen.empty()) {
     nlohmann::json backcast = nlohmann::json::object();

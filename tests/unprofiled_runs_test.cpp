@@ -13,6 +13,9 @@
 
 #include "models/prediction.h"
 #include "tests/support/model_notes.h"
+#include <nlohmann/json.hpp>
+
+#include "pipeline/prediction_report.h"
 #include "pipeline/prediction_runner.h"
 #include "pipeline/series_loading.h"
 
@@ -108,6 +111,11 @@ TEST_CASE("a run without its mpiP report leaves the queueing model fitted to the
                                 [](const qnm::ProcsPrediction& p) { return p.procs == 4; });
   REQUIRE(at4 != runs[0].predictions.end());
   CHECK(std::fabs(at4->total.value_s / 28.63 - 1) < 0.05);  // the model, not the measurement
+  // JSON: fitted on 1, 2, 8, 16; P = 4 measured and named as not fitted.
+  const nlohmann::json json = nlohmann::json::parse(qnm::FormatPredictions(runs, "json", "test"));
+  const nlohmann::json& model = json["series"][0]["model"];
+  CHECK(model["training_procs"] == nlohmann::json({1, 2, 8, 16}));
+  CHECK(model["unprofiled_procs"] == nlohmann::json({4}));
 }
 
 TEST_CASE("without a report at the largest training P, or with fewer than three, the runtime-only model",
