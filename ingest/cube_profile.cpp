@@ -159,15 +159,16 @@ class AnchorReader {
     std::unordered_set<std::ptrdiff_t> nodes;  // the system-tree nodes of class node holding processes
     bool every_process_on_a_node = true;
     for (const pugi::xml_node& group : groups) {
-      std::string type = Text(group, "type");
+      const char* type = group.child("type").text().as_string();  // no copy: one per process
       int process = -1;
       // A process without locations ran nothing: counting it as a rank would
       // make 1,000,000 empty groups a 1,000,000-process run of mean time ~0.
-      if ((type == "process" || type.empty()) && group.child("location")) {
+      if ((std::strcmp(type, "process") == 0 || *type == '\0') && group.child("location")) {
         process = static_cast<int>(profile->process_ranks.size());
         profile->process_ranks.push_back(group.child("rank").text().as_int(process));
         pugi::xml_node above = group.parent();
-        while (above && std::strcmp(above.name(), "systemtreenode") == 0 && Text(above, "class") != "node")
+        while (above && std::strcmp(above.name(), "systemtreenode") == 0 &&
+               std::strcmp(above.child("class").text().as_string(), "node") != 0)
           above = above.parent();
         if (above && std::strcmp(above.name(), "systemtreenode") == 0) nodes.insert(above.offset_debug());
         else every_process_on_a_node = false;
