@@ -28,8 +28,6 @@
 namespace qnm {
 namespace {
 
-const std::string kNoAlias;
-
 // The columns are the rows of the record's field table (record/run_stats_fields.h);
 // libfccp needs their number at compile time.
 constexpr std::size_t kColumnCount = 30;
@@ -78,7 +76,7 @@ class RowBuilder {
   /// time column's unit and the messages; `time_derivation` is the wall time's derivation then.
   void SetAliases(const TableColumnAliases& aliases, const std::string& time_derivation) {
     aliases_ = &aliases;
-    if (aliases.time.empty()) return;
+    if (aliases.HeaderOf("time_s").empty()) return;
     seconds_per_time_unit_ = aliases.seconds_per_time_unit;
     run_.derivations["wall_time_s"] = time_derivation;
   }
@@ -119,12 +117,7 @@ class RowBuilder {
  private:
   /// 'time_s', or 'runtime_ms' (time_s) when the table names it otherwise.
   std::string Named(const std::string& column) const {
-    const std::string* header = !aliases_                ? nullptr
-                                : column == "procs"      ? &aliases_->procs
-                                : column == "time_s"     ? &aliases_->time
-                                : column == "series"     ? &aliases_->series
-                                : column == "app"        ? &aliases_->app
-                                                         : nullptr;
+    const std::string* header = aliases_ ? &aliases_->HeaderOf(column) : nullptr;
     return header && !header->empty() ? "'" + *header + "' (" + column + ")" : "'" + column + "'";
   }
   double NonNegative(const std::string& column, const std::string& value) const {
@@ -225,8 +218,9 @@ std::vector<std::string> CsvHeader(std::string_view text, char separator) {
 std::vector<std::string> UnknownColumns(const std::vector<std::string>& header, const TableColumnAliases& aliases) {
   std::vector<std::string> unknown;
   for (const std::string& name : header)
-    if (!name.empty() && !FindRunStatsField(name) && name != aliases.procs && name != aliases.time &&
-        name != aliases.series && name != aliases.app && std::find(unknown.begin(), unknown.end(), name) == unknown.end())
+    if (!name.empty() && !FindRunStatsField(name) &&
+        std::none_of(aliases.renamed.begin(), aliases.renamed.end(), [&](const auto& r) { return r.second == name; }) &&
+        std::find(unknown.begin(), unknown.end(), name) == unknown.end())
       unknown.push_back(name);
   return unknown;
 }
@@ -395,8 +389,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   std::array<const char*, kColumnCount> names = Columns();
   for (std::size_t c = 0; c < kColumnCount; ++c) {
     const std::string_view column = Columns()[c];
-    const std::string& alias = column == "procs" ? aliases.procs : column == "time_s" ? aliases.time
-                               : column == "series" ? aliases.series : column == "app" ? aliases.app : kNoAlias;
+    const std::string& alias = aliases.HeaderOf(column);
     if (!alias.empty()) names[c] = alias.c_str();
   }
   if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
@@ -491,10 +484,8 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
   if (std::string error; !ResolveTableColumnAliases(keys, &aliases, &error)) throw InputError(path, 1, error);
   auto canonical = [&](const std::string& key) -> std::string {
     if (key.empty()) return key;
-    if (key == aliases.procs) return "procs";
-    if (key == aliases.time) return "time_s";
-    if (key == aliases.series) return "series";
-    if (key == aliases.app) return "app";
+    for (const auto& [ours, header] : aliases.renamed)
+      if (key == header) return ours;
     return key;
   };
   const std::string time_derivation = aliases.TimeDerivation();

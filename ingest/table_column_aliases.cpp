@@ -60,13 +60,6 @@ bool OneOf(const std::string& name, std::initializer_list<std::string_view> name
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-bool IsProcsName(const std::string& header) {
-  return OneOf(Lower(TrimView(header)),
-               {"np", "nprocs", "n_procs", "num_procs", "nproc", "processes", "nprocesses", "num_processes",
-                "mpi_procs", "mpi_processes", "ranks", "nranks", "n_ranks", "num_ranks", "mpi_ranks", "tasks",
-                "ntasks", "p"});
-}
-
 /// Seconds per unit when `header` names a run time ("runtime", "time [ms]", "seconds"), else 0.
 double TimeNameSeconds(const std::string& header) {
   auto [base, unit] = BaseAndUnit(header);
@@ -79,13 +72,30 @@ double TimeNameSeconds(const std::string& header) {
   return SecondsPerUnit(unit);
 }
 
-bool IsSeriesName(const std::string& header) {
-  return OneOf(Lower(TrimView(header)), {"series_name", "name", "experiment"});
-}
+/// Our columns other tables name otherwise, and their other names (compared lower-cased). The time
+/// column is matched by TimeNameSeconds; `app` is looked for only when no series column is found.
+struct OtherNames {
+  const char* column;
+  const char* what;  // for the refusal of two candidates
+  std::initializer_list<std::string_view> names;
+};
 
-bool IsAppName(const std::string& header) {
-  return OneOf(Lower(TrimView(header)), {"application", "code", "program"});
-}
+const OtherNames kOtherNames[] = {
+    {"procs", "number of processes",
+     {"np", "nprocs", "n_procs", "num_procs", "nproc", "processes", "nprocesses", "num_processes", "mpi_procs",
+      "mpi_processes", "ranks", "nranks", "n_ranks", "num_ranks", "mpi_ranks", "tasks", "ntasks", "p"}},
+    {"time_s", "run time", {}},
+    {"series", "series name", {"series_name", "name", "experiment"}},
+    {"app", "application", {"application", "code", "program"}},
+    {"threads", "threads per process",
+     {"nthreads", "num_threads", "omp_threads", "omp_num_threads", "threads_per_proc", "threads_per_process",
+      "threads_per_rank", "threads_per_task", "cpus_per_task"}},
+    {"nodes", "number of nodes", {"nnodes", "n_nodes", "num_nodes", "node_count", "nodes_used"}},
+    {"ranks_per_node", "ranks per node",
+     {"rpn", "ppn", "tasks_per_node", "ntasks_per_node", "procs_per_node", "processes_per_node", "mpi_per_node",
+      "ranks_node"}},
+    {"machine", "machine", {"cluster", "platform"}},
+};
 
 bool Has(const std::vector<std::string>& header, std::initializer_list<std::string_view> names) {
   return std::any_of(header.begin(), header.end(), [&](const std::string& h) { return OneOf(std::string(TrimView(h)), names); });
@@ -109,42 +119,49 @@ bool FindAlias(const std::vector<std::string>& header, const Match& matches, con
 
 }  // namespace
 
+const std::string& TableColumnAliases::HeaderOf(std::string_view column) const {
+  static const std::string kNone;
+  for (const auto& [ours, header] : renamed)
+    if (ours == column) return header;
+  return kNone;
+}
+
 std::string TableColumnAliases::TimeDerivation() const {
+  const std::string& time = HeaderOf("time_s");
   if (time.empty()) return "";
   return "statistics table column '" + time + "'" + (time_unit == "s" ? std::string() : " (" + time_unit + ")");
 }
 
 std::string TableColumnAliases::Note(const std::string& path) const {
   std::string parts;
-  auto add = [&](const std::string& header, const std::string& as) {
-    if (header.empty()) return;
+  for (const auto& [ours, header] : renamed) {
+    const std::string as = ours == "time_s" && time_unit != "s" ? ours + " (" + time_unit + ")" : ours;
     parts += (parts.empty() ? "column '" : ", '") + header + "' read as " + as;
-  };
-  add(procs, "procs");
-  add(time, "time_s" + (time_unit == "s" ? std::string() : " (" + time_unit + ")"));
-  add(series, "series");
-  add(app, "app");
+  }
   return parts.empty() ? "" : path + ": " + parts + " (docs/statistics-table.md, other names)";
 }
 
 bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColumnAliases* aliases,
                                std::string* error) {
   TableColumnAliases out;
-  if (!Has(header, {"procs"}) && !FindAlias(header, IsProcsName, "number of processes", "procs", &out.procs, error))
-    return false;
-  if (!Has(header, {"time_s"})) {
-    auto is_time = [](const std::string& h) { return TimeNameSeconds(h) > 0; };
-    if (!FindAlias(header, is_time, "run time", "time_s", &out.time, error)) return false;
-    if (!out.time.empty()) {
-      out.seconds_per_time_unit = TimeNameSeconds(out.time);
-      const auto [base, unit] = BaseAndUnit(out.time);
+  bool has_series = Has(header, {"series", "app", "benchmark"});
+  for (const OtherNames& other : kOtherNames) {
+    const std::string column = other.column;
+    if (column == "app" ? has_series : Has(header, {other.column})) continue;
+    std::string found;
+    auto matches = [&](const std::string& h) {
+      return column == "time_s" ? TimeNameSeconds(h) > 0 : OneOf(Lower(TrimView(h)), other.names);
+    };
+    if (!FindAlias(header, matches, other.what, column, &found, error)) return false;
+    if (found.empty()) continue;
+    out.renamed.emplace_back(column, found);
+    if (column == "series") has_series = true;
+    if (column == "time_s") {
+      out.seconds_per_time_unit = TimeNameSeconds(found);
+      const auto [base, unit] = BaseAndUnit(found);
       const std::string word = !unit.empty() ? unit : SecondsPerUnit(base) > 0 ? base : "s";
       out.time_unit = out.seconds_per_time_unit == 1.0 ? "s" : word;
     }
-  }
-  if (!Has(header, {"series", "app", "benchmark"})) {
-    if (!FindAlias(header, IsSeriesName, "series name", "series", &out.series, error)) return false;
-    if (out.series.empty() && !FindAlias(header, IsAppName, "application", "app", &out.app, error)) return false;
   }
   *aliases = std::move(out);
   return true;

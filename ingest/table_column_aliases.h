@@ -3,27 +3,32 @@
 // `nprocs,runtime` or `ranks,time [ms]` is what users already have; the record's
 // names (procs, time_s, series) are ours (docs/statistics-table.md). Where a
 // table lacks one of ours, the one header of its own that names the same
-// quantity stands in for it, its unit read from the name (`_ms`, `[min]`, `(s)`);
+// quantity stands in for it, its unit read from the name (`_ms`, `[min]`, `(s)`)
+// (the layout's columns too: `ppn`, `nnodes`, `omp_threads`, so node awareness
+// reaches such tables);
 // two candidates for one column are refused, not guessed between. A table with
 // no series or application column is one series named after its file.
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 namespace qnm {
 
 struct TableColumnAliases {
-  std::string procs;   // the table's header read as procs (empty: it has procs, or nothing to read)
-  std::string time;    // the table's header read as time_s
-  std::string series;  // the table's header read as series
-  std::string app;     // the table's header read as app
+  // (our column, the table's header that stands for it), in the order of our columns: procs,
+  // time_s, series or app, threads, nodes, ranks_per_node, machine.
+  std::vector<std::pair<std::string, std::string>> renamed;
   double seconds_per_time_unit = 1.0;  // the time column's unit: 0.001 for milliseconds
   std::string time_unit = "s";         // as written in the note
 
+  /// The table's header read as our `column`; empty when the table has ours or none.
+  const std::string& HeaderOf(std::string_view column) const;
   /// The record's derivation of its wall time when the time column is an alias: "statistics
   /// table column 'runtime_ms' (ms)"; empty otherwise.
   std::string TimeDerivation() const;
-  /// One line for the reader's notes ("t.csv: column 'nprocs' read as procs, 'runtime_ms' as time_s
-  /// (ms)"); empty when nothing was read under another name.
+  /// One line for the reader's notes ("t.csv: column 'nprocs' read as procs, 'runtime_ms' read as
+  /// time_s (ms) ..."); empty when nothing was read under another name.
   std::string Note(const std::string& path) const;
 };
 
