@@ -10,9 +10,11 @@
 namespace qnm {
 namespace {
 
+/// Lower case, blanks and '-' inside a name as '_' ("Wall time" and "wall-time" are "wall_time").
 std::string Lower(std::string_view text) {
   std::string out;
-  for (char c : text) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : text)
+    out += c == ' ' || c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return out;
 }
 
@@ -25,13 +27,13 @@ std::string_view TrimView(std::string_view text) {
 /// Seconds per unit of a unit word; 0 when it is none.
 double SecondsPerUnit(std::string_view unit) {
   struct Unit {
-    std::array<std::string_view, 5> words;
+    std::array<std::string_view, 7> words;  // "" pads a shorter list (an empty unit is none)
     double seconds;
   };
   static constexpr Unit kUnits[] = {
       {{"s", "sec", "secs", "second", "seconds"}, 1.0},
       {{"ms", "msec", "msecs", "millisecond", "milliseconds"}, 1e-3},
-      {{"us", "usec", "usecs", "microsecond", "microseconds"}, 1e-6},
+      {{"us", "usec", "usecs", "microsecond", "microseconds", "\u00b5s", "\u03bcs"}, 1e-6},  // µs: micro sign, Greek mu
       {{"min", "mins", "minute", "minutes", ""}, 60.0},
       {{"h", "hr", "hrs", "hour", "hours"}, 3600.0},
   };
@@ -43,13 +45,13 @@ double SecondsPerUnit(std::string_view unit) {
 
 /// A header name split into its base and its unit: "time [ms]", "runtime (s)", "elapsed_ms".
 std::pair<std::string, std::string> BaseAndUnit(const std::string& header) {
-  const std::string name = Lower(TrimView(header));
+  const std::string_view trimmed = TrimView(header);
   for (auto [open, close] : {std::pair{'[', ']'}, std::pair{'(', ')'}}) {
-    const std::size_t at = name.rfind(open);
-    if (!name.empty() && name.back() == close && at != std::string::npos)
-      return {std::string(TrimView(std::string_view(name).substr(0, at))),
-              std::string(TrimView(std::string_view(name).substr(at + 1, name.size() - at - 2)))};
+    const std::size_t at = trimmed.rfind(open);
+    if (!trimmed.empty() && trimmed.back() == close && at != std::string_view::npos)
+      return {Lower(TrimView(trimmed.substr(0, at))), Lower(TrimView(trimmed.substr(at + 1, trimmed.size() - at - 2)))};
   }
+  const std::string name = Lower(trimmed);
   const std::size_t underscore = name.rfind('_');
   if (underscore != std::string::npos && SecondsPerUnit(std::string_view(name).substr(underscore + 1)) > 0)
     return {name.substr(0, underscore), name.substr(underscore + 1)};
@@ -82,15 +84,15 @@ struct OtherNames {
 
 const OtherNames kOtherNames[] = {
     {"procs", "number of processes",
-     {"np", "nprocs", "n_procs", "num_procs", "nproc", "processes", "nprocesses", "num_processes", "mpi_procs",
+     {"number_of_processes", "number_of_ranks", "np", "nprocs", "n_procs", "num_procs", "nproc", "processes", "nprocesses", "num_processes", "mpi_procs",
       "mpi_processes", "ranks", "nranks", "n_ranks", "num_ranks", "mpi_ranks", "tasks", "ntasks", "p"}},
     {"time_s", "run time", {}},
     {"series", "series name", {"series_name", "name", "experiment"}},
     {"app", "application", {"application", "code", "program"}},
     {"threads", "threads per process",
-     {"nthreads", "num_threads", "omp_threads", "omp_num_threads", "threads_per_proc", "threads_per_process",
+     {"number_of_threads", "nthreads", "num_threads", "omp_threads", "omp_num_threads", "threads_per_proc", "threads_per_process",
       "threads_per_rank", "threads_per_task", "cpus_per_task"}},
-    {"nodes", "number of nodes", {"nnodes", "n_nodes", "num_nodes", "node_count", "nodes_used"}},
+    {"nodes", "number of nodes", {"number_of_nodes", "nnodes", "n_nodes", "num_nodes", "node_count", "nodes_used"}},
     {"ranks_per_node", "ranks per node",
      {"rpn", "ppn", "tasks_per_node", "ntasks_per_node", "procs_per_node", "processes_per_node", "mpi_per_node",
       "ranks_node"}},

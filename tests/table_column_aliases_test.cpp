@@ -48,6 +48,9 @@ TEST_CASE("other names for procs and the run time, with the unit the name gives"
   CHECK(Resolve({"tasks", "seconds"}).seconds_per_time_unit == 1.0);
   CHECK(Resolve({"procs", "ms"}).seconds_per_time_unit == Approx(1e-3));
   CHECK(Resolve({"procs", "walltime_h"}).seconds_per_time_unit == 3600.0);
+  CHECK(Resolve({"Number of processes", "Wall time (\u00b5s)"}).seconds_per_time_unit == Approx(1e-6));
+  CHECK(Resolve({"Number of processes", "Wall time (\u00b5s)"}).HeaderOf("procs") == "Number of processes");
+  CHECK(Resolve({"procs", "run-time [s]"}).HeaderOf("time_s") == "run-time [s]");
   // Our own names win: an alias is looked for only where the table lacks the column.
   a = Resolve({"procs", "time_s", "runtime", "ranks", "series"});
   CHECK(a.HeaderOf("procs").empty());
