@@ -151,8 +151,9 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
     const std::string column = other.column;
     if (column == "app" ? has_series : Has(header, {other.column})) continue;
     std::string found;
-    auto matches = [&](const std::string& h) {
-      return column == "time_s" ? TimeNameSeconds(h) > 0 : OneOf(Lower(TrimView(h)), other.names);
+    auto matches = [&](const std::string& h) {  // our own name in other case too ("Procs")
+      const std::string lower = Lower(TrimView(h));
+      return column == "time_s" ? TimeNameSeconds(h) > 0 : lower == column || OneOf(lower, other.names);
     };
     if (!FindAlias(header, matches, other.what, column, &found, error)) return false;
     if (found.empty()) continue;

@@ -51,6 +51,12 @@ TEST_CASE("other names for procs and the run time, with the unit the name gives"
   CHECK(Resolve({"Number of processes", "Wall time (\u00b5s)"}).seconds_per_time_unit == Approx(1e-6));
   CHECK(Resolve({"Number of processes", "Wall time (\u00b5s)"}).HeaderOf("procs") == "Number of processes");
   CHECK(Resolve({"procs", "run-time [s]"}).HeaderOf("time_s") == "run-time [s]");
+  // Our own names in another case.
+  a = Resolve({"Series", "Procs", "Time_s", "Ranks_Per_Node"});
+  CHECK(a.HeaderOf("series") == "Series");
+  CHECK(a.HeaderOf("procs") == "Procs");
+  CHECK(a.HeaderOf("time_s") == "Time_s");
+  CHECK(a.HeaderOf("ranks_per_node") == "Ranks_Per_Node");
   // Our own names win: an alias is looked for only where the table lacks the column.
   a = Resolve({"procs", "time_s", "runtime", "ranks", "series"});
   CHECK(a.HeaderOf("procs").empty());
