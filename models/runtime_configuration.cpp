@@ -50,18 +50,20 @@ int LeastBackcastError(const std::vector<double>& errors, int fallback) {
   return fallback;  // every configuration forecast the point alike: nothing to choose by
 }
 
+std::string RuntimeConfigurationChoice::BackcastPercent(int k) const {
+  const double error = backcast_log_error[k];
+  return std::isnan(error) ? "failed" : FormatDouble("%.1f", 100 * std::expm1(error)) + "%";
+}
+
 std::string RuntimeConfigurationChoice::Note() const {
   if (!made) return "";
   std::string note = "configuration chosen for this series: " + chosen;
   if (chosen_index < 0 || std::isnan(backcast_log_error[chosen_index])) return note;
   note += ", whose forecast of P=" + std::to_string(forecast_procs) + " from the runs before it erred " +
-          FormatDouble("%.1f", 100 * std::expm1(backcast_log_error[chosen_index])) + "%";
+          BackcastPercent(chosen_index);
   const std::size_t fallback = kDefaultRuntimeConfiguration;
   if (chosen_index != kDefaultRuntimeConfiguration && fallback < names.size())
-    note += std::isnan(backcast_log_error[fallback])
-                ? "; " + names[fallback] + " (the default) failed"
-                : "; " + names[fallback] + " (the default) " +
-                      FormatDouble("%.1f", 100 * std::expm1(backcast_log_error[fallback])) + "%";
+    note += "; " + names[fallback] + " (the default) " + BackcastPercent(kDefaultRuntimeConfiguration);
   return note + " (" + std::to_string(names.size()) + " configurations tried)";
 }
 

@@ -44,6 +44,8 @@ struct RuntimeConfigurationChoice {
   std::vector<std::string> names;
   std::vector<double> backcast_log_error;  // |log(forecast / measured)| per configuration (NaN: failed)
   std::string Note() const;    // one line for the model's notes
+  /// Configuration k's backcast error as a percentage ("9.2%"), or "failed".
+  std::string BackcastPercent(int k) const;
 };
 
 /// The configuration whose backcast error is least (the earlier of two within 1e-12, NaN skipped);

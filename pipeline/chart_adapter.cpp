@@ -6,7 +6,6 @@
 #include <iostream>
 
 #include "util/input_error.h"
-#include "util/text_format.h"
 
 namespace qnm {
 
@@ -31,14 +30,12 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
     charts.context.caveat.push_back("Runtime model: " + choice.chosen + ",");
     const int chosen = choice.chosen_index, fallback = kDefaultRuntimeConfiguration;
     if (chosen >= 0 && std::isfinite(choice.backcast_log_error[chosen])) {
-      auto percent = [&](int k) { return FormatDouble("%.1f", 100 * std::expm1(choice.backcast_log_error[k])) + "%"; };
       charts.context.caveat.push_back("chosen per series: its forecast of P = " +
                                       std::to_string(choice.forecast_procs) + " from the");
-      charts.context.caveat.push_back("runs before it erred least (" + percent(chosen) +
+      charts.context.caveat.push_back("runs before it erred least (" + choice.BackcastPercent(chosen) +
                                       (chosen == fallback ? ")." : ";"));
       if (chosen != fallback && fallback < static_cast<int>(choice.names.size()))
-        charts.context.caveat.push_back(choice.names[fallback] + ", the default: " +
-                                        (std::isfinite(choice.backcast_log_error[fallback]) ? percent(fallback) : "failed") + ").");
+        charts.context.caveat.push_back(choice.names[fallback] + ", the default: " + choice.BackcastPercent(fallback) + ").");
     }
   }
   charts.interval_level = model.level;
