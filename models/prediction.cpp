@@ -544,6 +544,14 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   return p;
 }
 
+std::vector<ProcsObservation> SeriesModel::Measured() const {
+  std::vector<ProcsObservation> out = training;
+  if (unprofiled.empty()) return out;
+  out.insert(out.end(), unprofiled.begin(), unprofiled.end());
+  std::sort(out.begin(), out.end(), [](const ProcsObservation& a, const ProcsObservation& b) { return a.procs < b.procs; });
+  return out;
+}
+
 bool UsesQueueingModel(const Series& series, const std::vector<int>& train_procs) {
   std::vector<const RunGroup*> training;
   std::vector<const RunStats*> profiled;
@@ -604,10 +612,8 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
     m.kind = ModelKind::kRuntimeOnly;
     m.summary.notes.push_back("decomposition failed for a training process count: runtime-only model");
     // The runtime-only model fits every measured time, the unprofiled ones too.
-    m.training.insert(m.training.end(), m.unprofiled.begin(), m.unprofiled.end());
+    m.training = m.Measured();
     m.unprofiled.clear();
-    std::sort(m.training.begin(), m.training.end(),
-              [](const ProcsObservation& a, const ProcsObservation& b) { return a.procs < b.procs; });
   }
   for (const RunDecomposition& d : m.decompositions)
     for (const std::string& flag : d.flags)

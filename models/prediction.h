@@ -171,6 +171,8 @@ struct SeriesModel {
   mva::Options mva;
 
   ProcsPrediction Predict(int procs) const;
+  /// Every measured training process count, sorted by P: `training` and `unprofiled`.
+  std::vector<ProcsObservation> Measured() const;
 };
 
 /// Fits `series` on the process counts in `train_procs` (all when empty).

@@ -50,12 +50,7 @@ SeriesPrediction FitOne(const Series& series, const PredictionOptions& options,
   if (!FitSeriesModel(series, {}, options, &r.model, &error, runs_read)) throw InputError("", 0, error);
   // Fitted on every process count: its training observations are ObserveSeries' (the same
   // groups, machine and medians), so they are not computed again.
-  r.observed = r.model.training;
-  if (!r.model.unprofiled.empty()) {  // measured, not fitted (a queueing model's unprofiled P)
-    r.observed.insert(r.observed.end(), r.model.unprofiled.begin(), r.model.unprofiled.end());
-    std::sort(r.observed.begin(), r.observed.end(),
-              [](const ProcsObservation& a, const ProcsObservation& b) { return a.procs < b.procs; });
-  }
+  r.observed = r.model.Measured();  // the unprofiled P too: measured, not fitted
   return r;
 }
 
