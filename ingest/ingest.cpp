@@ -128,7 +128,6 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text, const Ingest
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(found.path, text)) continue;
     ReaderOutput output = reader.read(input);
-    notes->insert(notes->end(), output.readings.begin(), output.readings.end());
     notes->insert(notes->end(), output.notes.begin(), output.notes.end());
     readings->insert(readings->end(), output.readings.begin(), output.readings.end());
     // One validation path for every reader (util/plausible_range.h, parts
@@ -208,6 +207,7 @@ std::string IngestSummary::Report() const {
   if (files_beside_runs > 0)
     out << "; " << files_beside_runs << " info/env/host files beside runs (" << files_beside_used << " used)";
   out << "\n";
+  for (const std::string& note : readings) out << "  note: " << note << "\n";
   for (const std::string& note : notes) out << "  note: " << note << "\n";
   for (const std::string& warning : warnings) out << "  warning: " << warning << "\n";
   std::map<std::string, int> by_kind;

@@ -42,7 +42,7 @@ struct IngestSummary {
   DuplicateSummary duplicates;      // the same measurement read from several files (duplicate_runs.h)
   std::vector<std::string> notes;   // pairs refused, info files not used, duplicates counted once
   // How the readers read a file: a table's columns under other names, a table that is one series
-  // named after its file (also at the head of `notes`).
+  // named after its file (Report() lists them before `notes`).
   std::vector<std::string> readings;
   std::vector<std::string> warnings;  // repetitions that spread more than their series' noise (repetition_spread.h)
   std::vector<SkippedFile> skipped;

@@ -399,10 +399,9 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   try {
     CsvReader<Separator> reader(path, text.data(), text.data() + text.size());
     ReadHeader(reader, names, std::make_index_sequence<kColumnCount>());
-    auto has = [&](std::string_view column) {
-      for (std::size_t c = 0; c < kColumnCount; ++c)
-        if (column == Columns()[c]) return reader.has_column(names[c]);
-      return false;
+    auto has = [&](const char* column) {  // ours, under the table's name for it
+      const std::string& alias = aliases.HeaderOf(column);
+      return reader.has_column(alias.empty() ? column : alias.c_str());
     };
     if (!has("procs") || !has("time_s"))
       throw InputError(path, 1, "a statistics table needs the columns procs and time_s (or names such as nprocs, "
@@ -483,7 +482,6 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
   TableColumnAliases aliases;
   if (std::string error; !ResolveTableColumnAliases(keys, &aliases, &error)) throw InputError(path, 1, error);
   auto canonical = [&](const std::string& key) -> std::string {
-    if (key.empty()) return key;
     for (const auto& [ours, header] : aliases.renamed)
       if (key == header) return ours;
     return key;

@@ -70,9 +70,7 @@ std::string InputsSection(const Study& study) {
     for (const SkippedFile& f : in.skipped) html += "<tr>" + Text(f.path) + Text(f.reason) + "</tr>\n";
     html += "</tbody></table>\n";
   }
-  for (const std::string& note : in.notes)  // how a table was read is in the line above already
-    if (std::find(in.readings.begin(), in.readings.end(), note) == in.readings.end())
-      html += "<p class=\"note\">note: " + EscapeHtml(note) + "</p>\n";
+  for (const std::string& note : in.notes) html += "<p class=\"note\">note: " + EscapeHtml(note) + "</p>\n";
   for (const std::string& warning : in.warnings)
     html += "<p class=\"warn\">warning: " + EscapeHtml(warning) + "</p>\n";
   for (const std::string& note : study.notes) html += "<p class=\"warn\">" + EscapeHtml(note) + "</p>\n";
