@@ -121,6 +121,18 @@ std::string ContentDigest(std::string_view bytes) {
   return std::string(text) + ":" + std::to_string(bytes.size());
 }
 
+// Readings that many files share (every perflog of a campaign read through one variable) once,
+// with their count: "21 files: ReFrame perflog: run time from performance variable 'total_time' [s]".
+std::vector<std::string> CollapseRepeats(const std::vector<std::string>& readings) {
+  std::vector<std::string> order;
+  std::map<std::string, int> count;
+  for (const std::string& reading : readings)
+    if (count[reading]++ == 0) order.push_back(reading);
+  for (std::string& reading : order)
+    if (count[reading] > 1) reading = std::to_string(count[reading]) + " files: " + reading;
+  return order;
+}
+
 IngestedFile ReadOne(const FoundFile& found, std::string_view text, const IngestOptions& options,
                      std::vector<std::string>* notes, std::vector<std::string>* readings,
                      TableRowFilter* table_filter) {
@@ -326,7 +338,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     std::vector<RunStats> runs = Combine(std::move(files), start, &sum);
     ApplyUserLayout(options.selection, &runs);
     sum.notes.insert(sum.notes.begin(), reader_notes.begin(), reader_notes.end());
-    sum.readings = std::move(readings);
+    sum.readings = CollapseRepeats(readings);
     if (sum_dropped > 0)
       sum.notes.push_back(std::to_string(sum_dropped) + " table rows of series not matching '" +
                           options.series_filter + "' skipped as read");

@@ -58,6 +58,8 @@ bool SniffArmPerformanceReport(const std::string& path, std::string_view text); 
 ReaderOutput ReadArmPerformanceReport(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
+bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp
+ReaderOutput ReadReframePerflog(const ReaderInput& input);
 
 /// Every reader, in the order they are offered a file.
 const std::vector<Reader>& ReaderTable();

@@ -220,7 +220,8 @@ std::vector<std::string> ExplainSeriesIdentity(const Series& series) {
            Derivation(run, "threads_per_proc", "no file states it (1 assumed)"));
       note("machine " + (run.machine.empty() ? std::string("(unknown)") : run.machine.str()),
            Derivation(run, "machine", "no file names a host or machine"));
-      if (!run.variant.empty()) note("configuration " + run.variant, "run-configuration words of the file name");
+      if (!run.variant.empty())
+        note("configuration " + run.variant, Derivation(run, "variant", "run-configuration words of the file name"));
     }
   std::vector<std::string> lines;
   for (const auto& [key, sources] : origins)

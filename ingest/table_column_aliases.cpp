@@ -1,11 +1,12 @@
 #include "ingest/table_column_aliases.h"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <filesystem>
 #include <string_view>
 #include <utility>
+
+#include "ingest/time_units.h"
 
 namespace qnm {
 namespace {
@@ -24,25 +25,6 @@ std::string_view TrimView(std::string_view text) {
   return text;
 }
 
-/// Seconds per unit of a unit word; 0 when it is none.
-double SecondsPerUnit(std::string_view unit) {
-  struct Unit {
-    std::array<std::string_view, 7> words;  // "" pads a shorter list (an empty unit is none)
-    double seconds;
-  };
-  static constexpr Unit kUnits[] = {
-      {{"s", "sec", "secs", "second", "seconds"}, 1.0},
-      {{"ms", "msec", "msecs", "millisecond", "milliseconds"}, 1e-3},
-      {{"us", "usec", "usecs", "microsecond", "microseconds", "\u00b5s", "\u03bcs"}, 1e-6},  // µs: micro sign, Greek mu
-      {{"min", "mins", "minute", "minutes", ""}, 60.0},
-      {{"h", "hr", "hrs", "hour", "hours"}, 3600.0},
-  };
-  if (unit.empty()) return 0.0;
-  for (const Unit& u : kUnits)
-    if (std::find(u.words.begin(), u.words.end(), unit) != u.words.end()) return u.seconds;
-  return 0.0;
-}
-
 /// A header name split into its base and its unit: "time [ms]", "runtime (s)", "elapsed_ms".
 std::pair<std::string, std::string> BaseAndUnit(const std::string& header) {
   const std::string_view trimmed = TrimView(header);
@@ -53,7 +35,7 @@ std::pair<std::string, std::string> BaseAndUnit(const std::string& header) {
   }
   const std::string name = Lower(trimmed);
   const std::size_t underscore = name.rfind('_');
-  if (underscore != std::string::npos && SecondsPerUnit(std::string_view(name).substr(underscore + 1)) > 0)
+  if (underscore != std::string::npos && SecondsPerTimeUnit(std::string_view(name).substr(underscore + 1)) > 0)
     return {name.substr(0, underscore), name.substr(underscore + 1)};
   return {name, ""};
 }
@@ -65,13 +47,13 @@ bool OneOf(const std::string& name, std::initializer_list<std::string_view> name
 /// Seconds per unit when `header` names a run time ("runtime", "time [ms]", "seconds"), else 0.
 double TimeNameSeconds(const std::string& header) {
   auto [base, unit] = BaseAndUnit(header);
-  if (unit.empty() && SecondsPerUnit(base) > 0 && base.size() > 1) return SecondsPerUnit(base);  // "seconds", "ms"
+  if (unit.empty() && SecondsPerTimeUnit(base) > 0 && base.size() > 1) return SecondsPerTimeUnit(base);  // "seconds", "ms"
   if (!OneOf(base, {"time", "runtime", "run_time", "wall_time", "walltime", "wallclock", "wall_clock",
                     "wall_clock_time", "wallclock_time", "elapsed", "elapsed_time", "execution_time", "exec_time",
                     "total_time", "time_total"}))
     return 0.0;
   if (unit.empty()) return 1.0;
-  return SecondsPerUnit(unit);
+  return SecondsPerTimeUnit(unit);
 }
 
 /// Our columns other tables name otherwise, and their other names (compared lower-cased). The time
@@ -162,7 +144,7 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
     if (column == "time_s") {
       out.seconds_per_time_unit = TimeNameSeconds(found);
       const auto [base, unit] = BaseAndUnit(found);
-      const std::string word = !unit.empty() ? unit : SecondsPerUnit(base) > 0 ? base : "s";
+      const std::string word = !unit.empty() ? unit : SecondsPerTimeUnit(base) > 0 ? base : "s";
       out.time_unit = out.seconds_per_time_unit == 1.0 ? "s" : word;
     }
   }

@@ -1,0 +1,566 @@
+// ReFrame performance logs (docs/formats/reframe-perflog.md): the files a
+// ReFrame campaign writes under perflogs/<system>/<partition>/<test>.log,
+// one line per run (ReFrame >= 4: a header line names the fields, all
+// performance variables on one line as <var>_value, <var>_unit, ...) or one
+// line per performance variable (ReFrame 3, and 4's compatibility mode:
+// "time|reframe 3.x|<test> on <system>:<partition> using <environ>|jobid=N|
+// <var>=<value>|<unit>|ref=...|<tags>"). Each job is one run; its run time is
+// the performance variable measured in a time unit (or the one --metric names).
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "ingest/readers.h"
+#include "ingest/text_lines.h"
+#include "ingest/time_units.h"
+#include "util/input_error.h"
+#include "util/text_format.h"
+
+namespace qnm {
+namespace {
+
+/// One performance variable of one run: "total_time" = 322.36 "s".
+struct PerfValue {
+  std::string name;
+  std::string value;  // as written: a number, or None/null for a failed run
+  std::string unit;
+};
+
+/// One job of the log, whatever the layout: its named fields and its performance variables.
+struct PerflogJob {
+  int line = 0;                                // the job's first line in the file
+  std::map<std::string, std::string> fields;   // lower-case field name -> value ("num_tasks" -> "112")
+  std::vector<std::string> tags;               // bare tags ("Al3x3", "example")
+  std::vector<PerfValue> perf;
+};
+
+std::string Lower(std::string_view text) {
+  std::string out;
+  for (char c : text) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+std::vector<std::string_view> Split(std::string_view line, char separator) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= line.size(); ++i)
+    if (i == line.size() || line[i] == separator) {
+      out.push_back(Trim(line.substr(start, i - start)));
+      start = i + 1;
+    }
+  return out;
+}
+
+/// ReFrame writes an absent value as None (Python) or null (JSON).
+bool IsAbsent(std::string_view value) {
+  std::string lower = Lower(value);
+  return lower.empty() || lower == "none" || lower == "null" || lower == "nan";
+}
+
+/// The separator of a ReFrame >= 4 header line: the one that splits off a field
+/// "job_completion_time" and at least one "<var>_value"; 0 when the line is none.
+char HeaderSeparator(std::string_view line) {
+  for (char separator : {'|', ',', ';', '\t'}) {
+    bool completion = false, value = false;
+    for (std::string_view field : Split(line, separator)) {
+      completion = completion || field == "job_completion_time";
+      value = value || (EndsWith(field, "_value") && field.size() > 6) || field == "perf_var=perf_value perf_unit";
+    }
+    if (completion && value) return separator;
+  }
+  return 0;
+}
+
+/// A ReFrame 3 line: "<time>|reframe <version>|<check info>|jobid=<id>|...".
+bool IsVersion3Line(std::string_view line) {
+  std::vector<std::string_view> fields = Split(line, '|');
+  return fields.size() >= 5 && StartsWith(fields[1], "reframe ") &&
+         std::any_of(fields.begin(), fields.end(), [](std::string_view f) { return StartsWith(f, "jobid="); });
+}
+
+std::string_view FirstLine(std::string_view text) {
+  for (std::string_view line : SplitLines(text.substr(0, std::min<std::size_t>(text.size(), 1 << 16))))
+    if (!Trim(line).empty()) return Trim(line);
+  return {};
+}
+
+/// Layout names a tag or key=value field may carry beside the performance variable.
+bool IsLayoutKey(const std::string& key) {
+  static const char* kKeys[] = {"num_tasks", "num_procs", "procs", "nprocs", "np", "tasks", "ntasks", "ranks",
+                                "num_nodes", "nodes", "num_tasks_per_node", "tasks_per_node", "ranks_per_node",
+                                "num_cpus_per_task", "cpus_per_task", "omp_num_threads", "num_threads", "threads",
+                                "omp", "mpi", "jobid"};
+  return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
+}
+
+/// "name=value" with a non-empty name; false otherwise.
+bool SplitKeyValue(std::string_view field, std::string* key, std::string* value) {
+  std::size_t eq = field.find('=');
+  if (eq == std::string_view::npos || eq == 0) return false;
+  *key = std::string(Trim(field.substr(0, eq)));
+  *value = std::string(Trim(field.substr(eq + 1)));
+  return true;
+}
+
+/// Tags "Al3x3,num_nodes=2,num_procs=112": key=value items into `fields`, the others into `tags`.
+void ReadTags(std::string_view text, PerflogJob* job) {
+  for (std::string_view item : Split(text, ',')) {
+    std::string key, value;
+    if (SplitKeyValue(item, &key, &value)) job->fields.emplace(Lower(key), value);
+    else if (!item.empty() && !IsAbsent(item)) job->tags.emplace_back(item);
+  }
+}
+
+/// "<test> on <system>:<partition> using <environ>" (ReFrame 3 check_info).
+void ReadCheckInfo(std::string_view info, PerflogJob* job) {
+  std::size_t on = info.find(" on "), using_at = info.rfind(" using ");
+  if (on == std::string_view::npos) {
+    job->fields.emplace("name", std::string(info));
+    return;
+  }
+  job->fields.emplace("name", std::string(Trim(info.substr(0, on))));
+  std::size_t end = using_at != std::string_view::npos && using_at > on ? using_at : info.size();
+  std::string_view place = Trim(info.substr(on + 4, end - on - 4));
+  std::size_t colon = place.find(':');
+  job->fields.emplace("system", std::string(place.substr(0, colon)));
+  if (colon != std::string_view::npos) job->fields.emplace("partition", std::string(place.substr(colon + 1)));
+  if (end < info.size()) job->fields.emplace("environ", std::string(Trim(info.substr(end + 7))));
+}
+
+/// "copy_bw=21116.7 MB/s" (a compatibility-mode perf_var column): name, value, unit.
+PerfValue ReadPerfVarField(std::string_view text) {
+  PerfValue perf;
+  std::string key, rest;
+  if (!SplitKeyValue(text, &key, &rest)) return perf;
+  perf.name = key;
+  std::size_t space = rest.find(' ');
+  perf.value = rest.substr(0, space);
+  if (space != std::string::npos) perf.unit = std::string(Trim(std::string_view(rest).substr(space + 1)));
+  return perf;
+}
+
+/// The jobs of a ReFrame >= 4 log (header line first).
+std::vector<PerflogJob> ReadHeaderLog(const std::string& path, const std::vector<std::string_view>& lines) {
+  std::vector<PerflogJob> jobs;
+  std::vector<std::string> header;
+  char separator = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = Trim(lines[i]);
+    if (line.empty()) continue;
+    if (char s = HeaderSeparator(line)) {  // the first header, or a later one after a format change
+      separator = s;
+      header.clear();
+      for (std::string_view field : Split(line, separator)) header.emplace_back(field);
+      continue;
+    }
+    std::vector<std::string_view> fields = Split(line, separator);
+    if (fields.size() != header.size() &&
+        !(fields.size() == header.size() + 1 && fields.back().empty()))  // a trailing separator
+      throw InputError(path, static_cast<int>(i + 1), std::to_string(fields.size()) + " fields where the header has " +
+                                                          std::to_string(header.size()));
+    PerflogJob job;
+    job.line = static_cast<int>(i + 1);
+    for (std::size_t k = 0; k < header.size(); ++k) {
+      const std::string& name = header[k];
+      std::string_view value = fields[k];
+      if (name == "perf_var=perf_value perf_unit") {
+        PerfValue perf = ReadPerfVarField(value);
+        if (!perf.name.empty()) job.perf.push_back(perf);
+      } else if (EndsWith(name, "_value") && name.size() > 6) {
+        std::string var = name.substr(0, name.size() - 6);
+        auto unit = std::find(header.begin(), header.end(), var + "_unit");
+        job.perf.push_back({var, std::string(value),
+                            unit == header.end() ? std::string() : std::string(fields[unit - header.begin()])});
+      } else if (name == "tags") {
+        ReadTags(value, &job);
+      } else {
+        job.fields.emplace(Lower(name), std::string(value));
+      }
+    }
+    if (job.fields.count("info") && !job.fields.count("display_name")) {
+      // "<display name> /<hash> @<system>:<partition>+<environ>"
+      const std::string& info = job.fields["info"];
+      std::size_t at = info.rfind(" @");
+      std::string name = info.substr(0, at);
+      std::size_t hash = name.rfind(" /");
+      job.fields.emplace("display_name", name.substr(0, hash));
+      if (at != std::string::npos) {
+        std::string place = info.substr(at + 2);
+        std::size_t colon = place.find(':'), plus = place.find('+');
+        job.fields.emplace("system", place.substr(0, colon));
+        if (colon != std::string::npos)
+          job.fields.emplace("partition", place.substr(colon + 1, plus == std::string::npos ? std::string::npos
+                                                                                            : plus - colon - 1));
+        if (plus != std::string::npos) job.fields.emplace("environ", place.substr(plus + 1));
+      }
+    }
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+/// The jobs of a ReFrame 3 log: lines of one job (same time stamp, test and job id) merged.
+std::vector<PerflogJob> ReadVersion3Log(const std::string& path, const std::vector<std::string_view>& lines) {
+  std::vector<PerflogJob> jobs;
+  std::map<std::string, std::size_t> job_of_key;  // "<time>|<check info>|<jobid>" -> index in jobs
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = Trim(lines[i]);
+    if (line.empty()) continue;
+    const int line_number = static_cast<int>(i + 1);
+    std::vector<std::string_view> fields = Split(line, '|');
+    if (!IsVersion3Line(line))
+      throw InputError(path, line_number, "not a ReFrame 3 performance log line (<time>|reframe <version>|<test> on "
+                                          "<system>:<partition> using <environ>|jobid=<id>|<var>=<value>|...)");
+    PerflogJob line_job;
+    line_job.line = line_number;
+    line_job.fields.emplace("job_completion_time", std::string(fields[0]));
+    line_job.fields.emplace("version", std::string(fields[1]));
+    ReadCheckInfo(fields[2], &line_job);
+    PerfValue perf;
+    bool unit_seen = false;
+    for (std::size_t k = 3; k < fields.size(); ++k) {
+      std::string_view field = fields[k];
+      std::string key, value;
+      if (StartsWith(field, "ref=")) continue;  // "ref=0 (l=None, u=None)": the test's reference
+      if (field.find(',') != std::string_view::npos) {
+        ReadTags(field, &line_job);
+      } else if (SplitKeyValue(field, &key, &value)) {
+        if (IsLayoutKey(Lower(key)) || !perf.name.empty()) line_job.fields.emplace(Lower(key), value);
+        else perf = {key, value, ""};
+      } else if (!perf.name.empty() && !unit_seen) {
+        perf.unit = std::string(field);  // the unit follows the value (ReFrame 3) or its reference (3.7)
+        unit_seen = true;
+      } else if (!field.empty()) {
+        ReadTags(field, &line_job);
+      }
+    }
+    if (perf.name.empty())
+      throw InputError(path, line_number, "no <variable>=<value> field (the performance variable of the line)");
+    const std::string key = std::string(fields[0]) + "|" + std::string(fields[2]) + "|" + line_job.fields["jobid"];
+    auto [it, added] = job_of_key.emplace(key, jobs.size());
+    if (added) jobs.push_back(std::move(line_job));
+    PerflogJob& job = jobs[it->second];
+    for (auto& [name, text] : line_job.fields) job.fields.emplace(name, text);
+    for (const std::string& tag : line_job.tags)
+      if (std::find(job.tags.begin(), job.tags.end(), tag) == job.tags.end()) job.tags.push_back(tag);
+    if (std::any_of(job.perf.begin(), job.perf.end(), [&](const PerfValue& p) { return p.name == perf.name; }))
+      throw InputError(path, line_number, "performance variable '" + perf.name + "' twice for one job");
+    job.perf.push_back(perf);
+  }
+  return jobs;
+}
+
+/// How strongly a performance variable's name says it is the run's wall-clock time.
+int RunTimeRank(const std::string& name) {
+  std::string lower = Lower(name);
+  auto has = [&](const char* word) { return lower.find(word) != std::string::npos; };
+  if (has("wall") || has("clock") || has("elapsed") || has("total")) return 3;
+  if (has("runtime") || has("run_time") || has("execution")) return 2;
+  if (has("time")) return 1;
+  return 0;
+}
+
+/// Names compared as a user types them: case, blanks, '-' and '_' aside.
+std::string Comparable(const std::string& name) {
+  std::string out;
+  for (char c : name)
+    if (c != ' ' && c != '_' && c != '-') out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// The performance variable that is the run time: the one --metric names, else the one
+/// logged in a time unit whose name says wall-clock time most clearly.
+std::string ChooseRunTimeVariable(const std::string& path, const std::vector<PerflogJob>& jobs,
+                                  const std::string& metric) {
+  std::vector<std::pair<std::string, std::string>> variables;  // (name, unit), first seen order
+  for (const PerflogJob& job : jobs)
+    for (const PerfValue& perf : job.perf)
+      if (std::none_of(variables.begin(), variables.end(), [&](const auto& v) { return v.first == perf.name; }))
+        variables.emplace_back(perf.name, perf.unit);
+  auto list = [&](bool time_only) {
+    std::string out;
+    for (const auto& [name, unit] : variables)
+      if (!time_only || (SecondsPerTimeUnit(Lower(unit)) > 0 && RunTimeRank(name) > 0)) out += (out.empty() ? "" : ", ") + name + " [" + unit + "]";
+    return out;
+  };
+  if (!metric.empty()) {
+    for (const auto& [name, unit] : variables)
+      if (Comparable(name) == Comparable(metric)) return name;
+    throw InputError(path, 0, "no performance variable '" + metric + "' (the log has " + list(false) + ")");
+  }
+  int best_rank = -1;
+  std::vector<std::string> best;
+  for (const auto& [name, unit] : variables) {
+    int rank = RunTimeRank(name);
+    if (SecondsPerTimeUnit(Lower(unit)) <= 0 || rank == 0) continue;  // a latency in us is no run time
+    if (rank > best_rank) best.clear(), best_rank = rank;
+    if (rank == best_rank) best.push_back(name);
+  }
+  if (best.empty())
+    throw InputError(path, 0, "no performance variable names a run time in a time unit (the log has " + list(false) +
+                                  "); name the run time with --metric");
+  if (best.size() > 1)
+    throw InputError(path, 0, "several performance variables could be the run time (" + list(true) +
+                                  "); name one with --metric");
+  return best.front();
+}
+
+std::optional<long long> PositiveInteger(const PerflogJob& job, std::initializer_list<const char*> keys,
+                                         std::string* which) {
+  for (const char* key : keys) {
+    auto it = job.fields.find(key);
+    if (it == job.fields.end() || IsAbsent(it->second)) continue;
+    auto number = ParseInteger(it->second);
+    if (number && *number > 0) {
+      *which = key;
+      return number;
+    }
+  }
+  return std::nullopt;
+}
+
+/// "%tasks=16 %cpus_per_task=2" parameters of a ReFrame >= 4 display name.
+std::map<std::string, std::string> DisplayNameParameters(const std::string& display_name) {
+  std::map<std::string, std::string> out;
+  for (std::string_view word : SplitWhitespace(display_name)) {
+    std::string key, value;
+    if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value)) out.emplace(Lower(key), value);
+  }
+  return out;
+}
+
+bool IsProcessCountKey(const std::string& key) {
+  return IsProcessCountName(key) || key == "num_tasks" || key == "tasks" || key == "ntasks" || key == "mpi";
+}
+bool IsThreadCountKey(const std::string& key) {
+  return key == "num_cpus_per_task" || key == "cpus_per_task" || key == "omp_num_threads" || key == "num_threads" ||
+         key == "threads" || key == "omp";
+}
+bool IsNodeCountKey(const std::string& key) { return key == "num_nodes" || key == "nodes" || key == "n"; }
+
+/// The number after a word of a '_'-separated name: "N_1_MPI_16_OMP_1" -> N = 1, MPI = 16.
+std::optional<long long> NumberAfterWord(const std::vector<std::string_view>& words, std::string_view word) {
+  for (std::size_t k = 0; k + 1 < words.size(); ++k)
+    if (words[k] == word) return ParseInteger(words[k + 1]);
+  return std::nullopt;
+}
+
+/// The test's name without what changes from run to run of a scaling study: the display
+/// name's process, thread and node parameters, and in a ReFrame 3 name the '_'-separated
+/// numbers equal to the run's processes, ranks per node, nodes or threads (CASTEP_.._112_56)
+/// and the words before them (N_1_MPI_16_OMP_1).
+std::string SeriesName(const std::string& name, const RunStats& run) {
+  std::string out;
+  if (name.find(" %") != std::string::npos) {  // ReFrame >= 4 display name
+    for (std::string_view word : SplitWhitespace(name)) {
+      std::string key, value;
+      if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value) &&
+          (IsProcessCountKey(Lower(key)) || IsThreadCountKey(Lower(key)) || IsNodeCountKey(Lower(key))))
+        continue;
+      out += (out.empty() ? "" : " ") + std::string(word);
+    }
+    return out;
+  }
+  std::vector<std::string_view> words;
+  std::vector<std::string_view> all = Split(name, '_');
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    std::string lower = Lower(all[k]);
+    if ((lower == "n" || lower == "mpi" || lower == "omp") && k + 1 < all.size() && ParseInteger(all[k + 1])) {
+      ++k;  // N_1_MPI_16_OMP_1: the hackathon naming of a run's layout
+      continue;
+    }
+    words.push_back(all[k]);
+  }
+  auto is = [&](std::size_t k, int count) {
+    auto number = ParseInteger(words[k]);
+    return count > 0 && number && *number == count;
+  };
+  // The run's size closes the name as "_<procs>", "_<nodes>", "_<procs>_<ranks per node>" or
+  // "_<nodes>_<ranks per node>" (Castep_Al3x3_.._112_56, Openfoam_Mbike_16). Only these: in
+  // Cp2k_H2O_256_8 at 8 nodes and P = 256, the 256 is the molecule count every run shares.
+  std::size_t end = words.size();
+  if (words.size() < all.size()) {
+    // the layout is named by N_/MPI_/OMP_ words: a number closing the name is the name's own
+  } else if (end >= 3 && is(end - 1, run.ranks_per_node) && (is(end - 2, run.procs) || is(end - 2, run.nodes)))
+    end -= 2;
+  else if (end >= 2 && (is(end - 1, run.procs) || is(end - 1, run.nodes)))
+    end -= 1;
+  for (std::size_t k = 0; k < end; ++k) out += (out.empty() ? "" : "_") + std::string(words[k]);
+  while (!out.empty() && out.back() == '_') out.pop_back();
+  return out.empty() ? name : out;
+}
+
+RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValue& time,
+                  const std::string& version_word) {
+  RunStats run;
+  run.sources.push_back(path);
+  run.origin = "line " + std::to_string(job.line);
+  auto field = [&](const char* key) {
+    auto it = job.fields.find(key);
+    return it == job.fields.end() || IsAbsent(it->second) ? std::string() : it->second;
+  };
+  std::string name = field("display_name");
+  if (name.empty()) name = field("name");
+  if (name.empty()) name = field("short_name");
+  if (name.empty()) name = BaseName(path);
+  const std::map<std::string, std::string> parameters = DisplayNameParameters(name);
+  std::vector<std::string_view> words = Split(name, '_');
+
+  // Processes: ReFrame's num_tasks, a key=value field or tag, a display-name parameter, the name.
+  std::string which;
+  std::optional<long long> procs =
+      PositiveInteger(job, {"num_tasks", "num_procs", "procs", "nprocs", "np", "tasks", "ntasks", "ranks"}, &which);
+  std::string how = "ReFrame perflog field " + which;
+  if (!procs)
+    for (const auto& [key, value] : parameters)
+      if (IsProcessCountKey(key) && (procs = ParseInteger(value)) && *procs > 0) {
+        how = "ReFrame display name parameter %" + key;
+        break;
+      }
+  std::optional<long long> name_nodes = NumberAfterWord(words, "N"), name_mpi = NumberAfterWord(words, "MPI");
+  if (!procs && name_mpi && *name_mpi > 0) {
+    if (name_nodes && *name_nodes > 1)
+      throw InputError(path, job.line, "the test name says N_" + std::to_string(*name_nodes) + "_MPI_" +
+                                           std::to_string(*name_mpi) + " but not whether MPI counts processes in all "
+                                           "or per node; give the runs as a table (procs, nodes)");
+    procs = name_mpi;
+    how = "ReFrame test name MPI_" + std::to_string(*name_mpi) + " on one node";
+  }
+  if (!procs || *procs > (1LL << 30))
+    throw InputError(path, job.line, "no process count: no num_tasks field, num_procs tag or %tasks parameter");
+  run.procs = static_cast<int>(*procs);
+  run.derivations["procs"] = how;
+
+  // Threads per process: OMP_NUM_THREADS (env_vars, a tag), num_cpus_per_task, a parameter, OMP_<k>.
+  std::optional<long long> threads;
+  std::string env = field("env_vars");
+  std::size_t omp = env.find("OMP_NUM_THREADS");
+  if (omp != std::string::npos) {
+    std::size_t digit = env.find_first_of("0123456789", omp + 15);
+    if (digit != std::string::npos && digit < omp + 22) {
+      threads = ParseInteger(std::string_view(env).substr(digit, env.find_first_not_of("0123456789", digit) - digit));
+      which = "env_vars OMP_NUM_THREADS";
+    }
+  }
+  if (!threads || *threads <= 0)
+    if ((threads = PositiveInteger(job, {"omp_num_threads", "num_threads", "threads", "omp", "num_cpus_per_task"},
+                                   &which)))
+      which = "field " + which;
+  if (!threads)
+    for (const auto& [key, value] : parameters)
+      if (IsThreadCountKey(key) && (threads = ParseInteger(value)) && *threads > 0) {
+        which = "display name parameter %" + key;
+        break;
+      }
+  if (!threads) {
+    threads = NumberAfterWord(words, "OMP");
+    which = "test name OMP_<k>";
+  }
+  if (threads && *threads > 0 && *threads <= 1 << 20) {
+    run.threads_per_proc = static_cast<int>(*threads);
+    run.derivations["threads_per_proc"] = "ReFrame perflog " + which;
+  }
+
+  // Nodes: num_nodes, the job's node list, N_<n> of the name; ranks per node: num_tasks_per_node.
+  std::optional<long long> per_node = PositiveInteger(job, {"num_tasks_per_node", "tasks_per_node"}, &which);
+  if (per_node && *per_node <= run.procs) {
+    run.SetRanksPerNode(static_cast<int>(*per_node), "ReFrame perflog field " + which);
+  } else if (auto nodes = PositiveInteger(job, {"num_nodes", "nodes"}, &which); nodes && *nodes <= run.procs) {
+    run.SetNodes(static_cast<int>(*nodes), "ReFrame perflog field " + which);
+  } else if (std::string list = field("job_nodelist"); !list.empty() && list.front() == '[') {
+    // Python list repr "['nid001', 'nid002']"
+    for (std::string_view host : Split(std::string_view(list).substr(1, list.size() - 2), ',')) {
+      std::string_view bare = Trim(host);
+      if (bare.size() >= 2 && (bare.front() == '\'' || bare.front() == '"')) bare = bare.substr(1, bare.size() - 2);
+      if (!bare.empty()) run.hosts.emplace_back(bare);
+    }
+    if (!run.hosts.empty()) run.SetNodes(static_cast<int>(run.hosts.size()), "ReFrame perflog job_nodelist");
+  } else if (name_nodes && *name_nodes > 0 && *name_nodes <= run.procs) {
+    run.SetNodes(static_cast<int>(*name_nodes), "ReFrame test name N_<n>");
+  }
+
+  run.app = SeriesName(name, run);
+  run.derivations["app"] = "ReFrame test name without its process, thread and node counts";
+  std::string system = field("system"), partition = field("partition");
+  if (!system.empty()) {
+    run.machine = partition.empty() ? system : system + ":" + partition;
+    run.derivations["machine"] = "ReFrame system:partition";
+  }
+  if (std::string environ = field("environ"); !environ.empty()) {
+    run.variant = environ;
+    run.derivations["variant"] = "ReFrame programming environment";
+  }
+
+  const double seconds = SecondsPerTimeUnit(Lower(time.unit));
+  auto value = ParseDouble(time.value);
+  if (!value || !std::isfinite(*value) || *value < 0 || (seconds <= 0 && !time.unit.empty()))
+    throw InputError(path, job.line, "performance variable '" + time.name + "' = '" + time.value + "' " + time.unit +
+                                         " is not a non-negative time");
+  run.wall_time_s = *value * (seconds > 0 ? seconds : 1.0);
+  run.derivations["wall_time_s"] = "ReFrame performance variable '" + time.name + "' (" +
+                                   (time.unit.empty() ? std::string("no unit: seconds assumed") : time.unit) + ")";
+  run.tool_version = "ReFrame " + version_word;
+  for (const char* key : {"jobid", "job_completion_time", "result", "job_nodelist"})
+    if (std::string text = field(key); !text.empty()) run.details[std::string("reframe_") + key] = text;
+  for (const PerfValue& perf : job.perf)
+    if (perf.name != time.name && !IsAbsent(perf.value))
+      run.details["reframe_perf_" + perf.name] = perf.value + (perf.unit.empty() ? "" : " " + perf.unit);
+  if (!job.tags.empty()) {
+    std::string tags;
+    for (const std::string& tag : job.tags) tags += (tags.empty() ? "" : ",") + tag;
+    run.details["reframe_tags"] = tags;
+  }
+  run.Derive();
+  return run;
+}
+
+}  // namespace
+
+bool SniffReframePerflog(const std::string&, std::string_view text) {
+  std::string_view first = FirstLine(text);
+  return HeaderSeparator(first) != 0 || IsVersion3Line(first);
+}
+
+ReaderOutput ReadReframePerflog(const ReaderInput& input) {
+  const std::string& path = input.path;
+  std::vector<std::string_view> lines = SplitLines(input.text);
+  const bool with_header = HeaderSeparator(FirstLine(input.text)) != 0;
+  std::vector<PerflogJob> jobs = with_header ? ReadHeaderLog(path, lines) : ReadVersion3Log(path, lines);
+  if (jobs.empty()) throw InputError(path, 0, "a ReFrame performance log without runs");
+  const std::string metric = input.selection ? input.selection->metric : std::string();
+  const std::string variable = ChooseRunTimeVariable(path, jobs, metric);
+
+  ReaderOutput output;
+  int without_value = 0;
+  std::string unit;
+  for (const PerflogJob& job : jobs) {
+    auto perf = std::find_if(job.perf.begin(), job.perf.end(), [&](const PerfValue& p) { return p.name == variable; });
+    if (perf == job.perf.end() || IsAbsent(perf->value)) {
+      ++without_value;  // a failed run (ReFrame logs None) or a job that logged other variables only
+      continue;
+    }
+    std::string version = job.fields.count("version")           ? job.fields.at("version")
+                          : job.fields.count("reframe version") ? job.fields.at("reframe version")
+                                                                : std::string();
+    if (StartsWith(version, "reframe ")) version = version.substr(8);
+    version = version.substr(0, version.find(' '));
+    output.runs.push_back(JobToRun(path, job, *perf, version.empty() ? "4" : version));
+    unit = perf->unit;
+  }
+  if (output.runs.empty())
+    throw InputError(path, 0, "no run with a value of '" + variable + "' (" + std::to_string(without_value) +
+                                  " jobs logged it as None: failed runs)");
+  output.readings.push_back("ReFrame perflog: run time from performance variable '" + variable +
+                            "' [" + (unit.empty() ? "s" : unit) + "]" + (metric.empty() ? "; --metric names another" : ""));
+  if (without_value > 0)
+    output.notes.push_back(path + ": " + std::to_string(without_value) + " of " + std::to_string(jobs.size()) +
+                           " ReFrame jobs without a value of '" + variable + "' (failed runs) left out");
+  return output;
+}
+
+}  // namespace qnm
