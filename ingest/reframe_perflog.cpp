@@ -395,6 +395,36 @@ std::string SeriesName(const std::string& name, const RunStats& run) {
   return out.empty() ? name : out;
 }
 
+/// What a performance variable's unit makes of its value as a run time: a time ("s", "ms"), a time
+/// per unit of work ("hour/ns"), or a rate whose inverse is one ("ns/day", "Gflop/s", "/s"): in a
+/// strong-scaling series every run does the same work, so time per unit of work scales as the run
+/// time does. Empty when the unit is none of these.
+std::string UnitMeaning(const std::string& unit) {
+  std::string lower = Lower(unit);
+  if (lower.empty()) return "no unit: seconds assumed";
+  if (SecondsPerTimeUnit(lower) > 0) return unit;
+  std::size_t slash = lower.find('/');
+  if (slash == std::string::npos) return "";
+  std::string per = unit.substr(slash + 1), of = unit.substr(0, slash);
+  if (SecondsPerTimeUnit(lower.substr(0, slash)) > 0) return unit + ": time per " + per + ", scales as the run time";
+  if (SecondsPerTimeUnit(lower.substr(slash + 1)) > 0)
+    return unit + ", a rate: its inverse, seconds per " + (of.empty() ? std::string("unit of work") : of) +
+           ", scales as the run time";
+  return "";
+}
+
+/// The value in seconds (of the run, or per unit of work) by UnitMeaning; nullopt when it is none.
+std::optional<double> SecondsOf(const std::string& unit, double value) {
+  std::string lower = Lower(unit);
+  if (!std::isfinite(value) || value < 0 || UnitMeaning(unit).empty()) return std::nullopt;
+  if (lower.empty()) return value;
+  if (double s = SecondsPerTimeUnit(lower); s > 0) return value * s;
+  std::size_t slash = lower.find('/');
+  if (double s = SecondsPerTimeUnit(lower.substr(0, slash)); s > 0) return value * s;
+  if (value <= 0) return std::nullopt;  // a rate of zero: no time
+  return SecondsPerTimeUnit(lower.substr(slash + 1)) / value;
+}
+
 RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValue& time,
                   const std::string& version_word) {
   RunStats run;
@@ -407,7 +437,10 @@ RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValu
   std::string name = field("display_name");
   if (name.empty()) name = field("name");
   if (name.empty()) name = field("short_name");
-  if (name.empty()) name = BaseName(path);
+  if (name.empty()) {  // a format without the test's name: ReFrame names the file after the test
+    name = BaseName(path);
+    if (EndsWith(name, ".log")) name.resize(name.size() - 4);
+  }
   const std::map<std::string, std::string> parameters = DisplayNameParameters(name);
   std::vector<std::string_view> words = Split(name, '_');
 
@@ -467,19 +500,20 @@ RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValu
   }
 
   // Nodes: num_nodes, the job's node list, N_<n> of the name; ranks per node: num_tasks_per_node.
+  if (std::string list = field("job_nodelist"); list.size() >= 2 && list.front() == '[' && list.back() == ']') {
+    for (std::string_view host : Split(std::string_view(list).substr(1, list.size() - 2), ',')) {
+      std::string_view bare = Trim(host);  // Python list repr "['nid001', 'nid002']"
+      if (bare.size() >= 2 && (bare.front() == '\'' || bare.front() == '"')) bare = bare.substr(1, bare.size() - 2);
+      if (!bare.empty()) run.hosts.emplace_back(bare);
+    }
+  }
   std::optional<long long> per_node = PositiveInteger(job, {"num_tasks_per_node", "tasks_per_node"}, &which);
   if (per_node && *per_node <= run.procs) {
     run.SetRanksPerNode(static_cast<int>(*per_node), "ReFrame perflog field " + which);
   } else if (auto nodes = PositiveInteger(job, {"num_nodes", "nodes"}, &which); nodes && *nodes <= run.procs) {
     run.SetNodes(static_cast<int>(*nodes), "ReFrame perflog field " + which);
-  } else if (std::string list = field("job_nodelist"); !list.empty() && list.front() == '[') {
-    // Python list repr "['nid001', 'nid002']"
-    for (std::string_view host : Split(std::string_view(list).substr(1, list.size() - 2), ',')) {
-      std::string_view bare = Trim(host);
-      if (bare.size() >= 2 && (bare.front() == '\'' || bare.front() == '"')) bare = bare.substr(1, bare.size() - 2);
-      if (!bare.empty()) run.hosts.emplace_back(bare);
-    }
-    if (!run.hosts.empty()) run.SetNodes(static_cast<int>(run.hosts.size()), "ReFrame perflog job_nodelist");
+  } else if (!run.hosts.empty() && static_cast<long long>(run.hosts.size()) <= run.procs) {
+    run.SetNodes(static_cast<int>(run.hosts.size()), "ReFrame perflog job_nodelist");
   } else if (name_nodes && *name_nodes > 0 && *name_nodes <= run.procs) {
     run.SetNodes(static_cast<int>(*name_nodes), "ReFrame test name N_<n>");
   }
@@ -487,6 +521,7 @@ RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValu
   run.app = SeriesName(name, run);
   run.derivations["app"] = "ReFrame test name without its process, thread and node counts";
   std::string system = field("system"), partition = field("partition");
+  if (system.empty()) system = field("system:partition");  // '%(check_system)s:%(check_partition)s' as one field
   if (!system.empty()) {
     run.machine = partition.empty() ? system : system + ":" + partition;
     run.derivations["machine"] = "ReFrame system:partition";
@@ -496,14 +531,14 @@ RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValu
     run.derivations["variant"] = "ReFrame programming environment";
   }
 
-  const double seconds = SecondsPerTimeUnit(Lower(time.unit));
   auto value = ParseDouble(time.value);
-  if (!value || !std::isfinite(*value) || *value < 0 || (seconds <= 0 && !time.unit.empty()))
+  std::optional<double> seconds = value ? SecondsOf(time.unit, *value) : std::nullopt;
+  if (!seconds)
     throw InputError(path, job.line, "performance variable '" + time.name + "' = '" + time.value + "' " + time.unit +
-                                         " is not a non-negative time");
-  run.wall_time_s = *value * (seconds > 0 ? seconds : 1.0);
-  run.derivations["wall_time_s"] = "ReFrame performance variable '" + time.name + "' (" +
-                                   (time.unit.empty() ? std::string("no unit: seconds assumed") : time.unit) + ")";
+                                         " is not a non-negative time" +
+                                         (UnitMeaning(time.unit).empty() ? "" : " (nor a positive rate)"));
+  run.wall_time_s = *seconds;
+  run.derivations["wall_time_s"] = "ReFrame performance variable '" + time.name + "' (" + UnitMeaning(time.unit) + ")";
   run.tool_version = "ReFrame " + version_word;
   for (const char* key : {"jobid", "job_completion_time", "result", "job_nodelist"})
     if (std::string text = field(key); !text.empty()) run.details[std::string("reframe_") + key] = text;
@@ -555,8 +590,8 @@ ReaderOutput ReadReframePerflog(const ReaderInput& input) {
   if (output.runs.empty())
     throw InputError(path, 0, "no run with a value of '" + variable + "' (" + std::to_string(without_value) +
                                   " jobs logged it as None: failed runs)");
-  output.readings.push_back("ReFrame perflog: run time from performance variable '" + variable +
-                            "' [" + (unit.empty() ? "s" : unit) + "]" + (metric.empty() ? "; --metric names another" : ""));
+  output.readings.push_back("ReFrame perflog: run time from performance variable '" + variable + "' [" +
+                            UnitMeaning(unit) + "]" + (metric.empty() ? "; --metric names another" : ""));
   if (without_value > 0)
     output.notes.push_back(path + ": " + std::to_string(without_value) + " of " + std::to_string(jobs.size()) +
                            " ReFrame jobs without a value of '" + variable + "' (failed runs) left out");

@@ -16,6 +16,7 @@ double SecondsPerTimeUnit(std::string_view unit) {
       {{"us", "usec", "usecs", "microsecond", "microseconds", "\u00b5s", "\u03bcs"}, 1e-6},  // µs: micro sign, Greek mu
       {{"min", "mins", "minute", "minutes", ""}, 60.0},
       {{"h", "hr", "hrs", "hour", "hours"}, 3600.0},
+      {{"day", "days", "", "", ""}, 86400.0},  // "ns/day" (molecular dynamics' rate)
   };
   if (unit.empty()) return 0.0;
   for (const Unit& u : kUnits)
