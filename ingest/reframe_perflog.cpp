@@ -6,6 +6,7 @@
 // "time|reframe 3.x|<test> on <system>:<partition> using <environ>|jobid=N|
 // <var>=<value>|<unit>|ref=...|<tags>"). Each job is one run; its run time is
 // the performance variable measured in a time unit (or the one --metric names).
+// The lines as jobs: reframe_perflog_jobs.h; here, what a job means as a run.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "ingest/readers.h"
+#include "ingest/reframe_perflog_jobs.h"
 #include "ingest/text_lines.h"
 #include "ingest/time_units.h"
 #include "util/input_error.h"
@@ -24,240 +26,9 @@
 namespace qnm {
 namespace {
 
-/// One performance variable of one run: "total_time" = 322.36 "s".
-struct PerfValue {
-  std::string name;
-  std::string value;  // as written: a number, or None/null for a failed run
-  std::string unit;
-};
-
-/// One job of the log, whatever the layout: its named fields and its performance variables.
-struct PerflogJob {
-  int line = 0;                                // the job's first line in the file
-  std::map<std::string, std::string> fields;   // lower-case field name -> value ("num_tasks" -> "112")
-  std::vector<std::string> tags;               // bare tags ("Al3x3", "example")
-  std::vector<PerfValue> perf;
-};
-
-std::string Lower(std::string_view text) {
-  std::string out;
-  for (char c : text) out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::vector<std::string_view> Split(std::string_view line, char separator) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= line.size(); ++i)
-    if (i == line.size() || line[i] == separator) {
-      out.push_back(Trim(line.substr(start, i - start)));
-      start = i + 1;
-    }
-  return out;
-}
-
-/// ReFrame writes an absent value as None (Python) or null (JSON).
-bool IsAbsent(std::string_view value) {
-  std::string lower = Lower(value);
-  return lower.empty() || lower == "none" || lower == "null" || lower == "nan";
-}
-
-/// The separator of a ReFrame >= 4 header line: the one that splits off a field
-/// "job_completion_time" and at least one "<var>_value"; 0 when the line is none.
-char HeaderSeparator(std::string_view line) {
-  for (char separator : {'|', ',', ';', '\t'}) {
-    bool completion = false, value = false;
-    for (std::string_view field : Split(line, separator)) {
-      completion = completion || field == "job_completion_time";
-      value = value || (EndsWith(field, "_value") && field.size() > 6) || field == "perf_var=perf_value perf_unit";
-    }
-    if (completion && value) return separator;
-  }
-  return 0;
-}
-
-/// A ReFrame 3 line: "<time>|reframe <version>|<check info>|jobid=<id>|...".
-bool IsVersion3Line(std::string_view line) {
-  std::vector<std::string_view> fields = Split(line, '|');
-  return fields.size() >= 5 && StartsWith(fields[1], "reframe ") &&
-         std::any_of(fields.begin(), fields.end(), [](std::string_view f) { return StartsWith(f, "jobid="); });
-}
-
-std::string_view FirstLine(std::string_view text) {
-  for (std::string_view line : SplitLines(text.substr(0, std::min<std::size_t>(text.size(), 1 << 16))))
-    if (!Trim(line).empty()) return Trim(line);
-  return {};
-}
-
-/// Layout names a tag or key=value field may carry beside the performance variable.
-bool IsLayoutKey(const std::string& key) {
-  static const char* kKeys[] = {"num_tasks", "num_procs", "procs", "nprocs", "np", "tasks", "ntasks", "ranks",
-                                "num_nodes", "nodes", "num_tasks_per_node", "tasks_per_node", "ranks_per_node",
-                                "num_cpus_per_task", "cpus_per_task", "omp_num_threads", "num_threads", "threads",
-                                "omp", "mpi", "jobid"};
-  return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
-}
-
-/// "name=value" with a non-empty name; false otherwise.
-bool SplitKeyValue(std::string_view field, std::string* key, std::string* value) {
-  std::size_t eq = field.find('=');
-  if (eq == std::string_view::npos || eq == 0) return false;
-  *key = std::string(Trim(field.substr(0, eq)));
-  *value = std::string(Trim(field.substr(eq + 1)));
-  return true;
-}
-
-/// Tags "Al3x3,num_nodes=2,num_procs=112": key=value items into `fields`, the others into `tags`.
-void ReadTags(std::string_view text, PerflogJob* job) {
-  for (std::string_view item : Split(text, ',')) {
-    std::string key, value;
-    if (SplitKeyValue(item, &key, &value)) job->fields.emplace(Lower(key), value);
-    else if (!item.empty() && !IsAbsent(item)) job->tags.emplace_back(item);
-  }
-}
-
-/// "<test> on <system>:<partition> using <environ>" (ReFrame 3 check_info).
-void ReadCheckInfo(std::string_view info, PerflogJob* job) {
-  std::size_t on = info.find(" on "), using_at = info.rfind(" using ");
-  if (on == std::string_view::npos) {
-    job->fields.emplace("name", std::string(info));
-    return;
-  }
-  job->fields.emplace("name", std::string(Trim(info.substr(0, on))));
-  std::size_t end = using_at != std::string_view::npos && using_at > on ? using_at : info.size();
-  std::string_view place = Trim(info.substr(on + 4, end - on - 4));
-  std::size_t colon = place.find(':');
-  job->fields.emplace("system", std::string(place.substr(0, colon)));
-  if (colon != std::string_view::npos) job->fields.emplace("partition", std::string(place.substr(colon + 1)));
-  if (end < info.size()) job->fields.emplace("environ", std::string(Trim(info.substr(end + 7))));
-}
-
-/// "copy_bw=21116.7 MB/s" (a compatibility-mode perf_var column): name, value, unit.
-PerfValue ReadPerfVarField(std::string_view text) {
-  PerfValue perf;
-  std::string key, rest;
-  if (!SplitKeyValue(text, &key, &rest)) return perf;
-  perf.name = key;
-  std::size_t space = rest.find(' ');
-  perf.value = rest.substr(0, space);
-  if (space != std::string::npos) perf.unit = std::string(Trim(std::string_view(rest).substr(space + 1)));
-  return perf;
-}
-
-/// The jobs of a ReFrame >= 4 log (header line first).
-std::vector<PerflogJob> ReadHeaderLog(const std::string& path, const std::vector<std::string_view>& lines) {
-  std::vector<PerflogJob> jobs;
-  std::vector<std::string> header;
-  char separator = 0;
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::string_view line = Trim(lines[i]);
-    if (line.empty()) continue;
-    if (char s = HeaderSeparator(line)) {  // the first header, or a later one after a format change
-      separator = s;
-      header.clear();
-      for (std::string_view field : Split(line, separator)) header.emplace_back(field);
-      continue;
-    }
-    std::vector<std::string_view> fields = Split(line, separator);
-    if (fields.size() != header.size() &&
-        !(fields.size() == header.size() + 1 && fields.back().empty()))  // a trailing separator
-      throw InputError(path, static_cast<int>(i + 1), std::to_string(fields.size()) + " fields where the header has " +
-                                                          std::to_string(header.size()));
-    PerflogJob job;
-    job.line = static_cast<int>(i + 1);
-    for (std::size_t k = 0; k < header.size(); ++k) {
-      const std::string& name = header[k];
-      std::string_view value = fields[k];
-      if (name == "perf_var=perf_value perf_unit") {
-        PerfValue perf = ReadPerfVarField(value);
-        if (!perf.name.empty()) job.perf.push_back(perf);
-      } else if (EndsWith(name, "_value") && name.size() > 6) {
-        std::string var = name.substr(0, name.size() - 6);
-        auto unit = std::find(header.begin(), header.end(), var + "_unit");
-        job.perf.push_back({var, std::string(value),
-                            unit == header.end() ? std::string() : std::string(fields[unit - header.begin()])});
-      } else if (name == "tags") {
-        ReadTags(value, &job);
-      } else {
-        job.fields.emplace(Lower(name), std::string(value));
-      }
-    }
-    if (job.fields.count("info") && !job.fields.count("display_name")) {
-      // "<display name> /<hash> @<system>:<partition>+<environ>"
-      const std::string& info = job.fields["info"];
-      std::size_t at = info.rfind(" @");
-      std::string name = info.substr(0, at);
-      std::size_t hash = name.rfind(" /");
-      job.fields.emplace("display_name", name.substr(0, hash));
-      if (at != std::string::npos) {
-        std::string place = info.substr(at + 2);
-        std::size_t colon = place.find(':'), plus = place.find('+');
-        job.fields.emplace("system", place.substr(0, colon));
-        if (colon != std::string::npos)
-          job.fields.emplace("partition", place.substr(colon + 1, plus == std::string::npos ? std::string::npos
-                                                                                            : plus - colon - 1));
-        if (plus != std::string::npos) job.fields.emplace("environ", place.substr(plus + 1));
-      }
-    }
-    jobs.push_back(std::move(job));
-  }
-  return jobs;
-}
-
-/// The jobs of a ReFrame 3 log: lines of one job (same time stamp, test and job id) merged.
-std::vector<PerflogJob> ReadVersion3Log(const std::string& path, const std::vector<std::string_view>& lines) {
-  std::vector<PerflogJob> jobs;
-  std::map<std::string, std::size_t> job_of_key;  // "<time>|<check info>|<jobid>" -> index in jobs
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    std::string_view line = Trim(lines[i]);
-    if (line.empty()) continue;
-    const int line_number = static_cast<int>(i + 1);
-    std::vector<std::string_view> fields = Split(line, '|');
-    if (!IsVersion3Line(line))
-      throw InputError(path, line_number, "not a ReFrame 3 performance log line (<time>|reframe <version>|<test> on "
-                                          "<system>:<partition> using <environ>|jobid=<id>|<var>=<value>|...)");
-    PerflogJob line_job;
-    line_job.line = line_number;
-    line_job.fields.emplace("job_completion_time", std::string(fields[0]));
-    line_job.fields.emplace("version", std::string(fields[1]));
-    ReadCheckInfo(fields[2], &line_job);
-    PerfValue perf;
-    bool unit_seen = false;
-    for (std::size_t k = 3; k < fields.size(); ++k) {
-      std::string_view field = fields[k];
-      std::string key, value;
-      if (StartsWith(field, "ref=")) continue;  // "ref=0 (l=None, u=None)": the test's reference
-      if (field.find(',') != std::string_view::npos) {
-        ReadTags(field, &line_job);
-      } else if (SplitKeyValue(field, &key, &value)) {
-        if (IsLayoutKey(Lower(key)) || !perf.name.empty()) line_job.fields.emplace(Lower(key), value);
-        else perf = {key, value, ""};
-      } else if (!perf.name.empty() && !unit_seen) {
-        perf.unit = std::string(field);  // the unit follows the value (ReFrame 3) or its reference (3.7)
-        unit_seen = true;
-      } else if (!field.empty()) {
-        ReadTags(field, &line_job);
-      }
-    }
-    if (perf.name.empty())
-      throw InputError(path, line_number, "no <variable>=<value> field (the performance variable of the line)");
-    const std::string key = std::string(fields[0]) + "|" + std::string(fields[2]) + "|" + line_job.fields["jobid"];
-    auto [it, added] = job_of_key.emplace(key, jobs.size());
-    if (added) jobs.push_back(std::move(line_job));
-    PerflogJob& job = jobs[it->second];
-    for (auto& [name, text] : line_job.fields) job.fields.emplace(name, text);
-    for (const std::string& tag : line_job.tags)
-      if (std::find(job.tags.begin(), job.tags.end(), tag) == job.tags.end()) job.tags.push_back(tag);
-    if (std::any_of(job.perf.begin(), job.perf.end(), [&](const PerfValue& p) { return p.name == perf.name; }))
-      throw InputError(path, line_number, "performance variable '" + perf.name + "' twice for one job");
-    job.perf.push_back(perf);
-  }
-  return jobs;
-}
-
 /// How strongly a performance variable's name says it is the run's wall-clock time.
 int RunTimeRank(const std::string& name) {
-  std::string lower = Lower(name);
+  std::string lower = ToLower(name);
   auto has = [&](const char* word) { return lower.find(word) != std::string::npos; };
   if (has("wall") || has("clock") || has("elapsed") || has("total")) return 3;
   if (has("runtime") || has("run_time") || has("execution")) return 2;
@@ -275,17 +46,17 @@ std::string Comparable(const std::string& name) {
 
 /// The performance variable that is the run time: the one --metric names, else the one
 /// logged in a time unit whose name says wall-clock time most clearly.
-std::string ChooseRunTimeVariable(const std::string& path, const std::vector<PerflogJob>& jobs,
+std::string ChooseRunTimeVariable(const std::string& path, const std::vector<ReframeJob>& jobs,
                                   const std::string& metric) {
   std::vector<std::pair<std::string, std::string>> variables;  // (name, unit), first seen order
-  for (const PerflogJob& job : jobs)
-    for (const PerfValue& perf : job.perf)
+  for (const ReframeJob& job : jobs)
+    for (const ReframePerfValue& perf : job.perf)
       if (std::none_of(variables.begin(), variables.end(), [&](const auto& v) { return v.first == perf.name; }))
         variables.emplace_back(perf.name, perf.unit);
   auto list = [&](bool time_only) {
     std::string out;
     for (const auto& [name, unit] : variables)
-      if (!time_only || (SecondsPerTimeUnit(Lower(unit)) > 0 && RunTimeRank(name) > 0)) out += (out.empty() ? "" : ", ") + name + " [" + unit + "]";
+      if (!time_only || (SecondsPerTimeUnit(ToLower(unit)) > 0 && RunTimeRank(name) > 0)) out += (out.empty() ? "" : ", ") + name + " [" + unit + "]";
     return out;
   };
   if (!metric.empty()) {
@@ -297,7 +68,7 @@ std::string ChooseRunTimeVariable(const std::string& path, const std::vector<Per
   std::vector<std::string> best;
   for (const auto& [name, unit] : variables) {
     int rank = RunTimeRank(name);
-    if (SecondsPerTimeUnit(Lower(unit)) <= 0 || rank == 0) continue;  // a latency in us is no run time
+    if (SecondsPerTimeUnit(ToLower(unit)) <= 0 || rank == 0) continue;  // a latency in us is no run time
     if (rank > best_rank) best.clear(), best_rank = rank;
     if (rank == best_rank) best.push_back(name);
   }
@@ -310,11 +81,11 @@ std::string ChooseRunTimeVariable(const std::string& path, const std::vector<Per
   return best.front();
 }
 
-std::optional<long long> PositiveInteger(const PerflogJob& job, std::initializer_list<const char*> keys,
+std::optional<long long> PositiveInteger(const ReframeJob& job, std::initializer_list<const char*> keys,
                                          std::string* which) {
   for (const char* key : keys) {
     auto it = job.fields.find(key);
-    if (it == job.fields.end() || IsAbsent(it->second)) continue;
+    if (it == job.fields.end() || IsAbsentReframeValue(it->second)) continue;
     auto number = ParseInteger(it->second);
     if (number && *number > 0) {
       *which = key;
@@ -329,7 +100,7 @@ std::map<std::string, std::string> DisplayNameParameters(const std::string& disp
   std::map<std::string, std::string> out;
   for (std::string_view word : SplitWhitespace(display_name)) {
     std::string key, value;
-    if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value)) out.emplace(Lower(key), value);
+    if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value)) out.emplace(ToLower(key), value);
   }
   return out;
 }
@@ -360,16 +131,16 @@ std::string SeriesName(const std::string& name, const RunStats& run) {
     for (std::string_view word : SplitWhitespace(name)) {
       std::string key, value;
       if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value) &&
-          (IsProcessCountKey(Lower(key)) || IsThreadCountKey(Lower(key)) || IsNodeCountKey(Lower(key))))
+          (IsProcessCountKey(ToLower(key)) || IsThreadCountKey(ToLower(key)) || IsNodeCountKey(ToLower(key))))
         continue;
       out += (out.empty() ? "" : " ") + std::string(word);
     }
     return out;
   }
   std::vector<std::string_view> words;
-  std::vector<std::string_view> all = Split(name, '_');
+  std::vector<std::string_view> all = SplitFields(name, '_');
   for (std::size_t k = 0; k < all.size(); ++k) {
-    std::string lower = Lower(all[k]);
+    std::string lower = ToLower(all[k]);
     if ((lower == "n" || lower == "mpi" || lower == "omp") && k + 1 < all.size() && ParseInteger(all[k + 1])) {
       ++k;  // N_1_MPI_16_OMP_1: the hackathon naming of a run's layout
       continue;
@@ -400,7 +171,7 @@ std::string SeriesName(const std::string& name, const RunStats& run) {
 /// strong-scaling series every run does the same work, so time per unit of work scales as the run
 /// time does. Empty when the unit is none of these.
 std::string UnitMeaning(const std::string& unit) {
-  std::string lower = Lower(unit);
+  std::string lower = ToLower(unit);
   if (lower.empty()) return "no unit: seconds assumed";
   if (SecondsPerTimeUnit(lower) > 0) return unit;
   std::size_t slash = lower.find('/');
@@ -415,7 +186,7 @@ std::string UnitMeaning(const std::string& unit) {
 
 /// The value in seconds (of the run, or per unit of work) by UnitMeaning; nullopt when it is none.
 std::optional<double> SecondsOf(const std::string& unit, double value) {
-  std::string lower = Lower(unit);
+  std::string lower = ToLower(unit);
   if (!std::isfinite(value) || value < 0 || UnitMeaning(unit).empty()) return std::nullopt;
   if (lower.empty()) return value;
   if (double s = SecondsPerTimeUnit(lower); s > 0) return value * s;
@@ -425,14 +196,14 @@ std::optional<double> SecondsOf(const std::string& unit, double value) {
   return SecondsPerTimeUnit(lower.substr(slash + 1)) / value;
 }
 
-RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValue& time,
+RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframePerfValue& time,
                   const std::string& version_word) {
   RunStats run;
   run.sources.push_back(path);
   run.origin = "line " + std::to_string(job.line);
   auto field = [&](const char* key) {
     auto it = job.fields.find(key);
-    return it == job.fields.end() || IsAbsent(it->second) ? std::string() : it->second;
+    return it == job.fields.end() || IsAbsentReframeValue(it->second) ? std::string() : it->second;
   };
   std::string name = field("display_name");
   if (name.empty()) name = field("name");
@@ -442,7 +213,7 @@ RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValu
     if (EndsWith(name, ".log")) name.resize(name.size() - 4);
   }
   const std::map<std::string, std::string> parameters = DisplayNameParameters(name);
-  std::vector<std::string_view> words = Split(name, '_');
+  std::vector<std::string_view> words = SplitFields(name, '_');
 
   // Processes: ReFrame's num_tasks, a key=value field or tag, a display-name parameter, the name.
   std::string which;
@@ -501,7 +272,7 @@ RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValu
 
   // Nodes: num_nodes, the job's node list, N_<n> of the name; ranks per node: num_tasks_per_node.
   if (std::string list = field("job_nodelist"); list.size() >= 2 && list.front() == '[' && list.back() == ']') {
-    for (std::string_view host : Split(std::string_view(list).substr(1, list.size() - 2), ',')) {
+    for (std::string_view host : SplitFields(std::string_view(list).substr(1, list.size() - 2), ',')) {
       std::string_view bare = Trim(host);  // Python list repr "['nid001', 'nid002']"
       if (bare.size() >= 2 && (bare.front() == '\'' || bare.front() == '"')) bare = bare.substr(1, bare.size() - 2);
       if (!bare.empty()) run.hosts.emplace_back(bare);
@@ -542,8 +313,8 @@ RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValu
   run.tool_version = "ReFrame " + version_word;
   for (const char* key : {"jobid", "job_completion_time", "result", "job_nodelist"})
     if (std::string text = field(key); !text.empty()) run.details[std::string("reframe_") + key] = text;
-  for (const PerfValue& perf : job.perf)
-    if (perf.name != time.name && !IsAbsent(perf.value))
+  for (const ReframePerfValue& perf : job.perf)
+    if (perf.name != time.name && !IsAbsentReframeValue(perf.value))
       run.details["reframe_perf_" + perf.name] = perf.value + (perf.unit.empty() ? "" : " " + perf.unit);
   if (!job.tags.empty()) {
     std::string tags;
@@ -556,16 +327,11 @@ RunStats JobToRun(const std::string& path, const PerflogJob& job, const PerfValu
 
 }  // namespace
 
-bool SniffReframePerflog(const std::string&, std::string_view text) {
-  std::string_view first = FirstLine(text);
-  return HeaderSeparator(first) != 0 || IsVersion3Line(first);
-}
+bool SniffReframePerflog(const std::string&, std::string_view text) { return LooksLikeReframePerflog(text); }
 
 ReaderOutput ReadReframePerflog(const ReaderInput& input) {
   const std::string& path = input.path;
-  std::vector<std::string_view> lines = SplitLines(input.text);
-  const bool with_header = HeaderSeparator(FirstLine(input.text)) != 0;
-  std::vector<PerflogJob> jobs = with_header ? ReadHeaderLog(path, lines) : ReadVersion3Log(path, lines);
+  std::vector<ReframeJob> jobs = ReadReframePerflogJobs(path, input.text);
   if (jobs.empty()) throw InputError(path, 0, "a ReFrame performance log without runs");
   const std::string metric = input.selection ? input.selection->metric : std::string();
   const std::string variable = ChooseRunTimeVariable(path, jobs, metric);
@@ -573,9 +339,9 @@ ReaderOutput ReadReframePerflog(const ReaderInput& input) {
   ReaderOutput output;
   int without_value = 0;
   std::string unit;
-  for (const PerflogJob& job : jobs) {
-    auto perf = std::find_if(job.perf.begin(), job.perf.end(), [&](const PerfValue& p) { return p.name == variable; });
-    if (perf == job.perf.end() || IsAbsent(perf->value)) {
+  for (const ReframeJob& job : jobs) {
+    auto perf = std::find_if(job.perf.begin(), job.perf.end(), [&](const ReframePerfValue& p) { return p.name == variable; });
+    if (perf == job.perf.end() || IsAbsentReframeValue(perf->value)) {
       ++without_value;  // a failed run (ReFrame logs None) or a job that logged other variables only
       continue;
     }

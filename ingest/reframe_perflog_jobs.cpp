@@ -1,0 +1,237 @@
+#include "ingest/reframe_perflog_jobs.h"
+
+#include <algorithm>
+
+#include "ingest/text_lines.h"
+#include "util/input_error.h"
+#include "util/text_format.h"
+
+namespace qnm {
+
+std::vector<std::string_view> SplitFields(std::string_view line, char separator) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= line.size(); ++i)
+    if (i == line.size() || line[i] == separator) {
+      out.push_back(Trim(line.substr(start, i - start)));
+      start = i + 1;
+    }
+  return out;
+}
+
+bool IsAbsentReframeValue(std::string_view value) {
+  std::string lower = ToLower(value);
+  return lower.empty() || lower == "none" || lower == "null" || lower == "nan";
+}
+
+bool SplitKeyValue(std::string_view field, std::string* key, std::string* value) {
+  std::size_t eq = field.find('=');
+  if (eq == std::string_view::npos || eq == 0) return false;
+  *key = std::string(Trim(field.substr(0, eq)));
+  *value = std::string(Trim(field.substr(eq + 1)));
+  return true;
+}
+
+namespace {
+
+/// The separator of a ReFrame >= 4 header line: the one that splits off a field
+/// "job_completion_time" and at least one "<var>_value"; 0 when the line is none.
+char HeaderSeparator(std::string_view line) {
+  for (char separator : {'|', ',', ';', '\t'}) {
+    bool completion = false, value = false;
+    for (std::string_view field : SplitFields(line, separator)) {
+      completion = completion || field == "job_completion_time";
+      value = value || (EndsWith(field, "_value") && field.size() > 6) || field == "perf_var=perf_value perf_unit";
+    }
+    if (completion && value) return separator;
+  }
+  return 0;
+}
+
+/// A ReFrame 3 line: "<time>|reframe <version>|<check info>|jobid=<id>|...".
+bool IsVersion3Line(std::string_view line) {
+  std::vector<std::string_view> fields = SplitFields(line, '|');
+  return fields.size() >= 5 && StartsWith(fields[1], "reframe ") &&
+         std::any_of(fields.begin(), fields.end(), [](std::string_view f) { return StartsWith(f, "jobid="); });
+}
+
+std::string_view FirstLine(std::string_view text) {
+  for (std::string_view line : SplitLines(text.substr(0, std::min<std::size_t>(text.size(), 1 << 16))))
+    if (!Trim(line).empty()) return Trim(line);
+  return {};
+}
+
+/// Layout names a tag or key=value field may carry beside the performance variable.
+bool IsLayoutKey(const std::string& key) {
+  static const char* kKeys[] = {"num_tasks", "num_procs", "procs", "nprocs", "np", "tasks", "ntasks", "ranks",
+                                "num_nodes", "nodes", "num_tasks_per_node", "tasks_per_node", "ranks_per_node",
+                                "num_cpus_per_task", "cpus_per_task", "omp_num_threads", "num_threads", "threads",
+                                "omp", "mpi", "jobid"};
+  return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
+}
+
+/// Tags "Al3x3,num_nodes=2,num_procs=112": key=value items into `fields`, the others into `tags`.
+void ReadTags(std::string_view text, ReframeJob* job) {
+  for (std::string_view item : SplitFields(text, ',')) {
+    std::string key, value;
+    if (SplitKeyValue(item, &key, &value)) job->fields.emplace(ToLower(key), value);
+    else if (!item.empty() && !IsAbsentReframeValue(item)) job->tags.emplace_back(item);
+  }
+}
+
+/// "<test> on <system>:<partition> using <environ>" (ReFrame 3 check_info).
+void ReadCheckInfo(std::string_view info, ReframeJob* job) {
+  std::size_t on = info.find(" on "), using_at = info.rfind(" using ");
+  if (on == std::string_view::npos) {
+    job->fields.emplace("name", std::string(info));
+    return;
+  }
+  job->fields.emplace("name", std::string(Trim(info.substr(0, on))));
+  std::size_t end = using_at != std::string_view::npos && using_at > on ? using_at : info.size();
+  std::string_view place = Trim(info.substr(on + 4, end - on - 4));
+  std::size_t colon = place.find(':');
+  job->fields.emplace("system", std::string(place.substr(0, colon)));
+  if (colon != std::string_view::npos) job->fields.emplace("partition", std::string(place.substr(colon + 1)));
+  if (end < info.size()) job->fields.emplace("environ", std::string(Trim(info.substr(end + 7))));
+}
+
+/// "copy_bw=21116.7 MB/s" (a compatibility-mode perf_var column): name, value, unit.
+ReframePerfValue ReadPerfVarField(std::string_view text) {
+  ReframePerfValue perf;
+  std::string key, rest;
+  if (!SplitKeyValue(text, &key, &rest)) return perf;
+  perf.name = key;
+  std::size_t space = rest.find(' ');
+  perf.value = rest.substr(0, space);
+  if (space != std::string::npos) perf.unit = std::string(Trim(std::string_view(rest).substr(space + 1)));
+  return perf;
+}
+
+/// The jobs of a ReFrame >= 4 log (header line first).
+std::vector<ReframeJob> ReadHeaderLog(const std::string& path, const std::vector<std::string_view>& lines) {
+  std::vector<ReframeJob> jobs;
+  std::vector<std::string> header;
+  char separator = 0;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = Trim(lines[i]);
+    if (line.empty()) continue;
+    if (char s = HeaderSeparator(line)) {  // the first header, or a later one after a format change
+      separator = s;
+      header.clear();
+      for (std::string_view field : SplitFields(line, separator)) header.emplace_back(field);
+      continue;
+    }
+    std::vector<std::string_view> fields = SplitFields(line, separator);
+    if (fields.size() != header.size() &&
+        !(fields.size() == header.size() + 1 && fields.back().empty()))  // a trailing separator
+      throw InputError(path, static_cast<int>(i + 1), std::to_string(fields.size()) + " fields where the header has " +
+                                                          std::to_string(header.size()));
+    ReframeJob job;
+    job.line = static_cast<int>(i + 1);
+    for (std::size_t k = 0; k < header.size(); ++k) {
+      const std::string& name = header[k];
+      std::string_view value = fields[k];
+      if (name == "perf_var=perf_value perf_unit") {
+        ReframePerfValue perf = ReadPerfVarField(value);
+        if (!perf.name.empty()) job.perf.push_back(perf);
+      } else if (EndsWith(name, "_value") && name.size() > 6) {
+        std::string var = name.substr(0, name.size() - 6);
+        auto unit = std::find(header.begin(), header.end(), var + "_unit");
+        job.perf.push_back({var, std::string(value),
+                            unit == header.end() ? std::string() : std::string(fields[unit - header.begin()])});
+      } else if (name == "tags") {
+        ReadTags(value, &job);
+      } else {
+        job.fields.emplace(ToLower(name), std::string(value));
+      }
+    }
+    if (job.fields.count("info") && !job.fields.count("display_name")) {
+      // "<display name> /<hash> @<system>:<partition>+<environ>"
+      const std::string& info = job.fields["info"];
+      std::size_t at = info.rfind(" @");
+      std::string name = info.substr(0, at);
+      std::size_t hash = name.rfind(" /");
+      job.fields.emplace("display_name", name.substr(0, hash));
+      if (at != std::string::npos) {
+        std::string place = info.substr(at + 2);
+        std::size_t colon = place.find(':'), plus = place.find('+');
+        job.fields.emplace("system", place.substr(0, colon));
+        if (colon != std::string::npos)
+          job.fields.emplace("partition", place.substr(colon + 1, plus == std::string::npos ? std::string::npos
+                                                                                            : plus - colon - 1));
+        if (plus != std::string::npos) job.fields.emplace("environ", place.substr(plus + 1));
+      }
+    }
+    jobs.push_back(std::move(job));
+  }
+  return jobs;
+}
+
+/// The jobs of a ReFrame 3 log: lines of one job (same time stamp, test and job id) merged.
+std::vector<ReframeJob> ReadVersion3Log(const std::string& path, const std::vector<std::string_view>& lines) {
+  std::vector<ReframeJob> jobs;
+  std::map<std::string, std::size_t> job_of_key;  // "<time>|<check info>|<jobid>" -> index in jobs
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string_view line = Trim(lines[i]);
+    if (line.empty()) continue;
+    const int line_number = static_cast<int>(i + 1);
+    std::vector<std::string_view> fields = SplitFields(line, '|');
+    if (!IsVersion3Line(line))
+      throw InputError(path, line_number, "not a ReFrame 3 performance log line (<time>|reframe <version>|<test> on "
+                                          "<system>:<partition> using <environ>|jobid=<id>|<var>=<value>|...)");
+    ReframeJob line_job;
+    line_job.line = line_number;
+    line_job.fields.emplace("job_completion_time", std::string(fields[0]));
+    line_job.fields.emplace("version", std::string(fields[1]));
+    ReadCheckInfo(fields[2], &line_job);
+    ReframePerfValue perf;
+    bool unit_seen = false;
+    for (std::size_t k = 3; k < fields.size(); ++k) {
+      std::string_view field = fields[k];
+      std::string key, value;
+      if (StartsWith(field, "ref=")) continue;  // "ref=0 (l=None, u=None)": the test's reference
+      if (field.find(',') != std::string_view::npos) {
+        ReadTags(field, &line_job);
+      } else if (SplitKeyValue(field, &key, &value)) {
+        if (IsLayoutKey(ToLower(key)) || !perf.name.empty()) line_job.fields.emplace(ToLower(key), value);
+        else perf = {key, value, ""};
+      } else if (!perf.name.empty() && !unit_seen) {
+        perf.unit = std::string(field);  // the unit follows the value (ReFrame 3) or its reference (3.7)
+        unit_seen = true;
+      } else if (!field.empty()) {
+        ReadTags(field, &line_job);
+      }
+    }
+    if (perf.name.empty())
+      throw InputError(path, line_number, "no <variable>=<value> field (the performance variable of the line)");
+    const std::string key = std::string(fields[0]) + "|" + std::string(fields[2]) + "|" + line_job.fields["jobid"];
+    auto [it, added] = job_of_key.emplace(key, jobs.size());
+    if (added) {
+      line_job.perf.push_back(perf);
+      jobs.push_back(std::move(line_job));
+      continue;
+    }
+    ReframeJob& job = jobs[it->second];
+    for (const auto& [name, text] : line_job.fields) job.fields.emplace(name, text);
+    for (const std::string& tag : line_job.tags)
+      if (std::find(job.tags.begin(), job.tags.end(), tag) == job.tags.end()) job.tags.push_back(tag);
+    if (std::any_of(job.perf.begin(), job.perf.end(), [&](const ReframePerfValue& p) { return p.name == perf.name; }))
+      throw InputError(path, line_number, "performance variable '" + perf.name + "' twice for one job");
+    job.perf.push_back(perf);
+  }
+  return jobs;
+}
+
+}  // namespace
+
+bool LooksLikeReframePerflog(std::string_view text) {
+  std::string_view first = FirstLine(text);
+  return HeaderSeparator(first) != 0 || IsVersion3Line(first);
+}
+
+std::vector<ReframeJob> ReadReframePerflogJobs(const std::string& path, std::string_view text) {
+  std::vector<std::string_view> lines = SplitLines(text);
+  return HeaderSeparator(FirstLine(text)) != 0 ? ReadHeaderLog(path, lines) : ReadVersion3Log(path, lines);
+}
+
+}  // namespace qnm

@@ -1,0 +1,45 @@
+#pragma once
+// The lines of a ReFrame performance log as jobs (docs/formats/reframe-perflog.md), in
+// either layout: ReFrame >= 4's header line and one line per run, or ReFrame 3's one line
+// per performance variable ("<time>|reframe <version>|<test> on <system>:<partition> using
+// <environ>|jobid=<id>|<var>=<value>|<unit>|ref=...|<tags>"), lines of one job merged.
+// What a job means as a run (its run time, layout and series) is reframe_perflog.cpp's.
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace qnm {
+
+/// One performance variable of one run: "total_time" = 322.36 "s".
+struct ReframePerfValue {
+  std::string name;
+  std::string value;  // as written: a number, or None/null for a failed run
+  std::string unit;
+};
+
+/// One job of the log, whatever the layout: its named fields and its performance variables.
+struct ReframeJob {
+  int line = 0;                                // the job's first line in the file
+  std::map<std::string, std::string> fields;   // lower-case field name -> value ("num_tasks" -> "112")
+  std::vector<std::string> tags;               // bare tags ("Al3x3", "example")
+  std::vector<ReframePerfValue> perf;
+};
+
+/// True when the first non-empty line is a ReFrame >= 4 header or a ReFrame 3 line.
+bool LooksLikeReframePerflog(std::string_view text);
+
+/// The jobs of a log, in the order of their first lines; throws InputError (file, line) on a line
+/// of neither layout, a row whose fields do not match its header, or a variable twice in one job.
+std::vector<ReframeJob> ReadReframePerflogJobs(const std::string& path, std::string_view text);
+
+/// ReFrame writes an absent value as None (Python) or null (JSON).
+bool IsAbsentReframeValue(std::string_view value);
+
+/// The fields of a line between `separator`s, each trimmed.
+std::vector<std::string_view> SplitFields(std::string_view line, char separator);
+
+/// "name=value" with a non-empty name, both trimmed; false otherwise.
+bool SplitKeyValue(std::string_view field, std::string* key, std::string* value);
+
+}  // namespace qnm
