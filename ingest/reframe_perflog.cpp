@@ -131,7 +131,8 @@ std::string SeriesName(const std::string& name, const RunStats& run) {
     for (std::string_view word : SplitWhitespace(name)) {
       std::string key, value;
       if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value) &&
-          (IsProcessCountKey(ToLower(key)) || IsThreadCountKey(ToLower(key)) || IsNodeCountKey(ToLower(key))))
+          (IsProcessCountKey(ToLower(key)) || IsThreadCountKey(ToLower(key)) || IsNodeCountKey(ToLower(key)) ||
+           StartsWith(key, ".")))  // implicit parameters of --repeat, --distribute (%.repeat_no=2)
         continue;
       out += (out.empty() ? "" : " ") + std::string(word);
     }

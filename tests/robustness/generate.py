@@ -285,6 +285,9 @@ def main():
         "jmva-xml": (sorted_files(seeds, ["*.jmva"]), "xml", 200, ["mva", "--format", "json", "{file}"], "json"),
         "whatif-config": (sorted_files(seeds, ["*.cfg"]), "text", 150,
                           ["whatif", str(synthetic), "--config", "{file}", "--format", "json"], "json"),
+        "reframe-perflog": (sorted_files(data / "reframe" / "layouts", ["rfm*/*.log"]) +
+                            sorted_files(data / "reframe" / "excalibur-tests", ["csd3/*/castep/*/*.log"]),
+                            "text", 150, ingest + ["{file}"], "csv"),
     }
     count = 0
     for category, (bases, kind, n, argv, output) in text_categories.items():
