@@ -19,6 +19,7 @@
 #include "ingest/run_pairing.h"
 #include "ingest/run_stats_check.h"
 #include "ingest/series_identity.h"
+#include "ingest/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
@@ -153,10 +154,11 @@ IngestedFile ReadOne(const FoundFile& found, std::string_view text, const Ingest
     file.mpip_report = std::move(output.mpip_report);
     const std::string digest = ContentDigest(text);
     for (std::size_t r = 0; r < file.runs.size(); ++r)
-      file.runs[r].origin = digest + "#" + (file.runs[r].origin.empty() ? std::to_string(r) : file.runs[r].origin);
+      if (!StartsWith(file.runs[r].origin, kMeasurementOrigin))  // an identity of its own: no file in it
+        file.runs[r].origin = digest + "#" + (file.runs[r].origin.empty() ? std::to_string(r) : file.runs[r].origin);
     return file;
   }
-  throw InputError(found.path, 0, "not a recognised format (mpiP report, NPB output, OTF2 anchor .otf2, CUBE4 .cubex, Extra-P experiment, Arm Performance Reports text, OTF-CPT output, .csv, .tsv or .json table)");
+  throw InputError(found.path, 0, "not a recognised format (" + ReadableFormatList() + ")");
 }
 
 // Identity from the info/env/hostfile beside each run (run_info_file.h): a

@@ -103,6 +103,7 @@ const std::vector<Reader>& ReaderTable() {
       {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
+      {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},
       {"CUBE4 profile (.cubex)", SniffCubeProfile, ReadCubeProfile},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
       // Before the Extra-P row: undoes the export's strong scaling, restores the identity.

@@ -60,6 +60,8 @@ bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp
 ReaderOutput ReadReframePerflog(const ReaderInput& input);
+bool SniffReframeRunReport(const std::string& path, std::string_view text);  // reframe_perflog.cpp
+ReaderOutput ReadReframeRunReport(const ReaderInput& input);
 
 /// Every reader, in the order they are offered a file.
 const std::vector<Reader>& ReaderTable();

@@ -132,8 +132,8 @@ std::string SeriesName(const std::string& name, const RunStats& run) {
       std::string key, value;
       if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value) &&
           (IsProcessCountKey(ToLower(key)) || IsThreadCountKey(ToLower(key)) || IsNodeCountKey(ToLower(key)) ||
-           StartsWith(key, ".")))  // implicit parameters of --repeat, --distribute (%.repeat_no=2)
-        continue;
+           (!key.empty() && !std::isalpha(static_cast<unsigned char>(key[0])) && key[0] != '_')))
+        continue;  // implicit parameters of --repeat, --distribute: %$repeat_no=1 (ReFrame <= 4.6), %.repeat_no
       out += (out.empty() ? "" : " ") + std::string(word);
     }
     return out;
@@ -201,7 +201,7 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
                   const std::string& version_word) {
   RunStats run;
   run.sources.push_back(path);
-  run.origin = "line " + std::to_string(job.line);
+  run.origin = job.line > 0 ? "line " + std::to_string(job.line) : "case " + job.fields.at("report_case");
   auto field = [&](const char* key) {
     auto it = job.fields.find(key);
     return it == job.fields.end() || IsAbsentReframeValue(it->second) ? std::string() : it->second;
@@ -213,6 +213,9 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
     name = BaseName(path);
     if (EndsWith(name, ".log")) name.resize(name.size() - 4);
   }
+  if (std::string jobid = field("jobid"); !jobid.empty())  // the batch job of this test: one measurement,
+    run.origin = std::string(kMeasurementOrigin) + "reframe|" + field("system") + ":" + field("partition") + "|" +
+                 field("environ") + "|" + name + "|" + jobid;  // whichever file (perflog, run report) holds it
   const std::map<std::string, std::string> parameters = DisplayNameParameters(name);
   std::vector<std::string_view> words = SplitFields(name, '_');
 
@@ -272,11 +275,13 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
   }
 
   // Nodes: num_nodes, the job's node list, N_<n> of the name; ranks per node: num_tasks_per_node.
-  if (std::string list = field("job_nodelist"); list.size() >= 2 && list.front() == '[' && list.back() == ']') {
-    for (std::string_view host : SplitFields(std::string_view(list).substr(1, list.size() - 2), ',')) {
-      std::string_view bare = Trim(host);  // Python list repr "['nid001', 'nid002']"
-      if (bare.size() >= 2 && (bare.front() == '\'' || bare.front() == '"')) bare = bare.substr(1, bare.size() - 2);
-      if (!bare.empty()) run.hosts.emplace_back(bare);
+  // ReFrame joins a list with ',' ("nid001,nid002"); a Python list repr is read too.
+  if (std::string list = field("job_nodelist"); !list.empty()) {
+    std::string_view inner = list;
+    if (inner.size() >= 2 && inner.front() == '[' && inner.back() == ']') inner = inner.substr(1, inner.size() - 2);
+    for (std::string_view host : SplitFields(inner, ',')) {
+      if (host.size() >= 2 && (host.front() == '\'' || host.front() == '"')) host = host.substr(1, host.size() - 2);
+      if (!host.empty() && host.find_first_of(" \t") == std::string_view::npos) run.hosts.emplace_back(host);
     }
   }
   std::optional<long long> per_node = PositiveInteger(job, {"num_tasks_per_node", "tasks_per_node"}, &which);
@@ -330,10 +335,12 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
 
 bool SniffReframePerflog(const std::string&, std::string_view text) { return LooksLikeReframePerflog(text); }
 
-ReaderOutput ReadReframePerflog(const ReaderInput& input) {
+namespace {
+
+/// The runs of a log's or report's jobs: each job with a value of the run-time variable is a run.
+ReaderOutput RunsOfJobs(const ReaderInput& input, const std::vector<ReframeJob>& jobs, const char* what) {
   const std::string& path = input.path;
-  std::vector<ReframeJob> jobs = ReadReframePerflogJobs(path, input.text);
-  if (jobs.empty()) throw InputError(path, 0, "a ReFrame performance log without runs");
+  if (jobs.empty()) throw InputError(path, 0, std::string("a ") + what + " without runs");
   const std::string metric = input.selection ? input.selection->metric : std::string();
   const std::string variable = ChooseRunTimeVariable(path, jobs, metric);
 
@@ -341,7 +348,8 @@ ReaderOutput ReadReframePerflog(const ReaderInput& input) {
   int without_value = 0;
   std::string unit;
   for (const ReframeJob& job : jobs) {
-    auto perf = std::find_if(job.perf.begin(), job.perf.end(), [&](const ReframePerfValue& p) { return p.name == variable; });
+    auto perf = std::find_if(job.perf.begin(), job.perf.end(),
+                             [&](const ReframePerfValue& p) { return p.name == variable; });
     if (perf == job.perf.end() || IsAbsentReframeValue(perf->value)) {
       ++without_value;  // a failed run (ReFrame logs None) or a job that logged other variables only
       continue;
@@ -351,18 +359,32 @@ ReaderOutput ReadReframePerflog(const ReaderInput& input) {
                                                                 : std::string();
     if (StartsWith(version, "reframe ")) version = version.substr(8);
     version = version.substr(0, version.find(' '));
-    output.runs.push_back(JobToRun(path, job, *perf, version.empty() ? "4" : version));
+    output.runs.push_back(JobToRun(path, job, *perf, version.empty() ? ">= 4" : version));
     unit = perf->unit;
   }
   if (output.runs.empty())
     throw InputError(path, 0, "no run with a value of '" + variable + "' (" + std::to_string(without_value) +
                                   " jobs logged it as None: failed runs)");
-  output.readings.push_back("ReFrame perflog: run time from performance variable '" + variable + "' [" +
+  output.readings.push_back(std::string(what) + ": run time from performance variable '" + variable + "' [" +
                             UnitMeaning(unit) + "]" + (metric.empty() ? "; --metric names another" : ""));
   if (without_value > 0)
     output.notes.push_back(path + ": " + std::to_string(without_value) + " of " + std::to_string(jobs.size()) +
                            " ReFrame jobs without a value of '" + variable + "' (failed runs) left out");
   return output;
+}
+
+}  // namespace
+
+ReaderOutput ReadReframePerflog(const ReaderInput& input) {
+  return RunsOfJobs(input, ReadReframePerflogJobs(input.path, input.text), "ReFrame perflog");
+}
+
+bool SniffReframeRunReport(const std::string& path, std::string_view text) {
+  return LooksLikeReframeRunReport(path, text);
+}
+
+ReaderOutput ReadReframeRunReport(const ReaderInput& input) {
+  return RunsOfJobs(input, ReadReframeRunReportJobs(input.path, input.text), "ReFrame run report");
 }
 
 }  // namespace qnm

@@ -20,7 +20,7 @@ struct ReframePerfValue {
 
 /// One job of the log, whatever the layout: its named fields and its performance variables.
 struct ReframeJob {
-  int line = 0;                                // the job's first line in the file
+  int line = 0;                                // the job's first line in the file (0: a run report)
   std::map<std::string, std::string> fields;   // lower-case field name -> value ("num_tasks" -> "112")
   std::vector<std::string> tags;               // bare tags ("Al3x3", "example")
   std::vector<ReframePerfValue> perf;
@@ -32,6 +32,14 @@ bool LooksLikeReframePerflog(std::string_view text);
 /// The jobs of a log, in the order of their first lines; throws InputError (file, line) on a line
 /// of neither layout, a row whose fields do not match its header, or a variable twice in one job.
 std::vector<ReframeJob> ReadReframePerflogJobs(const std::string& path, std::string_view text);
+
+/// True for a ReFrame JSON run report (reframe_run_report.cpp): a .json file with "session_info"
+/// and "testcases".
+bool LooksLikeReframeRunReport(const std::string& path, std::string_view text);
+
+/// The test cases of every run of a JSON run report as jobs (line 0; field "report_case" is the
+/// case's number); throws InputError on invalid JSON or a report without runs and test cases.
+std::vector<ReframeJob> ReadReframeRunReportJobs(const std::string& path, std::string_view text);
 
 /// ReFrame writes an absent value as None (Python) or null (JSON).
 bool IsAbsentReframeValue(std::string_view value);

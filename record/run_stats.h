@@ -45,6 +45,9 @@ struct CallSiteStats {
   bool ranks_complete = true;  // false when a threshold (mpiP -t) hid some rank rows
 };
 
+/// The prefix of a RunStats::origin that identifies a measurement without its file.
+inline constexpr const char* kMeasurementOrigin = "measurement:";
+
 struct RunStats {
   // ---- identity -------------------------------------------------------
   SharedText series;         // explicit series name (statistics tables); empty = from the key
@@ -67,6 +70,9 @@ struct RunStats {
   // file>" (an Extra-P value: "#<call path>|<metric>|<point>|r<repetition>").
   // Two records of one origin are one measurement read twice; equal numbers
   // from different origins are different runs (ingest/duplicate_runs.h).
+  // An origin starting with kMeasurementOrigin names the measurement itself
+  // (a batch job of a test), so the same job read from two files of different
+  // formats (a ReFrame perflog and its run report) is one measurement.
   std::string origin;
   SharedText data_set;       // data-set tag from the file name ("tpatki-npbmz", "st-g5k"), or empty
   SharedText variant;        // run-configuration words from the file name ("eth O3", "td"), or empty

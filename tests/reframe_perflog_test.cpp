@@ -236,3 +236,44 @@ TEST_CASE("a rate or a time per unit of work named with --metric scales as the r
     }
   }
 }
+
+TEST_CASE("ReFrame 4.6.4's own perflog and JSON run report of one campaign: the same ten runs, counted once",
+          "[ingest][reframe][acceptance]") {
+  // tests/data/reframe/reframe-4.6.4: written by ReFrame 4.6.4 itself (generate-reframe-4.6.4.sh):
+  // heat_test.py at tasks = 1..32, 4 tasks per node, 2 CPUs per task, --repeat 2; P = 32 fails.
+  const std::string folder = kData + "/reframe-4.6.4";
+  std::vector<qnm::RunStats> logged = Read(folder + "/perflogs");
+  qnm::IngestSummary report_summary;
+  std::vector<qnm::RunStats> reported = Read(folder + "/run-report.json", "", &report_summary);
+  REQUIRE(logged.size() == 10);  // the failed P = 32 cases are not in the perflog at all
+  REQUIRE(reported.size() == 10);
+  bool noted = false;  // ... and in the report they are, without a value: left out and said so
+  for (const std::string& note : report_summary.notes) noted = noted || note.find("2 of 12 ReFrame jobs") != std::string::npos;
+  CHECK(noted);
+  const std::map<int, double> expected = {{1, 241.5}, {2, 121.7}, {4, 61.9}, {8, 32.1}, {16, 17.3}};
+  for (const auto* runs : {&logged, &reported})
+    for (const qnm::RunStats& run : *runs) {
+      INFO(run.origin);
+      CHECK(run.app.str() == "HeatScaling");  // %tasks and the implicit %$repeat_no left the name
+      CHECK(run.machine.str() == "generic:default");
+      CHECK(run.variant.str() == "builtin");
+      CHECK(run.threads_per_proc == 2);
+      CHECK(run.ranks_per_node == std::min(run.procs, 4));
+      CHECK(run.nodes == (run.procs + 3) / 4);
+      REQUIRE(expected.count(run.procs) == 1);
+      CHECK(run.wall_time_s == expected.at(run.procs));
+      // The report says its version; the default perflog format has no version column.
+      CHECK(run.tool_version.str() == (runs == &reported ? "ReFrame 4.6.4" : "ReFrame >= 4"));
+      CHECK(run.origin.rfind(qnm::kMeasurementOrigin, 0) == 0);  // the ReFrame job, whichever file
+    }
+  // The folder as a whole: perflog and report hold the same jobs, so each run counts once.
+  qnm::IngestSummary both_summary;
+  std::vector<qnm::RunStats> both = Read(folder, "", &both_summary);
+  CHECK(both.size() == 10);
+  bool once = false;
+  for (const std::string& note : both_summary.notes)
+    once = once || note.find("10 duplicate measurements of the same runs counted once") != std::string::npos;
+  CHECK(once);
+  // A damaged report: one line naming the file (and the line where JSON says it).
+  CHECK(ErrorOf(kData + "/layouts/bad/report.json").find("bad/report.json:") != std::string::npos);
+}
