@@ -197,6 +197,11 @@ std::optional<double> SecondsOf(const std::string& unit, double value) {
   return SecondsPerTimeUnit(lower.substr(slash + 1)) / value;
 }
 
+/// "test case 7: " for a run report's job (no line to name), else nothing (the line says where).
+std::string Where(const ReframeJob& job) {
+  return job.line > 0 ? std::string() : "test case " + job.fields.at("report_case") + ": ";
+}
+
 RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframePerfValue& time,
                   const std::string& version_word) {
   RunStats run;
@@ -223,7 +228,7 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
   std::string which;
   std::optional<long long> procs =
       PositiveInteger(job, {"num_tasks", "num_procs", "procs", "nprocs", "np", "tasks", "ntasks", "ranks"}, &which);
-  std::string how = "ReFrame perflog field " + which;
+  std::string how = "ReFrame field " + which;
   if (!procs)
     for (const auto& [key, value] : parameters)
       if (IsProcessCountKey(key) && (procs = ParseInteger(value)) && *procs > 0) {
@@ -233,14 +238,14 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
   std::optional<long long> name_nodes = NumberAfterWord(words, "N"), name_mpi = NumberAfterWord(words, "MPI");
   if (!procs && name_mpi && *name_mpi > 0) {
     if (name_nodes && *name_nodes > 1)
-      throw InputError(path, job.line, "the test name says N_" + std::to_string(*name_nodes) + "_MPI_" +
+      throw InputError(path, job.line, Where(job) + "the test name says N_" + std::to_string(*name_nodes) + "_MPI_" +
                                            std::to_string(*name_mpi) + " but not whether MPI counts processes in all "
                                            "or per node; give the runs as a table (procs, nodes)");
     procs = name_mpi;
     how = "ReFrame test name MPI_" + std::to_string(*name_mpi) + " on one node";
   }
   if (!procs || *procs > (1LL << 30))
-    throw InputError(path, job.line, "no process count: no num_tasks field, num_procs tag or %tasks parameter");
+    throw InputError(path, job.line, Where(job) + "no process count: no num_tasks field, num_procs tag or %tasks parameter");
   run.procs = static_cast<int>(*procs);
   run.derivations["procs"] = how;
 
@@ -271,7 +276,7 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
   }
   if (threads && *threads > 0 && *threads <= 1 << 20) {
     run.threads_per_proc = static_cast<int>(*threads);
-    run.derivations["threads_per_proc"] = "ReFrame perflog " + which;
+    run.derivations["threads_per_proc"] = "ReFrame " + which;
   }
 
   // Nodes: num_nodes, the job's node list, N_<n> of the name; ranks per node: num_tasks_per_node.
@@ -286,11 +291,11 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
   }
   std::optional<long long> per_node = PositiveInteger(job, {"num_tasks_per_node", "tasks_per_node"}, &which);
   if (per_node && *per_node <= run.procs) {
-    run.SetRanksPerNode(static_cast<int>(*per_node), "ReFrame perflog field " + which);
+    run.SetRanksPerNode(static_cast<int>(*per_node), "ReFrame field " + which);
   } else if (auto nodes = PositiveInteger(job, {"num_nodes", "nodes"}, &which); nodes && *nodes <= run.procs) {
-    run.SetNodes(static_cast<int>(*nodes), "ReFrame perflog field " + which);
+    run.SetNodes(static_cast<int>(*nodes), "ReFrame field " + which);
   } else if (!run.hosts.empty() && static_cast<long long>(run.hosts.size()) <= run.procs) {
-    run.SetNodes(static_cast<int>(run.hosts.size()), "ReFrame perflog job_nodelist");
+    run.SetNodes(static_cast<int>(run.hosts.size()), "ReFrame job_nodelist");
   } else if (name_nodes && *name_nodes > 0 && *name_nodes <= run.procs) {
     run.SetNodes(static_cast<int>(*name_nodes), "ReFrame test name N_<n>");
   }
@@ -311,7 +316,7 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
   auto value = ParseDouble(time.value);
   std::optional<double> seconds = value ? SecondsOf(time.unit, *value) : std::nullopt;
   if (!seconds)
-    throw InputError(path, job.line, "performance variable '" + time.name + "' = '" + time.value + "' " + time.unit +
+    throw InputError(path, job.line, Where(job) + "performance variable '" + time.name + "' = '" + time.value + "' " + time.unit +
                                          " is not a non-negative time" +
                                          (UnitMeaning(time.unit).empty() ? "" : " (nor a positive rate)"));
   run.wall_time_s = *seconds;
