@@ -22,11 +22,14 @@ struct Point {
   double spread = 0;  // (max - min) / median of the times
 };
 
-// Details that differ between every pair of runs anyway (dates, process ids).
+// Details that differ between every pair of runs anyway (dates, process ids, batch job ids and
+// node lists).
 bool VariesPerRun(const std::string& key) {
   std::string lower = ToLower(key);
-  // "mop": NPB's Mop/s is computed from the measured time, a result and not a setting.
-  for (const char* word : {"time", "date", "pid", "start", "stop", "host", "repetition", "mop"})
+  // "mop": NPB's Mop/s is computed from the measured time, a result and not a setting; "perf_":
+  // ReFrame's other performance variables (reframe_perf_gflops), results too.
+  for (const char* word :
+       {"time", "date", "pid", "start", "stop", "host", "repetition", "mop", "jobid", "nodelist", "perf_"})
     if (lower.find(word) != std::string::npos) return true;
   return false;
 }
