@@ -50,6 +50,43 @@ std::string GnuplotQuote(const std::string& text) {
   return out + "'";
 }
 
+namespace {
+
+/// `text` cut to `max_chars` (UTF-8 aware: never inside a character) by dropping its middle.
+std::string ShortenMiddle(const std::string& text, std::size_t max_chars) {
+  if (text.size() <= max_chars || max_chars < 8) return text;
+  auto boundary = [&](std::size_t at) {  // back to the start of a UTF-8 character
+    while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80) --at;
+    return at;
+  };
+  const std::size_t keep = max_chars - 3;  // "..." is three characters, one glyph each
+  std::size_t head = boundary(keep / 2), tail = boundary(text.size() - (keep - keep / 2));
+  return text.substr(0, head) + "..." + text.substr(tail);
+}
+
+/// `line`s as one double-quoted gnuplot string, joined by "\n" (gnuplot breaks the title there).
+std::string DoubleQuotedLines(const std::vector<std::string>& lines) {
+  std::string out = "\"";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i > 0) out += "\\n";
+    for (char c : lines[i]) {
+      if (c == '"' || c == '\\') out += '\\';
+      out += c == '\n' ? ' ' : c;
+    }
+  }
+  return out + "\"";
+}
+
+}  // namespace
+
+std::string GnuplotTitle(const std::string& title, std::size_t max_chars) {
+  if (title.size() <= max_chars) return GnuplotQuote(title);
+  std::size_t colon = title.rfind(": ");
+  if (colon == std::string::npos) return GnuplotQuote(ShortenMiddle(title, max_chars));
+  return DoubleQuotedLines({ShortenMiddle(title.substr(0, colon + 1), max_chars),
+                            ShortenMiddle(title.substr(colon + 2), max_chars)});
+}
+
 std::string FormatValue(double value) { return FormatFinite("%.9g", value, "NaN"); }
 
 std::string ChartTitle(const ChartContext& context, const std::string& what) {

@@ -37,6 +37,14 @@ class DataFile {
 /// `text` as a single-quoted gnuplot string literal.
 std::string GnuplotQuote(const std::string& text);
 
+/// A chart title as a gnuplot string literal that fits `max_chars` per line: as it is when short;
+/// else "<series>:" and "<what>" on two lines, the series' name shortened in its middle ("…")
+/// when it alone is longer (a title gnuplot centres over the plot would run off the canvas).
+/// Single plots fit about 90 characters of their 1150-pixel canvas, multiplots about 130.
+std::string GnuplotTitle(const std::string& title, std::size_t max_chars);
+constexpr std::size_t kPlotTitleChars = 90;
+constexpr std::size_t kMultiplotTitleChars = 130;
+
 /// A number as gnuplot reads it back exactly enough; "NaN" for missing values.
 std::string FormatValue(double value);
 

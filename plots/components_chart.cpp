@@ -181,7 +181,7 @@ bool BuildComponentsChart(const ChartSet& charts, ChartScript* chart) {
   if (!(largest > 0)) smallest = 1, largest = 10;
 
   std::string body;
-  body += "set multiplot layout 2,1 title " + GnuplotQuote(chart->title) + "\n";
+  body += "set multiplot layout 2,1 title " + GnuplotTitle(chart->title, kMultiplotTitleChars) + "\n";
   body += "set xrange [-0.6:" + FormatValue(slot - 0.4) + "]\n" + tics;
   body += "set xlabel 'processes P  (left bar: measured, right bar: modeled" +
           (shown < predicted ? "; " + std::to_string(shown) + " of the " + std::to_string(predicted) +

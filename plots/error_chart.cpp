@@ -52,7 +52,7 @@ bool BuildErrorChart(const ChartSet& charts, ChartScript* chart) {
   chart->width_px = 1040;
   chart->title = ChartTitle(charts.context, "relative error of the modeled run time");
   chart->data = data.text();
-  std::string body = "set title " + GnuplotQuote(chart->title) + "\n";
+  std::string body = "set title " + GnuplotTitle(chart->title, kPlotTitleChars) + "\n";
   body += ProcessAxis(procs, 1.4);
   body += "set ylabel 'relative error, (modeled - measured) / measured (%)'\n";
   body += "label_gap = " + FormatValue(0.07 * y_max) + "  # value labels sit this far above/below points\n";

@@ -55,7 +55,7 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
 
   DataFile data;
   std::string body = "set multiplot layout " + std::to_string(rows) + "," +
-                     std::to_string(columns) + " title " + GnuplotQuote(chart->title) + "\n";
+                     std::to_string(columns) + " title " + GnuplotTitle(chart->title, kMultiplotTitleChars) + "\n";
   body += "set grid lc rgb '#dddddd'\n";
   body += "set format y '%g'\n";
   for (std::size_t k = 0; k < curves.size(); ++k) {

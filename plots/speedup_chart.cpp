@@ -60,7 +60,7 @@ bool BuildSpeedupChart(const ChartSet& charts, ChartScript* chart) {
   body += "set grid lc rgb '#dddddd'\nset samples 200\n";
   // Speedup stays below the ideal line S = P, so the top left is free for the key.
   body += "set key top left box opaque\n";
-  body += "set multiplot layout 1,2 title " + GnuplotQuote(chart->title) + "\n";
+  body += "set multiplot layout 1,2 title " + GnuplotTitle(chart->title, kMultiplotTitleChars) + "\n";
 
   const std::string reference =
       p_ref == 1 ? "T(1) / T(P)" : std::to_string(p_ref) + " T(" + std::to_string(p_ref) + ") / T(P)";

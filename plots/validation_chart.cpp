@@ -124,7 +124,7 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
   chart->title = ChartTitle(charts.context, "modeled vs measured run time");
   chart->width_px = 1150;
   chart->data = data.text();
-  std::string body = "set title " + GnuplotQuote(chart->title) + "\n";
+  std::string body = "set title " + GnuplotTitle(chart->title, kPlotTitleChars) + "\n";
   body += RunTimeAxes(procs, y_low, y_high);
   // Below the key, in the free right-hand column: why the curve ends where it does.
   for (std::size_t k = 0; k < charts.context.caveat.size(); ++k)

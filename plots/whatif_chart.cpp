@@ -105,7 +105,7 @@ bool BuildWhatifChart(const ChartSet& charts, ChartScript* chart) {
   chart->title = ChartTitle(charts.context, "what-if vs unchanged run time");
   chart->width_px = 1150;
   chart->data = data.text();
-  std::string body = "set title " + GnuplotQuote(chart->title) + "\n";
+  std::string body = "set title " + GnuplotTitle(chart->title, kPlotTitleChars) + "\n";
   body += RunTimeAxes(procs, y_low, y_high);
   body += "set y2label 'gain (% of unchanged run time)'\nset y2tics\nset format y2 '%g'\n";
   const double gain_pad = 0.1 * std::max(1.0, gain_high - gain_low);

@@ -156,6 +156,23 @@ TEST_CASE("Titles, names and numbers are escaped for gnuplot and file names", "[
   CHECK(qnm::plots::SeriesStem(ChartContext{"", "", ""}) == "series");
   CHECK(qnm::plots::ChartTitle(ChartContext{"cg.C", "", ""}, "speedup") == "cg.C: speedup");
   CHECK(qnm::plots::ChartTitle(ChartContext{"cg.C", "MCR", ""}, "speedup") == "cg.C on MCR: speedup");
+  // A title longer than the plot is wide: the series and what the chart shows on two lines, a series
+  // name longer than a line shortened in its middle (a ReFrame test name and partition run to 80+).
+  CHECK(qnm::plots::GnuplotTitle("cg.C: speedup", 90) == "'cg.C: speedup'");
+  const std::string series = "WRF_12km_run_csd3_cclake_ib_icc19_impi19_ucx @csd3:cclake-ib-icc19-impi19-ucx (wrf)";
+  CHECK(qnm::plots::GnuplotTitle(series + ": modeled vs measured run time", 90) ==
+        "\"" + series + ":\\nmodeled vs measured run time\"");
+  const std::string quoted = qnm::plots::GnuplotTitle("a \"b\" \\ " + series + series + ": speedup", 90);
+  CHECK(quoted.find("...") != std::string::npos);
+  CHECK(quoted.find("\\\"b\\\"") != std::string::npos);  // a double quote escaped inside the double quotes
+  CHECK(quoted.substr(0, quoted.find("\\n")).size() <= 90 + 4);  // the first line, its quote and escapes
+  CHECK(quoted.find("\\nspeedup\"") != std::string::npos);
+  // A multi-byte character is never cut: the middle goes, whole characters stay.
+  std::string accents;
+  for (int i = 0; i < 60; ++i) accents += "\u00e9";  // 2 bytes each
+  const std::string cut = qnm::plots::GnuplotTitle(accents + ": what", 20);
+  CHECK(cut.find("...") != std::string::npos);
+  CHECK((cut.size() - cut.find("...")) % 2 == 1);  // "...", whole 2-byte characters, then the rest
   CHECK(qnm::plots::PlotCommand({"x notitle", "'' index 'a' using 1:2", "'' index 'b' using 1:2"}) ==
         "plot x notitle, \\\n     datafile index 'a' using 1:2, \\\n     '' index 'b' using 1:2\n");
 }
