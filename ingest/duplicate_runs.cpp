@@ -1,6 +1,7 @@
 #include "ingest/duplicate_runs.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <map>
 #include <regex>
@@ -67,11 +68,23 @@ bool IsPattern(const std::string& cited) {
   return open != std::string::npos && cited.find('>', open) != std::string::npos;
 }
 
+// "runs.csv:12" (a table row) -> "runs.csv"; a file's base name otherwise.
+std::string FileOfSource(const std::string& source) {
+  std::string base = BaseName(source);
+  std::size_t colon = base.rfind(':');
+  if (colon != std::string::npos && colon + 1 < base.size() &&
+      std::all_of(base.begin() + static_cast<std::ptrdiff_t>(colon) + 1, base.end(),
+                  [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+    base.resize(colon);
+  return base;
+}
+
 void FoldInto(RunStats* kept, RunStats&& dropped, const std::string& why) {
-  // A row's cited file is the kept record's own file: keep one name per file.
+  // A row's cited file is the kept record's own file: keep one name per file (and one row per
+  // table: 100,000 rows of one table citing one run must not make its source list 100,000 long).
   for (std::string& source : dropped.sources)
     if (std::none_of(kept->sources.begin(), kept->sources.end(),
-                     [&](const std::string& have) { return BaseName(have) == BaseName(source); }))
+                     [&](const std::string& have) { return FileOfSource(have) == FileOfSource(source); }))
       kept->sources.push_back(std::move(source));
   if (kept->machine.empty() && !dropped.machine.empty()) {
     kept->machine = dropped.machine;
@@ -122,7 +135,9 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
     if (!IsStatisticsTableRow(runs[i]))
       for (const std::string& source : runs[i].sources) by_file[BaseName(source)].push_back(i);
 
-  std::map<std::string, std::vector<std::size_t>> by_citation;  // cited document -> kept rows citing it
+  // (cited document, procs) -> kept rows citing it, by time: a row is looked for among rows of its own
+  // time only (within print precision), so a table of a million rows citing one file stays linear.
+  std::map<std::pair<std::string, int>, std::multimap<double, std::size_t>> by_citation;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     RunStats& row = runs[r];
     if (!IsStatisticsTableRow(row)) continue;
@@ -156,9 +171,14 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
       std::vector<std::size_t> candidates;
       auto found = by_file.find(BaseName(cited));
       if (found != by_file.end()) candidates = found->second;
-      auto citing = by_citation.find(cited);
-      if (citing != by_citation.end())
-        candidates.insert(candidates.end(), citing->second.begin(), citing->second.end());
+      const double time_s = row.TotalTimeSeconds();
+      auto citing = by_citation.find({cited, row.procs});
+      if (citing != by_citation.end() && Known(time_s)) {
+        const double reach_s = 0.006 + 2e-9 * std::fabs(time_s);  // beyond SameTimeWithinPrintPrecision's
+        for (auto at = citing->second.lower_bound(time_s - reach_s);
+             at != citing->second.end() && at->first <= time_s + reach_s; ++at)
+          candidates.push_back(at->second);
+      }
       for (std::size_t i : candidates) {
         if (i == r || dropped[i] || !SameConfiguration(row, runs[i]) || !ThreadsAgree(row, runs[i]) ||
             !SameTimeWithinPrintPrecision(row.TotalTimeSeconds(), runs[i].TotalTimeSeconds()))
@@ -170,8 +190,8 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
         break;
       }
     }
-    if (!dropped[r])
-      for (const std::string& cited : cites) by_citation[cited].push_back(r);
+    if (!dropped[r] && Known(row.TotalTimeSeconds()))  // a row without a time matches none
+      for (const std::string& cited : cites) by_citation[{cited, row.procs}].emplace(row.TotalTimeSeconds(), r);
   }
 
   // Case 1: the same origin (file content, place in the file) read twice,

@@ -343,7 +343,38 @@ bool SniffReframePerflog(const std::string&, std::string_view text) { return Loo
 namespace {
 
 /// The runs of a log's or report's jobs: each job with a value of the run-time variable is a run.
-ReaderOutput RunsOfJobs(const ReaderInput& input, const std::vector<ReframeJob>& jobs, const char* what) {
+/// Runs of one log share what they have in common (record/text_map.h, record/shared_text.h): the
+/// derivations, test, machine, environment and version of the run before, when equal.
+class SharedWithPrevious {
+ public:
+  void Share(RunStats* run) {
+    if (!previous_.sources.empty()) {
+      Take(&run->derivations, previous_.derivations);
+      Take(&run->app, previous_.app);
+      Take(&run->machine, previous_.machine);
+      Take(&run->variant, previous_.variant);
+      Take(&run->tool_version, previous_.tool_version);
+      if (run->sources == previous_.sources) run->sources = previous_.sources;
+    }
+    previous_.derivations = run->derivations;
+    previous_.app = run->app;
+    previous_.machine = run->machine;
+    previous_.variant = run->variant;
+    previous_.tool_version = run->tool_version;
+    previous_.sources = run->sources;
+  }
+
+ private:
+  static void Take(TextMap* mine, const TextMap& theirs) {
+    if (mine->map() == theirs.map()) *mine = theirs;
+  }
+  static void Take(SharedText* mine, const SharedText& theirs) {
+    if (mine->str() == theirs.str()) *mine = theirs;
+  }
+  RunStats previous_;
+};
+
+ReaderOutput RunsOfJobs(const ReaderInput& input, std::vector<ReframeJob> jobs, const char* what) {
   const std::string& path = input.path;
   if (jobs.empty()) throw InputError(path, 0, std::string("a ") + what + " without runs");
   const std::string metric = input.selection ? input.selection->metric : std::string();
@@ -351,8 +382,10 @@ ReaderOutput RunsOfJobs(const ReaderInput& input, const std::vector<ReframeJob>&
 
   ReaderOutput output;
   int without_value = 0;
+  const std::size_t job_count = jobs.size();
   std::string unit;
-  for (const ReframeJob& job : jobs) {
+  SharedWithPrevious shared;
+  for (ReframeJob& job : jobs) {
     auto perf = std::find_if(job.perf.begin(), job.perf.end(),
                              [&](const ReframePerfValue& p) { return p.name == variable; });
     if (perf == job.perf.end() || IsAbsentReframeValue(perf->value)) {
@@ -365,7 +398,9 @@ ReaderOutput RunsOfJobs(const ReaderInput& input, const std::vector<ReframeJob>&
     if (StartsWith(version, "reframe ")) version = version.substr(8);
     version = version.substr(0, version.find(' '));
     output.runs.push_back(JobToRun(path, job, *perf, version.empty() ? ">= 4" : version));
+    shared.Share(&output.runs.back());
     unit = perf->unit;
+    job = ReframeJob();  // its memory goes back as the runs grow (a 60 MB log holds 220,000 jobs)
   }
   if (output.runs.empty())
     throw InputError(path, 0, "no run with a value of '" + variable + "' (" + std::to_string(without_value) +
@@ -373,7 +408,7 @@ ReaderOutput RunsOfJobs(const ReaderInput& input, const std::vector<ReframeJob>&
   output.readings.push_back(std::string(what) + ": run time from performance variable '" + variable + "' [" +
                             UnitMeaning(unit) + "]" + (metric.empty() ? "; --metric names another" : ""));
   if (without_value > 0)
-    output.notes.push_back(path + ": " + std::to_string(without_value) + " of " + std::to_string(jobs.size()) +
+    output.notes.push_back(path + ": " + std::to_string(without_value) + " of " + std::to_string(job_count) +
                            " ReFrame jobs without a value of '" + variable + "' (failed runs) left out");
   return output;
 }

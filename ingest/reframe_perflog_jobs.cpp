@@ -70,6 +70,15 @@ bool IsLayoutKey(const std::string& key) {
   return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
 }
 
+/// The columns of a ReFrame >= 4 log that say what a run was (reframe_perflog.cpp reads these
+/// only): its name, layout, place, job and version. A default-format row has some 35 columns.
+bool IsReadField(const std::string& key) {
+  static const char* kFields[] = {"display_name", "name", "short_name", "info", "env_vars", "job_nodelist",
+                                  "system", "partition", "system:partition", "environ", "result",
+                                  "job_completion_time", "version", "reframe version"};
+  return IsLayoutKey(key) || std::find(std::begin(kFields), std::end(kFields), key) != std::end(kFields);
+}
+
 /// Tags "Al3x3,num_nodes=2,num_procs=112": key=value items into `fields`, the others into `tags`.
 void ReadTags(std::string_view text, ReframeJob* job) {
   for (std::string_view item : SplitFields(text, ',')) {
@@ -110,7 +119,7 @@ ReframePerfValue ReadPerfVarField(std::string_view text) {
 /// The jobs of a ReFrame >= 4 log (header line first).
 std::vector<ReframeJob> ReadHeaderLog(const std::string& path, const std::vector<std::string_view>& lines) {
   std::vector<ReframeJob> jobs;
-  std::vector<std::string> header;
+  std::vector<std::string> header, lower_header;
   char separator = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = Trim(lines[i]);
@@ -119,6 +128,8 @@ std::vector<ReframeJob> ReadHeaderLog(const std::string& path, const std::vector
       separator = s;
       header.clear();
       for (std::string_view field : SplitFields(line, separator)) header.emplace_back(field);
+      lower_header.clear();
+      for (const std::string& name : header) lower_header.push_back(ToLower(name));
       continue;
     }
     std::vector<std::string_view> fields = SplitFields(line, separator);
@@ -141,8 +152,8 @@ std::vector<ReframeJob> ReadHeaderLog(const std::string& path, const std::vector
                             unit == header.end() ? std::string() : std::string(fields[unit - header.begin()])});
       } else if (name == "tags") {
         ReadTags(value, &job);
-      } else {
-        job.fields.emplace(ToLower(name), std::string(value));
+      } else if (IsReadField(lower_header[k])) {  // a run's other 30-odd columns are not kept
+        job.fields.emplace(lower_header[k], std::string(value));
       }
     }
     if (job.fields.count("info") && !job.fields.count("display_name")) {
