@@ -112,7 +112,7 @@ bool IsThreadCountKey(const std::string& key) {
   return key == "num_cpus_per_task" || key == "cpus_per_task" || key == "omp_num_threads" || key == "num_threads" ||
          key == "threads" || key == "omp";
 }
-bool IsNodeCountKey(const std::string& key) { return key == "num_nodes" || key == "nodes" || key == "n"; }
+bool IsNodeCountKey(const std::string& key) { return key == "num_nodes" || key == "nodes"; }
 
 /// The number after a word of a '_'-separated name: "N_1_MPI_16_OMP_1" -> N = 1, MPI = 16.
 std::optional<long long> NumberAfterWord(const std::vector<std::string_view>& words, std::string_view word) {
@@ -131,7 +131,8 @@ std::string SeriesName(const std::string& name, const RunStats& run) {
     for (std::string_view word : SplitWhitespace(name)) {
       std::string key, value;
       if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value) &&
-          (IsProcessCountKey(ToLower(key)) || IsThreadCountKey(ToLower(key)) || IsNodeCountKey(ToLower(key)) ||
+          (((IsProcessCountKey(ToLower(key)) || IsThreadCountKey(ToLower(key)) || IsNodeCountKey(ToLower(key))) &&
+            ParseInteger(value)) ||  // %tasks=16 (a %mpi=openmpi is a configuration: it stays)
            (!key.empty() && !std::isalpha(static_cast<unsigned char>(key[0])) && key[0] != '_')))
         continue;  // implicit parameters of --repeat, --distribute: %$repeat_no=1 (ReFrame <= 4.6), %.repeat_no
       out += (out.empty() ? "" : " ") + std::string(word);

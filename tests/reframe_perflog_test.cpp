@@ -165,6 +165,14 @@ TEST_CASE("ReFrame >= 4 header logs: processes, ranks per node, threads, hosts a
   CHECK(runs[2].procs == 8);
   CHECK(runs[2].tool_version.str() == "ReFrame 4.3.2");
 
+  // Parameters that are not the run's size stay in the series name: %n=2000 and %n=4000 are two problems,
+  // %mpi=openmpi a configuration (not a process count: its value is no number).
+  runs = Read(kData + "/layouts/rfm4-params");
+  REQUIRE(runs.size() == 4);
+  std::map<std::string, int> per_series;
+  for (const qnm::RunStats& run : runs) ++per_series[run.app.str()];
+  CHECK(per_series == std::map<std::string, int>{{"Solver %n=2000 %mpi=openmpi", 2}, {"Solver %n=4000 %mpi=openmpi", 2}});
+
   // A comma-separated format without the test's name: the file's; minutes read as minutes.
   runs = Read(kData + "/layouts/rfm4-comma");
   REQUIRE(runs.size() == 3);
