@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "tests/command_runner.h"
 #include "record/run_stats.h"
 #include "util/input_error.h"
 
@@ -284,4 +285,31 @@ TEST_CASE("ReFrame 4.6.4's own perflog and JSON run report of one campaign: the 
   CHECK(once);
   // A damaged report: one line naming the file (and the line where JSON says it).
   CHECK(ErrorOf(kData + "/layouts/bad/report.json").find("bad/report.json:") != std::string::npos);
+}
+
+TEST_CASE("predict from a ReFrame campaign folder: what was read, the layout, a prediction at 112 nodes",
+          "[ingest][reframe][cli]") {
+  std::string out;
+  const int status = qnm::testing::RunCommand(
+      std::string(QNM_CLI_PATH) + " predict " + kData +
+          "/excalibur-tests/csd3/cclake-ib-icc19-impi19-ucx/castep --series Castep_Al3x3 --procs 6272 2>&1",
+      &out);
+  REQUIRE(status == 0);
+  CHECK(out.find("8 files: ReFrame perflog: run time from performance variable 'total_time' [s]") != std::string::npos);
+  CHECK(out.find("56 ranks per node (the runs' layout)") != std::string::npos);
+  std::istringstream lines(out);
+  std::string line;
+  bool predicted = false;
+  while (std::getline(lines, line))
+    if (line.rfind("6272 ", 0) == 0) {
+      std::istringstream fields(line.substr(5));
+      std::string measured;
+      double total = 0;
+      fields >> measured >> total;
+      CHECK(measured == "-");
+      CHECK(total > 100);   // CASTEP Al3x3 flattens near 200-300 s beyond 448 ranks on CSD3
+      CHECK(total < 2000);
+      predicted = true;
+    }
+  CHECK(predicted);
 }
