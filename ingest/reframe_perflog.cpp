@@ -56,7 +56,8 @@ std::string ChooseRunTimeVariable(const std::string& path, const std::vector<Ref
   auto list = [&](bool time_only) {
     std::string out;
     for (const auto& [name, unit] : variables)
-      if (!time_only || (SecondsPerTimeUnit(ToLower(unit)) > 0 && RunTimeRank(name) > 0)) out += (out.empty() ? "" : ", ") + name + " [" + unit + "]";
+      if (!time_only || (SecondsPerTimeUnit(ToLower(unit)) > 0 && RunTimeRank(name) > 0))
+        out += (out.empty() ? "" : ", ") + name + " [" + unit + "]";
     return out;
   };
   if (!metric.empty()) {
@@ -246,7 +247,8 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
     how = "ReFrame test name MPI_" + std::to_string(*name_mpi) + " on one node";
   }
   if (!procs || *procs > (1LL << 30))
-    throw InputError(path, job.line, Where(job) + "no process count: no num_tasks field, num_procs tag or %tasks parameter");
+    throw InputError(path, job.line,
+                     Where(job) + "no process count: no num_tasks field, num_procs tag or %tasks parameter");
   run.procs = static_cast<int>(*procs);
   run.derivations["procs"] = how;
 
@@ -317,9 +319,10 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
   auto value = ParseDouble(time.value);
   std::optional<double> seconds = value ? SecondsOf(time.unit, *value) : std::nullopt;
   if (!seconds)
-    throw InputError(path, job.line, Where(job) + "performance variable '" + time.name + "' = '" + time.value + "' " + time.unit +
-                                         " is not a non-negative time" +
-                                         (UnitMeaning(time.unit).empty() ? "" : " (nor a positive rate)"));
+    throw InputError(path, job.line,
+                     Where(job) + "performance variable '" + time.name + "' = '" + time.value + "' " + time.unit +
+                         " is not a non-negative time" +
+                         (UnitMeaning(time.unit).empty() ? "" : " (nor a positive rate)"));
   run.wall_time_s = *seconds;
   run.derivations["wall_time_s"] = "ReFrame performance variable '" + time.name + "' (" + UnitMeaning(time.unit) + ")";
   run.tool_version = "ReFrame " + version_word;

@@ -13,7 +13,8 @@ double SecondsPerTimeUnit(std::string_view unit) {
   static constexpr Unit kUnits[] = {
       {{"s", "sec", "secs", "second", "seconds"}, 1.0},
       {{"ms", "msec", "msecs", "millisecond", "milliseconds"}, 1e-3},
-      {{"us", "usec", "usecs", "microsecond", "microseconds", "\u00b5s", "\u03bcs"}, 1e-6},  // µs: micro sign, Greek mu
+      // micro sign and Greek mu
+      {{"us", "usec", "usecs", "microsecond", "microseconds", "\u00b5s", "\u03bcs"}, 1e-6},
       {{"min", "mins", "minute", "minutes", ""}, 60.0},
       {{"h", "hr", "hrs", "hour", "hours"}, 3600.0},
       {{"day", "days", "", "", ""}, 86400.0},  // "ns/day" (molecular dynamics' rate)

@@ -172,7 +172,8 @@ TEST_CASE("ReFrame >= 4 header logs: processes, ranks per node, threads, hosts a
   REQUIRE(runs.size() == 4);
   std::map<std::string, int> per_series;
   for (const qnm::RunStats& run : runs) ++per_series[run.app.str()];
-  CHECK(per_series == std::map<std::string, int>{{"Solver %n=2000 %mpi=openmpi", 2}, {"Solver %n=4000 %mpi=openmpi", 2}});
+  CHECK(per_series ==
+        std::map<std::string, int>{{"Solver %n=2000 %mpi=openmpi", 2}, {"Solver %n=4000 %mpi=openmpi", 2}});
 
   // A comma-separated format without the test's name: the file's; minutes read as minutes.
   runs = Read(kData + "/layouts/rfm4-comma");
@@ -226,7 +227,8 @@ TEST_CASE("a rate or a time per unit of work named with --metric scales as the r
   // ns, so seconds per ns (86400 / ns_per_day, 3600 x hour_per_ns) follow wall_t from P = 56 to 3136.
   const std::string gromacs = kData + "/excalibur-tests/csd3/cclake-ib-gcc9-ompi3-ucx/gromacs";
   std::map<std::pair<std::string, std::string>, double> wall;  // (test, job id) -> wall_t
-  for (const qnm::RunStats& run : Read(gromacs)) wall[{run.app.str(), run.details.at("reframe_jobid")}] = run.wall_time_s;
+  for (const qnm::RunStats& run : Read(gromacs))
+    wall[{run.app.str(), run.details.at("reframe_jobid")}] = run.wall_time_s;
   REQUIRE(wall.size() == 38);
   for (const char* metric : {"ns_per_day", "hour_per_ns"}) {
     std::vector<qnm::RunStats> runs = Read(gromacs, metric);
@@ -257,7 +259,8 @@ TEST_CASE("ReFrame 4.6.4's own perflog and JSON run report of one campaign: the 
   REQUIRE(logged.size() == 10);  // the failed P = 32 cases are not in the perflog at all
   REQUIRE(reported.size() == 10);
   bool noted = false;  // ... and in the report they are, without a value: left out and said so
-  for (const std::string& note : report_summary.notes) noted = noted || note.find("2 of 12 ReFrame jobs") != std::string::npos;
+  for (const std::string& note : report_summary.notes)
+    noted = noted || note.find("2 of 12 ReFrame jobs") != std::string::npos;
   CHECK(noted);
   const std::map<int, double> expected = {{1, 241.5}, {2, 121.7}, {4, 61.9}, {8, 32.1}, {16, 17.3}};
   for (const auto* runs : {&logged, &reported})
