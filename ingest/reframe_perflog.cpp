@@ -123,9 +123,9 @@ std::optional<long long> NumberAfterWord(const std::vector<std::string_view>& wo
 }
 
 /// The test's name without what changes from run to run of a scaling study: the display
-/// name's process, thread and node parameters, and in a ReFrame 3 name the '_'-separated
-/// numbers equal to the run's processes, ranks per node, nodes or threads (CASTEP_.._112_56)
-/// and the words before them (N_1_MPI_16_OMP_1).
+/// name's numeric process, thread and node parameters and its implicit ones (%$repeat_no);
+/// in a ReFrame 3 name the N_/MPI_/OMP_ words with their numbers (N_1_MPI_16_OMP_1), else a
+/// closing run size (Castep_.._112_56: processes and ranks per node).
 std::string SeriesName(const std::string& name, const RunStats& run) {
   std::string out;
   if (name.find(" %") != std::string::npos) {  // ReFrame >= 4 display name
