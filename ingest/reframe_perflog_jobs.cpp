@@ -41,7 +41,8 @@ char HeaderSeparator(std::string_view line) {
     bool completion = false, value = false;
     for (std::string_view field : SplitFields(line, separator)) {
       completion = completion || field == "job_completion_time";
-      value = value || (EndsWith(field, "_value") && field.size() > 6) || field == "perf_var=perf_value perf_unit";
+      // "perf_var=perf_value" is perflog_compat's header: its lines are ReFrame 3's, one per variable
+      value = value || (EndsWith(field, "_value") && field.size() > 6 && field.find('=') == std::string_view::npos);
     }
     if (completion && value) return separator;
   }
@@ -88,32 +89,34 @@ void ReadTags(std::string_view text, ReframeJob* job) {
   }
 }
 
-/// "<test> on <system>:<partition> using <environ>" (ReFrame 3 check_info).
+/// ReFrame's check_info: "<test> on <system>:<partition> using <environ>" (ReFrame 3) or
+/// "<display name> /<hash> @<system>:<partition>+<environ>" (ReFrame 4). Fields already set win.
 void ReadCheckInfo(std::string_view info, ReframeJob* job) {
-  std::size_t on = info.find(" on "), using_at = info.rfind(" using ");
-  if (on == std::string_view::npos) {
+  std::string name, place, environ;
+  if (std::size_t at = info.rfind(" @"); at != std::string_view::npos) {
+    std::string_view display = info.substr(0, at);
+    if (std::size_t hash = display.rfind(" /"); hash != std::string_view::npos) display = display.substr(0, hash);
+    name = std::string(Trim(display));
+    std::string_view rest = info.substr(at + 2);
+    std::size_t plus = rest.find('+');
+    place = std::string(rest.substr(0, plus));
+    if (plus != std::string_view::npos) environ = std::string(rest.substr(plus + 1));
+    job->fields.emplace("display_name", name);
+  } else if (std::size_t on = info.find(" on "); on != std::string_view::npos) {
+    std::size_t using_at = info.rfind(" using ");
+    std::size_t end = using_at != std::string_view::npos && using_at > on ? using_at : info.size();
+    name = std::string(Trim(info.substr(0, on)));
+    place = std::string(Trim(info.substr(on + 4, end - on - 4)));
+    if (end < info.size()) environ = std::string(Trim(info.substr(end + 7)));
+    job->fields.emplace("name", name);
+  } else {
     job->fields.emplace("name", std::string(info));
     return;
   }
-  job->fields.emplace("name", std::string(Trim(info.substr(0, on))));
-  std::size_t end = using_at != std::string_view::npos && using_at > on ? using_at : info.size();
-  std::string_view place = Trim(info.substr(on + 4, end - on - 4));
   std::size_t colon = place.find(':');
-  job->fields.emplace("system", std::string(place.substr(0, colon)));
-  if (colon != std::string_view::npos) job->fields.emplace("partition", std::string(place.substr(colon + 1)));
-  if (end < info.size()) job->fields.emplace("environ", std::string(Trim(info.substr(end + 7))));
-}
-
-/// "copy_bw=21116.7 MB/s" (a compatibility-mode perf_var column): name, value, unit.
-ReframePerfValue ReadPerfVarField(std::string_view text) {
-  ReframePerfValue perf;
-  std::string key, rest;
-  if (!SplitKeyValue(text, &key, &rest)) return perf;
-  perf.name = key;
-  std::size_t space = rest.find(' ');
-  perf.value = rest.substr(0, space);
-  if (space != std::string::npos) perf.unit = std::string(Trim(std::string_view(rest).substr(space + 1)));
-  return perf;
+  job->fields.emplace("system", place.substr(0, colon));
+  if (colon != std::string::npos) job->fields.emplace("partition", place.substr(colon + 1));
+  if (!environ.empty()) job->fields.emplace("environ", environ);
 }
 
 /// The jobs of a ReFrame >= 4 log (header line first).
@@ -142,10 +145,7 @@ std::vector<ReframeJob> ReadHeaderLog(const std::string& path, const std::vector
     for (std::size_t k = 0; k < header.size(); ++k) {
       const std::string& name = header[k];
       std::string_view value = fields[k];
-      if (name == "perf_var=perf_value perf_unit") {
-        ReframePerfValue perf = ReadPerfVarField(value);
-        if (!perf.name.empty()) job.perf.push_back(perf);
-      } else if (EndsWith(name, "_value") && name.size() > 6) {
+      if (EndsWith(name, "_value") && name.size() > 6) {
         std::string var = name.substr(0, name.size() - 6);
         auto unit = std::find(header.begin(), header.end(), var + "_unit");
         job.perf.push_back({var, std::string(value),
@@ -156,23 +156,7 @@ std::vector<ReframeJob> ReadHeaderLog(const std::string& path, const std::vector
         job.fields.emplace(lower_header[k], std::string(value));
       }
     }
-    if (job.fields.count("info") && !job.fields.count("display_name")) {
-      // "<display name> /<hash> @<system>:<partition>+<environ>"
-      const std::string& info = job.fields["info"];
-      std::size_t at = info.rfind(" @");
-      std::string name = info.substr(0, at);
-      std::size_t hash = name.rfind(" /");
-      job.fields.emplace("display_name", name.substr(0, hash));
-      if (at != std::string::npos) {
-        std::string place = info.substr(at + 2);
-        std::size_t colon = place.find(':'), plus = place.find('+');
-        job.fields.emplace("system", place.substr(0, colon));
-        if (colon != std::string::npos)
-          job.fields.emplace("partition", place.substr(colon + 1, plus == std::string::npos ? std::string::npos
-                                                                                            : plus - colon - 1));
-        if (plus != std::string::npos) job.fields.emplace("environ", place.substr(plus + 1));
-      }
-    }
+    if (auto info = job.fields.find("info"); info != job.fields.end()) ReadCheckInfo(info->second, &job);
     jobs.push_back(std::move(job));
   }
   return jobs;
@@ -187,6 +171,7 @@ std::vector<ReframeJob> ReadVersion3Log(const std::string& path, const std::vect
     if (line.empty()) continue;
     const int line_number = static_cast<int>(i + 1);
     std::vector<std::string_view> fields = SplitFields(line, '|');
+    if (fields[0] == "job_completion_time") continue;  // perflog_compat's header line (ReFrame >= 4)
     if (!IsVersion3Line(line))
       throw InputError(path, line_number, "not a ReFrame 3 performance log line (<time>|reframe <version>|<test> on "
                                           "<system>:<partition> using <environ>|jobid=<id>|<var>=<value>|...)");

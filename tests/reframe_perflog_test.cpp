@@ -286,6 +286,19 @@ TEST_CASE("ReFrame 4.6.4's own perflog and JSON run report of one campaign: the 
   for (const std::string& note : both_summary.notes)
     once = once || note.find("10 duplicate measurements of the same runs counted once") != std::string::npos;
   CHECK(once);
+  // perflog_compat: ReFrame 3's one line per variable under a header line, ReFrame 4's check_info
+  // ("HeatScaling %tasks=4 /f45d1545 @lab:cpu+builtin"); its run at tasks = 1..16 once.
+  std::vector<qnm::RunStats> compat = Read(kData + "/reframe-4.6.4-compat/perflogs");
+  REQUIRE(compat.size() == 5);
+  for (const qnm::RunStats& run : compat) {
+    CHECK(run.app.str() == "HeatScaling");
+    CHECK(run.machine.str() == "lab:cpu");
+    CHECK(run.variant.str() == "builtin");
+    CHECK(run.tool_version.str() == "ReFrame 4.6.4");
+    REQUIRE(expected.count(run.procs) == 1);
+    CHECK(run.wall_time_s == expected.at(run.procs));
+    CHECK(run.details.at("reframe_perf_rate").find("steps/s") != std::string::npos);
+  }
   // A damaged report: one line naming the file (and the line where JSON says it).
   CHECK(ErrorOf(kData + "/layouts/bad/report.json").find("bad/report.json:") != std::string::npos);
 }

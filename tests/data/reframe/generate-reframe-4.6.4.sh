@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates tests/data/reframe/reframe-4.6.4 with ReFrame itself: runs heat_test.py (a model
 # code printing its elapsed time; tasks = 1..32, P = 32 fails its sanity check) twice over
-# (--repeat 2) on ReFrame's built-in generic system and keeps its perflog and JSON run report.
+# (--repeat 2) on ReFrame's built-in generic system and keeps its perflog and JSON run report;
+# then once with perflog_compat (one line per variable, ReFrame 3's layout under a header line)
+# on a system "lab" into tests/data/reframe/reframe-4.6.4-compat.
 # Usage: generate-reframe-4.6.4.sh REFRAME_4_6_4_SOURCE_TREE
 # (git clone --branch v4.6.4 https://github.com/reframe-hpc/reframe; Debian 12's python3 with
 # python3-jsonschema python3-lxml python3-yaml python3-requests python3-semver python3-argcomplete.
@@ -31,3 +33,26 @@ out="$here/reframe-4.6.4"
 mkdir -p "$out/perflogs/generic/default"
 cp "$work/out/perflogs/generic/default/HeatScaling.log" "$out/perflogs/generic/default/"
 cp "$work/out/run-report.json" "$out/"
+
+cat > "$work/compat.py" <<'PY'
+site_configuration = {
+    'systems': [{'name': 'lab', 'descr': 'local', 'hostnames': ['.*'],
+                 'partitions': [{'name': 'cpu', 'scheduler': 'local', 'launcher': 'local',
+                                 'environs': ['builtin']}]}],
+    'environments': [{'name': 'builtin', 'cc': 'cc', 'cxx': '', 'ftn': ''}],
+    'logging': [{
+        'perflog_compat': True,
+        'handlers_perflog': [{
+            'type': 'filelog', 'prefix': '%(check_system)s/%(check_partition)s', 'level': 'info',
+            'format': ('%(check_job_completion_time)s|reframe %(version)s|%(check_info)s|jobid=%(check_jobid)s|'
+                       'num_tasks=%(check_num_tasks)s|%(check_perf_var)s=%(check_perf_value)s|'
+                       'ref=%(check_perf_ref)s (l=%(check_perf_lower_thres)s, u=%(check_perf_upper_thres)s)|'
+                       '%(check_perf_unit)s'),
+            'append': True}]
+    }]
+}
+PY
+PYTHONPATH="$work/stub" /usr/bin/python3 "$reframe/bin/reframe" -C "$work/compat.py" -c "$here/heat_test.py" -r \
+  --prefix "$work/compat" || [ -s "$work/compat/perflogs/lab/cpu/HeatScaling.log" ]
+mkdir -p "$here/reframe-4.6.4-compat/perflogs/lab/cpu"
+cp "$work/compat/perflogs/lab/cpu/HeatScaling.log" "$here/reframe-4.6.4-compat/perflogs/lab/cpu/"
