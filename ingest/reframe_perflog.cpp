@@ -36,6 +36,12 @@ int RunTimeRank(const std::string& name) {
   return 0;
 }
 
+/// A variable that can be the run time unasked: logged in a time unit, named for a time (a latency
+/// in us is a time unit but no run time).
+bool IsRunTimeCandidate(const std::string& name, const std::string& unit) {
+  return SecondsPerTimeUnit(ToLower(unit)) > 0 && RunTimeRank(name) > 0;
+}
+
 /// Names compared as a user types them: case, blanks, '-' and '_' aside.
 std::string Comparable(const std::string& name) {
   std::string out;
@@ -56,7 +62,7 @@ std::string ChooseRunTimeVariable(const std::string& path, const std::vector<Ref
   auto list = [&](bool time_only) {
     std::string out;
     for (const auto& [name, unit] : variables)
-      if (!time_only || (SecondsPerTimeUnit(ToLower(unit)) > 0 && RunTimeRank(name) > 0))
+      if (!time_only || IsRunTimeCandidate(name, unit))
         out += (out.empty() ? "" : ", ") + name + " [" + unit + "]";
     return out;
   };
@@ -68,8 +74,8 @@ std::string ChooseRunTimeVariable(const std::string& path, const std::vector<Ref
   int best_rank = -1;
   std::vector<std::string> best;
   for (const auto& [name, unit] : variables) {
-    int rank = RunTimeRank(name);
-    if (SecondsPerTimeUnit(ToLower(unit)) <= 0 || rank == 0) continue;  // a latency in us is no run time
+    if (!IsRunTimeCandidate(name, unit)) continue;
+    const int rank = RunTimeRank(name);
     if (rank > best_rank) best.clear(), best_rank = rank;
     if (rank == best_rank) best.push_back(name);
   }
@@ -82,7 +88,7 @@ std::string ChooseRunTimeVariable(const std::string& path, const std::vector<Ref
   return best.front();
 }
 
-std::optional<long long> PositiveInteger(const ReframeJob& job, std::initializer_list<const char*> keys,
+std::optional<long long> PositiveInteger(const ReframeJob& job, const std::vector<const char*>& keys,
                                          std::string* which) {
   for (const char* key : keys) {
     auto it = job.fields.find(key);
@@ -96,12 +102,17 @@ std::optional<long long> PositiveInteger(const ReframeJob& job, std::initializer
   return std::nullopt;
 }
 
-/// "%tasks=16 %cpus_per_task=2" parameters of a ReFrame >= 4 display name.
+/// A word of a ReFrame >= 4 display name that is a parameter, "%tasks=16": its key and value.
+bool DisplayNameParameter(std::string_view word, std::string* key, std::string* value) {
+  return StartsWith(word, "%") && SplitKeyValue(word.substr(1), key, value);
+}
+
+/// "%tasks=16 %cpus_per_task=2" parameters of a ReFrame >= 4 display name, keys in lower case.
 std::map<std::string, std::string> DisplayNameParameters(const std::string& display_name) {
   std::map<std::string, std::string> out;
   for (std::string_view word : SplitWhitespace(display_name)) {
     std::string key, value;
-    if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value)) out.emplace(ToLower(key), value);
+    if (DisplayNameParameter(word, &key, &value)) out.emplace(ToLower(key), value);
   }
   return out;
 }
@@ -131,7 +142,7 @@ std::string SeriesName(const std::string& name, const RunStats& run) {
   if (name.find(" %") != std::string::npos) {  // ReFrame >= 4 display name
     for (std::string_view word : SplitWhitespace(name)) {
       std::string key, value;
-      if (StartsWith(word, "%") && SplitKeyValue(word.substr(1), &key, &value) &&
+      if (DisplayNameParameter(word, &key, &value) &&
           (((IsProcessCountKey(ToLower(key)) || IsThreadCountKey(ToLower(key)) || IsNodeCountKey(ToLower(key))) &&
             ParseInteger(value)) ||  // %tasks=16 (a %mpi=openmpi is a configuration: it stays)
            (!key.empty() && !std::isalpha(static_cast<unsigned char>(key[0])) && key[0] != '_')))
@@ -204,8 +215,7 @@ std::string Where(const ReframeJob& job) {
   return job.line > 0 ? std::string() : "test case " + job.fields.at("report_case") + ": ";
 }
 
-RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframePerfValue& time,
-                  const std::string& version_word) {
+RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframePerfValue& time) {
   RunStats run;
   run.sources.push_back(path);
   run.origin = job.line > 0 ? "line " + std::to_string(job.line) : "case " + job.fields.at("report_case");
@@ -229,7 +239,7 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
   // Processes: ReFrame's num_tasks, a key=value field or tag, a display-name parameter, the name.
   std::string which;
   std::optional<long long> procs =
-      PositiveInteger(job, {"num_tasks", "num_procs", "procs", "nprocs", "np", "tasks", "ntasks", "ranks"}, &which);
+      PositiveInteger(job, kReframeProcessFields, &which);
   std::string how = "ReFrame field " + which;
   if (!procs)
     for (const auto& [key, value] : parameters)
@@ -264,8 +274,7 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
     }
   }
   if (!threads || *threads <= 0)
-    if ((threads = PositiveInteger(job, {"omp_num_threads", "num_threads", "threads", "omp", "num_cpus_per_task"},
-                                   &which)))
+    if ((threads = PositiveInteger(job, kReframeThreadFields, &which)))
       which = "field " + which;
   if (!threads)
     for (const auto& [key, value] : parameters)
@@ -292,10 +301,10 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
       if (!host.empty() && host.find_first_of(" \t") == std::string_view::npos) run.hosts.emplace_back(host);
     }
   }
-  std::optional<long long> per_node = PositiveInteger(job, {"num_tasks_per_node", "tasks_per_node"}, &which);
+  std::optional<long long> per_node = PositiveInteger(job, kReframeRanksPerNodeFields, &which);
   if (per_node && *per_node <= run.procs) {
     run.SetRanksPerNode(static_cast<int>(*per_node), "ReFrame field " + which);
-  } else if (auto nodes = PositiveInteger(job, {"num_nodes", "nodes"}, &which); nodes && *nodes <= run.procs) {
+  } else if (auto nodes = PositiveInteger(job, kReframeNodeFields, &which); nodes && *nodes <= run.procs) {
     run.SetNodes(static_cast<int>(*nodes), "ReFrame field " + which);
   } else if (!run.hosts.empty() && static_cast<long long>(run.hosts.size()) <= run.procs) {
     run.SetNodes(static_cast<int>(run.hosts.size()), "ReFrame job_nodelist");
@@ -325,7 +334,12 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
                          (UnitMeaning(time.unit).empty() ? "" : " (nor a positive rate)"));
   run.wall_time_s = *seconds;
   run.derivations["wall_time_s"] = "ReFrame performance variable '" + time.name + "' (" + UnitMeaning(time.unit) + ")";
-  run.tool_version = "ReFrame " + version_word;
+  // "reframe 3.2-dev1 (rev: 774134ee)" -> "3.2-dev1"; ReFrame 4's default format has no version.
+  std::string version = field("version");
+  if (version.empty()) version = field("reframe version");
+  if (StartsWith(version, "reframe ")) version = version.substr(8);
+  version = version.substr(0, version.find(' '));
+  run.tool_version = "ReFrame " + (version.empty() ? std::string(">= 4") : version);
   for (const char* key : {"jobid", "job_completion_time", "result", "job_nodelist"})
     if (std::string text = field(key); !text.empty()) run.details[std::string("reframe_") + key] = text;
   for (const ReframePerfValue& perf : job.perf)
@@ -347,37 +361,7 @@ bool SniffReframePerflog(const std::string&, std::string_view text) { return Loo
 namespace {
 
 /// The runs of a log's or report's jobs: each job with a value of the run-time variable is a run.
-/// Runs of one log share what they have in common (record/text_map.h, record/shared_text.h): the
-/// derivations, test, machine, environment and version of the run before, when equal.
-class SharedWithPrevious {
- public:
-  void Share(RunStats* run) {
-    if (!previous_.sources.empty()) {
-      Take(&run->derivations, previous_.derivations);
-      Take(&run->app, previous_.app);
-      Take(&run->machine, previous_.machine);
-      Take(&run->variant, previous_.variant);
-      Take(&run->tool_version, previous_.tool_version);
-      if (run->sources == previous_.sources) run->sources = previous_.sources;
-    }
-    previous_.derivations = run->derivations;
-    previous_.app = run->app;
-    previous_.machine = run->machine;
-    previous_.variant = run->variant;
-    previous_.tool_version = run->tool_version;
-    previous_.sources = run->sources;
-  }
-
- private:
-  static void Take(TextMap* mine, const TextMap& theirs) {
-    if (mine->map() == theirs.map()) *mine = theirs;
-  }
-  static void Take(SharedText* mine, const SharedText& theirs) {
-    if (mine->str() == theirs.str()) *mine = theirs;
-  }
-  RunStats previous_;
-};
-
+/// Its runs share their equal derivations and identity texts (record/text_map.h, shared_text.h).
 ReaderOutput RunsOfJobs(const ReaderInput& input, std::vector<ReframeJob> jobs, const char* what) {
   const std::string& path = input.path;
   if (jobs.empty()) throw InputError(path, 0, std::string("a ") + what + " without runs");
@@ -388,7 +372,8 @@ ReaderOutput RunsOfJobs(const ReaderInput& input, std::vector<ReframeJob> jobs, 
   int without_value = 0;
   const std::size_t job_count = jobs.size();
   std::string unit;
-  SharedWithPrevious shared;
+  TextMapPool shared_maps;
+  SharedTextPool shared_texts;
   for (ReframeJob& job : jobs) {
     auto perf = std::find_if(job.perf.begin(), job.perf.end(),
                              [&](const ReframePerfValue& p) { return p.name == variable; });
@@ -396,13 +381,9 @@ ReaderOutput RunsOfJobs(const ReaderInput& input, std::vector<ReframeJob> jobs, 
       ++without_value;  // a failed run (ReFrame logs None) or a job that logged other variables only
       continue;
     }
-    std::string version = job.fields.count("version")           ? job.fields.at("version")
-                          : job.fields.count("reframe version") ? job.fields.at("reframe version")
-                                                                : std::string();
-    if (StartsWith(version, "reframe ")) version = version.substr(8);
-    version = version.substr(0, version.find(' '));
-    output.runs.push_back(JobToRun(path, job, *perf, version.empty() ? ">= 4" : version));
-    shared.Share(&output.runs.back());
+    output.runs.push_back(JobToRun(path, job, *perf));
+    output.runs.back().derivations.ShareWith(&shared_maps);
+    ShareIdentityTexts(&output.runs.back(), &shared_texts);
     unit = perf->unit;
     job = ReframeJob();  // its memory goes back as the runs grow (a 60 MB log holds 220,000 jobs)
   }

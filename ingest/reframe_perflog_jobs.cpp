@@ -8,17 +8,6 @@
 
 namespace qnm {
 
-std::vector<std::string_view> SplitFields(std::string_view line, char separator) {
-  std::vector<std::string_view> out;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i <= line.size(); ++i)
-    if (i == line.size() || line[i] == separator) {
-      out.push_back(Trim(line.substr(start, i - start)));
-      start = i + 1;
-    }
-  return out;
-}
-
 bool IsAbsentReframeValue(std::string_view value) {
   std::string lower = ToLower(value);
   return lower.empty() || lower == "none" || lower == "null" || lower == "nan";
@@ -62,13 +51,14 @@ std::string_view FirstLine(std::string_view text) {
   return {};
 }
 
-/// Layout names a tag or key=value field may carry beside the performance variable.
+/// Layout names a tag or key=value field may carry beside the performance variable: the fields
+/// a run's layout is read from, and some that are recognised as layout but not read.
 bool IsLayoutKey(const std::string& key) {
-  static const char* kKeys[] = {"num_tasks", "num_procs", "procs", "nprocs", "np", "tasks", "ntasks", "ranks",
-                                "num_nodes", "nodes", "num_tasks_per_node", "tasks_per_node", "ranks_per_node",
-                                "num_cpus_per_task", "cpus_per_task", "omp_num_threads", "num_threads", "threads",
-                                "omp", "mpi", "jobid"};
-  return std::find(std::begin(kKeys), std::end(kKeys), key) != std::end(kKeys);
+  auto in = [&](const std::vector<const char*>& names) {
+    return std::find(names.begin(), names.end(), key) != names.end();
+  };
+  return in(kReframeProcessFields) || in(kReframeThreadFields) || in(kReframeRanksPerNodeFields) ||
+         in(kReframeNodeFields) || in({"cpus_per_task", "ranks_per_node", "mpi", "jobid"});
 }
 
 /// The columns of a ReFrame >= 4 log that say what a run was (reframe_perflog.cpp reads these
@@ -119,41 +109,63 @@ void ReadCheckInfo(std::string_view info, ReframeJob* job) {
   if (!environ.empty()) job->fields.emplace("environ", environ);
 }
 
+/// What a column of a ReFrame >= 4 header is to the reader, decided once per header line.
+struct HeaderColumn {
+  enum class Role { kSkip, kPerfValue, kTags, kField } role = Role::kSkip;
+  std::string name;              // the variable ("elapsed" of elapsed_value), or the field in lower case
+  std::ptrdiff_t unit_at = -1;   // kPerfValue: the column of <variable>_unit, or -1
+};
+
+std::vector<HeaderColumn> HeaderColumns(const std::vector<std::string_view>& header) {
+  std::vector<HeaderColumn> columns(header.size());
+  for (std::size_t k = 0; k < header.size(); ++k) {
+    const std::string_view name = header[k];
+    HeaderColumn& column = columns[k];
+    if (EndsWith(name, "_value") && name.size() > 6) {
+      column.role = HeaderColumn::Role::kPerfValue;
+      column.name = std::string(name.substr(0, name.size() - 6));
+      auto unit = std::find(header.begin(), header.end(), column.name + "_unit");
+      if (unit != header.end()) column.unit_at = unit - header.begin();
+    } else if (name == "tags") {
+      column.role = HeaderColumn::Role::kTags;
+    } else if (std::string lower = ToLower(name); IsReadField(lower)) {  // a run's other 30-odd columns
+      column.role = HeaderColumn::Role::kField;                           // are not kept
+      column.name = std::move(lower);
+    }
+  }
+  return columns;
+}
+
 /// The jobs of a ReFrame >= 4 log (header line first).
 std::vector<ReframeJob> ReadHeaderLog(const std::string& path, const std::vector<std::string_view>& lines) {
   std::vector<ReframeJob> jobs;
-  std::vector<std::string> header, lower_header;
+  std::vector<HeaderColumn> columns;
   char separator = 0;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     std::string_view line = Trim(lines[i]);
     if (line.empty()) continue;
     if (char s = HeaderSeparator(line)) {  // the first header, or a later one after a format change
       separator = s;
-      header.clear();
-      for (std::string_view field : SplitFields(line, separator)) header.emplace_back(field);
-      lower_header.clear();
-      for (const std::string& name : header) lower_header.push_back(ToLower(name));
+      columns = HeaderColumns(SplitFields(line, separator));
       continue;
     }
     std::vector<std::string_view> fields = SplitFields(line, separator);
-    if (fields.size() != header.size() &&
-        !(fields.size() == header.size() + 1 && fields.back().empty()))  // a trailing separator
+    if (fields.size() != columns.size() &&
+        !(fields.size() == columns.size() + 1 && fields.back().empty()))  // a trailing separator
       throw InputError(path, static_cast<int>(i + 1), std::to_string(fields.size()) + " fields where the header has " +
-                                                          std::to_string(header.size()));
+                                                          std::to_string(columns.size()));
     ReframeJob job;
     job.line = static_cast<int>(i + 1);
-    for (std::size_t k = 0; k < header.size(); ++k) {
-      const std::string& name = header[k];
-      std::string_view value = fields[k];
-      if (EndsWith(name, "_value") && name.size() > 6) {
-        std::string var = name.substr(0, name.size() - 6);
-        auto unit = std::find(header.begin(), header.end(), var + "_unit");
-        job.perf.push_back({var, std::string(value),
-                            unit == header.end() ? std::string() : std::string(fields[unit - header.begin()])});
-      } else if (name == "tags") {
-        ReadTags(value, &job);
-      } else if (IsReadField(lower_header[k])) {  // a run's other 30-odd columns are not kept
-        job.fields.emplace(lower_header[k], std::string(value));
+    for (std::size_t k = 0; k < columns.size(); ++k) {
+      const HeaderColumn& column = columns[k];
+      switch (column.role) {
+        case HeaderColumn::Role::kPerfValue:
+          job.perf.push_back({column.name, std::string(fields[k]),
+                              column.unit_at < 0 ? std::string() : std::string(fields[column.unit_at])});
+          break;
+        case HeaderColumn::Role::kTags: ReadTags(fields[k], &job); break;
+        case HeaderColumn::Role::kField: job.fields.emplace(column.name, std::string(fields[k])); break;
+        case HeaderColumn::Role::kSkip: break;
       }
     }
     if (auto info = job.fields.find("info"); info != job.fields.end()) ReadCheckInfo(info->second, &job);

@@ -26,6 +26,16 @@ struct ReframeJob {
   std::vector<ReframePerfValue> perf;
 };
 
+/// The fields (lower case) that carry a run's layout, each list in the order a reader believes
+/// them (reframe_perflog.cpp); in a ReFrame 3 line such key=value fields and tags are the layout,
+/// not the performance variable.
+inline const std::vector<const char*> kReframeProcessFields = {"num_tasks", "num_procs", "procs", "nprocs",
+                                                               "np",        "tasks",     "ntasks", "ranks"};
+inline const std::vector<const char*> kReframeThreadFields = {"omp_num_threads", "num_threads", "threads", "omp",
+                                                              "num_cpus_per_task"};
+inline const std::vector<const char*> kReframeRanksPerNodeFields = {"num_tasks_per_node", "tasks_per_node"};
+inline const std::vector<const char*> kReframeNodeFields = {"num_nodes", "nodes"};
+
 /// True when the first non-empty line is a ReFrame >= 4 header or a ReFrame 3 line.
 bool LooksLikeReframePerflog(std::string_view text);
 
@@ -43,9 +53,6 @@ std::vector<ReframeJob> ReadReframeRunReportJobs(const std::string& path, std::s
 
 /// ReFrame writes an absent value as None (Python) or null (JSON).
 bool IsAbsentReframeValue(std::string_view value);
-
-/// The fields of a line between `separator`s, each trimmed.
-std::vector<std::string_view> SplitFields(std::string_view line, char separator);
 
 /// "name=value" with a non-empty name, both trimmed; false otherwise.
 bool SplitKeyValue(std::string_view field, std::string* key, std::string* value);

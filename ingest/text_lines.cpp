@@ -31,6 +31,17 @@ std::string_view Trim(std::string_view text) {
   return text;
 }
 
+std::vector<std::string_view> SplitFields(std::string_view line, char separator) {
+  std::vector<std::string_view> out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= line.size(); ++i)
+    if (i == line.size() || line[i] == separator) {
+      out.push_back(Trim(line.substr(start, i - start)));
+      start = i + 1;
+    }
+  return out;
+}
+
 std::vector<std::string_view> SplitWhitespace(std::string_view text) {
   std::vector<std::string_view> tokens;
   tokens.reserve(12);

@@ -18,6 +18,8 @@ std::vector<std::string_view> SplitLines(std::string_view text);
 std::string_view Trim(std::string_view text);
 /// Splits on runs of blanks (space, tab, '\r', '\f', '\v').
 std::vector<std::string_view> SplitWhitespace(std::string_view text);
+/// The fields of a line between `separator`s, each trimmed ("a | b|" -> "a", "b", "").
+std::vector<std::string_view> SplitFields(std::string_view line, char separator);
 bool StartsWith(std::string_view text, std::string_view prefix);
 bool EndsWith(std::string_view text, std::string_view suffix);
 
