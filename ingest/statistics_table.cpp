@@ -218,8 +218,7 @@ std::vector<std::string> CsvHeader(std::string_view text, char separator) {
 std::vector<std::string> UnknownColumns(const std::vector<std::string>& header, const TableColumnAliases& aliases) {
   std::vector<std::string> unknown;
   for (const std::string& name : header)
-    if (!name.empty() && !FindRunStatsField(name) &&
-        std::none_of(aliases.renamed.begin(), aliases.renamed.end(), [&](const auto& r) { return r.second == name; }) &&
+    if (!name.empty() && !FindRunStatsField(name) && aliases.OursOf(name).empty() &&
         std::find(unknown.begin(), unknown.end(), name) == unknown.end())
       unknown.push_back(name);
   return unknown;
@@ -482,9 +481,8 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
   TableColumnAliases aliases;
   if (std::string error; !ResolveTableColumnAliases(keys, &aliases, &error)) throw InputError(path, 1, error);
   auto canonical = [&](const std::string& key) -> std::string {
-    for (const auto& [ours, header] : aliases.renamed)
-      if (key == header) return ours;
-    return key;
+    const std::string& ours = aliases.OursOf(key);
+    return ours.empty() ? key : ours;
   };
   const std::string time_derivation = aliases.TimeDerivation();
   const bool file_series = !keys.empty() && std::none_of(keys.begin(), keys.end(), [&](const std::string& key) {

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "ingest/text_lines.h"
 #include "ingest/time_units.h"
 
 namespace qnm {
@@ -19,19 +20,13 @@ std::string Lower(std::string_view text) {
   return out;
 }
 
-std::string_view TrimView(std::string_view text) {
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-  return text;
-}
-
 /// A header name split into its base and its unit: "time [ms]", "runtime (s)", "elapsed_ms".
 std::pair<std::string, std::string> BaseAndUnit(const std::string& header) {
-  const std::string_view trimmed = TrimView(header);
+  const std::string_view trimmed = Trim(header);
   for (auto [open, close] : {std::pair{'[', ']'}, std::pair{'(', ')'}}) {
     const std::size_t at = trimmed.rfind(open);
     if (!trimmed.empty() && trimmed.back() == close && at != std::string_view::npos)
-      return {Lower(TrimView(trimmed.substr(0, at))), Lower(TrimView(trimmed.substr(at + 1, trimmed.size() - at - 2)))};
+      return {Lower(Trim(trimmed.substr(0, at))), Lower(Trim(trimmed.substr(at + 1, trimmed.size() - at - 2)))};
   }
   const std::string name = Lower(trimmed);
   const std::size_t underscore = name.rfind('_');
@@ -47,7 +42,8 @@ bool OneOf(const std::string& name, std::initializer_list<std::string_view> name
 /// Seconds per unit when `header` names a run time ("runtime", "time [ms]", "seconds"), else 0.
 double TimeNameSeconds(const std::string& header) {
   auto [base, unit] = BaseAndUnit(header);
-  if (unit.empty() && SecondsPerTimeUnit(base) > 0 && base.size() > 1) return SecondsPerTimeUnit(base);  // "seconds", "ms"
+  if (unit.empty() && SecondsPerTimeUnit(base) > 0 && base.size() > 1)  // "seconds", "ms"
+    return SecondsPerTimeUnit(base);
   if (!OneOf(base, {"time", "runtime", "run_time", "wall_time", "walltime", "wallclock", "wall_clock",
                     "wall_clock_time", "wallclock_time", "elapsed", "elapsed_time", "execution_time", "exec_time",
                     "total_time", "time_total"}))
@@ -66,13 +62,15 @@ struct OtherNames {
 
 const OtherNames kOtherNames[] = {
     {"procs", "number of processes",
-     {"number_of_processes", "number_of_ranks", "np", "nprocs", "n_procs", "num_procs", "nproc", "processes", "nprocesses", "num_processes", "mpi_procs",
+     {"number_of_processes", "number_of_ranks", "np", "nprocs", "n_procs", "num_procs", "nproc", "processes",
+      "nprocesses", "num_processes", "mpi_procs",
       "mpi_processes", "ranks", "nranks", "n_ranks", "num_ranks", "mpi_ranks", "tasks", "ntasks", "p"}},
     {"time_s", "run time", {}},
     {"series", "series name", {"series_name", "name", "experiment"}},
     {"app", "application", {"application", "code", "program"}},
     {"threads", "threads per process",
-     {"number_of_threads", "nthreads", "num_threads", "omp_threads", "omp_num_threads", "threads_per_proc", "threads_per_process",
+     {"number_of_threads", "nthreads", "num_threads", "omp_threads", "omp_num_threads", "threads_per_proc",
+      "threads_per_process",
       "threads_per_rank", "threads_per_task", "cpus_per_task"}},
     {"nodes", "number of nodes", {"number_of_nodes", "nnodes", "n_nodes", "num_nodes", "node_count", "nodes_used"}},
     {"ranks_per_node", "ranks per node",
@@ -82,7 +80,8 @@ const OtherNames kOtherNames[] = {
 };
 
 bool Has(const std::vector<std::string>& header, std::initializer_list<std::string_view> names) {
-  return std::any_of(header.begin(), header.end(), [&](const std::string& h) { return OneOf(std::string(TrimView(h)), names); });
+  return std::any_of(header.begin(), header.end(),
+                     [&](const std::string& h) { return OneOf(std::string(Trim(h)), names); });
 }
 
 /// The one header name `matches` accepts, into `found`; false with `error` when two do.
@@ -96,7 +95,7 @@ bool FindAlias(const std::vector<std::string>& header, const Match& matches, con
                "): rename one of them to " + column;
       return false;
     }
-    *found = std::string(TrimView(h));
+    *found = std::string(Trim(h));
   }
   return true;
 }
@@ -107,6 +106,13 @@ const std::string& TableColumnAliases::HeaderOf(std::string_view column) const {
   static const std::string kNone;
   for (const auto& [ours, header] : renamed)
     if (ours == column) return header;
+  return kNone;
+}
+
+const std::string& TableColumnAliases::OursOf(const std::string& header) const {
+  static const std::string kNone;
+  for (const auto& [ours, name] : renamed)
+    if (name == header) return ours;
   return kNone;
 }
 
@@ -134,7 +140,7 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
     if (column == "app" ? has_series : Has(header, {other.column})) continue;
     std::string found;
     auto matches = [&](const std::string& h) {  // our own name in other case too ("Procs")
-      const std::string lower = Lower(TrimView(h));
+      const std::string lower = Lower(Trim(h));
       return column == "time_s" ? TimeNameSeconds(h) > 0 : lower == column || OneOf(lower, other.names);
     };
     if (!FindAlias(header, matches, other.what, column, &found, error)) return false;

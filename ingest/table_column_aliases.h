@@ -24,6 +24,8 @@ struct TableColumnAliases {
 
   /// The table's header read as our `column`; empty when the table has ours or none.
   const std::string& HeaderOf(std::string_view column) const;
+  /// Our column the table's `header` stands for; empty when it stands for none.
+  const std::string& OursOf(const std::string& header) const;
   /// The record's derivation of its wall time when the time column is an alias: "statistics
   /// table column 'runtime_ms' (ms)"; empty otherwise.
   std::string TimeDerivation() const;
