@@ -13,6 +13,8 @@ namespace qnm {
 bool LooksLikeExtrapFile(const std::string& path, std::string_view text);
 
 /// Everything the file holds; InputError(path, line, why) where Extra-P refuses it.
-ExtrapData ReadExtrapFileData(const std::string& path, std::string_view text);
+/// `format_path`, when given, is the name whose extension says the layout
+/// (`path` without .gz, compressed_file.h).
+ExtrapData ReadExtrapFileData(const std::string& path, std::string_view text, const std::string& format_path = "");
 
 }  // namespace qnm

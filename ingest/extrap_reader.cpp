@@ -19,8 +19,8 @@ bool LooksLikeExtrapFile(const std::string& path, std::string_view text) {
          (EndsWith(lower, ".json") && LooksLikeExtrapJson(text));
 }
 
-ExtrapData ReadExtrapFileData(const std::string& path, std::string_view text) {
-  std::string lower = ToLower(path);
+ExtrapData ReadExtrapFileData(const std::string& path, std::string_view text, const std::string& format_path) {
+  std::string lower = ToLower(format_path.empty() ? path : format_path);
   if (EndsWith(lower, ".jsonl")) return ParseExtrapJsonLinesData(text, path);
   if (EndsWith(lower, ".json")) {
     // Extra-P's JSON reader falls back to JSON Lines when every line is an object.
@@ -37,9 +37,10 @@ bool SniffExtrapExperiment(const std::string& path, std::string_view text) { ret
 ReaderOutput ReadExtrapExperiment(const ReaderInput& input) {
   static const RunSelection kDefault;
   const RunSelection& selection = input.selection ? *input.selection : kDefault;
-  ExtrapExperiment experiment = SelectSeries(ReadExtrapFileData(input.path, input.text), selection, input.path);
+  ExtrapData data = ReadExtrapFileData(input.path, input.text, input.FormatPath());
+  ExtrapExperiment experiment = SelectSeries(std::move(data), selection, input.path);
   ReaderOutput output;
-  output.runs = ExtrapToRunStats(experiment, std::filesystem::path(input.path).stem().string() + WhereSuffix(selection),
+  output.runs = ExtrapToRunStats(experiment, std::filesystem::path(input.FormatPath()).stem().string() + WhereSuffix(selection),
                                  input.path, selection);
   return output;
 }

@@ -11,6 +11,7 @@
 #include <set>
 #include <sstream>
 
+#include "ingest/compressed_file.h"
 #include "ingest/duplicate_runs.h"
 #include "ingest/input_size_limits.h"
 #include "ingest/readers.h"
@@ -112,6 +113,24 @@ std::string ReadBounded(const std::string& path, const IngestOptions& options) {
   return ReadFile(path, limit);
 }
 
+// A file compressed as a whole (compressed_file.h) becomes the file it holds:
+// `text` is replaced by what it unpacks to, within the limit of the format
+// that looks like, and `format_path` is its name without the suffix, which the
+// readers' sniffs and the file-name identity see. A compressed tar archive (a
+// .cubex as tar.gz) is left to the CUBE reader.
+void UnpackWholeFileCompression(const std::string& path, const IngestOptions& options, std::string* text,
+                                std::string* format_path) {
+  *format_path = path;
+  if (CompressionOf(*text).empty()) return;
+  const std::string head = UnpackedHead(*text, kSniffHeadBytes);
+  if (IsTarHead(head) || EndsWith(ToLower(path), ".cubex")) return;  // damaged or not, the CUBE reader's
+  *format_path = WithoutCompressionSuffix(path);
+  if (EndsWith(ToLower(*format_path), ".otf2"))
+    throw InputError(path, 0, "a compressed OTF2 anchor: unpack the trace (anchor, .def and its folder) first");
+  const long long limit = InputReadLimitBytes(*format_path, 0, head, options.max_file_bytes);
+  *text = Unpack(*text, path, limit);
+}
+
 // FNV-1a of the file's bytes: the first part of every record's origin, so one
 // file read under two names is one measurement and two files never are.
 std::string ContentDigest(std::string_view bytes) {
@@ -134,12 +153,12 @@ std::vector<std::string> CollapseRepeats(const std::vector<std::string>& reading
   return order;
 }
 
-IngestedFile ReadOne(const FoundFile& found, std::string_view text, const IngestOptions& options,
-                     std::vector<std::string>* notes, std::vector<std::string>* readings,
+IngestedFile ReadOne(const FoundFile& found, const std::string& format_path, std::string_view text,
+                     const IngestOptions& options, std::vector<std::string>* notes, std::vector<std::string>* readings,
                      TableRowFilter* table_filter) {
-  ReaderInput input{found.path, text, ParseFileName(found.path), &options.selection, table_filter};
+  ReaderInput input{found.path, text, ParseFileName(format_path), &options.selection, table_filter, format_path};
   for (const Reader& reader : ReaderTable()) {
-    if (!reader.sniff(found.path, text)) continue;
+    if (!reader.sniff(format_path, text)) continue;
     ReaderOutput output = reader.read(input);
     notes->insert(notes->end(), output.notes.begin(), output.notes.end());
     readings->insert(readings->end(), output.readings.begin(), output.readings.end());
@@ -314,8 +333,10 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     try {
       std::string text = ReadBounded(found[f].path, options);
       sum.bytes_read += static_cast<double>(text.size());
+      std::string format_path;
+      UnpackWholeFileCompression(found[f].path, options, &text, &format_path);
       TableRowFilter table_filter{options.series_filter, 0};
-      files.push_back(ReadOne(found[f], text, options, &reader_notes, &readings, &table_filter));
+      files.push_back(ReadOne(found[f], format_path, text, options, &reader_notes, &readings, &table_filter));
       sum_dropped += table_filter.dropped;
       if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
       ++sum.files_read;

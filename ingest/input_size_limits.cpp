@@ -1,11 +1,12 @@
 #include "ingest/input_size_limits.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <cstring>
 
+#include "ingest/compressed_file.h"
 #include "ingest/readers.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm {
 namespace {
@@ -16,12 +17,6 @@ namespace {
 long long LimitOf(const char* reader_name) {
   if (std::strncmp(reader_name, "CUBE4", 5) == 0) return 512LL << 20;
   return 64LL << 20;
-}
-
-std::string Megabytes(long long bytes) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.0f MiB", static_cast<double>(bytes) / (1 << 20));
-  return text;
 }
 
 }  // namespace
@@ -35,12 +30,18 @@ long long InputReadLimitBytes(const std::string& path, long long size_bytes, std
       limit = std::max(limit, LimitOf(reader.name));
       if (formats.empty()) formats = reader.name;
     }
+  // A file compressed as a whole is read whole before it is unpacked; what it
+  // holds meets its own format's limit as it unpacks (compressed_file.h).
+  if (const std::string compression = CompressionOf(head); !compression.empty() && limit < (64LL << 20)) {
+    limit = 64LL << 20;
+    formats = compression + "-compressed file";
+  }
   const bool recognised = limit > 0;
   if (!recognised) limit = kUnrecognisedMaxBytes;
   if (override_bytes > 0) limit = override_bytes;
   if (size_bytes > limit)
     throw InputError(path, 0,
-                     "not read: " + Megabytes(size_bytes) + ", larger than the " + Megabytes(limit) + " limit for " +
+                     "not read: " + FormatByteSize(static_cast<double>(size_bytes)) + ", larger than the " + FormatByteSize(static_cast<double>(limit)) + " limit for " +
                          (override_bytes > 0 ? "any file (--max-file-size)"
                           : recognised       ? "a file that looks like " + formats
                                              : "a file whose first " + std::to_string(kSniffHeadBytes / 1024) +

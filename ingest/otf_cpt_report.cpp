@@ -10,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "ingest/compressed_file.h"
 #include "ingest/readers.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -80,7 +81,7 @@ ReaderOutput ReadOtfCptReport(const ReaderInput& input) {
   run.derivations["threads_per_proc"] = "OTF-CPT 'Number of threads' / 'Number of processes'";
   // OTF-CPT writes "<data_path>-<procs>x<threads>.txt": the stem is the name
   // the user gave the run (the tool does not record the application).
-  std::string name = BaseName(path);
+  std::string name = BaseName(WithoutCompressionSuffix(path));
   std::string suffix = "-" + std::to_string(run.procs) + "x" + std::to_string(run.threads_per_proc) + ".txt";
   run.app = EndsWith(name, suffix) ? name.substr(0, name.size() - suffix.size()) : name;
   run.derivations["app"] = "OTF-CPT data_path stem of the file name";

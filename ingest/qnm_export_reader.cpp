@@ -177,11 +177,11 @@ bool SniffQnmExport(const std::string& path, std::string_view text) {
 ReaderOutput ReadQnmExport(const ReaderInput& input) {
   const std::string& path = input.path;
   Export data;
-  data.identity = IdentityOf(path, input.text);
+  data.identity = IdentityOf(input.FormatPath(), input.text);
   const std::string scaling = data.identity["scaling"];
   if (scaling != "strong" && scaling != "none")
     throw InputError(path, 1, "export names scaling '" + scaling + "' (known: strong, none)");
-  if (IsJsonLines(path) && !StartsWith(input.text, kTextMark)) ParseJsonLines(input.text, path, &data);
+  if (IsJsonLines(input.FormatPath()) && !StartsWith(input.text, kTextMark)) ParseJsonLines(input.text, path, &data);
   else ParseText(input.text, path, &data);
   if (data.points.empty()) throw InputError(path, 0, "export without POINTS");
 

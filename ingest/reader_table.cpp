@@ -119,7 +119,7 @@ const std::vector<Reader>& ReaderTable() {
 std::string ReadableFormatList() {
   std::string out;
   for (const Reader& reader : ReaderTable()) out += (out.empty() ? "" : ", ") + std::string(reader.name);
-  return out;
+  return out + "; each also compressed as a whole (gzip, bzip2, xz, zstd, lz4, compress)";  // compressed_file.h
 }
 
 // Identity a file name adds to a record (readers.h).

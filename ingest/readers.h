@@ -27,6 +27,10 @@ struct ReaderInput {
   FileNameInfo name;          // what the file name says (ParseFileName)
   const RunSelection* selection = nullptr;  // --parameter/--metric/--callpath/--where, or none
   TableRowFilter* table_filter = nullptr;   // --series: table rows of other series dropped as read, or none
+  std::string format_path;  // `path` without a compression suffix (compressed_file.h), whose extension says
+                            // what the file holds; empty: `path`
+
+  const std::string& FormatPath() const { return format_path.empty() ? path : format_path; }
 };
 
 /// What a reader returns for one file.

@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "ingest/compressed_file.h"
 #include "ingest/readers.h"
 #include "ingest/reframe_perflog_jobs.h"
 #include "ingest/text_lines.h"
@@ -227,7 +228,7 @@ RunStats JobToRun(const std::string& path, const ReframeJob& job, const ReframeP
   if (name.empty()) name = field("name");
   if (name.empty()) name = field("short_name");
   if (name.empty()) {  // a format without the test's name: ReFrame names the file after the test
-    name = BaseName(path);
+    name = BaseName(WithoutCompressionSuffix(path));
     if (EndsWith(name, ".log")) name.resize(name.size() - 4);
   }
   if (std::string jobid = field("jobid"); !jobid.empty())  // the batch job of this test: one measurement,

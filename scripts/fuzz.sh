@@ -11,7 +11,8 @@
 #              libFuzzer counts wall time, so give more on a loaded machine)
 #   targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz
 #            otf2_trace_fuzz otf2_rewrite_fuzz machine_profile_fuzz
-#            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
+#            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz microbench_output_fuzz
+#            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30
@@ -29,7 +30,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz
            otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
-           microbench_output_fuzz)
+           microbench_output_fuzz reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz)
 fi
 build=build-fuzz
 # Leaks inside libotf2 that no API call can free (fuzz/lsan.supp says which).
@@ -83,6 +84,19 @@ seed() {  # seed <target> -> directory of seed files
       { printf '\0'; cat tests/data/extrap/input.txt; } > "$dir/text"
       { printf '\1'; cat tests/data/extrap/json_example.json; } > "$dir/json"
       { printf '\2'; cat tests/data/extrap/jsonl_example.jsonl; } > "$dir/jsonl" ;;
+    reframe_perflog_fuzz)  # first byte: --metric (% 4), bit 2 = run report
+      find tests/data/reframe -name '*.log' ! -path '*/excalibur-tests/*' | while read -r f; do
+        { printf '\0'; head -c 20000 "$f"; } > "$dir/log-$(echo "$f" | tr / _)"; done
+      find tests/data/reframe -name '*.json' | while read -r f; do
+        { printf '\4'; cat "$f"; } > "$dir/report-$(echo "$f" | tr / _)"; done ;;
+    profile_reports_fuzz)  # first byte % 4: Arm Performance Reports, OTF-CPT
+      find tests/data/profiles/arm-performance-reports -name '*.txt' | while read -r f; do
+        { printf '\0'; cat "$f"; } > "$dir/arm-$(basename "$f")"; done
+      find tests/data/profiles/otf-cpt -name '*.txt' | while read -r f; do
+        { printf '\1'; cat "$f"; } > "$dir/otf-cpt-$(basename "$f")"; done ;;
+    compressed_file_fuzz)  # every compression of tests/data/compressed, whole or damaged
+      find tests/data/compressed -type f \( -name '*.gz' -o -name '*.xz' -o -name '*.bz2' -o -name '*.zst' -o -name '*.lz4' \) \
+        ! -name '*.cubex.gz' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \; ;;
   esac
   echo "$dir"
 }

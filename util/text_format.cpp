@@ -19,6 +19,12 @@ std::string FormatDouble(const char* printf_format, double value) {
   return buffer;
 }
 
+std::string FormatByteSize(double bytes) {
+  if (bytes >= 1024.0 * 1024.0) return FormatDouble("%.0f MiB", bytes / (1024.0 * 1024.0));
+  if (bytes >= 1024.0) return FormatDouble("%.0f KiB", bytes / 1024.0);
+  return FormatDouble("%.0f B", bytes);
+}
+
 std::string FormatKnown(const char* printf_format, double value, const char* unknown) {
   return std::isnan(value) ? std::string(unknown) : FormatDouble(printf_format, value);
 }

@@ -18,6 +18,9 @@ std::string FormatKnown(const char* printf_format, double value, const char* unk
 /// FormatDouble, or `not_finite` when `value` is NaN or infinite.
 std::string FormatFinite(const char* printf_format, double value, const char* not_finite);
 
+/// A size limit for people: "64 MiB" from 1 MiB up, else "4 KiB" (or "512 B").
+std::string FormatByteSize(double bytes);
+
 /// Rows of cells as a table for people: every column as wide as its widest
 /// cell plus two (at least `min_width`), the last column unpadded, then the
 /// row's trailer (a reason or flags; "" for none), trailing blanks dropped.

@@ -8,7 +8,7 @@ qnm-predict arguments that read it ("{case}" = the case folder, "{repo}" =
 the source tree). The same seed gives byte-identical cases on every machine.
 
 Usage: generate.py REPO CASES [--seed N] [--scale F] [--every N]
-  --scale multiplies the number of cases per category (default 1: 3,577,
+  --scale multiplies the number of cases per category (default 1: 3,847,
   of which 83 are the generated structure, scale, walk, CLI and MVA cases of
   round 4, issue 19);
   --every N writes only every N-th case of each category (the same cases as
@@ -394,7 +394,39 @@ def main():
         damaged = write_tar([(n, info, damaged_anchor if n == anchor else b) for n, info, b in members])
         count += write_file_case(cases, "cube-anchor", k, repo, base, damaged, method.__name__, ingest + ["{file}"])
     count += round4_cases(cases, repo, rng, args, ingest, predict)
+    count += compressed_cases(cases, repo, rng, args, ingest)
     print(f"{count} cases in {cases}")
+
+
+def compressed_cases(cases, repo, rng, args, ingest):
+    """Files compressed as a whole (ingest/compressed_file.h), round 18: the
+    compressed bytes damaged (half the cases), or the text they hold damaged and
+    compressed again with gzip under the same name (the magic bytes, not the
+    name, say how a file is compressed). Appended last: earlier cases unchanged."""
+    import gzip
+    import lzma
+    import bz2
+    compressed = repo / "tests" / "data" / "compressed"
+    bases = (sorted_files(compressed / "per-run", ["*/*.gz", "*/*.xz", "*/*.bz2", "*/*.zst", "*/*.lz4"]) +
+             sorted_files(compressed / "extrap", ["*.gz"]))
+    openers = {".gz": gzip.decompress, ".xz": lzma.decompress, ".bz2": bz2.decompress}
+    count = 0
+    for k in range(int(120 * args.scale)):
+        base = bases[zlib.crc32(f"compressed/{k}".encode()) % len(bases)]
+        original = base.read_bytes()
+        unpack = openers.get(base.suffix)
+        if k % 2 and unpack:
+            damage = TextDamage(rng, unpack(original), "text")
+            method = rng.choice(damage.methods())
+            damaged, name = gzip.compress(method(), mtime=0), "text " + method.__name__
+        else:
+            damage = BinaryDamage(rng, original)
+            method = rng.choice(damage.methods())
+            damaged, name = method(), "bytes " + method.__name__
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "compressed", k, repo, base, damaged, name, ingest + ["{file}"])
+    return count
 
 
 def walk_runs_folder(folder, series):

@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Writes the compressed-file fixtures of tests/compressed_file_test.cpp from
+# other fixtures of this project (see SOURCES.md): run from the project root,
+# `tests/data/compressed/make-fixtures.sh`. Needs gzip, xz, bzip2, zstd, lz4
+# (Debian packages of the same names). gzip -n: no name or time stamp in the
+# header, so the bytes are the same every time.
+set -euo pipefail
+out=tests/data/compressed
+rm -rf "$out/per-run" "$out/extrap" "$out/bad" "$out/cube"
+mkdir -p "$out/per-run" "$out/extrap" "$out/bad"
+
+# The 16-thread BT-MZ runs of layouts/per-run, each report and stdout compressed
+# with another tool; the info files stay as they are.
+i=0
+for run in 2012_07_06_13_36_28_629332850 2012_07_06_13_41_14_302617664 2012_07_06_13_43_45_760200592 \
+           2012_07_06_13_45_12_048742023 2012_07_06_13_46_03_934105437; do
+  cp -r "tests/data/layouts/per-run/$run" "$out/per-run/$run"
+  report=$(ls "$out/per-run/$run"/*.mpiP)
+  case $i in
+    0) gzip -n -9 "$report" ;;
+    1) xz -9 "$report" ;;
+    2) bzip2 -9 "$report" ;;
+    3) zstd -q -19 --rm "$report" ;;
+    4) lz4 -q -9 "$report" "$report.lz4" && rm "$report" ;;
+  esac
+  # The stdout: gzip as two members (pigz and `cat a.gz b.gz` write such files),
+  # then zero padding (tape blocks), which gzip(1) skips.
+  stdout="$out/per-run/$run/out.dat"
+  { head -c 1000 "$stdout" | gzip -n; tail -c +1001 "$stdout" | gzip -n; } > "$stdout.gz"
+  if [ $i -eq 2 ]; then head -c 512 /dev/zero >> "$stdout.gz"; fi
+  rm "$stdout"
+  i=$((i + 1))
+done
+
+# An Extra-P JSON Lines experiment: its layout comes from the name under .gz.
+gzip -n -9 -c tests/data/extrap/jsonl_example.jsonl > "$out/extrap/jsonl_example.jsonl.gz"
+
+# Damaged: each is one line naming the file, never a record.
+report=tests/data/layouts/per-run/2012_07_06_13_36_28_629332850/bt-mz.C.1.1.29898.1.mpiP
+gzip -n -9 -c "$report" > /tmp/qnm-fixture.gz
+head -c $(( $(stat -c %s /tmp/qnm-fixture.gz) - 100 )) /tmp/qnm-fixture.gz > "$out/bad/cut-short.mpiP.gz"
+python3 - "$out/bad/bit-flip.mpiP.gz" <<'PY'
+import sys
+data = bytearray(open('/tmp/qnm-fixture.gz', 'rb').read())
+data[-8] ^= 0x01  # the trailer's CRC-32: the data inflate cleanly, only the check says they are not the same
+open(sys.argv[1], 'wb').write(data)
+PY
+{ cat /tmp/qnm-fixture.gz; echo "appended by mistake"; } > "$out/bad/trailing-text.mpiP.gz"
+xz -9 -c "$report" | head -c 600 > "$out/bad/cut-short.mpiP.xz"
+rm /tmp/qnm-fixture.gz
+# A compressed OTF2 anchor: OTF2 reads an unpacked archive only.
+gzip -n -c tests/data/otf2/synthetic-patterns-4rank/traces.otf2 > "$out/bad/traces.otf2.gz" 2>/dev/null ||
+  gzip -n -c "$(find tests/data/otf2 -name '*.otf2' | sort | head -1)" > "$out/bad/traces.otf2.gz"
+
+# A CUBE4 profile (a tar archive) gzip-compressed as a whole: it stays the CUBE
+# reader's, which unpacks the tar.gz member by member.
+mkdir -p "$out/cube/kripke.p8.d2.g32.r1"
+gzip -n -9 -c tests/data/cube/kripke.p8.d2.g32.r1/profile.cubex > "$out/cube/kripke.p8.d2.g32.r1/profile.cubex.gz"
