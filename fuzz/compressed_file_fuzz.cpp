@@ -1,20 +1,33 @@
 // libFuzzer target: files compressed as a whole (ingest/compressed_file.h,
-// gzip_member.h) must unpack to their bytes or throw an InputError naming the
-// file, within the limit, never crash, hang or throw anything else; a gzip
-// stream is unpacked by both zlib (Unpack) and libarchive (UnpackedHead).
+// gzip_member.h) and tar archives of runs (run_archive.h) must unpack to their
+// bytes or throw an InputError naming the file, within the limit, never crash,
+// hang or throw anything else; a gzip stream is unpacked by both zlib (Unpack)
+// and libarchive (UnpackedHead).
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include "ingest/compressed_file.h"
+#include "ingest/run_archive.h"
 #include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view bytes(reinterpret_cast<const char*>(data), size);
   const std::string head = qnm::UnpackedHead(bytes, 4096);
   if (head.size() > 4096) __builtin_trap();
-  (void)qnm::IsTarHead(head);
-  if (qnm::CompressionOf(bytes).empty()) return 0;
+  const bool compressed = !qnm::CompressionOf(bytes).empty();
+  if (qnm::IsArchiveOfRuns("fuzz.tar", compressed ? std::string_view(head) : bytes.substr(0, 512))) {
+    std::vector<std::string> notes;
+    try {
+      for (const qnm::ArchivedFile& member : qnm::ArchivedFiles(bytes, "fuzz.tar", 1 << 20, &notes))
+        if (member.bytes.size() > (1 << 20)) __builtin_trap();
+    } catch (const qnm::InputError&) {
+    }
+    return 0;
+  }
+  if (!compressed) return 0;
   try {
     const std::string all = qnm::Unpack(bytes, "fuzz.mpiP.gz", 1 << 20);
     if (all.size() > (1 << 20)) __builtin_trap();

@@ -97,7 +97,7 @@ std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const 
   std::unique_ptr<archive, ArchiveDeleter> reader(archive_read_new());
   if (!reader) throw InputError(path, 0, "cannot create an archive reader");
   archive_read_support_format_tar(reader.get());
-  archive_read_support_filter_gzip(reader.get());
+  archive_read_support_filter_all(reader.get());  // tar.gz (a .cubex), and archives of runs (run_archive.h) in any
   if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
     const char* message = archive_error_string(reader.get());
     if (IsChecksumRefusal(message, bytes)) return ReadUstarIgnoringChecksums(bytes, path, budget, wanted);

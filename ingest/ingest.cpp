@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <new>
 #include <numeric>
@@ -17,6 +18,7 @@
 #include "ingest/readers.h"
 #include "ingest/repetition_spread.h"
 #include "ingest/run_info_file.h"
+#include "ingest/run_archive.h"
 #include "ingest/run_pairing.h"
 #include "ingest/run_stats_check.h"
 #include "ingest/series_identity.h"
@@ -113,22 +115,28 @@ std::string ReadBounded(const std::string& path, const IngestOptions& options) {
   return ReadFile(path, limit);
 }
 
-// A file compressed as a whole (compressed_file.h) becomes the file it holds:
-// `text` is replaced by what it unpacks to, within the limit of the format
-// that looks like, and `format_path` is its name without the suffix, which the
-// readers' sniffs and the file-name identity see. A compressed tar archive (a
-// .cubex as tar.gz) is left to the CUBE reader.
-void UnpackWholeFileCompression(const std::string& path, const IngestOptions& options, std::string* text,
-                                std::string* format_path) {
+// What a file holds, before a reader sees it. A file compressed as a whole
+// (compressed_file.h) becomes the file it holds: `text` is replaced by what it
+// unpacks to, within the limit of the format that looks like, and
+// `format_path` is its name without the suffix, which the readers' sniffs and
+// the file-name identity see. A tar archive of runs (run_archive.h), plain or
+// compressed, is left as it is and said so; a CUBE4 profile (a tar, maybe
+// gzipped) is the CUBE reader's.
+enum class Holds { kFile, kArchiveOfRuns };
+
+Holds Unwrap(const std::string& path, const IngestOptions& options, std::string* text, std::string* format_path) {
   *format_path = path;
-  if (CompressionOf(*text).empty()) return;
+  if (CompressionOf(*text).empty())
+    return IsArchiveOfRuns(path, std::string_view(*text).substr(0, 512)) ? Holds::kArchiveOfRuns : Holds::kFile;
   const std::string head = UnpackedHead(*text, kSniffHeadBytes);
-  if (IsTarHead(head) || EndsWith(ToLower(path), ".cubex")) return;  // damaged or not, the CUBE reader's
+  if (IsArchiveOfRuns(path, head)) return Holds::kArchiveOfRuns;
+  if (IsTarHead(head) || EndsWith(ToLower(path), ".cubex")) return Holds::kFile;  // damaged or not, the CUBE reader's
   *format_path = WithoutCompressionSuffix(path);
   if (EndsWith(ToLower(*format_path), ".otf2"))
     throw InputError(path, 0, "a compressed OTF2 anchor: unpack the trace (anchor, .def and its folder) first");
   const long long limit = InputReadLimitBytes(*format_path, 0, head, options.max_file_bytes);
   *text = Unpack(*text, path, limit);
+  return Holds::kFile;
 }
 
 // FNV-1a of the file's bytes: the first part of every record's origin, so one
@@ -153,10 +161,10 @@ std::vector<std::string> CollapseRepeats(const std::vector<std::string>& reading
   return order;
 }
 
-IngestedFile ReadOne(const FoundFile& found, const std::string& format_path, std::string_view text,
+IngestedFile ReadOne(const std::string& path, const std::string& format_path, std::string_view text,
                      const IngestOptions& options, std::vector<std::string>* notes, std::vector<std::string>* readings,
                      TableRowFilter* table_filter) {
-  ReaderInput input{found.path, text, ParseFileName(format_path), &options.selection, table_filter, format_path};
+  ReaderInput input{path, text, ParseFileName(format_path), &options.selection, table_filter, format_path};
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(format_path, text)) continue;
     ReaderOutput output = reader.read(input);
@@ -164,9 +172,9 @@ IngestedFile ReadOne(const FoundFile& found, const std::string& format_path, std
     readings->insert(readings->end(), output.readings.begin(), output.readings.end());
     // One validation path for every reader (util/plausible_range.h, parts
     // within the whole): formats that check as they parse pass it again.
-    for (const RunStats& run : output.runs) RequirePlausibleRecord(run, found.path, 0);
+    for (const RunStats& run : output.runs) RequirePlausibleRecord(run, path, 0);
     IngestedFile file;
-    file.path = found.path;
+    file.path = path;
     file.role = output.role;
     file.name = std::move(input.name);
     file.runs = std::move(output.runs);
@@ -177,14 +185,14 @@ IngestedFile ReadOne(const FoundFile& found, const std::string& format_path, std
         file.runs[r].origin = digest + "#" + (file.runs[r].origin.empty() ? std::to_string(r) : file.runs[r].origin);
     return file;
   }
-  throw InputError(found.path, 0, "not a recognised format (" + ReadableFormatList() + ")");
+  throw InputError(path, 0, "not a recognised format (" + ReadableFormatList() + ")");
 }
 
 // Identity from the info/env/hostfile beside each run (run_info_file.h): a
 // folder holding one run is that run's folder; with several runs an info file
 // cannot say which one it describes and is not used.
-void ApplyRunInfoFiles(const std::set<std::string>& run_files, std::vector<RunStats>* runs,
-                       IngestSummary* sum) {
+void ApplyRunInfoFiles(const std::set<std::string>& run_files, const std::map<std::string, std::string>& archived_info,
+                       std::vector<RunStats>* runs, IngestSummary* sum) {
   std::map<std::string, std::vector<std::size_t>> by_folder;
   for (std::size_t r = 0; r < runs->size(); ++r)
     if (run_files.count((*runs)[r].sources.front()))
@@ -195,6 +203,8 @@ void ApplyRunInfoFiles(const std::set<std::string>& run_files, std::vector<RunSt
     for (fs::directory_iterator it(folder.empty() ? "." : folder, error), end; !error && it != end; it.increment(error))
       if (it->is_regular_file(error) && IsRunInfoFileName(it->path().string()))
         info_files.push_back(it->path().string());
+    for (const auto& [path, text] : archived_info)  // the members of an archive of runs beside this one
+      if (fs::path(path).parent_path().string() == folder) info_files.push_back(path);
     std::sort(info_files.begin(), info_files.end());
     for (const std::string& path : info_files) {
       if (members.size() != 1) {
@@ -203,7 +213,8 @@ void ApplyRunInfoFiles(const std::set<std::string>& run_files, std::vector<RunSt
         continue;
       }
       try {
-        RunInfoFile info = ParseRunInfoFile(ReadFile(path), path);
+        auto archived = archived_info.find(path);
+        RunInfoFile info = ParseRunInfoFile(archived != archived_info.end() ? archived->second : ReadFile(path), path);
         if (info.Empty()) continue;
         RunStats& run = (*runs)[members.front()];
         ApplyRunInfo(info, &run);
@@ -283,8 +294,8 @@ void SortBySource(std::vector<RunStats>* runs) {
 }
 
 // Pairing, identity, duplicates and order of the records of every file read.
-std::vector<RunStats> Combine(std::vector<IngestedFile> files, std::chrono::steady_clock::time_point start,
-                              IngestSummary* summary);
+std::vector<RunStats> Combine(std::vector<IngestedFile> files, const std::map<std::string, std::string>& archived_info,
+                              std::chrono::steady_clock::time_point start, IngestSummary* summary);
 
 // Drops the table rows of other series (IngestOptions::series_filter).
 std::size_t DropOtherSeriesRows(const std::string& filter, std::vector<RunStats>* runs) {
@@ -299,9 +310,9 @@ std::size_t DropOtherSeriesRows(const std::string& filter, std::vector<RunStats>
   return before - runs->size();
 }
 
-std::string OutOfMemoryReason(const std::string& path) {
+std::string OutOfMemoryReason(std::size_t size_bytes) {
   char size[64];
-  std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(FileSizeBytes(path)) / 1e6);
+  std::snprintf(size, sizeof size, "%.1f MB", static_cast<double>(size_bytes) / 1e6);
   return std::string("out of memory holding its records (a ") + size +
          " file; a record takes about 1.5 KB, e.g. one per table row or repetition)";
 }
@@ -323,6 +334,52 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   std::vector<std::string> reader_notes;  // what readers said besides their runs (ignored columns)
   std::vector<std::string> readings;      // how they read a file (other column names)
   std::size_t sum_dropped = 0;
+  std::map<std::string, std::string> archived_info;  // info/env/host files inside archives of runs, by path
+  // One file's bytes (a file on disk, or a member of an archive of runs) to its records; a
+  // bad one is skipped with its reason, or fails the whole ingest under --strict.
+  std::function<void(const std::string&, std::string, bool)> read_bytes = [&](const std::string& path,
+                                                                              std::string text, bool in_archive) {
+    try {
+      std::string format_path;
+      if (Unwrap(path, options, &text, &format_path) == Holds::kArchiveOfRuns) {
+        if (in_archive) throw InputError(path, 0, "an archive inside an archive, not opened (unpack the outer one)");
+        const long long member_limit = options.max_file_bytes > 0 ? options.max_file_bytes : 512LL << 20;
+        std::vector<ArchivedFile> members = ArchivedFiles(text, path, member_limit, &reader_notes);
+        text = std::string();  // the archive's bytes are not needed any more
+        sum.files_seen += static_cast<int>(members.size());
+        for (ArchivedFile& member : members) {
+          if (IsRunInfoFileName(member.path)) {  // read beside its run, as on disk
+            ++sum.files_beside_runs;
+            archived_info[member.path] = std::move(member.bytes);
+            continue;
+          }
+          (void)InputReadLimitBytes(member.path, static_cast<long long>(member.bytes.size()), member.bytes,
+                                    options.max_file_bytes);
+          read_bytes(member.path, std::move(member.bytes), true);
+        }
+        return;
+      }
+      if (in_archive && EndsWith(ToLower(format_path), ".otf2"))
+        throw InputError(path, 0, "an OTF2 trace inside an archive: unpack it first (OTF2 reads a trace from disk)");
+      TableRowFilter table_filter{options.series_filter, 0};
+      files.push_back(ReadOne(path, format_path, text, options, &reader_notes, &readings, &table_filter));
+      sum_dropped += table_filter.dropped;
+      if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
+      ++sum.files_read;
+    } catch (const InputError& error) {
+      if (options.strict) throw;
+      sum.skipped.push_back({path, error.what()});
+    } catch (const std::bad_alloc&) {
+      // Records cost far more than their text (a 4 MB Extra-P line of 1e6
+      // repetitions is 1e6 records): say so in one line naming the file.
+      const InputError error(path, 0, OutOfMemoryReason(text.size()));
+      if (options.strict) throw error;
+      sum.skipped.push_back({path, error.what()});
+    } catch (const std::exception& error) {
+      if (options.strict) throw InputError(path, 0, error.what());
+      sum.skipped.push_back({path, path + ": " + error.what()});
+    }
+  };
   for (std::size_t f = 0; f < found.size(); ++f) {
     if (options.progress && (f % 16 == 0 || f + 1 == found.size()))
       std::fprintf(stderr, "\ringest: %zu/%zu files", f + 1, found.size());
@@ -330,35 +387,26 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       ++sum.files_beside_runs;
       continue;
     }
+    std::string text;
     try {
-      std::string text = ReadBounded(found[f].path, options);
-      sum.bytes_read += static_cast<double>(text.size());
-      std::string format_path;
-      UnpackWholeFileCompression(found[f].path, options, &text, &format_path);
-      TableRowFilter table_filter{options.series_filter, 0};
-      files.push_back(ReadOne(found[f], format_path, text, options, &reader_notes, &readings, &table_filter));
-      sum_dropped += table_filter.dropped;
-      if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
-      ++sum.files_read;
+      text = ReadBounded(found[f].path, options);
     } catch (const InputError& error) {
       if (options.strict) throw;
       sum.skipped.push_back({found[f].path, error.what()});
-    } catch (const std::bad_alloc&) {
-      // Records cost far more than their text (a 4 MB Extra-P line of 1e6
-      // repetitions is 1e6 records): say so in one line naming the file.
-      const InputError error(found[f].path, 0, OutOfMemoryReason(found[f].path));
-      if (options.strict) throw error;
-      sum.skipped.push_back({found[f].path, error.what()});
+      continue;
     } catch (const std::exception& error) {
       if (options.strict) throw InputError(found[f].path, 0, error.what());
       sum.skipped.push_back({found[f].path, found[f].path + ": " + error.what()});
+      continue;
     }
+    sum.bytes_read += static_cast<double>(text.size());
+    read_bytes(found[f].path, std::move(text), false);
   }
   if (options.progress) std::fprintf(stderr, "\n");
   std::size_t records = 0;
   for (const IngestedFile& file : files) records += file.runs.size();
   try {
-    std::vector<RunStats> runs = Combine(std::move(files), start, &sum);
+    std::vector<RunStats> runs = Combine(std::move(files), archived_info, start, &sum);
     ApplyUserLayout(options.selection, &runs);
     sum.notes.insert(sum.notes.begin(), reader_notes.begin(), reader_notes.end());
     sum.readings = CollapseRepeats(readings);
@@ -375,8 +423,8 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
 
 namespace {
 
-std::vector<RunStats> Combine(std::vector<IngestedFile> files, std::chrono::steady_clock::time_point start,
-                              IngestSummary* summary) {
+std::vector<RunStats> Combine(std::vector<IngestedFile> files, const std::map<std::string, std::string>& archived_info,
+                              std::chrono::steady_clock::time_point start, IngestSummary* summary) {
   IngestSummary& sum = *summary;
   std::set<std::string> run_files;  // first source of each record read from a run's own file
   for (const IngestedFile& file : files)
@@ -386,7 +434,7 @@ std::vector<RunStats> Combine(std::vector<IngestedFile> files, std::chrono::stea
   sum.files_paired = paired.files_paired;
   sum.notes = paired.notes;
   std::vector<RunStats> runs = std::move(paired.runs);
-  ApplyRunInfoFiles(run_files, &runs, &sum);
+  ApplyRunInfoFiles(run_files, archived_info, &runs, &sum);
   ReconcileMachineNames(&runs);
   runs = CountMeasurementsOnce(std::move(runs), &sum.duplicates);
   if (sum.duplicates.Total() > 0) sum.notes.push_back(sum.duplicates.Note());

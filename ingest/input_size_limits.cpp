@@ -30,11 +30,13 @@ long long InputReadLimitBytes(const std::string& path, long long size_bytes, std
       limit = std::max(limit, LimitOf(reader.name));
       if (formats.empty()) formats = reader.name;
     }
-  // A file compressed as a whole is read whole before it is unpacked; what it
-  // holds meets its own format's limit as it unpacks (compressed_file.h).
-  if (const std::string compression = CompressionOf(head); !compression.empty() && limit < (64LL << 20)) {
-    limit = 64LL << 20;
-    formats = compression + "-compressed file";
+  // A compressed file or a tar archive of runs is read whole before it is
+  // unpacked; what it holds meets its own format's limit as it unpacks
+  // (compressed_file.h, run_archive.h), as large as a CUBE4 profile may be.
+  const std::string compression = CompressionOf(head);
+  if ((!compression.empty() || IsTarHead(head)) && limit < (512LL << 20)) {
+    limit = 512LL << 20;
+    formats = compression.empty() ? "tar archive" : compression + "-compressed file";
   }
   const bool recognised = limit > 0;
   if (!recognised) limit = kUnrecognisedMaxBytes;

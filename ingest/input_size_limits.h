@@ -9,8 +9,9 @@
 //   OTF2 anchors are opened by their own reader (64 MiB for the anchor text);
 //   a file whose head no reader recognises: 16 MiB (read whole only so that a
 //   reader looking past the head can still claim it);
-//   a file compressed as a whole (compressed_file.h): 64 MiB as it is, and
-//   what it unpacks to the limit of the format that looks like.
+//   a compressed file (compressed_file.h) or tar archive of runs
+//   (run_archive.h): 512 MiB as it is, and what it unpacks to the limit of the
+//   format that looks like.
 // `--max-file-size MB` (ingest) replaces every limit.
 #include <cstddef>
 #include <string>

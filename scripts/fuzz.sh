@@ -96,7 +96,8 @@ seed() {  # seed <target> -> directory of seed files
         { printf '\1'; cat "$f"; } > "$dir/otf-cpt-$(basename "$f")"; done ;;
     compressed_file_fuzz)  # every compression of tests/data/compressed, whole or damaged
       find tests/data/compressed -type f \( -name '*.gz' -o -name '*.xz' -o -name '*.bz2' -o -name '*.zst' -o -name '*.lz4' \) \
-        ! -name '*.cubex.gz' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \; ;;
+        ! -name '*.cubex.gz' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \;
+      cp tests/data/compressed/archives/campaign.tar.gz "$dir/archive-campaign.tar.gz" ;;
   esac
   echo "$dir"
 }

@@ -6,7 +6,7 @@
 # header, so the bytes are the same every time.
 set -euo pipefail
 out=tests/data/compressed
-rm -rf "$out/per-run" "$out/extrap" "$out/bad" "$out/cube"
+rm -rf "$out/per-run" "$out/extrap" "$out/bad" "$out/cube" "$out/archives"
 mkdir -p "$out/per-run" "$out/extrap" "$out/bad"
 
 # The 16-thread BT-MZ runs of layouts/per-run, each report and stdout compressed
@@ -56,3 +56,14 @@ gzip -n -c tests/data/otf2/synthetic-patterns-4rank/traces.otf2 > "$out/bad/trac
 # reader's, which unpacks the tar.gz member by member.
 mkdir -p "$out/cube/kripke.p8.d2.g32.r1"
 gzip -n -9 -c tests/data/cube/kripke.p8.d2.g32.r1/profile.cubex > "$out/cube/kripke.p8.d2.g32.r1/profile.cubex.gz"
+
+# Archives of runs (ingest/run_archive.h), written reproducibly (names sorted,
+# time stamps and owners zeroed): the whole LLNL per-run campaign as a tar.gz,
+# the compressed campaign above as a plain tar (compressed members), and a tar
+# holding a CUBE4 profile, a trace and an archive inside the archive.
+mkdir -p "$out/archives"
+tar_opts=(--sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner --format=ustar)
+tar "${tar_opts[@]}" -C tests/data/layouts -c per-run | gzip -n -9 > "$out/archives/campaign.tar.gz"
+tar "${tar_opts[@]}" -C "$out" -cf "$out/archives/compressed-members.tar" per-run
+tar "${tar_opts[@]}" -cf "$out/archives/mixed.tar" -C tests/data/cube kripke.p8.d2.g32.r1 \
+  -C ../otf2 pipit-ping-pong-otf2 -C "../../../$out/archives" campaign.tar.gz

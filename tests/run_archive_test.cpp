@@ -1,0 +1,125 @@
+// Tar archives of runs (ingest/run_archive.h) read as the folder they pack.
+// Fixtures: tests/data/compressed/archives/, written by
+// tests/data/compressed/make-fixtures.sh from tests/data/layouts/per-run, the
+// compressed campaign beside it, a CUBE4 profile and an OTF2 trace.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include "ingest/ingest.h"
+#include "util/input_error.h"
+
+namespace {
+
+const std::string kData = QNM_TEST_DATA_DIR;
+const std::string kArchives = kData + "/compressed/archives";
+
+std::vector<qnm::RunStats> Read(const std::vector<std::string>& paths, qnm::IngestSummary* summary,
+                                bool strict = true) {
+  qnm::IngestOptions options;
+  options.strict = strict;
+  return qnm::IngestPaths(paths, options, summary);
+}
+
+// (threads, procs) -> what the run says, without the names of its files.
+using Fingerprint = std::tuple<std::string, std::string, int, double, double, double, std::size_t, std::string>;
+std::map<std::pair<int, int>, Fingerprint> ByLayout(const std::vector<qnm::RunStats>& runs) {
+  auto known = [](double value) { return std::isnan(value) ? -1.0 : value; };
+  std::map<std::pair<int, int>, Fingerprint> out;
+  for (const qnm::RunStats& run : runs)
+    out[{run.threads_per_proc, run.procs}] = {run.app, run.machine, run.nodes, known(run.wall_time_s),
+                                              known(run.mpi_time_max_s), known(run.messages_per_rank),
+                                              run.app_time_s_per_rank.size(), run.series.str()};
+  return out;
+}
+
+bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("a tar.gz of a one-folder-per-run campaign reads as the folder", "[ingest][archive]") {
+  qnm::IngestSummary archived_summary, plain_summary;
+  const std::vector<qnm::RunStats> archived = Read({kArchives + "/campaign.tar.gz"}, &archived_summary);
+  const std::vector<qnm::RunStats> plain = Read({kData + "/layouts/per-run"}, &plain_summary);
+  REQUIRE(archived.size() == 10);
+  CHECK(ByLayout(archived) == ByLayout(plain));
+  // Each NPB stdout paired with its report, each info file beside its run used, as on disk.
+  CHECK(archived_summary.files_paired == plain_summary.files_paired);
+  CHECK(archived_summary.files_beside_used == 10);
+  CHECK(archived_summary.skipped.empty());
+  for (const qnm::RunStats& run : archived) {
+    CHECK(Contains(run.sources.front(), "campaign.tar.gz/per-run/2012_07_06_"));  // the member, named in the archive
+    CHECK((run.threads_per_proc == 4 || run.threads_per_proc == 16));  // NPB stdout, not the info file alone
+    CHECK(run.machine == "cab");  // the host names of the mpiP report inside
+  }
+}
+
+TEST_CASE("an archive's members may be compressed themselves", "[ingest][archive]") {
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = Read({kArchives + "/compressed-members.tar"}, &summary);
+  REQUIRE(runs.size() == 5);  // gzip, xz, bzip2, zstd and lz4 reports, two-member gzip stdouts
+  CHECK(summary.files_paired == 5);
+  CHECK(summary.files_beside_used == 5);
+  const std::vector<qnm::RunStats> plain = Read({kData + "/compressed/per-run"}, nullptr);
+  CHECK(ByLayout(runs) == ByLayout(plain));
+}
+
+TEST_CASE("an archive holding a CUBE4 profile, a trace and an archive", "[ingest][archive]") {
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = Read({kArchives + "/mixed.tar"}, &summary, false);
+  // The profile is read, with its identity from its folder name inside the archive.
+  REQUIRE(runs.size() == 1);
+  CHECK(runs.front().app == "kripke");
+  CHECK(runs.front().procs == 8);
+  const std::vector<qnm::RunStats> plain = Read({kData + "/cube/kripke.p8.d2.g32.r1/profile.cubex"}, nullptr);
+  CHECK(ByLayout(runs) == ByLayout(plain));
+  // The trace is refused in one line (OTF2 reads from disk); its .def and event files are not offered as runs.
+  std::string trace_reason;
+  for (const qnm::SkippedFile& file : summary.skipped) {
+    CHECK(!Contains(file.path, ".evt"));
+    CHECK(!Contains(file.path, "traces.def"));
+    if (Contains(file.path, "traces.otf2")) trace_reason = file.reason;
+  }
+  CHECK(Contains(trace_reason, "an OTF2 trace inside an archive: unpack it first"));
+  // The archive inside the archive is named, not opened.
+  bool nested_named = false;
+  for (const std::string& note : summary.notes)
+    nested_named = nested_named || Contains(note, "mixed.tar/campaign.tar.gz: an archive inside an archive");
+  CHECK(nested_named);
+}
+
+TEST_CASE("a damaged archive of runs is one line naming it", "[ingest][archive]") {
+  const std::string path = kArchives + "/campaign.tar.gz";
+  std::string bytes;
+  {
+    std::FILE* file = std::fopen(path.c_str(), "rb");
+    REQUIRE(file);
+    char chunk[4096];
+    for (std::size_t got; (got = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.append(chunk, got);
+    std::fclose(file);
+  }
+  // The first half of the archive, in the temporary folder (never into the fixtures).
+  const std::string temp = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/qnm-cut-campaign.tar.gz";
+  {
+    std::FILE* file = std::fopen(temp.c_str(), "wb");
+    REQUIRE(file);
+    std::fwrite(bytes.data(), 1, bytes.size() / 2, file);
+    std::fclose(file);
+  }
+  std::string message;
+  try {
+    Read({temp}, nullptr);
+  } catch (const qnm::InputError& error) {
+    message = error.what();
+  }
+  std::remove(temp.c_str());
+  CHECK(Contains(message, "qnm-cut-campaign.tar.gz"));
+  CHECK(message.find('\n') == std::string::npos);
+}
