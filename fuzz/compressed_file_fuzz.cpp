@@ -21,8 +21,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (qnm::IsArchiveOfRuns("fuzz.tar", compressed ? std::string_view(head) : bytes.substr(0, 512))) {
     std::vector<std::string> notes;
     try {
-      for (const qnm::ArchivedFile& member : qnm::ArchivedFiles(bytes, "fuzz.tar", 1 << 20, &notes))
+      qnm::ForEachArchivedFile(bytes, "fuzz.tar", 1 << 20, &notes, [](qnm::ArchivedFile member) {
         if (member.bytes.size() > (1 << 20)) __builtin_trap();
+      });
     } catch (const qnm::InputError&) {
     }
     return 0;

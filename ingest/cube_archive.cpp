@@ -41,10 +41,10 @@ bool ParseOctalField(const char* field, std::size_t width, std::size_t* value) {
 
 // Walks ustar headers without checking their checksums, as Cube's own reader
 // does; used only when libarchive refuses an archive for its checksums.
-std::map<std::string, std::string> ReadUstarIgnoringChecksums(std::string_view bytes, const std::string& path,
-                                                             Budget budget,
-                                                             const std::function<bool(const std::string&)>& wanted) {
-  std::map<std::string, std::string> members;
+// `already`: wanted members libarchive visited before it refused a later header; not visited twice.
+void VisitUstarIgnoringChecksums(std::string_view bytes, const std::string& path, Budget budget,
+                                 const std::function<bool(const std::string&)>& wanted, const TarMemberVisitor& visit,
+                                 std::size_t already) {
   std::size_t offset = 0;
   while (true) {
     if (offset + kTarBlock > bytes.size())
@@ -52,7 +52,7 @@ std::map<std::string, std::string> ReadUstarIgnoringChecksums(std::string_view b
     const char* header = bytes.data() + offset;
     bool zero = true;
     for (std::size_t i = 0; i < kTarBlock && zero; ++i) zero = header[i] == '\0';
-    if (zero) return members;
+    if (zero) return;
     if (std::memcmp(header + 257, "ustar", 5) != 0)
       throw InputError(path, 0, "not a tar archive (no ustar header at byte " + std::to_string(offset) + ")");
     std::size_t size = 0;
@@ -66,8 +66,12 @@ std::map<std::string, std::string> ReadUstarIgnoringChecksums(std::string_view b
       throw InputError(path, 0, "truncated tar archive (member '" + name + "' runs past the end)");
     char type = header[156];
     if ((type == '0' || type == '\0') && (!wanted || wanted(name))) {
-      budget.Take(size, path, name);
-      members[name] = std::string(bytes.substr(offset, size));
+      if (already > 0) {
+        --already;  // taken from the budget when libarchive visited it
+      } else {
+        budget.Take(size, path, name);
+        visit(name, std::string(bytes.substr(offset, size)));
+      }
     }
     offset += (size + kTarBlock - 1) / kTarBlock * kTarBlock;
   }
@@ -89,9 +93,8 @@ bool IsChecksumRefusal(const char* message, std::string_view bytes) {
 
 }  // namespace
 
-std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const std::string& path,
-                                                  const ArchiveLimits& limits,
-                                                  const std::function<bool(const std::string&)>& wanted) {
+void VisitTarMembers(std::string_view bytes, const std::string& path, const ArchiveLimits& limits,
+                     const std::function<bool(const std::string&)>& wanted, const TarMemberVisitor& visit) {
   Budget budget{limits.max_member_bytes,
                 static_cast<std::size_t>(limits.max_expansion * static_cast<double>(bytes.size())) + (1u << 20)};
   std::unique_ptr<archive, ArchiveDeleter> reader(archive_read_new());
@@ -100,17 +103,18 @@ std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const 
   archive_read_support_filter_all(reader.get());  // tar.gz (a .cubex), and archives of runs (run_archive.h) in any
   if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
     const char* message = archive_error_string(reader.get());
-    if (IsChecksumRefusal(message, bytes)) return ReadUstarIgnoringChecksums(bytes, path, budget, wanted);
+    if (IsChecksumRefusal(message, bytes)) return VisitUstarIgnoringChecksums(bytes, path, budget, wanted, visit, 0);
     throw InputError(path, 0, std::string("not a tar archive: ") + (message ? message : "unknown format"));
   }
-  std::map<std::string, std::string> members;
   archive_entry* entry = nullptr;
+  std::size_t visited = 0;
   while (true) {
     int status = archive_read_next_header(reader.get(), &entry);
     if (status == ARCHIVE_EOF) break;
     if (status < ARCHIVE_WARN) {
       const char* message = archive_error_string(reader.get());
-      if (IsChecksumRefusal(message, bytes)) return ReadUstarIgnoringChecksums(bytes, path, budget, wanted);
+      if (IsChecksumRefusal(message, bytes))
+        return VisitUstarIgnoringChecksums(bytes, path, budget, wanted, visit, visited);
       throw InputError(path, 0, std::string("bad tar archive: ") + (message ? message : "unreadable header"));
     }
     if (archive_entry_filetype(entry) != AE_IFREG) continue;
@@ -130,8 +134,17 @@ std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const 
       if (got == 0) throw InputError(path, 0, "truncated tar archive (member '" + name + "' is cut short)");
       filled += static_cast<std::size_t>(got);
     }
-    members[name] = std::move(contents);
+    visit(name, std::move(contents));
+    ++visited;
   }
+}
+
+std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const std::string& path,
+                                                  const ArchiveLimits& limits,
+                                                  const std::function<bool(const std::string&)>& wanted) {
+  std::map<std::string, std::string> members;
+  VisitTarMembers(bytes, path, limits, wanted,
+                  [&](const std::string& name, std::string contents) { members[name] = std::move(contents); });
   return members;
 }
 

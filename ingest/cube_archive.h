@@ -19,6 +19,15 @@ struct ArchiveLimits {
 /// The regular-file members of the tar archive `bytes` for which `wanted`
 /// (all when empty) is true, by name; the others are skipped unread. Throws
 /// InputError naming `path` when it is not a (complete) tar archive.
+/// Called with each wanted regular-file member, in archive order, as it is unpacked.
+using TarMemberVisitor = std::function<void(const std::string& name, std::string contents)>;
+
+/// The same members one at a time: only one member's bytes are held at once
+/// (an archive of runs, run_archive.h). A checksum-refused walk may have
+/// visited members before a later header fails.
+void VisitTarMembers(std::string_view bytes, const std::string& path, const ArchiveLimits& limits,
+                     const std::function<bool(const std::string&)>& wanted, const TarMemberVisitor& visit);
+
 std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const std::string& path,
                                                   const ArchiveLimits& limits = {},
                                                   const std::function<bool(const std::string&)>& wanted = {});

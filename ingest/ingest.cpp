@@ -340,23 +340,21 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   std::function<void(const std::string&, std::string, bool)> read_bytes = [&](const std::string& path,
                                                                               std::string text, bool in_archive) {
     try {
+      if (in_archive)  // a file on disk met its limit as it was read (ReadBounded)
+        (void)InputReadLimitBytes(path, static_cast<long long>(text.size()), text, options.max_file_bytes);
       std::string format_path;
       if (Unwrap(path, options, &text, &format_path) == Holds::kArchiveOfRuns) {
         if (in_archive) throw InputError(path, 0, "an archive inside an archive, not opened (unpack the outer one)");
         const long long member_limit = options.max_file_bytes > 0 ? options.max_file_bytes : 512LL << 20;
-        std::vector<ArchivedFile> members = ArchivedFiles(text, path, member_limit, &reader_notes);
-        text = std::string();  // the archive's bytes are not needed any more
-        sum.files_seen += static_cast<int>(members.size());
-        for (ArchivedFile& member : members) {
+        ForEachArchivedFile(text, path, member_limit, &reader_notes, [&](ArchivedFile member) {
+          ++sum.files_seen;
           if (IsRunInfoFileName(member.path)) {  // read beside its run, as on disk
             ++sum.files_beside_runs;
             archived_info[member.path] = std::move(member.bytes);
-            continue;
+            return;
           }
-          (void)InputReadLimitBytes(member.path, static_cast<long long>(member.bytes.size()), member.bytes,
-                                    options.max_file_bytes);
           read_bytes(member.path, std::move(member.bytes), true);
-        }
+        });
         return;
       }
       if (in_archive && EndsWith(ToLower(format_path), ".otf2"))

@@ -1,6 +1,6 @@
 #include "ingest/run_archive.h"
 
-#include <map>
+#include <utility>
 
 #include "ingest/compressed_file.h"
 #include "ingest/cube_archive.h"
@@ -14,37 +14,37 @@ bool IsArchiveOfRuns(const std::string& path, std::string_view head) {
   return IsTarHead(head) && !LooksLikeCubeProfile(head) && !EndsWith(lower, ".cubex");
 }
 
-std::vector<ArchivedFile> ArchivedFiles(std::string_view bytes, const std::string& path, long long max_member_bytes,
-                                        std::vector<std::string>* notes) {
+void ForEachArchivedFile(std::string_view bytes, const std::string& path, long long max_member_bytes,
+                         std::vector<std::string>* notes, const std::function<void(ArchivedFile)>& visit) {
   ArchiveLimits limits;
   limits.max_member_bytes = static_cast<std::size_t>(max_member_bytes);
-  std::map<std::string, std::string> members = ReadTarMembers(bytes, path, limits);
-  // An OTF2 trace is read through its anchor X.otf2; X.def and the X/ folder are its own, not runs (as
-  // ingest's walk of a folder on disk has it).
+  // First the names (no member is kept): an OTF2 trace is read through its anchor X.otf2, and X.def and
+  // the X/ folder are its own, not runs (as ingest's walk of a folder on disk has it).
   std::vector<std::string> trace_stems;
-  for (const auto& [name, contents] : members)
+  VisitTarMembers(bytes, path, limits, [&](const std::string& name) {
     if (EndsWith(ToLower(name), ".otf2")) trace_stems.push_back(name.substr(0, name.size() - 5));
+    return false;
+  }, {});
   auto of_a_trace = [&](const std::string& name) {
     for (const std::string& stem : trace_stems)
       if (name == stem + ".def" || name == stem + ".qnm-manifest" || StartsWith(name, stem + "/")) return true;
     return false;
   };
-  std::vector<ArchivedFile> files;
-  for (auto& [name, contents] : members) {
-    if (of_a_trace(name)) continue;
-    std::string_view inner = name;
-    while (StartsWith(inner, "./")) inner.remove_prefix(2);
-    while (StartsWith(inner, "/")) inner.remove_prefix(1);
-    if (inner.empty()) continue;
-    const std::string member_path = path + "/" + std::string(inner);
-    const std::string head = CompressionOf(contents).empty() ? contents.substr(0, 512) : UnpackedHead(contents, 512);
-    if (IsArchiveOfRuns(member_path, head)) {
-      notes->push_back(member_path + ": an archive inside an archive, not opened (unpack the outer one)");
-      continue;
-    }
-    files.push_back({member_path, std::move(contents)});
-  }
-  return files;
+  VisitTarMembers(bytes, path, limits, [&](const std::string& name) { return !of_a_trace(name); },
+                  [&](const std::string& name, std::string contents) {
+                    std::string_view inner = name;
+                    while (StartsWith(inner, "./")) inner.remove_prefix(2);
+                    while (StartsWith(inner, "/")) inner.remove_prefix(1);
+                    if (inner.empty()) return;
+                    ArchivedFile file{path + "/" + std::string(inner), std::move(contents)};
+                    const std::string head = CompressionOf(file.bytes).empty() ? file.bytes.substr(0, 512)
+                                                                               : UnpackedHead(file.bytes, 512);
+                    if (IsArchiveOfRuns(file.path, head)) {
+                      notes->push_back(file.path + ": an archive inside an archive, not opened (unpack the outer one)");
+                      return;
+                    }
+                    visit(std::move(file));
+                  });
 }
 
 }  // namespace qnm

@@ -7,6 +7,7 @@
 // would unpacked. A CUBE4 profile is also a tar archive; it stays the CUBE
 // reader's (its first member is anchor.xml, a .index or .data member, or the
 // file is named .cubex).
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,12 +24,14 @@ struct ArchivedFile {
 /// not named like one.
 bool IsArchiveOfRuns(const std::string& path, std::string_view head);
 
-/// The regular-file members of the tar archive `bytes` (plain or compressed),
-/// in name order, without their leading "./"; an archive of runs inside the
-/// archive is left out and named in `notes`. Throws InputError
-/// naming `path` for a damaged archive, a member larger than
-/// `max_member_bytes`, or more unpacked bytes than 64 times the archive's.
-std::vector<ArchivedFile> ArchivedFiles(std::string_view bytes, const std::string& path, long long max_member_bytes,
-                                        std::vector<std::string>* notes);
+/// Calls `visit` with each regular-file member of the tar archive `bytes`
+/// (plain or compressed), in archive order, without its leading "./"; one
+/// member is held at a time. The files of an OTF2 trace other than its anchor
+/// are left out, and an archive of runs inside the archive is named in
+/// `notes` and not opened. Throws InputError naming `path` for a damaged
+/// archive, a member larger than `max_member_bytes`, or more unpacked bytes
+/// than 64 times the archive's (members visited before stay visited).
+void ForEachArchivedFile(std::string_view bytes, const std::string& path, long long max_member_bytes,
+                         std::vector<std::string>* notes, const std::function<void(ArchivedFile)>& visit);
 
 }  // namespace qnm
