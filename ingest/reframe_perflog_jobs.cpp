@@ -52,13 +52,13 @@ std::string_view FirstLine(std::string_view text) {
 }
 
 /// Layout names a tag or key=value field may carry beside the performance variable: the fields
-/// a run's layout is read from, and some that are recognised as layout but not read.
+/// a run's layout is read from, and two that are recognised as layout but say nothing of it.
 bool IsLayoutKey(const std::string& key) {
   auto in = [&](const std::vector<const char*>& names) {
     return std::find(names.begin(), names.end(), key) != names.end();
   };
   return in(kReframeProcessFields) || in(kReframeThreadFields) || in(kReframeRanksPerNodeFields) ||
-         in(kReframeNodeFields) || in({"cpus_per_task", "ranks_per_node", "mpi", "jobid"});
+         in(kReframeNodeFields) || in({"mpi", "jobid"});
 }
 
 /// The columns of a ReFrame >= 4 log that say what a run was (reframe_perflog.cpp reads these

@@ -32,8 +32,9 @@ struct ReframeJob {
 inline const std::vector<const char*> kReframeProcessFields = {"num_tasks", "num_procs", "procs", "nprocs",
                                                                "np",        "tasks",     "ntasks", "ranks"};
 inline const std::vector<const char*> kReframeThreadFields = {"omp_num_threads", "num_threads", "threads", "omp",
-                                                              "num_cpus_per_task"};
-inline const std::vector<const char*> kReframeRanksPerNodeFields = {"num_tasks_per_node", "tasks_per_node"};
+                                                              "num_cpus_per_task", "cpus_per_task"};
+inline const std::vector<const char*> kReframeRanksPerNodeFields = {"num_tasks_per_node", "tasks_per_node",
+                                                                    "ranks_per_node"};
 inline const std::vector<const char*> kReframeNodeFields = {"num_nodes", "nodes"};
 
 /// True when the first non-empty line is a ReFrame >= 4 header or a ReFrame 3 line.

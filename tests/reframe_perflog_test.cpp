@@ -200,6 +200,18 @@ TEST_CASE("ReFrame 3.7 lines (unit after the reference) and the N_/MPI_/OMP_ nam
   CHECK(ErrorOf(kData + "/layouts/rfm37-two-nodes").find("N_2_MPI_4") != std::string::npos);
 }
 
+TEST_CASE("ReFrame 3 layout tags ranks_per_node= and cpus_per_task= are read", "[ingest][reframe]") {
+  std::vector<qnm::RunStats> runs = Read(kData + "/layouts/rfm30-tags");
+  REQUIRE(runs.size() == 3);
+  for (const qnm::RunStats& run : runs) {
+    CHECK(run.app.str() == "HybridStencil");
+    CHECK(run.threads_per_proc == 4);  // cpus_per_task=4
+    CHECK(run.ranks_per_node == 8);    // ranks_per_node=8
+    CHECK(run.nodes == run.procs / 8);
+    CHECK(run.derivations.at("ranks_per_node").find("ranks_per_node") != std::string::npos);
+  }
+}
+
 TEST_CASE("bad ReFrame logs: one line naming the file and line", "[ingest][reframe][errors]") {
   std::string error = ErrorOf(kData + "/layouts/bad/value.log");
   CHECK(error.find("bad/value.log:2:") != std::string::npos);
