@@ -337,6 +337,31 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   std::map<std::string, std::string> archived_info;  // info/env/host files inside archives of runs, by path
   // One file's bytes (a file on disk, or a member of an archive of runs) to its records; a
   // bad one is skipped with its reason, or fails the whole ingest under --strict.
+  // An OTF2 trace unpacked from an archive: read from disk, named as the archive member it was.
+  auto read_trace = [&](const ArchivedTraces::Anchor& anchor, const ArchivedTraces& traces) {
+    ++sum.files_seen;
+    try {
+      try {
+        TableRowFilter table_filter{options.series_filter, 0};
+        IngestedFile file = ReadOne(anchor.disk_path, anchor.archive_path, anchor.bytes, options, &reader_notes,
+                                    &readings, &table_filter);
+        file.path = anchor.archive_path;
+        for (RunStats& run : file.runs)
+          for (std::string& source : run.sources) source = traces.InArchive(source);
+        files.push_back(std::move(file));
+        ++sum.files_read;
+      } catch (const InputError& error) {
+        throw InputError(anchor.archive_path, error.line(), traces.InArchive(error.message()));
+      } catch (const std::bad_alloc&) {
+        throw;
+      } catch (const std::exception& error) {
+        throw InputError(anchor.archive_path, 0, traces.InArchive(error.what()));
+      }
+    } catch (const InputError& error) {
+      if (options.strict) throw;
+      sum.skipped.push_back({anchor.archive_path, error.what()});
+    }
+  };
   std::function<void(const std::string&, std::string, bool)> read_bytes = [&](const std::string& path,
                                                                               std::string text, bool in_archive) {
     try {
@@ -346,6 +371,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       if (Unwrap(path, options, &text, &format_path) == Holds::kArchiveOfRuns) {
         if (in_archive) throw InputError(path, 0, "an archive inside an archive, not opened (unpack the outer one)");
         const long long member_limit = options.max_file_bytes > 0 ? options.max_file_bytes : 512LL << 20;
+        ArchivedTraces traces(path);
         ForEachArchivedFile(text, path, member_limit, &reader_notes, [&](ArchivedFile member) {
           ++sum.files_seen;
           if (IsRunInfoFileName(member.path)) {  // read beside its run, as on disk
@@ -354,11 +380,10 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
             return;
           }
           read_bytes(member.path, std::move(member.bytes), true);
-        });
+        }, &traces);
+        for (const ArchivedTraces::Anchor& anchor : traces.Anchors()) read_trace(anchor, traces);
         return;
       }
-      if (in_archive && EndsWith(ToLower(format_path), ".otf2"))
-        throw InputError(path, 0, "an OTF2 trace inside an archive: unpack it first (OTF2 reads a trace from disk)");
       TableRowFilter table_filter{options.series_filter, 0};
       files.push_back(ReadOne(path, format_path, text, options, &reader_notes, &readings, &table_filter));
       sum_dropped += table_filter.dropped;

@@ -1,21 +1,57 @@
 #include "ingest/run_archive.h"
 
+#include <filesystem>
+#include <fstream>
 #include <utility>
 
 #include "ingest/compressed_file.h"
 #include "ingest/cube_archive.h"
 #include "ingest/cube_profile.h"
 #include "ingest/text_lines.h"
+#include "util/input_error.h"
 
 namespace qnm {
+
+namespace fs = std::filesystem;
 
 bool IsArchiveOfRuns(const std::string& path, std::string_view head) {
   const std::string lower = ToLower(WithoutCompressionSuffix(path));
   return IsTarHead(head) && !LooksLikeCubeProfile(head) && !EndsWith(lower, ".cubex");
 }
 
+void ArchivedTraces::Add(const std::string& name, std::string bytes) {
+  const fs::path relative = fs::path(name).lexically_normal();
+  if (relative.empty() || relative.is_absolute() || *relative.begin() == "..")
+    throw InputError(archive_path_ + "/" + name, 0, "a trace member named outside its archive");
+  if (!folder_) {
+    std::error_code unset;
+    const fs::path temp = fs::temp_directory_path(unset);
+    folder_ = std::make_unique<TempDirectory>(unset ? "/tmp" : temp.string(), "qnm-archived-trace-");
+  }
+  const fs::path target = fs::path(folder_->path()) / relative;
+  std::error_code error;
+  fs::create_directories(target.parent_path(), error);
+  std::ofstream out(target, std::ios::binary);
+  out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+  out.close();
+  if (error || !out)
+    throw InputError(archive_path_ + "/" + name, 0, "cannot unpack the trace into " + folder_->path());
+  if (EndsWith(ToLower(name), ".otf2"))
+    anchors_.push_back({archive_path_ + "/" + relative.string(), target.string(), std::move(bytes)});
+}
+
+std::string ArchivedTraces::InArchive(const std::string& text) const {
+  if (!folder_) return text;
+  std::string out = text;
+  for (std::size_t at = out.find(folder_->path()); at != std::string::npos;
+       at = out.find(folder_->path(), at + archive_path_.size()))
+    out.replace(at, folder_->path().size(), archive_path_);
+  return out;
+}
+
 void ForEachArchivedFile(std::string_view bytes, const std::string& path, long long max_member_bytes,
-                         std::vector<std::string>* notes, const std::function<void(ArchivedFile)>& visit) {
+                         std::vector<std::string>* notes, const std::function<void(ArchivedFile)>& visit,
+                         ArchivedTraces* traces) {
   ArchiveLimits limits;
   limits.max_member_bytes = static_cast<std::size_t>(max_member_bytes);
   // First the names (no member is kept): an OTF2 trace is read through its anchor X.otf2, and X.def and
@@ -27,24 +63,29 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
   }, {});
   auto of_a_trace = [&](const std::string& name) {
     for (const std::string& stem : trace_stems)
-      if (name == stem + ".def" || name == stem + ".qnm-manifest" || StartsWith(name, stem + "/")) return true;
+      if (name == stem + ".otf2" || name == stem + ".def" || name == stem + ".qnm-manifest" ||
+          StartsWith(name, stem + "/"))
+        return true;
     return false;
   };
-  VisitTarMembers(bytes, path, limits, [&](const std::string& name) { return !of_a_trace(name); },
-                  [&](const std::string& name, std::string contents) {
-                    std::string_view inner = name;
-                    while (StartsWith(inner, "./")) inner.remove_prefix(2);
-                    while (StartsWith(inner, "/")) inner.remove_prefix(1);
-                    if (inner.empty()) return;
-                    ArchivedFile file{path + "/" + std::string(inner), std::move(contents)};
-                    const std::string head = CompressionOf(file.bytes).empty() ? file.bytes.substr(0, 512)
-                                                                               : UnpackedHead(file.bytes, 512);
-                    if (IsArchiveOfRuns(file.path, head)) {
-                      notes->push_back(file.path + ": an archive inside an archive, not opened (unpack the outer one)");
-                      return;
-                    }
-                    visit(std::move(file));
-                  });
+  VisitTarMembers(bytes, path, limits, {}, [&](const std::string& name, std::string contents) {
+    std::string_view inner = name;
+    while (StartsWith(inner, "./")) inner.remove_prefix(2);
+    while (StartsWith(inner, "/")) inner.remove_prefix(1);
+    if (inner.empty()) return;
+    if (of_a_trace(name)) {
+      if (traces) traces->Add(std::string(inner), std::move(contents));
+      return;
+    }
+    ArchivedFile file{path + "/" + std::string(inner), std::move(contents)};
+    const std::string head =
+        CompressionOf(file.bytes).empty() ? file.bytes.substr(0, 512) : UnpackedHead(file.bytes, 512);
+    if (IsArchiveOfRuns(file.path, head)) {
+      notes->push_back(file.path + ": an archive inside an archive, not opened (unpack the outer one)");
+      return;
+    }
+    visit(std::move(file));
+  });
 }
 
 }  // namespace qnm

@@ -74,25 +74,48 @@ TEST_CASE("an archive's members may be compressed themselves", "[ingest][archive
 TEST_CASE("an archive holding a CUBE4 profile, a trace and an archive", "[ingest][archive]") {
   qnm::IngestSummary summary;
   const std::vector<qnm::RunStats> runs = Read({kArchives + "/mixed.tar"}, &summary, false);
+  REQUIRE(runs.size() == 2);
+  const qnm::RunStats& profile = runs[0].app == "kripke" ? runs[0] : runs[1];
+  const qnm::RunStats& trace = runs[0].app == "kripke" ? runs[1] : runs[0];
   // The profile is read, with its identity from its folder name inside the archive.
-  REQUIRE(runs.size() == 1);
-  CHECK(runs.front().app == "kripke");
-  CHECK(runs.front().procs == 8);
-  const std::vector<qnm::RunStats> plain = Read({kData + "/cube/kripke.p8.d2.g32.r1/profile.cubex"}, nullptr);
-  CHECK(ByLayout(runs) == ByLayout(plain));
-  // The trace is refused in one line (OTF2 reads from disk); its .def and event files are not offered as runs.
-  std::string trace_reason;
+  CHECK(profile.app == "kripke");
+  CHECK(profile.procs == 8);
+  CHECK(ByLayout({profile}) == ByLayout(Read({kData + "/cube/kripke.p8.d2.g32.r1/profile.cubex"}, nullptr)));
+  // The trace is unpacked into a private folder for OTF2 and read as on disk, named as the member it was.
+  const std::vector<qnm::RunStats> plain_trace = Read({kData + "/otf2/pipit-ping-pong-otf2"}, nullptr, false);
+  REQUIRE(plain_trace.size() == 1);
+  CHECK(ByLayout({trace}) == ByLayout(plain_trace));
+  REQUIRE(!trace.sources.empty());
+  CHECK(trace.sources.front() == kArchives + "/mixed.tar/pipit-ping-pong-otf2/traces.otf2");
+  // Its definitions and event files are not offered as runs; the other members are, and are skipped.
   for (const qnm::SkippedFile& file : summary.skipped) {
     CHECK(!Contains(file.path, ".evt"));
-    CHECK(!Contains(file.path, "traces.def"));
-    if (Contains(file.path, "traces.otf2")) trace_reason = file.reason;
+    CHECK(!Contains(file.path, ".def"));
   }
-  CHECK(Contains(trace_reason, "an OTF2 trace inside an archive: unpack it first"));
   // The archive inside the archive is named, not opened.
   bool nested_named = false;
   for (const std::string& note : summary.notes)
     nested_named = nested_named || Contains(note, "mixed.tar/campaign.tar.gz: an archive inside an archive");
   CHECK(nested_named);
+}
+
+TEST_CASE("a trace inside an archive: errors name the member, the unpacked copy is gone", "[ingest][archive]") {
+  // The anchor of synthetic-patterns-4rank without its event files: OTF2 cannot read the trace.
+  const std::string temp = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
+  const std::string archive = temp + "/qnm-anchor-only.tar";
+  const std::string command = "tar --format=ustar -cf " + archive + " -C " + kData +
+                              "/otf2/synthetic-patterns-4rank traces.otf2 traces.def 2>/dev/null";
+  REQUIRE(std::system(command.c_str()) == 0);
+  std::string message;
+  try {
+    Read({archive}, nullptr);
+  } catch (const qnm::InputError& error) {
+    message = error.what();
+  }
+  std::remove(archive.c_str());
+  CHECK(Contains(message, archive + "/traces.otf2"));
+  CHECK(!Contains(message, "qnm-archived-trace-"));  // the private folder is not named
+  CHECK(message.find('\n') == std::string::npos);
 }
 
 TEST_CASE("a damaged archive of runs is one line naming it", "[ingest][archive]") {
