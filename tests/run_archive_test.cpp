@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
@@ -41,6 +42,20 @@ std::map<std::pair<int, int>, Fingerprint> ByLayout(const std::vector<qnm::RunSt
 }
 
 bool Contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+std::string TempPath(const std::string& name) {
+  return std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/" + name;
+}
+
+// The one-line error of reading `path` strictly, or "" when it reads.
+std::string ErrorOf(const std::string& path) {
+  try {
+    Read({path}, nullptr);
+  } catch (const qnm::InputError& error) {
+    return error.what();
+  }
+  return "";
+}
 
 }  // namespace
 
@@ -101,17 +116,11 @@ TEST_CASE("an archive holding a CUBE4 profile, a trace and an archive", "[ingest
 
 TEST_CASE("a trace inside an archive: errors name the member, the unpacked copy is gone", "[ingest][archive]") {
   // The anchor of synthetic-patterns-4rank without its event files: OTF2 cannot read the trace.
-  const std::string temp = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp");
-  const std::string archive = temp + "/qnm-anchor-only.tar";
+  const std::string archive = TempPath("qnm-anchor-only.tar");
   const std::string command = "tar --format=ustar -cf " + archive + " -C " + kData +
                               "/otf2/synthetic-patterns-4rank traces.otf2 traces.def 2>/dev/null";
   REQUIRE(std::system(command.c_str()) == 0);
-  std::string message;
-  try {
-    Read({archive}, nullptr);
-  } catch (const qnm::InputError& error) {
-    message = error.what();
-  }
+  const std::string message = ErrorOf(archive);
   std::remove(archive.c_str());
   CHECK(Contains(message, archive + "/traces.otf2"));
   CHECK(!Contains(message, "qnm-archived-trace-"));  // the private folder is not named
@@ -119,30 +128,12 @@ TEST_CASE("a trace inside an archive: errors name the member, the unpacked copy 
 }
 
 TEST_CASE("a damaged archive of runs is one line naming it", "[ingest][archive]") {
-  const std::string path = kArchives + "/campaign.tar.gz";
-  std::string bytes;
-  {
-    std::FILE* file = std::fopen(path.c_str(), "rb");
-    REQUIRE(file);
-    char chunk[4096];
-    for (std::size_t got; (got = std::fread(chunk, 1, sizeof chunk, file)) > 0;) bytes.append(chunk, got);
-    std::fclose(file);
-  }
   // The first half of the archive, in the temporary folder (never into the fixtures).
-  const std::string temp = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/qnm-cut-campaign.tar.gz";
-  {
-    std::FILE* file = std::fopen(temp.c_str(), "wb");
-    REQUIRE(file);
-    std::fwrite(bytes.data(), 1, bytes.size() / 2, file);
-    std::fclose(file);
-  }
-  std::string message;
-  try {
-    Read({temp}, nullptr);
-  } catch (const qnm::InputError& error) {
-    message = error.what();
-  }
-  std::remove(temp.c_str());
+  const std::string bytes = qnm::ReadFile(kArchives + "/campaign.tar.gz");
+  const std::string cut = TempPath("qnm-cut-campaign.tar.gz");
+  qnm::WriteFileAtomically(cut, std::string_view(bytes).substr(0, bytes.size() / 2));
+  const std::string message = ErrorOf(cut);
+  std::remove(cut.c_str());
   CHECK(Contains(message, "qnm-cut-campaign.tar.gz"));
   CHECK(message.find('\n') == std::string::npos);
 }
