@@ -193,6 +193,8 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
 // cannot say which one it describes and is not used.
 void ApplyRunInfoFiles(const std::set<std::string>& run_files, const std::map<std::string, std::string>& archived_info,
                        std::vector<RunStats>* runs, IngestSummary* sum) {
+  std::map<std::string, std::vector<std::string>> archived_by_folder;  // members of archives of runs
+  for (const auto& [path, text] : archived_info) archived_by_folder[fs::path(path).parent_path().string()].push_back(path);
   std::map<std::string, std::vector<std::size_t>> by_folder;
   for (std::size_t r = 0; r < runs->size(); ++r)
     if (run_files.count((*runs)[r].sources.front()))
@@ -203,8 +205,8 @@ void ApplyRunInfoFiles(const std::set<std::string>& run_files, const std::map<st
     for (fs::directory_iterator it(folder.empty() ? "." : folder, error), end; !error && it != end; it.increment(error))
       if (it->is_regular_file(error) && IsRunInfoFileName(it->path().string()))
         info_files.push_back(it->path().string());
-    for (const auto& [path, text] : archived_info)  // the members of an archive of runs beside this one
-      if (fs::path(path).parent_path().string() == folder) info_files.push_back(path);
+    if (auto archived = archived_by_folder.find(folder); archived != archived_by_folder.end())
+      info_files.insert(info_files.end(), archived->second.begin(), archived->second.end());
     std::sort(info_files.begin(), info_files.end());
     for (const std::string& path : info_files) {
       if (members.size() != 1) {
@@ -335,33 +337,32 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
   std::vector<std::string> readings;      // how they read a file (other column names)
   std::size_t sum_dropped = 0;
   std::map<std::string, std::string> archived_info;  // info/env/host files inside archives of runs, by path
-  // One file's bytes (a file on disk, or a member of an archive of runs) to its records; a
-  // bad one is skipped with its reason, or fails the whole ingest under --strict.
+  // A file that cannot be read fails the whole ingest under --strict, else is skipped with its reason.
+  auto skip = [&](const std::string& path, const InputError& error) {
+    if (options.strict) throw error;
+    sum.skipped.push_back({path, error.what()});
+  };
   // An OTF2 trace unpacked from an archive: read from disk, named as the archive member it was.
   auto read_trace = [&](const ArchivedTraces::Anchor& anchor, const ArchivedTraces& traces) {
     ++sum.files_seen;
     try {
-      try {
-        TableRowFilter table_filter{options.series_filter, 0};
-        IngestedFile file = ReadOne(anchor.disk_path, anchor.archive_path, anchor.bytes, options, &reader_notes,
-                                    &readings, &table_filter);
-        file.path = anchor.archive_path;
-        for (RunStats& run : file.runs)
-          for (std::string& source : run.sources) source = traces.InArchive(source);
-        files.push_back(std::move(file));
-        ++sum.files_read;
-      } catch (const InputError& error) {
-        throw InputError(anchor.archive_path, error.line(), traces.InArchive(error.message()));
-      } catch (const std::bad_alloc&) {
-        throw;
-      } catch (const std::exception& error) {
-        throw InputError(anchor.archive_path, 0, traces.InArchive(error.what()));
-      }
+      TableRowFilter table_filter{options.series_filter, 0};
+      IngestedFile file = ReadOne(anchor.disk_path, anchor.archive_path, anchor.bytes, options, &reader_notes,
+                                  &readings, &table_filter);
+      file.path = anchor.archive_path;
+      for (RunStats& run : file.runs)
+        for (std::string& source : run.sources) source = traces.InArchive(source);
+      files.push_back(std::move(file));
+      ++sum.files_read;
     } catch (const InputError& error) {
-      if (options.strict) throw;
-      sum.skipped.push_back({anchor.archive_path, error.what()});
+      skip(anchor.archive_path, InputError(anchor.archive_path, error.line(), traces.InArchive(error.message())));
+    } catch (const std::bad_alloc&) {
+      skip(anchor.archive_path, InputError(anchor.archive_path, 0, OutOfMemoryReason(anchor.bytes.size())));
+    } catch (const std::exception& error) {
+      skip(anchor.archive_path, InputError(anchor.archive_path, 0, traces.InArchive(error.what())));
     }
   };
+  // One file's bytes (a file on disk, or a member of an archive of runs) to its records.
   std::function<void(const std::string&, std::string, bool)> read_bytes = [&](const std::string& path,
                                                                               std::string text, bool in_archive) {
     try {
@@ -390,17 +391,13 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
       ++sum.files_read;
     } catch (const InputError& error) {
-      if (options.strict) throw;
-      sum.skipped.push_back({path, error.what()});
+      skip(path, error);
     } catch (const std::bad_alloc&) {
       // Records cost far more than their text (a 4 MB Extra-P line of 1e6
       // repetitions is 1e6 records): say so in one line naming the file.
-      const InputError error(path, 0, OutOfMemoryReason(text.size()));
-      if (options.strict) throw error;
-      sum.skipped.push_back({path, error.what()});
+      skip(path, InputError(path, 0, OutOfMemoryReason(text.size())));
     } catch (const std::exception& error) {
-      if (options.strict) throw InputError(path, 0, error.what());
-      sum.skipped.push_back({path, path + ": " + error.what()});
+      skip(path, InputError(path, 0, error.what()));
     }
   };
   for (std::size_t f = 0; f < found.size(); ++f) {
@@ -414,12 +411,10 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     try {
       text = ReadBounded(found[f].path, options);
     } catch (const InputError& error) {
-      if (options.strict) throw;
-      sum.skipped.push_back({found[f].path, error.what()});
+      skip(found[f].path, error);
       continue;
     } catch (const std::exception& error) {
-      if (options.strict) throw InputError(found[f].path, 0, error.what());
-      sum.skipped.push_back({found[f].path, found[f].path + ": " + error.what()});
+      skip(found[f].path, InputError(found[f].path, 0, error.what()));
       continue;
     }
     sum.bytes_read += static_cast<double>(text.size());
