@@ -50,7 +50,7 @@ std::unique_ptr<archive, ArchiveDeleter> OpenRaw(std::string_view bytes, std::st
     *error = "cannot create a decompressor";
     return nullptr;
   }
-  archive_read_support_filter_all(reader.get());
+  SupportCompressionFilters(reader.get());
   archive_read_support_format_raw(reader.get());
   archive_entry* entry = nullptr;
   if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK ||
@@ -63,6 +63,15 @@ std::unique_ptr<archive, ArchiveDeleter> OpenRaw(std::string_view bytes, std::st
 }
 
 }  // namespace
+
+void SupportCompressionFilters(archive* reader) {
+  archive_read_support_filter_gzip(reader);
+  archive_read_support_filter_bzip2(reader);
+  archive_read_support_filter_xz(reader);
+  archive_read_support_filter_zstd(reader);
+  archive_read_support_filter_lz4(reader);
+  archive_read_support_filter_compress(reader);
+}
 
 std::string CompressionOf(std::string_view bytes) {
   for (const Magic& magic : kMagics)
@@ -104,7 +113,8 @@ std::string Unpack(std::string_view bytes, const std::string& path, long long ma
   if (compression == "gzip") return Gunzip(bytes, path, "the file", limit);
   std::string error;
   auto reader = OpenRaw(bytes, &error);
-  if (!reader) throw InputError(path, 0, "the file is " + compression + "-compressed but corrupt or cut short (" + error + ")");
+  if (!reader)
+    throw InputError(path, 0, "the file is " + compression + "-compressed but corrupt or cut short (" + error + ")");
   std::string out;
   std::array<char, 1 << 16> chunk;
   while (true) {

@@ -10,7 +10,14 @@
 #include <string>
 #include <string_view>
 
+struct archive;  // libarchive's reader
+
 namespace qnm {
+
+/// Lets the libarchive reader `reader` unpack the compressions named below,
+/// each by its library; never a filter that runs an external program (lrzip,
+/// lzop, grzip), which archive_read_support_filter_all would add.
+void SupportCompressionFilters(archive* reader);
 
 /// The compression whose magic bytes `bytes` start with ("gzip", "bzip2",
 /// "xz", "zstd", "lz4"), or empty.

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <memory>
 
+#include "ingest/compressed_file.h"
 #include "util/input_error.h"
 
 namespace qnm {
@@ -100,7 +101,7 @@ void VisitTarMembers(std::string_view bytes, const std::string& path, const Arch
   std::unique_ptr<archive, ArchiveDeleter> reader(archive_read_new());
   if (!reader) throw InputError(path, 0, "cannot create an archive reader");
   archive_read_support_format_tar(reader.get());
-  archive_read_support_filter_all(reader.get());  // tar.gz (a .cubex), and archives of runs (run_archive.h) in any
+  SupportCompressionFilters(reader.get());  // tar.gz (a .cubex); archives of runs (run_archive.h) in any
   if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
     const char* message = archive_error_string(reader.get());
     if (IsChecksumRefusal(message, bytes)) return VisitUstarIgnoringChecksums(bytes, path, budget, wanted, visit, 0);

@@ -40,7 +40,8 @@ std::string Gunzip(std::string_view bytes, const std::string& path, const std::s
     out.append(chunk, sizeof chunk - stream.avail_out);
     if (out.size() > max_bytes) {
       inflateEnd(&stream);
-      throw InputError(path, 0, member + " unpacks to more than " + FormatByteSize(static_cast<double>(max_bytes)) + " (--max-file-size)");
+      throw InputError(path, 0, member + " unpacks to more than " + FormatByteSize(static_cast<double>(max_bytes)) +
+                                    " (--max-file-size)");
     }
     if (status != Z_STREAM_END) continue;
     std::string_view rest(reinterpret_cast<const char*>(stream.next_in), stream.avail_in);

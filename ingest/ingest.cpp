@@ -194,7 +194,8 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
 void ApplyRunInfoFiles(const std::set<std::string>& run_files, const std::map<std::string, std::string>& archived_info,
                        std::vector<RunStats>* runs, IngestSummary* sum) {
   std::map<std::string, std::vector<std::string>> archived_by_folder;  // members of archives of runs
-  for (const auto& [path, text] : archived_info) archived_by_folder[fs::path(path).parent_path().string()].push_back(path);
+  for (const auto& [path, text] : archived_info)
+    archived_by_folder[fs::path(path).parent_path().string()].push_back(path);
   std::map<std::string, std::vector<std::size_t>> by_folder;
   for (std::size_t r = 0; r < runs->size(); ++r)
     if (run_files.count((*runs)[r].sources.front()))

@@ -15,6 +15,7 @@
 #include "ingest/compressed_file.h"
 #include "ingest/ingest.h"
 #include "tests/command_runner.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
 
@@ -95,6 +96,21 @@ TEST_CASE("a campaign compressed file by file reads as the plain campaign", "[in
   }
 }
 
+TEST_CASE("a report compressed by compress(1) (.Z, LZW) reads as the plain one", "[ingest][compressed]") {
+  const std::vector<qnm::RunStats> compressed = Read({kCompressed + "/single/bt-mz.C.1.1.29898.1.mpiP.Z"});
+  const std::vector<qnm::RunStats> plain =
+      Read({kData + "/layouts/per-run/2012_07_06_13_36_28_629332850/bt-mz.C.1.1.29898.1.mpiP"});
+  REQUIRE(compressed.size() == 1);
+  REQUIRE(plain.size() == 1);
+  // What the report says (the plain one also has the info file of its run folder beside it).
+  CHECK(compressed[0].procs == plain[0].procs);
+  CHECK(compressed[0].app_time_max_s == plain[0].app_time_max_s);
+  CHECK(compressed[0].mpi_time_max_s == plain[0].mpi_time_max_s);
+  CHECK(compressed[0].messages_per_rank == plain[0].messages_per_rank);
+  CHECK(compressed[0].app_time_s_per_rank == plain[0].app_time_s_per_rank);
+  CHECK(qnm::CompressionOf(qnm::ReadFile(kCompressed + "/single/bt-mz.C.1.1.29898.1.mpiP.Z")) == "compress");
+}
+
 TEST_CASE("a compressed file and its plain twin are one measurement", "[ingest][compressed]") {
   const std::string run = "/2012_07_06_13_36_28_629332850/";
   const std::vector<qnm::RunStats> runs = Read({kCompressed + "/per-run" + run + "bt-mz.C.1.1.29898.1.mpiP.gz",
@@ -127,11 +143,12 @@ TEST_CASE("a CUBE4 profile compressed as a tar.gz stays the CUBE reader's", "[in
 TEST_CASE("a damaged compressed file is one line naming it, never a record", "[ingest][compressed]") {
   const std::string bad = kCompressed + "/bad/";
   // The CRC-32 is checked: the data inflate cleanly, only the trailer says they changed.
-  CHECK_THAT(ErrorOf(bad + "bit-flip.mpiP.gz"), Catch::Contains("bit-flip.mpiP.gz") &&
-                                                    Catch::Contains("gzip-compressed but corrupt (incorrect data check)"));
+  CHECK_THAT(ErrorOf(bad + "bit-flip.mpiP.gz"),
+             Catch::Contains("bit-flip.mpiP.gz") && Catch::Contains("gzip-compressed but corrupt (incorrect data check)"));
   CHECK_THAT(ErrorOf(bad + "cut-short.mpiP.gz"), Catch::Contains("gzip-compressed but cut short"));
   CHECK_THAT(ErrorOf(bad + "cut-short.mpiP.xz"), Catch::Contains("xz-compressed but corrupt or cut short"));
-  CHECK_THAT(ErrorOf(bad + "trailing-text.mpiP.gz"), Catch::Contains("20 bytes after its last member that are not gzip"));
+  CHECK_THAT(ErrorOf(bad + "trailing-text.mpiP.gz"),
+             Catch::Contains("20 bytes after its last member that are not gzip"));
   CHECK_THAT(ErrorOf(bad + "traces.otf2.gz"), Catch::Contains("a compressed OTF2 anchor"));
   for (const auto& entry : fs::directory_iterator(bad)) {
     const std::string message = ErrorOf(entry.path().string());

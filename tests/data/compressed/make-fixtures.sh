@@ -2,11 +2,11 @@
 # Writes the compressed-file fixtures of tests/compressed_file_test.cpp from
 # other fixtures of this project (see SOURCES.md): run from the project root,
 # `tests/data/compressed/make-fixtures.sh`. Needs gzip, xz, bzip2, zstd, lz4
-# (Debian packages of the same names). gzip -n: no name or time stamp in the
+# (Debian packages of the same names) and compress (Debian's ncompress). gzip -n: no name or time stamp in the
 # header, so the bytes are the same every time.
 set -euo pipefail
 out=tests/data/compressed
-rm -rf "$out/per-run" "$out/extrap" "$out/bad" "$out/cube" "$out/archives"
+rm -rf "$out/per-run" "$out/extrap" "$out/bad" "$out/cube" "$out/archives" "$out/single"
 mkdir -p "$out/per-run" "$out/extrap" "$out/bad"
 
 # The 16-thread BT-MZ runs of layouts/per-run, each report and stdout compressed
@@ -31,6 +31,11 @@ for run in 2012_07_06_13_36_28_629332850 2012_07_06_13_41_14_302617664 2012_07_0
   rm "$stdout"
   i=$((i + 1))
 done
+
+# compress(1)'s LZW (.Z), the Unix compressor before gzip.
+mkdir -p "$out/single"
+compress -c tests/data/layouts/per-run/2012_07_06_13_36_28_629332850/bt-mz.C.1.1.29898.1.mpiP \
+  > "$out/single/bt-mz.C.1.1.29898.1.mpiP.Z"
 
 # An Extra-P JSON Lines experiment: its layout comes from the name under .gz.
 gzip -n -9 -c tests/data/extrap/jsonl_example.jsonl > "$out/extrap/jsonl_example.jsonl.gz"
