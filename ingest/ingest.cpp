@@ -79,7 +79,7 @@ void WalkDirectory(const std::string& root, std::vector<FoundFile>* below, std::
         continue;
       }
       if (!fs::is_regular_file(status)) continue;
-      if (HasOtf2Anchor(it->path())) continue;
+      if (HasOtf2Anchor(it->path()) || IsTauProfileOfAnchor(entry)) continue;
       below->push_back({entry});
     }
     if (error && error != std::errc::permission_denied)

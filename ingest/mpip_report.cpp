@@ -400,14 +400,6 @@ std::string FormatLocation(const MpipFrame& frame) {
   return where;
 }
 
-bool IsSend(const std::string& call) {
-  static const char* const kSends[] = {"Send", "Isend", "Ssend", "Issend", "Bsend", "Ibsend",
-                                       "Rsend", "Irsend", "Sendrecv", "Sendrecv_replace"};
-  for (const char* send : kSends)
-    if (call == send) return true;
-  return false;
-}
-
 // Hosts in rank order -> "one-per-node", "block", "cyclic" or "" (mixed/unknown).
 std::string AllocationOf(const std::vector<std::string>& hosts, int* nodes) {
   std::vector<std::string> order;
@@ -608,17 +600,17 @@ RunStats MpipToRunStats(const MpipReport& report) {
     for (const RankRow& row : call_rows) {
       const CallSiteStats& stats = run.call_sites[row.site];
       all_calls[row.rank] += row.calls;
-      if (IsSend(stats.mpi_function)) run.p2p_calls_per_rank[row.rank] += row.calls;
+      if (IsPointToPointSend(stats.mpi_function)) run.p2p_calls_per_rank[row.rank] += row.calls;
       else if (is_collective(stats)) run.collective_calls_per_rank[row.rank] += row.calls;
     }
     for (const RankRow& row : byte_rows) {
       const CallSiteStats& stats = run.call_sites[row.site];
-      if (IsSend(stats.mpi_function)) run.p2p_bytes_sent_per_rank[row.rank] += row.bytes;
+      if (IsPointToPointSend(stats.mpi_function)) run.p2p_bytes_sent_per_rank[row.rank] += row.bytes;
       else if (is_collective(stats)) run.collective_bytes_sent_per_rank[row.rank] += row.bytes;
     }
     for (const CallSiteStats& stats : run.call_sites) {
       if (!dense) break;
-      bool send = IsSend(stats.mpi_function);
+      bool send = IsPointToPointSend(stats.mpi_function);
       bool collective = is_collective(stats);
       for (int r = 0; r < procs; ++r) {
         double calls = r < static_cast<int>(stats.calls_per_rank.size()) ? stats.calls_per_rank[r] : 0;

@@ -105,6 +105,7 @@ const std::vector<Reader>& ReaderTable() {
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},
       {"CUBE4 profile (.cubex)", SniffCubeProfile, ReadCubeProfile},
+      {"TAU profiles (the folder of profile.0.0.0)", SniffTauProfile, ReadTauProfile},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
       // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
       {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},

@@ -66,6 +66,11 @@ bool SniffReframePerflog(const std::string& path, std::string_view text);  // re
 ReaderOutput ReadReframePerflog(const ReaderInput& input);
 bool SniffReframeRunReport(const std::string& path, std::string_view text);  // reframe_perflog.cpp
 ReaderOutput ReadReframeRunReport(const ReaderInput& input);
+bool SniffTauProfile(const std::string& path, std::string_view text);  // tau_reader.cpp
+ReaderOutput ReadTauProfile(const ReaderInput& input);
+/// True for a TAU profile.<n>.<c>.<t> other than profile.0.0.0 with a profile.0.0.0 beside it:
+/// a file its anchor reads, not a run of its own (tau_reader.cpp).
+bool IsTauProfileOfAnchor(const std::string& path);
 
 /// Every reader, in the order they are offered a file.
 const std::vector<Reader>& ReaderTable();

@@ -7,6 +7,7 @@
 #include "ingest/compressed_file.h"
 #include "ingest/cube_archive.h"
 #include "ingest/cube_profile.h"
+#include "ingest/tau_profile.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
 
@@ -36,7 +37,7 @@ void ArchivedTraces::Add(const std::string& name, std::string bytes) {
   out.close();
   if (error || !out)
     throw InputError(archive_path_ + "/" + name, 0, "cannot unpack the trace into " + folder_->path());
-  if (EndsWith(ToLower(name), ".otf2"))
+  if (EndsWith(ToLower(name), ".otf2") || relative.filename() == "profile.0.0.0")
     anchors_.push_back({archive_path_ + "/" + relative.string(), target.string(), std::move(bytes)});
 }
 
@@ -62,6 +63,8 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
     return false;
   }, {});
   auto of_a_trace = [&](const std::string& name) {
+    int node = 0, context = 0, thread = 0;
+    if (ParseTauProfileName(name, &node, &context, &thread)) return true;  // a TAU profile folder's file
     for (const std::string& stem : trace_stems)
       if (name == stem + ".otf2" || name == stem + ".def" || name == stem + ".qnm-manifest" ||
           StartsWith(name, stem + "/"))

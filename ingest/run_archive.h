@@ -4,9 +4,9 @@
 // "<archive path>/<member path>" (runs/campaign.tar.gz/campaign/run1/x.mpiP),
 // read by the same readers as a file on disk, so its folder names, its NPB
 // stdout and mpiP report pairing and the info file beside it count as they
-// would unpacked; an OTF2 trace inside is unpacked to a private temporary
-// folder for the OTF2 library. A CUBE4 profile is also a tar archive; it stays
-// the CUBE reader's (its first member is anchor.xml, a .index or .data member,
+// would unpacked; an OTF2 trace or a TAU profile folder inside is unpacked to
+// a private temporary folder for its reader. A CUBE4 profile is also a tar
+// archive; it stays the CUBE reader's (its first member is anchor.xml, a .index or .data member,
 // or the file is named .cubex).
 #include <functional>
 #include <memory>
@@ -18,20 +18,20 @@
 
 namespace qnm {
 
-/// The OTF2 traces inside an archive of runs, unpacked member by member into
-/// a private temporary folder (OTF2 reads a trace from disk) that is removed
-/// with this object.
+/// The OTF2 traces and TAU profile folders inside an archive of runs, unpacked
+/// member by member into a private temporary folder (their readers read a
+/// run's several files from disk) that is removed with this object.
 class ArchivedTraces {
  public:
   explicit ArchivedTraces(std::string archive_path) : archive_path_(std::move(archive_path)) {}
 
-  /// Writes the member `name` (a trace's anchor, definitions or event file);
+  /// Writes the member `name` (a trace's anchor, definitions or event file, a TAU profile);
   /// a name that would leave the folder ("..", absolute) is refused.
   void Add(const std::string& name, std::string bytes);
 
   struct Anchor {
     std::string archive_path;  // "<archive>/<member>"
-    std::string disk_path;     // the unpacked anchor, for the trace reader
+    std::string disk_path;     // the unpacked anchor (X.otf2, profile.0.0.0), for its reader
     std::string bytes;         // the anchor's bytes (the record's origin)
   };
   const std::vector<Anchor>& Anchors() const { return anchors_; }
@@ -58,8 +58,9 @@ bool IsArchiveOfRuns(const std::string& path, std::string_view head);
 /// Calls `visit` with each regular-file member of the tar archive `bytes`
 /// (plain or compressed), in archive order, without its leading "./"; one
 /// member is held at a time. The files of an OTF2 trace (X.otf2, X.def, X/)
-/// go to `traces` (left out when it is null), and an archive of runs inside the archive is named in
-/// `notes` and not opened. Throws InputError naming `path` for a damaged
+/// and TAU profiles (profile.<n>.<c>.<t>) go to `traces` (left out when it
+/// is null), and an archive of runs inside the archive is named in `notes`
+/// and not opened. Throws InputError naming `path` for a damaged
 /// archive, a member larger than `max_member_bytes`, or more unpacked bytes
 /// than 64 times the archive's (members visited before stay visited).
 void ForEachArchivedFile(std::string_view bytes, const std::string& path, long long max_member_bytes,

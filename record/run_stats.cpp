@@ -35,6 +35,14 @@ constexpr EnumName<MpiActivity> kActivityNames[] = {
 
 const char* ToString(MpiActivity activity) { return NameOf(kActivityNames, activity, "other"); }
 
+bool IsPointToPointSend(const std::string& mpi_function) {
+  static const char* const kSends[] = {"Send", "Isend", "Ssend", "Issend", "Bsend", "Ibsend",
+                                       "Rsend", "Irsend", "Sendrecv", "Sendrecv_replace"};
+  for (const char* send : kSends)
+    if (mpi_function == send) return true;
+  return false;
+}
+
 MpiActivity ClassifyMpiCall(const std::string& mpi_function) {
   std::string name = StartsWith(mpi_function, "MPI_") ? mpi_function.substr(4) : mpi_function;
   std::string lower(name);

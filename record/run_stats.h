@@ -28,6 +28,10 @@ const char* ToString(MpiActivity activity);
 /// ("Isend" -> point-to-point, "Allreduce" -> collective, "Barrier" ->
 /// synchronization, "Wait*" -> point-to-point completion, "Win_*"/"Put" -> RMA).
 MpiActivity ClassifyMpiCall(const std::string& mpi_function);
+/// True for the sends whose messages a record counts as point-to-point
+/// (Send, Isend, Ssend, Issend, Bsend, Ibsend, Rsend, Irsend, Sendrecv,
+/// Sendrecv_replace), named without "MPI_".
+bool IsPointToPointSend(const std::string& mpi_function);
 
 /// One MPI call site (mpiP) or one MPI call path (trace), with per-rank data.
 struct CallSiteStats {

@@ -8,7 +8,7 @@ qnm-predict arguments that read it ("{case}" = the case folder, "{repo}" =
 the source tree). The same seed gives byte-identical cases on every machine.
 
 Usage: generate.py REPO CASES [--seed N] [--scale F] [--every N]
-  --scale multiplies the number of cases per category (default 1: 3,847,
+  --scale multiplies the number of cases per category (default 1: 3,947,
   of which 83 are the generated structure, scale, walk, CLI and MVA cases of
   round 4, issue 19);
   --every N writes only every N-th case of each category (the same cases as
@@ -395,7 +395,35 @@ def main():
         count += write_file_case(cases, "cube-anchor", k, repo, base, damaged, method.__name__, ingest + ["{file}"])
     count += round4_cases(cases, repo, rng, args, ingest, predict)
     count += compressed_cases(cases, repo, rng, args, ingest)
+    count += tau_cases(cases, repo, rng, args, ingest)
     print(f"{count} cases in {cases}")
+
+
+def tau_cases(cases, repo, rng, args, ingest):
+    """TAU profile folders (ingest/tau_profile.h), round 18: one rank's profile
+    of Hatchet's 4-rank cpi run damaged, the other ranks linked. Appended last."""
+    folder = repo / "tests" / "data" / "tau" / "hatchet-tau-cpi-mpi"
+    profiles = sorted(folder.glob("profile.*"))
+    count = 0
+    for k in range(int(100 * args.scale)):
+        base = profiles[zlib.crc32(f"tau/{k}".encode()) % len(profiles)]
+        damage = TextDamage(rng, base.read_bytes(), "text")
+        method = rng.choice(damage.methods())
+        damaged = method()
+        if k % args.every:
+            continue
+        # The run's folder inside the case folder (case.json beside it is no profile).
+        run = cases / "tau" / f"{k:04d}" / "profiles"
+        run.mkdir(parents=True)
+        for sibling in profiles:
+            if sibling != base:
+                os.symlink(sibling, run / sibling.name)
+        (run / base.name).write_bytes(damaged)
+        (run.parent / "case.json").write_text(json.dumps({
+            "category": "tau", "damage": method.__name__, "base": str(base.relative_to(repo)),
+            "damaged": str(run / base.name), "argv": ingest + [str(run)], "output": "csv"}, indent=1))
+        count += 1
+    return count
 
 
 def compressed_cases(cases, repo, rng, args, ingest):

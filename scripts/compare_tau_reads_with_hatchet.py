@@ -1,0 +1,113 @@
+#!/usr/bin/env python3
+"""Reads TAU profile folders with LLNL's Hatchet (github.com/LLNL/hatchet, MIT;
+GraphFrame.from_tau) and with `qnm-predict ingest`, and says for each whether
+the run-statistics record holds what Hatchet reads, to 1e-12 relative: the
+number of ranks; per rank the application time (inclusive time of the call
+tree's root, TAU's ".TAU application"), the MPI time (exclusive time of every
+call-tree node named MPI_*, summed) and, per MPI routine, the calls. Hatchet
+builds its tree from TAU's call-path lines ("a => b"); qnm-predict reads the
+flat timers: the two agree when TAU's call paths account for every flat timer.
+
+With --write FILE it also writes what Hatchet read as JSON (the acceptance
+data of tests/tau_profile_test.cpp, tests/data/tau/hatchet_reads.json).
+
+A peer check run by hand; CI does not depend on Hatchet. Hatchet's query
+language (textX) and Cython helpers are not needed to read TAU profiles and are
+stubbed when absent.
+
+Usage: PYTHONPATH=<hatchet source tree> python3 compare_tau_reads_with_hatchet.py QNM_PREDICT [--write FILE] DIR [...]
+(needs pandas, multiprocess, PyYAML, pydot: Debian's python3-pandas,
+python3-multiprocess, python3-yaml, python3-pydot).
+"""
+import json
+import os
+import subprocess
+import sys
+import types
+
+
+def stub_missing_hatchet_dependencies():
+    try:
+        import textx  # noqa: F401
+    except ImportError:
+        textx = types.ModuleType('textx')
+        textx.metamodel_from_str = lambda *args, **kwargs: None
+        textx.__path__ = []
+        exceptions = types.ModuleType('textx.exceptions')
+        exceptions.TextXError = Exception
+        sys.modules['textx'] = textx
+        sys.modules['textx.exceptions'] = exceptions
+    for name in ('graphframe_modules', 'reader_modules'):
+        full = 'hatchet.cython_modules.libs.' + name
+        try:
+            __import__(full)
+        except ImportError:
+            sys.modules[full] = types.ModuleType(name)
+
+
+def hatchet_reads(folder):
+    import hatchet
+    frame = hatchet.GraphFrame.from_tau(folder).dataframe.reset_index()
+    ranks = sorted(int(r) for r in frame['rank'].unique())
+    roots = {}
+    for node in frame['node'].unique():
+        if not node.parents:
+            roots[node] = True
+    out = {'procs': len(ranks), 'app_time_s_per_rank': [], 'mpi_time_s_per_rank': [], 'calls_per_rank': {}}
+    for rank in ranks:
+        rows = frame[frame['rank'] == rank]
+        root_rows = rows[rows['node'].map(lambda n: n in roots)]
+        out['app_time_s_per_rank'].append(float(root_rows['time (inc)'].max()) * 1e-6)
+        mpi = rows[rows['name'].str.startswith('MPI_')]
+        out['mpi_time_s_per_rank'].append(float(mpi['time'].sum()) * 1e-6)
+        for name, calls in mpi.groupby(mpi['name'].str.replace(r'\(.*$', '', regex=True).str.strip())['Calls'].sum().items():
+            routine = name[4:]
+            out['calls_per_rank'].setdefault(routine, [0.0] * len(ranks))[rank] = float(calls)
+    return out
+
+
+def close(a, b):
+    return abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
+
+
+def main():
+    args = sys.argv[1:]
+    if len(args) < 2:
+        print(__doc__)
+        return 2
+    qnm, args = args[0], args[1:]
+    write = None
+    if args[0] == '--write':
+        write, args = args[1], args[2:]
+    stub_missing_hatchet_dependencies()
+    written, failures = {}, 0
+    for folder in args:
+        peer = hatchet_reads(folder)
+        record = json.loads(subprocess.run([qnm, 'ingest', '--strict', '--format', 'json', folder], check=True,
+                                           capture_output=True, text=True).stdout)['runs'][0]
+        problems = []
+        if record['procs'] != peer['procs']:
+            problems.append(f"procs {record['procs']} vs {peer['procs']}")
+        for field, ours_field in (('app_time_s_per_rank', 'app_time_s'), ('mpi_time_s_per_rank', 'mpi_time_s')):
+            ours = record['per_rank'][ours_field]
+            if len(ours) != len(peer[field]) or not all(close(a, b) for a, b in zip(ours, peer[field])):
+                problems.append(f'{field}: {ours} vs {peer[field]}')
+        sites = {site['mpi_function']: site['calls_per_rank'] for site in record['call_sites']}
+        for routine, calls in peer['calls_per_rank'].items():
+            if routine not in sites or not all(close(a, b) for a, b in zip(sites[routine], calls)):
+                problems.append(f"calls of {routine}: {sites.get(routine)} vs {calls}")
+        if set(sites) != set(peer['calls_per_rank']):
+            problems.append(f"routines {sorted(sites)} vs {sorted(peer['calls_per_rank'])}")
+        print(f"{folder}: {'same as Hatchet' if not problems else 'DIFFERS: ' + '; '.join(problems)}")
+        failures += bool(problems)
+        written[os.path.basename(os.path.normpath(folder))] = peer
+    if write:
+        with open(write, 'w') as out:
+            json.dump(written, out, indent=1, sort_keys=True)
+            out.write('\n')
+    print(f"{len(args) - failures}/{len(args)} folders read as Hatchet reads them")
+    return 1 if failures else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())
