@@ -167,6 +167,8 @@ TauProfile ParseTauProfile(std::string_view text, const std::string& path) {
 RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::vector<std::string>& paths,
                                int threads) {
   const std::size_t procs = ranks.size();
+  if (procs == 0 || paths.size() != procs)
+    throw InputError(paths.empty() ? std::string() : paths.front(), 0, "no TAU profile of rank 0");
   RunStats run;
   run.procs = static_cast<int>(procs);
   run.threads_per_proc = std::max(1, threads);
@@ -249,9 +251,11 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
   // Identity from rank 0's metadata; host names from every rank's.
   const TauProfile& first = ranks.front();
   std::string program = Metadata(first, "Executable");
-  if (program.empty()) program = std::string(SplitWhitespace(Metadata(first, "Command Line")).empty()
-                                                 ? std::string_view()
-                                                 : SplitWhitespace(Metadata(first, "Command Line"))[0]);
+  if (program.empty()) {
+    const std::string command = Metadata(first, "Command Line");
+    const std::vector<std::string_view> words = SplitWhitespace(command);
+    if (!words.empty()) program = std::string(words.front());
+  }
   if (!program.empty()) {
     run.app = BaseName(program);
     run.derivations["app"] = "TAU metadata Executable / Command Line: " + program;
