@@ -3,6 +3,7 @@
 // one row in ReaderTable() below.
 #include <utility>
 
+#include "ingest/ipm_log.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
 #include "ingest/readers.h"
@@ -10,6 +11,7 @@
 #include "ingest/statistics_table.h"
 #include "ingest/text_lines.h"
 #include "trace/trace_run_stats.h"
+#include "util/input_error.h"
 
 namespace qnm {
 namespace {
@@ -47,6 +49,23 @@ ReaderOutput ReadMpip(const ReaderInput& input) {
   output.role = PairingRole::kMpipReport;
   output.runs.push_back(std::move(run));
   return output;
+}
+
+bool SniffIpmXml(const std::string&, std::string_view text) { return LooksLikeIpmXml(text); }
+
+ReaderOutput ReadIpmLog(const ReaderInput& input) {
+  return OneRunOutput(ReadIpmXml(input.text, input.path), input.name);
+}
+
+// IPM's banner in a job's stdout: a summary of the XML log over the ranks, not read (ipm_log.h).
+bool SniffIpmBanner(const std::string&, std::string_view text) {
+  return HasIpmBanner(text) && !LooksLikeNpbOutput(text);
+}
+
+ReaderOutput ReadIpmBanner(const ReaderInput& input) {
+  throw InputError(input.path, 0,
+                   "IPM's banner summarises the run over its ranks: read the run from its XML log "
+                   "(<user>.<stamp>.ipm.xml, written unless IPM_LOG=none)");
 }
 
 bool SniffOtf2(const std::string& path, std::string_view) { return HasExtension(path, ".otf2"); }
@@ -106,6 +125,9 @@ const std::vector<Reader>& ReaderTable() {
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},
       {"CUBE4 profile (.cubex)", SniffCubeProfile, ReadCubeProfile},
       {"TAU profiles (the folder of profile.0.0.0)", SniffTauProfile, ReadTauProfile},
+      {"IPM XML log (.ipm.xml)", SniffIpmXml, ReadIpmLog},
+      // Before NPB output, which takes any .out file.
+      {"IPM banner (job stdout; names its XML log)", SniffIpmBanner, ReadIpmBanner},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
       // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
       {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},

@@ -54,6 +54,12 @@ void ApplyHosts(const std::vector<std::string>& hosts, const std::string& where,
   run->derivations["machine"] = where + ": " + DescribeHosts(hosts) + " -> " + machine;
 }
 
+void ApplyRankHosts(const std::vector<std::string>& hosts, const std::string& where, RunStats* run) {
+  ApplyHosts(hosts, where, run);
+  run->SetNodes(static_cast<int>(std::set<std::string>(hosts.begin(), hosts.end()).size()),
+                "distinct host names of the ranks (" + where + ")");
+}
+
 void ApplyRunInfo(const RunInfoFile& info, RunStats* run) {
   std::string file = BaseName(info.path);
   if (!info.hosts.empty())

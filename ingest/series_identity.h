@@ -27,6 +27,10 @@ bool ParseGroupBy(const std::string& text, GroupBy* group_by);
 /// their stem (host_names.h); `where` names the source ("mpiP MPI Task Assignment").
 void ApplyHosts(const std::vector<std::string>& hosts, const std::string& where, RunStats* run);
 
+/// ApplyHosts for the host of every rank (`hosts[r]` of rank r, none empty), and
+/// the nodes: the distinct host names (TAU metadata, IPM <host>).
+void ApplyRankHosts(const std::vector<std::string>& hosts, const std::string& where, RunStats* run);
+
 /// Applies what an info/env/hostfile beside the run says: hosts (machine) and
 /// threads per process (OMP_NUM_THREADS, or threads/node x nodes / procs),
 /// each only where the run's own files said nothing.

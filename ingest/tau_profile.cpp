@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <set>
 
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
@@ -271,11 +270,7 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
     }
     hosts.push_back(host);
   }
-  if (!hosts.empty()) {
-    ApplyHosts(hosts, "TAU metadata Hostname", &run);
-    run.SetNodes(static_cast<int>(std::set<std::string>(hosts.begin(), hosts.end()).size()),
-                 "distinct TAU metadata Hostname of the ranks");
-  }
+  if (!hosts.empty()) ApplyRankHosts(hosts, "TAU metadata Hostname", &run);
   run.Derive();
   return run;
 }

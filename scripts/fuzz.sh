@@ -12,7 +12,7 @@
 #   targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz
 #            otf2_trace_fuzz otf2_rewrite_fuzz machine_profile_fuzz
 #            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz microbench_output_fuzz
-#            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz
+#            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30
@@ -30,7 +30,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz
            otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
-           microbench_output_fuzz reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz)
+           microbench_output_fuzz reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz)
 fi
 build=build-fuzz
 # Leaks inside libotf2 that no API call can free (fuzz/lsan.supp says which).
@@ -98,6 +98,7 @@ seed() {  # seed <target> -> directory of seed files
       find tests/data/compressed -type f \( -name '*.gz' -o -name '*.xz' -o -name '*.bz2' -o -name '*.zst' -o -name '*.lz4' \) \
         ! -name '*.cubex.gz' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \;
       cp tests/data/compressed/archives/campaign.tar.gz "$dir/archive-campaign.tar.gz" ;;
+    ipm_log_fuzz) cp tests/data/ipm/*.ipm.xml "$dir" ;;
     tau_profile_fuzz)  # every TAU profile of the fixtures, whole or damaged
       find tests/data/tau -name 'profile.*' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \; ;;
   esac

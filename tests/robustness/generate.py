@@ -8,7 +8,7 @@ qnm-predict arguments that read it ("{case}" = the case folder, "{repo}" =
 the source tree). The same seed gives byte-identical cases on every machine.
 
 Usage: generate.py REPO CASES [--seed N] [--scale F] [--every N]
-  --scale multiplies the number of cases per category (default 1: 3,947,
+  --scale multiplies the number of cases per category (default 1: 4,047,
   of which 83 are the generated structure, scale, walk, CLI and MVA cases of
   round 4, issue 19);
   --every N writes only every N-th case of each category (the same cases as
@@ -396,7 +396,22 @@ def main():
     count += round4_cases(cases, repo, rng, args, ingest, predict)
     count += compressed_cases(cases, repo, rng, args, ingest)
     count += tau_cases(cases, repo, rng, args, ingest)
+    ipm_logs = sorted_files(repo / "tests" / "data" / "ipm", ["*.ipm.xml"])
+    for k in range(int(100 * args.scale)):  # IPM XML logs (round 18), appended last
+        base, damaged, name = drawn_text_damage(rng, ipm_logs, "ipm", k, "xml")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "ipm", k, repo, base, damaged, name, ingest + ["{file}"])
     print(f"{count} cases in {cases}")
+
+
+def drawn_text_damage(rng, bases, category, k, kind):
+    """(base, damaged bytes, damage name) of case k: the base chosen by crc32, not k % len,
+    so a slice of every N-th case sees every base."""
+    base = bases[zlib.crc32(f"{category}/{k}".encode()) % len(bases)]
+    damage = TextDamage(rng, base.read_bytes(), kind)
+    method = rng.choice(damage.methods())
+    return base, method(), method.__name__
 
 
 def tau_cases(cases, repo, rng, args, ingest):
@@ -406,10 +421,7 @@ def tau_cases(cases, repo, rng, args, ingest):
     profiles = sorted(folder.glob("profile.*"))
     count = 0
     for k in range(int(100 * args.scale)):
-        base = profiles[zlib.crc32(f"tau/{k}".encode()) % len(profiles)]
-        damage = TextDamage(rng, base.read_bytes(), "text")
-        method = rng.choice(damage.methods())
-        damaged = method()
+        base, damaged, name = drawn_text_damage(rng, profiles, "tau", k, "text")
         if k % args.every:
             continue
         # The run's folder inside the case folder (case.json beside it is no profile).
@@ -420,7 +432,7 @@ def tau_cases(cases, repo, rng, args, ingest):
                 os.symlink(sibling, run / sibling.name)
         (run / base.name).write_bytes(damaged)
         (run.parent / "case.json").write_text(json.dumps({
-            "category": "tau", "damage": method.__name__, "base": str(base.relative_to(repo)),
+            "category": "tau", "damage": name, "base": str(base.relative_to(repo)),
             "damaged": str(run / base.name), "argv": ingest + [str(run)], "output": "csv"}, indent=1))
         count += 1
     return count

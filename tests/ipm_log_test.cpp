@@ -1,0 +1,131 @@
+// IPM XML logs (ingest/ipm_log.h). Acceptance: IPM 2.0.6's own logs of a ring
+// exchange at P = 1, 2, 4, 8 (tests/data/ipm, written by its
+// generate-ipm-2.0.6.sh with IPM built from source) read as IPM's own parser,
+// `ipm_parse -full`, reads them (its output beside each log): the job's wall
+// clock and MPI time (total, mean, min, max over the ranks) and every MPI
+// routine's time and calls.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ingest/ingest.h"
+#include "ingest/ipm_log.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
+
+namespace {
+
+const std::string kIpm = std::string(QNM_TEST_DATA_DIR) + "/ipm";
+
+std::vector<qnm::RunStats> Read(const std::string& path, qnm::IngestSummary* summary = nullptr) {
+  qnm::IngestOptions options;
+  options.strict = summary == nullptr;
+  return qnm::IngestPaths({path}, options, summary);
+}
+
+// ipm_parse -full, the job section (before the first region): "# wallclock  total avg min max",
+// "# mpi ...", and "# MPI_<routine>  time calls %mpi %wall" rows.
+struct IpmParseJob {
+  std::map<std::string, std::vector<double>> rows;        // "wallclock", "mpi" -> total, avg, min, max
+  std::map<std::string, std::pair<double, double>> calls;  // "Sendrecv" -> time, calls
+};
+
+IpmParseJob ReadIpmParse(const std::string& path) {
+  IpmParseJob job;
+  std::istringstream text(qnm::ReadFile(path));
+  std::string line;
+  while (std::getline(text, line)) {
+    if (line.rfind("# region", 0) == 0) break;
+    std::istringstream words(line);
+    std::string hash, name;
+    words >> hash >> name;
+    std::vector<double> values;
+    for (double value; words >> value;) values.push_back(value);
+    if ((name == "wallclock" || name == "mpi") && values.size() == 4) job.rows[name] = values;
+    if (name.rfind("MPI_", 0) == 0 && values.size() == 4) job.calls[name.substr(4)] = {values[0], values[1]};
+  }
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("IPM's own logs read as IPM's ipm_parse reads them", "[ingest][ipm][acceptance]") {
+  for (int procs : {1, 2, 4, 8}) {
+    const std::string stem = kIpm + "/ring." + std::to_string(procs);
+    CAPTURE(procs);
+    const std::vector<qnm::RunStats> runs = Read(stem + ".ipm.xml");
+    REQUIRE(runs.size() == 1);
+    const qnm::RunStats& run = runs.front();
+    const IpmParseJob peer = ReadIpmParse(stem + ".ipm_parse.txt");
+    REQUIRE(peer.rows.count("wallclock"));
+    REQUIRE(peer.rows.count("mpi"));
+    REQUIRE(run.procs == procs);
+    double wall = 0, mpi = 0;
+    for (int r = 0; r < procs; ++r) wall += run.app_time_s_per_rank[r], mpi += run.mpi_time_s_per_rank[r];
+    // ipm_parse prints 6 significant digits.
+    CHECK(wall == Approx(peer.rows.at("wallclock")[0]).epsilon(1e-5));
+    CHECK(run.app_time_mean_s == Approx(peer.rows.at("wallclock")[1]).epsilon(1e-5));
+    CHECK(run.app_time_max_s == Approx(peer.rows.at("wallclock")[3]).epsilon(1e-5));
+    CHECK(mpi == Approx(peer.rows.at("mpi")[0]).epsilon(1e-5));
+    CHECK(run.mpi_time_mean_s == Approx(peer.rows.at("mpi")[1]).epsilon(1e-5));
+    CHECK(run.mpi_time_max_s == Approx(peer.rows.at("mpi")[3]).epsilon(1e-5));
+    REQUIRE(!peer.calls.empty());
+    for (const auto& [routine, expected] : peer.calls) {
+      const qnm::CallSiteStats* site = nullptr;
+      for (const qnm::CallSiteStats& candidate : run.call_sites)
+        if (candidate.mpi_function == routine) site = &candidate;
+      REQUIRE(site != nullptr);
+      CHECK(site->total_time_s == Approx(expected.first).epsilon(1e-5));
+      CHECK(site->total_calls == expected.second);
+    }
+    // What the record adds: 200 Sendrecv of 65,536 doubles and 200 Allreduce of one double per rank.
+    CHECK(run.p2p_calls_per_rank[0] == 200);
+    CHECK(run.p2p_bytes_sent_per_rank[0] == 200.0 * 524288);
+    CHECK(run.collective_calls_per_rank[0] == 200);
+    CHECK(run.collective_bytes_sent_per_rank[0] == 200.0 * 8);
+    CHECK(run.app == "ring");
+    CHECK(run.tool_version == "IPM 2.0.6");
+    CHECK(run.hosts.size() == static_cast<std::size_t>(procs));
+    CHECK(run.nodes == 1);
+  }
+}
+
+TEST_CASE("an IPM campaign folder: the four logs are one series; the summaries are named, not read",
+          "[ingest][ipm]") {
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = Read(kIpm, &summary);
+  REQUIRE(runs.size() == 4);
+  for (const qnm::RunStats& run : runs) CHECK(run.app == runs.front().app);
+  int banners = 0;
+  for (const qnm::SkippedFile& file : summary.skipped)
+    if (file.reason.find("IPM's banner summarises the run") != std::string::npos) ++banners;
+  CHECK(banners == 8);  // the runs' stdout and ipm_parse's reports: both summaries of the logs
+}
+
+TEST_CASE("damaged IPM logs: one line naming the file and line", "[ingest][ipm][errors]") {
+  const std::string good = qnm::ReadFile(kIpm + "/ring.2.ipm.xml");
+  auto error_of = [](const std::string& text) {
+    try {
+      qnm::ReadIpmXml(text, "x.ipm.xml");
+    } catch (const qnm::InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  // The second task cut off: rank 1 is missing (the XML is not closed either).
+  CHECK(error_of(good.substr(0, good.find("mpi_rank=\"1\""))).find("x.ipm.xml") == 0);
+  std::string twice = good;
+  twice.replace(twice.find("mpi_rank=\"1\""), 12, "mpi_rank=\"0\"");
+  CHECK(error_of(twice).find("rank 0 twice") != std::string::npos);
+  std::string negative = good;
+  negative.replace(negative.find("mtime=\"") + 7, 1, "-");
+  CHECK(error_of(negative).find("no non-negative number") != std::string::npos);
+  std::string over = good;
+  const std::size_t mtime = over.find("mtime=\"") + 7;
+  over.replace(mtime, over.find('"', mtime) - mtime, "9.9e+01");
+  CHECK(error_of(over).find("MPI time mtime above the wall clock wtime") != std::string::npos);
+  CHECK(error_of(over).find("x.ipm.xml:") == 0);  // with the line of the <perf> element
+}
