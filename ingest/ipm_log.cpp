@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <vector>
 
@@ -71,6 +72,10 @@ RunStats ReadIpmXml(std::string_view text, const std::string& path) {
   const double size = reader.Number(first, "mpi_size");
   if (size < 1 || size > (1 << 24) || size != std::floor(size)) reader.Fail(first, "mpi_size is no process count");
   const int procs = static_cast<int>(size);
+  // Per-rank arrays follow the tasks the log holds, not the size it declares.
+  const auto tasks = std::distance(profile.children("task").begin(), profile.children("task").end());
+  if (tasks != procs)
+    throw InputError(path, 0, "the log holds " + std::to_string(tasks) + " <task> of mpi_size " + std::to_string(procs));
 
   RunStats run;
   run.procs = procs;

@@ -117,6 +117,11 @@ TEST_CASE("damaged IPM logs: one line naming the file and line", "[ingest][ipm][
   };
   // The second task cut off: rank 1 is missing (the XML is not closed either).
   CHECK(error_of(good.substr(0, good.find("mpi_rank=\"1\""))).find("x.ipm.xml") == 0);
+  // A size the tasks do not hold is refused before anything of that size is made.
+  std::string huge = good;
+  for (std::size_t at = huge.find("mpi_size=\"2\""); at != std::string::npos; at = huge.find("mpi_size=\"2\"", at))
+    huge.replace(at, 12, "mpi_size=\"16000000\"");
+  CHECK(error_of(huge).find("the log holds 2 <task> of mpi_size 16000000") != std::string::npos);
   std::string twice = good;
   twice.replace(twice.find("mpi_rank=\"1\""), 12, "mpi_rank=\"0\"");
   CHECK(error_of(twice).find("rank 0 twice") != std::string::npos);
