@@ -75,7 +75,8 @@ RunStats ReadIpmXml(std::string_view text, const std::string& path) {
   // Per-rank arrays follow the tasks the log holds, not the size it declares.
   const auto tasks = std::distance(profile.children("task").begin(), profile.children("task").end());
   if (tasks != procs)
-    throw InputError(path, 0, "the log holds " + std::to_string(tasks) + " <task> of mpi_size " + std::to_string(procs));
+    throw InputError(path, 0,
+                     "the log holds " + std::to_string(tasks) + " <task> of mpi_size " + std::to_string(procs));
 
   RunStats run;
   run.procs = procs;
