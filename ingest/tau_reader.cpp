@@ -5,7 +5,6 @@
 #include <filesystem>
 #include <map>
 
-#include "ingest/input_size_limits.h"
 #include "ingest/readers.h"
 #include "ingest/tau_profile.h"
 #include "ingest/text_lines.h"
@@ -58,7 +57,7 @@ ReaderOutput ReadTauProfile(const ReaderInput& input) {
   std::vector<TauProfile> ranks;
   std::vector<std::string> paths;
   for (const auto& [rank, file] : rank_files) {
-    const std::string text = rank == 0 ? std::string(input.text) : ReadFile(file, 64LL << 20);
+    const std::string text = rank == 0 ? std::string(input.text) : ReadFile(file, 64LL << 20);  // a text format's limit
     ranks.push_back(ParseTauProfile(text, rank == 0 ? input.path : file));
     paths.push_back(rank == 0 ? input.path : file);
   }
