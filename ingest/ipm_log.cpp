@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <cmath>
 #include <iterator>
-#include <map>
 #include <vector>
 
+#include "ingest/routine_call_sites.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -89,7 +89,7 @@ RunStats ReadIpmXml(std::string_view text, const std::string& path) {
   run.collective_bytes_sent_per_rank.assign(procs, 0.0);
   std::vector<std::string> hosts(procs);
   std::vector<bool> seen(procs, false);
-  std::map<std::string, std::size_t> site_of;  // MPI routine -> index in run.call_sites
+  RoutineCallSites sites(&run, procs, true);
   double mpi_calls = 0;
   for (const pugi::xml_node& task : profile.children("task")) {
     if (reader.Number(task, "mpi_size") != size) reader.Fail(task, "tasks of different mpi_size in one log");
@@ -131,42 +131,23 @@ RunStats ReadIpmXml(std::string_view text, const std::string& path) {
       auto total = times.empty() ? std::nullopt : ParseDouble(times.front());
       if (!total || !std::isfinite(*total) || *total < 0) reader.Fail(entry, "<hent> needs its total time");
       mpi_calls += count;
-      const MpiActivity activity = ClassifyMpiCall(routine);  // as mpiP's records count them
+      CallSiteStats& site = sites.Of(routine, "IPM hash");
+      site.time_s_per_rank[rank] += *total;
+      site.calls_per_rank[rank] += count;
+      site.bytes_sent_per_rank[rank] += bytes;
+      // Sends and collectives as mpiP's records count them.
       if (IsPointToPointSend(routine)) {
         run.p2p_calls_per_rank[rank] += count;
         run.p2p_bytes_sent_per_rank[rank] += bytes;
-      } else if (activity == MpiActivity::kCollective || activity == MpiActivity::kSynchronization) {
+      } else if (CountsAsCollective(site.activity)) {
         run.collective_calls_per_rank[rank] += count;
         run.collective_bytes_sent_per_rank[rank] += bytes;
       }
-      auto [site, added] = site_of.emplace(routine, run.call_sites.size());
-      if (added) {
-        CallSiteStats stats;
-        stats.id = static_cast<int>(run.call_sites.size() + 1);
-        stats.mpi_function = routine;
-        stats.activity = activity;
-        stats.source_location = "IPM hash";
-        stats.time_s_per_rank.assign(procs, 0.0);
-        stats.calls_per_rank.assign(procs, 0.0);
-        stats.bytes_sent_per_rank.assign(procs, 0.0);
-        run.call_sites.push_back(std::move(stats));
-      }
-      CallSiteStats& stats = run.call_sites[site->second];
-      stats.time_s_per_rank[rank] += *total;
-      stats.calls_per_rank[rank] += count;
-      stats.bytes_sent_per_rank[rank] += bytes;
     }
   }
   for (int r = 0; r < procs; ++r)
     if (!seen[r]) throw InputError(path, 0, "no <task> of rank " + std::to_string(r) + " of " + std::to_string(procs));
-  for (CallSiteStats& site : run.call_sites) {
-    site.total_time_s = site.total_calls = site.total_bytes_sent = 0;
-    for (int r = 0; r < procs; ++r) {
-      site.total_time_s += site.time_s_per_rank[r];
-      site.total_calls += site.calls_per_rank[r];
-      site.total_bytes_sent += site.bytes_sent_per_rank[r];
-    }
-  }
+  sites.SumTotals();
   run.mpi_calls_per_rank = mpi_calls / procs;
   run.derivations["procs"] = "IPM <task mpi_size>";
   run.derivations["app_time_s_per_rank"] = "IPM <perf wtime> per rank (MPI_Init to MPI_Finalize)";

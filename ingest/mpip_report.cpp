@@ -593,9 +593,7 @@ RunStats MpipToRunStats(const MpipReport& report) {
     run.collective_calls_per_rank.assign(procs, 0.0);
     run.collective_bytes_sent_per_rank.assign(procs, 0.0);
     std::vector<double> all_calls(procs, 0.0);
-    auto is_collective = [](const CallSiteStats& stats) {
-      return stats.activity == MpiActivity::kCollective || stats.activity == MpiActivity::kSynchronization;
-    };
+    auto is_collective = [](const CallSiteStats& stats) { return CountsAsCollective(stats.activity); };
     // Sparse mode: each rank row once (the dense loop below visits sites x ranks).
     for (const RankRow& row : call_rows) {
       const CallSiteStats& stats = run.call_sites[row.site];

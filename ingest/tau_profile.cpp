@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "ingest/routine_call_sites.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -179,7 +180,7 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
   std::vector<double> p2p_bytes(procs, 0.0), collective_bytes(procs, 0.0);
   bool message_sizes = false;
   double mpi_calls = 0;
-  std::map<std::string, std::size_t> site_of;  // MPI routine -> index in run.call_sites
+  RoutineCallSites sites(&run, procs, false);
   for (std::size_t r = 0; r < procs; ++r) {
     const TauProfile& profile = ranks[r];
     if (profile.metric != "TIME")
@@ -193,23 +194,12 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
       const std::string routine = MpiRoutine(timer.name);
       run.mpi_time_s_per_rank[r] += timer.exclusive * kSecondsPerMicrosecond;
       mpi_calls += timer.calls;
-      const MpiActivity activity = ClassifyMpiCall(routine);  // as mpiP's records count them
+      CallSiteStats& site = sites.Of(routine, "TAU timer " + std::string(Trim(timer.name)));
+      site.time_s_per_rank[r] += timer.exclusive * kSecondsPerMicrosecond;
+      site.calls_per_rank[r] += timer.calls;
+      // Sends and collectives as mpiP's records count them.
       if (IsPointToPointSend(routine)) run.p2p_calls_per_rank[r] += timer.calls;
-      if (activity == MpiActivity::kCollective || activity == MpiActivity::kSynchronization)
-        run.collective_calls_per_rank[r] += timer.calls;
-      auto [site, added] = site_of.emplace(routine, run.call_sites.size());
-      if (added) {
-        CallSiteStats stats;
-        stats.id = static_cast<int>(run.call_sites.size() + 1);
-        stats.mpi_function = routine;
-        stats.activity = ClassifyMpiCall(routine);
-        stats.source_location = "TAU timer " + std::string(Trim(timer.name));
-        stats.time_s_per_rank.assign(procs, 0.0);
-        stats.calls_per_rank.assign(procs, 0.0);
-        run.call_sites.push_back(std::move(stats));
-      }
-      run.call_sites[site->second].time_s_per_rank[r] += timer.exclusive * kSecondsPerMicrosecond;
-      run.call_sites[site->second].calls_per_rank[r] += timer.calls;
+      if (CountsAsCollective(site.activity)) run.collective_calls_per_rank[r] += timer.calls;
     }
     if (!(top > 0)) throw InputError(paths[r], 3, "a TAU profile without a timed top-level timer");
     run.app_time_s_per_rank[r] = top * kSecondsPerMicrosecond;
@@ -226,18 +216,14 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
       }
     }
   }
-  for (CallSiteStats& site : run.call_sites) {
-    site.total_time_s = 0, site.total_calls = 0;
-    for (std::size_t r = 0; r < procs; ++r)
-      site.total_time_s += site.time_s_per_rank[r], site.total_calls += site.calls_per_rank[r];
-  }
+  sites.SumTotals();
   if (message_sizes) {
     run.p2p_bytes_sent_per_rank = p2p_bytes;
     run.collective_bytes_sent_per_rank = collective_bytes;
     run.derivations["p2p_bytes_sent_per_rank"] = "TAU user event 'Message size sent to all nodes': count x mean";
     run.derivations["collective_bytes_sent_per_rank"] = "TAU user events 'Message size for <collective>': count x mean";
   }
-  run.mpi_calls_per_rank = procs ? mpi_calls / static_cast<double>(procs) : kUnknown;
+  run.mpi_calls_per_rank = mpi_calls / static_cast<double>(procs);
   run.derivations["procs"] = "TAU: one profile.<rank>.0.0 per MPI rank";
   run.derivations["app_time_s_per_rank"] = "TAU: inclusive time of the top-level timer (.TAU application), per rank";
   run.derivations["mpi_time_s_per_rank"] = "TAU: exclusive time of the flat timers of group MPI (incl. MPI_Init, "

@@ -32,6 +32,10 @@ MpiActivity ClassifyMpiCall(const std::string& mpi_function);
 /// (Send, Isend, Ssend, Issend, Bsend, Ibsend, Rsend, Irsend, Sendrecv,
 /// Sendrecv_replace), named without "MPI_".
 bool IsPointToPointSend(const std::string& mpi_function);
+/// True for the activities a record counts as collectives (collectives incl. Barrier).
+inline bool CountsAsCollective(MpiActivity activity) {
+  return activity == MpiActivity::kCollective || activity == MpiActivity::kSynchronization;
+}
 
 /// One MPI call site (mpiP) or one MPI call path (trace), with per-rank data.
 struct CallSiteStats {

@@ -1,0 +1,33 @@
+#pragma once
+// Call sites of a profile that counts per MPI routine, not per call site (TAU's
+// flat timers, IPM's hash): one CallSiteStats per routine, in the order the
+// routines are first met, with dense per-rank calls and time (and bytes, when
+// the profile has them), and their totals over the ranks.
+#include <cstddef>
+#include <map>
+#include <string>
+
+#include "record/run_stats.h"
+
+namespace qnm {
+
+class RoutineCallSites {
+ public:
+  /// Sites go to `run->call_sites`; `with_bytes`: the profile counts bytes per routine.
+  RoutineCallSites(RunStats* run, std::size_t procs, bool with_bytes)
+      : run_(run), procs_(procs), with_bytes_(with_bytes) {}
+
+  /// The site of `routine` (without "MPI_"), made on first use with `source_location`.
+  CallSiteStats& Of(const std::string& routine, const std::string& source_location);
+
+  /// Each site's totals over the ranks (total_time_s, total_calls, and total_bytes_sent with bytes).
+  void SumTotals();
+
+ private:
+  RunStats* run_;
+  std::size_t procs_;
+  bool with_bytes_;
+  std::map<std::string, std::size_t> index_;  // routine -> position in run_->call_sites
+};
+
+}  // namespace qnm
