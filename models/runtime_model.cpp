@@ -29,7 +29,12 @@ double InSampleLogRms(const ScalingModel& model, const std::vector<double>& proc
 
 std::string CandidateName(const std::vector<ScalingTerm>& terms) {
   std::string out;
-  for (const ScalingTerm& t : terms) out += (out.empty() ? "" : " + ") + t.ToString();
+  for (const ScalingTerm& t : terms) {
+    std::string term = t.ToString();
+    if (out.empty()) out = term;
+    else if (t.subtracted) out += " - " + term.substr(1);  // "P^-1 - P^-2", not "P^-1 + -P^-2"
+    else out += " + " + term;
+  }
   return out;
 }
 
@@ -88,8 +93,9 @@ std::string RuntimeModel::Formula() const {
   std::string out;
   for (std::size_t k = 0; k < best.terms.size(); ++k) {
     if (!(best.coefficients[k] > 0)) continue;
-    std::string term = best.terms[k].ToString();
-    out += (out.empty() ? "" : " + ") + FormatDouble("%.3g", best.coefficients[k]) +
+    const bool minus = best.terms[k].subtracted;
+    std::string term = best.terms[k].ToString().substr(minus ? 1 : 0);
+    out += (out.empty() ? (minus ? "-" : "") : (minus ? " - " : " + ")) + FormatDouble("%.3g", best.coefficients[k]) +
            (term == "1" ? "" : "*" + term);
   }
   if (out.empty()) out = "0";
@@ -288,6 +294,16 @@ std::vector<std::vector<ScalingTerm>> CostLawCandidates() {
   return c;
 }
 
+std::vector<std::vector<ScalingTerm>> SaturatingCostCandidates() {
+  // The cost T * P = W + H (1 - 1/P): a code over-decomposed into many domains that are spread
+  // over P ranks exchanges data between two neighbouring domains only when they live on
+  // different ranks, which happens with probability 1 - 1/P. The overhead per rank then grows
+  // with P up to a ceiling instead of without one; in time, W'/P - H/P^2 with both >= 0.
+  ScalingTerm remote_share{-2, 0};
+  remote_share.subtracted = true;
+  return {{ScalingTerm{-1, 0}, remote_share}};
+}
+
 bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
                      const RuntimeModelOptions& options, RuntimeModel* model, std::string* error) {
   if (!options.IsValid(error)) return false;
@@ -316,6 +332,9 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
       candidates.push_back({one, inverse, sqrt_nodes});
     }
   }
+
+  if (options.saturating_cost && options.candidates.empty())
+    for (const std::vector<ScalingTerm>& terms : SaturatingCostCandidates()) candidates.push_back(terms);
 
   bool evidence = false;
   std::size_t kept_errors = 0;

@@ -75,6 +75,8 @@ struct RuntimeModelOptions {
   // The share above as a prior only: each family is then weighed by the weighted RMS of its
   // members' forward errors, as candidates are within a family.
   bool cost_law_adaptive = false;
+  // Adds SaturatingCostCandidates to the candidates: a cost T * P that rises towards a ceiling.
+  bool saturating_cost = false;
   bool IsValid(std::string* error) const;
 };
 
@@ -83,6 +85,9 @@ struct RuntimeModelOptions {
 std::vector<std::vector<ScalingTerm>> DefaultRuntimeCandidates();
 /// Extra-P's single-parameter hypotheses for the cost T * P, in time: c0/P + c1*P^(i-1)*log2(P)^j.
 std::vector<std::vector<ScalingTerm>> CostLawCandidates();
+/// A cost T * P rising towards a ceiling, W/P - H/P^2 (H >= 0): the overhead of neighbouring
+/// domains on different ranks when many domains are spread over P ranks.
+std::vector<std::vector<ScalingTerm>> SaturatingCostCandidates();
 /// A candidate's name, its terms joined: "1 + P^-1 + log2(P)".
 std::string CandidateName(const std::vector<ScalingTerm>& terms);
 

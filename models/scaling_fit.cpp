@@ -92,7 +92,7 @@ double ScalingTerm::Evaluate(double procs) const {
     const double log2x = log2_cap > 0 ? std::min(std::log2(x), log2_cap) : std::log2(x);
     value *= std::pow(log2x, log_exponent);
   }
-  return value;
+  return subtracted ? -value : value;
 }
 
 std::string ScalingTerm::ToString() const {
@@ -105,12 +105,14 @@ std::string ScalingTerm::ToString() const {
         log2_cap > 0 ? "min(log2(" + x + "), " + FormatNumber(log2_cap) + ")" : "log2(" + x + ")";
     out += log_exponent == 1 ? log2x : log2x + "^" + std::to_string(log_exponent);
   }
-  return out.empty() ? "1" : out;
+  if (out.empty()) out = "1";
+  return subtracted ? "-" + out : out;
 }
 
 bool ScalingTerm::operator==(const ScalingTerm& other) const {
   return p_exponent == other.p_exponent && log_exponent == other.log_exponent &&
-         ranks_per_node == other.ranks_per_node && log2_cap == other.log2_cap;
+         ranks_per_node == other.ranks_per_node && log2_cap == other.log2_cap &&
+         subtracted == other.subtracted;
 }
 
 double ScalingModel::Evaluate(double procs) const {
@@ -121,8 +123,10 @@ std::string ScalingModel::Formula() const {
   if (terms.empty()) return "0";
   std::string out;
   for (std::size_t k = 0; k < terms.size(); ++k) {
-    if (k) out += " + ";
-    std::string term = terms[k].ToString();
+    const bool minus = terms[k].subtracted;
+    if (k) out += minus ? " - " : " + ";
+    else if (minus) out += "-";
+    std::string term = terms[k].ToString().substr(minus ? 1 : 0);
     out += FormatNumber(coefficients[k]);
     if (term != "1") out += "*" + term;
   }

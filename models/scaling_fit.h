@@ -20,6 +20,9 @@ struct ScalingTerm {
   // by one per doubling of P until a d-dimensional decomposition has 2d
   // neighbours (recursive bisection of a periodic grid), then stays.
   double log2_cap = 0.0;
+  // true: the term is subtracted (its coefficient stays >= 0 in the fit, its value is negated),
+  // so that a cost T*P can rise towards a ceiling: P^-1 - c*P^-2 (SaturatingCostCandidates).
+  bool subtracted = false;
   double Evaluate(double procs) const;
   std::string ToString() const;  // "P^-1", "log2(P)", "P^0.5*log2(P)^2", "1"
   bool operator==(const ScalingTerm& other) const;

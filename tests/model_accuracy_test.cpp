@@ -247,3 +247,33 @@ TEST_CASE("NPB-MZ runs without P = 16 do not explode at P = 128 (the issue's 250
   }
   CHECK(checked == 12);
 }
+
+TEST_CASE("a cost that rises towards a ceiling is fitted with a subtracted term and named so",
+          "[model][accuracy]") {
+  // W/P - H/P^2 exactly (W = 7000, H = 4000): the cost T*P rises from 3000 at P = 1 towards 7000.
+  std::vector<std::pair<int, double>> points;
+  for (int p : {1, 2, 4, 8, 10}) points.emplace_back(p, 7000.0 / p - 4000.0 / (double(p) * p));
+  qnm::RuntimeModelOptions options;
+  options.candidates = qnm::SaturatingCostCandidates();
+  qnm::RuntimeModel model;
+  std::string error;
+  REQUIRE(qnm::FitRuntimeModel(points, options, &model, &error));
+  REQUIRE(model.members.size() == 1);
+  const qnm::ScalingModel& fitted = model.members.front().model;
+  CHECK(model.members.front().name == "P^-1 - P^-2");
+  CHECK(fitted.coefficients[0] == Approx(7000).epsilon(1e-9));
+  CHECK(fitted.coefficients[1] == Approx(4000).epsilon(1e-9));
+  CHECK(fitted.Evaluate(640) == Approx(7000.0 / 640 - 4000.0 / (640.0 * 640)).epsilon(1e-9));
+  CHECK(fitted.Formula() == "7e+03*P^-1 - 4e+03*P^-2");
+  // Without the option the default candidates cannot follow a rising, flattening cost, and with it
+  // the default configuration keeps every other candidate (it only adds).
+  qnm::RuntimeModelOptions plain, with;
+  with.saturating_cost = true;
+  qnm::RuntimeModel a, b;
+  REQUIRE(qnm::FitRuntimeModel(points, plain, &a, &error));
+  REQUIRE(qnm::FitRuntimeModel(points, with, &b, &error));
+  CHECK(b.members.front().name == "P^-1 - P^-2");
+  INFO("plain " << a.Evaluate(640) * 640 << ", with " << b.Evaluate(640) * 640);
+  CHECK(std::abs(std::log(b.Evaluate(640) * 640 / 7000.0)) < 0.15);  // 7,776: the other candidates share a little
+  CHECK(std::abs(std::log(a.Evaluate(640) * 640 / 7000.0)) > 0.5);  // 22,167: cost extrapolated as still rising
+}

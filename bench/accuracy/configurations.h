@@ -26,6 +26,7 @@ struct Config {
   bool split = false;  // fit the multi-node runs alone when the time rises across the node boundary
   double cost = 0;     // share of Extra-P's cost laws in the average (RuntimeModelOptions::cost_law_share)
   bool adaptive = false;  // that share as a prior, the families weighed by forward errors (cost_law_adaptive)
+  bool saturating = false;  // a cost rising to a ceiling among the candidates (RuntimeModelOptions::saturating_cost)
 };
 inline constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                       {"nodes", false, false, true},
@@ -41,7 +42,8 @@ inline constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                       {"nodes + split + cost 0.25", false, false, true, false, true, 0.25},
                                       {"nodes + split + cost 0.5", false, false, true, false, true, 0.5},
                                       {"nodes + split + cost 0.75", false, false, true, false, true, 0.75},
-                                      {"nodes + split + adaptive cost", false, false, true, false, true, 0.5, true}};
+                                      {"nodes + split + adaptive cost", false, false, true, false, true, 0.5, true},
+                                      {"nodes + split + saturating cost", false, false, true, false, true, 0, false, true}};
 
 /// The pooled per-octave rate the forward errors are shrunk towards
 /// (ExtrapolationErrorOptions::prior_log_sd_per_octave) is chosen like the
