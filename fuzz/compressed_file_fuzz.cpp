@@ -1,5 +1,5 @@
 // libFuzzer target: files compressed as a whole (ingest/compressed_file.h,
-// gzip_member.h) and tar archives of runs (run_archive.h) must unpack to their
+// gzip_member.h) and tar and zip archives of runs (run_archive.h) must unpack to their
 // bytes or throw an InputError naming the file, within the limit, never crash,
 // hang or throw anything else; a gzip stream is unpacked by both zlib (Unpack)
 // and libarchive (UnpackedHead).
@@ -18,10 +18,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::string head = qnm::UnpackedHead(bytes, 4096);
   if (head.size() > 4096) __builtin_trap();
   const bool compressed = !qnm::CompressionOf(bytes).empty();
-  if (qnm::IsArchiveOfRuns("fuzz.tar", compressed ? std::string_view(head) : bytes.substr(0, 512))) {
+  const std::string name = qnm::IsZipHead(bytes) ? "fuzz.zip" : "fuzz.tar";
+  if (qnm::IsArchiveOfRuns(name, compressed ? std::string_view(head) : bytes.substr(0, 512))) {
     std::vector<std::string> notes;
     try {
-      qnm::ForEachArchivedFile(bytes, "fuzz.tar", 1 << 20, &notes, [](qnm::ArchivedFile member) {
+      qnm::ForEachArchivedFile(bytes, name, 1 << 20, &notes, [](qnm::ArchivedFile member) {
         if (member.bytes.size() > (1 << 20)) __builtin_trap();
       }, nullptr);  // no trace unpacked to disk: members only
     } catch (const qnm::InputError&) {

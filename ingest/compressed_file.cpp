@@ -105,6 +105,11 @@ std::string UnpackedHead(std::string_view bytes, std::size_t max_bytes) {
 
 bool IsTarHead(std::string_view head) { return head.size() >= 262 && head.substr(257, 5) == "ustar"; }
 
+bool IsZipHead(std::string_view head) {
+  return head.size() >= 4 && (head.substr(0, 4) == std::string_view("PK\x03\x04", 4) ||
+                              head.substr(0, 4) == std::string_view("PK\x05\x06", 4));
+}
+
 std::string Unpack(std::string_view bytes, const std::string& path, long long max_bytes) {
   const std::string compression = CompressionOf(bytes);
   const std::size_t limit = static_cast<std::size_t>(std::max(0LL, max_bytes));

@@ -35,6 +35,9 @@ std::string UnpackedHead(std::string_view bytes, std::size_t max_bytes);
 
 /// True when the unpacked head `head` is a tar archive (ustar magic).
 bool IsTarHead(std::string_view head);
+/// True when `head` starts like a zip archive (a local file header, or the end
+/// record of an empty archive: PKWARE APPNOTE 6.3.10, §4.3.7 and §4.3.16).
+bool IsZipHead(std::string_view head);
 
 /// Everything `bytes` unpack to. Throws InputError naming `path` when the
 /// stream is corrupt or cut short, or when it unpacks to more than

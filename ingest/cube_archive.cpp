@@ -94,10 +94,71 @@ bool IsChecksumRefusal(const char* message, std::string_view bytes) {
 
 }  // namespace
 
+namespace {
+
+enum class Container { kTar, kZip };
+
+// The members of an archive libarchive has opened; `checksum_fallback` walks the ustar headers
+// again when libarchive refuses a tar header for its checksum (tar only), from member `visited`.
+void VisitOpenArchive(archive* reader, std::string_view bytes, const std::string& path, Container container,
+                      Budget budget, const std::function<bool(const std::string&)>& wanted,
+                      const TarMemberVisitor& visit) {
+  const char* kind = container == Container::kTar ? "tar" : "zip";
+  archive_entry* entry = nullptr;
+  std::size_t visited = 0;
+  while (true) {
+    int status = archive_read_next_header(reader, &entry);
+    if (status == ARCHIVE_EOF) break;
+    if (status < ARCHIVE_WARN) {
+      const char* message = archive_error_string(reader);
+      if (container == Container::kTar && IsChecksumRefusal(message, bytes))
+        return VisitUstarIgnoringChecksums(bytes, path, budget, wanted, visit, visited);
+      throw InputError(path, 0, std::string("bad ") + kind + " archive: " + (message ? message : "unreadable header"));
+    }
+    if (archive_entry_filetype(entry) != AE_IFREG) continue;
+    std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
+    if (wanted && !wanted(name)) continue;  // the next header skips its data
+    if (archive_entry_is_encrypted(entry))
+      throw InputError(path, 0, "archive member '" + name + "' is encrypted: not read (unpack it with its password)");
+    const bool size_known = archive_entry_size_is_set(entry);
+    la_int64_t declared = size_known ? archive_entry_size(entry) : 0;
+    if (declared < 0) throw InputError(path, 0, "negative size of archive member '" + name + "'");
+    budget.Take(static_cast<std::size_t>(declared), path, name);
+    std::string contents(static_cast<std::size_t>(declared), '\0');
+    std::size_t filled = 0;
+    while (true) {
+      if (size_known && filled == contents.size()) break;
+      if (!size_known && contents.size() - filled < (1u << 16)) {  // a streamed member: grow within the budget
+        budget.Take(1u << 16, path, name);
+        contents.resize(filled + (1u << 16));
+      }
+      la_ssize_t got = archive_read_data(reader, contents.data() + filled, contents.size() - filled);
+      if (got < 0) {
+        const char* message = archive_error_string(reader);
+        throw InputError(path, 0, "cannot unpack '" + name + "': " + (message ? message : "read error"));
+      }
+      if (got == 0) {
+        if (!size_known) break;
+        throw InputError(path, 0, std::string("truncated ") + kind + " archive (member '" + name + "' is cut short)");
+      }
+      filled += static_cast<std::size_t>(got);
+    }
+    contents.resize(filled);
+    visit(name, std::move(contents));
+    ++visited;
+  }
+}
+
+Budget BudgetOf(const ArchiveLimits& limits, std::size_t archive_bytes) {
+  return {limits.max_member_bytes,
+          static_cast<std::size_t>(limits.max_expansion * static_cast<double>(archive_bytes)) + (1u << 20)};
+}
+
+}  // namespace
+
 void VisitTarMembers(std::string_view bytes, const std::string& path, const ArchiveLimits& limits,
                      const std::function<bool(const std::string&)>& wanted, const TarMemberVisitor& visit) {
-  Budget budget{limits.max_member_bytes,
-                static_cast<std::size_t>(limits.max_expansion * static_cast<double>(bytes.size())) + (1u << 20)};
+  const Budget budget = BudgetOf(limits, bytes.size());
   std::unique_ptr<archive, ArchiveDeleter> reader(archive_read_new());
   if (!reader) throw InputError(path, 0, "cannot create an archive reader");
   archive_read_support_format_tar(reader.get());
@@ -107,37 +168,22 @@ void VisitTarMembers(std::string_view bytes, const std::string& path, const Arch
     if (IsChecksumRefusal(message, bytes)) return VisitUstarIgnoringChecksums(bytes, path, budget, wanted, visit, 0);
     throw InputError(path, 0, std::string("not a tar archive: ") + (message ? message : "unknown format"));
   }
-  archive_entry* entry = nullptr;
-  std::size_t visited = 0;
-  while (true) {
-    int status = archive_read_next_header(reader.get(), &entry);
-    if (status == ARCHIVE_EOF) break;
-    if (status < ARCHIVE_WARN) {
-      const char* message = archive_error_string(reader.get());
-      if (IsChecksumRefusal(message, bytes))
-        return VisitUstarIgnoringChecksums(bytes, path, budget, wanted, visit, visited);
-      throw InputError(path, 0, std::string("bad tar archive: ") + (message ? message : "unreadable header"));
-    }
-    if (archive_entry_filetype(entry) != AE_IFREG) continue;
-    std::string name = archive_entry_pathname(entry) ? archive_entry_pathname(entry) : "";
-    if (wanted && !wanted(name)) continue;  // the next header skips its data
-    la_int64_t declared = archive_entry_size_is_set(entry) ? archive_entry_size(entry) : 0;
-    if (declared < 0) throw InputError(path, 0, "negative size of archive member '" + name + "'");
-    budget.Take(static_cast<std::size_t>(declared), path, name);
-    std::string contents(static_cast<std::size_t>(declared), '\0');
-    std::size_t filled = 0;
-    while (filled < contents.size()) {
-      la_ssize_t got = archive_read_data(reader.get(), contents.data() + filled, contents.size() - filled);
-      if (got < 0) {
-        const char* message = archive_error_string(reader.get());
-        throw InputError(path, 0, "cannot unpack '" + name + "': " + (message ? message : "read error"));
-      }
-      if (got == 0) throw InputError(path, 0, "truncated tar archive (member '" + name + "' is cut short)");
-      filled += static_cast<std::size_t>(got);
-    }
-    visit(name, std::move(contents));
-    ++visited;
+  VisitOpenArchive(reader.get(), bytes, path, Container::kTar, budget, wanted, visit);
+}
+
+void VisitZipMembers(std::string_view bytes, const std::string& path, const ArchiveLimits& limits,
+                     const std::function<bool(const std::string&)>& wanted, const TarMemberVisitor& visit) {
+  std::unique_ptr<archive, ArchiveDeleter> reader(archive_read_new());
+  if (!reader) throw InputError(path, 0, "cannot create an archive reader");
+  // Seekable: the central directory at the end names the members and their sizes (a streamed
+  // read would trust the local headers, which may say less, and miss members only it lists).
+  archive_read_support_format_zip_seekable(reader.get());
+  if (archive_read_open_memory(reader.get(), bytes.data(), bytes.size()) != ARCHIVE_OK) {
+    const char* message = archive_error_string(reader.get());
+    throw InputError(path, 0, std::string("not a complete zip archive (cut short or damaged: no central directory at its end; ") +
+                                  (message ? message : "unknown format") + ")");
   }
+  VisitOpenArchive(reader.get(), bytes, path, Container::kZip, BudgetOf(limits, bytes.size()), wanted, visit);
 }
 
 std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const std::string& path,

@@ -28,6 +28,12 @@ using TarMemberVisitor = std::function<void(const std::string& name, std::string
 void VisitTarMembers(std::string_view bytes, const std::string& path, const ArchiveLimits& limits,
                      const std::function<bool(const std::string&)>& wanted, const TarMemberVisitor& visit);
 
+/// The same for a zip archive (read through its central directory): a member
+/// that is encrypted, or stored with a method libarchive cannot unpack, is
+/// refused naming it, as is a damaged archive.
+void VisitZipMembers(std::string_view bytes, const std::string& path, const ArchiveLimits& limits,
+                     const std::function<bool(const std::string&)>& wanted, const TarMemberVisitor& visit);
+
 std::map<std::string, std::string> ReadTarMembers(std::string_view bytes, const std::string& path,
                                                   const ArchiveLimits& limits = {},
                                                   const std::function<bool(const std::string&)>& wanted = {});

@@ -185,6 +185,8 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
         file.runs[r].origin = digest + "#" + (file.runs[r].origin.empty() ? std::to_string(r) : file.runs[r].origin);
     return file;
   }
+  if (IsZipHead(text))  // an office document, a Java archive, or runs zipped under another name
+    throw InputError(path, 0, "a zip archive not named .zip: not read (an archive of runs is read under a .zip name)");
   throw InputError(path, 0, "not a recognised format (" + ReadableFormatList() + ")");
 }
 

@@ -34,9 +34,9 @@ long long InputReadLimitBytes(const std::string& path, long long size_bytes, std
   // unpacked; what it holds meets its own format's limit as it unpacks
   // (compressed_file.h, run_archive.h), as large as a CUBE4 profile may be.
   const std::string compression = CompressionOf(head);
-  if ((!compression.empty() || IsTarHead(head)) && limit < (512LL << 20)) {
+  if ((!compression.empty() || IsTarHead(head) || IsZipHead(head)) && limit < (512LL << 20)) {
     limit = 512LL << 20;
-    formats = compression.empty() ? "tar archive" : compression + "-compressed file";
+    formats = !compression.empty() ? compression + "-compressed file" : IsZipHead(head) ? "zip archive" : "tar archive";
   }
   const bool recognised = limit > 0;
   if (!recognised) limit = kUnrecognisedMaxBytes;

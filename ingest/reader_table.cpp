@@ -142,7 +142,8 @@ const std::vector<Reader>& ReaderTable() {
 std::string ReadableFormatList() {
   std::string out;
   for (const Reader& reader : ReaderTable()) out += (out.empty() ? "" : ", ") + std::string(reader.name);
-  return out + "; each also compressed as a whole (gzip, bzip2, xz, zstd, lz4, compress)";  // compressed_file.h
+  return out + "; each also compressed as a whole (gzip, bzip2, xz, zstd, lz4, compress)"  // compressed_file.h
+               "; and tar or .zip archives of them, read as the folders they pack";       // run_archive.h
 }
 
 // Identity a file name adds to a record (readers.h).

@@ -17,6 +17,7 @@ namespace fs = std::filesystem;
 
 bool IsArchiveOfRuns(const std::string& path, std::string_view head) {
   const std::string lower = ToLower(WithoutCompressionSuffix(path));
+  if (IsZipHead(head)) return EndsWith(lower, ".zip");  // not an office document or a Java archive
   return IsTarHead(head) && !LooksLikeCubeProfile(head) && !EndsWith(lower, ".cubex");
 }
 
@@ -55,10 +56,11 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
                          ArchivedTraces* traces) {
   ArchiveLimits limits;
   limits.max_member_bytes = static_cast<std::size_t>(max_member_bytes);
+  const auto visit_members = IsZipHead(bytes) ? VisitZipMembers : VisitTarMembers;
   // First the names (no member is kept): an OTF2 trace is read through its anchor X.otf2, and X.def and
   // the X/ folder are its own, not runs (as ingest's walk of a folder on disk has it).
   std::vector<std::string> trace_stems;
-  VisitTarMembers(bytes, path, limits, [&](const std::string& name) {
+  visit_members(bytes, path, limits, [&](const std::string& name) {
     if (EndsWith(ToLower(name), ".otf2")) trace_stems.push_back(name.substr(0, name.size() - 5));
     return false;
   }, {});
@@ -71,7 +73,7 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
         return true;
     return false;
   };
-  VisitTarMembers(bytes, path, limits, {}, [&](const std::string& name, std::string contents) {
+  visit_members(bytes, path, limits, {}, [&](const std::string& name, std::string contents) {
     std::string_view inner = name;
     while (StartsWith(inner, "./")) inner.remove_prefix(2);
     while (StartsWith(inner, "/")) inner.remove_prefix(1);

@@ -1,6 +1,6 @@
 #pragma once
-// A tar archive of runs (`tar czf campaign.tar.gz campaign/`): ingest reads it
-// as the folder it packs. Each regular member is a file named
+// A tar archive of runs (`tar czf campaign.tar.gz campaign/`), or a zip named
+// .zip (`zip -r campaign.zip campaign/`): ingest reads it as the folder it packs. Each regular member is a file named
 // "<archive path>/<member path>" (runs/campaign.tar.gz/campaign/run1/x.mpiP),
 // read by the same readers as a file on disk, so its folder names, its NPB
 // stdout and mpiP report pairing and the info file beside it count as they
@@ -52,11 +52,12 @@ struct ArchivedFile {
 
 /// True when `head` (the first bytes of the file, unpacked when the file is
 /// compressed) is a tar archive that is not a CUBE4 profile, and `path` is
-/// not named like one.
+/// not named like one; or a zip archive named .zip (an office document or a
+/// Java archive is a zip under another name).
 bool IsArchiveOfRuns(const std::string& path, std::string_view head);
 
 /// Calls `visit` with each regular-file member of the tar archive `bytes`
-/// (plain or compressed), in archive order, without its leading "./"; one
+/// (plain or compressed) or zip archive, in archive order, without its leading "./"; one
 /// member is held at a time. The files of an OTF2 trace (X.otf2, X.def, X/)
 /// and TAU profiles (profile.<n>.<c>.<t>) go to `traces` (left out when it
 /// is null), and an archive of runs inside the archive is named in `notes`

@@ -97,7 +97,9 @@ seed() {  # seed <target> -> directory of seed files
     compressed_file_fuzz)  # every compression of tests/data/compressed, whole or damaged
       find tests/data/compressed -type f \( -name '*.gz' -o -name '*.xz' -o -name '*.bz2' -o -name '*.zst' -o -name '*.lz4' \) \
         ! -name '*.cubex.gz' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \;
-      cp tests/data/compressed/archives/campaign.tar.gz "$dir/archive-campaign.tar.gz" ;;
+      cp tests/data/compressed/archives/campaign.tar.gz "$dir/archive-campaign.tar.gz"
+      cp tests/data/compressed/archives/trace-and-profile.zip "$dir/archive-trace-and-profile.zip"
+      cp tests/data/compressed/archives/bad/encrypted.zip "$dir/archive-encrypted.zip" ;;
     ipm_log_fuzz) cp tests/data/ipm/*.ipm.xml "$dir" ;;
     tau_profile_fuzz)  # every TAU profile of the fixtures, whole or damaged
       find tests/data/tau -name 'profile.*' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \; ;;

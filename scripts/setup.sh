@@ -13,7 +13,7 @@ packages=(
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev
   libarchive-dev libpugixml-dev zlib1g-dev
-  libbz2-dev liblzma-dev libzstd-dev liblz4-dev  # libarchive's decompressors, linked statically with it
+  libbz2-dev liblzma-dev libzstd-dev liblz4-dev nettle-dev  # libarchive's decompressors and its zip reader's crypto, linked statically with it
   python3
   chromium  # the headless-browser test of the HTML report (tests/report_browser_test.sh)
 )

@@ -137,3 +137,52 @@ TEST_CASE("a damaged archive of runs is one line naming it", "[ingest][archive]"
   CHECK(Contains(message, "qnm-cut-campaign.tar.gz"));
   CHECK(message.find('\n') == std::string::npos);
 }
+
+TEST_CASE("a zip of the campaign reads as the folder and as its tar.gz", "[ingest][archive][zip]") {
+  qnm::IngestSummary zipped_summary, plain_summary;
+  const std::vector<qnm::RunStats> zipped = Read({kArchives + "/campaign.zip"}, &zipped_summary);
+  const std::vector<qnm::RunStats> plain = Read({kData + "/layouts/per-run"}, &plain_summary);
+  REQUIRE(zipped.size() == 10);
+  CHECK(ByLayout(zipped) == ByLayout(plain));
+  CHECK(ByLayout(zipped) == ByLayout(Read({kArchives + "/campaign.tar.gz"}, nullptr)));
+  CHECK(zipped_summary.files_paired == plain_summary.files_paired);
+  CHECK(zipped_summary.files_beside_used == 10);
+  CHECK(zipped_summary.skipped.empty());
+  for (const qnm::RunStats& run : zipped) CHECK(Contains(run.sources.front(), "campaign.zip/per-run/2012_07_06_"));
+}
+
+TEST_CASE("a zip holding an OTF2 trace and a CUBE4 profile", "[ingest][archive][zip]") {
+  const std::vector<qnm::RunStats> runs = Read({kArchives + "/trace-and-profile.zip"}, nullptr, false);
+  REQUIRE(runs.size() == 2);
+  const qnm::RunStats& profile = runs[0].app == "kripke" ? runs[0] : runs[1];
+  const qnm::RunStats& trace = runs[0].app == "kripke" ? runs[1] : runs[0];
+  CHECK(ByLayout({profile}) == ByLayout(Read({kData + "/cube/kripke.p8.d2.g32.r1/profile.cubex"}, nullptr)));
+  CHECK(ByLayout({trace}) == ByLayout(Read({kData + "/otf2/pipit-ping-pong-otf2"}, nullptr, false)));
+  REQUIRE(!trace.sources.empty());
+  CHECK(trace.sources.front() == kArchives + "/trace-and-profile.zip/pipit-ping-pong-otf2/traces.otf2");
+}
+
+TEST_CASE("a damaged, encrypted or bomb zip is one line naming it", "[ingest][archive][zip]") {
+  const std::string encrypted = ErrorOf(kArchives + "/bad/encrypted.zip");
+  CHECK(Contains(encrypted, "bad/encrypted.zip"));
+  CHECK(Contains(encrypted, "'bt-mz.C.1.1.29898.1.mpiP' is encrypted"));
+  // 64 MiB of zeros in 64 KB: refused by the unpacked-bytes budget before it is held.
+  const std::string bomb = ErrorOf(kArchives + "/bad/bomb.zip");
+  CHECK(Contains(bomb, "bad/bomb.zip"));
+  CHECK(Contains(bomb, "'zeros.mpiP' unpacks to more than the archive can hold"));
+  // Cut short: the central directory at the end is gone.
+  const std::string bytes = qnm::ReadFile(kArchives + "/campaign.zip");
+  const std::string cut = TempPath("qnm-cut-campaign.zip");
+  qnm::WriteFileAtomically(cut, std::string_view(bytes).substr(0, bytes.size() - 200));
+  const std::string cut_message = ErrorOf(cut);
+  // The whole zip under an office document's name is not opened as runs.
+  const std::string renamed = TempPath("qnm-campaign.xlsx");
+  qnm::WriteFileAtomically(renamed, bytes);
+  const std::string renamed_message = ErrorOf(renamed);
+  std::remove(cut.c_str());
+  std::remove(renamed.c_str());
+  CHECK(Contains(cut_message, "qnm-cut-campaign.zip: not a complete zip archive"));
+  CHECK(Contains(renamed_message, "qnm-campaign.xlsx: a zip archive not named .zip"));
+  for (const std::string& message : {encrypted, bomb, cut_message, renamed_message})
+    CHECK(message.find('\n') == std::string::npos);
+}

@@ -72,3 +72,42 @@ tar "${tar_opts[@]}" -C tests/data/layouts -c per-run | gzip -n -9 > "$out/archi
 tar "${tar_opts[@]}" -C "$out" -cf "$out/archives/compressed-members.tar" per-run
 tar "${tar_opts[@]}" -cf "$out/archives/mixed.tar" -C tests/data/cube kripke.p8.d2.g32.r1 \
   -C ../otf2 pipit-ping-pong-otf2 -C "../../../$out/archives" campaign.tar.gz
+
+# Zip archives of runs, written by Python's zipfile with every time stamp at
+# 1980-01-01 (zip's epoch) and sorted names, so the bytes are the same every
+# time: the campaign (deflate), a trace and a CUBE4 profile; a member flagged
+# encrypted (general purpose bit 0, local and central headers; the bytes are
+# left plain), and 64 MiB of zeros that deflate to ~64 KB (a zip bomb).
+python3 - "$out/archives" <<'PY'
+import os, sys, zipfile
+out = sys.argv[1]
+def add_tree(z, root, top):
+    for folder, dirs, files in os.walk(os.path.join(root, top)):
+        dirs.sort()
+        for name in sorted(files):
+            path = os.path.join(folder, name)
+            info = zipfile.ZipInfo(os.path.relpath(path, root), date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            z.writestr(info, open(path, 'rb').read(), compresslevel=9)
+with zipfile.ZipFile(os.path.join(out, 'campaign.zip'), 'w') as z:
+    add_tree(z, 'tests/data/layouts', 'per-run')
+with zipfile.ZipFile(os.path.join(out, 'trace-and-profile.zip'), 'w') as z:
+    add_tree(z, 'tests/data/otf2', 'pipit-ping-pong-otf2')
+    add_tree(z, 'tests/data/cube', 'kripke.p8.d2.g32.r1')
+os.makedirs(os.path.join(out, 'bad'), exist_ok=True)
+report = 'tests/data/layouts/per-run/2012_07_06_13_36_28_629332850/bt-mz.C.1.1.29898.1.mpiP'
+encrypted = os.path.join(out, 'bad', 'encrypted.zip')
+with zipfile.ZipFile(encrypted, 'w') as z:
+    info = zipfile.ZipInfo(os.path.basename(report), date_time=(1980, 1, 1, 0, 0, 0))
+    z.writestr(info, open(report, 'rb').read())
+data = bytearray(open(encrypted, 'rb').read())
+for signature, flag_at in ((b'PK\x03\x04', 6), (b'PK\x01\x02', 8)):
+    at = data.find(signature)
+    data[at + flag_at] |= 0x01
+open(encrypted, 'wb').write(data)
+with zipfile.ZipFile(os.path.join(out, 'bad', 'bomb.zip'), 'w') as z:
+    info = zipfile.ZipInfo('zeros.mpiP', date_time=(1980, 1, 1, 0, 0, 0))
+    info.compress_type = zipfile.ZIP_DEFLATED
+    z.writestr(info, bytes(64 << 20), compresslevel=9)
+PY
