@@ -8,7 +8,7 @@ qnm-predict arguments that read it ("{case}" = the case folder, "{repo}" =
 the source tree). The same seed gives byte-identical cases on every machine.
 
 Usage: generate.py REPO CASES [--seed N] [--scale F] [--every N]
-  --scale multiplies the number of cases per category (default 1: 4,047,
+  --scale multiplies the number of cases per category (default 1: 4,127,
   of which 83 are the generated structure, scale, walk, CLI and MVA cases of
   round 4, issue 19);
   --every N writes only every N-th case of each category (the same cases as
@@ -402,7 +402,46 @@ def main():
         if k % args.every:
             continue
         count += write_file_case(cases, "ipm", k, repo, base, damaged, name, ingest + ["{file}"])
+    count += zip_cases(cases, repo, rng, args, ingest)
     print(f"{count} cases in {cases}")
+
+
+def zip_cases(cases, repo, rng, args, ingest):
+    """Zip archives of runs (ingest/run_archive.h), round 19: the zip's bytes damaged (half the
+    cases: local headers, deflate streams, the central directory), or one member's text damaged
+    and the zip written again with the same names. Appended last: earlier cases unchanged."""
+    import io
+    import zipfile
+    archives = repo / "tests" / "data" / "compressed" / "archives"
+    bases = [archives / "campaign.zip", archives / "trace-and-profile.zip"]
+    count = 0
+    for k in range(int(80 * args.scale)):
+        base = bases[zlib.crc32(f"zip/{k}".encode()) % len(bases)]
+        original = base.read_bytes()
+        if k % 2:
+            with zipfile.ZipFile(io.BytesIO(original)) as z:
+                members = [(info, z.read(info)) for info in z.infolist()]
+            texts = [i for i, (info, _) in enumerate(members)
+                     if not info.filename.endswith((".evt", ".def", ".cubex", ".otf2"))]
+            victim = texts[zlib.crc32(f"zip-member/{k}".encode()) % len(texts)]
+            damage = TextDamage(rng, members[victim][1], "text")
+            method = rng.choice(damage.methods())
+            out = io.BytesIO()
+            with zipfile.ZipFile(out, "w") as z:
+                for i, (info, data) in enumerate(members):
+                    z.writestr(info, method() if i == victim else data)
+            damaged, name = out.getvalue(), f"member {members[victim][0].filename} {method.__name__}"
+        else:
+            damage = BinaryDamage(rng, original)
+            method = rng.choice(damage.methods())
+            damaged, name = method(), "bytes " + method.__name__
+        if k % args.every:
+            continue
+        # The trace-and-profile zip holds files that are no runs (a MANIFEST.md, scorep.cfg): read
+        # without --strict, which would refuse the first of them whatever the damage.
+        argv = ingest + ["{file}"] if base.name == "campaign.zip" else [a for a in ingest if a != "--strict"] + ["{file}"]
+        count += write_file_case(cases, "zip", k, repo, base, damaged, name, argv)
+    return count
 
 
 def drawn_text_damage(rng, bases, category, k, kind):
