@@ -3,6 +3,7 @@
 #include <iostream>
 #include <string>
 
+#include "ingest/archived_trace.h"
 #include "record/run_stats_json.h"
 #include "src/commands.h"
 #include "trace/analysis_report.h"
@@ -15,6 +16,9 @@
 
 namespace qnm::cli {
 namespace {
+
+const char* const kTraceHelp =
+    "traces.otf2 anchor, the directory holding it, or a tar or .zip archive holding one trace";
 
 struct TraceArgs : trace::AnalyzeReportOptions {
   std::string trace_path;
@@ -42,16 +46,24 @@ void RunAnalyze(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json" && args.format != "csv")  // before the (long) analysis
     throw InputError("", 0, "--format must be table, json or csv, not '" + args.format + "'");
   CheckJobs(args.jobs);
-  trace::StreamingAnalysis analysis = trace::AnalyzeTraceStreaming(args.trace_path, StreamingOptions(args));
-  trace::WriteAnalysisReport(analysis.trace, analysis.result, args);
+  const TraceInput input(args.trace_path);
+  RunTellingArchiveMembers({&input}, [&] {
+    trace::StreamingAnalysis analysis = trace::AnalyzeTraceStreaming(input.ReadPath(), StreamingOptions(args));
+    analysis.trace.path = input.Told(analysis.trace.path);
+    trace::WriteAnalysisReport(analysis.trace, analysis.result, args);
+  });
 }
 
 void RunStats(const TraceArgs& args) {
   if (args.format != "table" && args.format != "json")
     throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
   CheckJobs(args.jobs);
-  qnm::RunStats run = trace::ReadTraceRunStats(args.trace_path, StreamingOptions(args));
-  WriteOutput(args.output, args.format == "json" ? RunToJson(run).dump(1) + "\n" : trace::RunStatsTable(run));
+  const TraceInput input(args.trace_path);
+  RunTellingArchiveMembers({&input}, [&] {
+    qnm::RunStats run = trace::ReadTraceRunStats(input.ReadPath(), StreamingOptions(args));
+    for (std::string& source : run.sources) source = input.Told(source);
+    WriteOutput(args.output, args.format == "json" ? RunToJson(run).dump(1) + "\n" : trace::RunStatsTable(run));
+  });
 }
 
 }  // namespace
@@ -65,7 +77,7 @@ void AddTraceCommand(CLI::App& app) {
   CLI::App* analyze = sub->add_subcommand(
       "analyze", "Wait-state report: metric tree with % of time, worst call paths and ranks, "
                  "dissimilarity ranking");
-  analyze->add_option("trace", args->trace_path, "traces.otf2 anchor or the directory holding it")
+  analyze->add_option("trace", args->trace_path, kTraceHelp)
       ->required();
   analyze->add_option("--format", args->format, "table (default), json or csv");
   analyze->add_option("-o,--output", args->output, "write the report to FILE instead of stdout");
@@ -92,7 +104,7 @@ void AddTraceCommand(CLI::App& app) {
 
   CLI::App* stats = sub->add_subcommand(
       "stats", "Run statistics (the record mpiP ingest produces) from a trace");
-  stats->add_option("trace", args->trace_path, "traces.otf2 anchor or the directory holding it")
+  stats->add_option("trace", args->trace_path, kTraceHelp)
       ->required();
   stats->add_option("--format", args->format, "table (default) or json");
   stats->add_option("-o,--output", args->output, "write to FILE instead of stdout");

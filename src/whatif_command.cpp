@@ -1,12 +1,14 @@
 // `qnm-predict whatif TRACE`: SILAS-style what-if simulation on an OTF2
 // trace: what would the run gain if a region were balanced or faster, or
 // some messages were gone?
+#include <functional>
 #include <iostream>
 #include <limits>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "ingest/archived_trace.h"
 #include "src/commands.h"
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
@@ -40,15 +42,15 @@ struct WhatifArgs {
   std::vector<std::string> scaling_traces;
 };
 
-void Run(const WhatifArgs& args) {
+void RunOn(const WhatifArgs& args, const std::function<std::string(const std::string&)>& tell) {
   if (args.format != "table" && args.format != "json")
     throw InputError("", 0, "--format must be table or json, not '" + args.format + "'");
   if (args.list_regions) {
     trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
+    trace.path = tell(trace.path);
     std::vector<trace::RegionListing> regions = trace::ListRegions(trace);
-    WriteOutput(args.output, args.format == "json"
-                                 ? trace::RegionListJson(regions, trace.path, trace.ranks.size())
-                                 : trace::RegionListTable(regions, trace.path, trace.ranks.size()));
+    WriteOutput(args.output, args.format == "json" ? trace::RegionListJson(regions, trace.path, trace.ranks.size())
+                                                   : trace::RegionListTable(regions, trace.path, trace.ranks.size()));
     return;
   }
   if ((args.procs != 0 || !args.scaling_traces.empty()) && !args.suggest)
@@ -56,11 +58,12 @@ void Run(const WhatifArgs& args) {
   if (args.suggest && args.procs != 0) {
     ScaledSuggestionReport report =
         RankSuggestionsAtScale(args.trace_path, args.scaling_traces, args.procs, MakePredictionOptions("", 0.9));
-    WriteOutput(args.output, args.format == "json" ? ScaledSuggestionJson(report) : ScaledSuggestionTable(report));
+    WriteOutput(args.output, tell(args.format == "json" ? ScaledSuggestionJson(report) : ScaledSuggestionTable(report)));
     return;
   }
   if (args.suggest) {
     trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
+    trace.path = tell(trace.path);
     trace::SuggestionReport report = trace::SuggestHypotheses(trace);
     WriteOutput(args.output, args.format == "json" ? trace::SuggestionJson(report, trace.path)
                                                    : trace::SuggestionTable(report, trace.path));
@@ -84,6 +87,7 @@ void Run(const WhatifArgs& args) {
   options.analyze_wait_states = !args.no_wait_states;
 
   trace::Trace trace = trace::ReadOtf2Trace(args.trace_path);
+  trace.path = tell(trace.path);
   trace::WhatifResult result = trace::SimulateWhatif(trace, options);
   if (!args.write_trace.empty()) {
     std::string creator = "whatif: simulated from " + trace.path;
@@ -92,7 +96,28 @@ void Run(const WhatifArgs& args) {
   }
   std::string text = args.format == "json" ? trace::WhatifJson(result, args.top)
                                            : trace::WhatifTable(result, args.top);
-  WriteOutput(args.output, text);
+  WriteOutput(args.output, tell(text));
+}
+
+// The trace and the scaling traces may be archives holding one trace each (ingest/archived_trace.h):
+// each is read from its unpacked copy, and what is printed names the archive member.
+void Run(const WhatifArgs& args) {
+  std::vector<std::unique_ptr<TraceInput>> inputs;
+  std::vector<const TraceInput*> told;
+  auto input = [&](const std::string& path) {
+    inputs.push_back(std::make_unique<TraceInput>(path));
+    told.push_back(inputs.back().get());
+    return inputs.back()->ReadPath();
+  };
+  WhatifArgs unpacked = args;
+  unpacked.trace_path = input(args.trace_path);
+  for (std::string& path : unpacked.scaling_traces) path = input(path);
+  auto tell = [&](const std::string& text) {
+    std::string out = text;
+    for (const TraceInput* t : told) out = t->Told(out);
+    return out;
+  };
+  RunTellingArchiveMembers(told, [&] { RunOn(unpacked, tell); });
 }
 
 }  // namespace
@@ -102,7 +127,7 @@ void AddWhatifCommand(CLI::App& app) {
       "whatif", "SILAS-style what-if simulation on an OTF2 trace: predicted run time if regions "
                 "were balanced or scaled or messages cut");
   auto args = std::make_shared<WhatifArgs>();
-  sub->add_option("trace", args->trace_path, "traces.otf2 anchor or the directory holding it")
+  sub->add_option("trace", args->trace_path, "traces.otf2 anchor, the directory holding it, or a tar or .zip archive holding one trace")
       ->required();
   sub->add_option("--balance", args->balance,
                   "REGION[:MODE]: balance REGION's exclusive time; MODE global-instance (default: "
