@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "ingest/compressed_file.h"
+#include "ingest/content_digest.h"
 #include "ingest/duplicate_runs.h"
 #include "ingest/input_size_limits.h"
 #include "ingest/readers.h"
@@ -79,7 +80,7 @@ void WalkDirectory(const std::string& root, std::vector<FoundFile>* below, std::
         continue;
       }
       if (!fs::is_regular_file(status)) continue;
-      if (HasOtf2Anchor(it->path()) || IsTauProfileOfAnchor(entry)) continue;
+      if (HasOtf2Anchor(it->path()) || IsTauProfileOfAnchor(entry) || IsPartOfHpctoolkitDatabase(entry)) continue;
       below->push_back({entry});
     }
     if (error && error != std::errc::permission_denied)
@@ -137,16 +138,6 @@ Holds Unwrap(const std::string& path, const IngestOptions& options, std::string*
   const long long limit = InputReadLimitBytes(*format_path, 0, head, options.max_file_bytes);
   *text = Unpack(*text, path, limit);
   return Holds::kFile;
-}
-
-// FNV-1a of the file's bytes: the first part of every record's origin, so one
-// file read under two names is one measurement and two files never are.
-std::string ContentDigest(std::string_view bytes) {
-  uint64_t hash = 1469598103934665603ull;
-  for (unsigned char c : bytes) hash = (hash ^ c) * 1099511628211ull;
-  char text[24];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(hash));
-  return std::string(text) + ":" + std::to_string(bytes.size());
 }
 
 // Readings that many files share (every perflog of a campaign read through one variable) once,

@@ -125,6 +125,7 @@ const std::vector<Reader>& ReaderTable() {
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},
       {"CUBE4 profile (.cubex)", SniffCubeProfile, ReadCubeProfile},
       {"TAU profiles (the folder of profile.0.0.0)", SniffTauProfile, ReadTauProfile},
+      {"HPCToolkit database (the folder of experiment.xml)", SniffHpctoolkitExperiment, ReadHpctoolkitExperiment},
       {"IPM XML log (.ipm.xml)", SniffIpmXml, ReadIpmLog},
       // Before NPB output, which takes any .out file.
       {"IPM banner (job stdout; names its XML log)", SniffIpmBanner, ReadIpmBanner},

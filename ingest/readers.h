@@ -71,6 +71,11 @@ ReaderOutput ReadTauProfile(const ReaderInput& input);
 /// True for a TAU profile.<n>.<c>.<t> other than profile.0.0.0 with a profile.0.0.0 beside it:
 /// a file its anchor reads, not a run of its own (tau_reader.cpp).
 bool IsTauProfileOfAnchor(const std::string& path);
+bool SniffHpctoolkitExperiment(const std::string& path, std::string_view text);  // hpctoolkit_reader.cpp
+ReaderOutput ReadHpctoolkitExperiment(const ReaderInput& input);
+/// True for a metric-db file, or a file under src/, of a folder holding experiment.xml: a file of
+/// an HPCToolkit database that its experiment.xml reads or keeps, not a run of its own.
+bool IsPartOfHpctoolkitDatabase(const std::string& path);
 
 /// Every reader, in the order they are offered a file.
 const std::vector<Reader>& ReaderTable();

@@ -1,9 +1,20 @@
 #include "ingest/routine_call_sites.h"
 
+#include <algorithm>
 #include <numeric>
 #include <utility>
 
 namespace qnm {
+
+RunStats PerRankProfileRun(std::size_t procs, int threads, std::vector<std::string> sources) {
+  RunStats run;
+  run.procs = static_cast<int>(procs);
+  run.threads_per_proc = std::max(1, threads);
+  run.sources = std::move(sources);
+  run.app_time_s_per_rank.assign(procs, 0.0);
+  run.mpi_time_s_per_rank.assign(procs, 0.0);
+  return run;
+}
 
 CallSiteStats& RoutineCallSites::Of(const std::string& routine, const std::string& source_location) {
   auto [at, added] = index_.emplace(routine, run_->call_sites.size());

@@ -6,10 +6,15 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <vector>
 
 #include "record/run_stats.h"
 
 namespace qnm {
+
+/// A run of `procs` ranks of a per-rank profile read from `sources`: `threads` per process (at
+/// least 1) and zeroed per-rank application and MPI times for the reader to fill.
+RunStats PerRankProfileRun(std::size_t procs, int threads, std::vector<std::string> sources);
 
 class RoutineCallSites {
  public:

@@ -7,6 +7,7 @@
 #include "ingest/compressed_file.h"
 #include "ingest/cube_archive.h"
 #include "ingest/cube_profile.h"
+#include "ingest/hpctoolkit_database.h"
 #include "ingest/tau_profile.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -38,7 +39,8 @@ void ArchivedTraces::Add(const std::string& name, std::string bytes) {
   out.close();
   if (error || !out)
     throw InputError(archive_path_ + "/" + name, 0, "cannot unpack the trace into " + folder_->path());
-  if (EndsWith(ToLower(name), ".otf2") || relative.filename() == "profile.0.0.0")
+  if (EndsWith(ToLower(name), ".otf2") || relative.filename() == "profile.0.0.0" ||
+      relative.filename() == "experiment.xml")
     anchors_.push_back({archive_path_ + "/" + relative.string(), target.string(), std::move(bytes)});
 }
 
@@ -59,14 +61,27 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
   const auto visit_members = IsZipHead(bytes) ? VisitZipMembers : VisitTarMembers;
   // First the names (no member is kept): an OTF2 trace is read through its anchor X.otf2, and X.def and
   // the X/ folder are its own, not runs (as ingest's walk of a folder on disk has it).
-  std::vector<std::string> trace_stems;
+  // An HPCToolkit database is read through its experiment.xml; its metric-db files and src/ are its own.
+  std::vector<std::string> trace_stems, databases;
   visit_members(bytes, path, limits, [&](const std::string& name) {
     if (EndsWith(ToLower(name), ".otf2")) trace_stems.push_back(name.substr(0, name.size() - 5));
+    if (fs::path(name).filename() == "experiment.xml") databases.push_back(fs::path(name).parent_path().string());
     return false;
   }, {});
+  auto in_database = [&](const std::string& name) {
+    const fs::path member(name);
+    MetricDbName metric_db;
+    for (const std::string& folder : databases)
+      if (member.parent_path() == folder ? member.filename() == "experiment.xml" ||
+                                               ParseMetricDbName(name, &metric_db)
+                                         : StartsWith(name, (folder.empty() ? "" : folder + "/") + "src/"))
+        return true;
+    return false;
+  };
   auto of_a_trace = [&](const std::string& name) {
     int node = 0, context = 0, thread = 0;
     if (ParseTauProfileName(name, &node, &context, &thread)) return true;  // a TAU profile folder's file
+    if (in_database(name)) return true;
     for (const std::string& stem : trace_stems)
       if (name == stem + ".otf2" || name == stem + ".def" || name == stem + ".qnm-manifest" ||
           StartsWith(name, stem + "/"))

@@ -169,12 +169,7 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
   const std::size_t procs = ranks.size();
   if (procs == 0 || paths.size() != procs)
     throw InputError(paths.empty() ? std::string() : paths.front(), 0, "no TAU profile of rank 0");
-  RunStats run;
-  run.procs = static_cast<int>(procs);
-  run.threads_per_proc = std::max(1, threads);
-  run.sources = paths;
-  run.app_time_s_per_rank.assign(procs, 0.0);
-  run.mpi_time_s_per_rank.assign(procs, 0.0);
+  RunStats run = PerRankProfileRun(procs, threads, paths);
   run.p2p_calls_per_rank.assign(procs, 0.0);
   run.collective_calls_per_rank.assign(procs, 0.0);
   std::vector<double> p2p_bytes(procs, 0.0), collective_bytes(procs, 0.0);

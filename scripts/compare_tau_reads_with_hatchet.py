@@ -70,10 +70,13 @@ def close(a, b):
     return abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
 
 
-def main():
-    args = sys.argv[1:]
+def compare(argv, hatchet_reads, routine_field, site_field, noun, doc):
+    """The command line of a Hatchet peer check: QNM_PREDICT [--write FILE] DIR...; compares each
+    DIR's procs, per-rank app and MPI time and, per MPI routine, `routine_field` of Hatchet's reading
+    with the record's call sites' `site_field`."""
+    args = argv[1:]
     if len(args) < 2:
-        print(__doc__)
+        print(doc)
         return 2
     qnm, args = args[0], args[1:]
     write = None
@@ -92,12 +95,12 @@ def main():
             ours = record['per_rank'][ours_field]
             if len(ours) != len(peer[field]) or not all(close(a, b) for a, b in zip(ours, peer[field])):
                 problems.append(f'{field}: {ours} vs {peer[field]}')
-        sites = {site['mpi_function']: site['calls_per_rank'] for site in record['call_sites']}
-        for routine, calls in peer['calls_per_rank'].items():
-            if routine not in sites or not all(close(a, b) for a, b in zip(sites[routine], calls)):
-                problems.append(f"calls of {routine}: {sites.get(routine)} vs {calls}")
-        if set(sites) != set(peer['calls_per_rank']):
-            problems.append(f"routines {sorted(sites)} vs {sorted(peer['calls_per_rank'])}")
+        sites = {site['mpi_function']: site[site_field] for site in record['call_sites']}
+        for routine, values in peer[routine_field].items():
+            if routine not in sites or not all(close(a, b) for a, b in zip(sites[routine], values)):
+                problems.append(f"{site_field} of {routine}: {sites.get(routine)} vs {values}")
+        if set(sites) != set(peer[routine_field]):
+            problems.append(f"routines {sorted(sites)} vs {sorted(peer[routine_field])}")
         print(f"{folder}: {'same as Hatchet' if not problems else 'DIFFERS: ' + '; '.join(problems)}")
         failures += bool(problems)
         written[os.path.basename(os.path.normpath(folder))] = peer
@@ -105,8 +108,12 @@ def main():
         with open(write, 'w') as out:
             json.dump(written, out, indent=1, sort_keys=True)
             out.write('\n')
-    print(f"{len(args) - failures}/{len(args)} folders read as Hatchet reads them")
+    print(f"{len(args) - failures}/{len(args)} {noun} read as Hatchet reads them")
     return 1 if failures else 0
+
+
+def main():
+    return compare(sys.argv, hatchet_reads, 'calls_per_rank', 'calls_per_rank', 'folders', __doc__)
 
 
 if __name__ == '__main__':

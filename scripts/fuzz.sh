@@ -12,7 +12,7 @@
 #   targets: mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz
 #            otf2_trace_fuzz otf2_rewrite_fuzz machine_profile_fuzz
 #            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz microbench_output_fuzz
-#            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz
+#            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30
@@ -30,7 +30,7 @@ targets=("$@")
 if [ ${#targets[@]} -eq 0 ]; then
   targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz
            otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
-           microbench_output_fuzz reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz)
+           microbench_output_fuzz reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz)
 fi
 build=build-fuzz
 # Leaks inside libotf2 that no API call can free (fuzz/lsan.supp says which).
@@ -101,6 +101,11 @@ seed() {  # seed <target> -> directory of seed files
       cp tests/data/compressed/archives/trace-and-profile.zip "$dir/archive-trace-and-profile.zip"
       cp tests/data/compressed/archives/bad/encrypted.zip "$dir/archive-encrypted.zip" ;;
     ipm_log_fuzz) cp tests/data/ipm/*.ipm.xml "$dir" ;;
+    hpctoolkit_database_fuzz)  # the databases' experiment.xml (first byte 0) and the cpi metric-db files (1)
+      for f in tests/data/hpctoolkit/*/experiment.xml; do
+        { printf '\0'; cat "$f"; } > "$dir/xml-$(basename "$(dirname "$f")")"; done
+      for f in tests/data/hpctoolkit/hatchet-cpi-database/*.metric-db; do
+        { printf '\1'; cat "$f"; } > "$dir/db-$(basename "$f")"; done ;;
     tau_profile_fuzz)  # every TAU profile of the fixtures, whole or damaged
       find tests/data/tau -name 'profile.*' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \; ;;
   esac

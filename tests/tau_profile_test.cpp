@@ -11,28 +11,18 @@
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "tests/ingest_test_util.h"
 #include "ingest/tau_profile.h"
 #include "util/input_error.h"
 
+using qnm::testing::IngestErrorOf;
+using qnm::testing::IngestPath;
+
 namespace {
+
 
 const std::string kTau = std::string(QNM_TEST_DATA_DIR) + "/tau";
 
-std::vector<qnm::RunStats> Read(const std::string& path, qnm::IngestSummary* summary = nullptr,
-                                bool strict = true) {
-  qnm::IngestOptions options;
-  options.strict = strict;
-  return qnm::IngestPaths({path}, options, summary);
-}
-
-std::string ErrorOf(const std::string& path) {
-  try {
-    Read(path);
-  } catch (const qnm::InputError& error) {
-    return error.what();
-  }
-  return "";
-}
 
 const qnm::CallSiteStats* Site(const qnm::RunStats& run, const std::string& routine) {
   for (const qnm::CallSiteStats& site : run.call_sites)
@@ -47,7 +37,7 @@ TEST_CASE("Hatchet's TAU test profiles read as Hatchet reads them", "[ingest][ta
   REQUIRE(file);
   const nlohmann::json peer = nlohmann::json::parse(file)["hatchet-tau-cpi-mpi"];
   qnm::IngestSummary summary;
-  const std::vector<qnm::RunStats> runs = Read(kTau + "/hatchet-tau-cpi-mpi", &summary);
+  const std::vector<qnm::RunStats> runs = IngestPath(kTau + "/hatchet-tau-cpi-mpi", &summary);
   REQUIRE(runs.size() == 1);
   const qnm::RunStats& run = runs.front();
   CHECK(summary.files_seen == 1);  // profile.1..3.0.0 belong to profile.0.0.0, as an OTF2 trace's files
@@ -76,14 +66,14 @@ TEST_CASE("Hatchet's TAU test profiles read as Hatchet reads them", "[ingest][ta
 }
 
 TEST_CASE("TAU profile layouts: threads, several metrics, point-to-point messages", "[ingest][tau]") {
-  std::vector<qnm::RunStats> runs = Read(kTau + "/layouts/threads");
+  std::vector<qnm::RunStats> runs = IngestPath(kTau + "/layouts/threads");
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].procs == 2);
   CHECK(runs[0].threads_per_proc == 2);  // profile.<rank>.0.1 beside profile.<rank>.0.0
 
   // MULTI__TIME holds the run; another metric's folder is named as not a time.
   qnm::IngestSummary summary;
-  runs = Read(kTau + "/layouts/multi-metric", &summary, false);
+  runs = IngestPath(kTau + "/layouts/multi-metric", &summary, false);
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].procs == 4);
   REQUIRE(summary.skipped.size() == 1);
@@ -91,7 +81,7 @@ TEST_CASE("TAU profile layouts: threads, several metrics, point-to-point message
 
   // 100 sends of 4096 B per rank: calls from the MPI_Send timer, bytes from the message-size event
   // (its context-event twin "... : .TAU application => MPI_Send()" is not counted again).
-  runs = Read(kTau + "/layouts/p2p");
+  runs = IngestPath(kTau + "/layouts/p2p");
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].p2p_calls_per_rank[1] == 100);
   CHECK(runs[0].p2p_bytes_sent_per_rank[1] == 409600);
@@ -100,9 +90,9 @@ TEST_CASE("TAU profile layouts: threads, several metrics, point-to-point message
 }
 
 TEST_CASE("damaged TAU profiles: one line naming the file", "[ingest][tau][errors]") {
-  CHECK(ErrorOf(kTau + "/layouts/bad/missing-rank").find("profile.1.0.0: missing") != std::string::npos);
-  CHECK(ErrorOf(kTau + "/hatchet-tau-cpi-mpi/profile.2.0.0").find("give its folder") != std::string::npos);
-  CHECK(ErrorOf(kTau + "/layouts/bad/truncated").find("profile.0.0.0:12: the profile names 23 timers") !=
+  CHECK(IngestErrorOf(kTau + "/layouts/bad/missing-rank").find("profile.1.0.0: missing") != std::string::npos);
+  CHECK(IngestErrorOf(kTau + "/hatchet-tau-cpi-mpi/profile.2.0.0").find("give its folder") != std::string::npos);
+  CHECK(IngestErrorOf(kTau + "/layouts/bad/truncated").find("profile.0.0.0:12: the profile names 23 timers") !=
         std::string::npos);
   CHECK_THROWS_WITH(qnm::ParseTauProfile("1 templated_functions_MULTI_TIME\n# Name Calls Subrs Excl Incl\n"
                                          "\"main\" 1 0 -5 10 0 GROUP=\"TAU_DEFAULT\"\n",
@@ -123,9 +113,9 @@ TEST_CASE("a TAU profile folder inside an archive of runs reads as on disk", "[i
   const std::string archive = std::string(std::getenv("TMPDIR") ? std::getenv("TMPDIR") : "/tmp") + "/qnm-tau.tar";
   const std::string command = "tar --format=ustar -cf " + archive + " -C " + kTau + " hatchet-tau-cpi-mpi";
   REQUIRE(std::system(command.c_str()) == 0);
-  const std::vector<qnm::RunStats> archived = Read(archive);
+  const std::vector<qnm::RunStats> archived = IngestPath(archive);
   std::remove(archive.c_str());
-  const std::vector<qnm::RunStats> plain = Read(kTau + "/hatchet-tau-cpi-mpi");
+  const std::vector<qnm::RunStats> plain = IngestPath(kTau + "/hatchet-tau-cpi-mpi");
   REQUIRE(archived.size() == 1);
   CHECK(archived[0].app_time_s_per_rank == plain[0].app_time_s_per_rank);
   CHECK(archived[0].mpi_time_s_per_rank == plain[0].mpi_time_s_per_rank);

@@ -8,7 +8,7 @@ qnm-predict arguments that read it ("{case}" = the case folder, "{repo}" =
 the source tree). The same seed gives byte-identical cases on every machine.
 
 Usage: generate.py REPO CASES [--seed N] [--scale F] [--every N]
-  --scale multiplies the number of cases per category (default 1: 4,127,
+  --scale multiplies the number of cases per category (default 1: 4,207,
   of which 83 are the generated structure, scale, walk, CLI and MVA cases of
   round 4, issue 19);
   --every N writes only every N-th case of each category (the same cases as
@@ -403,7 +403,41 @@ def main():
             continue
         count += write_file_case(cases, "ipm", k, repo, base, damaged, name, ingest + ["{file}"])
     count += zip_cases(cases, repo, rng, args, ingest)
+    count += hpctoolkit_cases(cases, repo, rng, args, ingest)
     print(f"{count} cases in {cases}")
+
+
+def hpctoolkit_cases(cases, repo, rng, args, ingest):
+    """HPCToolkit databases (ingest/hpctoolkit_database.h), round 19: in a copy of one of Hatchet's
+    two databases, experiment.xml damaged as XML (half the cases) or one metric-db file's bytes
+    damaged; the other files linked. Appended last: earlier cases unchanged."""
+    databases = sorted(p for p in (repo / "tests" / "data" / "hpctoolkit").iterdir() if p.is_dir())
+    count = 0
+    for k in range(int(80 * args.scale)):
+        database = databases[zlib.crc32(f"hpctoolkit/{k}".encode()) % len(databases)]
+        files = sorted(p for p in database.iterdir() if p.is_file())
+        if k % 2:
+            base = database / "experiment.xml"
+            damage = TextDamage(rng, base.read_bytes(), "xml")
+        else:
+            dbs = [p for p in files if p.name.endswith(".metric-db")]
+            base = dbs[zlib.crc32(f"hpctoolkit-db/{k}".encode()) % len(dbs)]
+            damage = BinaryDamage(rng, base.read_bytes())
+        method = rng.choice(damage.methods())
+        damaged = method()
+        if k % args.every:
+            continue
+        run = cases / "hpctoolkit" / f"{k:04d}" / database.name
+        run.mkdir(parents=True)
+        for sibling in files:
+            if sibling != base:
+                os.symlink(sibling, run / sibling.name)
+        (run / base.name).write_bytes(damaged)
+        (run.parent / "case.json").write_text(json.dumps({
+            "category": "hpctoolkit", "damage": method.__name__, "base": str(base.relative_to(repo)),
+            "damaged": str(run / base.name), "argv": ingest + [str(run)], "output": "csv"}, indent=1))
+        count += 1
+    return count
 
 
 def zip_cases(cases, repo, rng, args, ingest):

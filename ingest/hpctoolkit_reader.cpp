@@ -1,0 +1,110 @@
+// Reader-table row for HPCToolkit databases (hpctoolkit_database.h):
+// `experiment.xml` stands for the database folder it opens; the metric-db
+// files and the `src/` copies of the sources beside it are its own (ingest's
+// walk leaves them out, as the files of an OTF2 trace).
+#include <filesystem>
+#include <map>
+
+#include "ingest/content_digest.h"
+#include "ingest/hpctoolkit_database.h"
+#include "ingest/readers.h"
+#include "ingest/text_lines.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
+
+namespace qnm {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// The thread numbers HPCToolkit gives GPU streams start here (Hatchet's reader, HPCToolkit 2021.05).
+constexpr int kFirstGpuStream = 500;
+// One metric-db file: nodes x metrics doubles (1e6 call-tree nodes x 64 metrics).
+constexpr long long kMaxMetricDbBytes = 512LL << 20;
+
+bool HasExperimentBeside(const fs::path& path) {
+  std::error_code error;
+  return fs::exists(path.parent_path() / "experiment.xml", error);
+}
+
+}  // namespace
+
+bool IsPartOfHpctoolkitDatabase(const std::string& path) {
+  const fs::path file(path);
+  MetricDbName name;
+  if (ParseMetricDbName(path, &name)) return HasExperimentBeside(file);
+  // The copies of the sources hpcprof puts into <database>/src/.
+  for (fs::path folder = file.parent_path(); !folder.empty() && folder.has_filename(); folder = folder.parent_path())
+    if (folder.filename() == "src") return HasExperimentBeside(folder);
+  return false;
+}
+
+bool SniffHpctoolkitExperiment(const std::string&, std::string_view text) {
+  return LooksLikeHpctoolkitExperiment(text);
+}
+
+ReaderOutput ReadHpctoolkitExperiment(const ReaderInput& input) {
+  const HpctoolkitExperiment experiment = ParseHpctoolkitExperiment(input.text, input.path);
+  const fs::path folder = fs::path(input.path).parent_path();
+  std::map<int, std::pair<std::string, std::string>> rank_files;  // rank -> (thread-0 file, host id)
+  std::vector<std::string> other_threads;  // their values are not read; their headers and sizes are checked
+  int threads = 1;
+  bool gpu_streams = false;
+  std::error_code error;
+  for (fs::directory_iterator it(folder.empty() ? "." : folder, error), end; !error && it != end; it.increment(error)) {
+    MetricDbName name;
+    if (!ParseMetricDbName(it->path().string(), &name)) continue;
+    if (name.thread >= kFirstGpuStream) {
+      gpu_streams = true;
+      continue;
+    }
+    if (name.thread == 0) {
+      if (rank_files.count(name.rank))
+        throw InputError(it->path().string(), 0, "a second metric-db of rank " + std::to_string(name.rank) +
+                                                     ", thread 0 (two runs in one database?)");
+      rank_files[name.rank] = {it->path().string(), name.host_id};
+    } else {
+      other_threads.push_back(it->path().string());
+    }
+    if (name.rank == 0) threads = std::max(threads, name.thread + 1);
+  }
+  if (error) throw InputError(folder.string(), 0, "cannot list the metric-db files (" + error.message() + ")");
+  if (rank_files.empty())
+    throw InputError(input.path, 0, "no *.metric-db beside it (an experiment.xml database is read; not the newer "
+                                    "meta.db/profile.db format)");
+  const int procs = rank_files.rbegin()->first + 1;
+  if (static_cast<int>(rank_files.size()) != procs)
+    for (int r = 0; r < procs; ++r)
+      if (!rank_files.count(r))
+        throw InputError(folder.string(), 0, "no metric-db of rank " + std::to_string(r) + ", thread 0: the database "
+                                             "holds ranks up to " + std::to_string(procs - 1));
+  for (const std::string& file : other_threads) {
+    std::error_code size_error;
+    const auto size = fs::file_size(file, size_error);
+    if (size_error) throw InputError(file, 0, "cannot read (" + size_error.message() + ")");
+    CheckMetricDbHeader(ReadFileHead(file, 32), static_cast<std::size_t>(size), file, experiment);
+  }
+  std::vector<HpctoolkitRankTimes> ranks;
+  std::vector<std::string> paths, hosts;
+  std::string digests;  // the measurement is in the metric-db files: two runs may share an experiment.xml
+  for (const auto& [rank, file] : rank_files) {
+    const std::string bytes = ReadFile(file.first, kMaxMetricDbBytes);
+    ranks.push_back(ReadMetricDb(bytes, file.first, experiment));
+    digests += ContentDigest(bytes);
+    paths.push_back(file.first);
+    hosts.push_back(file.second);
+  }
+  RunStats run = HpctoolkitToRunStats(experiment, ranks, paths, threads, hosts);
+  run.sources.insert(run.sources.begin(), input.path);
+  run.origin = "metric-db " + ContentDigest(digests);
+  if (run.app.empty()) {  // no program in the header: the database folder's name
+    run.app = folder.filename().string();
+    run.derivations["app"] = "HPCToolkit: the database's folder name";
+  }
+  ReaderOutput output = OneRunOutput(std::move(run), input.name);
+  if (gpu_streams) output.notes.push_back(input.path + ": GPU streams' metric-db files (thread >= 500) left out");
+  return output;
+}
+
+}  // namespace qnm
