@@ -20,9 +20,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const bool compressed = !qnm::CompressionOf(bytes).empty();
   const std::string name = qnm::IsZipHead(bytes) ? "fuzz.zip" : "fuzz.tar";
   if (qnm::IsArchiveOfRuns(name, compressed ? std::string_view(head) : bytes.substr(0, 512))) {
-    std::vector<std::string> notes;
     try {
-      qnm::ForEachArchivedFile(bytes, name, 1 << 20, &notes, [](qnm::ArchivedFile member) {
+      qnm::ForEachArchivedFile(bytes, name, 1 << 20, [](qnm::ArchivedFile member) {
         if (member.bytes.size() > (1 << 20)) __builtin_trap();
       }, nullptr);  // no trace unpacked to disk: members only
     } catch (const qnm::InputError&) {

@@ -39,8 +39,7 @@ TraceInput::TraceInput(const std::string& path) : read_path_(path), shown_path_(
                                   " limit for an archive (unpack it and name the trace's folder)");
   const std::string bytes = ReadFile(path, kMaxArchiveBytes);
   traces_ = std::make_unique<ArchivedTraces>(path);
-  std::vector<std::string> notes;
-  ForEachArchivedFile(bytes, path, kMaxArchiveBytes, &notes, [](ArchivedFile) {}, traces_.get());
+  ForEachArchivedFile(bytes, path, kMaxArchiveBytes, [](ArchivedFile) {}, traces_.get());
   std::vector<const ArchivedTraces::Anchor*> otf2;
   for (const ArchivedTraces::Anchor& anchor : traces_->Anchors())
     if (EndsWith(ToLower(anchor.disk_path), ".otf2")) otf2.push_back(&anchor);

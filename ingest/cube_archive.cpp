@@ -16,11 +16,16 @@ constexpr std::size_t kTarBlock = 512;
 
 struct Budget {
   std::size_t max_member, left;
+  std::size_t* shared = nullptr;  // ArchiveLimits::shared_left
   void Take(std::size_t bytes, const std::string& path, const std::string& name) {
     if (bytes > max_member || bytes > left)
       throw InputError(path, 0, "archive member '" + name + "' unpacks to more than the archive can hold (" +
                                     std::to_string(bytes) + " bytes)");
+    if (shared && bytes > *shared)
+      throw InputError(path, 0, "archive member '" + name + "' unpacks to more than the outermost archive can hold (" +
+                                    std::to_string(bytes) + " bytes)");
     left -= bytes;
+    if (shared) *shared -= bytes;
   }
 };
 
@@ -151,7 +156,8 @@ void VisitOpenArchive(archive* reader, std::string_view bytes, const std::string
 
 Budget BudgetOf(const ArchiveLimits& limits, std::size_t archive_bytes) {
   return {limits.max_member_bytes,
-          static_cast<std::size_t>(limits.max_expansion * static_cast<double>(archive_bytes)) + (1u << 20)};
+          static_cast<std::size_t>(limits.max_expansion * static_cast<double>(archive_bytes)) + (1u << 20),
+          limits.shared_left};
 }
 
 }  // namespace

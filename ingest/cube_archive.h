@@ -14,6 +14,9 @@ namespace qnm {
 struct ArchiveLimits {
   std::size_t max_member_bytes = std::size_t{1} << 32;  // one member, unpacked
   double max_expansion = 64;  // unpacked total <= max_expansion * archive size + 1 MiB
+  // Unpacked bytes left for an outermost archive of runs and the archives inside it, taken from
+  // as members unpack (an archive inside an archive: run_archive.h); none when null.
+  std::size_t* shared_left = nullptr;
 };
 
 /// The regular-file members of the tar archive `bytes` for which `wanted`

@@ -356,26 +356,31 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       skip(anchor.archive_path, InputError(anchor.archive_path, 0, traces.InArchive(error.what())));
     }
   };
-  // One file's bytes (a file on disk, or a member of an archive of runs) to its records.
-  std::function<void(const std::string&, std::string, bool)> read_bytes = [&](const std::string& path,
-                                                                              std::string text, bool in_archive) {
+  // One file's bytes (a file on disk, or a member of an archive of runs) to its records. `depth`: 0 on
+  // disk, 1 in an archive, 2 in an archive inside it (read too: a campaign tarred run by run); `shared`:
+  // the outermost archive's unpacked-bytes budget, which the archives inside it take from.
+  std::function<void(const std::string&, std::string, int, std::size_t*)> read_bytes =
+      [&](const std::string& path, std::string text, int depth, std::size_t* shared) {
     try {
-      if (in_archive)  // a file on disk met its limit as it was read (ReadBounded)
+      if (depth > 0)  // a file on disk met its limit as it was read (ReadBounded)
         (void)InputReadLimitBytes(path, static_cast<long long>(text.size()), text, options.max_file_bytes);
       std::string format_path;
       if (Unwrap(path, options, &text, &format_path) == Holds::kArchiveOfRuns) {
-        if (in_archive) throw InputError(path, 0, "an archive inside an archive, not opened (unpack the outer one)");
+        if (depth >= 2)
+          throw InputError(path, 0, "an archive inside an archive inside an archive, not opened (unpack the outer ones)");
+        std::size_t outermost = static_cast<std::size_t>(64.0 * static_cast<double>(text.size())) + (1u << 20);
+        if (depth == 0) shared = &outermost;
         const long long member_limit = options.max_file_bytes > 0 ? options.max_file_bytes : 512LL << 20;
         ArchivedTraces traces(path);
-        ForEachArchivedFile(text, path, member_limit, &reader_notes, [&](ArchivedFile member) {
+        ForEachArchivedFile(text, path, member_limit, [&](ArchivedFile member) {
           ++sum.files_seen;
           if (IsRunInfoFileName(member.path)) {  // read beside its run, as on disk
             ++sum.files_beside_runs;
             archived_info[member.path] = std::move(member.bytes);
             return;
           }
-          read_bytes(member.path, std::move(member.bytes), true);
-        }, &traces);
+          read_bytes(member.path, std::move(member.bytes), depth + 1, shared);
+        }, &traces, shared);
         for (const ArchivedTraces::Anchor& anchor : traces.Anchors()) read_trace(anchor, traces);
         return;
       }
@@ -412,7 +417,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       continue;
     }
     sum.bytes_read += static_cast<double>(text.size());
-    read_bytes(found[f].path, std::move(text), false);
+    read_bytes(found[f].path, std::move(text), 0, nullptr);
   }
   if (options.progress) std::fprintf(stderr, "\n");
   std::size_t records = 0;

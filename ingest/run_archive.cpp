@@ -54,10 +54,11 @@ std::string ArchivedTraces::InArchive(const std::string& text) const {
 }
 
 void ForEachArchivedFile(std::string_view bytes, const std::string& path, long long max_member_bytes,
-                         std::vector<std::string>* notes, const std::function<void(ArchivedFile)>& visit,
-                         ArchivedTraces* traces) {
+                         const std::function<void(ArchivedFile)>& visit,
+                         ArchivedTraces* traces, std::size_t* shared_left) {
   ArchiveLimits limits;
   limits.max_member_bytes = static_cast<std::size_t>(max_member_bytes);
+  limits.shared_left = shared_left;
   const auto visit_members = IsZipHead(bytes) ? VisitZipMembers : VisitTarMembers;
   // First the names (no member is kept): an OTF2 trace is read through its anchor X.otf2, and X.def and
   // the X/ folder are its own, not runs (as ingest's walk of a folder on disk has it).
@@ -97,14 +98,7 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
       if (traces) traces->Add(std::string(inner), std::move(contents));
       return;
     }
-    ArchivedFile file{path + "/" + std::string(inner), std::move(contents)};
-    const std::string head =
-        CompressionOf(file.bytes).empty() ? file.bytes.substr(0, 512) : UnpackedHead(file.bytes, 512);
-    if (IsArchiveOfRuns(file.path, head)) {
-      notes->push_back(file.path + ": an archive inside an archive, not opened (unpack the outer one)");
-      return;
-    }
-    visit(std::move(file));
+    visit(ArchivedFile{path + "/" + std::string(inner), std::move(contents)});
   });
 }
 

@@ -1,11 +1,13 @@
 #pragma once
 // A tar archive of runs (`tar czf campaign.tar.gz campaign/`), or a zip named
-// .zip (`zip -r campaign.zip campaign/`): ingest reads it as the folder it packs. Each regular member is a file named
-// "<archive path>/<member path>" (runs/campaign.tar.gz/campaign/run1/x.mpiP),
-// read by the same readers as a file on disk, so its folder names, its NPB
-// stdout and mpiP report pairing and the info file beside it count as they
-// would unpacked; an OTF2 trace or a TAU profile folder inside is unpacked to
-// a private temporary folder for its reader. A CUBE4 profile is also a tar
+// .zip (`zip -r campaign.zip campaign/`): ingest reads it as the folder it
+// packs. Each regular member is a file named "<archive path>/<member path>"
+// (runs/campaign.tar.gz/campaign/run1/x.mpiP), read by the same readers as a
+// file on disk, so its folder names, its NPB stdout and mpiP report pairing
+// and the info file beside it count as they would unpacked; an OTF2 trace, a
+// TAU profile folder or an HPCToolkit database inside is unpacked to a private
+// temporary folder for its reader. An archive inside it is read the same way
+// (ingest: one level deep, within the outermost archive's budget). A CUBE4 profile is also a tar
 // archive; it stays the CUBE reader's (its first member is anchor.xml, a .index or .data member,
 // or the file is named .cubex).
 #include <functional>
@@ -18,7 +20,7 @@
 
 namespace qnm {
 
-/// The OTF2 traces and TAU profile folders inside an archive of runs, unpacked
+/// The OTF2 traces, TAU profile folders and HPCToolkit databases inside an archive of runs, unpacked
 /// member by member into a private temporary folder (their readers read a
 /// run's several files from disk) that is removed with this object.
 class ArchivedTraces {
@@ -57,15 +59,16 @@ struct ArchivedFile {
 bool IsArchiveOfRuns(const std::string& path, std::string_view head);
 
 /// Calls `visit` with each regular-file member of the tar archive `bytes`
-/// (plain or compressed) or zip archive, in archive order, without its leading "./"; one
-/// member is held at a time. The files of an OTF2 trace (X.otf2, X.def, X/)
-/// and TAU profiles (profile.<n>.<c>.<t>) go to `traces` (left out when it
-/// is null), and an archive of runs inside the archive is named in `notes`
-/// and not opened. Throws InputError naming `path` for a damaged
-/// archive, a member larger than `max_member_bytes`, or more unpacked bytes
-/// than 64 times the archive's (members visited before stay visited).
+/// (plain or compressed) or zip archive, in archive order, without its leading
+/// "./"; one member is held at a time. The files of an OTF2 trace (X.otf2,
+/// X.def, X/), TAU profiles (profile.<n>.<c>.<t>) and HPCToolkit databases go
+/// to `traces` (left out when it is null); an archive inside the archive is
+/// visited as a file. Throws InputError naming `path` for a damaged archive, a
+/// member larger than `max_member_bytes`, more unpacked bytes than 64 times
+/// the archive's, or more than `shared_left` (the outermost archive's budget,
+/// taken from; none when null); members visited before stay visited.
 void ForEachArchivedFile(std::string_view bytes, const std::string& path, long long max_member_bytes,
-                         std::vector<std::string>* notes, const std::function<void(ArchivedFile)>& visit,
-                         ArchivedTraces* traces);
+                         const std::function<void(ArchivedFile)>& visit,
+                         ArchivedTraces* traces, std::size_t* shared_left = nullptr);
 
 }  // namespace qnm

@@ -89,9 +89,14 @@ TEST_CASE("an archive's members may be compressed themselves", "[ingest][archive
 TEST_CASE("an archive holding a CUBE4 profile, a trace and an archive", "[ingest][archive]") {
   qnm::IngestSummary summary;
   const std::vector<qnm::RunStats> runs = Read({kArchives + "/mixed.tar"}, &summary, false);
-  REQUIRE(runs.size() == 2);
-  const qnm::RunStats& profile = runs[0].app == "kripke" ? runs[0] : runs[1];
-  const qnm::RunStats& trace = runs[0].app == "kripke" ? runs[1] : runs[0];
+  REQUIRE(runs.size() == 12);  // the profile, the trace and the 10 runs of the campaign.tar.gz inside
+  std::vector<qnm::RunStats> profiles, traces, campaign;
+  for (const qnm::RunStats& run : runs)
+    (run.app == "kripke" ? profiles : run.app == "bt-mz" ? campaign : traces).push_back(run);
+  REQUIRE(profiles.size() == 1);
+  REQUIRE(traces.size() == 1);
+  const qnm::RunStats& profile = profiles.front();
+  const qnm::RunStats& trace = traces.front();
   // The profile is read, with its identity from its folder name inside the archive.
   CHECK(profile.app == "kripke");
   CHECK(profile.procs == 8);
@@ -107,11 +112,35 @@ TEST_CASE("an archive holding a CUBE4 profile, a trace and an archive", "[ingest
     CHECK(!Contains(file.path, ".evt"));
     CHECK(!Contains(file.path, ".def"));
   }
-  // The archive inside the archive is named, not opened.
-  bool nested_named = false;
-  for (const std::string& note : summary.notes)
-    nested_named = nested_named || Contains(note, "mixed.tar/campaign.tar.gz: an archive inside an archive");
-  CHECK(nested_named);
+  // The archive inside the archive is read as its folder: pairing and info files as on disk.
+  CHECK(ByLayout(campaign) == ByLayout(Read({kData + "/layouts/per-run"}, nullptr)));
+  for (const qnm::RunStats& run : campaign) CHECK(Contains(run.sources.front(), "mixed.tar/campaign.tar.gz/per-run/"));
+  CHECK(summary.files_beside_used == 10);
+}
+
+TEST_CASE("archives inside archives: two levels read, a third refused, one budget for all", "[ingest][archive]") {
+  const std::string dir = TempPath("qnm-nested-archives");
+  const std::string setup =
+      "rm -rf " + dir + " && mkdir -p " + dir + "/bombs && cd " + dir +
+      " && tar -cf level2.tar -C " + kArchives + " campaign.tar.gz && tar -cf level3.tar level2.tar"
+      // 40 archives of 1 KB, each holding 1,000,000 zero bytes (within its own 64x + 1 MiB), in one
+      // outer tar.gz of a few KB: together 40 MB, far beyond the outermost archive's budget.
+      " && head -c 1000000 /dev/zero > x.mpiP && tar -czf inner.tar.gz x.mpiP"
+      " && for k in $(seq 1 40); do cp inner.tar.gz bombs/inner$k.tar.gz; done && tar -czf bombs.tar.gz bombs";
+  REQUIRE(std::system(setup.c_str()) == 0);
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> two = Read({dir + "/level2.tar"}, &summary);
+  CHECK(two.size() == 10);
+  CHECK(Contains(ErrorOf(dir + "/level3.tar"), "level3.tar/level2.tar/campaign.tar.gz: an archive inside an archive "
+                                               "inside an archive, not opened"));
+  qnm::IngestSummary bombs;
+  Read({dir + "/bombs.tar.gz"}, &bombs, false);
+  std::system(("rm -rf " + dir).c_str());
+  int over_budget = 0;  // each inner archive after the first: one line naming it
+  for (const qnm::SkippedFile& file : bombs.skipped)
+    over_budget += Contains(file.reason, "unpacks to more than the outermost archive can hold") &&
+                   Contains(file.path, "bombs.tar.gz/bombs/inner");
+  CHECK(over_budget == 39);
 }
 
 TEST_CASE("a trace inside an archive: errors name the member, the unpacked copy is gone", "[ingest][archive]") {
