@@ -264,7 +264,10 @@ RunStats HpctoolkitToRunStats(const HpctoolkitExperiment& experiment, const std:
     }
   }
   sites.SumTotals();
-  for (CallSiteStats& site : run.call_sites) site.total_calls = kUnknown;  // sampling counts no calls
+  for (CallSiteStats& site : run.call_sites) {  // sampling counts no calls: unknown, not 0
+    site.calls_per_rank.clear();
+    site.total_calls = kUnknown;
+  }
   const std::string metric = "HPCToolkit " + experiment.time_metric + " of thread 0";
   run.derivations["procs"] = "HPCToolkit: one thread-0 metric-db per MPI rank";
   run.derivations["app_time_s_per_rank"] = metric + ", summed over the tree's top-level nodes";

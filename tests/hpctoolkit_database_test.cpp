@@ -77,6 +77,7 @@ TEST_CASE("Hatchet's HPCToolkit databases read as Hatchet reads them", "[ingest]
       REQUIRE(expected.at("time_s_per_routine").contains(site.mpi_function));
       CHECK(AllClose(site.time_s_per_rank, expected.at("time_s_per_routine").at(site.mpi_function)));
       CHECK(std::isnan(site.total_calls));  // sampled: no calls
+      CHECK(site.calls_per_rank.empty());
       ++matched;
     }
     CHECK(matched == expected.at("time_s_per_routine").size());
