@@ -103,8 +103,9 @@ namespace {
 
 enum class Container { kTar, kZip };
 
-// The members of an archive libarchive has opened; `checksum_fallback` walks the ustar headers
-// again when libarchive refuses a tar header for its checksum (tar only), from member `visited`.
+// The members of an archive libarchive has opened, each taken from `budget` as it unpacks. When
+// libarchive refuses a tar header for its checksum, the ustar headers are walked again
+// (VisitUstarIgnoringChecksums), from the member after the ones already visited.
 void VisitOpenArchive(archive* reader, std::string_view bytes, const std::string& path, Container container,
                       Budget budget, const std::function<bool(const std::string&)>& wanted,
                       const TarMemberVisitor& visit) {

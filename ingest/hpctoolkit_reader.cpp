@@ -34,9 +34,16 @@ bool IsPartOfHpctoolkitDatabase(const std::string& path) {
   const fs::path file(path);
   MetricDbName name;
   if (ParseMetricDbName(path, &name)) return HasExperimentBeside(file);
-  // The copies of the sources hpcprof puts into <database>/src/.
+  // The copies of the sources hpcprof puts into <database>/src/ (beside an experiment.xml that is
+  // HPCToolkit's: a project's own src/ beside another experiment.xml is walked).
   for (fs::path folder = file.parent_path(); !folder.empty() && folder.has_filename(); folder = folder.parent_path())
-    if (folder.filename() == "src") return HasExperimentBeside(folder);
+    if (folder.filename() == "src" && HasExperimentBeside(folder)) {
+      try {
+        return LooksLikeHpctoolkitExperiment(ReadFileHead((folder.parent_path() / "experiment.xml").string(), 4096));
+      } catch (const std::exception&) {
+        return false;  // an unreadable experiment.xml: the walk offers the file, and its reader says why
+      }
+    }
   return false;
 }
 
