@@ -141,7 +141,7 @@ HpctoolkitExperiment ParseHpctoolkitExperiment(std::string_view text, const std:
   // Depth first without recursion (a hostile tree may be deep): each node with whether an MPI
   // frame is above it.
   std::vector<std::pair<pugi::xml_node, bool>> stack;
-  std::set<int> ids;
+  std::vector<int> ids;  // checked for repeats once the tree is walked
   for (const pugi::xml_node& child : data.children()) {
     if (child.type() != pugi::node_element || std::strcmp(child.name(), "M") == 0) continue;
     stack.emplace_back(child, false);
@@ -155,7 +155,7 @@ HpctoolkitExperiment ParseHpctoolkitExperiment(std::string_view text, const std:
     if (tag != "PF" && tag != "Pr" && tag != "C" && tag != "L" && tag != "S")
       xml.Fail(node, "<" + std::string(tag) + "> in the calling context tree (PF, Pr, C, L, S and M expected)");
     const int id = static_cast<int>(xml.Integer(node, "i", 1, kMaxNodeId));
-    if (!ids.insert(id).second) xml.Fail(node, "node id " + std::to_string(id) + " twice in the tree");
+    ids.push_back(id);
     experiment.max_node_id = std::max(experiment.max_node_id, id);
     bool mpi = under_mpi;
     if (!under_mpi && (tag == "PF" || tag == "Pr")) {
@@ -164,13 +164,16 @@ HpctoolkitExperiment ParseHpctoolkitExperiment(std::string_view text, const std:
         xml.Fail(node, std::string("procedure n=\"") + node.attribute("n").value() + "\" not in <ProcedureTable>");
       const std::string routine = MpiRoutineOf(procedure->second);
       if (!routine.empty()) {
-        experiment.mpi_frames.push_back({id, routine, LineAt(text, node.offset_debug())});
+        experiment.mpi_frames.push_back({id, routine});
         mpi = true;
       }
     }
     for (const pugi::xml_node& child : node.children())
       if (child.type() == pugi::node_element && std::strcmp(child.name(), "M") != 0) stack.emplace_back(child, mpi);
   }
+  std::sort(ids.begin(), ids.end());
+  if (const auto twice = std::adjacent_find(ids.begin(), ids.end()); twice != ids.end())
+    throw InputError(path, 0, "node id " + std::to_string(*twice) + " twice in the calling context tree");
   return experiment;
 }
 

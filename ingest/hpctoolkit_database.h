@@ -34,7 +34,6 @@ struct HpctoolkitExperiment {
   struct MpiFrame {
     int node = 0;
     std::string routine;  // without "MPI_"/"PMPI_", e.g. "Allgather"
-    int line = 0;         // of its element in experiment.xml
   };
   std::vector<MpiFrame> mpi_frames;  // MPI procedure frames with no MPI frame above them
 };

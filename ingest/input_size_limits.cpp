@@ -16,6 +16,9 @@ namespace {
 // times their size in records, so their limit is lower.
 long long LimitOf(const char* reader_name) {
   if (std::strncmp(reader_name, "CUBE4", 5) == 0) return 512LL << 20;
+  // A large code's calling context tree: hundreds of thousands of nodes (the metric-db files are
+  // read by the reader under their own limit).
+  if (std::strncmp(reader_name, "HPCToolkit", 10) == 0) return 256LL << 20;
   return 64LL << 20;
 }
 
