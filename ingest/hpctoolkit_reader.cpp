@@ -86,7 +86,9 @@ ReaderOutput ReadHpctoolkitExperiment(const ReaderInput& input) {
       if (!rank_files.count(r))
         throw InputError(folder.string(), 0, "no metric-db of rank " + std::to_string(r) + ", thread 0: the database "
                                              "holds ranks up to " + std::to_string(procs - 1));
+  double bytes_beside = 0;
   for (const std::string& file : other_threads) {
+    bytes_beside += 32;
     std::error_code size_error;
     const auto size = fs::file_size(file, size_error);
     if (size_error) throw InputError(file, 0, "cannot read (" + size_error.message() + ")");
@@ -99,6 +101,7 @@ ReaderOutput ReadHpctoolkitExperiment(const ReaderInput& input) {
     const std::string bytes = ReadFile(file.first, kMaxMetricDbBytes);
     ranks.push_back(ReadMetricDb(bytes, file.first, experiment));
     digests += ContentDigest(bytes);
+    bytes_beside += static_cast<double>(bytes.size());
     paths.push_back(file.first);
     hosts.push_back(file.second);
   }
@@ -110,6 +113,7 @@ ReaderOutput ReadHpctoolkitExperiment(const ReaderInput& input) {
     run.derivations["app"] = "HPCToolkit: the database's folder name";
   }
   ReaderOutput output = OneRunOutput(std::move(run), input.name);
+  output.bytes_beside = bytes_beside;
   if (gpu_streams) output.notes.push_back(input.path + ": GPU streams' metric-db files (thread >= 500) left out");
   return output;
 }

@@ -170,6 +170,7 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
     file.name = std::move(input.name);
     file.runs = std::move(output.runs);
     file.mpip_report = std::move(output.mpip_report);
+    file.bytes_beside = output.bytes_beside;
     const std::string digest = ContentDigest(text);
     for (std::size_t r = 0; r < file.runs.size(); ++r)
       if (!StartsWith(file.runs[r].origin, kMeasurementOrigin))  // an identity of its own: no file in it
@@ -386,6 +387,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       }
       TableRowFilter table_filter{options.series_filter, 0};
       files.push_back(ReadOne(path, format_path, text, options, &reader_notes, &readings, &table_filter));
+      if (depth == 0) sum.bytes_read += files.back().bytes_beside;  // in an archive: its bytes count
       sum_dropped += table_filter.dropped;
       if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
       ++sum.files_read;

@@ -46,6 +46,8 @@ struct IngestSummary {
   std::vector<std::string> readings;
   std::vector<std::string> warnings;  // repetitions that spread more than their series' noise (repetition_spread.h)
   std::vector<SkippedFile> skipped;
+  // Bytes of the files read, and of the other files their readers opened (a trace's events,
+  // HPCToolkit's metric-db files); an archive counts as its own bytes.
   double bytes_read = 0;
   double elapsed_s = 0;
   /// One closing paragraph: files read, paired and skipped, and why.

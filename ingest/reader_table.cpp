@@ -1,6 +1,7 @@
 // The reader table (readers.h): one row per input format, in the order a file
 // is offered to them. A new format is one file with its sniff/read pair plus
 // one row in ReaderTable() below.
+#include <filesystem>
 #include <utility>
 
 #include "ingest/ipm_log.h"
@@ -71,7 +72,19 @@ ReaderOutput ReadIpmBanner(const ReaderInput& input) {
 bool SniffOtf2(const std::string& path, std::string_view) { return HasExtension(path, ".otf2"); }
 
 ReaderOutput ReadOtf2(const ReaderInput& input) {
-  return OneRunOutput(trace::ReadTraceRunStats(input.path), input.name);
+  ReaderOutput output = OneRunOutput(trace::ReadTraceRunStats(input.path), input.name);
+  // The definitions X.def and the event files under X/ that OTF2 read beside the anchor X.otf2.
+  const std::filesystem::path anchor(input.path);
+  const std::filesystem::path stem = anchor.parent_path() / anchor.stem();
+  std::error_code error;
+  const auto definitions = std::filesystem::file_size(stem.string() + ".def", error);
+  if (!error) output.bytes_beside += static_cast<double>(definitions);
+  for (std::filesystem::recursive_directory_iterator it(stem, error), end; !error && it != end; it.increment(error))
+    if (std::error_code size_error; it->is_regular_file(size_error)) {
+      const auto size = it->file_size(size_error);
+      if (!size_error) output.bytes_beside += static_cast<double>(size);
+    }
+  return output;
 }
 
 bool SniffCsvTable(const std::string& path, std::string_view) {

@@ -41,6 +41,8 @@ struct ReaderOutput {
   std::vector<std::string> notes;         // one line each, shown in ingest's summary (ignored columns)
   std::vector<std::string> readings;      // how the file was read (a table's other column names): ingest's
                                           // summary and the first line of predict, validate, plot, report
+  double bytes_beside = 0;  // bytes of the other files the reader opened itself (a trace's definitions and
+                            // events, TAU's other ranks, HPCToolkit's metric-db files): ingest's "MB read"
 };
 
 struct Reader {

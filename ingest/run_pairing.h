@@ -23,6 +23,7 @@ struct IngestedFile {
   FileNameInfo name;
   std::vector<RunStats> runs;
   std::string mpip_report;  // NPB: report named in the stdout, or empty
+  double bytes_beside = 0;  // ReaderOutput::bytes_beside
 };
 
 struct PairingResult {

@@ -56,8 +56,10 @@ ReaderOutput ReadTauProfile(const ReaderInput& input) {
                          "missing: the folder holds TAU profiles of ranks 0.." + std::to_string(procs - 1));
   std::vector<TauProfile> ranks;
   std::vector<std::string> paths;
+  double bytes_beside = 0;
   for (const auto& [rank, file] : rank_files) {
     const std::string text = rank == 0 ? std::string(input.text) : ReadFile(file, 64LL << 20);  // a text format's limit
+    if (rank != 0) bytes_beside += static_cast<double>(text.size());
     ranks.push_back(ParseTauProfile(text, rank == 0 ? input.path : file));
     paths.push_back(rank == 0 ? input.path : file);
   }
@@ -68,6 +70,7 @@ ReaderOutput ReadTauProfile(const ReaderInput& input) {
     run.derivations["app"] = "TAU: the profiles' folder name";
   }
   ReaderOutput output = OneRunOutput(std::move(run), input.name);
+  output.bytes_beside = bytes_beside;
   if (other_contexts) output.notes.push_back(input.path + ": TAU profiles of contexts other than 0 left out");
   return output;
 }

@@ -94,6 +94,16 @@ TEST_CASE("an HPCToolkit database folder is one run; its metric-db and src files
   qnm::IngestSummary summary;
   const std::vector<qnm::RunStats> runs = IngestPath(kHpctoolkit, &summary, false);
   CHECK(runs.size() == 2);
+  // "MB read" counts the metric-db files the reader opened: at least every thread-0 file and experiment.xml.
+  double opened = 0;
+  for (const std::string database : {"hatchet-cpi-database", "hatchet-allgather-database"})
+    for (const auto& entry : fs::directory_iterator(kHpctoolkit + "/" + database)) {
+      qnm::MetricDbName name;
+      if (entry.path().filename() == "experiment.xml" ||
+          (qnm::ParseMetricDbName(entry.path().string(), &name) && name.thread == 0))
+        opened += static_cast<double>(entry.file_size());
+    }
+  CHECK(summary.bytes_read >= opened);
   for (const qnm::SkippedFile& skipped : summary.skipped) {
     INFO(skipped.path);
     CHECK(skipped.path.find(".metric-db") == std::string::npos);
