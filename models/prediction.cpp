@@ -615,9 +615,23 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
     m.training = m.Measured();
     m.unprofiled.clear();
   }
+  // One note per flag: a flag every run of a sampled profile carries ("no message counts") is one line.
+  std::vector<std::pair<std::string, std::vector<const RunDecomposition*>>> flagged;
   for (const RunDecomposition& d : m.decompositions)
-    for (const std::string& flag : d.flags)
-      m.summary.notes.push_back("P=" + std::to_string(d.procs) + " " + d.label + ": " + flag);
+    for (const std::string& flag : d.flags) {
+      auto same = std::find_if(flagged.begin(), flagged.end(), [&](const auto& f) { return f.first == flag; });
+      if (same == flagged.end()) same = flagged.insert(flagged.end(), {flag, {}});
+      same->second.push_back(&d);
+    }
+  for (const auto& [flag, runs] : flagged) {
+    if (runs.size() == 1) {
+      m.summary.notes.push_back("P=" + std::to_string(runs[0]->procs) + " " + runs[0]->label + ": " + flag);
+      continue;
+    }
+    std::vector<int> procs;
+    for (const RunDecomposition* d : runs) procs.push_back(d->procs);
+    m.summary.notes.push_back(ProcsList(procs) + ": " + flag);
+  }
   if (m.training.empty()) {
     *error = series.name + ": no usable measured time at the training process counts";
     return false;
