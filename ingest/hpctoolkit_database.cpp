@@ -14,6 +14,7 @@
 #include "ingest/routine_call_sites.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
+#include "util/plausible_range.h"
 #include "util/text_format.h"
 
 namespace qnm {
@@ -258,6 +259,8 @@ RunStats HpctoolkitToRunStats(const HpctoolkitExperiment& experiment, const std:
   RoutineCallSites sites(&run, procs, false);
   for (std::size_t r = 0; r < procs; ++r) {
     if (!(ranks[r].app_s > 0)) throw InputError(paths[r], 0, "a rank without samples (no time in its tree)");
+    // Checked here, naming the rank's own file (the record's check names experiment.xml).
+    RequirePlausible(ranks[r].app_s, kPartTimeS, "application time", paths[r], 0);
     run.app_time_s_per_rank[r] = ranks[r].app_s;
     run.mpi_time_s_per_rank[r] = ranks[r].mpi_s;
     for (std::size_t f = 0; f < experiment.mpi_frames.size(); ++f) {

@@ -10,6 +10,7 @@
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
+#include "util/plausible_range.h"
 #include "util/text_format.h"
 
 namespace qnm {
@@ -182,6 +183,7 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
       throw InputError(paths[r], 1, "a TAU profile of metric " + profile.metric +
                                         ", not TIME: read the run from its MULTI__TIME folder");
     double top = 0;  // the top-level timer (".TAU application", or main): the largest inclusive time
+    const double calls_before = mpi_calls;
     for (const TauTimer& timer : profile.timers) {
       if (timer.IsCallPath()) continue;
       top = std::max(top, timer.inclusive);
@@ -210,6 +212,12 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
         message_sizes = true;
       }
     }
+    // Each rank's values checked here, naming its own file (the record's check names the run's first).
+    RequirePlausible(run.app_time_s_per_rank[r], kPartTimeS, "application time (top-level timer)", paths[r], 0);
+    RequirePlausible(run.mpi_time_s_per_rank[r], kPartTimeS, "MPI time", paths[r], 0);
+    RequirePlausible(mpi_calls - calls_before, kCount, "MPI calls", paths[r], 0);
+    RequirePlausible(p2p_bytes[r], kCount, "point-to-point bytes", paths[r], 0);
+    RequirePlausible(collective_bytes[r], kCount, "collective bytes", paths[r], 0);
   }
   sites.SumTotals();
   if (message_sizes) {
