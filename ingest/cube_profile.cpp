@@ -18,6 +18,7 @@
 #include "ingest/gzip_member.h"
 #include "ingest/cube_memory_budget.h"
 #include "ingest/run_stats_check.h"
+#include "ingest/xml_text.h"
 #include "trace/call_paths.h"
 #include "util/input_error.h"
 
@@ -29,12 +30,6 @@ constexpr std::string_view kDataMarker = "CUBEX.DATA";
 constexpr std::string_view kZDataMarker = "ZCUBEX.DATA";
 
 // ---- anchor.xml -------------------------------------------------------------
-
-int LineOf(std::string_view text, std::ptrdiff_t offset) {
-  if (offset < 0) return 0;
-  std::size_t end = std::min(text.size(), static_cast<std::size_t>(offset));
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-}
 
 std::string Text(const pugi::xml_node& node, const char* child) {
   return node.child(child).text().as_string();
@@ -64,7 +59,7 @@ class AnchorReader {
     pugi::xml_document doc;
     pugi::xml_parse_result parsed =
         doc.load_buffer(xml_.data(), xml_.size(), pugi::parse_default, pugi::encoding_utf8);
-    if (!parsed) Fail(LineOf(xml_, parsed.offset), std::string("anchor.xml is not XML: ") + parsed.description());
+    if (!parsed) Fail(LineOfOffset(xml_, parsed.offset), std::string("anchor.xml is not XML: ") + parsed.description());
     pugi::xml_node cube = doc.child("cube");
     if (!cube) Fail(0, "anchor.xml has no <cube> element");
     for (pugi::xml_node attr : cube.children("attr"))
@@ -78,7 +73,7 @@ class AnchorReader {
   [[noreturn]] void Fail(int line, const std::string& message) const {
     throw InputError(path_, 0, (line > 0 ? "anchor.xml line " + std::to_string(line) + ": " : std::string()) + message);
   }
-  int LineOfNode(const pugi::xml_node& node) const { return LineOf(xml_, node.offset_debug()); }
+  int LineOfNode(const pugi::xml_node& node) const { return LineOfOffset(xml_, node.offset_debug()); }
 
   uint32_t Id(const pugi::xml_node& node, const char* attribute, const char* what) const {
     uint32_t id = 0;

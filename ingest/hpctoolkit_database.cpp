@@ -12,6 +12,7 @@
 #include <utility>
 
 #include "ingest/routine_call_sites.h"
+#include "ingest/xml_text.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
 #include "util/plausible_range.h"
@@ -23,12 +24,6 @@ namespace {
 constexpr std::string_view kMetricDbTag = "HPCPROF-metricdb__";
 constexpr std::size_t kMetricDbHeaderBytes = 32;  // tag 18, version 5, endianness 1, two int32
 constexpr int kMaxNodeId = 1 << 28;
-
-int LineAt(std::string_view text, std::ptrdiff_t offset) {
-  if (offset < 0) return 0;
-  const std::size_t end = std::min(text.size(), static_cast<std::size_t>(offset));
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-}
 
 /// "MPI_Allgather", "PMPI_Allgather", "mpi_allreduce_" (Fortran) -> "Allgather", "Allreduce"; "" for
 /// any other procedure (MPIR_/MPID_ internals included).
@@ -44,13 +39,7 @@ std::string MpiRoutineOf(std::string_view procedure) {
   return routine;
 }
 
-struct Xml {
-  std::string_view text;
-  const std::string& path;
-
-  [[noreturn]] void Fail(const pugi::xml_node& node, const std::string& why) const {
-    throw InputError(path, LineAt(text, node.offset_debug()), why);
-  }
+struct Xml : XmlText {
   long Integer(const pugi::xml_node& node, const char* name, long low, long high) const {
     const pugi::xml_attribute attribute = node.attribute(name);
     if (!attribute) Fail(node, std::string("<") + node.name() + "> without " + name + "=");
@@ -96,10 +85,9 @@ bool LooksLikeHpctoolkitExperiment(std::string_view text) {
 }
 
 HpctoolkitExperiment ParseHpctoolkitExperiment(std::string_view text, const std::string& path) {
+  const Xml xml{{text, path}};
   pugi::xml_document document;
-  const pugi::xml_parse_result parsed = document.load_buffer(text.data(), text.size());
-  if (!parsed) throw InputError(path, LineAt(text, parsed.offset), std::string("not XML: ") + parsed.description());
-  const Xml xml{text, path};
+  xml.Load(&document);
   const pugi::xml_node root = document.child("HPCToolkitExperiment");
   if (!root) throw InputError(path, 1, "an HPCToolkit experiment's root element is <HPCToolkitExperiment>");
   HpctoolkitExperiment experiment;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ingest/routine_call_sites.h"
+#include "ingest/xml_text.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -16,20 +17,7 @@
 namespace qnm {
 namespace {
 
-// 1-based line of a byte offset of `text` (pugixml reports node offsets).
-int LineAt(std::string_view text, std::ptrdiff_t offset) {
-  if (offset < 0) return 0;
-  const std::size_t end = std::min(text.size(), static_cast<std::size_t>(offset));
-  return 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(end), '\n'));
-}
-
-struct Reader {
-  std::string_view text;
-  const std::string& path;
-
-  [[noreturn]] void Fail(const pugi::xml_node& node, const std::string& why) const {
-    throw InputError(path, LineAt(text, node.offset_debug()), why);
-  }
+struct Reader : XmlText {
   // A non-negative, finite number attribute (IPM prints them with %e).
   double Number(const pugi::xml_node& node, const char* name) const {
     const pugi::xml_attribute attribute = node.attribute(name);
@@ -61,10 +49,9 @@ bool HasIpmBanner(std::string_view text) {
 }
 
 RunStats ReadIpmXml(std::string_view text, const std::string& path) {
+  const Reader reader{{text, path}};
   pugi::xml_document document;
-  const pugi::xml_parse_result parsed = document.load_buffer(text.data(), text.size());
-  if (!parsed) throw InputError(path, LineAt(text, parsed.offset), std::string("not XML: ") + parsed.description());
-  const Reader reader{text, path};
+  reader.Load(&document);
   const pugi::xml_node profile = document.child("ipm_job_profile");
   if (!profile) throw InputError(path, 1, "an IPM log's root element is <ipm_job_profile>");
   const pugi::xml_node first = profile.child("task");
