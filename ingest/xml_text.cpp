@@ -13,6 +13,10 @@ int LineOfOffset(std::string_view text, std::ptrdiff_t offset) {
 }
 
 void XmlText::Load(pugi::xml_document* document) const {
+  const std::size_t elements = static_cast<std::size_t>(std::count(text.begin(), text.end(), '<'));
+  if (elements > kXmlMaxElements)
+    throw InputError(path, 0, "holds " + std::to_string(elements) + " XML elements, more than the " +
+                                  std::to_string(kXmlMaxElements) + " a reader builds a tree of (about 64 bytes each)");
   const pugi::xml_parse_result parsed = document->load_buffer(text.data(), text.size());
   if (!parsed)
     throw InputError(path, LineOfOffset(text, parsed.offset), std::string("not XML: ") + parsed.description());

@@ -15,6 +15,7 @@
 
 #include "ingest/hpctoolkit_database.h"
 #include "ingest/ingest.h"
+#include "ingest/xml_text.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/atomic_file.h"
@@ -190,6 +191,15 @@ TEST_CASE("a damaged HPCToolkit database is one line naming the file", "[ingest]
   const std::string helper_bytes = qnm::ReadFile(helper);
   qnm::WriteFileAtomically(helper, helper_bytes.substr(0, helper_bytes.size() / 2));
   CHECK_THAT(IngestErrorOf(threads.string()), Catch::Contains(helper) && Catch::Contains("(cut short)"));
+
+  // More elements than a tree is built of: refused before parsing, not 4 GB of pugixml nodes.
+  const fs::path huge = dir.path / "huge";
+  fs::create_directories(huge);
+  std::string elements = "<?xml version=\"1.0\"?>\n<HPCToolkitExperiment version=\"2.0\">";
+  for (std::size_t k = 0; k < qnm::kXmlMaxElements; ++k) elements += "<a/>";
+  qnm::WriteFileAtomically((huge / "experiment.xml").string(), elements + "</HPCToolkitExperiment>\n");
+  CHECK_THAT(IngestErrorOf(huge.string()),
+             Catch::Contains("experiment.xml: holds 8000003 XML elements, more than the 8000000"));
 
   const fs::path empty = dir.path / "no-metric-db";
   fs::create_directories(empty);
