@@ -17,27 +17,31 @@ namespace {
 // An archive is read whole before it is unpacked (as ingest reads one: input_size_limits.h).
 constexpr long long kMaxArchiveBytes = 512LL << 20;
 
-bool IsArchive(const std::string& path) {
+// The bytes of `path` when it is a tar or zip archive (plain or compressed), read once; empty otherwise.
+std::string ArchiveBytes(const std::string& path) {
   std::error_code error;
-  if (!std::filesystem::is_regular_file(path, error)) return false;
+  if (!std::filesystem::is_regular_file(path, error)) return {};
   const std::string head = ReadFileHead(path, 512);
-  if (CompressionOf(head).empty()) return IsArchiveOfRuns(path, head);
-  // A compressed stream unpacks its first bytes only with what follows them: read it whole (an
-  // anchor is never compressed, so a compressed file is an archive or no trace at all).
-  return IsArchiveOfRuns(path, UnpackedHead(ReadFile(path, kMaxArchiveBytes), 512));
-}
-
-}  // namespace
-
-TraceInput::TraceInput(const std::string& path) : read_path_(path), shown_path_(path) {
-  if (!IsArchive(path)) return;
-  std::error_code error;
+  if (!CompressionOf(head).empty()) {
+    // A compressed stream unpacks its first bytes only with what follows them: judged on the whole file
+    // (an anchor is never compressed, so a compressed file is an archive or no trace at all).
+    std::string bytes = ReadFile(path, kMaxArchiveBytes);
+    return IsArchiveOfRuns(path, UnpackedHead(bytes, 512)) ? bytes : std::string();
+  }
+  if (!IsArchiveOfRuns(path, head)) return {};
   const auto size = std::filesystem::file_size(path, error);
   if (!error && static_cast<long long>(size) > kMaxArchiveBytes)
     throw InputError(path, 0, "not read: " + FormatByteSize(static_cast<double>(size)) + ", larger than the " +
                                   FormatByteSize(static_cast<double>(kMaxArchiveBytes)) +
                                   " limit for an archive (unpack it and name the trace's folder)");
-  const std::string bytes = ReadFile(path, kMaxArchiveBytes);
+  return ReadFile(path, kMaxArchiveBytes);
+}
+
+}  // namespace
+
+TraceInput::TraceInput(const std::string& path) : read_path_(path), shown_path_(path) {
+  const std::string bytes = ArchiveBytes(path);
+  if (bytes.empty()) return;
   traces_ = std::make_unique<ArchivedTraces>(path);
   ForEachArchivedFile(bytes, path, kMaxArchiveBytes, [](ArchivedFile) {}, traces_.get());
   std::vector<const ArchivedTraces::Anchor*> otf2;
@@ -57,11 +61,13 @@ TraceInput::TraceInput(const std::string& path) : read_path_(path), shown_path_(
 
 std::string TraceInput::Told(const std::string& text) const { return traces_ ? traces_->InArchive(text) : text; }
 
+std::string ToldByAll(const std::vector<const TraceInput*>& inputs, std::string text) {
+  for (const TraceInput* input : inputs) text = input->Told(text);
+  return text;
+}
+
 void RunTellingArchiveMembers(const std::vector<const TraceInput*>& inputs, const std::function<void()>& run) {
-  auto told = [&](std::string text) {
-    for (const TraceInput* input : inputs) text = input->Told(text);
-    return text;
-  };
+  auto told = [&](const std::string& text) { return ToldByAll(inputs, text); };
   try {
     run();
   } catch (const InputError& error) {

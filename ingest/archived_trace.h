@@ -32,6 +32,9 @@ class TraceInput {
   std::unique_ptr<ArchivedTraces> traces_;  // set for an archive
 };
 
+/// `text` told by every input in turn (TraceInput::Told).
+std::string ToldByAll(const std::vector<const TraceInput*>& inputs, std::string text);
+
 /// Runs `run`; an error it throws is thrown again (an InputError as an InputError) with the
 /// unpacked paths of `inputs` told as the archive members they were.
 void RunTellingArchiveMembers(const std::vector<const TraceInput*>& inputs, const std::function<void()>& run);

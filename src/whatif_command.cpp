@@ -112,11 +112,7 @@ void Run(const WhatifArgs& args) {
   WhatifArgs unpacked = args;
   unpacked.trace_path = input(args.trace_path);
   for (std::string& path : unpacked.scaling_traces) path = input(path);
-  auto tell = [&](const std::string& text) {
-    std::string out = text;
-    for (const TraceInput* t : told) out = t->Told(out);
-    return out;
-  };
+  auto tell = [&](const std::string& text) { return ToldByAll(told, text); };
   RunTellingArchiveMembers(told, [&] { RunOn(unpacked, tell); });
 }
 
