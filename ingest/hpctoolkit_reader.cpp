@@ -8,6 +8,7 @@
 #include "ingest/content_digest.h"
 #include "ingest/hpctoolkit_database.h"
 #include "ingest/readers.h"
+#include "ingest/routine_call_sites.h"
 #include "ingest/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -80,12 +81,9 @@ ReaderOutput ReadHpctoolkitExperiment(const ReaderInput& input) {
   if (rank_files.empty())
     throw InputError(input.path, 0, "no *.metric-db beside it (an experiment.xml database is read; not the newer "
                                     "meta.db/profile.db format)");
-  const int procs = rank_files.rbegin()->first + 1;
-  if (static_cast<int>(rank_files.size()) != procs)
-    for (int r = 0; r < procs; ++r)
-      if (!rank_files.count(r))
-        throw InputError(folder.string(), 0, "no metric-db of rank " + std::to_string(r) + ", thread 0: the database "
-                                             "holds ranks up to " + std::to_string(procs - 1));
+  if (const int missing = FirstMissingRank(rank_files); missing >= 0)
+    throw InputError(folder.string(), 0, "no metric-db of rank " + std::to_string(missing) + ", thread 0: the "
+                                         "database holds ranks up to " + std::to_string(rank_files.rbegin()->first));
   double bytes_beside = 0;
   for (const std::string& file : other_threads) {
     bytes_beside += 32;

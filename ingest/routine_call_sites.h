@@ -16,6 +16,15 @@ namespace qnm {
 /// least 1) and zeroed per-rank application and MPI times for the reader to fill.
 RunStats PerRankProfileRun(std::size_t procs, int threads, std::vector<std::string> sources);
 
+/// The ranks of a folder of per-rank profile files are 0..P-1, P the largest rank + 1: the first of
+/// them without a file in `by_rank`, or -1 when each has one.
+template <class File>
+int FirstMissingRank(const std::map<int, File>& by_rank) {
+  if (by_rank.empty() || static_cast<int>(by_rank.size()) == by_rank.rbegin()->first + 1) return -1;
+  for (int rank = 0;; ++rank)
+    if (!by_rank.count(rank)) return rank;
+}
+
 class RoutineCallSites {
  public:
   /// Sites go to `run->call_sites`; `with_bytes`: the profile counts bytes per routine.

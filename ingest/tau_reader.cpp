@@ -6,6 +6,7 @@
 #include <map>
 
 #include "ingest/readers.h"
+#include "ingest/routine_call_sites.h"
 #include "ingest/tau_profile.h"
 #include "ingest/text_lines.h"
 #include "util/atomic_file.h"
@@ -48,12 +49,9 @@ ReaderOutput ReadTauProfile(const ReaderInput& input) {
     if (node == 0) threads = std::max(threads, thread + 1);
   }
   if (error) throw InputError(folder.string(), 0, "cannot list the TAU profiles (" + error.message() + ")");
-  const int procs = rank_files.empty() ? 0 : rank_files.rbegin()->first + 1;
-  if (static_cast<int>(rank_files.size()) != procs)
-    for (int r = 0; r < procs; ++r)
-      if (!rank_files.count(r))
-        throw InputError((folder / ("profile." + std::to_string(r) + ".0.0")).string(), 0,
-                         "missing: the folder holds TAU profiles of ranks 0.." + std::to_string(procs - 1));
+  if (const int missing = FirstMissingRank(rank_files); missing >= 0)
+    throw InputError((folder / ("profile." + std::to_string(missing) + ".0.0")).string(), 0,
+                     "missing: the folder holds TAU profiles of ranks 0.." + std::to_string(rank_files.rbegin()->first));
   std::vector<TauProfile> ranks;
   std::vector<std::string> paths;
   double bytes_beside = 0;
