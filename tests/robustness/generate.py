@@ -427,16 +427,8 @@ def hpctoolkit_cases(cases, repo, rng, args, ingest):
         damaged = method()
         if k % args.every:
             continue
-        run = cases / "hpctoolkit" / f"{k:04d}" / database.name
-        run.mkdir(parents=True)
-        for sibling in files:
-            if sibling != base:
-                os.symlink(sibling, run / sibling.name)
-        (run / base.name).write_bytes(damaged)
-        (run.parent / "case.json").write_text(json.dumps({
-            "category": "hpctoolkit", "damage": method.__name__, "base": str(base.relative_to(repo)),
-            "damaged": str(run / base.name), "argv": ingest + [str(run)], "output": "csv"}, indent=1))
-        count += 1
+        count += write_run_folder_case(cases, "hpctoolkit", k, repo, database.name, files, base, damaged,
+                                       method.__name__, ingest)
     return count
 
 
@@ -497,17 +489,7 @@ def tau_cases(cases, repo, rng, args, ingest):
         base, damaged, name = drawn_text_damage(rng, profiles, "tau", k, "text")
         if k % args.every:
             continue
-        # The run's folder inside the case folder (case.json beside it is no profile).
-        run = cases / "tau" / f"{k:04d}" / "profiles"
-        run.mkdir(parents=True)
-        for sibling in profiles:
-            if sibling != base:
-                os.symlink(sibling, run / sibling.name)
-        (run / base.name).write_bytes(damaged)
-        (run.parent / "case.json").write_text(json.dumps({
-            "category": "tau", "damage": name, "base": str(base.relative_to(repo)),
-            "damaged": str(run / base.name), "argv": ingest + [str(run)], "output": "csv"}, indent=1))
-        count += 1
+        count += write_run_folder_case(cases, "tau", k, repo, "profiles", profiles, base, damaged, name, ingest)
     return count
 
 
@@ -714,6 +696,22 @@ def write_file_case(cases, category, k, repo, base, damaged, damage_name, argv, 
     (folder / "case.json").write_text(json.dumps({
         "category": category, "damage": damage_name, "base": str(base.relative_to(repo)),
         "damaged": str(target), "argv": case_argv, "output": output}, indent=1))
+    return 1
+
+
+def write_run_folder_case(cases, category, k, repo, folder_name, files, base, damaged, damage_name, ingest):
+    """Case CASES/<category>/<k>: a run folder `folder_name` (inside the case folder: case.json beside
+    it is no file of the run) holding the damaged copy of `base` and symbolic links to the other
+    `files` of the run, read by `ingest` + the folder; returns 1."""
+    run = cases / category / f"{k:04d}" / folder_name
+    run.mkdir(parents=True)
+    for sibling in files:
+        if sibling != base:
+            os.symlink(sibling, run / sibling.name)
+    (run / base.name).write_bytes(damaged)
+    (run.parent / "case.json").write_text(json.dumps({
+        "category": category, "damage": damage_name, "base": str(base.relative_to(repo)),
+        "damaged": str(run / base.name), "argv": ingest + [str(run)], "output": "csv"}, indent=1))
     return 1
 
 
