@@ -10,6 +10,8 @@
 //         the measured points with the last one carried on: the slowest rank's
 //         excess does not shrink like the mean (a largest unit of work, a slow
 //         node), so the measured edge is the best evidence of where it goes;
+//         with units of work of one size, the fitted curve alone (their
+//         imbalance is run noise: models/prediction.cpp);
 //   m(P)  messages per process and L(P) bytes per message, forms chosen by
 //         forward validation (models/runtime_model.h) among bounded families,
 //         including a neighbour count that saturates (ScalingTerm::log2_cap);
@@ -62,7 +64,9 @@ struct QueueingModel {
   // without per-rank times).
   RuntimeModel imbalance_s;
   // I(P) goes through the measured imbalances (models/training_anchor.h): the
-  // last one is carried on beyond the training range.
+  // last one is carried on beyond the training range. Empty when the units of
+  // work are of one size (SP-MZ, LU-MZ zones): their imbalance is run noise, and
+  // the fitted curve over every run is kept (models/prediction.cpp).
   TrainingAnchor imbalance_anchor;
   // Message statistics are fitted to P >= 2 only: a single process sends no
   // network messages (its few "messages" are collectives with itself, of a

@@ -17,6 +17,7 @@
 namespace {
 
 std::string SpMz() { return std::string(QNM_TEST_DATA_DIR) + "/../../bench/data/mpip-scaling/SP-MZ-th8"; }
+std::string BtMz() { return std::string(QNM_TEST_DATA_DIR) + "/../../bench/data/mpip-scaling/BT-MZ-th8"; }
 
 qnm::MachineProfile Cab() {
   qnm::MachineProfile cab;
@@ -79,7 +80,7 @@ TEST_CASE("load imbalance: a balanced run has none and decomposes as without per
   CHECK(skewed.unscaled.compute_s == Approx(7.75));
 }
 
-TEST_CASE("load imbalance: SP-MZ trained on P <= 16 carries P = 16's imbalance on and keeps falling",
+TEST_CASE("load imbalance: SP-MZ's zones are of one size, so P = 16's imbalance is noise, not carried on",
           "[predict][imbalance][real]") {
   std::vector<qnm::Series> series = qnm::LoadSeries({SpMz()}, "", nullptr);
   REQUIRE(series.size() == 1);
@@ -87,21 +88,36 @@ TEST_CASE("load imbalance: SP-MZ trained on P <= 16 carries P = 16's imbalance o
   std::string error;
   REQUIRE(qnm::FitSeriesModel(series[0], {1, 2, 4, 8, 16}, qnm::PredictionOptions(), &model, &error));
   REQUIRE(model.kind == qnm::ModelKind::kQueueing);
+  REQUIRE(model.work_units_equal);
   const qnm::ProcsPrediction at16 = model.Predict(16);
   REQUIRE(at16.Ok());
-  // The measured P = 16 run: c_max 7.96 s vs c_mean 6.98 s.
-  CHECK(at16.imbalance.value_s > 0.8);
+  CHECK(at16.total.value_s == Approx(8.07).epsilon(1e-6));  // through the measured total
+  // The measured imbalances, c_max - c_mean: 0.18 (P = 2), 0.35, 0.37 and 0.95 s (P = 16: 14%
+  // of the mean compute, where P = 8 and 32 have 3% and 5%). The curve fitted over the four is
+  // kept, well below P = 16's 0.95 s at every larger P (round 19 carried it on: 30% off at P = 64).
   double previous = at16.total.value_s;
   for (int procs : {32, 64, 128, 256}) {
     INFO("P=" << procs);
     const qnm::ProcsPrediction p = model.Predict(procs);
     REQUIRE(p.Ok());
-    // Constant or a + b/P through the last training run: never above P = 16's.
-    CHECK(p.imbalance.value_s <= at16.imbalance.value_s * (1 + 1e-9));
-    CHECK(p.imbalance.value_s > 0);
+    CHECK(p.imbalance.value_s > 0.1);
+    CHECK(p.imbalance.value_s < 0.5);
     CHECK(p.total.value_s < previous);  // strong scaling: still falling
     previous = p.total.value_s;
   }
+  const auto imbalance = std::find_if(model.inputs.begin(), model.inputs.end(),
+                                      [](const qnm::InputCurve& c) { return c.key == "imbalance_s"; });
+  REQUIRE(imbalance != model.inputs.end());
+  CHECK(imbalance->formula.find("over every run (units of one size: the imbalance is run noise)") !=
+        std::string::npos);
+  CHECK(imbalance->formula.find("through the measured points") == std::string::npos);
+  // BT-MZ's zones differ in size: its imbalance is its work's, and the last run's is carried on.
+  std::vector<qnm::Series> bt = qnm::LoadSeries({BtMz()}, "", nullptr);
+  REQUIRE(bt.size() == 1);
+  qnm::SeriesModel bt_model;
+  REQUIRE(qnm::FitSeriesModel(bt[0], {1, 2, 4, 8, 16}, qnm::PredictionOptions(), &bt_model, &error));
+  CHECK_FALSE(bt_model.work_units_equal);
+  CHECK_FALSE(bt_model.queueing.imbalance_anchor.log_residuals.empty());
   // Messages per rank (2018 from P = 16 on in the campaign) stay below the unbounded log2 P law.
   const qnm::ProcsPrediction at128 = model.Predict(128);
   CHECK(at128.messages_per_rank < 14 + 501 * 7.0);

@@ -12,7 +12,9 @@
 # series whose runs give it (round 14: notes only, every byte else identical); the
 # configuration chosen per runtime-only series of five or more training points
 # (round 15: models/runtime_configuration.h; the mpiP, default-series, transfer and
-# wide-table outputs are identical, the queueing model and the transfer do not choose).
+# wide-table outputs are identical, the queueing model and the transfer do not choose);
+# the load imbalance of SP-MZ and LU-MZ series fitted over every run, not carried from the
+# last one (round 20: their zones are of one size; only their lines of the mpiP outputs differ).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
