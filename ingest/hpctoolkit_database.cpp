@@ -25,9 +25,26 @@ constexpr std::string_view kMetricDbTag = "HPCPROF-metricdb__";
 constexpr std::size_t kMetricDbHeaderBytes = 32;  // tag 18, version 5, endianness 1, two int32
 constexpr int kMaxNodeId = 1 << 28;
 
-/// "MPI_Allgather", "PMPI_Allgather", "mpi_allreduce_" (Fortran) -> "Allgather", "Allreduce"; "" for
-/// any other procedure (MPIR_/MPID_ internals included).
+double BigEndianDouble(const char* bytes) {
+  std::uint64_t bits = 0;
+  for (int k = 0; k < 8; ++k) bits = (bits << 8) | static_cast<unsigned char>(bytes[k]);
+  double value;
+  std::memcpy(&value, &bits, sizeof value);
+  return value;
+}
+
+std::int32_t BigEndianInt32(const char* bytes) {
+  std::uint32_t bits = 0;
+  for (int k = 0; k < 4; ++k) bits = (bits << 8) | static_cast<unsigned char>(bytes[k]);
+  return static_cast<std::int32_t>(bits);
+}
+
+}  // namespace
+
 std::string MpiRoutineOf(std::string_view procedure) {
+  // hpcprof 2022.10 and later name a function of a binary without sources "PMPI_Bcast [libmpi.so.40]".
+  if (const std::size_t module = procedure.find(" ["); module != std::string_view::npos && procedure.back() == ']')
+    procedure = procedure.substr(0, module);
   std::string lower = ToLower(std::string(procedure));
   std::size_t at = StartsWith(lower, "pmpi_") ? 5 : StartsWith(lower, "mpi_") ? 4 : 0;
   if (at == 0 || at >= lower.size() || !std::isalpha(static_cast<unsigned char>(lower[at]))) return "";
@@ -51,7 +68,6 @@ struct Xml : XmlText {
   }
 };
 
-/// Seconds per unit of a metric named "CPUTIME (usec) (I)", "REALTIME (sec) (I)", ...; 0 when unnamed.
 double SecondsPerUnit(const std::string& name) {
   static const std::pair<const char*, double> kUnits[] = {
       {"(usec)", 1e-6}, {"(us)", 1e-6}, {"(msec)", 1e-3}, {"(ms)", 1e-3},
@@ -61,21 +77,10 @@ double SecondsPerUnit(const std::string& name) {
   return 0;
 }
 
-double BigEndianDouble(const char* bytes) {
-  std::uint64_t bits = 0;
-  for (int k = 0; k < 8; ++k) bits = (bits << 8) | static_cast<unsigned char>(bytes[k]);
-  double value;
-  std::memcpy(&value, &bits, sizeof value);
-  return value;
+int TimeMetricRank(const std::string& name) {
+  const std::string lower = ToLower(name);
+  return StartsWith(lower, "realtime") || StartsWith(lower, "wallclock") ? 2 : StartsWith(lower, "cputime") ? 1 : 0;
 }
-
-std::int32_t BigEndianInt32(const char* bytes) {
-  std::uint32_t bits = 0;
-  for (int k = 0; k < 4; ++k) bits = (bits << 8) | static_cast<unsigned char>(bytes[k]);
-  return static_cast<std::int32_t>(bits);
-}
-
-}  // namespace
 
 bool LooksLikeHpctoolkitExperiment(std::string_view text) {
   const std::string_view head = text.substr(0, 4096);
@@ -107,9 +112,7 @@ HpctoolkitExperiment ParseHpctoolkitExperiment(std::string_view text, const std:
     const std::string name = metric.attribute("n").value();
     metrics += (metrics.empty() ? "" : ", ") + name;
     if (std::string(metric.attribute("t").value()) != "inclusive" || SecondsPerUnit(name) == 0) continue;
-    const int rank = StartsWith(name, "REALTIME") || StartsWith(name, "WALLCLOCK") ? 2
-                     : StartsWith(name, "CPUTIME")                                  ? 1
-                                                                                    : 0;
+    const int rank = TimeMetricRank(name);
     if (rank > rank_of_chosen) {
       chosen = metric;
       rank_of_chosen = rank;
@@ -239,11 +242,11 @@ HpctoolkitRankTimes ReadMetricDb(std::string_view bytes, const std::string& path
 
 RunStats HpctoolkitToRunStats(const HpctoolkitExperiment& experiment, const std::vector<HpctoolkitRankTimes>& ranks,
                               const std::vector<std::string>& paths, int threads,
-                              const std::vector<std::string>& host_ids) {
+                              const std::vector<std::string>& host_ids, const HpctoolkitWording& wording) {
   const std::size_t procs = ranks.size();
   if (procs == 0 || paths.size() != procs || host_ids.size() != procs)
-    throw InputError(paths.empty() ? std::string() : paths.front(), 0, "no metric-db of rank 0, thread 0");
-  RunStats run = PerRankProfileRun(procs, threads, paths);
+    throw InputError(paths.empty() ? std::string() : paths.front(), 0, "no profile of rank 0, thread 0");
+  RunStats run = PerRankProfileRun(procs, threads, wording.sources.empty() ? paths : wording.sources);
   RoutineCallSites sites(&run, procs, false);
   for (std::size_t r = 0; r < procs; ++r) {
     if (!(ranks[r].app_s > 0)) throw InputError(paths[r], 0, "a rank without samples (no time in its tree)");
@@ -263,19 +266,22 @@ RunStats HpctoolkitToRunStats(const HpctoolkitExperiment& experiment, const std:
     site.total_calls = kUnknown;
   }
   const std::string metric = "HPCToolkit " + experiment.time_metric + " of thread 0";
-  run.derivations["procs"] = "HPCToolkit: one thread-0 metric-db per MPI rank";
+  run.derivations["procs"] = "HPCToolkit: " + wording.per_rank;
   run.derivations["app_time_s_per_rank"] = metric + ", summed over the tree's top-level nodes";
   run.derivations["mpi_time_s_per_rank"] =
       metric + ", summed over the outermost MPI procedure frames (MPI_*, PMPI_*; nested ones not again)";
   run.derivations["call_sites"] = "HPCToolkit: one per MPI routine, its frames' time (sampled: no calls, no bytes)";
-  if (threads > 1) run.derivations["threads_per_proc"] = "HPCToolkit: metric-db files of rank 0 (CPU threads)";
+  if (threads > 1) run.derivations["threads_per_proc"] = "HPCToolkit: " + wording.threads;
   if (!experiment.program.empty()) {
     run.app = BaseName(experiment.program);
-    run.derivations["app"] = "HPCToolkit experiment.xml <Header n>: " + experiment.program;
+    run.derivations["app"] = "HPCToolkit " + wording.program + ": " + experiment.program;
   }
-  run.tool_version = "HPCToolkit experiment " + experiment.version;
-  const std::set<std::string> hosts(host_ids.begin(), host_ids.end());
-  run.SetNodes(static_cast<int>(hosts.size()), "HPCToolkit: distinct host ids in the metric-db names");
+  run.tool_version = "HPCToolkit " + wording.version + " " + experiment.version;
+  // A rank without a host id (a format-4 tuple without NODE): the nodes are not known.
+  if (std::find(host_ids.begin(), host_ids.end(), "") == host_ids.end()) {
+    const std::set<std::string> hosts(host_ids.begin(), host_ids.end());
+    run.SetNodes(static_cast<int>(hosts.size()), "HPCToolkit: " + wording.hosts);
+  }
   run.Derive();
   return run;
 }

@@ -38,6 +38,15 @@ struct HpctoolkitExperiment {
   std::vector<MpiFrame> mpi_frames;  // MPI procedure frames with no MPI frame above them
 };
 
+/// "MPI_Allgather", "PMPI_Allgather", "mpi_allreduce_" (Fortran) -> "Allgather", "Allreduce"; "" for
+/// any other procedure (MPIR_/MPID_ internals included); a load module after the name
+/// ("PMPI_Bcast [libmpi.so.40]") is not part of it.
+std::string MpiRoutineOf(std::string_view procedure);
+/// Seconds per unit of a metric named "CPUTIME (usec) (I)", "REALTIME (sec)", ...; 0 when unnamed.
+double SecondsPerUnit(const std::string& name);
+/// How a time metric ranks for the run time: REALTIME or WALLCLOCK 2, CPUTIME 1, others 0 (case ignored).
+int TimeMetricRank(const std::string& name);
+
 /// True when `text` starts like an HPCToolkit experiment.xml.
 bool LooksLikeHpctoolkitExperiment(std::string_view text);
 
@@ -67,11 +76,23 @@ struct HpctoolkitRankTimes {
 HpctoolkitRankTimes ReadMetricDb(std::string_view bytes, const std::string& path,
                                  const HpctoolkitExperiment& experiment);
 
-/// A run from every rank's times (`ranks[r]`, read from `paths[r]`): per-rank
-/// application and MPI time, one call site per MPI routine (time only), the
-/// program, `threads` per process and the nodes from the distinct `host_ids`.
+/// What the record's derivations say a database's parts were: experiment.xml and metric-db files
+/// (the defaults), or meta.db and profile.db (hpctoolkit_v4_database.h).
+struct HpctoolkitWording {
+  std::string per_rank = "one thread-0 metric-db per MPI rank";
+  std::string threads = "metric-db files of rank 0 (CPU threads)";
+  std::string program = "experiment.xml <Header n>";
+  std::string version = "experiment";
+  std::string hosts = "distinct host ids in the metric-db names";
+  std::vector<std::string> sources;  // the record's sources; empty: `paths`
+};
+
+/// A run from every rank's times (`ranks[r]`, read from `paths[r]`, which errors name): per-rank
+/// application and MPI time, one call site per MPI routine (time only), the program, `threads` per
+/// process and the nodes from the distinct `host_ids` (unknown when one is empty).
 RunStats HpctoolkitToRunStats(const HpctoolkitExperiment& experiment, const std::vector<HpctoolkitRankTimes>& ranks,
                               const std::vector<std::string>& paths, int threads,
-                              const std::vector<std::string>& host_ids);
+                              const std::vector<std::string>& host_ids,
+                              const HpctoolkitWording& wording = HpctoolkitWording());
 
 }  // namespace qnm

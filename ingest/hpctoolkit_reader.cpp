@@ -2,11 +2,13 @@
 // `experiment.xml` stands for the database folder it opens; the metric-db
 // files and the `src/` copies of the sources beside it are its own (ingest's
 // walk leaves them out, as the files of an OTF2 trace).
+#include <cstdio>
 #include <filesystem>
 #include <map>
 
 #include "ingest/content_digest.h"
 #include "ingest/hpctoolkit_database.h"
+#include "ingest/hpctoolkit_v4_database.h"
 #include "ingest/readers.h"
 #include "ingest/routine_call_sites.h"
 #include "ingest/text_lines.h"
@@ -29,10 +31,36 @@ bool HasExperimentBeside(const fs::path& path) {
   return fs::exists(path.parent_path() / "experiment.xml", error);
 }
 
+/// A format-4 database's meta.db in `folder`, HPCToolkit's by its first bytes.
+bool HasMetaDbIn(const fs::path& folder) {
+  std::error_code error;
+  const fs::path meta = folder / "meta.db";
+  if (!fs::is_regular_file(meta, error)) return false;
+  try {
+    return LooksLikeHpctoolkitMeta(ReadFileHead(meta.string(), 16));
+  } catch (const std::exception&) {
+    return false;  // unreadable: the walk offers the files, and their readers say why
+  }
+}
+
+// The files of a format-4 database beside its meta.db: the values by thread and by context, the
+// traces, hpcprof's description of the format; metrics/ and src/ below it.
+bool IsPartOfFormat4Database(const fs::path& file) {
+  const std::string name = file.filename().string();
+  if ((name == "profile.db" || name == "cct.db" || name == "trace.db" || name == "FORMATS.md") &&
+      HasMetaDbIn(file.parent_path()))
+    return true;
+  for (fs::path folder = file.parent_path(); !folder.empty() && folder.has_filename(); folder = folder.parent_path())
+    if ((folder.filename() == "src" || folder.filename() == "metrics") && HasMetaDbIn(folder.parent_path()))
+      return true;
+  return false;
+}
+
 }  // namespace
 
 bool IsPartOfHpctoolkitDatabase(const std::string& path) {
   const fs::path file(path);
+  if (IsPartOfFormat4Database(file)) return true;
   MetricDbName name;
   if (ParseMetricDbName(path, &name)) return HasExperimentBeside(file);
   // The copies of the sources hpcprof puts into <database>/src/ (beside an experiment.xml that is
@@ -113,6 +141,71 @@ ReaderOutput ReadHpctoolkitExperiment(const ReaderInput& input) {
   ReaderOutput output = OneRunOutput(std::move(run), input.name);
   output.bytes_beside = bytes_beside;
   if (gpu_streams) output.notes.push_back(input.path + ": GPU streams' metric-db files (thread >= 500) left out");
+  return output;
+}
+
+bool SniffHpctoolkitMeta(const std::string&, std::string_view text) { return LooksLikeHpctoolkitMeta(text); }
+
+ReaderOutput ReadHpctoolkitMeta(const ReaderInput& input) {
+  const HpctoolkitMeta meta = ParseHpctoolkitMeta(input.text, input.path);
+  const fs::path folder = fs::path(input.path).parent_path();
+  const std::string profile_path = (folder / "profile.db").string();
+  std::error_code error;
+  if (!fs::exists(profile_path, error))
+    throw InputError(input.path, 0, "no profile.db beside it (hpcprof writes meta.db and profile.db together)");
+  const HpctoolkitProfileDb profiles(profile_path, meta);
+  std::map<int, const HpctoolkitV4Profile*> by_rank;  // thread 0 of each rank
+  int threads = 1;
+  bool gpu = false;
+  for (const HpctoolkitV4Profile& profile : profiles.Profiles()) {
+    if (profile.gpu) {
+      gpu = true;
+      continue;
+    }
+    if (profile.rank == 0) threads = std::max(threads, profile.thread + 1);
+    if (profile.thread != 0) continue;
+    if (!by_rank.emplace(profile.rank, &profile).second)
+      throw InputError(profile_path, 0, "a second profile of rank " + std::to_string(profile.rank) +
+                                            ", thread 0 (two runs in one database?)");
+  }
+  if (by_rank.empty()) throw InputError(profile_path, 0, "no profile of a CPU thread 0 (only summaries or GPU streams)");
+  if (const int missing = FirstMissingRank(by_rank); missing >= 0)
+    throw InputError(profile_path, 0, "no profile of rank " + std::to_string(missing) + ", thread 0: the database "
+                                      "holds ranks up to " + std::to_string(by_rank.rbegin()->first));
+  HpctoolkitExperiment experiment;  // what the record takes of either format
+  experiment.program = meta.title;
+  experiment.version = meta.version;
+  experiment.time_metric = meta.time_metric;
+  for (const HpctoolkitMeta::MpiFrame& frame : meta.mpi_frames)
+    experiment.mpi_frames.push_back({static_cast<int>(frame.context), frame.routine});
+  std::vector<HpctoolkitRankTimes> ranks;
+  std::vector<std::string> paths, hosts;
+  for (const auto& [rank, profile] : by_rank) {
+    ranks.push_back(profiles.Times(*profile));
+    if (!(ranks.back().app_s > 0))
+      throw InputError(profile_path, 0, "rank " + std::to_string(rank) + ": no time at the entry points " + input.path +
+                                            " names: the two files are not of one database, or one is damaged");
+    paths.push_back(profile_path + " (rank " + std::to_string(rank) + ")");
+    char host[24] = "";
+    if (profile->has_node) std::snprintf(host, sizeof host, "%llx", static_cast<unsigned long long>(profile->node));
+    hosts.push_back(host);
+  }
+  HpctoolkitWording wording;
+  wording.per_rank = "one thread-0 profile per MPI rank in profile.db";
+  wording.threads = "profile.db's CPU-thread profiles of rank 0";
+  wording.program = "meta.db title";
+  wording.version = "database format";
+  wording.hosts = "distinct NODE identifiers of the profiles in profile.db";
+  wording.sources = {input.path, profile_path};
+  RunStats run = HpctoolkitToRunStats(experiment, ranks, paths, threads, hosts, wording);
+  run.origin = "profile.db " + ContentDigest(profiles.Digests());
+  if (run.app.empty()) {
+    run.app = folder.filename().string();
+    run.derivations["app"] = "HPCToolkit: the database's folder name";
+  }
+  ReaderOutput output = OneRunOutput(std::move(run), input.name);
+  output.bytes_beside = profiles.BytesRead();
+  if (gpu) output.notes.push_back(profile_path + ": GPU contexts' and streams' profiles left out");
   return output;
 }
 

@@ -139,6 +139,8 @@ const std::vector<Reader>& ReaderTable() {
       {"CUBE4 profile (.cubex)", SniffCubeProfile, ReadCubeProfile},
       {"TAU profiles (the folder of profile.0.0.0)", SniffTauProfile, ReadTauProfile},
       {"HPCToolkit database (the folder of experiment.xml)", SniffHpctoolkitExperiment, ReadHpctoolkitExperiment},
+      {"HPCToolkit database, format 4 (the folder of meta.db and profile.db)", SniffHpctoolkitMeta,
+       ReadHpctoolkitMeta},
       {"IPM XML log (.ipm.xml)", SniffIpmXml, ReadIpmLog},
       // Before NPB output, which takes any .out file.
       {"IPM banner (job stdout; names its XML log)", SniffIpmBanner, ReadIpmBanner},

@@ -75,9 +75,12 @@ ReaderOutput ReadTauProfile(const ReaderInput& input);
 bool IsTauProfileOfAnchor(const std::string& path);
 bool SniffHpctoolkitExperiment(const std::string& path, std::string_view text);  // hpctoolkit_reader.cpp
 ReaderOutput ReadHpctoolkitExperiment(const ReaderInput& input);
-/// True for a metric-db file, or a file under src/, of a folder holding experiment.xml: a file of
-/// an HPCToolkit database that its experiment.xml reads or keeps, not a run of its own.
+/// True for a metric-db file, or a file under src/, of a folder holding experiment.xml, or for
+/// profile.db, cct.db, trace.db, FORMATS.md, metrics/ and src/ beside a format-4 meta.db: a file of
+/// an HPCToolkit database that its experiment.xml or meta.db reads or keeps, not a run of its own.
 bool IsPartOfHpctoolkitDatabase(const std::string& path);
+bool SniffHpctoolkitMeta(const std::string& path, std::string_view text);  // hpctoolkit_reader.cpp
+ReaderOutput ReadHpctoolkitMeta(const ReaderInput& input);
 
 /// Every reader, in the order they are offered a file.
 const std::vector<Reader>& ReaderTable();

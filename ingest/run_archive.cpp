@@ -40,7 +40,7 @@ void ArchivedTraces::Add(const std::string& name, std::string bytes) {
   if (error || !out)
     throw InputError(archive_path_ + "/" + name, 0, "cannot unpack the trace into " + folder_->path());
   if (EndsWith(ToLower(name), ".otf2") || relative.filename() == "profile.0.0.0" ||
-      relative.filename() == "experiment.xml")
+      relative.filename() == "experiment.xml" || relative.filename() == "meta.db")
     anchors_.push_back({archive_path_ + "/" + relative.string(), target.string(), std::move(bytes)});
 }
 
@@ -63,21 +63,38 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
   // First the names (no member is kept): an OTF2 trace is read through its anchor X.otf2, and X.def and
   // the X/ folder are its own, not runs (as ingest's walk of a folder on disk has it).
   // An HPCToolkit database is read through its experiment.xml; its metric-db files and src/ are its own.
-  std::vector<std::string> trace_stems, databases;
+  // A database of format 4 is read through its meta.db and profile.db; cct.db, trace.db, FORMATS.md,
+  // metrics/ and src/ are its own and not unpacked (the traces may be large).
+  std::vector<std::string> trace_stems, databases, format4;
   visit_members(bytes, path, limits, [&](const std::string& name) {
     if (EndsWith(ToLower(name), ".otf2")) trace_stems.push_back(name.substr(0, name.size() - 5));
     if (fs::path(name).filename() == "experiment.xml") databases.push_back(fs::path(name).parent_path().string());
+    if (fs::path(name).filename() == "meta.db") format4.push_back(fs::path(name).parent_path().string());
     return false;
   }, {});
+  auto in_folder = [](const std::string& name, const std::string& folder, const char* sub) {
+    return StartsWith(name, (folder.empty() ? "" : folder + "/") + sub);
+  };
   auto in_database = [&](const std::string& name) {
     const fs::path member(name);
     MetricDbName metric_db;
     for (const std::string& folder : databases)
       if (member.parent_path() == folder ? member.filename() == "experiment.xml" ||
                                                ParseMetricDbName(name, &metric_db)
-                                         : StartsWith(name, (folder.empty() ? "" : folder + "/") + "src/"))
+                                         : in_folder(name, folder, "src/"))
         return true;
     return false;
+  };
+  // 1: a format-4 member to unpack (meta.db, profile.db), 2: one of its own to leave, 0: none.
+  auto in_format4 = [&](const std::string& name) {
+    const fs::path member(name);
+    const std::string file = member.filename().string();
+    for (const std::string& folder : format4) {
+      if (member.parent_path() == folder && (file == "meta.db" || file == "profile.db")) return 1;
+      if (member.parent_path() == folder && (file == "cct.db" || file == "trace.db" || file == "FORMATS.md")) return 2;
+      if (in_folder(name, folder, "src/") || in_folder(name, folder, "metrics/")) return 2;
+    }
+    return 0;
   };
   auto of_a_trace = [&](const std::string& name) {
     int node = 0, context = 0, thread = 0;
@@ -94,6 +111,10 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
     while (StartsWith(inner, "./")) inner.remove_prefix(2);
     while (StartsWith(inner, "/")) inner.remove_prefix(1);
     if (inner.empty()) return;
+    if (const int part = in_format4(name); part != 0) {
+      if (part == 1 && traces) traces->Add(std::string(inner), std::move(contents));
+      return;
+    }
     if (of_a_trace(name)) {
       if (traces) traces->Add(std::string(inner), std::move(contents));
       return;

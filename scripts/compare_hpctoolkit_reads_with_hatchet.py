@@ -17,6 +17,7 @@ HPCToolkit reader calls (subtract_exclusive_metric_vals) in plain Python.
 Usage: PYTHONPATH=<hatchet source tree> python3 compare_hpctoolkit_reads_with_hatchet.py QNM_PREDICT [--write FILE] DIR [...]
 (needs Debian's python3-pandas, python3-multiprocess, python3-yaml, python3-pydot).
 """
+import os
 import re
 import sys
 
@@ -32,6 +33,9 @@ def subtract_exclusive_metric_vals(nid, parent_nid, metrics, num_stmt_nodes, str
 
 
 def routine_of(name):
+    # hpcprof 2022.10 and later (database format 4) name a function of a binary without sources
+    # with its load module: "PMPI_Bcast [libmpi.so.40.30.1]".
+    name = re.sub(r' \[[^\]]*\]$', '', str(name))
     match = MPI.match(name)
     return match.group(1).capitalize() if match else None
 
@@ -58,15 +62,17 @@ def hatchet_reads(folder):
             for child in node.children:
                 stack.append((child, under or routine is not None))
     roots = set(graphframe.graph.roots)
+    # experiment.xml databases: Hatchet's times in microseconds; format 4 (meta.db): in seconds.
+    unit = 1.0 if os.path.exists(os.path.join(folder, 'meta.db')) else 1e-6
     out = {'procs': len(ranks), 'app_time_s_per_rank': [], 'mpi_time_s_per_rank': [], 'time_s_per_routine': {}}
     for rank in ranks:
         rows = frame[frame['rank'] == rank]
-        out['app_time_s_per_rank'].append(float(rows[rows['node'].map(lambda n: n in roots)]['time (inc)'].sum()) * 1e-6)
+        out['app_time_s_per_rank'].append(float(rows[rows['node'].map(lambda n: n in roots)]['time (inc)'].sum()) * unit)
         mpi = rows[rows['node'].map(lambda n: n in outermost)]
-        out['mpi_time_s_per_rank'].append(float(mpi['time (inc)'].sum()) * 1e-6)
+        out['mpi_time_s_per_rank'].append(float(mpi['time (inc)'].sum()) * unit)
         for node, time in zip(mpi['node'], mpi['time (inc)']):
             per_rank = out['time_s_per_routine'].setdefault(outermost[node], [0.0] * len(ranks))
-            per_rank[rank] += float(time) * 1e-6
+            per_rank[rank] += float(time) * unit
     return out
 
 

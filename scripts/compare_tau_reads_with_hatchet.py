@@ -43,6 +43,9 @@ def stub_missing_hatchet_dependencies():
             __import__(full)
         except ImportError:
             sys.modules[full] = types.ModuleType(name)
+            # Newer Hatchet imports them as attributes of the package (from .libs import name).
+            import hatchet.cython_modules.libs as libs
+            setattr(libs, name, sys.modules[full])
 
 
 def hatchet_reads(folder):

@@ -24,21 +24,13 @@
 namespace fs = std::filesystem;
 using qnm::testing::IngestErrorOf;
 using qnm::testing::IngestPath;
+using qnm::testing::SameAsPeer;
 
 namespace {
 
 
 const std::string kHpctoolkit = std::string(QNM_TEST_DATA_DIR) + "/hpctoolkit";
 
-
-bool Close(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max({1.0, std::abs(a), std::abs(b)}); }
-
-bool AllClose(const std::vector<double>& ours, const nlohmann::json& peer) {
-  if (ours.size() != peer.size()) return false;
-  for (std::size_t k = 0; k < ours.size(); ++k)
-    if (!Close(ours[k], peer[k].get<double>())) return false;
-  return true;
-}
 
 // A copy of database `name` in `dir`, for damage.
 fs::path CopyOf(const fs::path& dir, const std::string& name) {
@@ -70,13 +62,13 @@ TEST_CASE("Hatchet's HPCToolkit databases read as Hatchet reads them", "[ingest]
     const qnm::RunStats& run = runs.front();
     const nlohmann::json& expected = peer.at(database);
     CHECK(run.procs == expected.at("procs").get<int>());
-    CHECK(AllClose(run.app_time_s_per_rank, expected.at("app_time_s_per_rank")));
-    CHECK(AllClose(run.mpi_time_s_per_rank, expected.at("mpi_time_s_per_rank")));
+    CHECK(SameAsPeer(run.app_time_s_per_rank, expected.at("app_time_s_per_rank")));
+    CHECK(SameAsPeer(run.mpi_time_s_per_rank, expected.at("mpi_time_s_per_rank")));
     std::size_t matched = 0;
     for (const qnm::CallSiteStats& site : run.call_sites) {
       INFO(site.mpi_function);
       REQUIRE(expected.at("time_s_per_routine").contains(site.mpi_function));
-      CHECK(AllClose(site.time_s_per_rank, expected.at("time_s_per_routine").at(site.mpi_function)));
+      CHECK(SameAsPeer(site.time_s_per_rank, expected.at("time_s_per_routine").at(site.mpi_function)));
       CHECK(std::isnan(site.total_calls));  // sampled: no calls
       CHECK(site.calls_per_rank.empty());
       ++matched;
@@ -94,7 +86,7 @@ TEST_CASE("an HPCToolkit database folder is one run; its metric-db and src files
           "[ingest][hpctoolkit]") {
   qnm::IngestSummary summary;
   const std::vector<qnm::RunStats> runs = IngestPath(kHpctoolkit, &summary, false);
-  CHECK(runs.size() == 2);
+  CHECK(runs.size() == 3);  // and the format-4 database (hpctoolkit_v4_database_test.cpp)
   // "MB read" counts the metric-db files the reader opened: at least every thread-0 file and experiment.xml.
   double opened = 0;
   for (const std::string database : {"hatchet-cpi-database", "hatchet-allgather-database"})
@@ -109,6 +101,9 @@ TEST_CASE("an HPCToolkit database folder is one run; its metric-db and src files
     INFO(skipped.path);
     CHECK(skipped.path.find(".metric-db") == std::string::npos);
     CHECK(skipped.path.find("/src/") == std::string::npos);
+    CHECK(skipped.path.find(".db") == std::string::npos);
+    CHECK(skipped.path.find("/metrics/") == std::string::npos);
+    CHECK(skipped.path.find("FORMATS.md") == std::string::npos);
   }
 }
 
@@ -217,7 +212,8 @@ TEST_CASE("an HPCToolkit database inside a tar.gz reads as on disk, named as its
   REQUIRE(std::system(command.c_str()) == 0);
   qnm::IngestSummary summary;
   const std::vector<qnm::RunStats> archived = IngestPath(archive, &summary);
-  const std::vector<qnm::RunStats> plain = IngestPath(kHpctoolkit, nullptr, false);
+  const std::vector<qnm::RunStats> plain = qnm::IngestPaths(
+      {kHpctoolkit + "/hatchet-cpi-database", kHpctoolkit + "/hatchet-allgather-database"}, qnm::IngestOptions(), nullptr);
   REQUIRE(archived.size() == 2);
   REQUIRE(plain.size() == 2);
   for (const qnm::RunStats& run : archived) {

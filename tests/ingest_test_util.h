@@ -1,5 +1,8 @@
 #pragma once
 // Reading a path as `qnm-predict ingest` does, for the readers' tests.
+#include <algorithm>
+#include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -14,6 +17,16 @@ inline std::vector<RunStats> IngestPath(const std::string& path, IngestSummary* 
   IngestOptions options;
   options.strict = strict;
   return IngestPaths({path}, options, summary);
+}
+
+/// `ours` equals a peer tool's reading `peer` (a JSON array) to 1e-12 relative, value by value.
+inline bool SameAsPeer(const std::vector<double>& ours, const nlohmann::json& peer) {
+  if (ours.size() != peer.size()) return false;
+  for (std::size_t k = 0; k < ours.size(); ++k) {
+    const double a = ours[k], b = peer[k].get<double>();
+    if (!(std::abs(a - b) <= 1e-12 * std::max({1.0, std::abs(a), std::abs(b)}))) return false;
+  }
+  return true;
 }
 
 /// The one-line error of reading `path` strictly, or "" when it reads.

@@ -404,14 +404,40 @@ def main():
         count += write_file_case(cases, "ipm", k, repo, base, damaged, name, ingest + ["{file}"])
     count += zip_cases(cases, repo, rng, args, ingest)
     count += hpctoolkit_cases(cases, repo, rng, args, ingest)
+    count += hpctoolkit4_cases(cases, repo, rng, args, ingest)
     print(f"{count} cases in {cases}")
+
+
+def hpctoolkit4_cases(cases, repo, rng, args, ingest):
+    """HPCToolkit databases of format 4 (ingest/hpctoolkit_v4_database.h), round 20: in a copy of
+    Hatchet's cpi database, meta.db's (half the cases) or profile.db's bytes damaged; the other
+    files linked. Appended last: earlier cases unchanged."""
+    database = repo / "tests" / "data" / "hpctoolkit" / "hatchet-cpi-v4-database"
+    files = sorted(p for p in database.iterdir() if p.is_file())
+    count = 0
+    for k in range(int(80 * args.scale)):
+        base = database / ("meta.db" if k % 2 else "profile.db")
+        count += damaged_folder_case(cases, "hpctoolkit4", k, repo, rng, args, database, files, base,
+                                     BinaryDamage(rng, base.read_bytes()), ingest)
+    return count
+
+
+def damaged_folder_case(cases, category, k, repo, rng, args, folder, files, base, damage, ingest):
+    """One of `damage`'s methods drawn and applied to `base`, written as the run folder case k of
+    `category` (every args.every-th k; the draw is made for every k, so --every keeps the cases)."""
+    method = rng.choice(damage.methods())
+    damaged = method()
+    if k % args.every:
+        return 0
+    return write_run_folder_case(cases, category, k, repo, folder.name, files, base, damaged, method.__name__, ingest)
 
 
 def hpctoolkit_cases(cases, repo, rng, args, ingest):
     """HPCToolkit databases (ingest/hpctoolkit_database.h), round 19: in a copy of one of Hatchet's
     two databases, experiment.xml damaged as XML (half the cases) or one metric-db file's bytes
     damaged; the other files linked. Appended last: earlier cases unchanged."""
-    databases = sorted(p for p in (repo / "tests" / "data" / "hpctoolkit").iterdir() if p.is_dir())
+    databases = sorted(p for p in (repo / "tests" / "data" / "hpctoolkit").iterdir()
+                       if (p / "experiment.xml").is_file())
     count = 0
     for k in range(int(80 * args.scale)):
         database = databases[zlib.crc32(f"hpctoolkit/{k}".encode()) % len(databases)]
@@ -423,12 +449,7 @@ def hpctoolkit_cases(cases, repo, rng, args, ingest):
             dbs = [p for p in files if p.name.endswith(".metric-db")]
             base = dbs[zlib.crc32(f"hpctoolkit-db/{k}".encode()) % len(dbs)]
             damage = BinaryDamage(rng, base.read_bytes())
-        method = rng.choice(damage.methods())
-        damaged = method()
-        if k % args.every:
-            continue
-        count += write_run_folder_case(cases, "hpctoolkit", k, repo, database.name, files, base, damaged,
-                                       method.__name__, ingest)
+        count += damaged_folder_case(cases, "hpctoolkit", k, repo, rng, args, database, files, base, damage, ingest)
     return count
 
 
