@@ -110,3 +110,45 @@ TEST_CASE("replay mpi: bad input fails on every process without hanging", "[trac
   CHECK(out.find("no such trace anchor file") != std::string::npos);
   fs::remove_all(dir);
 }
+
+TEST_CASE("replay mpi: a trace in a tar.gz reads as its folder; the unpacked copy is removed", "[trace][mpi][archive]") {
+  if (Mpirun(2).empty()) {
+    WARN("mpirun or qnm-replay-mpi not available: parallel replay not tested");
+    return;
+  }
+  const fs::path dir = fs::temp_directory_path() / ("qnm_replay_archive_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  const std::string archive = (dir / "stencil.tar.gz").string();
+  std::string out;
+  REQUIRE(RunCommand("tar czf " + archive + " -C " + TraceDir("") + " tracer-stencil4d-32", &out) == 0);
+  auto unpacked_copies = [] {
+    int count = 0;
+    for (const auto& entry : fs::directory_iterator(fs::temp_directory_path()))
+      count += entry.path().filename().string().rfind("qnm-archived-trace-", 0) == 0;
+    return count;
+  };
+  const int before = unpacked_copies();
+  std::string sequential, parallel;
+  REQUIRE(RunCommand(std::string(QNM_CLI_PATH) + " trace analyze " + TraceDir("tracer-stencil4d-32") +
+                         " --format json 2>/dev/null", &sequential) == 0);
+  REQUIRE(RunCommand(Mpirun(2) + " " + archive + " --format json 2>/dev/null", &parallel) == 0);
+  nlohmann::json expected = nlohmann::json::parse(sequential), actual = nlohmann::json::parse(parallel);
+  // The trace is named as the archive member it was, never the unpacked copy.
+  CHECK(actual.at("trace") == archive + "/tracer-stencil4d-32/traces.otf2");
+  actual["trace"] = expected.at("trace");
+  std::string diff;
+  const bool same = SameReport(expected, actual, "", &diff);
+  INFO(diff);
+  CHECK(same);
+  CHECK(unpacked_copies() == before);  // the node's copy is gone once every process is done
+
+  // An archive with no trace: one line naming it, from every process, no hang.
+  const std::string empty = (dir / "no-trace.tar").string();
+  REQUIRE(RunCommand("tar cf " + empty + " -C " + TraceDir("tracer-stencil4d-32") + " traces.def", &out) == 0);
+  CHECK(RunCommand(Mpirun(2) + " " + empty + " --format json 2>&1", &out) != 0);
+  CHECK(out.find("qnm-replay-mpi: " + empty + ": the archive holds no OTF2 trace") != std::string::npos);
+  CHECK(unpacked_copies() == before);
+  fs::remove_all(dir);
+}
+
