@@ -89,16 +89,7 @@ double RuntimeModel::Evaluate(double procs) const {
 std::string RuntimeModel::Formula() const {
   if (members.empty()) return "none";
   // The best member without its zero terms; the others are named by count only.
-  const ScalingModel& best = members.front().model;
-  std::string out;
-  for (std::size_t k = 0; k < best.terms.size(); ++k) {
-    if (!(best.coefficients[k] > 0)) continue;
-    const bool minus = best.terms[k].subtracted;
-    std::string term = best.terms[k].ToString().substr(minus ? 1 : 0);
-    out += (out.empty() ? (minus ? "-" : "") : (minus ? " - " : " + ")) + FormatDouble("%.3g", best.coefficients[k]) +
-           (term == "1" ? "" : "*" + term);
-  }
-  if (out.empty()) out = "0";
+  std::string out = members.front().model.Formula(true);
   // The curve drawn and evaluated is the weighted average, not the best member.
   if (members.size() > 1)
     out = "average of " + std::to_string(members.size()) + " curves; best " + out + " (weight " +

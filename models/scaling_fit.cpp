@@ -119,18 +119,17 @@ double ScalingModel::Evaluate(double procs) const {
   return ::qnm::Evaluate(terms, coefficients, procs);
 }
 
-std::string ScalingModel::Formula() const {
-  if (terms.empty()) return "0";
+std::string ScalingModel::Formula(bool nonzero_only) const {
   std::string out;
   for (std::size_t k = 0; k < terms.size(); ++k) {
+    if (nonzero_only && !(coefficients[k] > 0)) continue;
     const bool minus = terms[k].subtracted;
-    if (k) out += minus ? " - " : " + ";
-    else if (minus) out += "-";
+    out += out.empty() ? (minus ? "-" : "") : (minus ? " - " : " + ");
     std::string term = terms[k].ToString().substr(minus ? 1 : 0);
     out += FormatNumber(coefficients[k]);
     if (term != "1") out += "*" + term;
   }
-  return out;
+  return out.empty() ? "0" : out;
 }
 
 bool ScalingFitOptions::IsValid(std::string* error) const {

@@ -32,7 +32,8 @@ struct ScalingModel {
   std::vector<ScalingTerm> terms;
   std::vector<double> coefficients;  // same length as terms, all >= 0 when fitted with positivity
   double Evaluate(double procs) const;
-  std::string Formula() const;  // "3.1e+02*P^-1 + 0.52*log2(P)"
+  // "3.1e+02*P^-1 + 0.52*log2(P)"; `nonzero_only`: the terms the fit left at 0 are not written.
+  std::string Formula(bool nonzero_only = false) const;
   bool Empty() const { return terms.empty(); }
 };
 
