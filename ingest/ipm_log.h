@@ -7,8 +7,7 @@
 // call, partner rank, count, total time).
 //
 // IPM's banner on the job's stdout (`##IPMv2.0.6###...`) summarises the same
-// log over the ranks; it is recognised and named as skipped: the run is read
-// from its XML log.
+// log over the ranks: read as a run when its log is not beside it (ipm_banner.h).
 #include <string>
 #include <string_view>
 

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "ingest/ipm_banner.h"
 #include "ingest/ipm_log.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
@@ -63,10 +64,14 @@ bool SniffIpmBanner(const std::string&, std::string_view text) {
   return HasIpmBanner(text) && !LooksLikeNpbOutput(text);
 }
 
+// A banner is its run when the job's XML log is not beside it; with the log, the log is the run
+// (per rank, bytes) and the banner one line naming it (ipm_banner.h).
 ReaderOutput ReadIpmBanner(const ReaderInput& input) {
-  throw InputError(input.path, 0,
-                   "IPM's banner summarises the run over its ranks: read the run from its XML log "
-                   "(<user>.<stamp>.ipm.xml, written unless IPM_LOG=none)");
+  const IpmBanner banner = ParseIpmBanner(input.text, input.path);
+  if (const std::string log = IpmLogOfBanner(banner, input.path); !log.empty())
+    throw InputError(input.path, 0, "IPM's banner of the run whose XML log " + log +
+                                        " is beside it: the run is read from the log (per rank, with bytes)");
+  return OneRunOutput(IpmBannerToRunStats(banner, input.path), input.name);
 }
 
 bool SniffOtf2(const std::string& path, std::string_view) { return HasExtension(path, ".otf2"); }
@@ -143,7 +148,7 @@ const std::vector<Reader>& ReaderTable() {
        ReadHpctoolkitMeta},
       {"IPM XML log (.ipm.xml)", SniffIpmXml, ReadIpmLog},
       // Before NPB output, which takes any .out file.
-      {"IPM banner (job stdout; names its XML log)", SniffIpmBanner, ReadIpmBanner},
+      {"IPM banner (job stdout; its XML log is read instead when beside it)", SniffIpmBanner, ReadIpmBanner},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
       // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
       {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},

@@ -102,7 +102,7 @@ seed() {  # seed <target> -> directory of seed files
       cp tests/data/compressed/archives/campaign.tar.gz "$dir/archive-campaign.tar.gz"
       cp tests/data/compressed/archives/trace-and-profile.zip "$dir/archive-trace-and-profile.zip"
       cp tests/data/compressed/archives/bad/encrypted.zip "$dir/archive-encrypted.zip" ;;
-    ipm_log_fuzz) cp tests/data/ipm/*.ipm.xml "$dir" ;;
+    ipm_log_fuzz) cp tests/data/ipm/*.ipm.xml tests/data/ipm/*.out tests/data/ipm/*.ipm_parse.txt "$dir" ;;
     hpctoolkit_database_fuzz)  # the databases' experiment.xml (first byte 0) and the cpi metric-db files (1)
       for f in tests/data/hpctoolkit/*/experiment.xml; do
         { printf '\0'; cat "$f"; } > "$dir/xml-$(basename "$(dirname "$f")")"; done

@@ -11,10 +11,16 @@
 #include <string>
 #include <vector>
 
+#include <cmath>
+#include <filesystem>
+
 #include "ingest/ingest.h"
 #include "ingest/ipm_log.h"
+#include "tests/temp_dir.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -101,8 +107,73 @@ TEST_CASE("an IPM campaign folder: the four logs are one series; the summaries a
   for (const qnm::RunStats& run : runs) CHECK(run.app == runs.front().app);
   int banners = 0;
   for (const qnm::SkippedFile& file : summary.skipped)
-    if (file.reason.find("IPM's banner summarises the run") != std::string::npos) ++banners;
+    if (file.reason.find("IPM's banner of the run whose XML log " + kIpm + "/ring.") != std::string::npos &&
+        file.reason.find("is beside it: the run is read from the log") != std::string::npos)
+      ++banners;
   CHECK(banners == 8);  // the runs' stdout and ipm_parse's reports: both summaries of the logs
+}
+
+TEST_CASE("an IPM banner without its XML log is its run; ipm_parse's report of the log too",
+          "[ingest][ipm]") {
+  qnm::testing::TempDir dir("qnm", "ipm-banner");
+  for (const char* name : {"ring.4.out", "ring.4.ipm_parse.txt"}) {
+    INFO(name);
+    const fs::path alone = dir.path / name;
+    fs::create_directories(alone);
+    fs::copy_file(kIpm + "/" + name, alone / name);
+    const std::vector<qnm::RunStats> runs = Read(alone.string());
+    REQUIRE(runs.size() == 1);
+    const qnm::RunStats& run = runs.front();
+    const qnm::RunStats log = Read(kIpm + "/ring.4.ipm.xml").front();
+    CHECK(run.procs == 4);
+    CHECK(run.nodes == 1);
+    CHECK(run.app.str() == "ring");
+    CHECK(run.tool_version == "IPM 2.0.6");
+    // The banner prints two decimals (of the job's region, ipm_noregion), ipm_parse six digits.
+    const double precision = std::string(name) == "ring.4.out" ? 0.01 : 1e-5;
+    CHECK(std::abs(run.mpi_time_mean_s - log.mpi_time_mean_s) <= precision);
+    CHECK(std::abs(run.mpi_time_max_s - log.mpi_time_max_s) <= precision);
+    CHECK(std::abs(run.app_time_max_s - log.app_time_max_s) <= 0.01);
+    if (std::string(name) == "ring.4.out") CHECK(run.mpi_calls_per_rank == Approx(404));  // its "#calls" row
+    std::map<std::string, std::pair<double, double>> sites;
+    for (const qnm::CallSiteStats& site : run.call_sites) sites[site.mpi_function] = {site.total_time_s, site.total_calls};
+    for (const qnm::CallSiteStats& site : log.call_sites)
+      if (site.total_time_s > 0.005) {  // the banner's two decimals: the busy routines
+        INFO(site.mpi_function);
+        REQUIRE(sites.count(site.mpi_function));
+        CHECK(std::abs(sites[site.mpi_function].first - site.total_time_s) <= precision);
+        CHECK(sites[site.mpi_function].second == site.total_calls);
+      }
+  }
+}
+
+TEST_CASE("damaged IPM banners: one line naming the file", "[ingest][ipm][errors]") {
+  qnm::testing::TempDir dir("qnm", "ipm-banner-damage");
+  const std::string good = qnm::ReadFile(kIpm + "/ring.4.out");
+  const std::string path = (dir.path / "ring.4.out").string();
+  auto error_of = [&](const std::string& text) {
+    qnm::WriteFileAtomically(path, text);
+    try {
+      Read(path);
+    } catch (const qnm::InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  CHECK_THAT(error_of(good.substr(0, good.find("# MPI_Comm_rank"))), Catch::Contains(path) && Catch::Contains("cut short"));
+  std::string tasks = good;
+  tasks.replace(tasks.find("4 on 1 nodes"), 12, "4 on 9 nodes");
+  CHECK_THAT(error_of(tasks), Catch::Contains(path) && Catch::Contains("mpi_tasks needs"));
+  std::string slow = good;
+  slow.replace(slow.find("0.37         0.39"), 17, "0.37         3.39");
+  CHECK_THAT(error_of(slow), Catch::Contains(path) && Catch::Contains("do not fit together"));
+  std::string twice = good;
+  const std::size_t row = twice.find("# MPI_Sendrecv");
+  twice.insert(row, twice.substr(row, twice.find('\n', row) + 1 - row));
+  CHECK_THAT(error_of(twice), Catch::Contains(path + ":") && Catch::Contains("MPI_Sendrecv a second time"));
+  std::string word = good;
+  word.replace(word.find("1616"), 4, "many");
+  CHECK_THAT(error_of(word), Catch::Contains(path + ":") && Catch::Contains("'many' is no non-negative number"));
 }
 
 TEST_CASE("damaged IPM logs: one line naming the file and line", "[ingest][ipm][errors]") {

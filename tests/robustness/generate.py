@@ -405,6 +405,12 @@ def main():
     count += zip_cases(cases, repo, rng, args, ingest)
     count += hpctoolkit_cases(cases, repo, rng, args, ingest)
     count += hpctoolkit4_cases(cases, repo, rng, args, ingest)
+    ipm_banners = sorted_files(repo / "tests" / "data" / "ipm", ["*.out", "*.ipm_parse.txt"])
+    for k in range(int(80 * args.scale)):  # IPM banners read as runs (round 20), appended last
+        base, damaged, name = drawn_text_damage(rng, ipm_banners, "ipm-banner", k, "text")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "ipm-banner", k, repo, base, damaged, name, ingest + ["{file}"])
     print(f"{count} cases in {cases}")
 
 
