@@ -123,6 +123,41 @@ TEST_CASE("a format-4 database is one run: profile.db, cct.db, FORMATS.md, metri
   CHECK(archived_summary.skipped.empty());
 }
 
+TEST_CASE("a format-4 database's GPU streams are left out with a note", "[ingest][hpctoolkit]") {
+  qnm::testing::TempDir dir("qnm", "hpctoolkit-v4-gpu");
+  const fs::path copy = CopyOf(dir.path);
+  const std::string profile_path = (copy / "profile.db").string();
+  std::string profile = qnm::ReadFile(profile_path);
+  // Rank 0's thread 3 told as a GPU stream: its THREAD identifier's kind (3) made GPUSTREAM (6).
+  const std::uint64_t tuples = Get(profile, 0x28, 8), tuples_end = tuples + Get(profile, 0x20, 8);
+  int changed = 0;
+  for (std::uint64_t at = tuples; at < tuples_end;) {
+    const std::uint64_t ids = Get(profile, at, 2);
+    bool rank0 = false;
+    for (std::uint64_t k = 0; k < ids; ++k)
+      rank0 |= profile[at + 8 + 16 * k] == 2 && Get(profile, at + 8 + 16 * k + 4, 4) == 0;
+    for (std::uint64_t k = 0; k < ids && rank0; ++k) {
+      const std::uint64_t id = at + 8 + 16 * k;
+      if (profile[id] == 3 && Get(profile, id + 4, 4) == 3) {
+        profile[id] = 6;
+        ++changed;
+      }
+    }
+    at += 8 + 16 * ids;
+  }
+  REQUIRE(changed == 1);
+  qnm::WriteFileAtomically(profile_path, profile);
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = IngestPath(copy.string(), &summary);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].threads_per_proc == 3);  // rank 0's CPU threads 0, 1, 2
+  CHECK(runs[0].procs == 4);
+  bool noted = false;
+  for (const std::string& note : summary.notes)
+    noted |= note == profile_path + ": GPU contexts' and streams' profiles left out";
+  CHECK(noted);
+}
+
 TEST_CASE("a damaged format-4 database is one line naming the file", "[ingest][hpctoolkit]") {
   qnm::testing::TempDir dir("qnm", "hpctoolkit-v4-damage");
   const fs::path copy = CopyOf(dir.path);
