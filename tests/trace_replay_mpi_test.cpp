@@ -122,17 +122,21 @@ TEST_CASE("replay mpi: a trace in a tar.gz reads as its folder; the unpacked cop
   const std::string archive = (dir / "stencil.tar.gz").string();
   std::string out;
   REQUIRE(RunCommand("tar czf " + archive + " -C " + TraceDir("") + " tracer-stencil4d-32", &out) == 0);
-  auto unpacked_copies = [] {
+  // A temporary folder of its own (TMPDIR): other tests running beside it unpack archives too.
+  const fs::path temp = dir / "tmp";
+  fs::create_directories(temp);
+  auto unpacked_copies = [&] {  // (Open MPI keeps its session folder there too)
     int count = 0;
-    for (const auto& entry : fs::directory_iterator(fs::temp_directory_path()))
+    for (const auto& entry : fs::directory_iterator(temp))
       count += entry.path().filename().string().rfind("qnm-archived-trace-", 0) == 0;
     return count;
   };
-  const int before = unpacked_copies();
+  const std::string mpirun = "TMPDIR=" + temp.string() + " " + Mpirun(2);
+  const auto before = unpacked_copies();
   std::string sequential, parallel;
   REQUIRE(RunCommand(std::string(QNM_CLI_PATH) + " trace analyze " + TraceDir("tracer-stencil4d-32") +
                          " --format json 2>/dev/null", &sequential) == 0);
-  REQUIRE(RunCommand(Mpirun(2) + " " + archive + " --format json 2>/dev/null", &parallel) == 0);
+  REQUIRE(RunCommand(mpirun + " " + archive + " --format json 2>/dev/null", &parallel) == 0);
   nlohmann::json expected = nlohmann::json::parse(sequential), actual = nlohmann::json::parse(parallel);
   // The trace is named as the archive member it was, never the unpacked copy.
   CHECK(actual.at("trace") == archive + "/tracer-stencil4d-32/traces.otf2");
@@ -146,7 +150,7 @@ TEST_CASE("replay mpi: a trace in a tar.gz reads as its folder; the unpacked cop
   // An archive with no trace: one line naming it, from every process, no hang.
   const std::string empty = (dir / "no-trace.tar").string();
   REQUIRE(RunCommand("tar cf " + empty + " -C " + TraceDir("tracer-stencil4d-32") + " traces.def", &out) == 0);
-  CHECK(RunCommand(Mpirun(2) + " " + empty + " --format json 2>&1", &out) != 0);
+  CHECK(RunCommand(mpirun + " " + empty + " --format json 2>&1", &out) != 0);
   CHECK(out.find("qnm-replay-mpi: " + empty + ": the archive holds no OTF2 trace") != std::string::npos);
   CHECK(unpacked_copies() == before);
   fs::remove_all(dir);
