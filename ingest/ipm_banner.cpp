@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <iomanip>
 #include <optional>
+#include <set>
 #include <sstream>
 
 #include "ingest/text_lines.h"
@@ -79,6 +80,7 @@ IpmBanner ParseIpmBanner(std::string_view text, const std::string& path) {
   // function table of [time] [count] <%wall> or [time] [calls] <%mpi> <%wall>.
   enum class Block { kHeader, kStats, kFunctions } block = Block::kHeader;
   std::string qualifier;  // "#calls" or "%wall": what the next row counts
+  std::set<std::string> functions;  // the function table's names so far
   bool closed = false;
   for (std::size_t k = first + 1; k < lines.size() && !closed; ++k) {
     const int line = static_cast<int>(k) + 1;
@@ -136,8 +138,7 @@ IpmBanner ParseIpmBanner(std::string_view text, const std::string& path) {
       if (key.empty() || values.size() < 3 || values.size() > 4)
         throw InputError(path, line, "a function row needs its name, [time], the calls and the shares");
       const std::vector<double> v = Numbers(numbers, values.size(), path, line, key);
-      for (const IpmBanner::Call& call : banner.calls)
-        if (call.function == key) throw InputError(path, line, key + " a second time in the function table");
+      if (!functions.insert(key).second) throw InputError(path, line, key + " a second time in the function table");
       banner.calls.push_back({key, v[0], v[1]});
       continue;
     }
