@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
+#include <map>
+#include <mutex>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -200,32 +202,56 @@ std::string AttributeOf(std::string_view text, std::string_view element, std::st
 
 }  // namespace
 
-std::string IpmLogOfBanner(const IpmBanner& banner, const std::string& path) {
+namespace {
+
+/// What an XML log's head says of its job, to be matched with banners.
+struct LogHead {
+  std::string path, tasks, command;
+  std::optional<double> start;
+};
+
+/// The *.ipm.xml logs of `folder`, their heads read once per folder and process: a campaign
+/// folder of thousands of job outputs and logs is listed once, not once per banner. A folder
+/// whose entries change (its modification time) is listed again.
+const std::vector<LogHead>& LogsIn(const std::filesystem::path& folder) {
   namespace fs = std::filesystem;
-  const long long start = IpmBannerStartUtc(banner);
-  const fs::path folder = fs::path(path).parent_path();
+  static std::mutex mutex;
+  static std::map<std::string, std::pair<fs::file_time_type, std::vector<LogHead>>> cache;
+  std::lock_guard<std::mutex> lock(mutex);
   std::error_code error;
-  int looked = 0;
-  for (fs::directory_iterator it(folder.empty() ? "." : folder, error), end; !error && it != end; it.increment(error)) {
+  const fs::file_time_type changed = fs::last_write_time(folder, error);
+  auto& [when, logs] = cache[folder.string()];
+  if (!logs.empty() && when == changed) return logs;
+  when = changed;
+  logs.clear();
+  for (fs::directory_iterator it(folder, error), end; !error && it != end; it.increment(error)) {
     const std::string name = it->path().filename().string();
     if (name.size() < 8 || name.compare(name.size() - 8, 8, ".ipm.xml") != 0) continue;
-    if (++looked > 10000) break;  // a folder of many logs: the banner's is among the first
+    if (logs.size() >= 100000) break;  // heads of 64 KB: at most 6.4 GB read once, never more
     std::string head;
     try {
       head = ReadFileHead(it->path().string(), 1 << 16);
     } catch (const std::exception&) {
       continue;  // its own reader says why
     }
-    const std::string tasks = AttributeOf(head, "<job ", "ntasks");
-    const std::string log_start = AttributeOf(head, "<job ", "start");
-    const std::string command = AttributeOf(head, "<cmdline ", "realpath");
-    if (tasks != std::to_string(banner.tasks) || command != banner.command) continue;
-    const auto stamp = ParseDouble(log_start);
-    if (start >= 0 && stamp) {
-      const long long offset = start - static_cast<long long>(*stamp);
+    logs.push_back({it->path().string(), AttributeOf(head, "<job ", "ntasks"), AttributeOf(head, "<cmdline ", "realpath"),
+                    ParseDouble(AttributeOf(head, "<job ", "start"))});
+  }
+  return logs;
+}
+
+}  // namespace
+
+std::string IpmLogOfBanner(const IpmBanner& banner, const std::string& path) {
+  const long long start = IpmBannerStartUtc(banner);
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  for (const LogHead& log : LogsIn(folder.empty() ? "." : folder)) {
+    if (log.tasks != std::to_string(banner.tasks) || log.command != banner.command) continue;
+    if (start >= 0 && log.start) {
+      const long long offset = start - static_cast<long long>(*log.start);
       if (offset % 900 != 0 || offset > 14 * 3600 || offset < -14 * 3600) continue;
     }
-    return it->path().string();
+    return log.path;
   }
   return "";
 }
