@@ -281,6 +281,15 @@ RunStats IpmBannerToRunStats(const IpmBanner& banner, const std::string& path) {
     run.call_sites.push_back(std::move(site));
   }
   if (!run.call_sites.empty()) run.per_rank_complete = false;
+  // Messages as mpiP's records count them: point-to-point sends and collective calls, per rank.
+  double messages = 0;
+  for (const CallSiteStats& site : run.call_sites)
+    if (IsPointToPointSend(site.mpi_function) || CountsAsCollective(site.activity)) messages += site.total_calls;
+  if (!run.call_sites.empty()) {
+    run.messages_per_rank = messages / banner.tasks;
+    run.derivations["messages_per_rank"] =
+        "IPM banner: [count] of the send and collective rows, summed, over the tasks (no bytes: the banner counts none)";
+  }
   if (!banner.command.empty()) {
     run.app = BaseName(banner.command);
     run.derivations["app"] = "IPM banner command: " + banner.command;

@@ -135,6 +135,10 @@ TEST_CASE("an IPM banner without its XML log is its run; ipm_parse's report of t
     CHECK(std::abs(run.mpi_time_max_s - log.mpi_time_max_s) <= precision);
     CHECK(std::abs(run.app_time_max_s - log.app_time_max_s) <= 0.01);
     if (std::string(name) == "ring.4.out") CHECK(run.mpi_calls_per_rank == Approx(404));  // its "#calls" row
+    // Sends and collectives per rank, as the log counts them: 200 Sendrecv + 200 Allreduce.
+    CHECK(run.messages_per_rank == Approx(log.messages_per_rank));
+    CHECK(run.messages_per_rank == Approx(400));
+    CHECK(std::isnan(run.bytes_per_message));
     std::map<std::string, std::pair<double, double>> sites;
     for (const qnm::CallSiteStats& site : run.call_sites) sites[site.mpi_function] = {site.total_time_s, site.total_calls};
     for (const qnm::CallSiteStats& site : log.call_sites)
