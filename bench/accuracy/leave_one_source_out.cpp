@@ -349,6 +349,7 @@ LeaveOneSourceOutResult RunLeaveOneSourceOut(const std::vector<Entry>& corpus, c
   }
   PrintTotals("**all (leave one source out)**", all);
   PrintWinCount(all);
+  PrintIntervalQuality(result.by_source);
 
   std::printf("\nChoosing a configuration or not: each configuration fixed for every source (at its temperature "
               "chosen on the other sources), the average of all of them (geometric mean of their predictions: no "

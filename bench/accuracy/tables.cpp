@@ -62,6 +62,43 @@ void Totals::Add(const SeriesResult& s) {
   wins_naive += last.ours < last.naive;
 }
 
+void PrintIntervalQuality(const std::map<std::string, std::vector<SeriesResult>>& by_source) {
+  constexpr double kAlpha = 0.1;  // a 90% interval
+  std::printf("\nThe 90%% intervals at every held-out point: inside, above the upper bound (slower than "
+              "predicted), below the lower; the median width (upper / lower); the mean interval score in log "
+              "space (width + 20 x the log distance outside; lower is better):\n\n"
+              "| data | points | inside | above | below | median width | interval score |\n"
+              "|---|---:|---:|---:|---:|---:|---:|\n");
+  auto row = [&](const std::string& label, const std::vector<const SeriesResult*>& results) {
+    int points = 0, inside = 0, above = 0, below = 0;
+    double score = 0;
+    std::vector<double> widths;
+    for (const SeriesResult* s : results)
+      for (const PointResult& p : s->points) {
+        if (!(p.lower_s > 0) || !(p.upper_s > 0) || !(p.measured_s > 0)) continue;
+        ++points;
+        const double y = std::log(p.measured_s), lo = std::log(p.lower_s), hi = std::log(p.upper_s);
+        inside += lo <= y && y <= hi;
+        above += y > hi;
+        below += y < lo;
+        widths.push_back(p.upper_s / p.lower_s);
+        score += (hi - lo) + 2 / kAlpha * (std::max(0.0, lo - y) + std::max(0.0, y - hi));
+      }
+    if (points == 0) return;
+    std::printf("| %s | %d | %s | %s | %s | %.2fx | %.3f |\n", label.c_str(), points, Pct(double(inside) / points).c_str(),
+                Pct(double(above) / points).c_str(), Pct(double(below) / points).c_str(), Median(widths),
+                score / points);
+  };
+  std::vector<const SeriesResult*> all;
+  for (const auto& [source, results] : by_source) {
+    std::vector<const SeriesResult*> these;
+    for (const SeriesResult& s : results) these.push_back(&s);
+    all.insert(all.end(), these.begin(), these.end());
+    row(source, these);
+  }
+  row("**all**", all);
+}
+
 void PrintTotalsHeader() {
   std::printf("| data | series | points | ours at largest P: median / max | uniform average | Extra-P: median / max | "
               "Amdahl: median / max | "

@@ -33,6 +33,11 @@ void PrintTotals(const std::string& title, const Totals& t);
 /// How much the count of series better than Extra-P says: its binomial sd, the 70%
 /// in sd, and a sign test against a coin toss.
 void PrintWinCount(const Totals& t);
+/// How honest the 90% intervals are, per source and overall, at every held-out point: inside, above
+/// the upper bound (slower than predicted), below the lower; the median width; and the interval
+/// score in log space (Gneiting & Raftery 2007, §6.2: width + 2/alpha x the distance outside, a
+/// proper scoring rule: lower is better).
+void PrintIntervalQuality(const std::map<std::string, std::vector<SeriesResult>>& by_source);
 /// One table row per series: the error at each predicted P and the peers' at the largest.
 void PrintSeries(const std::string& title, const std::vector<SeriesResult>& results);
 /// One row per way of predicting (a configuration fixed for every source, the average of all of
