@@ -188,15 +188,6 @@ std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
   return out;
 }
 
-/// Units of one size divide evenly at every P that divides them, so a training run's load
-/// imbalance is not its work's: it is run-to-run noise (a slow node, OS jitter; SP-MZ at
-/// P = 16: 14% over the mean compute, 3% at P = 8, 5% at 32). The fitted curve, over every
-/// run, is kept; carrying the last run's residual on (QueueingModel::imbalance_anchor) would
-/// carry one run's noise to every larger P (bench/README.md, round 20).
-void KeepImbalanceOfEqualUnits(const SeriesModel& m, QueueingModel* q) {
-  if (m.work_units_equal) q->imbalance_anchor = TrainingAnchor();
-}
-
 /// Forward validation of the whole queueing pipeline on the training totals.
 std::vector<ForwardError> ForwardValidateQueueing(const SeriesModel& m, const PredictionOptions& options) {
   std::vector<QueueingObservation> observations = QueueingInputs(m.training);
@@ -211,8 +202,7 @@ std::vector<ForwardError> ForwardValidateQueueing(const SeriesModel& m, const Pr
     std::vector<QueueingObservation> prefix(observations.begin(), observations.begin() + count);
     QueueingModel fold;
     std::string error;
-    if (!FitQueueingModel(prefix, options.runtime, &fold, &error)) return {};
-    KeepImbalanceOfEqualUnits(m, &fold);
+    if (!FitQueueingModel(prefix, options.runtime, &fold, &error, m.work_units_equal)) return {};
     auto raw = [fold, &m](double p) {
       ProcsPrediction out;
       std::string e;
@@ -308,8 +298,8 @@ bool SelectTraining(const Series& series, const std::vector<int>& train_procs,
 /// Fits the queueing model to m->training and calibrates its intervals on the forward
 /// validation of the whole pipeline.
 bool FitQueueingPart(const PredictionOptions& options, SeriesModel* m, std::string* error) {
-  if (!FitQueueingModel(QueueingInputs(m->training), options.runtime, &m->queueing, error)) return false;
-  KeepImbalanceOfEqualUnits(*m, &m->queueing);
+  if (!FitQueueingModel(QueueingInputs(m->training), options.runtime, &m->queueing, error, m->work_units_equal))
+    return false;
   std::vector<ForwardError> errors = ForwardValidateQueueing(*m, options);
   double sum = 0;
   for (const ProcsObservation& o : m->training) {

@@ -103,7 +103,8 @@ std::vector<std::vector<ScalingTerm>> MessageCandidates() {
 }
 
 bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
-                      const RuntimeModelOptions& options, QueueingModel* model, std::string* error) {
+                      const RuntimeModelOptions& options, QueueingModel* model, std::string* error,
+                      bool imbalance_is_noise) {
   QueueingModel m;
   if (observations.empty()) {
     *error = "no training process count";
@@ -147,7 +148,12 @@ bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
   // Message counts and sizes are not anchored: tried, BT-MZ's count at P = 16
   // (4491, the peak of a curve that falls to 2271 at P = 128) carried on
   // made P = 128 23% off instead of 3% (bench/README.md, what we tried).
-  m.imbalance_anchor = AnchorInput(observations, &QueueingObservation::imbalance_s, m.imbalance_s);
+  // Units of one size divide evenly at every P that divides them, so a training run's imbalance
+  // is not its work's but run-to-run noise (a slow node, OS jitter; SP-MZ at P = 16: 14% over the
+  // mean compute, 3% at P = 8, 5% at 32): the fitted curve over every run is kept, not one run's
+  // noise carried to every larger P (bench/README.md, round 20).
+  if (!imbalance_is_noise)
+    m.imbalance_anchor = AnchorInput(observations, &QueueingObservation::imbalance_s, m.imbalance_s);
   for (const QueueingObservation& o : observations)
     if (o.procs == 1) {
       m.has_single_process = true;

@@ -66,7 +66,7 @@ struct QueueingModel {
   // I(P) goes through the measured imbalances (models/training_anchor.h): the
   // last one is carried on beyond the training range. Empty when the units of
   // work are of one size (SP-MZ, LU-MZ zones): their imbalance is run noise, and
-  // the fitted curve over every run is kept (models/prediction.cpp).
+  // the fitted curve over every run is kept (FitQueueingModel).
   TrainingAnchor imbalance_anchor;
   // Message statistics are fitted to P >= 2 only: a single process sends no
   // network messages (its few "messages" are collectives with itself, of a
@@ -89,8 +89,11 @@ std::vector<std::vector<ScalingTerm>> ImbalanceCandidates();
 std::vector<std::vector<ScalingTerm>> MessageCandidates();
 
 /// Fits the model to `observations` (sorted by procs). Returns false with `error`.
+/// `imbalance_is_noise`: the units of work are of one size (SeriesModel::work_units_equal), so
+/// a run's imbalance is its noise and the fitted curve is kept without carrying the last run's on.
 bool FitQueueingModel(const std::vector<QueueingObservation>& observations,
-                      const RuntimeModelOptions& options, QueueingModel* model, std::string* error);
+                      const RuntimeModelOptions& options, QueueingModel* model, std::string* error,
+                      bool imbalance_is_noise = false);
 
 /// The per-process parts at `procs` before contention (unscaled).
 struct QueueingParts {
