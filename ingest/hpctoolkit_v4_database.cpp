@@ -221,10 +221,9 @@ HpctoolkitMeta ParseHpctoolkitMeta(std::string_view data, const std::string& pat
 }
 
 HpctoolkitProfileDb::HpctoolkitProfileDb(const std::string& path, const HpctoolkitMeta& meta)
-    : path_(path), meta_(&meta) {
-  std::ifstream in(path, std::ios::binary | std::ios::ate);
-  if (!in) throw InputError(path, 0, "cannot open");
-  const std::streamoff end = in.tellg();
+    : path_(path), meta_(&meta), in_(path, std::ios::binary | std::ios::ate) {
+  if (!in_) throw InputError(path, 0, "cannot open");
+  const std::streamoff end = in_.tellg();
   if (end < 0) throw InputError(path, 0, "cannot read its size");
   size_ = static_cast<std::uint64_t>(end);
   const std::string head = Read(0, std::min<std::uint64_t>(size_, kSectionTable + 16 * kProfileSections), "the header");
@@ -275,10 +274,10 @@ std::string HpctoolkitProfileDb::Read(std::uint64_t offset, std::uint64_t size, 
   if (offset > size_ || size > size_ - offset)
     throw InputError(path_, 0, std::string(what) + " at byte " + std::to_string(offset) + " (+" + std::to_string(size) +
                                    ") lies beyond the file's " + std::to_string(size_) + " bytes: damaged or cut short");
-  std::ifstream in(path_, std::ios::binary);
   std::string bytes(static_cast<std::size_t>(size), '\0');
-  in.seekg(static_cast<std::streamoff>(offset));
-  if (!in.read(bytes.data(), static_cast<std::streamsize>(size))) throw InputError(path_, 0, "cannot read " + std::string(what));
+  in_.clear();
+  in_.seekg(static_cast<std::streamoff>(offset));
+  if (!in_.read(bytes.data(), static_cast<std::streamsize>(size))) throw InputError(path_, 0, "cannot read " + std::string(what));
   bytes_read_ += static_cast<double>(size);
   return bytes;
 }

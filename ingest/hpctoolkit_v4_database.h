@@ -14,6 +14,7 @@
 // MPI_*/PMPI_* frames' inclusive time, time per MPI routine, threads, and
 // nodes from the host ids.
 #include <cstdint>
+#include <fstream>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -71,6 +72,7 @@ class HpctoolkitProfileDb {
 
   std::string path_;
   const HpctoolkitMeta* meta_;
+  mutable std::ifstream in_;  // opened once; every read seeks it
   std::uint64_t size_ = 0;
   std::vector<HpctoolkitV4Profile> profiles_;
   std::string infos_;              // the Profile Info section (the value block headers)
