@@ -21,6 +21,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// A database whose program is not named (experiment.xml's header, meta.db's title) is its folder's.
+constexpr const char* kNamedAfterFolder = "HPCToolkit: the database's folder name";
 // The thread numbers HPCToolkit gives GPU streams start here (Hatchet's reader, HPCToolkit 2021.05).
 constexpr int kFirstGpuStream = 500;
 // One metric-db file: nodes x metrics doubles (1e6 call-tree nodes x 64 metrics).
@@ -134,12 +136,8 @@ ReaderOutput ReadHpctoolkitExperiment(const ReaderInput& input) {
   RunStats run = HpctoolkitToRunStats(experiment, ranks, paths, threads, hosts);
   run.sources.insert(run.sources.begin(), input.path);
   run.origin = "metric-db " + ContentDigest(digests);
-  if (run.app.empty()) {  // no program in the header: the database folder's name
-    run.app = folder.filename().string();
-    run.derivations["app"] = "HPCToolkit: the database's folder name";
-  }
-  ReaderOutput output = OneRunOutput(std::move(run), input.name);
-  output.bytes_beside = bytes_beside;
+  ReaderOutput output = FolderRunOutput(std::move(run), input.name, folder.filename().string(),
+                                        kNamedAfterFolder, bytes_beside);
   if (gpu_streams) output.notes.push_back(input.path + ": GPU streams' metric-db files (thread >= 500) left out");
   return output;
 }
@@ -199,12 +197,8 @@ ReaderOutput ReadHpctoolkitMeta(const ReaderInput& input) {
   wording.sources = {input.path, profile_path};
   RunStats run = HpctoolkitToRunStats(experiment, ranks, paths, threads, hosts, wording);
   run.origin = "profile.db " + ContentDigest(profiles.Digests());
-  if (run.app.empty()) {
-    run.app = folder.filename().string();
-    run.derivations["app"] = "HPCToolkit: the database's folder name";
-  }
-  ReaderOutput output = OneRunOutput(std::move(run), input.name);
-  output.bytes_beside = profiles.BytesRead();
+  ReaderOutput output = FolderRunOutput(std::move(run), input.name, folder.filename().string(),
+                                        kNamedAfterFolder, profiles.BytesRead());
   if (gpu) output.notes.push_back(profile_path + ": GPU contexts' and streams' profiles left out");
   return output;
 }

@@ -204,4 +204,15 @@ ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info) {
   return output;
 }
 
+ReaderOutput FolderRunOutput(RunStats run, const FileNameInfo& info, const std::string& folder_name,
+                             const std::string& how, double bytes_beside) {
+  if (run.app.empty()) {
+    run.app = folder_name;
+    run.derivations["app"] = how;
+  }
+  ReaderOutput output = OneRunOutput(std::move(run), info);
+  output.bytes_beside = bytes_beside;
+  return output;
+}
+
 }  // namespace qnm

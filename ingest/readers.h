@@ -98,5 +98,10 @@ void ApplyFileName(const FileNameInfo& info, RunStats* run);
 /// The output of a reader whose file holds one run: `run` with the file
 /// name's identity applied (ApplyFileName).
 ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info);
+/// The same for a run a reader read from a folder of files (TAU profiles, HPCToolkit databases):
+/// named after `folder_name` when its files name no program (derivation `how`), and the bytes of
+/// the other files the reader opened.
+ReaderOutput FolderRunOutput(RunStats run, const FileNameInfo& info, const std::string& folder_name,
+                             const std::string& how, double bytes_beside);
 
 }  // namespace qnm

@@ -62,13 +62,10 @@ ReaderOutput ReadTauProfile(const ReaderInput& input) {
     paths.push_back(rank == 0 ? input.path : file);
   }
   RunStats run = TauProfilesToRunStats(ranks, paths, threads);
-  if (run.app.empty()) {  // no executable in the metadata: the folder's name (MULTI__TIME: its parent's)
-    fs::path named = folder.filename() == "MULTI__TIME" ? folder.parent_path() : folder;
-    run.app = named.filename().string();
-    run.derivations["app"] = "TAU: the profiles' folder name";
-  }
-  ReaderOutput output = OneRunOutput(std::move(run), input.name);
-  output.bytes_beside = bytes_beside;
+  // No executable in the metadata: the folder's name (MULTI__TIME: its parent's).
+  const fs::path named = folder.filename() == "MULTI__TIME" ? folder.parent_path() : folder;
+  ReaderOutput output = FolderRunOutput(std::move(run), input.name, named.filename().string(),
+                                        "TAU: the profiles' folder name", bytes_beside);
   if (other_contexts) output.notes.push_back(input.path + ": TAU profiles of contexts other than 0 left out");
   return output;
 }
