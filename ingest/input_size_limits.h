@@ -5,7 +5,8 @@
 // formats it looks like, and refuses (one line) a file larger than the limit
 // of those formats before reading it; a file that grows past the limit while
 // it is read is refused too. Defaults (README "Input size limits"):
-//   CUBE4 profile 512 MiB; mpiP, NPB, Extra-P, tables 64 MiB each;
+//   CUBE4 profile 512 MiB; HPCToolkit experiment.xml / meta.db and Caliper .cali
+//   256 MiB; mpiP, NPB, Extra-P, tables 64 MiB each;
 //   OTF2 anchors are opened by their own reader (64 MiB for the anchor text);
 //   a file whose head no reader recognises: 16 MiB (read whole only so that a
 //   reader looking past the head can still claim it);

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <utility>
 
+#include "ingest/caliper_profile.h"
 #include "ingest/ipm_banner.h"
 #include "ingest/ipm_log.h"
 #include "ingest/mpip_report.h"
@@ -72,6 +73,14 @@ ReaderOutput ReadIpmBanner(const ReaderInput& input) {
     throw InputError(input.path, 0, "IPM's banner of the run whose XML log " + log +
                                         " is beside it: the run is read from the log (per rank, with bytes)");
   return OneRunOutput(IpmBannerToRunStats(banner, input.path), input.name);
+}
+
+bool SniffCaliper(const std::string& path, std::string_view text) {
+  return HasExtension(path, ".cali") || LooksLikeCaliperStream(text);
+}
+
+ReaderOutput ReadCaliper(const ReaderInput& input) {
+  return OneRunOutput(ReadCaliperProfile(input.text, input.path), input.name);
 }
 
 bool SniffOtf2(const std::string& path, std::string_view) { return HasExtension(path, ".otf2"); }
@@ -149,6 +158,7 @@ const std::vector<Reader>& ReaderTable() {
       {"IPM XML log (.ipm.xml)", SniffIpmXml, ReadIpmLog},
       // Before NPB output, which takes any .out file.
       {"IPM banner (job stdout; its XML log is read instead when beside it)", SniffIpmBanner, ReadIpmBanner},
+      {"Caliper region profile (.cali: spot, runtime-profile)", SniffCaliper, ReadCaliper},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
       // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
       {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},

@@ -25,6 +25,8 @@ import subprocess
 import sys
 import types
 
+from peer_check import parse_command_line, write_peer_reads
+
 
 def stub_missing_hatchet_dependencies():
     try:
@@ -77,14 +79,10 @@ def compare(argv, hatchet_reads, routine_field, site_field, noun, doc):
     """The command line of a Hatchet peer check: QNM_PREDICT [--write FILE] DIR...; compares each
     DIR's procs, per-rank app and MPI time and, per MPI routine, `routine_field` of Hatchet's reading
     with the record's call sites' `site_field`."""
-    args = argv[1:]
-    if len(args) < 2:
-        print(doc)
+    command_line = parse_command_line(argv, doc)
+    if command_line is None:
         return 2
-    qnm, args = args[0], args[1:]
-    write = None
-    if args[0] == '--write':
-        write, args = args[1], args[2:]
+    qnm, write, args = command_line
     stub_missing_hatchet_dependencies()
     written, failures = {}, 0
     for folder in args:
@@ -108,9 +106,7 @@ def compare(argv, hatchet_reads, routine_field, site_field, noun, doc):
         failures += bool(problems)
         written[os.path.basename(os.path.normpath(folder))] = peer
     if write:
-        with open(write, 'w') as out:
-            json.dump(written, out, indent=1, sort_keys=True)
-            out.write('\n')
+        write_peer_reads(write, written)
     print(f"{len(args) - failures}/{len(args)} {noun} read as Hatchet reads them")
     return 1 if failures else 0
 

@@ -411,6 +411,12 @@ def main():
         if k % args.every:
             continue
         count += write_file_case(cases, "ipm-banner", k, repo, base, damaged, name, ingest + ["{file}"])
+    caliper = sorted_files(repo / "tests" / "data" / "caliper", ["*/*.cali", "ring/*/*.cali"])
+    for k in range(int(120 * args.scale)):  # Caliper .cali profiles (round 21), appended last
+        base, damaged, name = drawn_text_damage(rng, caliper, "caliper", k, "text")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "caliper", k, repo, base, damaged, name, ingest + ["{file}"])
     print(f"{count} cases in {cases}")
 
 

@@ -1,0 +1,31 @@
+#pragma once
+// A Caliper region profile (.cali, caliper_stream.h) as one run-statistics
+// record (docs/formats/caliper.md). Caliper's profiling configurations write
+// one of two shapes, and both are read:
+//  - statistics over the ranks (CALI_CONFIG=spot; Thicket's and Spot's input):
+//    per region the min/max/avg/sum over the ranks of its inclusive time
+//    (`avg#inclusive#sum#time.duration`, ...). The record takes the mean and
+//    max application time, the mean MPI time, and each MPI routine's time
+//    summed over the ranks.
+//  - one row per region and rank (CALI_CONFIG=runtime-profile, alias
+//    hatchet-region-profile, output.format=cali; `mpi.rank`, exclusive
+//    `sum#time.duration`), or a one-process profile: the record takes the
+//    application and MPI time of every rank and each MPI routine's time per rank.
+// The application time is the time of the profile's top-level regions and of
+// the time outside any region; the MPI time is that of the outermost regions
+// of attribute mpi.function (Caliper's profile.mpi), with what runs under them.
+#include <string>
+#include <string_view>
+
+#include "record/run_stats.h"
+
+namespace qnm {
+
+/// True when `text` starts as a .cali stream does ("__rec=").
+bool LooksLikeCaliperStream(std::string_view text);
+
+/// Reads the .cali profile `text` of file `path`. Throws InputError naming the
+/// file and line when it is damaged or holds no region times of a known shape.
+RunStats ReadCaliperProfile(std::string_view text, const std::string& path);
+
+}  // namespace qnm
