@@ -219,9 +219,13 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
     // Identical files side by side in one folder under other names are that
     // folder's repetitions (an Extra-P cube-set folder's profile1.cubex and
     // profile2.cubex; Extra-P counts both); a copy is the same file elsewhere.
+    // An origin naming the measurement itself (a job, a run's start) is one
+    // run wherever its files lie: IPM's banner beside ipm_parse's report of it.
     const std::string& kept_file = runs[first].sources.front();
     const std::string& this_file = runs[i].sources.front();
-    if (kept_file != this_file && Folder(kept_file) == Folder(this_file)) continue;
+    if (kept_file != this_file && Folder(kept_file) == Folder(this_file) &&
+        !StartsWith(runs[i].origin, kMeasurementOrigin))
+      continue;
     dropped[i] = true;
     ++sum.copies;
     files.insert(IsStatisticsTableRow(runs[i]) ? TableFile(runs[i]) : BaseName(runs[i].sources.front()));

@@ -180,11 +180,14 @@ IpmBanner ParseIpmBanner(std::string_view text, const std::string& path) {
 }
 
 long long IpmBannerStartUtc(const IpmBanner& banner) {
-  std::tm tm{};
-  std::istringstream in(banner.start);
-  in >> std::get_time(&tm, "%a %b %d %H:%M:%S %Y");
-  if (in.fail()) return -1;
-  return static_cast<long long>(timegm(&tm));
+  // The banner's "Sun Nov 29 05:55:18 2026", ipm_parse's "11/29/26/05:55:18".
+  for (const char* format : {"%a %b %d %H:%M:%S %Y", "%m/%d/%y/%H:%M:%S"}) {
+    std::tm tm{};
+    std::istringstream in(banner.start);
+    in >> std::get_time(&tm, format);
+    if (!in.fail()) return static_cast<long long>(timegm(&tm));
+  }
+  return -1;
 }
 
 namespace {
@@ -305,6 +308,12 @@ RunStats IpmBannerToRunStats(const IpmBanner& banner, const std::string& path) {
   run.derivations["mpi_calls_per_rank"] = stats + ": <avg> #calls MPI";
   run.derivations["call_sites"] = "IPM banner: one per MPI function, its [time] and [count] summed over the ranks";
   run.SetNodes(banner.nodes, "IPM banner: mpi_tasks on <nodes> nodes");
+  // The job's banner and ipm_parse's report of its log are one run printed twice: the same command,
+  // host and tasks, and a start within a time zone's offset (a multiple of 15 minutes; the two may
+  // be printed in different zones). Counted once (duplicate_runs.h).
+  if (const long long start = IpmBannerStartUtc(banner); start >= 0)
+    run.origin = std::string(kMeasurementOrigin) + "ipm|" + banner.command + "|" + banner.host + "|" +
+                 std::to_string(banner.tasks) + "|" + std::to_string(((start % 900) + 900) % 900);
   run.Derive();
   return run;
 }

@@ -48,7 +48,7 @@ struct IpmBanner {
 /// The first banner of `text` (a job's stdout); InputError(path, line, why) where it is not IPM's.
 IpmBanner ParseIpmBanner(std::string_view text, const std::string& path);
 
-/// The banner's start as seconds since the epoch, read as UTC (IPM prints local time: a job's
+/// The banner's (or ipm_parse's report's) start as seconds since the epoch, read as UTC (IPM prints local time: a job's
 /// XML log stamps UTC seconds, so the two differ by the zone's offset); -1 when unreadable.
 long long IpmBannerStartUtc(const IpmBanner& banner);
 

@@ -6,6 +6,8 @@
 // routine's time and calls.
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 #include <string>
@@ -16,6 +18,7 @@
 
 #include "ingest/ingest.h"
 #include "ingest/ipm_log.h"
+#include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -149,6 +152,27 @@ TEST_CASE("an IPM banner without its XML log is its run; ipm_parse's report of t
         CHECK(sites[site.mpi_function].second == site.total_calls);
       }
   }
+  // The banner and ipm_parse's report of one run side by side, without the log: one run, not two (its
+  // command, host, tasks and start). The other runs' banners stay runs of their own.
+  const fs::path both = dir.path / "both";
+  fs::create_directories(both);
+  for (const char* name : {"ring.4.out", "ring.4.ipm_parse.txt", "ring.8.out"}) fs::copy_file(kIpm + "/" + name, both / name);
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = qnm::testing::IngestPath(both.string(), &summary);
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].procs + runs[1].procs == 12);
+  CHECK(summary.duplicates.copies == 1);
+  // A start in another time zone (ipm_parse run elsewhere, 5 h 30 min west) is still the same run.
+  std::ifstream in(kIpm + "/ring.4.ipm_parse.txt");
+  std::string report((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t at = report.find("11/29/26/05:55:20");
+  REQUIRE(at != std::string::npos);
+  report.replace(at, 17, "11/29/26/00:25:20");
+  std::ofstream(both / "ring.4.ipm_parse.txt") << report;
+  CHECK(qnm::testing::IngestPath(both.string()).size() == 2);
+  report.replace(at, 17, "11/29/26/00:25:21");  // a second later: another run
+  std::ofstream(both / "ring.4.ipm_parse.txt") << report;
+  CHECK(qnm::testing::IngestPath(both.string()).size() == 3);
 }
 
 TEST_CASE("damaged IPM banners: one line naming the file", "[ingest][ipm][errors]") {
