@@ -99,13 +99,16 @@ const std::string* Global(const CaliperStream& stream, std::string_view name) {
   return stream.globals().Find(name);
 }
 
-std::optional<long long> GlobalCount(const CaliperStream& stream, std::string_view name, const std::string& path) {
+// A count among the globals; one that is no count is damage (an InputError), or, for a name the
+// program chose itself (`optional`: Adiak values such as "threads" are the application's), passed by.
+std::optional<long long> GlobalCount(const CaliperStream& stream, std::string_view name, const std::string& path,
+                                     bool optional = false) {
   const std::string* text = Global(stream, name);
   if (text == nullptr) return std::nullopt;
   const std::optional<long long> value = ParseInteger(Trim(*text));
-  if (!value || *value < 1 || *value > (1LL << 30))
-    throw InputError(path, stream.globals().line, "global " + std::string(name) + " '" + *text + "' is no count");
-  return value;
+  if (value && *value >= 1 && *value <= (1LL << 30)) return value;
+  if (optional) return std::nullopt;
+  throw InputError(path, stream.globals().line, "global " + std::string(name) + " '" + *text + "' is no count");
 }
 
 // Adiak's list values are written "[a,b,c]".
@@ -149,7 +152,7 @@ void ApplyIdentity(const CaliperStream& stream, const std::string& path, RunStat
     if (const auto hosts = GlobalCount(stream, "numhosts", path))
       run->SetNodes(static_cast<int>(*hosts), "Caliper global (Adiak) numhosts");
   for (const char* key : {"omp.num.threads", "threads"})
-    if (const auto threads = GlobalCount(stream, key, path)) {
+    if (const auto threads = GlobalCount(stream, key, path, true)) {
       run->threads_per_proc = static_cast<int>(*threads);
       run->derivations["threads_per_proc"] = std::string("Caliper global ") + key;
       break;

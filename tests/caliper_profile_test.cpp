@@ -242,6 +242,13 @@ TEST_CASE("damaged Caliper profiles: one line naming the file and line", "[inges
             .find("without region times of a profile") != std::string::npos);
   CHECK(ErrorOf(kHeader + kRows + "__rec=node,id=20,attr=16,data=many\n__rec=globals,ref=20\n")
             .find("global mpi.world.size 'many' is no count") != std::string::npos);
+  // An Adiak value the program names itself ("threads") that is no count is passed by, not an error.
+  const qnm::RunStats threads = qnm::ReadCaliperProfile(
+      kHeader + kRows + "__rec=node,id=17,attr=8,data=threads,parent=15\n__rec=node,id=20,attr=16,data=2\n" +
+          "__rec=node,id=23,attr=17,data=auto,parent=20\n__rec=globals,ref=23\n",
+      "t.cali");
+  CHECK(threads.procs == 2);
+  CHECK(threads.threads_per_proc == 1);
   // A time in furlongs, and statistics over the ranks whose average lies above their maximum.
   const std::string unit_header =
       "__rec=node,id=12,attr=10,data=64,parent=3\n"
