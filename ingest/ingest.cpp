@@ -259,8 +259,15 @@ std::string IngestSummary::Report() const {
     kind = kind.substr(0, kind.find(" ("));
     ++by_kind[kind];
   }
-  for (const auto& [kind, count] : by_kind) out << "  " << count << " x " << kind << "\n";
-  for (const SkippedFile& file : skipped) out << "  skipped " << file.reason << "\n";
+  // The list of formats once, not after every file that is none of them.
+  const std::string unrecognised = "not a recognised format";
+  for (const auto& [kind, count] : by_kind)
+    out << "  " << count << " x " << kind << (kind == unrecognised ? " (" + ReadableFormatList() + ")" : "") << "\n";
+  for (const SkippedFile& file : skipped) {
+    const std::size_t at = file.reason.find(": " + unrecognised + " (");
+    out << "  skipped " << (at == std::string::npos ? file.reason : file.reason.substr(0, at + 2 + unrecognised.size()))
+        << "\n";
+  }
   return out.str();
 }
 

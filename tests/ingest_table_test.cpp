@@ -133,7 +133,11 @@ TEST_CASE("qnm-predict ingest: formats, summary, strict mode, show", "[ingest][c
   CHECK(table.out.find("bt-mz.C th=12 @cab") != std::string::npos);
   CHECK(table.err.find("ingest: read 151 of 152 files") != std::string::npos);
   CHECK(table.err.find("60 files paired") != std::string::npos);
-  CHECK(table.err.find("SOURCES.md: not a recognised format") != std::string::npos);
+  CHECK(table.err.find("SOURCES.md: not a recognised format\n") != std::string::npos);
+  // The formats read are listed once, on the count of such files, not after each of them.
+  const std::size_t list = table.err.find("x not a recognised format (mpiP report, ");
+  CHECK(list != std::string::npos);
+  CHECK(table.err.find("(mpiP report, ", list + 30) == std::string::npos);
 
   std::string out = std::filesystem::temp_directory_path() / "qnm_ingest_cli" / "runs.json";
   Command json = RunCli("ingest " + std::string(QNM_TEST_DATA_DIR) + "/mpip/npb-stdout -o " + out);
