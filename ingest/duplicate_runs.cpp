@@ -7,6 +7,7 @@
 #include <regex>
 #include <set>
 #include <unordered_map>
+#include <utility>
 
 #include "ingest/text_lines.h"
 #include "util/text_format.h"
@@ -226,6 +227,11 @@ std::vector<RunStats> CountMeasurementsOnce(std::vector<RunStats> runs, Duplicat
     if (kept_file != this_file && Folder(kept_file) == Folder(this_file) &&
         !StartsWith(runs[i].origin, kMeasurementOrigin))
       continue;
+    // One measurement read from two formats keeps the record with every rank's times (an IPM XML
+    // log, not the banner summarising it), wherever it was read.
+    if (StartsWith(runs[i].origin, kMeasurementOrigin) && runs[first].app_time_s_per_rank.empty() &&
+        !runs[i].app_time_s_per_rank.empty())
+      std::swap(runs[first], runs[i]);
     dropped[i] = true;
     ++sum.copies;
     files.insert(IsStatisticsTableRow(runs[i]) ? TableFile(runs[i]) : BaseName(runs[i].sources.front()));

@@ -10,6 +10,7 @@
 #include <set>
 #include <sstream>
 
+#include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -179,6 +180,11 @@ IpmBanner ParseIpmBanner(std::string_view text, const std::string& path) {
   return banner;
 }
 
+std::string IpmRunOrigin(const std::string& command, const std::string& host, int tasks, long long start_s) {
+  return std::string(kMeasurementOrigin) + "ipm|" + command + "|" + host + "|" + std::to_string(tasks) + "|" +
+         std::to_string(((start_s % 900) + 900) % 900);
+}
+
 long long IpmBannerStartUtc(const IpmBanner& banner) {
   // The banner's "Sun Nov 29 05:55:18 2026", ipm_parse's "11/29/26/05:55:18".
   for (const char* format : {"%a %b %d %H:%M:%S %Y", "%m/%d/%y/%H:%M:%S"}) {
@@ -297,7 +303,8 @@ RunStats IpmBannerToRunStats(const IpmBanner& banner, const std::string& path) {
     run.app = BaseName(banner.command);
     run.derivations["app"] = "IPM banner command: " + banner.command;
   }
-  if (!banner.host.empty()) run.hosts = {banner.host};
+  // The host of rank 0 names the machine, as the XML log's hosts do (series_identity.h).
+  if (!banner.host.empty()) ApplyHosts({banner.host}, "IPM banner host (rank 0's)", &run);
   const std::string stats = "IPM banner, over the ranks (two decimals)";
   run.derivations["procs"] = "IPM banner mpi_tasks";
   run.derivations["wall_time_s"] = Known(banner.wallclock_s) ? "IPM banner wallclock (the job's)" : stats + ": max";
@@ -308,12 +315,9 @@ RunStats IpmBannerToRunStats(const IpmBanner& banner, const std::string& path) {
   run.derivations["mpi_calls_per_rank"] = stats + ": <avg> #calls MPI";
   run.derivations["call_sites"] = "IPM banner: one per MPI function, its [time] and [count] summed over the ranks";
   run.SetNodes(banner.nodes, "IPM banner: mpi_tasks on <nodes> nodes");
-  // The job's banner and ipm_parse's report of its log are one run printed twice: the same command,
-  // host and tasks, and a start within a time zone's offset (a multiple of 15 minutes; the two may
-  // be printed in different zones). Counted once (duplicate_runs.h).
+  // The job's banner, ipm_parse's report and the XML log are one run: counted once (duplicate_runs.h).
   if (const long long start = IpmBannerStartUtc(banner); start >= 0)
-    run.origin = std::string(kMeasurementOrigin) + "ipm|" + banner.command + "|" + banner.host + "|" +
-                 std::to_string(banner.tasks) + "|" + std::to_string(((start % 900) + 900) % 900);
+    run.origin = IpmRunOrigin(banner.command, banner.host, banner.tasks, start);
   run.Derive();
   return run;
 }

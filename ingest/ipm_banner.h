@@ -57,6 +57,13 @@ long long IpmBannerStartUtc(const IpmBanner& banner);
 /// (a multiple of 15 minutes, at most 14 hours), and its command is the banner's. Empty when none.
 std::string IpmLogOfBanner(const IpmBanner& banner, const std::string& path);
 
+/// The origin (RunStats::origin, a measurement's own) of one IPM run, whichever of its files it is
+/// read from: the job's banner, ipm_parse's report of its log, or the XML log (ipm_log.h). The same
+/// command, host of rank 0 and task count, and a start within a time zone's offset: the banner and
+/// the report print local time, maybe of different zones, the log UTC seconds, so the start counts
+/// modulo 15 minutes (every zone's offset is a multiple of it).
+std::string IpmRunOrigin(const std::string& command, const std::string& host, int tasks, long long start_s);
+
 /// The run of a banner read from `path`.
 RunStats IpmBannerToRunStats(const IpmBanner& banner, const std::string& path);
 

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <vector>
 
+#include "ingest/ipm_banner.h"
 #include "ingest/routine_call_sites.h"
 #include "ingest/xml_text.h"
 #include "ingest/series_identity.h"
@@ -76,6 +77,8 @@ RunStats ReadIpmXml(std::string_view text, const std::string& path) {
   run.collective_bytes_sent_per_rank.assign(procs, 0.0);
   std::vector<std::string> hosts(procs);
   std::vector<bool> seen(procs, false);
+  std::string program;         // rank 0's <cmdline realpath>, else its first word
+  double job_start_s = -1;     // rank 0's <job start>, seconds since the epoch (UTC)
   RoutineCallSites sites(&run, procs, true);
   double mpi_calls = 0;
   for (const pugi::xml_node& task : profile.children("task")) {
@@ -95,7 +98,9 @@ RunStats ReadIpmXml(std::string_view text, const std::string& path) {
         run.threads_per_proc = static_cast<int>(threads);
       run.tool_version = std::string("IPM ") + task.attribute("ipm_version").value();
       const pugi::xml_node command = task.child("cmdline");
-      std::string program = command.attribute("realpath").value();
+      program = command.attribute("realpath").value();
+      if (const std::optional<double> start = ParseDouble(task.child("job").attribute("start").value()))
+        job_start_s = *start;
       if (program.empty()) {
         const std::vector<std::string_view> words = SplitWhitespace(command.child_value());
         if (!words.empty()) program = std::string(words.front());
@@ -147,6 +152,9 @@ RunStats ReadIpmXml(std::string_view text, const std::string& path) {
   if (run.threads_per_proc > 1) run.derivations["threads_per_proc"] = "IPM <perf omp_num_threads> of rank 0";
   if (std::none_of(hosts.begin(), hosts.end(), [](const std::string& host) { return host.empty(); }))
     ApplyRankHosts(hosts, "IPM <host> of every task", &run);
+  // The job's banner and ipm_parse's report of this log are the same run (ipm_banner.h).
+  if (job_start_s >= 0 && job_start_s < 1e11)
+    run.origin = IpmRunOrigin(program, hosts[0], procs, static_cast<long long>(job_start_s));
   run.Derive();
   return run;
 }

@@ -173,6 +173,30 @@ TEST_CASE("an IPM banner without its XML log is its run; ipm_parse's report of t
   report.replace(at, 17, "11/29/26/00:25:21");  // a second later: another run
   std::ofstream(both / "ring.4.ipm_parse.txt") << report;
   CHECK(qnm::testing::IngestPath(both.string()).size() == 3);
+
+  // The XML logs in one folder, the jobs' banners and ipm_parse's reports in another (either read
+  // first): 4 runs, each the log's record (every rank's times, bytes) with the two summaries folded in.
+  for (const char* logs : {"a-logs", "z-logs"}) {
+    INFO(logs);
+    const fs::path campaign = dir.path / ("campaign-" + std::string(logs));
+    fs::create_directories(campaign / logs);
+    fs::create_directories(campaign / "m-stdout");
+    for (const fs::directory_entry& entry : fs::directory_iterator(kIpm)) {
+      const std::string name = entry.path().filename().string();
+      if (name.find(".ipm.xml") != std::string::npos) fs::copy_file(entry.path(), campaign / logs / name);
+      if (name.find(".out") != std::string::npos || name.find(".ipm_parse.txt") != std::string::npos)
+        fs::copy_file(entry.path(), campaign / "m-stdout" / name);
+    }
+    qnm::IngestSummary counted;
+    const std::vector<qnm::RunStats> kept = qnm::testing::IngestPath(campaign.string(), &counted);
+    REQUIRE(kept.size() == 4);
+    CHECK(counted.duplicates.copies == 8);
+    for (const qnm::RunStats& run : kept) {
+      CHECK(run.app_time_s_per_rank.size() == static_cast<std::size_t>(run.procs));
+      CHECK(run.sources.size() == 3);
+      CHECK(run.machine == "vm");  // the banner's host names the machine as the log's hosts do
+    }
+  }
 }
 
 TEST_CASE("damaged IPM banners: one line naming the file", "[ingest][ipm][errors]") {
