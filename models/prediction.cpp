@@ -8,6 +8,7 @@
 #include "models/contention_network.h"
 #include "models/granularity.h"
 #include "models/node_regime.h"
+#include "models/speedup_evidence.h"
 #include "util/statistics.h"
 #include "util/text_format.h"
 
@@ -670,6 +671,7 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
   }
   if (std::string note = InNodeTrainingNote(times, m.ranks_per_node); !note.empty())
     m.summary.notes.push_back(std::move(note));
+  if (std::string note = NoSpeedupNote(times); !note.empty()) m.summary.notes.push_back(std::move(note));
   // Repetitions measure the run-to-run noise directly: the pooled sd of log
   // time over the repeated training points is a floor of the interval's base
   // (the anchor makes the in-sample error zero, the noise does not go away).
