@@ -6,6 +6,7 @@
 #include <initializer_list>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -43,28 +44,40 @@ struct OverRanks {
 };
 
 // A time per rank (runtime-profile, or one process's profile), for one metric, summed as the records
-// stream by; rank -1 (no mpi.rank) is kept as rank 0.
+// stream by; no mpi.rank counts as rank 0. Kept per rank met (a slot), not per rank number, so a
+// damaged rank number costs nothing until the process count is known.
 struct PerRank {
   bool seen = false, ranked = false;  // ranked: some record names its mpi.rank
-  std::vector<double> app, mpi;       // per rank
-  std::vector<std::vector<double>> routine;  // [routine][rank]
-  std::vector<std::vector<double>> calls;    // [routine][rank]: sum#rc.count of the MPI regions
+  std::unordered_map<long long, std::size_t> slot_of_rank;
+  long long max_rank = -1;
+  std::vector<double> app, mpi;              // per slot
+  std::vector<std::vector<double>> routine;  // [routine][slot]
+  std::vector<std::vector<double>> calls;    // [routine][slot]: sum#rc.count of the MPI regions
   bool calls_complete = true;                // every MPI region's record has its count
-  void AddCalls(std::size_t rank, int routine_index, double count) {
-    if (static_cast<std::size_t>(routine_index) >= calls.size()) calls.resize(routine_index + 1);
-    std::vector<double>& counts = calls[routine_index];
-    if (rank >= counts.size()) counts.resize(rank + 1, 0.0);
-    counts[rank] += count;
+  std::size_t Slot(long long rank) {
+    const auto [it, added] = slot_of_rank.emplace(rank, app.size());
+    if (added) {
+      app.push_back(0.0);
+      mpi.push_back(0.0);
+      max_rank = std::max(max_rank, rank);
+    }
+    return it->second;
   }
-  void Add(std::size_t rank, int routine_index, double app_s, double mpi_s) {
-    if (rank >= app.size()) app.resize(rank + 1, kUnknown), mpi.resize(rank + 1, 0.0);
-    app[rank] = (Known(app[rank]) ? app[rank] : 0.0) + app_s;
-    mpi[rank] += mpi_s;
-    if (routine_index < 0) return;
-    if (static_cast<std::size_t>(routine_index) >= routine.size()) routine.resize(routine_index + 1);
-    std::vector<double>& times = routine[routine_index];
-    if (rank >= times.size()) times.resize(rank + 1, 0.0);
-    times[rank] += mpi_s;
+  static void AddTo(std::vector<std::vector<double>>* table, int routine_index, std::size_t slot, double value) {
+    if (static_cast<std::size_t>(routine_index) >= table->size()) table->resize(routine_index + 1);
+    std::vector<double>& values = (*table)[routine_index];
+    if (slot >= values.size()) values.resize(slot + 1, 0.0);
+    values[slot] += value;
+  }
+  void Add(std::size_t slot, int routine_index, double app_s, double mpi_s) {
+    app[slot] += app_s;
+    mpi[slot] += mpi_s;
+    if (routine_index >= 0) AddTo(&routine, routine_index, slot, mpi_s);
+  }
+  // The value of `table` (per slot) at rank `rank`'s slot.
+  double At(const std::vector<double>& values, long long rank) const {
+    const std::size_t slot = slot_of_rank.at(rank);
+    return slot < values.size() ? values[slot] : 0.0;
   }
 };
 
@@ -247,8 +260,9 @@ RunStats ReadCaliperProfile(std::string_view text, const std::string& path) {
     for (int m : {kRankSumSum, kRankSum, kRankDuration, kRankInclusive}) {
       if (!Known(value[m])) continue;
       PerRank& times = per_rank[m];
+      const std::size_t slot = times.Slot(rank);
       if (routine >= 0 && is_routine) {
-        if (Known(calls)) times.AddCalls(static_cast<std::size_t>(rank), routine, calls);
+        if (Known(calls)) PerRank::AddTo(&times.calls, routine, slot, calls);
         else times.calls_complete = false;
       }
       times.seen = true;
@@ -256,8 +270,7 @@ RunStats ReadCaliperProfile(std::string_view text, const std::string& path) {
       // Exclusive times: every record adds to its rank. Inclusive: the top-level ones and the MPI regions.
       const bool inclusive = m == kRankInclusive;
       const bool in_mpi = routine >= 0 && (!inclusive || is_routine);
-      times.Add(static_cast<std::size_t>(rank), in_mpi ? routine : -1, !inclusive || top ? value[m] : 0.0,
-                in_mpi ? value[m] : 0.0);
+      times.Add(slot, in_mpi ? routine : -1, !inclusive || top ? value[m] : 0.0, in_mpi ? value[m] : 0.0);
     }
   });
   if (!stream.has_globals() && !over_ranks.seen && other_channel == 0 &&
@@ -286,7 +299,7 @@ RunStats ReadCaliperProfile(std::string_view text, const std::string& path) {
   RunStats run;
   run.sources = {path};
   const PerRank* times = metric == kAvgInclusive ? nullptr : &per_rank[metric];
-  const long long ranks_named = times && times->ranked ? static_cast<long long>(times->app.size()) : 0;
+  const long long ranks_named = times && times->ranked ? times->max_rank + 1 : 0;
   if (const auto size = GlobalCount(stream, "mpi.world.size", path)) {
     run.procs = static_cast<int>(*size);
     run.derivations["procs"] = "Caliper global mpi.world.size";
@@ -365,22 +378,27 @@ RunStats ReadCaliperProfile(std::string_view text, const std::string& path) {
       throw InputError(path, 0, "a profile of " + std::to_string(procs) +
                                     " processes with no mpi.rank and no statistics over the ranks: one rank's "
                                     "profile, or ranks merged (profile with CALI_CONFIG=spot or runtime-profile)");
-    for (std::size_t r = 0; r < procs; ++r)
-      if (r >= times->app.size() || !Known(times->app[r]))
-        throw InputError(path, 0, "no region times of rank " + std::to_string(r));
+    if (times->slot_of_rank.size() < procs)  // a rank without records: the first of them named
+      for (std::size_t r = 0; r < procs; ++r)
+        if (!times->slot_of_rank.count(static_cast<long long>(r)))
+          throw InputError(path, 0, "no region times of rank " + std::to_string(r));
     RunStats ranks = PerRankProfileRun(procs, run.threads_per_proc, run.sources);
     ranks.derivations = run.derivations;
     run = std::move(ranks);
     for (std::size_t r = 0; r < procs; ++r) {
-      run.app_time_s_per_rank[r] = times->app[r] * seconds;
-      run.mpi_time_s_per_rank[r] = times->mpi[r] * seconds;
+      run.app_time_s_per_rank[r] = times->At(times->app, static_cast<long long>(r)) * seconds;
+      run.mpi_time_s_per_rank[r] = times->At(times->mpi, static_cast<long long>(r)) * seconds;
     }
     RoutineCallSites sites(&run, procs, false);
-    for (std::size_t i = 0; i < times->routine.size(); ++i) {
+    auto site_of = [&](std::size_t i) -> CallSiteStats& {
       const std::string& name = routines[i];
+      return sites.Of(StartsWith(name, "MPI_") ? name.substr(4) : name, "Caliper region " + name);
+    };
+    for (std::size_t i = 0; i < times->routine.size(); ++i) {
       if (times->routine[i].empty()) continue;  // a routine of another metric's records
-      CallSiteStats& site = sites.Of(StartsWith(name, "MPI_") ? name.substr(4) : name, "Caliper region " + name);
-      for (std::size_t r = 0; r < times->routine[i].size(); ++r) site.time_s_per_rank[r] = times->routine[i][r] * seconds;
+      CallSiteStats& site = site_of(i);
+      for (std::size_t r = 0; r < procs; ++r)
+        site.time_s_per_rank[r] = times->At(times->routine[i], static_cast<long long>(r)) * seconds;
     }
     // Calls per rank from the region counts, when every MPI region's record has one.
     const bool with_calls = times->calls_complete && !times->calls.empty();
@@ -390,10 +408,9 @@ RunStats ReadCaliperProfile(std::string_view text, const std::string& path) {
       double calls = 0;
       for (std::size_t i = 0; i < times->calls.size(); ++i) {
         if (times->calls[i].empty()) continue;
-        const std::string& name = routines[i];
-        CallSiteStats& site = sites.Of(StartsWith(name, "MPI_") ? name.substr(4) : name, "Caliper region " + name);
-        for (std::size_t r = 0; r < times->calls[i].size(); ++r) {
-          const double count = times->calls[i][r];
+        CallSiteStats& site = site_of(i);
+        for (std::size_t r = 0; r < procs; ++r) {
+          const double count = times->At(times->calls[i], static_cast<long long>(r));
           site.calls_per_rank[r] = count;
           calls += count;
           if (IsPointToPointSend(site.mpi_function)) run.p2p_calls_per_rank[r] += count;

@@ -233,6 +233,11 @@ TEST_CASE("damaged Caliper profiles: one line naming the file and line", "[inges
         std::string::npos);
   CHECK(ErrorOf(kHeader + kRows + "__rec=node,id=20,attr=16,data=1\n__rec=globals,ref=20\n")
             .find("mpi.rank 1 in a run of 1 processes") != std::string::npos);
+  // A damaged rank number costs a record, not a vector of its size.
+  CHECK(ErrorOf(kHeader + kRows + "__rec=ctx,ref=41,attr=22=35,data=16777215=1.0\n" + kGlobals)
+            .find("mpi.rank 16777215 in a run of 2 processes") != std::string::npos);
+  CHECK(ErrorOf(kHeader + "__rec=ctx,ref=41,attr=22=35,data=16777216=1.0\n" + kGlobals)
+            .find("mpi.rank '16777216' is no rank") != std::string::npos);
   CHECK(ErrorOf(kHeader + kRows.substr(0, kRows.find("data=1=")) + "__rec=node,id=20,attr=16,data=3\n" +
                 "__rec=globals,ref=20\n")
             .find("no region times of rank 1") != std::string::npos);
