@@ -107,18 +107,19 @@ std::string SeriesStem(const ChartContext& context) {
   return stem;
 }
 
-std::string ProcessAxis(std::vector<int> procs, double pad) {
+std::string ProcessAxis(std::vector<int> procs, double pad, int max_tics) {
   std::sort(procs.begin(), procs.end());
   procs.erase(std::unique(procs.begin(), procs.end()), procs.end());
   if (procs.empty()) return "set logscale x 2\nset xlabel 'processes P'\n";
   std::string tics = "set logscale x 2\nset xlabel 'processes P'\n";
   tics += "set xrange [" + FormatValue(procs.front() / pad) + ":" +
           FormatValue(procs.back() * pad) + "]\n";
-  // A tic per P while they fit (16); beyond, those at least 1/16 of the axis apart in
-  // log P, the largest always: a --procs 1..256 sweep otherwise prints 256 labels on top
-  // of each other.
+  // A tic per P while they fit (`max_tics`: 16 across a whole chart, fewer in a panel of
+  // several); beyond, those at least 1/max_tics of the axis apart in log P, the largest
+  // always: a --procs 1..256 sweep otherwise prints 256 labels on top of each other.
   std::vector<int> shown;
-  const double gap = procs.size() > 16 ? std::log2(double(procs.back()) / procs.front()) / 16 : 0.0;
+  const double most = std::max(2, max_tics);
+  const double gap = static_cast<double>(procs.size()) > most ? std::log2(double(procs.back()) / procs.front()) / most : 0.0;
   for (int p : procs) {
     if (!shown.empty() && std::log2(double(p) / shown.back()) < gap - 1e-12) continue;
     shown.push_back(p);

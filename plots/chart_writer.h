@@ -55,8 +55,9 @@ std::string ChartTitle(const ChartContext& context, const std::string& what);
 std::string SeriesStem(const ChartContext& context);
 
 /// A log2 x axis "processes P" spanning `procs` (padded by `pad` on each side)
-/// with a tic at every process count, so the axis shows real P values.
-std::string ProcessAxis(std::vector<int> procs, double pad = 1.25);
+/// with a tic at every process count, so the axis shows real P values; with more
+/// than `max_tics` counts, tics at least 1/max_tics of the axis apart (and the largest).
+std::string ProcessAxis(std::vector<int> procs, double pad = 1.25, int max_tics = 16);
 
 /// `set ytics (...)` at 1-2-5 steps spanning [low, high] on a log axis (decades
 /// only when the range spans more than four), so a tight range still has labels.

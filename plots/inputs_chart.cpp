@@ -119,7 +119,7 @@ bool BuildInputsChart(const ChartSet& charts, ChartScript* chart) {
       const double pad = std::max(0.08 * (high - low), size > 0 ? 0.05 * size : 1.0);
       body += "set yrange [" + FormatValue(low - pad) + ":" + FormatValue(high + pad) + "]\nset ytics auto\n";
     }
-    body += ProcessAxis(procs);
+    body += ProcessAxis(procs, 1.25, 8);  // a 2 x 2 grid of panels: half the width for the labels
     std::sort(procs.begin(), procs.end());
     if (std::unique(procs.begin(), procs.end()) - procs.begin() > 10)
       body += "set xtics auto\n";  // a dense fitted grid would crowd a tic per P

@@ -56,7 +56,7 @@ bool BuildSpeedupChart(const ChartSet& charts, ChartScript* chart) {
     body += "amdahl(p) = 1.0 / (f + (1.0 - f) / p)\n";
     body += "bound(p) = p_ref * amdahl(p) / amdahl(p_ref)\n";
   }
-  body += ProcessAxis(procs);
+  body += ProcessAxis(procs, 1.25, 8);  // two panels side by side: half the width for the labels
   body += "set grid lc rgb '#dddddd'\nset samples 200\n";
   // Speedup stays below the ideal line S = P, so the top left is free for the key.
   body += "set key top left box opaque\n";
