@@ -11,6 +11,7 @@
 //    hatchet-region-profile, output.format=cali; `mpi.rank`, exclusive
 //    `sum#time.duration`), or a one-process profile: the record takes the
 //    application and MPI time of every rank and each MPI routine's time per rank.
+// Caliper's json-split output of the same records is read as well (ReadCaliperJsonSplit).
 // The application time is the time of the profile's top-level regions and of
 // the time outside any region; the MPI time is that of the outermost regions
 // of attribute mpi.function (Caliper's profile.mpi), with what runs under them.
@@ -27,5 +28,15 @@ bool LooksLikeCaliperStream(std::string_view text);
 /// Reads the .cali profile `text` of file `path`. Throws InputError naming the
 /// file and line when it is damaged or holds no region times of a known shape.
 RunStats ReadCaliperProfile(std::string_view text, const std::string& path);
+
+/// True when `text` starts as Caliper's json-split output does: an object whose first key is
+/// "data", an array of rows (`output.format=json-split`, `cali-query -q "... format json-split"`).
+bool LooksLikeCaliperJsonSplit(std::string_view text);
+
+/// Reads Caliper's json-split `text` of file `path`: the same records as a .cali file (rows of
+/// "columns", regions as indices into "nodes", the run's metadata as top-level keys), reduced the
+/// same way. Its columns carry their aliases ("time", "Calls", "Avg time/rank", ...); an MPI region
+/// is a path node whose label starts with MPI_ (json-split keeps no attribute per node label).
+RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path);
 
 }  // namespace qnm

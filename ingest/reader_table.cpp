@@ -83,6 +83,16 @@ ReaderOutput ReadCaliper(const ReaderInput& input) {
   return OneRunOutput(ReadCaliperProfile(input.text, input.path), input.name);
 }
 
+// Caliper's json-split output ({"data": [[...], ...], "columns": ..., "nodes": ...}), before the
+// statistics-table JSON row, which takes any .json file.
+bool SniffCaliperJson(const std::string& path, std::string_view text) {
+  return HasExtension(path, ".json") && LooksLikeCaliperJsonSplit(text);
+}
+
+ReaderOutput ReadCaliperJson(const ReaderInput& input) {
+  return OneRunOutput(ReadCaliperJsonSplit(input.text, input.path), input.name);
+}
+
 bool SniffOtf2(const std::string& path, std::string_view) { return HasExtension(path, ".otf2"); }
 
 ReaderOutput ReadOtf2(const ReaderInput& input) {
@@ -159,6 +169,7 @@ const std::vector<Reader>& ReaderTable() {
       // Before NPB output, which takes any .out file.
       {"IPM banner (job stdout; its XML log is read instead when beside it)", SniffIpmBanner, ReadIpmBanner},
       {"Caliper region profile (.cali: spot, runtime-profile)", SniffCaliper, ReadCaliper},
+      {"Caliper region profile, json-split (.json)", SniffCaliperJson, ReadCaliperJson},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
       // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
       {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},

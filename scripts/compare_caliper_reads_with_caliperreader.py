@@ -34,7 +34,7 @@ import os
 import subprocess
 import sys
 
-from peer_check import parse_command_line, write_peer_reads
+from peer_check import parse_command_line, run_checks
 
 SPOT = '#inclusive#sum#time.duration'
 RANK_METRICS = ('sum#sum#time.duration', 'sum#time.duration', 'time.duration')
@@ -160,16 +160,13 @@ def main():
     if command_line is None:
         return 2
     qnm, write, args = command_line
-    written, failures = {}, 0
-    for path in args:
+
+    def check(path):
         peer, problems = compare_one(qnm, path)
-        print(f"{path}: {'same as caliperreader' if not problems else 'DIFFERS: ' + '; '.join(problems)}")
-        failures += bool(problems)
-        written[os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))), os.path.basename(path))] = peer
-    if write:
-        write_peer_reads(write, written)
-    print(f"{len(args) - failures}/{len(args)} profiles read as caliperreader reads them")
-    return 1 if failures else 0
+        key = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))), os.path.basename(path))
+        return key, peer, problems
+
+    return run_checks(args, check, 'caliperreader', 'profiles', write)
 
 
 if __name__ == '__main__':

@@ -25,7 +25,7 @@ import subprocess
 import sys
 import types
 
-from peer_check import parse_command_line, write_peer_reads
+from peer_check import parse_command_line, run_checks
 
 
 def stub_missing_hatchet_dependencies():
@@ -84,8 +84,8 @@ def compare(argv, hatchet_reads, routine_field, site_field, noun, doc):
         return 2
     qnm, write, args = command_line
     stub_missing_hatchet_dependencies()
-    written, failures = {}, 0
-    for folder in args:
+
+    def check(folder):
         peer = hatchet_reads(folder)
         record = json.loads(subprocess.run([qnm, 'ingest', '--strict', '--format', 'json', folder], check=True,
                                            capture_output=True, text=True).stdout)['runs'][0]
@@ -102,13 +102,9 @@ def compare(argv, hatchet_reads, routine_field, site_field, noun, doc):
                 problems.append(f"{site_field} of {routine}: {sites.get(routine)} vs {values}")
         if set(sites) != set(peer[routine_field]):
             problems.append(f"routines {sorted(sites)} vs {sorted(peer[routine_field])}")
-        print(f"{folder}: {'same as Hatchet' if not problems else 'DIFFERS: ' + '; '.join(problems)}")
-        failures += bool(problems)
-        written[os.path.basename(os.path.normpath(folder))] = peer
-    if write:
-        write_peer_reads(write, written)
-    print(f"{len(args) - failures}/{len(args)} {noun} read as Hatchet reads them")
-    return 1 if failures else 0
+        return os.path.basename(os.path.normpath(folder)), peer, problems
+
+    return run_checks(args, check, 'Hatchet', noun, write)
 
 
 def main():

@@ -21,3 +21,18 @@ def write_peer_reads(path, written):
     with open(path, 'w') as out:
         json.dump(written, out, indent=1, sort_keys=True)
         out.write('\n')
+
+
+def run_checks(paths, check, peer_name, noun, write):
+    """Runs check(path) -> (key, what the peer read, problems) on each path, prints one line each
+    and the count, writes the peer's readings under their keys to `write` (if given); the exit code."""
+    written, failures = {}, 0
+    for path in paths:
+        key, peer, problems = check(path)
+        print(f"{path}: {'same as ' + peer_name if not problems else 'DIFFERS: ' + '; '.join(problems)}")
+        failures += bool(problems)
+        written[key] = peer
+    if write:
+        write_peer_reads(write, written)
+    print(f"{len(paths) - failures}/{len(paths)} {noun} read as {peer_name} reads them")
+    return 1 if failures else 0

@@ -34,6 +34,25 @@ const qnm::CallSiteStats* Site(const qnm::RunStats& run, const std::string& rout
   return nullptr;
 }
 
+// A record of every rank's times equals a peer's reading of it (caliperreader_reads.json,
+// hatchet_json_reads.json): application and MPI time per rank, and per MPI routine its time per rank
+// and its calls (none when the peer read no calls).
+void CheckPerRankAsPeer(const qnm::RunStats& run, const nlohmann::json& peer) {
+  CHECK(SameAsPeer(run.app_time_s_per_rank, peer["app_time_s_per_rank"]));
+  CHECK(SameAsPeer(run.mpi_time_s_per_rank, peer["mpi_time_s_per_rank"]));
+  CHECK(run.call_sites.size() == peer["time_s_per_routine"].size());
+  for (const auto& [routine, per_rank] : peer["time_s_per_routine"].items()) {
+    INFO(routine);
+    const qnm::CallSiteStats* site = Site(run, routine);
+    REQUIRE(site != nullptr);
+    CHECK(SameAsPeer(site->time_s_per_rank, per_rank));
+    if (peer.contains("calls_per_routine"))
+      CHECK(SameAsPeer(site->calls_per_rank, peer["calls_per_routine"][routine]));
+    else
+      CHECK(site->calls_per_rank.empty());
+  }
+}
+
 // The error of reading `text` as the .cali file "t.cali".
 std::string ErrorOf(const std::string& text) {
   try {
@@ -100,18 +119,7 @@ TEST_CASE("Caliper profiles read as Caliper's own reader reads them", "[ingest][
           CHECK(site->total_calls != site->total_calls);
       }
     } else {  // a time per rank (runtime-profile, or one process)
-      CHECK(SameAsPeer(run.app_time_s_per_rank, peer["app_time_s_per_rank"]));
-      CHECK(SameAsPeer(run.mpi_time_s_per_rank, peer["mpi_time_s_per_rank"]));
-      CHECK(run.call_sites.size() == peer["time_s_per_routine"].size());
-      for (const auto& [routine, per_rank] : peer["time_s_per_routine"].items()) {
-        const qnm::CallSiteStats* site = Site(run, routine);
-        REQUIRE(site != nullptr);
-        CHECK(SameAsPeer(site->time_s_per_rank, per_rank));
-        if (peer.contains("calls_per_routine"))
-          CHECK(SameAsPeer(site->calls_per_rank, peer["calls_per_routine"][routine]));
-        else
-          CHECK(site->calls_per_rank.empty());
-      }
+      CheckPerRankAsPeer(run, peer);
     }
   }
 }
@@ -291,4 +299,79 @@ TEST_CASE("a campaign of Caliper profiles inside an archive reads as on disk", "
     CHECK(archived[k].procs == plain[k].procs);
     CHECK(archived[k].app_time_mean_s == plain[k].app_time_mean_s);
   }
+}
+
+TEST_CASE("Caliper's json-split: read as Hatchet reads it, and as the .cali it was converted from",
+          "[ingest][caliper][acceptance]") {
+  // The test program under runtime-profile with output.format=json-split (Caliper 2.15), read as Hatchet's
+  // GraphFrame.from_caliper reads it (hatchet_json_reads.json, scripts/compare_caliper_json_reads_with_hatchet.py).
+  std::ifstream file(kCaliper + "/hatchet_json_reads.json");
+  REQUIRE(file);
+  const nlohmann::json peers = nlohmann::json::parse(file);
+  REQUIRE(peers.size() == 3);
+  for (const auto& [name, peer] : peers.items()) {
+    INFO(name);
+    const std::vector<qnm::RunStats> runs = IngestPath(kCaliper + "/ring/json-split/" + name);
+    REQUIRE(runs.size() == 1);
+    const qnm::RunStats& run = runs.front();
+    CHECK(run.procs == peer["procs"].get<int>());
+    REQUIRE(peer.contains("calls_per_routine"));
+    CheckPerRankAsPeer(run, peer);
+    CHECK(run.messages_per_rank == 41);  // 20 Sendrecv, 20 Allreduce, 1 Barrier per rank
+  }
+  // Thicket's 27-rank spot profile converted by Caliper's cali-query ("select * format json-split"): the same run
+  // as the .cali, value for value.
+  const qnm::RunStats json = IngestPath(kCaliper + "/json-split/thicket-27_cores.json").front();
+  const qnm::RunStats cali = IngestPath(kCaliper + "/thicket-mpi-scaling/27_cores.cali").front();
+  CHECK(json.procs == cali.procs);
+  CHECK(json.app_time_mean_s == cali.app_time_mean_s);
+  CHECK(json.app_time_max_s == cali.app_time_max_s);
+  CHECK(json.mpi_time_mean_s == cali.mpi_time_mean_s);
+  CHECK(json.app.str() == cali.app.str());
+  CHECK(json.nodes == cali.nodes);
+  REQUIRE(json.call_sites.size() == cali.call_sites.size());
+  for (std::size_t k = 0; k < cali.call_sites.size(); ++k) {
+    CHECK(json.call_sites[k].mpi_function == cali.call_sites[k].mpi_function);
+    CHECK(json.call_sites[k].total_time_s == cali.call_sites[k].total_time_s);
+  }
+}
+
+TEST_CASE("damaged or unreadable json-split: one line naming the file", "[ingest][caliper][errors]") {
+  // Hatchet's JSON test profiles: LULESH's times have no unit (Caliper before 2.10: microseconds here), cpi's
+  // records are sampled call paths, not regions.
+  CHECK(IngestErrorOf(kCaliper + "/json-split/hatchet-lulesh-annotation-profile.json")
+            .find("without a unit, from Caliper before 2.10") != std::string::npos);
+  CHECK(IngestErrorOf(kCaliper + "/json-split/hatchet-cpi-callpath-profile.json")
+            .find("json-split without a \"path\" column") != std::string::npos);
+  auto json_error = [](const std::string& text) {
+    try {
+      qnm::ReadCaliperJsonSplit(text, "t.json");
+    } catch (const qnm::InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  const std::string columns =
+      R"("columns": ["mpi.rank", "time", "path"], "column_metadata": [{"is_value": true}, )"
+      R"({"is_value": true, "attribute.unit": "sec"}, {"is_value": false}], )"
+      R"("nodes": [{"label": "main", "column": "path"}, {"label": "MPI_Barrier", "column": "path", "parent": 0}], )"
+      R"("mpi.world.size": "2")";
+  auto with_rows = [&](const std::string& rows) { return "{\"data\": [" + rows + "], " + columns + "}"; };
+  const qnm::RunStats good = qnm::ReadCaliperJsonSplit(with_rows("[0, 2.0, 0], [0, 0.5, 1], [1, 1.5, 0], [1, 1.0, 1]"), "t.json");
+  CHECK(good.procs == 2);
+  CHECK(good.app_time_s_per_rank == qnm::RankValues{2.5, 2.5});
+  CHECK(good.mpi_time_s_per_rank == qnm::RankValues{0.5, 1.0});
+  CHECK(qnm::LooksLikeCaliperJsonSplit(with_rows("[0, 2.0, 0]")));
+  CHECK_FALSE(qnm::LooksLikeCaliperJsonSplit(R"([{"series": "a", "procs": 2, "time_s": 1}])"));
+  CHECK(json_error("{\"data\": [1, 2").find("t.json: json-split: not JSON") != std::string::npos);
+  CHECK(json_error(with_rows("[0, 2.0]")).find("data row 1: not 3 values") != std::string::npos);
+  CHECK(json_error(with_rows("[0, 2.0, 0], [1, \"fast\", 0]")).find("data row 2: time holds \"fast\", no number") !=
+        std::string::npos);
+  CHECK(json_error(with_rows("[0, -2.0, 0]")).find("data row 1: sum#sum#time.duration -2") != std::string::npos);
+  CHECK(json_error(with_rows("[0.5, 2.0, 0]")).find("data row 1: mpi.rank 0.5 is no rank") != std::string::npos);
+  CHECK(json_error(with_rows("[0, 2.0, 7]")).find("data row 1: path 7 is no node") != std::string::npos);
+  CHECK(json_error(with_rows("[0, 2.0, 0], [0, 1.0, 1]")).find("no region times of rank 1") != std::string::npos);
+  std::string loop = with_rows("[0, 2.0, 0]");
+  loop.replace(loop.find("\"column\": \"path\"}"), 17, "\"column\": \"path\", \"parent\": 1}");
+  CHECK(json_error(loop).find("its own ancestor") != std::string::npos);
 }

@@ -417,6 +417,12 @@ def main():
         if k % args.every:
             continue
         count += write_file_case(cases, "caliper", k, repo, base, damaged, name, ingest + ["{file}"])
+    caliper_json = sorted_files(repo / "tests" / "data" / "caliper", ["ring/json-split/*.json", "json-split/thicket-*.json"])
+    for k in range(int(60 * args.scale)):  # Caliper json-split profiles (round 21), appended last
+        base, damaged, name = drawn_text_damage(rng, caliper_json, "caliper-json", k, "json")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "caliper-json", k, repo, base, damaged, name, ingest + ["{file}"])
     print(f"{count} cases in {cases}")
 
 
