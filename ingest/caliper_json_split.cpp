@@ -75,13 +75,16 @@ std::vector<std::vector<std::string>> NodePaths(const Json& nodes, const std::st
   return paths;
 }
 
+// A value as text for a message: its JSON, any invalid UTF-8 replaced (dump() would throw on it).
+std::string Shown(const Json& value) { return value.dump(-1, ' ', false, Json::error_handler_t::replace); }
+
 // A row's number in `column`: NaN for null (the record has no such value).
 double NumberAt(const Json& row, int column, std::size_t row_number, const Json& names, const std::string& path) {
   const Json& cell = row[static_cast<std::size_t>(column)];
   if (cell.is_null()) return std::nan("");
   if (!cell.is_number())
     throw InputError(path, 0, "data row " + std::to_string(row_number) + ": " + names[column].get<std::string>() +
-                                  " holds " + cell.dump() + ", no number");
+                                  " holds " + Shown(cell) + ", no number");
   return cell.get<double>();
 }
 
@@ -97,7 +100,7 @@ RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path) {
   Json document;
   try {
     document = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& error) {
+  } catch (const Json::exception& error) {  // parse_error, and out_of_range for a number beyond double
     throw InputError(path, 0, std::string("json-split: not JSON (") + error.what() + ")");
   }
   if (!document.is_object()) throw InputError(path, 0, "json-split: not an object");
@@ -145,7 +148,7 @@ RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path) {
     if (columns.rank >= 0 && !row[columns.rank].is_null()) {
       const Json& rank = row[columns.rank];
       if (!rank.is_number_integer() || rank.get<long long>() < 0 || rank.get<long long>() > caliper::kMaxRank)
-        throw reduction.Error(s, "mpi.rank " + rank.dump() + " is no rank");
+        throw reduction.Error(s, "mpi.rank " + Shown(rank) + " is no rank");
       s.has_rank = true;
       s.rank = rank.get<long long>();
     }
@@ -153,7 +156,7 @@ RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path) {
     const Json& node = row[columns.path];
     if (!node.is_null()) {
       if (!node.is_number_unsigned() || node.get<std::size_t>() >= node_paths.size())
-        throw reduction.Error(s, "path " + node.dump() + " is no node");
+        throw reduction.Error(s, "path " + Shown(node) + " is no node");
       const std::vector<std::string>& labels = node_paths[node.get<std::size_t>()];
       s.depth = labels.size();
       for (std::size_t i = 0; i < labels.size(); ++i)
@@ -171,7 +174,7 @@ RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path) {
   std::map<std::string, std::string> metadata;
   for (const auto& [key, value] : document.items()) {
     if (key == "data" || key == "columns" || key == "column_metadata" || key == "nodes") continue;
-    metadata[key] = value.is_string() ? value.get<std::string>() : value.dump();
+    metadata[key] = value.is_string() ? value.get<std::string>() : Shown(value);
   }
   const caliper::Globals globals{[&metadata](std::string_view name) -> const std::string* {
                                    const auto it = metadata.find(std::string(name));
