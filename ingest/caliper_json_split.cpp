@@ -19,6 +19,7 @@
 #include "ingest/caliper_reduction.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
+#include "util/json_input.h"
 
 namespace qnm {
 namespace {
@@ -97,12 +98,8 @@ bool LooksLikeCaliperJsonSplit(std::string_view text) {
 }
 
 RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path) {
-  Json document;
-  try {
-    document = Json::parse(text.begin(), text.end());
-  } catch (const Json::exception& error) {  // parse_error, and out_of_range for a number beyond double
-    throw InputError(path, 0, std::string("json-split: not JSON (") + error.what() + ")");
-  }
+  // Syntax, a number beyond a double, nesting: one line with the line (util/json_input.h).
+  const Json document = ParseJsonDocument(text, path);
   if (!document.is_object()) throw InputError(path, 0, "json-split: not an object");
   for (const char* key : {"data", "columns", "nodes"})
     if (!document.contains(key) || !document[key].is_array())
