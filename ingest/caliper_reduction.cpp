@@ -273,7 +273,7 @@ RunStats Reduction::Finish(const Globals& globals,
     if (metric < 0 && per_rank[m].seen) metric = m;
   if (metric < 0)
     throw InputError(path, 0,
-                     "a Caliper stream without region times of a profile (avg#inclusive#sum#time.duration, as "
+                     "a Caliper profile without region times (avg#inclusive#sum#time.duration, as "
                      "CALI_CONFIG=spot writes; sum#time.duration, as runtime-profile writes)" +
                          std::string(other_channel ? "; only Spot time-series records" : ""));
   const std::optional<std::string> unit = unit_of(kMetricNames[metric]);

@@ -63,6 +63,7 @@ struct Globals {
 
 // One snapshot record as the reduction sees it, whichever file it came from.
 struct Snapshot {
+  Snapshot() { value.fill(kUnknown); }
   int line = 0;             // the .cali line (1-based), or 0
   std::size_t row = 0;      // the json-split data row (1-based), or 0
   std::size_t depth = 0;    // regions on its path
@@ -70,7 +71,7 @@ struct Snapshot {
   bool is_routine = false;  // the record is that MPI region itself, not a region under it
   bool has_rank = false;
   long long rank = 0;
-  std::array<double, kMetricCount> value{};            // NaN where absent
+  std::array<double, kMetricCount> value;              // NaN where absent
   double rank_calls = kUnknown, sum_calls = kUnknown;  // sum#rc.count, sum#sum#rc.count
 };
 

@@ -259,7 +259,7 @@ TEST_CASE("damaged Caliper profiles: one line naming the file and line", "[inges
   CHECK(ErrorOf(kHeader + "__rec=ctx,ref=41,attr=35,data=1\n" + kGlobals)
             .find("a profile of 2 processes with no mpi.rank") != std::string::npos);
   CHECK(ErrorOf(kHeader + "__rec=ctx,ref=41,attr=22,data=0\n" + kGlobals)
-            .find("without region times of a profile") != std::string::npos);
+            .find("a Caliper profile without region times") != std::string::npos);
   CHECK(ErrorOf(kHeader + kRows + "__rec=node,id=20,attr=16,data=many\n__rec=globals,ref=20\n")
             .find("global mpi.world.size 'many' is no count") != std::string::npos);
   // An Adiak value the program names itself ("threads") that is no count is passed by, not an error.
