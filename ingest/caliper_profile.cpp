@@ -3,6 +3,7 @@
 #include "ingest/caliper_profile.h"
 
 #include <cmath>
+#include <functional>
 #include <initializer_list>
 #include <optional>
 
@@ -85,8 +86,14 @@ RunStats ReadCaliperProfile(std::string_view text, const std::string& path) {
   });
   if (!stream.has_globals() && reduction.Empty())
     throw InputError(path, 0, "a Caliper stream without snapshot records or globals: an empty or cut profile");
-  const caliper::Globals globals{[&stream](std::string_view name) { return stream.globals().Find(name); },
-                                 stream.globals().line};
+  const caliper::Globals globals{
+      [&stream](std::string_view name) { return stream.globals().Find(name); }, stream.globals().line,
+      [&stream](const std::function<void(const std::string&, const std::string&)>& each) {
+        for (const CaliperRecord::Value& value : stream.globals().values) {
+          const std::string* subcategory = stream.AttributeMetadata(*value.attribute, "adiak.subcategory");
+          if (subcategory != nullptr && *subcategory == "none") each(value.attribute->name, value.values.back());
+        }
+      }};
   return reduction.Finish(globals, [&stream](const char* metric) -> std::optional<std::string> {
     const CaliperAttribute* attribute = stream.FindAttribute(metric);
     const std::string* unit = attribute ? stream.AttributeMetadata(*attribute, "attribute.unit") : nullptr;

@@ -140,6 +140,12 @@ void ApplyIdentity(const Globals& globals, const std::string& path, RunStats* ru
       break;
     }
   if (const std::string* size = Global(globals, "problem_size")) run->problem_size = *size;
+  // The program's own settings, kept with the run: what tells runs of one series apart when their
+  // times spread (repetition_spread.h names the first that differs), shown by ingest --show.
+  if (globals.each_program_value)
+    globals.each_program_value([run](const std::string& key, const std::string& value) {
+      if (value.size() <= 200) run->details["adiak." + key] = value;
+    });
 }
 
 // Caliper 2.10 and later time in ns, and every profiling configuration scales it to seconds.

@@ -59,6 +59,9 @@ constexpr const char* kRankSumCountAlias = "Calls (total)";
 struct Globals {
   std::function<const std::string*(std::string_view)> find;
   int line = 0;  // of the .cali globals record; 0 in JSON
+  // Calls its argument with each value the program itself gave Adiak (subcategory "none": a
+  // benchmark's variant, problem size, compiler), when the file says which; may be empty.
+  std::function<void(const std::function<void(const std::string& key, const std::string& value)>&)> each_program_value;
 };
 
 // One snapshot record as the reduction sees it, whichever file it came from.

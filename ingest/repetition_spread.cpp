@@ -27,9 +27,10 @@ struct Point {
 bool VariesPerRun(const std::string& key) {
   std::string lower = ToLower(key);
   // "mop": NPB's Mop/s is computed from the measured time, a result and not a setting; "perf_":
-  // ReFrame's other performance variables (reframe_perf_gflops), results too.
+  // ReFrame's other performance variables (reframe_perf_gflops), results too; "merit": a figure of
+  // merit a program gives Adiak (LULESH's figure_of_merit), another result.
   for (const char* word :
-       {"time", "date", "pid", "start", "stop", "host", "repetition", "mop", "jobid", "nodelist", "perf_"})
+       {"time", "date", "pid", "start", "stop", "host", "repetition", "mop", "jobid", "nodelist", "perf_", "merit"})
     if (lower.find(word) != std::string::npos) return true;
   return false;
 }

@@ -6,7 +6,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -16,6 +18,7 @@
 #include "ingest/caliper_stream.h"
 #include "ingest/ingest.h"
 #include "tests/ingest_test_util.h"
+#include "tests/temp_dir.h"
 #include "util/input_error.h"
 
 using qnm::testing::IngestErrorOf;
@@ -149,6 +152,39 @@ TEST_CASE("Thicket's LULESH campaign: a series of five runs with what Adiak says
   CHECK(allreduce->total_time_s == Approx(1689.863544 + 0.084156));  // under TimeIncrement and at the top
   CHECK_FALSE(allreduce->ranks_complete);
   CHECK(run.derivations.at("app_time_mean_s").find("unit sec") != std::string::npos);
+  // The program's own Adiak values (subcategory none) kept with the run; run information (user, launch
+  // date) and host values (cluster) are not.
+  CHECK(run.details.find("adiak.problem_size")->second == "30");
+  CHECK(run.details.find("adiak.test")->second == "mpiscaling");
+  CHECK(run.details.find("adiak.user") == run.details.end());
+  CHECK(run.details.find("adiak.cluster") == run.details.end());
+}
+
+TEST_CASE("runs of one series whose times spread are told apart by the program's Adiak values",
+          "[ingest][caliper]") {
+  // RAJAPerf's Base_Seq at two problem sizes, both on one process of quartz: one series at P = 1, whose
+  // spread the ingest summary explains by the Adiak value that differs.
+  qnm::testing::TempDir dir("qnm", "caliper-adiak");
+  const std::string base = kCaliper + "/one-process/rajaperf-Base_Seq-default.cali";
+  std::filesystem::copy_file(base, dir.path / "small.cali");
+  std::ifstream in(base);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t at = text.find("data=1048576.000000");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 19, "data=2097152.000000");
+  // The larger problem runs longer: the time outside any region (its min, max, avg and sum) doubled.
+  for (std::size_t time = text.find("180.672254"); time != std::string::npos; time = text.find("180.672254"))
+    text.replace(time, 10, "361.344508");
+  std::ofstream(dir.path / "large.cali") << text;
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = IngestPath(dir.path.string(), &summary);
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].details.find("adiak.variant")->second == "Base_Seq");
+  std::string warnings;
+  for (const std::string& warning : summary.warnings) warnings += warning;
+  INFO(warnings);
+  CHECK(warnings.find("2 repetitions at P=1") != std::string::npos);
+  CHECK(warnings.find("adiak.ProblemSizeRunParam differs (1048576.000000, 2097152.000000)") != std::string::npos);
 }
 
 TEST_CASE("Caliper's runtime-profile: every rank's time, MPI routines per rank", "[ingest][caliper]") {
