@@ -18,11 +18,10 @@ Usage: PYTHONPATH=<hatchet source tree> python3 compare_caliper_json_reads_with_
 """
 import json
 import os
-import subprocess
 import sys
 
-from compare_tau_reads_with_hatchet import close, stub_missing_hatchet_dependencies
-from peer_check import parse_command_line, run_checks
+from compare_tau_reads_with_hatchet import stub_missing_hatchet_dependencies
+from peer_check import ingest_record, parse_command_line, per_rank_problems, run_checks, same
 
 
 def hatchet_reads(path):
@@ -63,10 +62,6 @@ def hatchet_reads(path):
     return out
 
 
-def same(ours, theirs):
-    return len(ours) == len(theirs) and all(close(a, b) for a, b in zip(ours, theirs))
-
-
 def main():
     command_line = parse_command_line(sys.argv, __doc__)
     if command_line is None:
@@ -76,14 +71,8 @@ def main():
 
     def check(path):
         peer = hatchet_reads(path)
-        record = json.loads(subprocess.run([qnm, 'ingest', '--strict', '--format', 'json', path], check=True,
-                                           capture_output=True, text=True).stdout)['runs'][0]
-        problems = []
-        if record['procs'] != peer['procs']:
-            problems.append(f"procs {record['procs']} vs {peer['procs']}")
-        for field, ours in (('app_time_s_per_rank', 'app_time_s'), ('mpi_time_s_per_rank', 'mpi_time_s')):
-            if not same(record['per_rank'][ours], peer[field]):
-                problems.append(f"{field}: {record['per_rank'][ours]} vs {peer[field]}")
+        record = ingest_record(qnm, path)
+        problems = per_rank_problems(record, peer)
         sites = {site['mpi_function']: site for site in record['call_sites']}
         if set(sites) != set(peer['time_s_per_routine']):
             problems.append(f"routines {sorted(sites)} vs {sorted(peer['time_s_per_routine'])}")

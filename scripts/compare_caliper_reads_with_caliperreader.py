@@ -29,12 +29,10 @@ no dependencies).
 
 Usage: PYTHONPATH=<Caliper>/python/caliper-reader python3 compare_caliper_reads_with_caliperreader.py QNM_PREDICT [--write FILE] FILE.cali [...]
 """
-import json
 import os
-import subprocess
 import sys
 
-from peer_check import parse_command_line, run_checks
+from peer_check import close, ingest_record, parse_command_line, per_rank_problems, run_checks, same
 
 SPOT = '#inclusive#sum#time.duration'
 RANK_METRICS = ('sum#sum#time.duration', 'sum#time.duration', 'time.duration')
@@ -107,19 +105,12 @@ def caliperreader_reads(path):
     return out
 
 
-def close(a, b):
-    return abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
-
-
 def compare_one(qnm, path):
     peer = caliperreader_reads(path)
-    record = json.loads(subprocess.run([qnm, 'ingest', '--strict', '--format', 'json', path], check=True,
-                                       capture_output=True, text=True).stdout)['runs'][0]
-    problems = []
-    if record['procs'] != peer['procs']:
-        problems.append(f"procs {record['procs']} vs {peer['procs']}")
+    record = ingest_record(qnm, path)
     sites = {site['mpi_function']: site for site in record['call_sites']}
     if 'app_time_mean_s' in peer:
+        problems = [] if record['procs'] == peer['procs'] else [f"procs {record['procs']} vs {peer['procs']}"]
         for field, ours in (('app_time_mean_s', record['app_time_s']), ('mpi_time_mean_s', record['mpi_time_s'])):
             if ours is None and peer[field] == 0 and not peer['total_time_s_per_routine']:
                 continue  # no MPI regions: the record leaves the MPI time unknown
@@ -134,21 +125,18 @@ def compare_one(qnm, path):
             if (ours is None) != (theirs is None) or (ours is not None and not close(ours, theirs)):
                 problems.append(f"calls of {routine}: {ours} vs {theirs}")
     else:
-        for field, ours_field in (('app_time_s_per_rank', 'app_time_s'), ('mpi_time_s_per_rank', 'mpi_time_s')):
-            ours = record['per_rank'][ours_field]
-            if len(ours) != len(peer[field]) or not all(close(a, b) for a, b in zip(ours, peer[field])):
-                problems.append(f'{field}: {ours} vs {peer[field]}')
+        problems = per_rank_problems(record, peer)
         routines = peer['time_s_per_routine']
         for routine, values in routines.items():
             ours = sites.get(routine, {}).get('time_s_per_rank', [])
-            if len(ours) != len(values) or not all(close(a, b) for a, b in zip(ours, values)):
+            if not same(ours, values):
                 problems.append(f"time of {routine}: {ours} vs {values}")
         for routine, site in sites.items():
             theirs = peer.get('calls_per_routine', {}).get(routine, [])
             if 'calls_per_routine' in peer and routine not in peer['calls_per_routine']:
                 theirs = [0.0] * record['procs']
             ours = site['calls_per_rank']
-            if len(ours) != len(theirs) or not all(close(a, b) for a, b in zip(ours, theirs)):
+            if not same(ours, theirs):
                 problems.append(f"calls of {routine}: {ours} vs {theirs}")
     if set(sites) != set(routines):
         problems.append(f"routines {sorted(sites)} vs {sorted(routines)}")

@@ -19,13 +19,11 @@ Usage: PYTHONPATH=<hatchet source tree> python3 compare_tau_reads_with_hatchet.p
 (needs pandas, multiprocess, PyYAML, pydot: Debian's python3-pandas,
 python3-multiprocess, python3-yaml, python3-pydot).
 """
-import json
 import os
-import subprocess
 import sys
 import types
 
-from peer_check import parse_command_line, run_checks
+from peer_check import close, ingest_record, parse_command_line, per_rank_problems, run_checks
 
 
 def stub_missing_hatchet_dependencies():
@@ -71,10 +69,6 @@ def hatchet_reads(folder):
     return out
 
 
-def close(a, b):
-    return abs(a - b) <= 1e-12 * max(1.0, abs(a), abs(b))
-
-
 def compare(argv, hatchet_reads, routine_field, site_field, noun, doc):
     """The command line of a Hatchet peer check: QNM_PREDICT [--write FILE] DIR...; compares each
     DIR's procs, per-rank app and MPI time and, per MPI routine, `routine_field` of Hatchet's reading
@@ -87,15 +81,8 @@ def compare(argv, hatchet_reads, routine_field, site_field, noun, doc):
 
     def check(folder):
         peer = hatchet_reads(folder)
-        record = json.loads(subprocess.run([qnm, 'ingest', '--strict', '--format', 'json', folder], check=True,
-                                           capture_output=True, text=True).stdout)['runs'][0]
-        problems = []
-        if record['procs'] != peer['procs']:
-            problems.append(f"procs {record['procs']} vs {peer['procs']}")
-        for field, ours_field in (('app_time_s_per_rank', 'app_time_s'), ('mpi_time_s_per_rank', 'mpi_time_s')):
-            ours = record['per_rank'][ours_field]
-            if len(ours) != len(peer[field]) or not all(close(a, b) for a, b in zip(ours, peer[field])):
-                problems.append(f'{field}: {ours} vs {peer[field]}')
+        record = ingest_record(qnm, folder)
+        problems = per_rank_problems(record, peer)
         sites = {site['mpi_function']: site[site_field] for site in record['call_sites']}
         for routine, values in peer[routine_field].items():
             if routine not in sites or not all(close(a, b) for a, b in zip(sites[routine], values)):
