@@ -4,14 +4,12 @@
 
 #include <cmath>
 #include <functional>
-#include <initializer_list>
 #include <optional>
 
 #include "ingest/caliper_reduction.h"
 #include "ingest/caliper_stream.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
-#include "util/plausible_range.h"
 
 namespace qnm {
 namespace {
@@ -23,16 +21,14 @@ using caliper::kRankCount;
 using caliper::kRankSumCount;
 using caliper::Snapshot;
 
-// A count of calls in `record`, from the first of `names` it has; NaN without one.
-double CountOf(const CaliperRecord& record, std::initializer_list<const char*> names, const std::string& path) {
-  for (const char* name : names)
-    if (const std::string* text = record.Find(name)) {
-      const std::optional<double> count = ParseDouble(Trim(*text));
-      if (!count) throw InputError(path, record.line, std::string(name) + " '" + *text + "' is no number");
-      RequirePlausible(*count, kCount, name, path, record.line);
-      return *count;
-    }
-  return kUnknown;
+// The count `name` of `record`, NaN without one (the Reduction checks its range).
+double CountOf(const CaliperRecord& record, const char* name, const std::string& path) {
+  const std::string* text = record.Find(name);
+  if (text == nullptr) return kUnknown;
+  const std::optional<double> count = ParseDouble(Trim(*text));
+  if (!count || std::isnan(*count))  // NaN: the reduction's mark of a count the record lacks
+    throw InputError(path, record.line, std::string(name) + " '" + *text + "' is no number");
+  return *count;
 }
 
 }  // namespace
@@ -65,8 +61,8 @@ RunStats ReadCaliperProfile(std::string_view text, const std::string& path) {
       any = true;
     }
     if (!any) return;  // a record of other metrics (counters, memory)
-    s.rank_calls = CountOf(record, {kRankCount}, path);
-    s.sum_calls = CountOf(record, {kRankSumCount}, path);
+    s.rank_calls = CountOf(record, kRankCount, path);
+    s.sum_calls = CountOf(record, kRankSumCount, path);
     if (const std::string* rank = record.Find("mpi.rank")) {
       const std::optional<long long> number = ParseInteger(Trim(*rank));
       if (!number || *number < 0 || *number > kMaxRank)

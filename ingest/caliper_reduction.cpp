@@ -198,8 +198,8 @@ void Reduction::Add(const Snapshot& s) {
   for (int m = 0; m < kMetricCount; ++m)
     if (!std::isnan(s.value[m]) && !kPartTimeS.Contains(s.value[m]))
       throw Error(s, DescribeOutOfRange(kMetricNames[m], s.value[m], kPartTimeS));
-  for (double count : {s.rank_calls, s.sum_calls})
-    if (!std::isnan(count) && !kCount.Contains(count)) throw Error(s, DescribeOutOfRange("rc.count", count, kCount));
+  for (const auto& [name, count] : {std::pair{kRankCount, s.rank_calls}, std::pair{kRankSumCount, s.sum_calls}})
+    if (!std::isnan(count) && !kCount.Contains(count)) throw Error(s, DescribeOutOfRange(name, count, kCount));
   if (s.has_rank && (s.rank < 0 || s.rank > kMaxRank))
     throw Error(s, "mpi.rank " + std::to_string(s.rank) + " is no rank");
   const int routine = s.routine;
