@@ -5,7 +5,6 @@
 //    "nodes": [{"label": "main", "column": "path"}, {"label": "compute", "column": "path", "parent": 0}, ...],
 //    "mpi.world.size": "2", "cali.caliper.version": "2.15.0-dev", ...}      the run's metadata
 // Each row becomes a Snapshot for the Reduction (caliper_reduction.h), as a .cali record does.
-#include <algorithm>
 #include <array>
 #include <cmath>
 #include <map>
@@ -53,16 +52,26 @@ Columns MapColumns(const Json& names, const std::string& path) {
   return columns;
 }
 
-// Each node's path of labels, root first (nodes name their parent by index).
-std::vector<std::vector<std::string>> NodePaths(const Json& nodes, const std::string& path) {
-  std::vector<std::vector<std::string>> paths(nodes.size());
+// What a row needs of the region node it names: its label, the regions on its path, and the
+// outermost MPI region on it (a label MPI_*: json-split keeps no attribute per label), if any.
+struct Region {
+  std::string label;
+  std::size_t depth = 0;
+  std::string routine;      // the outermost MPI_* label on the path, or ""
+  bool is_routine = false;  // the node is that MPI region itself
+};
+
+// Each node's region (nodes name their parent by index).
+std::vector<Region> NodeRegions(const Json& nodes, const std::string& path) {
+  std::vector<Region> regions(nodes.size());
+  std::vector<const std::string*> labels;  // the path, leaf first
   for (std::size_t n = 0; n < nodes.size(); ++n) {
-    std::vector<std::string>& labels = paths[n];
+    labels.clear();
     for (std::size_t at = n;;) {
       const Json& node = nodes[at];
       if (!node.is_object() || !node.contains("label") || !node["label"].is_string())
         throw InputError(path, 0, "json-split: node " + std::to_string(at) + " has no label");
-      labels.push_back(node["label"].get<std::string>());
+      labels.push_back(node["label"].get_ptr<const std::string*>());
       if (!node.contains("parent")) break;
       const Json& parent = node["parent"];
       if (!parent.is_number_unsigned() || parent.get<std::size_t>() >= nodes.size())
@@ -71,9 +80,17 @@ std::vector<std::vector<std::string>> NodePaths(const Json& nodes, const std::st
       if (labels.size() > nodes.size())
         throw InputError(path, 0, "json-split: node " + std::to_string(n) + " is its own ancestor");
     }
-    std::reverse(labels.begin(), labels.end());
+    Region& region = regions[n];
+    region.label = *labels.front();
+    region.depth = labels.size();
+    for (std::size_t i = labels.size(); i-- > 0;)  // from the root
+      if (StartsWith(*labels[i], "MPI_")) {
+        region.routine = *labels[i];
+        region.is_routine = i == 0;
+        break;
+      }
   }
-  return paths;
+  return regions;
 }
 
 // A value as text for a message: its JSON, any invalid UTF-8 replaced (dump() would throw on it).
@@ -111,7 +128,7 @@ RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path) {
   if (columns.path < 0)
     throw InputError(path, 0, "json-split without a \"path\" column (records grouped by their region path, as "
                               "runtime-profile and cali-query's \"group by path\" write)");
-  const std::vector<std::vector<std::string>> node_paths = NodePaths(nodes, path);
+  const std::vector<Region> regions = NodeRegions(nodes, path);
 
   caliper::Reduction reduction(path);
   for (std::size_t r = 0; r < data.size(); ++r) {
@@ -125,8 +142,8 @@ RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path) {
       const Json& channel = row[columns.channel];
       std::string label;
       if (channel.is_string()) label = channel.get<std::string>();
-      if (channel.is_number_unsigned() && channel.get<std::size_t>() < node_paths.size())
-        label = node_paths[channel.get<std::size_t>()].back();
+      if (channel.is_number_unsigned() && channel.get<std::size_t>() < regions.size())
+        label = regions[channel.get<std::size_t>()].label;
       if (!label.empty() && label != "regionprofile") {
         reduction.OtherChannel();
         continue;
@@ -149,19 +166,17 @@ RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path) {
       s.has_rank = true;
       s.rank = rank.get<long long>();
     }
-    // The region path; an MPI region is a label MPI_* (json-split keeps no attribute per label).
+    // The region path, and its outermost MPI region (interned in the order the rows meet it).
     const Json& node = row[columns.path];
     if (!node.is_null()) {
-      if (!node.is_number_unsigned() || node.get<std::size_t>() >= node_paths.size())
+      if (!node.is_number_unsigned() || node.get<std::size_t>() >= regions.size())
         throw reduction.Error(s, "path " + Shown(node) + " is no node");
-      const std::vector<std::string>& labels = node_paths[node.get<std::size_t>()];
-      s.depth = labels.size();
-      for (std::size_t i = 0; i < labels.size(); ++i)
-        if (StartsWith(labels[i], "MPI_")) {
-          s.routine = reduction.Routine(labels[i]);
-          s.is_routine = i + 1 == labels.size();
-          break;
-        }
+      const Region& region = regions[node.get<std::size_t>()];
+      s.depth = region.depth;
+      if (!region.routine.empty()) {
+        s.routine = reduction.Routine(region.routine);
+        s.is_routine = region.is_routine;
+      }
     }
     reduction.Add(s);
   }
@@ -177,7 +192,7 @@ RunStats ReadCaliperJsonSplit(std::string_view text, const std::string& path) {
                                    const auto it = metadata.find(std::string(name));
                                    return it == metadata.end() ? nullptr : &it->second;
                                  },
-                                 0};
+                                 0, {}};  // json-split keeps no Adiak subcategory: no program values as details
   const Json* column_metadata = document.contains("column_metadata") && document["column_metadata"].is_array() &&
                                         document["column_metadata"].size() == names.size()
                                     ? &document["column_metadata"]

@@ -193,7 +193,6 @@ void Reduction::Add(const Snapshot& s) {
   const std::vector<std::string>& routines = state_->routines;
   OverRanks& over_ranks = state_->over_ranks;
   std::array<PerRank, kMetricCount>& per_rank = state_->per_rank;
-  [[maybe_unused]] const std::size_t other_channel = state_->other_channel;
 
   for (int m = 0; m < kMetricCount; ++m)
     if (!std::isnan(s.value[m]) && !kPartTimeS.Contains(s.value[m]))
@@ -270,7 +269,7 @@ RunStats Reduction::Finish(const Globals& globals,
   const std::vector<std::string>& routines = state_->routines;
   OverRanks& over_ranks = state_->over_ranks;
   std::array<PerRank, kMetricCount>& per_rank = state_->per_rank;
-  [[maybe_unused]] const std::size_t other_channel = state_->other_channel;
+  const std::size_t other_channel = state_->other_channel;
 
   const std::string& path = path_;
   // The shape: statistics over the ranks, else a time per rank (exclusive, else inclusive).
