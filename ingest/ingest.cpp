@@ -16,6 +16,7 @@
 #include "ingest/content_digest.h"
 #include "ingest/duplicate_runs.h"
 #include "ingest/input_size_limits.h"
+#include "ingest/paraver_trace.h"
 #include "ingest/readers.h"
 #include "ingest/repetition_spread.h"
 #include "ingest/run_info_file.h"
@@ -80,7 +81,9 @@ void WalkDirectory(const std::string& root, std::vector<FoundFile>* below, std::
         continue;
       }
       if (!fs::is_regular_file(status)) continue;
-      if (HasOtf2Anchor(it->path()) || IsTauProfileOfAnchor(entry) || IsPartOfHpctoolkitDatabase(entry)) continue;
+      if (HasOtf2Anchor(it->path()) || IsTauProfileOfAnchor(entry) || IsPartOfHpctoolkitDatabase(entry) ||
+          IsPartOfParaverTrace(entry))
+        continue;
       below->push_back({entry});
     }
     if (error && error != std::errc::permission_denied)

@@ -5,8 +5,11 @@
 #include <utility>
 
 #include "ingest/caliper_profile.h"
+#include "ingest/compressed_file.h"
 #include "ingest/ipm_banner.h"
 #include "ingest/ipm_log.h"
+#include "ingest/paraver_header.h"
+#include "ingest/paraver_trace.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
 #include "ingest/readers.h"
@@ -93,6 +96,19 @@ ReaderOutput ReadCaliperJson(const ReaderInput& input) {
   return OneRunOutput(ReadCaliperJsonSplit(input.text, input.path), input.name);
 }
 
+// Paraver traces (Extrae): X.prv with its X.pcf and X.row beside it, read from disk.
+bool SniffParaver(const std::string& path, std::string_view text) {
+  return HasExtension(WithoutCompressionSuffix(path), ".prv") || LooksLikeParaverTrace(text);
+}
+
+ReaderOutput ReadParaver(const ReaderInput& input) {
+  double companion_bytes = 0;
+  const ParaverCompanions companions = FindParaverCompanions(input.path, &companion_bytes);
+  ReaderOutput output = OneRunOutput(ReadParaverTrace(input.text, input.path, companions), input.name);
+  output.bytes_beside = companion_bytes;
+  return output;
+}
+
 bool SniffOtf2(const std::string& path, std::string_view) { return HasExtension(path, ".otf2"); }
 
 ReaderOutput ReadOtf2(const ReaderInput& input) {
@@ -170,6 +186,7 @@ const std::vector<Reader>& ReaderTable() {
       {"IPM banner (job stdout; its XML log is read instead when beside it)", SniffIpmBanner, ReadIpmBanner},
       {"Caliper region profile (.cali: spot, runtime-profile)", SniffCaliper, ReadCaliper},
       {"Caliper region profile, json-split (.json)", SniffCaliperJson, ReadCaliperJson},
+      {"Paraver trace (.prv, Extrae; its .pcf and .row beside it)", SniffParaver, ReadParaver},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
       // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
       {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},

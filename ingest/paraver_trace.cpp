@@ -1,0 +1,491 @@
+#include "ingest/paraver_trace.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <numeric>
+#include <utility>
+#include <vector>
+
+#include "ingest/compressed_file.h"
+#include "ingest/paraver_header.h"
+#include "ingest/paraver_names.h"
+#include "ingest/text_lines.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
+#include "util/text_format.h"
+
+namespace qnm {
+namespace {
+
+// Extrae's MPI event types (extrae, include/mpi_eventencoding.h): a call's
+// routine is the value at its start, 0 its end.
+constexpr std::int64_t kMpiPointToPoint = 50000001;
+constexpr std::int64_t kMpiCollective = 50000002;
+constexpr std::int64_t kMpiOther = 50000003;
+constexpr std::int64_t kMpiRma = 50000004;
+constexpr std::int64_t kMpiIo = 50000005;
+constexpr std::int64_t kMpiGlobalOpSendSize = 50100001;  // bytes a collective sends, at its start
+// Paraver's states (every Extrae .pcf: STATES).
+constexpr int kStateRunning = 1;
+constexpr int kStateTracingDisabled = 14;
+// A .pcf or .row beside a trace is small; a larger one is not a configuration.
+constexpr long long kCompanionMaxBytes = 64LL << 20;
+
+bool IsMpiType(std::int64_t type) { return type >= kMpiPointToPoint && type <= kMpiIo; }
+
+MpiActivity ActivityOfType(std::int64_t type) {
+  switch (type) {
+    case kMpiPointToPoint: return MpiActivity::kPointToPoint;
+    case kMpiCollective: return MpiActivity::kCollective;
+    case kMpiRma: return MpiActivity::kRma;
+    case kMpiIo: return MpiActivity::kIo;
+    default: return MpiActivity::kOther;
+  }
+}
+
+// The fields of one record line, split at ':' and parsed as integers.
+class RecordFields {
+ public:
+  RecordFields(std::string_view line, const std::string& path, int line_number)
+      : rest_(line), path_(path), line_(line_number) {}
+
+  bool AtEnd() const { return rest_.empty(); }
+  template <typename Int>
+  Int Next(const char* what) {
+    const std::size_t colon = rest_.find(':');
+    const std::string_view field = rest_.substr(0, colon);
+    rest_ = colon == std::string_view::npos ? std::string_view{} : rest_.substr(colon + 1);
+    Int value{};
+    const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
+    if (field.empty() || error != std::errc() || end != field.data() + field.size())
+      throw InputError(path_, line_, std::string("Paraver record: ") + what + " must be an integer" +
+                                         (std::is_signed_v<Int> ? "" : " >= 0") + ", got '" +
+                                         std::string(field.substr(0, 30)) + "'");
+    return value;
+  }
+
+ private:
+  std::string_view rest_;
+  const std::string& path_;
+  int line_;
+};
+
+struct OpenCall {
+  std::int64_t type = 0, value = 0;
+  std::uint64_t begin = 0;
+  int line = 0;
+};
+
+struct SiteSums {
+  std::int64_t type = 0, value = 0;
+  std::vector<double> ticks, calls;  // per task
+};
+
+// The records of one trace summed per task and thread as they are read.
+class TraceSums {
+ public:
+  TraceSums(const ParaverHeader& header, const std::string& path) : header_(header), path_(path) {
+    const std::vector<ParaverTask>& tasks = header.applications.front();
+    first_thread_.reserve(tasks.size() + 1);
+    first_thread_.push_back(0);
+    for (const ParaverTask& task : tasks) first_thread_.push_back(first_thread_.back() + task.threads);
+    const std::size_t threads = first_thread_.back();
+    state_ticks_.assign(threads, 0);
+    running_ticks_.assign(threads, 0);
+    disabled_ticks_.assign(threads, 0);
+    open_.assign(threads, OpenCall{});
+    mpi_ticks_.assign(tasks.size(), 0);
+    p2p_messages_.assign(tasks.size(), 0);
+    p2p_bytes_.assign(tasks.size(), 0);
+    collective_bytes_.assign(tasks.size(), 0);
+  }
+
+  void Read(std::string_view body, int first_line);
+  RunStats ToRun(const ParaverNames& names) const;
+
+ private:
+  // The global thread of (appl, task, thread) as the record names them (1-based).
+  std::size_t Thread(std::uint64_t appl, std::uint64_t task, std::uint64_t thread, int line) const {
+    const std::vector<ParaverTask>& tasks = header_.applications.front();
+    if (appl != 1)
+      throw InputError(path_, line, "Paraver record: application " + std::to_string(appl) + ", but the header has 1");
+    if (task < 1 || task > tasks.size())
+      throw InputError(path_, line, "Paraver record: task " + std::to_string(task) + ", but the header has " +
+                                        std::to_string(tasks.size()));
+    if (thread < 1 || thread > static_cast<std::uint64_t>(tasks[task - 1].threads))
+      throw InputError(path_, line, "Paraver record: thread " + std::to_string(thread) + " of task " +
+                                        std::to_string(task) + ", which has " +
+                                        std::to_string(tasks[task - 1].threads));
+    return first_thread_[task - 1] + (thread - 1);
+  }
+  void CheckTime(std::uint64_t time, int line) const {
+    if (time > header_.end_time)
+      throw InputError(path_, line, "Paraver record: time " + std::to_string(time) +
+                                        " is past the trace's end time " + std::to_string(header_.end_time));
+  }
+  std::size_t TaskOf(std::size_t thread) const {
+    return static_cast<std::size_t>(std::upper_bound(first_thread_.begin(), first_thread_.end(), thread) -
+                                    first_thread_.begin() - 1);
+  }
+  SiteSums& Site(std::int64_t type, std::int64_t value) {
+    auto [it, inserted] = site_index_.try_emplace({type, value}, sites_.size());
+    if (inserted) {
+      SiteSums& site = sites_.emplace_back();
+      site.type = type;
+      site.value = value;
+      site.ticks.assign(mpi_ticks_.size(), 0);
+      site.calls.assign(mpi_ticks_.size(), 0);
+    }
+    return sites_[it->second];
+  }
+  void Close(std::size_t thread, std::uint64_t end) {
+    OpenCall& call = open_[thread];
+    const double ticks = static_cast<double>(end - call.begin);
+    const std::size_t task = TaskOf(thread);
+    Site(call.type, call.value).ticks[task] += ticks;
+    mpi_ticks_[task] += ticks;
+    call = OpenCall{};
+  }
+  void State(RecordFields& fields, int line);
+  void Events(RecordFields& fields, int line);
+  void Message(RecordFields& fields, int line);
+
+  const ParaverHeader& header_;
+  const std::string& path_;
+  std::vector<std::size_t> first_thread_;  // per task, its first global thread; then the thread count
+  std::vector<double> state_ticks_, running_ticks_, disabled_ticks_;  // per thread
+  std::vector<OpenCall> open_;                                         // per thread
+  std::vector<double> mpi_ticks_, p2p_messages_, p2p_bytes_, collective_bytes_;  // per task
+  std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> site_index_;
+  std::vector<SiteSums> sites_;
+  long long records_ = 0, ends_without_start_ = 0, open_at_end_ = 0, global_comms_ = 0;
+};
+
+void TraceSums::State(RecordFields& fields, int line) {
+  fields.Next<std::uint64_t>("a state's CPU");
+  const auto appl = fields.Next<std::uint64_t>("a state's application");
+  const auto task = fields.Next<std::uint64_t>("a state's task");
+  const auto thread = fields.Next<std::uint64_t>("a state's thread");
+  const std::size_t t = Thread(appl, task, thread, line);
+  const auto begin = fields.Next<std::uint64_t>("a state's begin time");
+  const auto end = fields.Next<std::int64_t>("a state's end time");
+  const auto state = fields.Next<std::int64_t>("a state");
+  if (!fields.AtEnd()) throw InputError(path_, line, "Paraver state record: more than 8 fields");
+  // paraver-kernel reads an end of -1 as a state without an end: up to the trace's end.
+  const std::uint64_t until = end == -1 ? header_.end_time : static_cast<std::uint64_t>(end);
+  if (end < -1 || until < begin)
+    throw InputError(path_, line, "Paraver state record: ends (" + std::to_string(end) + ") before it begins (" +
+                                      std::to_string(begin) + ")");
+  CheckTime(until, line);
+  const double ticks = static_cast<double>(until - begin);
+  state_ticks_[t] += ticks;
+  if (state == kStateRunning) running_ticks_[t] += ticks;
+  if (state == kStateTracingDisabled) disabled_ticks_[t] += ticks;
+}
+
+void TraceSums::Events(RecordFields& fields, int line) {
+  fields.Next<std::uint64_t>("an event's CPU");
+  const auto appl = fields.Next<std::uint64_t>("an event's application");
+  const auto task = fields.Next<std::uint64_t>("an event's task");
+  const auto thread = fields.Next<std::uint64_t>("an event's thread");
+  const std::size_t t = Thread(appl, task, thread, line);
+  const auto time = fields.Next<std::uint64_t>("an event's time");
+  CheckTime(time, line);
+  if (fields.AtEnd()) throw InputError(path_, line, "Paraver event record: no type:value pair");
+  while (!fields.AtEnd()) {
+    const auto type = fields.Next<std::int64_t>("an event type");
+    if (fields.AtEnd()) throw InputError(path_, line, "Paraver event record: type " + std::to_string(type) + " has no value");
+    const auto value = fields.Next<std::int64_t>("an event's value");  // paraver-kernel: int64_t
+    if (type == kMpiGlobalOpSendSize) {
+      if (value < 0) throw InputError(path_, line, "Paraver event record: a collective sends " + std::to_string(value) + " bytes");
+      collective_bytes_[TaskOf(t)] += static_cast<double>(value);
+      continue;
+    }
+    if (!IsMpiType(type)) continue;
+    OpenCall& open = open_[t];
+    if (value == 0) {  // the end of a call
+      if (open.type == 0) {
+        ++ends_without_start_;  // a trace cut after a call began
+        continue;
+      }
+      if (open.type != type)
+        throw InputError(path_, line, "Paraver event record: ends an MPI call of type " + std::to_string(type) +
+                                          " while the call of type " + std::to_string(open.type) + " begun on line " +
+                                          std::to_string(open.line) + " is open");
+      Close(t, time);
+      continue;
+    }
+    if (open.type != 0)
+      throw InputError(path_, line, "Paraver event record: an MPI call (type " + std::to_string(type) + ", value " +
+                                        std::to_string(value) + ") begins while the one begun on line " +
+                                        std::to_string(open.line) + " is open");
+    open = OpenCall{type, value, time, line};
+    Site(type, value).calls[TaskOf(t)] += 1;
+  }
+}
+
+void TraceSums::Message(RecordFields& fields, int line) {
+  fields.Next<std::uint64_t>("a sender's CPU");
+  const auto appl = fields.Next<std::uint64_t>("a sender's application");
+  const auto task = fields.Next<std::uint64_t>("a sender's task");
+  const auto thread = fields.Next<std::uint64_t>("a sender's thread");
+  const std::size_t sender = Thread(appl, task, thread, line);
+  CheckTime(fields.Next<std::uint64_t>("a logical send time"), line);
+  CheckTime(fields.Next<std::uint64_t>("a physical send time"), line);
+  fields.Next<std::uint64_t>("a receiver's CPU");
+  const auto to_appl = fields.Next<std::uint64_t>("a receiver's application");
+  const auto to_task = fields.Next<std::uint64_t>("a receiver's task");
+  const auto to_thread = fields.Next<std::uint64_t>("a receiver's thread");
+  Thread(to_appl, to_task, to_thread, line);
+  CheckTime(fields.Next<std::uint64_t>("a logical receive time"), line);
+  CheckTime(fields.Next<std::uint64_t>("a physical receive time"), line);
+  const auto size = fields.Next<std::int64_t>("a message's size");
+  fields.Next<std::int64_t>("a message's tag");
+  if (!fields.AtEnd()) throw InputError(path_, line, "Paraver communication record: more than 15 fields");
+  if (size < 0) throw InputError(path_, line, "Paraver communication record: a message of " + std::to_string(size) + " bytes");
+  const std::size_t from = TaskOf(sender);
+  p2p_messages_[from] += 1;
+  p2p_bytes_[from] += static_cast<double>(size);
+}
+
+void TraceSums::Read(std::string_view body, int first_line) {
+  int line_number = first_line - 1;
+  while (!body.empty()) {
+    const std::size_t newline = body.find('\n');
+    std::string_view line = body.substr(0, newline);
+    body = newline == std::string_view::npos ? std::string_view{} : body.substr(newline + 1);
+    ++line_number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.empty() || line.front() == '#') continue;  // comments: Paraver's trace metadata
+    if (line.size() < 2 || line[1] != ':')
+      throw InputError(path_, line_number, "Paraver record: '" + std::string(line.substr(0, 30)) +
+                                               "' is no record (1:state, 2:event, 3:communication)");
+    RecordFields fields(line.substr(2), path_, line_number);
+    switch (line.front()) {
+      case '1': State(fields, line_number); break;
+      case '2': Events(fields, line_number); break;
+      case '3': Message(fields, line_number); break;
+      case '4': ++global_comms_; break;  // global communications: paraver-kernel skips them too
+      default:
+        throw InputError(path_, line_number, "Paraver record: unknown record type '" + std::string(1, line.front()) + "'");
+    }
+    ++records_;
+  }
+  for (std::size_t t = 0; t < open_.size(); ++t)
+    if (open_[t].type != 0) {
+      ++open_at_end_;
+      Close(t, header_.end_time);
+    }
+}
+
+// "MPI_Allreduce" -> "Allreduce"; a routine the .pcf does not name: "MPI call <value> (type <type>)".
+std::string RoutineName(const ParaverNames& names, std::int64_t type, std::int64_t value) {
+  const std::string name = names.ValueName(type, value);
+  if (name.empty()) return "call " + std::to_string(value) + " of type " + std::to_string(type);
+  return StartsWith(name, "MPI_") ? name.substr(4) : name;
+}
+
+std::string Number(double value) { return FormatDouble("%.12g", value); }
+
+RunStats TraceSums::ToRun(const ParaverNames& names) const {
+  const std::vector<ParaverTask>& tasks = header_.applications.front();
+  const std::size_t ranks = tasks.size();
+  const double unit_s = header_.unit_s;
+  const double end_ticks = static_cast<double>(header_.end_time);
+  RunStats run;
+  run.procs = static_cast<int>(ranks);
+  run.threads_per_proc = std::max_element(tasks.begin(), tasks.end(), [](auto& a, auto& b) {
+                           return a.threads < b.threads;
+                         })->threads;
+  run.wall_time_s = header_.EndTimeSeconds();
+  run.derivations["wall_time_s"] = "Paraver header: the trace's end time";
+  if (run.threads_per_proc > 1)
+    run.derivations["threads_per_proc"] = "Paraver header: the most threads of a task";
+
+  // Nodes and hosts: the header's node of each task, named by the .row file.
+  std::vector<int> nodes_used;
+  for (const ParaverTask& task : tasks)
+    if (task.node > 0) nodes_used.push_back(task.node);
+  std::sort(nodes_used.begin(), nodes_used.end());
+  nodes_used.erase(std::unique(nodes_used.begin(), nodes_used.end()), nodes_used.end());
+  if (!nodes_used.empty()) {
+    run.SetNodes(static_cast<int>(nodes_used.size()), "Paraver header: the nodes of the tasks");
+    for (int node : nodes_used)
+      if (static_cast<std::size_t>(node) <= names.node_names.size() && !names.node_names[node - 1].empty())
+        run.hosts.push_back(names.node_names[node - 1]);
+  }
+
+  run.app_time_s_per_rank.assign(ranks, 0.0);
+  run.mpi_time_s_per_rank.assign(ranks, 0.0);
+  run.p2p_calls_per_rank = p2p_messages_;
+  run.p2p_bytes_sent_per_rank = p2p_bytes_;
+  run.collective_calls_per_rank.assign(ranks, 0.0);
+  run.collective_bytes_sent_per_rank = collective_bytes_;
+  for (std::size_t r = 0; r < ranks; ++r) {
+    run.app_time_s_per_rank[r] = (end_ticks - disabled_ticks_[first_thread_[r]]) * unit_s;
+    run.mpi_time_s_per_rank[r] = mpi_ticks_[r] * unit_s;
+  }
+  std::vector<std::size_t> order(sites_.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return std::make_pair(sites_[a].type, sites_[a].value) < std::make_pair(sites_[b].type, sites_[b].value);
+  });
+  double calls_in_all = 0;
+  for (std::size_t s : order) {
+    const SiteSums& sums = sites_[s];
+    CallSiteStats site;
+    site.id = static_cast<int>(run.call_sites.size()) + 1;
+    site.mpi_function = RoutineName(names, sums.type, sums.value);
+    site.source_location = "Paraver event " + std::to_string(sums.type) + ":" + std::to_string(sums.value);
+    site.activity = names.ValueName(sums.type, sums.value).empty() ? ActivityOfType(sums.type)
+                                                                    : ClassifyMpiCall(site.mpi_function);
+    site.time_s_per_rank.resize(ranks);
+    site.calls_per_rank = sums.calls;
+    for (std::size_t r = 0; r < ranks; ++r) site.time_s_per_rank[r] = sums.ticks[r] * unit_s;
+    site.total_time_s = std::accumulate(site.time_s_per_rank.begin(), site.time_s_per_rank.end(), 0.0);
+    site.total_calls = std::accumulate(sums.calls.begin(), sums.calls.end(), 0.0);
+    calls_in_all += site.total_calls;
+    if (sums.type == kMpiCollective)
+      for (std::size_t r = 0; r < ranks; ++r) run.collective_calls_per_rank[r] += sums.calls[r];
+    run.call_sites.push_back(std::move(site));
+  }
+  run.mpi_calls_per_rank = calls_in_all / static_cast<double>(ranks);
+
+  // POP's efficiencies (Wagner et al.; pypop's MPI metrics, BSC's modelfactors): useful computation
+  // = time in state Running per thread; runtime = the trace's end time less "Tracing disabled".
+  double useful_sum = 0, useful_max = 0, runtime = 0;
+  for (std::size_t t = 0; t < running_ticks_.size(); ++t) {
+    useful_sum += running_ticks_[t];
+    useful_max = std::max(useful_max, running_ticks_[t]);
+    runtime = std::max(runtime, end_ticks - disabled_ticks_[t]);
+  }
+  const double useful_mean = useful_sum / static_cast<double>(running_ticks_.size());
+  run.details["paraver.date"] = header_.date;
+  run.details["trace_records"] = std::to_string(records_);
+  run.details["pop.runtime_s"] = Number(runtime * unit_s);
+  run.details["pop.useful_mean_s"] = Number(useful_mean * unit_s);
+  run.details["pop.useful_max_s"] = Number(useful_max * unit_s);
+  run.details["pop.useful_sum_s"] = Number(useful_sum * unit_s);
+  if (useful_max > 0 && runtime > 0) {
+    run.details["pop.load_balance"] = Number(useful_mean / useful_max);
+    run.details["pop.communication_efficiency"] = Number(useful_max / runtime);
+    run.details["pop.parallel_efficiency"] = Number(useful_mean / runtime);
+  }
+  if (ends_without_start_ > 0)
+    run.details["paraver.mpi_ends_without_start"] = std::to_string(ends_without_start_);
+  if (open_at_end_ > 0) run.details["paraver.mpi_calls_open_at_end"] = std::to_string(open_at_end_);
+  if (global_comms_ > 0) run.details["paraver.global_communication_records_skipped"] = std::to_string(global_comms_);
+
+  run.derivations["app_time_s_per_rank"] =
+      "Paraver: the trace's end time less the task's first thread's \"Tracing disabled\" time (POP Total Runtime)";
+  run.derivations["mpi_time_s_per_rank"] =
+      "Paraver: from each MPI call's start event (Extrae types 50000001-50000005) to its end (value 0), every "
+      "thread of the task" +
+      std::string(open_at_end_ > 0 ? "; " + std::to_string(open_at_end_) + " call(s) open at the end closed there" : "");
+  run.derivations["p2p_calls_per_rank"] = "Paraver: communication records sent by the task";
+  run.derivations["p2p_bytes_sent_per_rank"] = "Paraver: sizes of the communication records sent by the task";
+  run.derivations["collective_calls_per_rank"] = "Paraver: calls of event type 50000002 (MPI Collective Comm)";
+  run.derivations["collective_bytes_sent_per_rank"] = "Paraver: event 50100001 (Send Size in MPI Global OP)";
+  run.derivations["call_sites"] = std::string("Paraver: one per MPI routine (event type and value)") +
+                                  (names.event_types.empty() ? ", unnamed: no .pcf beside the trace" : ", named by the .pcf");
+  return run;
+}
+
+// "epoch_16proc" with 16 tasks -> "epoch": the name without a trailing process count, so that
+// traces of one code at several counts form one series.
+std::string AppName(std::string stem, int procs) {
+  const std::string count = std::to_string(procs);
+  const std::string lower = ToLower(stem);
+  for (const char* separator : {"_", "-", ".", ""})
+    for (const char* before : {"", "p", "np", "n"})
+      for (const char* after : {"", "p", "proc", "procs", "ranks", "tasks", "mpi"}) {
+        const std::string suffix = std::string(separator) + before + count + after;
+        if (std::string_view(separator).empty() && std::string_view(before).empty()) continue;
+        if (lower.size() > suffix.size() && EndsWith(lower, suffix)) return stem.substr(0, stem.size() - suffix.size());
+      }
+  return stem;
+}
+
+std::string StemOfTrace(const std::string& path) {
+  const std::string name = BaseName(WithoutCompressionSuffix(path));
+  return EndsWith(ToLower(name), ".prv") ? name.substr(0, name.size() - 4) : name;
+}
+
+}  // namespace
+
+RunStats ReadParaverTrace(std::string_view text, const std::string& path, const ParaverCompanions& companions) {
+  const ParaverHeader header = ParseParaverHeader(text, path);
+  if (header.applications.size() > 1)
+    throw InputError(path, header.header_lines,
+                     "Paraver header: " + std::to_string(header.applications.size()) +
+                         " applications in one trace; qnm-predict reads a trace of one (MPI) application");
+  if (header.end_time == 0) throw InputError(path, header.header_lines, "Paraver header: the trace's end time is 0");
+  // The header line(s), then the communicator lines ("c:..." / "i:...").
+  std::string_view body = text;
+  int line_number = 1;
+  auto next_line = [&]() {
+    const std::size_t newline = body.find('\n');
+    const std::string_view line = body.substr(0, newline);
+    body = newline == std::string_view::npos ? std::string_view{} : body.substr(newline + 1);
+    ++line_number;
+    return line;
+  };
+  for (int h = 0; h < header.header_lines; ++h) next_line();
+  for (int c = 1; c <= header.communicators; ++c) {
+    if (body.empty())
+      throw InputError(path, line_number, "Paraver trace: the header announces " + std::to_string(header.communicators) +
+                                              " communicator lines, but the file ends after " + std::to_string(c - 1));
+    const char kind = body.front();
+    if (kind != 'c' && kind != 'C' && kind != 'i' && kind != 'I')
+      throw InputError(path, line_number, "Paraver trace: communicator line " + std::to_string(c) + " of " +
+                                              std::to_string(header.communicators) + " does not start with 'c:'");
+    next_line();
+  }
+  ParaverNames names;
+  if (!companions.pcf_path.empty()) ParseParaverPcf(companions.pcf_text, companions.pcf_path, &names);
+  if (!companions.row_path.empty()) ParseParaverRow(companions.row_text, companions.row_path, &names);
+
+  TraceSums sums(header, path);
+  sums.Read(body, line_number);
+  RunStats run = sums.ToRun(names);
+  run.app = AppName(StemOfTrace(path), run.procs);
+  run.derivations["app"] = "Paraver trace's file name without its process count";
+  run.sources = {path};
+  for (const std::string* companion : {&companions.pcf_path, &companions.row_path})
+    if (!companion->empty()) run.sources.push_back(*companion);
+  run.Derive();
+  return run;
+}
+
+ParaverCompanions FindParaverCompanions(const std::string& path, double* bytes_read) {
+  ParaverCompanions companions;
+  const std::string format_path = WithoutCompressionSuffix(path);
+  if (!EndsWith(ToLower(format_path), ".prv")) return companions;
+  const std::string stem = format_path.substr(0, format_path.size() - 4);
+  std::error_code error;
+  if (std::filesystem::is_regular_file(stem + ".pcf", error)) {
+    companions.pcf_path = stem + ".pcf";
+    companions.pcf_text = ReadFile(companions.pcf_path, kCompanionMaxBytes);
+  }
+  if (std::filesystem::is_regular_file(stem + ".row", error)) {
+    companions.row_path = stem + ".row";
+    companions.row_text = ReadFile(companions.row_path, kCompanionMaxBytes);
+  }
+  if (bytes_read) *bytes_read += static_cast<double>(companions.pcf_text.size() + companions.row_text.size());
+  return companions;
+}
+
+bool IsPartOfParaverTrace(const std::string& path) {
+  const std::string lower = ToLower(path);
+  if (!EndsWith(lower, ".pcf") && !EndsWith(lower, ".row")) return false;
+  const std::string stem = path.substr(0, path.size() - 4);
+  std::error_code error;
+  for (const char* suffix : {".prv", ".prv.gz", ".prv.bz2", ".prv.xz", ".prv.zst", ".prv.lz4", ".prv.Z"})
+    if (std::filesystem::exists(stem + suffix, error)) return true;
+  return false;
+}
+
+}  // namespace qnm
