@@ -1,0 +1,345 @@
+// Paraver traces (ingest/paraver_trace.h, paraver_header.h, paraver_names.h). Acceptance: pypop's
+// EPOCH traces at 1..16 ranks (Extrae, MareNostrum 4) read as BSC's modelfactors read them
+// (tests/data/paraver/epoch/modelfactors.csv): the runtime, the useful computation (average,
+// maximum, total) to the 0.01 us it prints, and the POP efficiencies to its 6 decimals.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "ingest/paraver_header.h"
+#include "ingest/paraver_names.h"
+#include "ingest/paraver_trace.h"
+#include "ingest/text_lines.h"
+#include "tests/ingest_test_util.h"
+#include "tests/temp_dir.h"
+#include "util/input_error.h"
+
+using qnm::testing::IngestErrorOf;
+using qnm::testing::IngestPath;
+
+namespace {
+
+const std::string kEpoch = std::string(QNM_TEST_DATA_DIR) + "/paraver/epoch";
+
+// modelfactors.csv: "<label>;<value at P=1>;...;<value at P=16>" per line.
+std::map<std::string, std::vector<double>> ReadModelFactors() {
+  std::ifstream in(kEpoch + "/modelfactors.csv");
+  std::map<std::string, std::vector<double>> rows;
+  std::string line;
+  while (std::getline(in, line)) {
+    std::vector<std::string_view> fields = qnm::SplitFields(line, ';');
+    if (fields.size() < 2) continue;
+    std::vector<double>& values = rows[std::string(fields[0])];
+    for (std::size_t k = 1; k < fields.size(); ++k) values.push_back(*qnm::ParseDouble(fields[k]));
+  }
+  return rows;
+}
+
+double Detail(const qnm::RunStats& run, const std::string& key) {
+  const auto it = run.details.find(key);
+  REQUIRE(it != run.details.end());
+  return *qnm::ParseDouble(it->second);
+}
+
+const qnm::CallSiteStats* Site(const qnm::RunStats& run, const std::string& routine) {
+  for (const qnm::CallSiteStats& site : run.call_sites)
+    if (site.mpi_function == routine) return &site;
+  return nullptr;
+}
+
+// Equal value by value to 1e-12 relative.
+bool Near(const std::vector<double>& ours, const std::vector<double>& expected) {
+  return qnm::testing::SameAsPeer(ours, nlohmann::json(expected));
+}
+
+double Sum(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values) sum += v;
+  return sum;
+}
+
+// A trace of two tasks (one thread each) on one node of 2 CPUs, in ns, with `body` after the header.
+std::string Trace(const std::string& body, const std::string& header_tail = "") {
+  return "#Paraver (01/01/2024 at 10:00):1000_ns:1(2):1:2(1:1,1:1)" + header_tail + "\n" + body;
+}
+
+// The error of reading `text` as the trace "t.prv" (no .pcf or .row).
+std::string ErrorOf(const std::string& text) {
+  try {
+    qnm::ReadParaverTrace(text, "t.prv", {});
+  } catch (const qnm::InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("Paraver: EPOCH traces read as BSC's modelfactors reads them", "[paraver][acceptance]") {
+  const auto factors = ReadModelFactors();
+  const std::vector<double>& procs = factors.at("Number of processes");
+  REQUIRE(procs == std::vector<double>{1, 2, 4, 8, 16});
+  qnm::IngestSummary summary;
+  std::vector<qnm::RunStats> runs = IngestPath(kEpoch, &summary, /*strict=*/false);
+  REQUIRE(runs.size() == 5);  // the .pcf and .row files are the traces'; the CSV, deck and licence are no runs
+  CHECK(summary.files_seen == 9);
+  CHECK(summary.skipped.size() == 4);
+  std::map<int, const qnm::RunStats*> by_procs;
+  for (const qnm::RunStats& run : runs) by_procs[run.procs] = &run;
+  const qnm::RunStats& one = *by_procs.at(1);
+  for (std::size_t k = 0; k < procs.size(); ++k) {
+    const qnm::RunStats& run = *by_procs.at(static_cast<int>(procs[k]));
+    INFO("P = " << run.procs);
+    // Microseconds printed to 0.01.
+    auto same_us = [&](double seconds, const std::string& row) {
+      return std::abs(seconds * 1e6 - factors.at(row)[k]) <= 0.0051;
+    };
+    CHECK(same_us(Detail(run, "pop.runtime_s"), "#Runtime (us)"));
+    CHECK(same_us(Detail(run, "pop.useful_mean_s"), "#Useful duration (average)"));
+    CHECK(same_us(Detail(run, "pop.useful_max_s"), "#Useful duration (maximum)"));
+    CHECK(same_us(Detail(run, "pop.useful_sum_s"), "#Useful duration (total)"));
+    // Percentages printed to 6 decimals.
+    auto same_percent = [&](double fraction, const std::string& row) {
+      return std::abs(fraction * 100 - factors.at(row)[k]) <= 5.1e-7;
+    };
+    const double parallel = Detail(run, "pop.parallel_efficiency");
+    const double scalability = Detail(one, "pop.useful_sum_s") / Detail(run, "pop.useful_sum_s");
+    CHECK(same_percent(parallel, "Parallel efficiency"));
+    CHECK(same_percent(Detail(run, "pop.load_balance"), "Load balance"));
+    CHECK(same_percent(Detail(run, "pop.communication_efficiency"), "Communication efficiency"));
+    CHECK(same_percent(scalability, "Computation scalability"));
+    CHECK(same_percent(parallel * scalability, "Global efficiency"));
+    CHECK(std::abs(one.wall_time_s / run.wall_time_s - factors.at("Speedup")[k]) <= 5.1e-7);
+
+    // The record: one node, the run as long as the trace, every rank as long as the run (no tracing
+    // disabled), MPI time inside it, messages from the communication records.
+    CHECK(run.app == "epoch");
+    CHECK(run.threads_per_proc == 1);
+    CHECK(run.nodes == 1);
+    CHECK(run.ranks_per_node == run.procs);
+    REQUIRE(run.hosts.size() == 1);
+    CHECK(run.wall_time_s == Approx(Detail(run, "pop.runtime_s")).epsilon(1e-11));
+    REQUIRE(run.app_time_s_per_rank.size() == static_cast<std::size_t>(run.procs));
+    for (std::size_t r = 0; r < run.app_time_s_per_rank.size(); ++r) {
+      CHECK(run.app_time_s_per_rank[r] == run.wall_time_s);
+      CHECK(run.mpi_time_s_per_rank[r] > 0);
+      CHECK(run.mpi_time_s_per_rank[r] < 0.1 * run.app_time_s_per_rank[r]);
+      CHECK(run.p2p_calls_per_rank[r] > 0);
+    }
+    double site_time = 0;
+    for (const qnm::CallSiteStats& site : run.call_sites) site_time += site.total_time_s;
+    CHECK(std::abs(site_time - Sum(run.mpi_time_s_per_rank.vector())) <= 1e-9 * site_time);
+    const qnm::CallSiteStats* allreduce = Site(run, "Allreduce");
+    REQUIRE(allreduce != nullptr);
+    CHECK(allreduce->activity == qnm::MpiActivity::kCollective);
+    REQUIRE(Site(run, "Sendrecv") != nullptr);
+    CHECK(Site(run, "Sendrecv")->activity == qnm::MpiActivity::kPointToPoint);
+    CHECK(run.sources.size() == 3);  // the trace, its .pcf and its .row
+  }
+  CHECK(by_procs.at(16)->hosts == std::vector<std::string>{"s16r1b20"});
+}
+
+TEST_CASE("Paraver: the EPOCH traces predict as one series", "[paraver]") {
+  std::vector<qnm::RunStats> runs = IngestPath(kEpoch, nullptr, /*strict=*/false);
+  std::vector<qnm::Series> series = qnm::GroupIntoSeries(runs);
+  REQUIRE(series.size() == 1);
+  CHECK(series[0].groups.size() == 5);
+}
+
+TEST_CASE("Paraver header: units, resources, applications, communicators", "[paraver]") {
+  qnm::ParaverHeader ns = qnm::ParseParaverHeader("#Paraver (09/10/2019 at 16:08):6082352213_ns:1(4):1:4(1:1,1:1,1:1,1:1),5\n", "t.prv");
+  CHECK(ns.date == "09/10/2019 at 16:08");
+  CHECK(ns.end_time == 6082352213ULL);
+  CHECK(ns.EndTimeSeconds() == Approx(6.082352213));
+  CHECK(ns.cpus_per_node == std::vector<int>{4});
+  REQUIRE(ns.applications.size() == 1);
+  CHECK(ns.applications[0].size() == 4);
+  CHECK(ns.communicators == 5);
+
+  // No unit: microseconds; no resource model; two applications, hybrid tasks.
+  qnm::ParaverHeader us = qnm::ParseParaverHeader("#Paraver (01/01/24 at 10:00):2500000:0:2:2(4:0,4:0):1(1:0)", "t.prv");
+  CHECK(us.EndTimeSeconds() == Approx(2.5));
+  CHECK(us.cpus_per_node.empty());
+  REQUIRE(us.applications.size() == 2);
+  CHECK(us.applications[0][1].threads == 4);
+  CHECK(us.communicators == 0);
+  CHECK(qnm::ParseParaverHeader("#Paraver (d):7_ms:2(8,8):1:2(1:1,1:2)", "t.prv").EndTimeSeconds() == Approx(0.007));
+  CHECK(qnm::ParseParaverHeader("new format\n#Paraver (d):7:2(8,8):1:2(1:1,1:2)", "t.prv").header_lines == 2);
+  CHECK(qnm::LooksLikeParaverTrace("new format\n#Paraver (d):7:0:1:1(1:0)"));
+  CHECK_FALSE(qnm::LooksLikeParaverTrace("#Paraverx"));
+
+  auto header_error = [](const std::string& line) {
+    try {
+      qnm::ParseParaverHeader(line, "t.prv");
+    } catch (const qnm::InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  CHECK(header_error("#Paraver (d):10_xs:0:1:1(1:0)").find("unknown time unit '_xs'") != std::string::npos);
+  CHECK(header_error("#Paraver (d):-5:0:1:1(1:0)").find("end time must be a non-negative integer") != std::string::npos);
+  CHECK(header_error("#Paraver (d):5:1(4):1:2(1:1,1:2)").find("a task's node (1 to the header's node count)") != std::string::npos);
+  CHECK(header_error("#Paraver (d):5:0:1:0(1:0)").find("an application's task count") != std::string::npos);
+  CHECK(header_error("#Paraver (d):5:0:1:99999999999(1:0)").find("task count must be an integer") != std::string::npos);
+  CHECK(header_error("#Paraver (d):5:0:1:2(1:0").find("missing ','") != std::string::npos);
+  CHECK(header_error("#Paraver (d):5:0:1:1(1:0)x3").find("before the communicator count") != std::string::npos);
+  CHECK(header_error("#Paraver d:5:0:1:1(1:0)").find("does not start with \"#Paraver (\"") != std::string::npos);
+  CHECK(header_error("#Paraver (d):5:0:1:1(1:0)").empty());
+}
+
+TEST_CASE("Paraver: a small trace's numbers, by hand", "[paraver]") {
+  // Task 1: running 0..400, MPI_Send (50000001:1) 400..500, running to 1000; it sends 64 bytes.
+  // Task 2: running 0..200, MPI_Recv 200..500 in state 3, an Allreduce (50000002:10) of 8 bytes
+  // 600..700, and "tracing disabled" 900..1000.
+  const std::string text = Trace(
+      "c:1:1:2:1:2\n"
+      "1:1:1:1:1:0:400:1\n"
+      "2:1:1:1:1:400:50000001:1\n"
+      "1:1:1:1:1:400:500:4\n"
+      "2:1:1:1:1:500:50000001:0\n"
+      "1:1:1:1:1:500:1000:1\n"
+      "1:2:1:2:1:0:200:1\n"
+      "2:2:1:2:1:200:50000001:2\n"
+      "1:2:1:2:1:200:500:3\n"
+      "2:2:1:2:1:500:50000001:0\n"
+      "1:2:1:2:1:500:600:1\n"
+      "# a comment line\n"
+      "2:2:1:2:1:600:50000002:10:50100001:8\n"
+      "1:2:1:2:1:600:700:13\n"
+      "2:2:1:2:1:700:50000002:0\n"
+      "1:2:1:2:1:700:900:1\n"
+      "1:2:1:2:1:900:1000:14\n"
+      "3:1:1:1:1:400:410:2:1:2:1:480:500:64:7\n",
+      ",1");
+  qnm::ParaverNames names;
+  qnm::ParaverCompanions companions;
+  companions.pcf_path = "t.pcf";
+  companions.pcf_text =
+      "STATES\n1    Running\n14    Tracing Disabled\n\nEVENT_TYPE\n9   50000001    MPI Point-to-point\n"
+      "VALUES\n2   MPI_Recv\n1   MPI_Send\n0   Outside MPI\n\nEVENT_TYPE\n9   50000002    MPI Collective Comm\n"
+      "VALUES\n10   MPI_Allreduce\n0   Outside MPI\n";
+  companions.row_path = "t.row";
+  companions.row_text = "LEVEL CPU SIZE 2\n1.n1\n2.n1\n\nLEVEL NODE SIZE 1\nnode17\n";
+  qnm::RunStats run = qnm::ReadParaverTrace(text, "ring_2.prv", companions);
+  CHECK(run.app == "ring");
+  CHECK(run.procs == 2);
+  CHECK(run.wall_time_s == Approx(1e-6));
+  CHECK(run.hosts == std::vector<std::string>{"node17"});
+  CHECK(Near(run.app_time_s_per_rank, {1000e-9, 900e-9}));
+  CHECK(run.mpi_time_s_per_rank[0] == Approx(100e-9));
+  CHECK(run.mpi_time_s_per_rank[1] == Approx(400e-9));
+  CHECK(run.p2p_calls_per_rank.vector() == std::vector<double>{1, 0});
+  CHECK(run.p2p_bytes_sent_per_rank.vector() == std::vector<double>{64, 0});
+  CHECK(run.collective_calls_per_rank.vector() == std::vector<double>{0, 1});
+  CHECK(run.collective_bytes_sent_per_rank.vector() == std::vector<double>{0, 8});
+  REQUIRE(run.call_sites.size() == 3);
+  CHECK(run.call_sites[0].mpi_function == "Send");
+  CHECK(run.call_sites[1].mpi_function == "Recv");
+  CHECK(run.call_sites[2].mpi_function == "Allreduce");
+  CHECK(Near(run.call_sites[2].time_s_per_rank, {0, 100e-9}));
+  // POP: useful 900 and 500 ns; runtime = the longest thread without tracing disabled = 1000 ns.
+  CHECK(Detail(run, "pop.useful_max_s") == Approx(900e-9));
+  CHECK(Detail(run, "pop.useful_mean_s") == Approx(700e-9));
+  CHECK(Detail(run, "pop.load_balance") == Approx(700.0 / 900));
+  CHECK(Detail(run, "pop.communication_efficiency") == Approx(0.9));
+  CHECK(Detail(run, "pop.parallel_efficiency") == Approx(0.7));
+
+  // Without the .pcf the routines are named by number and classified by their event type.
+  qnm::RunStats bare = qnm::ReadParaverTrace(text, "ring_2.prv", {});
+  CHECK(bare.call_sites[2].mpi_function == "call 10 of type 50000002");
+  CHECK(bare.call_sites[2].activity == qnm::MpiActivity::kCollective);
+  CHECK(bare.hosts.empty());
+  CHECK(bare.nodes == 1);
+
+  // A call open at the trace's end ends there; an end without a start (a cut trace) is counted.
+  qnm::RunStats cut = qnm::ReadParaverTrace(
+      Trace("2:1:1:1:1:100:50000001:0\n2:1:1:1:1:900:50000002:8\n1:1:1:1:1:0:1000:1\n"), "cut.prv", {});
+  CHECK(cut.mpi_time_s_per_rank[0] == Approx(100e-9));
+  CHECK(cut.details.at("paraver.mpi_calls_open_at_end") == "1");
+  CHECK(cut.details.at("paraver.mpi_ends_without_start") == "1");
+}
+
+TEST_CASE("Paraver: damaged traces are refused with their line", "[paraver]") {
+  CHECK(ErrorOf(Trace("1:1:1:3:1:0:10:1\n")) == "t.prv:2: Paraver record: task 3, but the header has 2");
+  CHECK(ErrorOf(Trace("1:1:1:1:2:0:10:1\n")) == "t.prv:2: Paraver record: thread 2 of task 1, which has 1");
+  CHECK(ErrorOf(Trace("1:1:2:1:1:0:10:1\n")) == "t.prv:2: Paraver record: application 2, but the header has 1");
+  CHECK(ErrorOf(Trace("1:1:1:1:1:0:2000:1\n")) ==
+        "t.prv:2: Paraver record: time 2000 is past the trace's end time 1000");
+  CHECK(ErrorOf(Trace("1:1:1:1:1:50:10:1\n")) == "t.prv:2: Paraver state record: ends (10) before it begins (50)");
+  CHECK(ErrorOf(Trace("1:1:1:1:1:0:10\n")) == "t.prv:2: Paraver record: a state must be an integer, got ''");
+  CHECK(ErrorOf(Trace("1:1:1:1:1:0:10:1:5\n")) == "t.prv:2: Paraver state record: more than 8 fields");
+  CHECK(ErrorOf(Trace("2:1:1:1:1:5\n")) == "t.prv:2: Paraver event record: no type:value pair");
+  CHECK(ErrorOf(Trace("2:1:1:1:1:5:50000001\n")) == "t.prv:2: Paraver event record: type 50000001 has no value");
+  CHECK(ErrorOf(Trace("2:1:1:1:1:5:x:1\n")) == "t.prv:2: Paraver record: an event type must be an integer, got 'x'");
+  CHECK(ErrorOf(Trace("2:1:1:1:1:5:50100001:-8\n")) == "t.prv:2: Paraver event record: a collective sends -8 bytes");
+  CHECK(ErrorOf(Trace("2:1:1:1:1:5:50000001:1\n2:1:1:1:1:6:50000002:10\n")) ==
+        "t.prv:3: Paraver event record: an MPI call (type 50000002, value 10) begins while the one begun on line 2 is open");
+  CHECK(ErrorOf(Trace("2:1:1:1:1:5:50000001:1\n2:1:1:1:1:6:50000002:0\n")) ==
+        "t.prv:3: Paraver event record: ends an MPI call of type 50000002 while the call of type 50000001 begun on "
+        "line 2 is open");
+  CHECK(ErrorOf(Trace("3:1:1:1:1:5:5:1:1:2:1:6:6:-1:0\n")) == "t.prv:2: Paraver communication record: a message of -1 bytes");
+  CHECK(ErrorOf(Trace("3:1:1:1:1:5:5:1:1:3:1:6:6:1:0\n")) == "t.prv:2: Paraver record: task 3, but the header has 2");
+  CHECK(ErrorOf(Trace("3:1:1:1:1:5:5:1:1:2:1:6:6:1:0:9\n")) ==
+        "t.prv:2: Paraver communication record: more than 15 fields");
+  CHECK(ErrorOf(Trace("7:1:1:1:1:5\n")) == "t.prv:2: Paraver record: unknown record type '7'");
+  CHECK(ErrorOf(Trace("hello\n")) == "t.prv:2: Paraver record: 'hello' is no record (1:state, 2:event, 3:communication)");
+  CHECK(ErrorOf(Trace("1:1:1:1:1:0:10:1\n", ",2") + "c:1\n").find(":2: Paraver trace: communicator line 1 of 2 does not start") !=
+        std::string::npos);
+  CHECK(ErrorOf(Trace("", ",2") + "c:1\nc:2\n").empty());
+  CHECK(ErrorOf(Trace("", ",3") + "c:1\nc:2\n") ==
+        "t.prv:4: Paraver trace: the header announces 3 communicator lines, but the file ends after 2");
+  CHECK(ErrorOf("#Paraver (d):1000:0:2:1(1:0):1(1:0)\n") ==
+        "t.prv:1: Paraver header: 2 applications in one trace; qnm-predict reads a trace of one (MPI) application");
+  CHECK(ErrorOf("#Paraver (d):0:0:1:1(1:0)\n") == "t.prv:1: Paraver header: the trace's end time is 0");
+}
+
+TEST_CASE("Paraver configuration and row files", "[paraver]") {
+  qnm::ParaverNames names;
+  // Values after several EVENT_TYPE lines name every type of the block (Extrae's caller levels).
+  qnm::ParseParaverPcf("DEFAULT_OPTIONS\n\nLEVEL               THREAD\nUNITS  NANOSEC\n\nEVENT_TYPE\n"
+                       "0    70000001    Caller at level 1\n0    70000002    Caller at level 2\nVALUES\n0   End\n"
+                       "3 main\n\nSTATES_COLOR\n0    {117,195,255}\n\nSTATES\n1    Running\n",
+                       "t.pcf", &names);
+  CHECK(names.ValueName(70000001, 3) == "main");
+  CHECK(names.ValueName(70000002, 3) == "main");
+  CHECK(names.ValueName(70000002, 4).empty());
+  CHECK(names.states.at(1) == "Running");
+  try {
+    qnm::ParseParaverPcf("EVENT_TYPE\n9 5x000001 MPI\n", "t.pcf", &names);
+    FAIL("no error");
+  } catch (const qnm::InputError& error) {
+    CHECK(std::string(error.what()) == "t.pcf:2: Paraver configuration: '5x000001 MPI' does not start with a number");
+  }
+  qnm::ParseParaverRow("LEVEL NODE SIZE 2\nhostA\nhostB\n\nLEVEL THREAD SIZE 1\nTHREAD 1.1.1\n", "t.row", &names);
+  CHECK(names.node_names == std::vector<std::string>{"hostA", "hostB"});
+  try {
+    qnm::ParseParaverRow("LEVEL NODE SIZE 3\nhostA\n", "t.row", &names);
+    FAIL("no error");
+  } catch (const qnm::InputError& error) {
+    CHECK(std::string(error.what()) == "t.row:1: Paraver row file: LEVEL NODE names 3 rows, but the file ends before them");
+  }
+}
+
+TEST_CASE("Paraver: the .pcf and .row beside a trace belong to it", "[paraver]") {
+  qnm::testing::TempDir dir("qnm", "paraver-parts");
+  const std::string stem = (dir.path / "run_2").string();
+  std::ofstream(stem + ".pcf") << "STATES\n1 Running\n";
+  std::ofstream(stem + ".row") << "LEVEL NODE SIZE 1\nn1\n";
+  CHECK_FALSE(qnm::IsPartOfParaverTrace(stem + ".pcf"));  // no trace beside them (yet)
+  std::ofstream(stem + ".prv") << "#Paraver (d):1000000_ns:1(2):1:2(1:1,1:1)\n1:1:1:1:1:0:1000000:1\n"
+                                  "1:2:1:2:1:0:1000000:1\n";
+  CHECK(qnm::IsPartOfParaverTrace(stem + ".pcf"));
+  CHECK(qnm::IsPartOfParaverTrace(stem + ".row"));
+  CHECK_FALSE(qnm::IsPartOfParaverTrace(stem + ".prv"));
+  qnm::IngestSummary summary;
+  std::vector<qnm::RunStats> runs = IngestPath(dir.path.string(), &summary);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].app == "run");
+  CHECK(runs[0].hosts == std::vector<std::string>{"n1"});
+  CHECK(IngestErrorOf(dir.path.string()).empty());
+}
