@@ -354,7 +354,7 @@ RunStats TraceSums::ToRun(const ParaverNames& names) const {
   }
   run.mpi_calls_per_rank = calls_in_all / static_cast<double>(ranks);
 
-  // POP's efficiencies (Wagner et al.; pypop's MPI metrics, BSC's modelfactors): useful computation
+  // POP's efficiencies (Wagner et al. 2017, §3; pypop's MPI_Metrics, BSC's modelfactors): useful computation
   // = time in state Running per thread; runtime = the trace's end time less "Tracing disabled".
   double useful_sum = 0, useful_max = 0, runtime = 0;
   for (std::size_t t = 0; t < running_ticks_.size(); ++t) {

@@ -45,7 +45,7 @@ int main(int argc, char** argv) {
       "qnm-predict: performance prediction for MPI applications with queueing-network "
       "models (Mean Value Analysis)\n"
       "Ingests mpiP reports, NPB outputs, OTF2 traces, CUBE4 profiles, Extra-P experiments, statistics tables and other "
-      "tools' profiles (TAU, HPCToolkit, IPM, Caliper, ...: `ingest --help` lists them); predicts strong-scaling run "
+      "tools' profiles and traces (TAU, HPCToolkit, IPM, Caliper, Paraver, ...: `ingest --help` lists them); predicts strong-scaling run "
       "times; validates and plots.",
       "qnm-predict"};
   app.set_version_flag("--version", "qnm-predict 0.1.0");
