@@ -121,7 +121,8 @@ class TraceSums {
                                         std::to_string(tasks[task - 1].threads));
     return first_thread_[task - 1] + (thread - 1);
   }
-  void CheckTime(std::uint64_t time, int line) const {
+  void CheckTime(std::uint64_t time, int line) {
+    latest_ = std::max(latest_, time);
     if (time > header_.end_time)
       throw InputError(path_, line, "Paraver record: time " + std::to_string(time) +
                                         " is past the trace's end time " + std::to_string(header_.end_time));
@@ -141,8 +142,12 @@ class TraceSums {
     }
     return sites_[it->second];
   }
-  void Close(std::size_t thread, std::uint64_t end) {
+  void Close(std::size_t thread, std::uint64_t end, int line) {
     OpenCall& call = open_[thread];
+    if (end < call.begin)
+      throw InputError(path_, line, "Paraver event record: an MPI call ends at " + std::to_string(end) +
+                                        ", before it began at " + std::to_string(call.begin) + " (line " +
+                                        std::to_string(call.line) + "): records out of time order");
     const double ticks = static_cast<double>(end - call.begin);
     const std::size_t task = TaskOf(thread);
     Site(call.type, call.value).ticks[task] += ticks;
@@ -161,6 +166,7 @@ class TraceSums {
   std::vector<double> mpi_ticks_, p2p_messages_, p2p_bytes_, collective_bytes_;  // per task
   std::map<std::pair<std::int64_t, std::int64_t>, std::size_t> site_index_;
   std::vector<SiteSums> sites_;
+  std::uint64_t latest_ = 0;  // the latest time of any record
   long long records_ = 0, ends_without_start_ = 0, open_at_end_ = 0, global_comms_ = 0;
 };
 
@@ -182,6 +188,11 @@ void TraceSums::State(RecordFields& fields, int line) {
   CheckTime(until, line);
   const double ticks = static_cast<double>(until - begin);
   state_ticks_[t] += ticks;
+  // A thread is in one state at a time: its states cannot add up to more than the trace.
+  if (state_ticks_[t] > static_cast<double>(header_.end_time))
+    throw InputError(path_, line, "Paraver state record: the states of task " + std::to_string(task) + ", thread " +
+                                      std::to_string(thread) +
+                                      " add up to more than the trace's end time (overlapping states: a record repeated?)");
   if (state == kStateRunning) running_ticks_[t] += ticks;
   if (state == kStateTracingDisabled) disabled_ticks_[t] += ticks;
 }
@@ -215,7 +226,7 @@ void TraceSums::Events(RecordFields& fields, int line) {
         throw InputError(path_, line, "Paraver event record: ends an MPI call of type " + std::to_string(type) +
                                           " while the call of type " + std::to_string(open.type) + " begun on line " +
                                           std::to_string(open.line) + " is open");
-      Close(t, time);
+      Close(t, time, line);
       continue;
     }
     if (open.type != 0)
@@ -274,10 +285,18 @@ void TraceSums::Read(std::string_view body, int first_line) {
     }
     ++records_;
   }
+  // Extrae's merger writes the latest record time as the header's end time; records that stop well
+  // before it are a trace cut short (1%: a writer may round the end time up).
+  if (records_ > 0 && static_cast<double>(latest_) < 0.99 * static_cast<double>(header_.end_time))
+    throw InputError(path_, line_number, "Paraver trace: the records stop at " + std::to_string(latest_) + " (" +
+                                             FormatDouble("%.1f", 100.0 * static_cast<double>(latest_) /
+                                                                      static_cast<double>(header_.end_time)) +
+                                             "% of the header's end time " + std::to_string(header_.end_time) +
+                                             "): a truncated trace");
   for (std::size_t t = 0; t < open_.size(); ++t)
     if (open_[t].type != 0) {
       ++open_at_end_;
-      Close(t, header_.end_time);
+      Close(t, header_.end_time, line_number);
     }
 }
 

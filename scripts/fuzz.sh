@@ -13,7 +13,7 @@
 #            otf2_trace_fuzz otf2_rewrite_fuzz machine_profile_fuzz
 #            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz microbench_output_fuzz
 #            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
-#            hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz
+#            hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30
@@ -32,7 +32,7 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz
            otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
            microbench_output_fuzz reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
-           hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz)
+           hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz)
 fi
 build=build-fuzz
 # Leaks inside libotf2 that no API call can free (fuzz/lsan.supp says which).
@@ -116,6 +116,12 @@ seed() {  # seed <target> -> directory of seed files
       cat "$db/meta.db" "$db/profile.db" >> "$dir/meta-and-profile" ;;
     caliper_json_split_fuzz)  # every json-split fixture
       find tests/data/caliper -name '*.json' ! -name '*_reads.json' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \; ;;
+    paraver_trace_fuzz)  # the head of each EPOCH trace (whole ones are megabytes), alone and with its .pcf and .row
+      for trace in tests/data/paraver/epoch/*.prv.gz; do
+        stem=${trace%.prv.gz} name=$(basename "$stem")
+        (zcat "$trace" || true) | head -n 300 > "$dir/$name.prv"
+        { cat "$dir/$name.prv"; printf '\n%%%%\n'; cat "$stem.pcf"; printf '\n%%%%\n'; cat "$stem.row"; } > "$dir/$name.all"
+      done ;;
     caliper_profile_fuzz)  # every .cali fixture
       find tests/data/caliper -name '*.cali' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \; ;;
     tau_profile_fuzz)  # every TAU profile of the fixtures, whole or damaged

@@ -296,6 +296,16 @@ TEST_CASE("Paraver: damaged traces are refused with their line", "[paraver]") {
   CHECK(ErrorOf("#Paraver (d):1000:0:2:1(1:0):1(1:0)\n") ==
         "t.prv:1: Paraver header: 2 applications in one trace; qnm-predict reads a trace of one (MPI) application");
   CHECK(ErrorOf("#Paraver (d):0:0:1:1(1:0)\n") == "t.prv:1: Paraver header: the trace's end time is 0");
+  // Records out of time order, a repeated state, a trace cut short.
+  CHECK(ErrorOf(Trace("2:1:1:1:1:500:50000001:1\n2:1:1:1:1:400:50000001:0\n1:1:1:1:1:0:1000:1\n")) ==
+        "t.prv:3: Paraver event record: an MPI call ends at 400, before it began at 500 (line 2): records out of time "
+        "order");
+  CHECK(ErrorOf(Trace("1:1:1:1:1:0:600:1\n1:1:1:1:1:0:600:1\n")) ==
+        "t.prv:3: Paraver state record: the states of task 1, thread 1 add up to more than the trace's end time "
+        "(overlapping states: a record repeated?)");
+  CHECK(ErrorOf(Trace("1:1:1:1:1:0:400:1\n1:2:1:2:1:0:500:1\n")) ==
+        "t.prv:3: Paraver trace: the records stop at 500 (50.0% of the header's end time 1000): a truncated trace");
+  CHECK(ErrorOf(Trace("1:1:1:1:1:0:400:1\n1:2:1:2:1:0:995:1\n")).empty());  // within 1% of the end
 }
 
 TEST_CASE("Paraver configuration and row files", "[paraver]") {

@@ -423,7 +423,40 @@ def main():
         if k % args.every:
             continue
         count += write_file_case(cases, "caliper-json", k, repo, base, damaged, name, ingest + ["{file}"])
+    count += paraver_cases(cases, repo, rng, args, ingest)
     print(f"{count} cases in {cases}")
+
+
+def paraver_cases(cases, repo, rng, args, ingest):
+    """Paraver traces (ingest/paraver_trace.h), round 22, appended last: one of pypop's two smallest
+    EPOCH traces, unpacked, damaged as text beside its .pcf and .row (three cases in four), or its
+    .pcf or .row damaged beside the trace (one in four)."""
+    import gzip
+    folder = repo / "tests" / "data" / "paraver" / "epoch"
+    stems = [folder / "epoch_1proc", folder / "epoch_2proc"]
+    count = 0
+    for k in range(int(100 * args.scale)):
+        stem = stems[zlib.crc32(f"paraver/{k}".encode()) % len(stems)]
+        name = stem.name
+        pcf, row, trace = (stem.with_suffix(".pcf"), stem.with_suffix(".row"), Path(str(stem) + ".prv.gz"))
+        which = rng.choice(["prv", "prv", "prv", "pcf" if k % 2 else "row"])
+        data = gzip.decompress(trace.read_bytes()) if which == "prv" else (pcf if which == "pcf" else row).read_bytes()
+        damage = TextDamage(rng, data, "text")
+        method = rng.choice(damage.methods())
+        damaged = method()
+        if k % args.every:
+            continue
+        run = cases / "paraver" / f"{k:04d}" / "traces"
+        run.mkdir(parents=True)
+        target = run / (name + "." + which)
+        target.write_bytes(damaged)
+        for part in ([pcf, row] if which == "prv" else [trace, row if which == "pcf" else pcf]):
+            os.symlink(part, run / part.name)
+        (run.parent / "case.json").write_text(json.dumps({
+            "category": "paraver", "damage": f"{which}:{method.__name__}", "base": str(trace.relative_to(repo)),
+            "damaged": str(target), "argv": ingest + [str(run)], "output": "csv"}, indent=1))
+        count += 1
+    return count
 
 
 def hpctoolkit4_cases(cases, repo, rng, args, ingest):

@@ -1,0 +1,41 @@
+// libFuzzer target: the Paraver trace reader (ingest/paraver_trace.h with its header, .pcf and .row
+// parsers) must turn any bytes into a record or an InputError (file:line), never crash, hang or throw
+// anything else. The input is the trace, then optionally "\n%%\n" and its .pcf, then "\n%%\n" and its
+// .row, so the three files are fuzzed together.
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+
+#include "ingest/paraver_trace.h"
+#include "record/run_stats_json.h"
+#include "util/input_error.h"
+
+namespace {
+
+std::string_view TakePart(std::string_view* rest) {
+  const std::size_t at = rest->find("\n%%\n");
+  const std::string_view part = rest->substr(0, at);
+  *rest = at == std::string_view::npos ? std::string_view{} : rest->substr(at + 4);
+  return part;
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  std::string_view rest(reinterpret_cast<const char*>(data), size);
+  const std::string_view trace = TakePart(&rest);
+  qnm::ParaverCompanions companions;
+  if (!rest.empty()) {
+    companions.pcf_path = "trace.pcf";
+    companions.pcf_text = std::string(TakePart(&rest));
+  }
+  if (!rest.empty()) {
+    companions.row_path = "trace.row";
+    companions.row_text = std::string(rest);
+  }
+  try {
+    (void)qnm::RunsToCsv({qnm::ReadParaverTrace(trace, "trace_4.prv", companions)});
+  } catch (const qnm::InputError&) {
+  }
+  return 0;
+}
