@@ -332,6 +332,16 @@ RunStats TraceSums::ToRun(const ParaverNames& names) const {
   nodes_used.erase(std::unique(nodes_used.begin(), nodes_used.end()), nodes_used.end());
   if (!nodes_used.empty()) {
     run.SetNodes(static_cast<int>(nodes_used.size()), "Paraver header: the nodes of the tasks");
+    // Nodes filled with the same number of tasks but for one (a block placement whose last node is
+    // partly used: 1,024 ranks on 22 nodes of 48) give the ranks per node the count does not divide.
+    std::map<int, int> tasks_on;
+    for (const ParaverTask& task : tasks) ++tasks_on[task.node];
+    int most = 0, fewer = 0;
+    for (const auto& [node, count] : tasks_on) most = std::max(most, count);
+    for (const auto& [node, count] : tasks_on) fewer += count < most ? 1 : 0;
+    if (run.ranks_per_node == 0 && fewer <= 1 &&
+        (run.procs + most - 1) / most == static_cast<int>(nodes_used.size()))
+      run.SetRanksPerNode(most, "Paraver header: " + std::to_string(most) + " tasks on every node but one");
     for (int node : nodes_used)
       if (static_cast<std::size_t>(node) <= names.node_names.size() && !names.node_names[node - 1].empty())
         run.hosts.push_back(names.node_names[node - 1]);

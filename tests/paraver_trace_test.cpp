@@ -256,6 +256,11 @@ TEST_CASE("Paraver: a small trace's numbers, by hand", "[paraver]") {
   CHECK(bare.hosts.empty());
   CHECK(bare.nodes == 1);
 
+  // Five ranks on two nodes of 4 CPUs, 3 + 2: three ranks per node, which 5 / 2 does not say.
+  qnm::RunStats placed = qnm::ReadParaverTrace(
+      "#Paraver (d):1000_ns:2(4,4):1:5(1:1,1:1,1:1,1:2,1:2)\n1:1:1:1:1:0:1000:1\n", "p.prv", {});
+  CHECK(placed.nodes == 2);
+  CHECK(placed.ranks_per_node == 3);
   // A call open at the trace's end ends there; an end without a start (a cut trace) is counted.
   qnm::RunStats cut = qnm::ReadParaverTrace(
       Trace("2:1:1:1:1:100:50000001:0\n2:1:1:1:1:900:50000002:8\n1:1:1:1:1:0:1000:1\n"), "cut.prv", {});
