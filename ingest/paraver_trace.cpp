@@ -438,9 +438,15 @@ std::string AppName(std::string stem, int procs) {
   return stem;
 }
 
+// The trace's name without .prv; Extrae's default name TRACE.prv names no program, so a trace of
+// that name is named after its folder (lulesh_64/TRACE.prv -> lulesh_64).
 std::string StemOfTrace(const std::string& path) {
-  const std::string name = BaseName(WithoutCompressionSuffix(path));
-  return EndsWith(ToLower(name), ".prv") ? name.substr(0, name.size() - 4) : name;
+  const std::string plain = WithoutCompressionSuffix(path);
+  const std::string name = BaseName(plain);
+  const std::string stem = EndsWith(ToLower(name), ".prv") ? name.substr(0, name.size() - 4) : name;
+  if (ToLower(stem) != "trace") return stem;
+  const std::string folder = std::filesystem::path(plain).parent_path().filename().string();
+  return folder.empty() ? stem : folder;
 }
 
 }  // namespace
@@ -481,7 +487,7 @@ RunStats ReadParaverTrace(std::string_view text, const std::string& path, const 
   sums.Read(body, line_number);
   RunStats run = sums.ToRun(names);
   run.app = AppName(StemOfTrace(path), run.procs);
-  run.derivations["app"] = "Paraver trace's file name without its process count";
+  run.derivations["app"] = "Paraver trace's file name (its folder's for Extrae's TRACE.prv) without its process count";
   run.sources = {path};
   for (const std::string* companion : {&companions.pcf_path, &companions.row_path})
     if (!companion->empty()) run.sources.push_back(*companion);

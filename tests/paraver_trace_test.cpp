@@ -357,4 +357,11 @@ TEST_CASE("Paraver: the .pcf and .row beside a trace belong to it", "[paraver]")
   CHECK(runs[0].app == "run");
   CHECK(runs[0].hosts == std::vector<std::string>{"n1"});
   CHECK(IngestErrorOf(dir.path.string()).empty());
+
+  // Extrae's default TRACE.prv is named after its folder, without the process count.
+  std::filesystem::create_directories(dir.path / "lulesh-p2");
+  std::filesystem::copy_file(stem + ".prv", dir.path / "lulesh-p2" / "TRACE.prv");
+  std::vector<qnm::RunStats> named = IngestPath((dir.path / "lulesh-p2").string());
+  REQUIRE(named.size() == 1);
+  CHECK(named[0].app == "lulesh");
 }
