@@ -394,14 +394,14 @@ RunStats TraceSums::ToRun(const ParaverNames& names) const {
   const double useful_mean = useful_sum / static_cast<double>(running_ticks_.size());
   run.details["paraver.date"] = header_.date;
   run.details["trace_records"] = std::to_string(records_);
-  run.details["pop.runtime_s"] = Number(runtime * unit_s);
-  run.details["pop.useful_mean_s"] = Number(useful_mean * unit_s);
-  run.details["pop.useful_max_s"] = Number(useful_max * unit_s);
-  run.details["pop.useful_sum_s"] = Number(useful_sum * unit_s);
+  run.details["pop_runtime_s"] = Number(runtime * unit_s);
+  run.details["pop_useful_mean_s"] = Number(useful_mean * unit_s);
+  run.details["pop_useful_max_s"] = Number(useful_max * unit_s);
+  run.details["pop_useful_sum_s"] = Number(useful_sum * unit_s);
   if (useful_max > 0 && runtime > 0) {
-    run.details["pop.load_balance"] = Number(useful_mean / useful_max);
-    run.details["pop.communication_efficiency"] = Number(useful_max / runtime);
-    run.details["pop.parallel_efficiency"] = Number(useful_mean / runtime);
+    run.details["pop_load_balance"] = Number(useful_mean / useful_max);
+    run.details["pop_communication_efficiency"] = Number(useful_max / runtime);
+    run.details["pop_parallel_efficiency"] = Number(useful_mean / runtime);
   }
   if (ends_without_start_ > 0)
     run.details["paraver.mpi_ends_without_start"] = std::to_string(ends_without_start_);

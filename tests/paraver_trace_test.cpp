@@ -99,19 +99,19 @@ TEST_CASE("Paraver: EPOCH traces read as BSC's modelfactors reads them", "[parav
     auto same_us = [&](double seconds, const std::string& row) {
       return std::abs(seconds * 1e6 - factors.at(row)[k]) <= 0.0051;
     };
-    CHECK(same_us(Detail(run, "pop.runtime_s"), "#Runtime (us)"));
-    CHECK(same_us(Detail(run, "pop.useful_mean_s"), "#Useful duration (average)"));
-    CHECK(same_us(Detail(run, "pop.useful_max_s"), "#Useful duration (maximum)"));
-    CHECK(same_us(Detail(run, "pop.useful_sum_s"), "#Useful duration (total)"));
+    CHECK(same_us(Detail(run, "pop_runtime_s"), "#Runtime (us)"));
+    CHECK(same_us(Detail(run, "pop_useful_mean_s"), "#Useful duration (average)"));
+    CHECK(same_us(Detail(run, "pop_useful_max_s"), "#Useful duration (maximum)"));
+    CHECK(same_us(Detail(run, "pop_useful_sum_s"), "#Useful duration (total)"));
     // Percentages printed to 6 decimals.
     auto same_percent = [&](double fraction, const std::string& row) {
       return std::abs(fraction * 100 - factors.at(row)[k]) <= 5.1e-7;
     };
-    const double parallel = Detail(run, "pop.parallel_efficiency");
-    const double scalability = Detail(one, "pop.useful_sum_s") / Detail(run, "pop.useful_sum_s");
+    const double parallel = Detail(run, "pop_parallel_efficiency");
+    const double scalability = Detail(one, "pop_useful_sum_s") / Detail(run, "pop_useful_sum_s");
     CHECK(same_percent(parallel, "Parallel efficiency"));
-    CHECK(same_percent(Detail(run, "pop.load_balance"), "Load balance"));
-    CHECK(same_percent(Detail(run, "pop.communication_efficiency"), "Communication efficiency"));
+    CHECK(same_percent(Detail(run, "pop_load_balance"), "Load balance"));
+    CHECK(same_percent(Detail(run, "pop_communication_efficiency"), "Communication efficiency"));
     CHECK(same_percent(scalability, "Computation scalability"));
     CHECK(same_percent(parallel * scalability, "Global efficiency"));
     CHECK(std::abs(one.wall_time_s / run.wall_time_s - factors.at("Speedup")[k]) <= 5.1e-7);
@@ -123,7 +123,7 @@ TEST_CASE("Paraver: EPOCH traces read as BSC's modelfactors reads them", "[parav
     CHECK(run.nodes == 1);
     CHECK(run.ranks_per_node == run.procs);
     REQUIRE(run.hosts.size() == 1);
-    CHECK(run.wall_time_s == Approx(Detail(run, "pop.runtime_s")).epsilon(1e-11));
+    CHECK(run.wall_time_s == Approx(Detail(run, "pop_runtime_s")).epsilon(1e-11));
     REQUIRE(run.app_time_s_per_rank.size() == static_cast<std::size_t>(run.procs));
     for (std::size_t r = 0; r < run.app_time_s_per_rank.size(); ++r) {
       CHECK(run.app_time_s_per_rank[r] == run.wall_time_s);
@@ -243,11 +243,11 @@ TEST_CASE("Paraver: a small trace's numbers, by hand", "[paraver]") {
   CHECK(run.call_sites[2].mpi_function == "Allreduce");
   CHECK(Near(run.call_sites[2].time_s_per_rank, {0, 100e-9}));
   // POP: useful 900 and 500 ns; runtime = the longest thread without tracing disabled = 1000 ns.
-  CHECK(Detail(run, "pop.useful_max_s") == Approx(900e-9));
-  CHECK(Detail(run, "pop.useful_mean_s") == Approx(700e-9));
-  CHECK(Detail(run, "pop.load_balance") == Approx(700.0 / 900));
-  CHECK(Detail(run, "pop.communication_efficiency") == Approx(0.9));
-  CHECK(Detail(run, "pop.parallel_efficiency") == Approx(0.7));
+  CHECK(Detail(run, "pop_useful_max_s") == Approx(900e-9));
+  CHECK(Detail(run, "pop_useful_mean_s") == Approx(700e-9));
+  CHECK(Detail(run, "pop_load_balance") == Approx(700.0 / 900));
+  CHECK(Detail(run, "pop_communication_efficiency") == Approx(0.9));
+  CHECK(Detail(run, "pop_parallel_efficiency") == Approx(0.7));
 
   // Without the .pcf the routines are named by number and classified by their event type.
   qnm::RunStats bare = qnm::ReadParaverTrace(text, "ring_2.prv", {});
