@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "report/efficiency_section.h"
 #include "report/html_text.h"
 #include "report/series_charts.h"
 #include "report/whatif_section.h"
@@ -115,7 +116,7 @@ std::string ValidationPart(const ValidationResult& validation) {
 std::string SeriesAnchor(std::size_t index) { return "series-" + std::to_string(index + 1); }
 
 std::string SeriesSection(std::size_t index, const SeriesPrediction& prediction, const ValidationResult* validation,
-                          const SeriesWhatifPrediction* whatif) {
+                          const SeriesWhatifPrediction* whatif, const std::vector<PopEfficiency>* efficiencies) {
   std::string html = "<section class=\"series\" id=\"" + SeriesAnchor(index) + "\">\n<h2>" +
                      std::to_string(index + 1) + ". " + EscapeHtml(prediction.model.series_name) + "</h2>\n";
   html += ModelPart(prediction.model);
@@ -129,6 +130,7 @@ std::string SeriesSection(std::size_t index, const SeriesPrediction& prediction,
   html += validation ? ValidationPart(*validation)
                      : "<h3>Validation</h3>\n<p class=\"warn\">Not validated: leaving one process count out left too "
                        "few to fit (see the notes under Inputs).</p>\n";
+  if (efficiencies != nullptr) html += EfficiencyPart(*efficiencies);
   if (whatif != nullptr) html += WhatifPart(*whatif);
   return html + "</section>\n";
 }

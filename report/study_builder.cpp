@@ -15,6 +15,7 @@ Study BuildStudy(const StudyOptions& options) {
   study.series = LoadSeries(options.paths, options.series_filter, &study.origin, options.group,
                             options.selection, &study.ingest);
   study.predictions = RunPredict(study.series, options.procs, options.prediction);
+  for (const Series& series : study.series) study.efficiencies.push_back(PopEfficienciesOfSeries(series));
   try {
     study.validations = RunValidate(study.series, {}, options.prediction);
   } catch (const std::exception& e) {

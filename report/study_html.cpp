@@ -148,7 +148,8 @@ std::string RenderStudyHtml(const Study& study) {
   html += InputsSection(study);
   for (std::size_t i = 0; i < study.predictions.size(); ++i)
     html += SeriesSection(i, study.predictions[i], ValidationOf(study, study.predictions[i].model.series_name),
-                          i < study.whatifs.size() ? &study.whatifs[i] : nullptr);
+                          i < study.whatifs.size() ? &study.whatifs[i] : nullptr,
+                          i < study.efficiencies.size() ? &study.efficiencies[i] : nullptr);
   for (const std::string& section : study.trace_sections) html += section;
   html += GlossarySection();
   html += "<script>" + std::string(kSortScript) + "</script>\n</body>\n</html>\n";

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "efficiency/pop_efficiency.h"
 #include "ingest/ingest.h"
 #include "ingest/run_selection.h"
 #include "ingest/series_identity.h"
@@ -30,6 +31,7 @@ struct Study {
   std::vector<std::string> trace_paths;       // --trace, in order
   std::vector<std::string> trace_sections;    // their rendered sections (report/trace_section.h)
   std::vector<SeriesWhatifPrediction> whatifs; // --whatif: one per series, same order; empty without
+  std::vector<std::vector<PopEfficiency>> efficiencies;  // one per series, same order: its measured runs' POP factors
 };
 
 struct StudyOptions {

@@ -47,11 +47,14 @@ TEST_CASE("report of the bundled series has every section, chart and unit", "[re
     CHECK(Count(html, id) == 1);
   // Table of contents links to each section.
   CHECK(Count(html, "href=\"#series-1\"") == 3);  // contents, series list, summary
-  // Charts: run time, LOO error, components, and one per fitted input (time_scale excluded).
+  // Charts: run time, LOO error, components, the measured runs' POP efficiencies (mpiP: every rank's
+  // time), and one per fitted input (time_scale excluded).
   int inputs = 0;
   for (const qnm::InputCurve& input : study.predictions[0].model.inputs) inputs += input.key != "time_scale";
-  CHECK(Count(html, "<svg class=\"chart\"") == std::size_t(3 + inputs));
-  CHECK(Count(html, "</svg>") == std::size_t(3 + inputs));
+  CHECK(Count(html, "<svg class=\"chart\"") == std::size_t(4 + inputs));
+  CHECK(Count(html, "</svg>") == std::size_t(4 + inputs));
+  CHECK(Count(html, "<h3>Efficiencies of the measured runs</h3>") == 1);
+  CHECK(Count(html, "class=\"sortable efficiency\"") == 1);
   CHECK(Count(html, "class=\"bar\"") >= 7 * 2);  // 7 predicted P, at least compute and one MPI part each
   // One row per predicted P (1..64 and the measured 1..16 are the same seven).
   const std::size_t table = html.find("class=\"sortable predictions\"");
