@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "ingest/compressed_file.h"
+#include "ingest/paraver_trace.h"
 #include "ingest/readers.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
@@ -25,7 +26,7 @@ long long LimitOf(const char* reader_name) {
   if (std::strncmp(reader_name, "Caliper region profile (.cali", 29) == 0) return 256LL << 20;
   // A trace's records are summed per task and thread as they stream by (a few bytes of state per
   // thread and MPI routine): the text itself is the memory (docs/formats/paraver.md).
-  if (std::strncmp(reader_name, "Paraver trace", 13) == 0) return 1024LL << 20;
+  if (std::strncmp(reader_name, "Paraver trace", 13) == 0) return kParaverMaxBytes;
   return 64LL << 20;
 }
 

@@ -27,6 +27,9 @@
 
 namespace qnm {
 
+/// The largest trace text read (README "Input size limits"; `ingest --max-file-size` sets another).
+inline constexpr long long kParaverMaxBytes = 1024LL << 20;
+
 /// The .pcf and .row files beside a trace (empty paths where there are none).
 struct ParaverCompanions {
   std::string pcf_path, pcf_text;

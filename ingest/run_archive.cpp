@@ -8,6 +8,7 @@
 #include "ingest/cube_archive.h"
 #include "ingest/cube_profile.h"
 #include "ingest/hpctoolkit_database.h"
+#include "ingest/paraver_trace.h"
 #include "ingest/tau_profile.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -42,6 +43,13 @@ void ArchivedTraces::Add(const std::string& name, std::string bytes) {
   if (EndsWith(ToLower(name), ".otf2") || relative.filename() == "profile.0.0.0" ||
       relative.filename() == "experiment.xml" || relative.filename() == "meta.db")
     anchors_.push_back({archive_path_ + "/" + relative.string(), target.string(), std::move(bytes)});
+  // A Paraver trace (X.prv, or compressed) is read with the X.pcf and X.row unpacked beside it; its
+  // reader takes the text, so a compressed one is handed over unpacked (up to the trace's limit).
+  if (EndsWith(ToLower(WithoutCompressionSuffix(name)), ".prv")) {
+    std::string text = CompressionOf(bytes).empty() ? std::move(bytes)
+                                                    : Unpack(bytes, archive_path_ + "/" + name, kParaverMaxBytes);
+    anchors_.push_back({archive_path_ + "/" + relative.string(), target.string(), std::move(text)});
+  }
 }
 
 std::string ArchivedTraces::InArchive(const std::string& text) const {
@@ -65,11 +73,13 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
   // An HPCToolkit database is read through its experiment.xml; its metric-db files and src/ are its own.
   // A database of format 4 is read through its meta.db and profile.db; cct.db, trace.db, FORMATS.md,
   // metrics/ and src/ are its own and not unpacked (the traces may be large).
-  std::vector<std::string> trace_stems, databases, format4;
+  std::vector<std::string> trace_stems, databases, format4, paraver_stems;
   visit_members(bytes, path, limits, [&](const std::string& name) {
     if (EndsWith(ToLower(name), ".otf2")) trace_stems.push_back(name.substr(0, name.size() - 5));
     if (fs::path(name).filename() == "experiment.xml") databases.push_back(fs::path(name).parent_path().string());
     if (fs::path(name).filename() == "meta.db") format4.push_back(fs::path(name).parent_path().string());
+    if (const std::string plain = WithoutCompressionSuffix(name); EndsWith(ToLower(plain), ".prv"))
+      paraver_stems.push_back(plain.substr(0, plain.size() - 4));
     return false;
   }, {});
   auto in_folder = [](const std::string& name, const std::string& folder, const char* sub) {
@@ -100,6 +110,10 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
     int node = 0, context = 0, thread = 0;
     if (ParseTauProfileName(name, &node, &context, &thread)) return true;  // a TAU profile folder's file
     if (in_database(name)) return true;
+    for (const std::string& stem : paraver_stems)  // a Paraver trace, its .pcf and .row
+      if (StartsWith(name, stem + ".") &&
+          (EndsWith(ToLower(WithoutCompressionSuffix(name)), ".prv") || name == stem + ".pcf" || name == stem + ".row"))
+        return true;
     for (const std::string& stem : trace_stems)
       if (name == stem + ".otf2" || name == stem + ".def" || name == stem + ".qnm-manifest" ||
           StartsWith(name, stem + "/"))

@@ -61,7 +61,7 @@ bool IsArchiveOfRuns(const std::string& path, std::string_view head);
 /// Calls `visit` with each regular-file member of the tar archive `bytes`
 /// (plain or compressed) or zip archive, in archive order, without its leading
 /// "./"; one member is held at a time. The files of an OTF2 trace (X.otf2,
-/// X.def, X/), TAU profiles (profile.<n>.<c>.<t>) and HPCToolkit databases go
+/// X.def, X/), a Paraver trace (X.prv, X.pcf, X.row), TAU profiles (profile.<n>.<c>.<t>) and HPCToolkit databases go
 /// to `traces` (left out when it is null); an archive inside the archive is
 /// visited as a file. Throws InputError naming `path` for a damaged archive, a
 /// member larger than `max_member_bytes`, more unpacked bytes than 64 times

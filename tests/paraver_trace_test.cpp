@@ -5,6 +5,8 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -364,4 +366,32 @@ TEST_CASE("Paraver: the .pcf and .row beside a trace belong to it", "[paraver]")
   std::vector<qnm::RunStats> named = IngestPath((dir.path / "lulesh-p2").string());
   REQUIRE(named.size() == 1);
   CHECK(named[0].app == "lulesh");
+}
+
+TEST_CASE("Paraver: traces in a tar or zip archive read with their .pcf and .row", "[paraver][archive]") {
+  qnm::testing::TempDir dir("qnm", "paraver-archive");
+  const std::string folder = dir.path.string();
+  const std::string command = "cd " + kEpoch + " && tar -czf " + folder + "/epoch.tar.gz epoch_2proc.* epoch_4proc.* && zip -q " +
+                              folder + "/epoch.zip epoch_2proc.prv.gz epoch_2proc.pcf epoch_2proc.row";
+  REQUIRE(std::system(command.c_str()) == 0);
+  std::vector<qnm::RunStats> on_disk = IngestPath(kEpoch, nullptr, /*strict=*/false);
+  std::vector<qnm::RunStats> packed = IngestPath(folder + "/epoch.tar.gz");
+  REQUIRE(packed.size() == 2);
+  for (const qnm::RunStats& run : packed) {
+    INFO(run.procs);
+    const qnm::RunStats* same = nullptr;
+    for (const qnm::RunStats& disk : on_disk)
+      if (disk.procs == run.procs) same = &disk;
+    REQUIRE(same != nullptr);
+    CHECK(run.wall_time_s == same->wall_time_s);
+    CHECK(run.mpi_time_s_per_rank.vector() == same->mpi_time_s_per_rank.vector());
+    CHECK(run.hosts == same->hosts);  // from the .row, unpacked beside the trace
+    CHECK(run.call_sites.front().mpi_function == same->call_sites.front().mpi_function);  // from the .pcf
+    REQUIRE(run.sources.size() == 3);
+    CHECK(run.sources[1].rfind(folder + "/epoch.tar.gz/", 0) == 0);  // named as the member, not the unpacked copy
+  }
+  std::vector<qnm::RunStats> zipped = IngestPath(folder + "/epoch.zip");
+  REQUIRE(zipped.size() == 1);
+  CHECK(zipped[0].procs == 2);
+  CHECK(zipped[0].hosts.size() == 1);
 }
