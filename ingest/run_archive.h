@@ -5,7 +5,7 @@
 // (runs/campaign.tar.gz/campaign/run1/x.mpiP), read by the same readers as a
 // file on disk, so its folder names, its NPB stdout and mpiP report pairing
 // and the info file beside it count as they would unpacked; an OTF2 trace, a
-// TAU profile folder or an HPCToolkit database inside is unpacked to a private
+// Paraver trace (with its .pcf and .row), a TAU profile folder or an HPCToolkit database inside is unpacked to a private
 // temporary folder for its reader. An archive inside it is read the same way
 // (ingest: one level deep, within the outermost archive's budget). A CUBE4 profile is also a tar
 // archive; it stays the CUBE reader's (its first member is anchor.xml, a .index or .data member,
@@ -20,7 +20,7 @@
 
 namespace qnm {
 
-/// The OTF2 traces, TAU profile folders and HPCToolkit databases inside an archive of runs, unpacked
+/// The OTF2 and Paraver traces, TAU profile folders and HPCToolkit databases inside an archive of runs, unpacked
 /// member by member into a private temporary folder (their readers read a
 /// run's several files from disk) that is removed with this object.
 class ArchivedTraces {
