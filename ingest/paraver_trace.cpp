@@ -53,15 +53,17 @@ class RecordFields {
       : rest_(line), path_(path), line_(line_number) {}
 
   bool AtEnd() const { return rest_.empty(); }
+  /// The next field as an integer; `what` (after `whose`, when given) names it in the error.
   template <typename Int>
-  Int Next(const char* what) {
+  Int Next(const char* what, const char* whose = nullptr) {
     const std::size_t colon = rest_.find(':');
     const std::string_view field = rest_.substr(0, colon);
     rest_ = colon == std::string_view::npos ? std::string_view{} : rest_.substr(colon + 1);
     Int value{};
     const auto [end, error] = std::from_chars(field.data(), field.data() + field.size(), value);
     if (field.empty() || error != std::errc() || end != field.data() + field.size())
-      throw InputError(path_, line_, std::string("Paraver record: ") + what + " must be an integer" +
+      throw InputError(path_, line_, std::string("Paraver record: ") + (whose ? std::string(whose) + " " : "") + what +
+                                         " must be an integer" +
                                          (std::is_signed_v<Int> ? "" : " >= 0") + ", got '" +
                                          std::string(field.substr(0, 30)) + "'");
     return value;
@@ -121,6 +123,14 @@ class TraceSums {
                                         std::to_string(tasks[task - 1].threads));
     return first_thread_[task - 1] + (thread - 1);
   }
+  // The object a record names, "cpu:appl:task:thread" ("a state's", "a sender's", ...): its global thread.
+  std::size_t Object(RecordFields& fields, const char* whose, int line) const {
+    fields.Next<std::uint64_t>("CPU", whose);
+    const auto appl = fields.Next<std::uint64_t>("application", whose);
+    const auto task = fields.Next<std::uint64_t>("task", whose);
+    const auto thread = fields.Next<std::uint64_t>("thread", whose);
+    return Thread(appl, task, thread, line);
+  }
   void CheckTime(std::uint64_t time, int line) {
     latest_ = std::max(latest_, time);
     if (time > header_.end_time)
@@ -171,11 +181,7 @@ class TraceSums {
 };
 
 void TraceSums::State(RecordFields& fields, int line) {
-  fields.Next<std::uint64_t>("a state's CPU");
-  const auto appl = fields.Next<std::uint64_t>("a state's application");
-  const auto task = fields.Next<std::uint64_t>("a state's task");
-  const auto thread = fields.Next<std::uint64_t>("a state's thread");
-  const std::size_t t = Thread(appl, task, thread, line);
+  const std::size_t t = Object(fields, "a state's", line);
   const auto begin = fields.Next<std::uint64_t>("a state's begin time");
   const auto end = fields.Next<std::int64_t>("a state's end time");
   const auto state = fields.Next<std::int64_t>("a state");
@@ -190,19 +196,15 @@ void TraceSums::State(RecordFields& fields, int line) {
   state_ticks_[t] += ticks;
   // A thread is in one state at a time: its states cannot add up to more than the trace.
   if (state_ticks_[t] > static_cast<double>(header_.end_time))
-    throw InputError(path_, line, "Paraver state record: the states of task " + std::to_string(task) + ", thread " +
-                                      std::to_string(thread) +
+    throw InputError(path_, line, "Paraver state record: the states of task " + std::to_string(TaskOf(t) + 1) +
+                                      ", thread " + std::to_string(t - first_thread_[TaskOf(t)] + 1) +
                                       " add up to more than the trace's end time (overlapping states: a record repeated?)");
   if (state == kStateRunning) running_ticks_[t] += ticks;
   if (state == kStateTracingDisabled) disabled_ticks_[t] += ticks;
 }
 
 void TraceSums::Events(RecordFields& fields, int line) {
-  fields.Next<std::uint64_t>("an event's CPU");
-  const auto appl = fields.Next<std::uint64_t>("an event's application");
-  const auto task = fields.Next<std::uint64_t>("an event's task");
-  const auto thread = fields.Next<std::uint64_t>("an event's thread");
-  const std::size_t t = Thread(appl, task, thread, line);
+  const std::size_t t = Object(fields, "an event's", line);
   const auto time = fields.Next<std::uint64_t>("an event's time");
   CheckTime(time, line);
   if (fields.AtEnd()) throw InputError(path_, line, "Paraver event record: no type:value pair");
@@ -239,18 +241,10 @@ void TraceSums::Events(RecordFields& fields, int line) {
 }
 
 void TraceSums::Message(RecordFields& fields, int line) {
-  fields.Next<std::uint64_t>("a sender's CPU");
-  const auto appl = fields.Next<std::uint64_t>("a sender's application");
-  const auto task = fields.Next<std::uint64_t>("a sender's task");
-  const auto thread = fields.Next<std::uint64_t>("a sender's thread");
-  const std::size_t sender = Thread(appl, task, thread, line);
+  const std::size_t sender = Object(fields, "a sender's", line);
   CheckTime(fields.Next<std::uint64_t>("a logical send time"), line);
   CheckTime(fields.Next<std::uint64_t>("a physical send time"), line);
-  fields.Next<std::uint64_t>("a receiver's CPU");
-  const auto to_appl = fields.Next<std::uint64_t>("a receiver's application");
-  const auto to_task = fields.Next<std::uint64_t>("a receiver's task");
-  const auto to_thread = fields.Next<std::uint64_t>("a receiver's thread");
-  Thread(to_appl, to_task, to_thread, line);
+  Object(fields, "a receiver's", line);
   CheckTime(fields.Next<std::uint64_t>("a logical receive time"), line);
   CheckTime(fields.Next<std::uint64_t>("a physical receive time"), line);
   const auto size = fields.Next<std::int64_t>("a message's size");
