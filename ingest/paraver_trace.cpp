@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <map>
 #include <numeric>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -42,6 +43,7 @@ MpiActivity ActivityOfType(std::int64_t type) {
     case kMpiCollective: return MpiActivity::kCollective;
     case kMpiRma: return MpiActivity::kRma;
     case kMpiIo: return MpiActivity::kIo;
+    case kMpiOther:  // communicators, groups, topologies, datatypes, Init and Finalize
     default: return MpiActivity::kOther;
   }
 }
@@ -294,7 +296,7 @@ void TraceSums::Read(std::string_view body, int first_line) {
     }
 }
 
-// "MPI_Allreduce" -> "Allreduce"; a routine the .pcf does not name: "MPI call <value> (type <type>)".
+// "MPI_Allreduce" -> "Allreduce"; a routine the .pcf does not name: "call <value> of type <type>".
 std::string RoutineName(const ParaverNames& names, std::int64_t type, std::int64_t value) {
   const std::string name = names.ValueName(type, value);
   if (name.empty()) return "call " + std::to_string(value) + " of type " + std::to_string(type);
@@ -347,9 +349,12 @@ RunStats TraceSums::ToRun(const ParaverNames& names) const {
   run.p2p_bytes_sent_per_rank = p2p_bytes_;
   run.collective_calls_per_rank.assign(ranks, 0.0);
   run.collective_bytes_sent_per_rank = collective_bytes_;
+  int capped = 0;  // ranks whose threads were inside MPI at once for longer than the rank ran
   for (std::size_t r = 0; r < ranks; ++r) {
-    run.app_time_s_per_rank[r] = (end_ticks - disabled_ticks_[first_thread_[r]]) * unit_s;
-    run.mpi_time_s_per_rank[r] = mpi_ticks_[r] * unit_s;
+    const double app_ticks = end_ticks - disabled_ticks_[first_thread_[r]];
+    run.app_time_s_per_rank[r] = app_ticks * unit_s;
+    run.mpi_time_s_per_rank[r] = std::min(mpi_ticks_[r], app_ticks) * unit_s;
+    capped += mpi_ticks_[r] > app_ticks ? 1 : 0;
   }
   std::vector<std::size_t> order(sites_.size());
   std::iota(order.begin(), order.end(), 0);
@@ -407,7 +412,10 @@ RunStats TraceSums::ToRun(const ParaverNames& names) const {
   run.derivations["mpi_time_s_per_rank"] =
       "Paraver: from each MPI call's start event (Extrae types 50000001-50000005) to its end (value 0), every "
       "thread of the task" +
-      std::string(open_at_end_ > 0 ? "; " + std::to_string(open_at_end_) + " call(s) open at the end closed there" : "");
+      std::string(open_at_end_ > 0 ? "; " + std::to_string(open_at_end_) + " call(s) open at the end closed there" : "") +
+      std::string(capped > 0 ? "; on " + std::to_string(capped) +
+                                   " rank(s) the threads' MPI calls overlap for longer than the rank ran: its runtime"
+                             : "");
   run.derivations["p2p_calls_per_rank"] = "Paraver: communication records sent by the task";
   run.derivations["p2p_bytes_sent_per_rank"] = "Paraver: sizes of the communication records sent by the task";
   run.derivations["collective_calls_per_rank"] = "Paraver: calls of event type 50000002 (MPI Collective Comm)";

@@ -263,6 +263,17 @@ TEST_CASE("Paraver: a small trace's numbers, by hand", "[paraver]") {
       "#Paraver (d):1000_ns:2(4,4):1:5(1:1,1:1,1:1,1:2,1:2)\n1:1:1:1:1:0:1000:1\n", "p.prv", {});
   CHECK(placed.nodes == 2);
   CHECK(placed.ranks_per_node == 3);
+  // Two threads of one rank inside MPI at once (MPI_THREAD_MULTIPLE) for longer than the rank ran:
+  // its MPI time is its runtime, and the derivation says so.
+  qnm::RunStats threads = qnm::ReadParaverTrace(
+      "#Paraver (d):1000_ns:1(2):1:1(2:1)\n2:1:1:1:1:0:50000001:1\n2:2:1:1:2:0:50000001:2\n"
+      "2:1:1:1:1:900:50000001:0\n2:2:1:1:2:1000:50000001:0\n1:1:1:1:1:0:1000:4\n",
+      "mt.prv", {});
+  CHECK(threads.threads_per_proc == 2);
+  CHECK(threads.mpi_time_s_per_rank[0] == Approx(1000e-9));
+  CHECK(threads.call_sites[0].time_s_per_rank[0] + threads.call_sites[1].time_s_per_rank[0] == Approx(1900e-9));
+  CHECK(threads.derivations.at("mpi_time_s_per_rank").find("on 1 rank(s) the threads' MPI calls overlap") !=
+        std::string::npos);
   // A call open at the trace's end ends there; an end without a start (a cut trace) is counted.
   qnm::RunStats cut = qnm::ReadParaverTrace(
       Trace("2:1:1:1:1:100:50000001:0\n2:1:1:1:1:900:50000002:8\n1:1:1:1:1:0:1000:1\n"), "cut.prv", {});
