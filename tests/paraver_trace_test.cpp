@@ -1,7 +1,8 @@
 // Paraver traces (ingest/paraver_trace.h, paraver_header.h, paraver_names.h). Acceptance: pypop's
 // EPOCH traces at 1..16 ranks (Extrae, MareNostrum 4) read as BSC's modelfactors read them
 // (tests/data/paraver/epoch/modelfactors.csv): the runtime, the useful computation (average,
-// maximum, total) to the 0.01 us it prints, and the POP efficiencies to its 6 decimals.
+// maximum, total) to the 0.01 us it prints, and the POP efficiencies to its 6 decimals; and as
+// BSC's paramedir reads them (paramedir_reads.json): per rank the MPI time, per routine time and calls.
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -9,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -144,6 +146,32 @@ TEST_CASE("Paraver: EPOCH traces read as BSC's modelfactors reads them", "[parav
     CHECK(run.sources.size() == 3);  // the trace, its .pcf and its .row
   }
   CHECK(by_procs.at(16)->hosts == std::vector<std::string>{"s16r1b20"});
+}
+
+TEST_CASE("Paraver: EPOCH traces read as BSC's paramedir reads them", "[paraver][acceptance]") {
+  // paramedir_reads.json: per rank the MPI time, per MPI routine its time and calls per rank, as
+  // paraver-kernel's paramedir computes them (scripts/compare_paraver_reads_with_paramedir.py --write).
+  std::ifstream in(std::string(QNM_TEST_DATA_DIR) + "/paraver/paramedir_reads.json");
+  const nlohmann::json peers = nlohmann::json::parse(in);
+  REQUIRE(peers.size() == 5);
+  for (const auto& [file, peer] : peers.items()) {
+    INFO(file);
+    const std::vector<qnm::RunStats> runs = IngestPath(kEpoch + "/" + file);
+    REQUIRE(runs.size() == 1);
+    const qnm::RunStats& run = runs[0];
+    CHECK(run.procs == peer["procs"].get<int>());
+    CHECK(qnm::testing::SameAsPeer(run.mpi_time_s_per_rank, peer["mpi_time_s_per_rank"]));
+    for (const qnm::CallSiteStats& site : run.call_sites) {
+      INFO(site.mpi_function);
+      if (!peer["time_s_per_routine"].contains(site.mpi_function)) {  // zero-duration calls: no burst there
+        CHECK(Sum(site.time_s_per_rank) == 0);
+        continue;
+      }
+      CHECK(qnm::testing::SameAsPeer(site.time_s_per_rank, peer["time_s_per_routine"][site.mpi_function]));
+      CHECK(qnm::testing::SameAsPeer(site.calls_per_rank, peer["calls_per_routine"][site.mpi_function]));
+    }
+    for (const auto& [routine, times] : peer["time_s_per_routine"].items()) CHECK(Site(run, routine) != nullptr);
+  }
 }
 
 TEST_CASE("Paraver: the EPOCH traces predict as one series", "[paraver]") {
