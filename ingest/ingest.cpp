@@ -352,8 +352,18 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     ++sum.files_seen;
     try {
       TableRowFilter table_filter{options.series_filter, 0};
-      IngestedFile file = ReadOne(anchor.disk_path, anchor.archive_path, anchor.bytes, options, &reader_notes,
-                                  &readings, &table_filter);
+      // A compressed trace (a Paraver X.prv.gz) is read as what it unpacks to, within its format's limit.
+      std::string unpacked;
+      std::string_view text = anchor.bytes;
+      if (!CompressionOf(anchor.bytes).empty()) {
+        const std::string format_path = WithoutCompressionSuffix(anchor.archive_path);
+        unpacked = Unpack(anchor.bytes, anchor.archive_path,
+                          InputReadLimitBytes(format_path, 0, UnpackedHead(anchor.bytes, kSniffHeadBytes),
+                                              options.max_file_bytes));
+        text = unpacked;
+      }
+      IngestedFile file = ReadOne(anchor.disk_path, anchor.archive_path, text, options, &reader_notes, &readings,
+                                  &table_filter);
       file.path = anchor.archive_path;
       for (RunStats& run : file.runs)
         for (std::string& source : run.sources) source = traces.InArchive(source);

@@ -8,7 +8,6 @@
 #include "ingest/cube_archive.h"
 #include "ingest/cube_profile.h"
 #include "ingest/hpctoolkit_database.h"
-#include "ingest/paraver_trace.h"
 #include "ingest/tau_profile.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -43,13 +42,10 @@ void ArchivedTraces::Add(const std::string& name, std::string bytes) {
   if (EndsWith(ToLower(name), ".otf2") || relative.filename() == "profile.0.0.0" ||
       relative.filename() == "experiment.xml" || relative.filename() == "meta.db")
     anchors_.push_back({archive_path_ + "/" + relative.string(), target.string(), std::move(bytes)});
-  // A Paraver trace (X.prv, or compressed) is read with the X.pcf and X.row unpacked beside it; its
-  // reader takes the text, so a compressed one is handed over unpacked (up to the trace's limit).
-  if (EndsWith(ToLower(WithoutCompressionSuffix(name)), ".prv")) {
-    std::string text = CompressionOf(bytes).empty() ? std::move(bytes)
-                                                    : Unpack(bytes, archive_path_ + "/" + name, kParaverMaxBytes);
-    anchors_.push_back({archive_path_ + "/" + relative.string(), target.string(), std::move(text)});
-  }
+  // A Paraver trace (X.prv, or compressed: ingest unpacks it as it reads it) is read with the X.pcf
+  // and X.row unpacked beside it.
+  if (EndsWith(ToLower(WithoutCompressionSuffix(name)), ".prv"))
+    anchors_.push_back({archive_path_ + "/" + relative.string(), target.string(), std::move(bytes)});
 }
 
 std::string ArchivedTraces::InArchive(const std::string& text) const {

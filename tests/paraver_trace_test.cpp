@@ -429,6 +429,17 @@ TEST_CASE("Paraver: traces in a tar or zip archive read with their .pcf and .row
     REQUIRE(run.sources.size() == 3);
     CHECK(run.sources[1].rfind(folder + "/epoch.tar.gz/", 0) == 0);  // named as the member, not the unpacked copy
   }
+  // A damaged compressed trace in the archive is skipped with its member's name; the others are read.
+  const std::string damaged = "mkdir -p " + folder + "/bad && cd " + folder + "/bad && cp " + kEpoch +
+                              "/epoch_1proc.* . && head -c 50000 " + kEpoch + "/epoch_2proc.prv.gz > epoch_2proc.prv.gz && "
+                              "cp " + kEpoch + "/epoch_2proc.pcf . && tar -cf ../bad.tar *";
+  REQUIRE(std::system(damaged.c_str()) == 0);
+  qnm::IngestSummary summary;
+  std::vector<qnm::RunStats> some = IngestPath(folder + "/bad.tar", &summary, /*strict=*/false);
+  REQUIRE(some.size() == 1);
+  CHECK(some[0].procs == 1);
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped[0].path == folder + "/bad.tar/epoch_2proc.prv.gz");
   std::vector<qnm::RunStats> zipped = IngestPath(folder + "/epoch.zip");
   REQUIRE(zipped.size() == 1);
   CHECK(zipped[0].procs == 2);
