@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 
 namespace qnm {
 namespace {
@@ -19,8 +20,11 @@ double DetailNumber(const RunStats& run, const char* key) {
 const RunStats& MedianRun(const RunGroup& group) {
   std::vector<const RunStats*> runs;
   for (const RunStats& run : group.runs) runs.push_back(&run);
-  std::sort(runs.begin(), runs.end(),
-            [](const RunStats* a, const RunStats* b) { return a->TotalTimeSeconds() < b->TotalTimeSeconds(); });
+  auto time = [](const RunStats* run) {  // a run of unknown time sorts last (NaN orders nothing)
+    const double t = run->TotalTimeSeconds();
+    return std::isnan(t) ? std::numeric_limits<double>::infinity() : t;
+  };
+  std::sort(runs.begin(), runs.end(), [&](const RunStats* a, const RunStats* b) { return time(a) < time(b); });
   return *runs[(runs.size() - 1) / 2];
 }
 

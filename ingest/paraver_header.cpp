@@ -25,7 +25,6 @@ class HeaderCursor {
       : rest_(line), path_(path), line_(line_number) {}
 
   bool AtEnd() const { return rest_.empty(); }
-  char Peek() const { return rest_.empty() ? '\0' : rest_.front(); }
   void Skip(char expected, const char* what) {
     if (rest_.empty() || rest_.front() != expected)
       Fail(std::string("expected '") + expected + "' " + what + ", got '" + std::string(rest_.substr(0, 20)) + "'");
