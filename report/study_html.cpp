@@ -121,7 +121,18 @@ std::string GlossarySection() {
           "<tr><td>extrapolation</td><td><code>extrapolation_log2</code></td><td>octaves (factors of 2 of P) "
           "outside the measured range</td></tr>\n"
           "<tr><td>LOO</td><td></td><td>leave-one-out: each measured P predicted by the model fitted on the "
-          "others</td></tr>\n";
+          "others</td></tr>\n"
+          // POP's factors of the measured runs (efficiency/pop_efficiency.h, Wagner et al. 2017).
+          "<tr><td>load balance</td><td><code>pop_load_balance</code></td><td>POP: mean / max compute per rank of a "
+          "measured run (%)</td></tr>\n"
+          "<tr><td>communication efficiency</td><td><code>pop_communication_efficiency</code></td><td>POP: max compute "
+          "/ runtime (%)</td></tr>\n"
+          "<tr><td>parallel efficiency</td><td><code>pop_parallel_efficiency</code></td><td>POP: load balance &times; "
+          "communication efficiency (%)</td></tr>\n"
+          "<tr><td>computation scalability</td><td></td><td>POP: total compute at the smallest P / total compute at P "
+          "(%)</td></tr>\n"
+          "<tr><td>global efficiency</td><td></td><td>POP: parallel efficiency &times; computation scalability "
+          "(%)</td></tr>\n";
   return html + "</tbody></table>\n</section>\n";
 }
 
