@@ -55,6 +55,7 @@ TEST_CASE("report of the bundled series has every section, chart and unit", "[re
   CHECK(Count(html, "</svg>") == std::size_t(4 + inputs));
   CHECK(Count(html, "<h3>Efficiencies of the measured runs</h3>") == 1);
   CHECK(Count(html, "class=\"sortable efficiency\"") == 1);
+  CHECK(Count(html, "<code>pop_load_balance</code>") == 1);  // named in "Names and units" too
   CHECK(Count(html, "class=\"bar\"") >= 7 * 2);  // 7 predicted P, at least compute and one MPI part each
   // One row per predicted P (1..64 and the measured 1..16 are the same seven).
   const std::size_t table = html.find("class=\"sortable predictions\"");
