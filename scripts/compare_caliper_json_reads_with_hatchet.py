@@ -17,11 +17,9 @@ A peer check run by hand; CI does not depend on Hatchet (Debian's python3-pandas
 Usage: PYTHONPATH=<hatchet source tree> python3 compare_caliper_json_reads_with_hatchet.py QNM_PREDICT [--write FILE] FILE.json [...]
 """
 import json
-import os
 import sys
 
-from compare_tau_reads_with_hatchet import stub_missing_hatchet_dependencies
-from peer_check import ingest_record, parse_command_line, per_rank_problems, run_checks, same
+from compare_tau_reads_with_hatchet import compare
 
 
 def hatchet_reads(path):
@@ -63,28 +61,8 @@ def hatchet_reads(path):
 
 
 def main():
-    command_line = parse_command_line(sys.argv, __doc__)
-    if command_line is None:
-        return 2
-    qnm, write, paths = command_line
-    stub_missing_hatchet_dependencies()
-
-    def check(path):
-        peer = hatchet_reads(path)
-        record = ingest_record(qnm, path)
-        problems = per_rank_problems(record, peer)
-        sites = {site['mpi_function']: site for site in record['call_sites']}
-        if set(sites) != set(peer['time_s_per_routine']):
-            problems.append(f"routines {sorted(sites)} vs {sorted(peer['time_s_per_routine'])}")
-        for routine, values in peer['time_s_per_routine'].items():
-            if routine in sites and not same(sites[routine]['time_s_per_rank'], values):
-                problems.append(f"time of {routine}: {sites[routine]['time_s_per_rank']} vs {values}")
-            calls = peer['calls_per_routine'].get(routine, [])
-            if routine in sites and not same(sites[routine]['calls_per_rank'], calls):
-                problems.append(f"calls of {routine}: {sites[routine]['calls_per_rank']} vs {calls}")
-        return os.path.basename(path), peer, problems
-
-    return run_checks(paths, check, 'Hatchet', 'json-split profiles', write)
+    return compare(sys.argv, hatchet_reads, [('time_s_per_routine', 'time_s_per_rank'), ('calls_per_routine', 'calls_per_rank')],
+                   'json-split profiles', __doc__)
 
 
 if __name__ == '__main__':

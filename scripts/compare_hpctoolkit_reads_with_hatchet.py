@@ -77,7 +77,7 @@ def hatchet_reads(folder):
 
 
 def main():
-    return compare(sys.argv, hatchet_reads, 'time_s_per_routine', 'time_s_per_rank', 'databases', __doc__)
+    return compare(sys.argv, hatchet_reads, [('time_s_per_routine', 'time_s_per_rank')], 'databases', __doc__)
 
 
 if __name__ == '__main__':

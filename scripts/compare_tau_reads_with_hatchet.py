@@ -23,7 +23,7 @@ import os
 import sys
 import types
 
-from peer_check import close, ingest_record, parse_command_line, per_rank_problems, run_checks
+from peer_check import ingest_record, parse_command_line, per_rank_problems, run_checks, same
 
 
 def stub_missing_hatchet_dependencies():
@@ -69,33 +69,37 @@ def hatchet_reads(folder):
     return out
 
 
-def compare(argv, hatchet_reads, routine_field, site_field, noun, doc):
-    """The command line of a Hatchet peer check: QNM_PREDICT [--write FILE] DIR...; compares each
-    DIR's procs, per-rank app and MPI time and, per MPI routine, `routine_field` of Hatchet's reading
-    with the record's call sites' `site_field`."""
+def compare(argv, hatchet_reads, fields, noun, doc):
+    """The command line of a Hatchet peer check: QNM_PREDICT [--write FILE] PATH...; compares each
+    PATH's procs, per-rank app and MPI time and, per MPI routine, each (routine_field, site_field) of
+    `fields`: Hatchet's reading peer[routine_field][routine] (none: an empty list) with the record's
+    call site's `site_field`. The routines are those of the first routine_field."""
     command_line = parse_command_line(argv, doc)
     if command_line is None:
         return 2
     qnm, write, args = command_line
     stub_missing_hatchet_dependencies()
 
-    def check(folder):
-        peer = hatchet_reads(folder)
-        record = ingest_record(qnm, folder)
+    def check(path):
+        peer = hatchet_reads(path)
+        record = ingest_record(qnm, path)
         problems = per_rank_problems(record, peer)
-        sites = {site['mpi_function']: site[site_field] for site in record['call_sites']}
-        for routine, values in peer[routine_field].items():
-            if routine not in sites or not all(close(a, b) for a, b in zip(sites[routine], values)):
-                problems.append(f"{site_field} of {routine}: {sites.get(routine)} vs {values}")
-        if set(sites) != set(peer[routine_field]):
-            problems.append(f"routines {sorted(sites)} vs {sorted(peer[routine_field])}")
-        return os.path.basename(os.path.normpath(folder)), peer, problems
+        sites = {site['mpi_function']: site for site in record['call_sites']}
+        routines = peer[fields[0][0]]
+        if set(sites) != set(routines):
+            problems.append(f"routines {sorted(sites)} vs {sorted(routines)}")
+        for routine in routines:
+            for routine_field, site_field in fields:
+                values = peer[routine_field].get(routine, [])
+                if routine in sites and not same(sites[routine][site_field], values):
+                    problems.append(f"{site_field} of {routine}: {sites[routine][site_field]} vs {values}")
+        return os.path.basename(os.path.normpath(path)), peer, problems
 
     return run_checks(args, check, 'Hatchet', noun, write)
 
 
 def main():
-    return compare(sys.argv, hatchet_reads, 'calls_per_rank', 'calls_per_rank', 'folders', __doc__)
+    return compare(sys.argv, hatchet_reads, [('calls_per_rank', 'calls_per_rank')], 'folders', __doc__)
 
 
 if __name__ == '__main__':
