@@ -58,12 +58,7 @@ void CheckPerRankAsPeer(const qnm::RunStats& run, const nlohmann::json& peer) {
 
 // The error of reading `text` as the .cali file "t.cali".
 std::string ErrorOf(const std::string& text) {
-  try {
-    qnm::ReadCaliperProfile(text, "t.cali");
-  } catch (const qnm::InputError& error) {
-    return error.what();
-  }
-  return "";
+  return qnm::testing::InputErrorOf([&] { qnm::ReadCaliperProfile(text, "t.cali"); });
 }
 
 // A two-rank runtime-profile stream in the shape Caliper 2.15 writes (ring-p2.cali, shortened).
@@ -380,12 +375,7 @@ TEST_CASE("damaged or unreadable json-split: one line naming the file", "[ingest
   CHECK(IngestErrorOf(kCaliper + "/json-split/hatchet-cpi-callpath-profile.json")
             .find("json-split without a \"path\" column") != std::string::npos);
   auto json_error = [](const std::string& text) {
-    try {
-      qnm::ReadCaliperJsonSplit(text, "t.json");
-    } catch (const qnm::InputError& error) {
-      return std::string(error.what());
-    }
-    return std::string();
+    return qnm::testing::InputErrorOf([&] { qnm::ReadCaliperJsonSplit(text, "t.json"); });
   };
   const std::string columns =
       R"("columns": ["mpi.rank", "time", "path"], "column_metadata": [{"is_value": true}, )"

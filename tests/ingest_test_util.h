@@ -2,6 +2,7 @@
 // Reading a path as `qnm-predict ingest` does, for the readers' tests.
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -29,14 +30,19 @@ inline bool SameAsPeer(const std::vector<double>& ours, const nlohmann::json& pe
   return true;
 }
 
-/// The one-line error of reading `path` strictly, or "" when it reads.
-inline std::string IngestErrorOf(const std::string& path) {
+/// The one-line InputError that `read` throws, or "" when it throws none.
+inline std::string InputErrorOf(const std::function<void()>& read) {
   try {
-    IngestPath(path);
+    read();
   } catch (const InputError& error) {
     return error.what();
   }
   return "";
+}
+
+/// The one-line error of reading `path` strictly, or "" when it reads.
+inline std::string IngestErrorOf(const std::string& path) {
+  return InputErrorOf([&] { IngestPath(path); });
 }
 
 }  // namespace qnm::testing

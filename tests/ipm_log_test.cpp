@@ -205,12 +205,7 @@ TEST_CASE("damaged IPM banners: one line naming the file", "[ingest][ipm][errors
   const std::string path = (dir.path / "ring.4.out").string();
   auto error_of = [&](const std::string& text) {
     qnm::WriteFileAtomically(path, text);
-    try {
-      Read(path);
-    } catch (const qnm::InputError& error) {
-      return std::string(error.what());
-    }
-    return std::string();
+    return qnm::testing::InputErrorOf([&] { Read(path); });
   };
   CHECK_THAT(error_of(good.substr(0, good.find("# MPI_Comm_rank"))), Catch::Contains(path) && Catch::Contains("cut short"));
   std::string tasks = good;
@@ -231,12 +226,7 @@ TEST_CASE("damaged IPM banners: one line naming the file", "[ingest][ipm][errors
 TEST_CASE("damaged IPM logs: one line naming the file and line", "[ingest][ipm][errors]") {
   const std::string good = qnm::ReadFile(kIpm + "/ring.2.ipm.xml");
   auto error_of = [](const std::string& text) {
-    try {
-      qnm::ReadIpmXml(text, "x.ipm.xml");
-    } catch (const qnm::InputError& error) {
-      return std::string(error.what());
-    }
-    return std::string();
+    return qnm::testing::InputErrorOf([&] { qnm::ReadIpmXml(text, "x.ipm.xml"); });
   };
   // The second task cut off: rank 1 is missing (the XML is not closed either).
   CHECK(error_of(good.substr(0, good.find("mpi_rank=\"1\""))).find("x.ipm.xml") == 0);

@@ -74,12 +74,7 @@ std::string Trace(const std::string& body, const std::string& header_tail = "") 
 
 // The error of reading `text` as the trace "t.prv" (no .pcf or .row).
 std::string ErrorOf(const std::string& text) {
-  try {
-    qnm::ReadParaverTrace(text, "t.prv", {});
-  } catch (const qnm::InputError& error) {
-    return error.what();
-  }
-  return "";
+  return qnm::testing::InputErrorOf([&] { qnm::ReadParaverTrace(text, "t.prv", {}); });
 }
 
 }  // namespace
@@ -204,12 +199,7 @@ TEST_CASE("Paraver header: units, resources, applications, communicators", "[par
   CHECK_FALSE(qnm::LooksLikeParaverTrace("#Paraverx"));
 
   auto header_error = [](const std::string& line) {
-    try {
-      qnm::ParseParaverHeader(line, "t.prv");
-    } catch (const qnm::InputError& error) {
-      return std::string(error.what());
-    }
-    return std::string();
+    return qnm::testing::InputErrorOf([&] { qnm::ParseParaverHeader(line, "t.prv"); });
   };
   CHECK(header_error("#Paraver (d):10_xs:0:1:1(1:0)").find("unknown time unit '_xs'") != std::string::npos);
   CHECK(header_error("#Paraver (d):-5:0:1:1(1:0)").find("end time must be a non-negative integer") != std::string::npos);
@@ -365,20 +355,12 @@ TEST_CASE("Paraver configuration and row files", "[paraver]") {
   CHECK(names.ValueName(70000002, 3) == "main");
   CHECK(names.ValueName(70000002, 4).empty());
   CHECK(names.states.at(1) == "Running");
-  try {
-    qnm::ParseParaverPcf("EVENT_TYPE\n9 5x000001 MPI\n", "t.pcf", &names);
-    FAIL("no error");
-  } catch (const qnm::InputError& error) {
-    CHECK(std::string(error.what()) == "t.pcf:2: Paraver configuration: '5x000001 MPI' does not start with a number");
-  }
+  CHECK(qnm::testing::InputErrorOf([&] { qnm::ParseParaverPcf("EVENT_TYPE\n9 5x000001 MPI\n", "t.pcf", &names); }) ==
+        "t.pcf:2: Paraver configuration: '5x000001 MPI' does not start with a number");
   qnm::ParseParaverRow("LEVEL NODE SIZE 2\nhostA\nhostB\n\nLEVEL THREAD SIZE 1\nTHREAD 1.1.1\n", "t.row", &names);
   CHECK(names.node_names == std::vector<std::string>{"hostA", "hostB"});
-  try {
-    qnm::ParseParaverRow("LEVEL NODE SIZE 3\nhostA\n", "t.row", &names);
-    FAIL("no error");
-  } catch (const qnm::InputError& error) {
-    CHECK(std::string(error.what()) == "t.row:1: Paraver row file: LEVEL NODE names 3 rows, but the file ends before them");
-  }
+  CHECK(qnm::testing::InputErrorOf([&] { qnm::ParseParaverRow("LEVEL NODE SIZE 3\nhostA\n", "t.row", &names); }) ==
+        "t.row:1: Paraver row file: LEVEL NODE names 3 rows, but the file ends before them");
 }
 
 TEST_CASE("Paraver: the .pcf and .row beside a trace belong to it", "[paraver]") {
