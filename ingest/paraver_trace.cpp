@@ -78,7 +78,8 @@ class RecordFields {
 };
 
 struct OpenCall {
-  std::int64_t type = 0, value = 0;
+  std::int64_t type = 0;  // 0: no call open
+  std::size_t site = 0;   // its routine's index in TraceSums::sites_
   std::uint64_t begin = 0;
   int line = 0;
 };
@@ -143,7 +144,8 @@ class TraceSums {
     return static_cast<std::size_t>(std::upper_bound(first_thread_.begin(), first_thread_.end(), thread) -
                                     first_thread_.begin() - 1);
   }
-  SiteSums& Site(std::int64_t type, std::int64_t value) {
+  // The index of the routine (type, value) in sites_, added at its first call.
+  std::size_t Site(std::int64_t type, std::int64_t value) {
     auto [it, inserted] = site_index_.try_emplace({type, value}, sites_.size());
     if (inserted) {
       SiteSums& site = sites_.emplace_back();
@@ -152,7 +154,7 @@ class TraceSums {
       site.ticks.assign(mpi_ticks_.size(), 0);
       site.calls.assign(mpi_ticks_.size(), 0);
     }
-    return sites_[it->second];
+    return it->second;
   }
   void Close(std::size_t thread, std::uint64_t end, int line) {
     OpenCall& call = open_[thread];
@@ -162,7 +164,7 @@ class TraceSums {
                                         std::to_string(call.line) + "): records out of time order");
     const double ticks = static_cast<double>(end - call.begin);
     const std::size_t task = TaskOf(thread);
-    Site(call.type, call.value).ticks[task] += ticks;
+    sites_[call.site].ticks[task] += ticks;
     mpi_ticks_[task] += ticks;
     call = OpenCall{};
   }
@@ -237,8 +239,8 @@ void TraceSums::Events(RecordFields& fields, int line) {
       throw InputError(path_, line, "Paraver event record: an MPI call (type " + std::to_string(type) + ", value " +
                                         std::to_string(value) + ") begins while the one begun on line " +
                                         std::to_string(open.line) + " is open");
-    open = OpenCall{type, value, time, line};
-    Site(type, value).calls[TaskOf(t)] += 1;
+    open = OpenCall{type, Site(type, value), time, line};
+    sites_[open.site].calls[TaskOf(t)] += 1;
   }
 }
 
