@@ -109,11 +109,39 @@ std::vector<FoundFile> FindFiles(const std::vector<std::string>& paths, std::vec
   return found;
 }
 
-// The file's head first (kSniffHeadBytes): a file larger than the limit of
-// the formats it looks like is refused before it is read whole.
-std::string ReadBounded(const std::string& path, const IngestOptions& options) {
+// True when the first reader that takes the file with head `head` (on disk at
+// `path`) sums it as it streams by (Reader::streams): the file is left on disk
+// for it, `*format_path` is its name without a compression suffix and
+// `*sniffed` its unpacked head. Archives of runs and CUBE profiles never are.
+bool StreamsFromDisk(const std::string& path, std::string_view head, std::string* format_path,
+                     std::string* sniffed) {
+  *format_path = path;
+  *sniffed = std::string(head);
+  if (!CompressionOf(head).empty()) {
+    *sniffed = UnpackedHead(head, kSniffHeadBytes);
+    if (IsTarHead(*sniffed) || IsArchiveOfRuns(path, *sniffed)) return false;
+    *format_path = WithoutCompressionSuffix(path);
+  } else if (IsArchiveOfRuns(path, head.substr(0, 512))) {
+    return false;
+  }
+  for (const Reader& reader : ReaderTable())
+    if (reader.sniff(*format_path, *sniffed)) return reader.streams;
+  return false;
+}
+
+// The file's head first (kSniffHeadBytes): a file its reader streams is left
+// on disk (`*streamed_as` is its format path, and the unpacked head is
+// returned); a file larger than the limit of the formats it looks like is
+// refused before it is read whole.
+std::string ReadBounded(const std::string& path, const IngestOptions& options, std::string* streamed_as) {
+  streamed_as->clear();
   const long long size_bytes = FileSizeBytes(path);
   std::string head = ReadFileHead(path, kSniffHeadBytes);
+  std::string format_path, sniffed;
+  if (StreamsFromDisk(path, head, &format_path, &sniffed)) {
+    *streamed_as = format_path;
+    return sniffed;
+  }
   const long long limit = InputReadLimitBytes(path, size_bytes, head, options.max_file_bytes);
   if (head.size() < kSniffHeadBytes) return head;  // the whole file
   return ReadFile(path, limit);
@@ -157,8 +185,10 @@ std::vector<std::string> CollapseRepeats(const std::vector<std::string>& reading
 
 IngestedFile ReadOne(const std::string& path, const std::string& format_path, std::string_view text,
                      const IngestOptions& options, std::vector<std::string>* notes, std::vector<std::string>* readings,
-                     TableRowFilter* table_filter) {
+                     TableRowFilter* table_filter, bool streamed = false) {
   ReaderInput input{path, text, ParseFileName(format_path), &options.selection, table_filter, format_path};
+  input.streamed = streamed;
+  input.max_file_bytes = options.max_file_bytes;
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(format_path, text)) continue;
     ReaderOutput output = reader.read(input);
@@ -174,7 +204,7 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
     file.runs = std::move(output.runs);
     file.mpip_report = std::move(output.mpip_report);
     file.bytes_beside = output.bytes_beside;
-    const std::string digest = ContentDigest(text);
+    const std::string digest = output.content_digest.empty() ? ContentDigest(text) : output.content_digest;
     for (std::size_t r = 0; r < file.runs.size(); ++r)
       if (!StartsWith(file.runs[r].origin, kMeasurementOrigin))  // an identity of its own: no file in it
         file.runs[r].origin = digest + "#" + (file.runs[r].origin.empty() ? std::to_string(r) : file.runs[r].origin);
@@ -352,18 +382,14 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
     ++sum.files_seen;
     try {
       TableRowFilter table_filter{options.series_filter, 0};
-      // A compressed trace (a Paraver X.prv.gz) is read as what it unpacks to, within its format's limit.
-      std::string unpacked;
-      std::string_view text = anchor.bytes;
-      if (!CompressionOf(anchor.bytes).empty()) {
-        const std::string format_path = WithoutCompressionSuffix(anchor.archive_path);
-        unpacked = Unpack(anchor.bytes, anchor.archive_path,
-                          InputReadLimitBytes(format_path, 0, UnpackedHead(anchor.bytes, kSniffHeadBytes),
-                                              options.max_file_bytes));
-        text = unpacked;
-      }
-      IngestedFile file = ReadOne(anchor.disk_path, anchor.archive_path, text, options, &reader_notes, &readings,
-                                  &table_filter);
+      // A trace its reader streams (a Paraver X.prv, or X.prv.gz) is read from its unpacked copy on disk.
+      std::string format_path, head;
+      const bool streamed = StreamsFromDisk(anchor.archive_path, std::string_view(anchor.bytes).substr(0, kSniffHeadBytes),
+                                            &format_path, &head);
+      IngestedFile file = streamed ? ReadOne(anchor.disk_path, format_path, head, options, &reader_notes, &readings,
+                                             &table_filter, true)
+                                   : ReadOne(anchor.disk_path, anchor.archive_path, anchor.bytes, options,
+                                             &reader_notes, &readings, &table_filter);
       file.path = anchor.archive_path;
       for (RunStats& run : file.runs)
         for (std::string& source : run.sources) source = traces.InArchive(source);
@@ -377,12 +403,38 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       skip(anchor.archive_path, InputError(anchor.archive_path, 0, traces.InArchive(error.what())));
     }
   };
+  // A reader's failure on one file: skipped with its reason (--strict: thrown); `bytes`, its size, for
+  // running out of memory. Records cost far more than their text (a 4 MB Extra-P line of 1e6
+  // repetitions is 1e6 records): say so in one line naming the file.
+  auto guarded = [&](const std::string& path, const std::function<std::size_t()>& bytes,
+                     const std::function<void()>& body) {
+    try {
+      body();
+    } catch (const InputError& error) {
+      skip(path, error);
+    } catch (const std::bad_alloc&) {
+      skip(path, InputError(path, 0, OutOfMemoryReason(bytes())));
+    } catch (const std::exception& error) {
+      skip(path, InputError(path, 0, error.what()));
+    }
+  };
+  // One file a reader streams from disk (ReadBounded), handed its head.
+  auto read_streamed = [&](const std::string& path, const std::string& format_path, const std::string& head) {
+    const auto size = [&path] { return static_cast<std::size_t>(std::max(0LL, FileSizeBytes(path))); };
+    guarded(path, size, [&] {
+      TableRowFilter table_filter{options.series_filter, 0};
+      files.push_back(ReadOne(path, format_path, head, options, &reader_notes, &readings, &table_filter, true));
+      sum.bytes_read += static_cast<double>(size()) + files.back().bytes_beside;
+      if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
+      ++sum.files_read;
+    });
+  };
   // One file's bytes (a file on disk, or a member of an archive of runs) to its records. `depth`: 0 on
   // disk, 1 in an archive, 2 in an archive inside it (read too: a campaign tarred run by run); `shared`:
   // the outermost archive's unpacked-bytes budget, which the archives inside it take from.
   std::function<void(const std::string&, std::string, int, std::size_t*)> read_bytes =
       [&](const std::string& path, std::string text, int depth, std::size_t* shared) {
-    try {
+    guarded(path, [&text] { return text.size(); }, [&] {
       if (depth > 0)  // a file on disk met its limit as it was read (ReadBounded)
         (void)InputReadLimitBytes(path, static_cast<long long>(text.size()), text, options.max_file_bytes);
       std::string format_path;
@@ -411,15 +463,7 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       sum_dropped += table_filter.dropped;
       if (!options.series_filter.empty()) sum_dropped += DropOtherSeriesRows(options.series_filter, &files.back().runs);
       ++sum.files_read;
-    } catch (const InputError& error) {
-      skip(path, error);
-    } catch (const std::bad_alloc&) {
-      // Records cost far more than their text (a 4 MB Extra-P line of 1e6
-      // repetitions is 1e6 records): say so in one line naming the file.
-      skip(path, InputError(path, 0, OutOfMemoryReason(text.size())));
-    } catch (const std::exception& error) {
-      skip(path, InputError(path, 0, error.what()));
-    }
+    });
   };
   for (std::size_t f = 0; f < found.size(); ++f) {
     if (options.progress && (f % 16 == 0 || f + 1 == found.size()))
@@ -428,14 +472,18 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       ++sum.files_beside_runs;
       continue;
     }
-    std::string text;
+    std::string text, streamed_as;
     try {
-      text = ReadBounded(found[f].path, options);
+      text = ReadBounded(found[f].path, options, &streamed_as);
     } catch (const InputError& error) {
       skip(found[f].path, error);
       continue;
     } catch (const std::exception& error) {
       skip(found[f].path, InputError(found[f].path, 0, error.what()));
+      continue;
+    }
+    if (!streamed_as.empty()) {
+      read_streamed(found[f].path, streamed_as, text);
       continue;
     }
     sum.bytes_read += static_cast<double>(text.size());

@@ -24,8 +24,8 @@ long long LimitOf(const char* reader_name) {
   // (8,192 ranks x 59 regions, 24 MB, read at 31 MB; bench/caliper_scale.py).
   // Its json-split twin is parsed whole (a JSON tree of several times its size): the text formats' limit.
   if (std::strncmp(reader_name, "Caliper region profile (.cali", 29) == 0) return 256LL << 20;
-  // A trace's records are summed per task and thread as they stream by (a few bytes of state per
-  // thread and MPI routine): the text itself is the memory (docs/formats/paraver.md).
+  // A trace on disk streams through its reader (Reader::streams) and meets no limit here; one in an
+  // archive of runs is held whole as it is unpacked, up to this (docs/formats/paraver.md).
   if (std::strncmp(reader_name, "Paraver trace", 13) == 0) return kParaverMaxBytes;
   return 64LL << 20;
 }

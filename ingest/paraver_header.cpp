@@ -134,6 +134,8 @@ void ParseApplications(HeaderCursor& cursor, ParaverHeader* header) {
 
 }  // namespace
 
+bool StartsWithParaverNewFormat(std::string_view line) { return StartsWith(line, kNewFormat); }
+
 bool LooksLikeParaverTrace(std::string_view text) {
   if (StartsWith(text, kNewFormat)) {
     const std::size_t newline = text.find('\n');

@@ -39,6 +39,9 @@ struct ParaverHeader {
 /// True when `text` starts like a Paraver trace ("#Paraver (", or "new format" then it).
 bool LooksLikeParaverTrace(std::string_view text);
 
+/// True when `line` is the "new format" line some writers put before the header.
+bool StartsWithParaverNewFormat(std::string_view line);
+
 /// Parses the header line(s) at the start of `text`; InputError(path, line,
 /// why) where they are not Paraver's.
 ParaverHeader ParseParaverHeader(std::string_view text, const std::string& path);

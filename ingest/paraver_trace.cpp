@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <type_traits>
@@ -11,8 +12,11 @@
 #include <vector>
 
 #include "ingest/compressed_file.h"
+#include "ingest/content_digest.h"
+#include "ingest/line_reader.h"
 #include "ingest/paraver_header.h"
 #include "ingest/paraver_names.h"
+#include "ingest/streamed_file.h"
 #include "ingest/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -34,6 +38,11 @@ constexpr int kStateRunning = 1;
 constexpr int kStateTracingDisabled = 14;
 // A .pcf or .row beside a trace is small; a larger one is not a configuration.
 constexpr long long kCompanionMaxBytes = 64LL << 20;
+
+// A line's number as errors name it (InputError's int; a trace of more than 2^31 lines names its last ones so).
+int LineNumber(const LineReader& lines) {
+  return static_cast<int>(std::min<long long>(lines.number(), std::numeric_limits<int>::max()));
+}
 
 bool IsMpiType(std::int64_t type) { return type >= kMpiPointToPoint && type <= kMpiIo; }
 
@@ -108,7 +117,7 @@ class TraceSums {
     collective_bytes_.assign(tasks.size(), 0);
   }
 
-  void Read(std::string_view body, int first_line);
+  void Read(LineReader& lines);
   RunStats ToRun(const ParaverNames& names) const;
 
  private:
@@ -260,13 +269,11 @@ void TraceSums::Message(RecordFields& fields, int line) {
   p2p_bytes_[from] += static_cast<double>(size);
 }
 
-void TraceSums::Read(std::string_view body, int first_line) {
-  int line_number = first_line - 1;
-  while (!body.empty()) {
-    const std::size_t newline = body.find('\n');
-    std::string_view line = body.substr(0, newline);
-    body = newline == std::string_view::npos ? std::string_view{} : body.substr(newline + 1);
-    ++line_number;
+void TraceSums::Read(LineReader& lines) {
+  int line_number = LineNumber(lines);
+  std::string_view line;
+  while (lines.Next(&line)) {
+    line_number = LineNumber(lines);
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.empty() || line.front() == '#') continue;  // comments: Paraver's trace metadata
     if (line.size() < 2 || line[1] != ':')
@@ -455,40 +462,36 @@ std::string StemOfTrace(const std::string& path) {
 
 }  // namespace
 
-RunStats ReadParaverTrace(std::string_view text, const std::string& path, const ParaverCompanions& companions) {
-  const ParaverHeader header = ParseParaverHeader(text, path);
+RunStats ReadParaverTrace(LineReader& lines, const std::string& path, const ParaverCompanions& companions) {
+  // The header line(s): "new format" may come before "#Paraver (...".
+  std::string header_text;
+  std::string_view line;
+  if (lines.Next(&line)) header_text = line;
+  if (StartsWithParaverNewFormat(header_text) && lines.Next(&line)) header_text.append("\n").append(line);
+  const ParaverHeader header = ParseParaverHeader(header_text, path);
   if (header.applications.size() > 1)
     throw InputError(path, header.header_lines,
                      "Paraver header: " + std::to_string(header.applications.size()) +
                          " applications in one trace; qnm-predict reads a trace of one (MPI) application");
   if (header.end_time == 0) throw InputError(path, header.header_lines, "Paraver header: the trace's end time is 0");
-  // The header line(s), then the communicator lines ("c:..." / "i:...").
-  std::string_view body = text;
-  int line_number = 1;
-  auto next_line = [&]() {
-    const std::size_t newline = body.find('\n');
-    const std::string_view line = body.substr(0, newline);
-    body = newline == std::string_view::npos ? std::string_view{} : body.substr(newline + 1);
-    ++line_number;
-    return line;
-  };
-  for (int h = 0; h < header.header_lines; ++h) next_line();
+  // The communicator lines ("c:..." / "i:...") after the header.
   for (int c = 1; c <= header.communicators; ++c) {
-    if (body.empty())
-      throw InputError(path, line_number, "Paraver trace: the header announces " + std::to_string(header.communicators) +
-                                              " communicator lines, but the file ends after " + std::to_string(c - 1));
-    const char kind = body.front();
+    if (!lines.Next(&line))
+      throw InputError(path, LineNumber(lines) + 1,
+                       "Paraver trace: the header announces " + std::to_string(header.communicators) +
+                           " communicator lines, but the file ends after " + std::to_string(c - 1));
+    const char kind = line.empty() ? '\n' : line.front();
     if (kind != 'c' && kind != 'C' && kind != 'i' && kind != 'I')
-      throw InputError(path, line_number, "Paraver trace: communicator line " + std::to_string(c) + " of " +
-                                              std::to_string(header.communicators) + " does not start with 'c:'");
-    next_line();
+      throw InputError(path, LineNumber(lines), "Paraver trace: communicator line " + std::to_string(c) + " of " +
+                                                    std::to_string(header.communicators) +
+                                                    " does not start with 'c:'");
   }
   ParaverNames names;
   if (!companions.pcf_path.empty()) ParseParaverPcf(companions.pcf_text, companions.pcf_path, &names);
   if (!companions.row_path.empty()) ParseParaverRow(companions.row_text, companions.row_path, &names);
 
   TraceSums sums(header, path);
-  sums.Read(body, line_number);
+  sums.Read(lines);
   RunStats run = sums.ToRun(names);
   run.app = AppName(StemOfTrace(path), run.procs);
   run.derivations["app"] = "Paraver trace's file name (its folder's for Extrae's TRACE.prv) without its process count";
@@ -496,6 +499,27 @@ RunStats ReadParaverTrace(std::string_view text, const std::string& path, const 
   for (const std::string* companion : {&companions.pcf_path, &companions.row_path})
     if (!companion->empty()) run.sources.push_back(*companion);
   run.Derive();
+  return run;
+}
+
+RunStats ReadParaverTrace(std::string_view text, const std::string& path, const ParaverCompanions& companions) {
+  LineReader lines(text);
+  return ReadParaverTrace(lines, path, companions);
+}
+
+RunStats ReadParaverTraceFile(const std::string& path, long long max_bytes, const ParaverCompanions& companions,
+                              std::string* digest) {
+  StreamedFile file(path, max_bytes);
+  ContentDigester digester;
+  LineReader lines(
+      [&](std::string_view* piece) {
+        if (!file.Next(piece)) return false;
+        digester.Add(*piece);
+        return true;
+      },
+      path, kParaverMaxLineBytes);
+  RunStats run = ReadParaverTrace(lines, path, companions);  // every line: the digest names every byte
+  if (digest) *digest = digester.Digest();
   return run;
 }
 

@@ -20,15 +20,21 @@
 //    the .row file;
 //  * POP's efficiencies (load balance, communication and parallel efficiency,
 //    from the time in state Running, "useful computation") as details.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
+#include "ingest/line_reader.h"
 #include "record/run_stats.h"
 
 namespace qnm {
 
-/// The largest trace text read (README "Input size limits"; `ingest --max-file-size` sets another).
+/// A trace on disk streams through its reader whatever its size (its sums are
+/// the memory); one inside an archive is held whole first, up to this limit
+/// (README "Input size limits"; `ingest --max-file-size` sets another).
 inline constexpr long long kParaverMaxBytes = 1024LL << 20;
+/// The longest line read (the header names every task: 8 bytes or so each).
+inline constexpr std::size_t kParaverMaxLineBytes = 256u << 20;
 
 /// The .pcf and .row files beside a trace (empty paths where there are none).
 struct ParaverCompanions {
@@ -41,6 +47,14 @@ struct ParaverCompanions {
 /// a task or thread the header does not have, a time past the trace's end, an
 /// MPI call that ends another call's kind, several applications in one trace.
 RunStats ReadParaverTrace(std::string_view text, const std::string& path, const ParaverCompanions& companions);
+/// The same, for the lines of a trace as they stream by.
+RunStats ReadParaverTrace(LineReader& lines, const std::string& path, const ParaverCompanions& companions);
+/// The same for the trace file at `path` (plain or compressed), read piece by
+/// piece: memory is the reader's sums, not the file. `max_bytes` > 0 refuses
+/// a trace larger than that; `digest` (optional) gets ContentDigest of the
+/// whole unpacked trace.
+RunStats ReadParaverTraceFile(const std::string& path, long long max_bytes, const ParaverCompanions& companions,
+                              std::string* digest);
 
 /// The .pcf and .row files beside the trace at `path` (X.prv, or X.prv.gz and
 /// other compressions: X.pcf, X.row), read from disk where they exist.

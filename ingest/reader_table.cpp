@@ -104,7 +104,12 @@ bool SniffParaver(const std::string& path, std::string_view text) {
 ReaderOutput ReadParaver(const ReaderInput& input) {
   double companion_bytes = 0;
   const ParaverCompanions companions = FindParaverCompanions(input.path, &companion_bytes);
-  ReaderOutput output = OneRunOutput(ReadParaverTrace(input.text, input.path, companions), input.name);
+  std::string digest;
+  ReaderOutput output = OneRunOutput(
+      input.streamed ? ReadParaverTraceFile(input.path, input.max_file_bytes, companions, &digest)
+                     : ReadParaverTrace(input.text, input.path, companions),
+      input.name);
+  output.content_digest = std::move(digest);
   output.bytes_beside = companion_bytes;
   return output;
 }
@@ -186,7 +191,7 @@ const std::vector<Reader>& ReaderTable() {
       {"IPM banner (job stdout; its XML log is read instead when beside it)", SniffIpmBanner, ReadIpmBanner},
       {"Caliper region profile (.cali: spot, runtime-profile)", SniffCaliper, ReadCaliper},
       {"Caliper region profile, json-split (.json)", SniffCaliperJson, ReadCaliperJson},
-      {"Paraver trace (.prv, Extrae; its .pcf and .row beside it)", SniffParaver, ReadParaver},
+      {"Paraver trace (.prv, Extrae; its .pcf and .row beside it)", SniffParaver, ReadParaver, /*streams=*/true},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},
       // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
       {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},

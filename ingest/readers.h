@@ -29,6 +29,8 @@ struct ReaderInput {
   TableRowFilter* table_filter = nullptr;   // --series: table rows of other series dropped as read, or none
   std::string format_path;  // `path` without a compression suffix (compressed_file.h), whose extension says
                             // what the file holds; empty: `path`
+  bool streamed = false;     // `text` is only the file's (unpacked) head: a Reader::streams reader reads `path`
+  long long max_file_bytes = 0;  // --max-file-size (> 0), for a reader that streams its file
 
   const std::string& FormatPath() const { return format_path.empty() ? path : format_path; }
 };
@@ -41,6 +43,7 @@ struct ReaderOutput {
   std::vector<std::string> notes;         // one line each, shown in ingest's summary (ignored columns)
   std::vector<std::string> readings;      // how the file was read (a table's other column names): ingest's
                                           // summary and the first line of predict, validate, plot, report
+  std::string content_digest;  // a streamed file's ContentDigest (ingest saw only its head); empty: of `text`
   double bytes_beside = 0;  // bytes of the other files the reader opened itself (a trace's definitions and
                             // events, TAU's other ranks, HPCToolkit's metric-db files): ingest's "MB read"
 };
@@ -51,6 +54,10 @@ struct Reader {
   bool (*sniff)(const std::string& path, std::string_view text);
   /// Reads the file; throws InputError("file", line, why) on bad input.
   ReaderOutput (*read)(const ReaderInput& input);
+  /// True when the reader sums its file as it streams by from disk: ingest
+  /// hands it the file's head, not the file (ReaderInput::streamed), and no
+  /// size limit applies but --max-file-size.
+  bool streams = false;
 };
 
 // Rows defined in their own files.

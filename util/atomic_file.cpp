@@ -289,24 +289,34 @@ std::string ReadFile(const std::string& path, long long max_bytes) {
 }
 
 std::string ReadFileHead(const std::string& path, std::size_t max_bytes) {
-  struct stat st;
-  int fd = OpenRegularFile(path, &st);
+  RegularFileReader reader(path);
   std::string head(max_bytes, '\0');
   std::size_t filled = 0;
   while (filled < max_bytes) {
-    ssize_t n = ::read(fd, head.data() + filled, max_bytes - filled);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int saved = errno;
-      ::close(fd);
-      Fail(path, "read error", saved);
-    }
+    const std::size_t n = reader.Read(head.data() + filled, max_bytes - filled);
     if (n == 0) break;
-    filled += static_cast<std::size_t>(n);
+    filled += n;
   }
-  ::close(fd);
   head.resize(filled);
   return head;
+}
+
+RegularFileReader::RegularFileReader(const std::string& path) : path_(path) {
+  struct stat st;
+  fd_ = OpenRegularFile(path, &st);
+  size_bytes_ = static_cast<long long>(st.st_size);
+}
+
+RegularFileReader::~RegularFileReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+std::size_t RegularFileReader::Read(char* buffer, std::size_t capacity) {
+  for (;;) {
+    const ssize_t n = ::read(fd_, buffer, capacity);
+    if (n >= 0) return static_cast<std::size_t>(n);
+    if (errno != EINTR) Fail(path_, "read error", errno);
+  }
 }
 
 }  // namespace qnm

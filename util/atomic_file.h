@@ -87,6 +87,26 @@ std::string ReadFile(const std::string& path, long long max_bytes = -1);
 /// ReadFile's refusals; for sniffing a format before reading a file whole.
 std::string ReadFileHead(const std::string& path, std::size_t max_bytes);
 
+/// A regular file read piece by piece, with ReadFile's refusals (a FIFO,
+/// device or directory is refused by name before it is opened); closed when
+/// the reader goes. For formats summed as they stream by, whatever their size.
+class RegularFileReader {
+ public:
+  explicit RegularFileReader(const std::string& path);  // throws InputError naming `path`
+  ~RegularFileReader();
+  RegularFileReader(const RegularFileReader&) = delete;
+  RegularFileReader& operator=(const RegularFileReader&) = delete;
+
+  /// Up to `capacity` more bytes into `buffer`; 0 at the end of the file. Throws InputError on a read error.
+  std::size_t Read(char* buffer, std::size_t capacity);
+  long long size_bytes() const { return size_bytes_; }  // when it was opened
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  long long size_bytes_ = 0;
+};
+
 /// The size in bytes of what `path` names (stat, symbolic links followed), or
 /// -1 when it cannot be stat'ed.
 long long FileSizeBytes(const std::string& path);

@@ -1,0 +1,54 @@
+#include "ingest/line_reader.h"
+
+#include <algorithm>
+#include <utility>
+
+#include "util/input_error.h"
+#include "util/text_format.h"
+
+namespace qnm {
+
+LineReader::LineReader(Source source, std::string path, std::size_t max_line_bytes)
+    : source_(std::move(source)), path_(std::move(path)), max_line_bytes_(max_line_bytes) {}
+
+LineReader::LineReader(std::string_view text) : rest_(text), ended_(true) {}
+
+bool LineReader::Next(std::string_view* line) {
+  carry_.clear();
+  for (;;) {
+    const std::size_t newline = rest_.find('\n');
+    if (newline != std::string_view::npos) {
+      std::string_view piece = rest_.substr(0, newline);
+      rest_.remove_prefix(newline + 1);
+      if (!carry_.empty()) {
+        carry_.append(piece);
+        piece = carry_;
+      }
+      *line = piece;
+      ++number_;
+      return true;
+    }
+    if (ended_) break;
+    carry_.append(rest_);  // the line goes on in the next piece
+    rest_ = {};
+    if (carry_.size() > max_line_bytes_)
+      throw InputError(path_, static_cast<int>(std::min<long long>(number_ + 1, 0x7fffffff)),
+                       "a line longer than " + FormatByteSize(static_cast<double>(max_line_bytes_)) +
+                           ": not a text file of this format");
+    if (!source_(&rest_)) {
+      ended_ = true;
+      rest_ = {};
+    }
+  }
+  // The last line, without a '\n' after it.
+  if (!rest_.empty()) {
+    carry_.append(rest_);
+    rest_ = {};
+  }
+  if (carry_.empty()) return false;
+  *line = carry_;
+  ++number_;
+  return true;
+}
+
+}  // namespace qnm
