@@ -1,9 +1,11 @@
 // libFuzzer target: the Paraver trace reader (ingest/paraver_trace.h with its header, .pcf and .row
 // parsers) must turn any bytes into a record or an InputError (file:line), never crash, hang or throw
 // anything else. The input is the trace, then optionally "\n%%\n" and its .pcf, then "\n%%\n" and its
-// .row, so the three files are fuzzed together.
+// .row, so the three files are fuzzed together. The trace is read whole and again in pieces of a few
+// bytes, as it streams from disk: both must say the same.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "ingest/paraver_trace.h"
@@ -33,9 +35,21 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     companions.row_path = "trace.row";
     companions.row_text = std::string(rest);
   }
+  std::string whole, whole_error;
   try {
-    (void)qnm::RunsToCsv({qnm::ReadParaverTrace(trace, "trace_4.prv", companions)});
-  } catch (const qnm::InputError&) {
+    whole = qnm::RunsToCsv({qnm::ReadParaverTrace(trace, "trace_4.prv", companions)});
+  } catch (const qnm::InputError& error) {
+    whole_error = error.what();
   }
+  // The same trace in pieces of a few bytes, as it streams from disk (line_reader.h): the same
+  // record, or the same error on the same line.
+  qnm::LineReader lines(qnm::LineReader::PiecesOf(trace, 1 + size % 17), "trace_4.prv", qnm::kParaverMaxLineBytes);
+  std::string pieces, pieces_error;
+  try {
+    pieces = qnm::RunsToCsv({qnm::ReadParaverTrace(lines, "trace_4.prv", companions)});
+  } catch (const qnm::InputError& error) {
+    pieces_error = error.what();
+  }
+  if (pieces_error != whole_error || pieces != whole) __builtin_trap();
   return 0;
 }

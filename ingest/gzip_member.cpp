@@ -93,15 +93,17 @@ bool GzipInflater::Next(std::string_view* piece) {
   return false;
 }
 
+GzipInflater::Input BytesInSteps(std::string_view bytes, std::size_t step) {
+  return [bytes, step](char* buffer, std::size_t capacity) mutable {
+    const std::size_t n = std::min({capacity, step, bytes.size()});
+    std::memcpy(buffer, bytes.data(), n);
+    bytes.remove_prefix(n);
+    return n;
+  };
+}
+
 std::string Gunzip(std::string_view bytes, const std::string& path, const std::string& member, std::size_t max_bytes) {
-  GzipInflater inflater(
-      [&bytes](char* buffer, std::size_t capacity) {
-        const std::size_t n = std::min(capacity, bytes.size());
-        std::memcpy(buffer, bytes.data(), n);
-        bytes.remove_prefix(n);
-        return n;
-      },
-      path, member, max_bytes);
+  GzipInflater inflater(BytesInSteps(bytes), path, member, max_bytes);
   std::string out;
   std::string_view piece;
   while (inflater.Next(&piece)) out.append(piece);

@@ -56,6 +56,9 @@ class GzipInflater {
   bool done_ = false;
 };
 
+/// An Input giving `bytes` (which must outlive it), at most `step` at a time.
+GzipInflater::Input BytesInSteps(std::string_view bytes, std::size_t step = static_cast<std::size_t>(-1));
+
 /// The inflated bytes of the gzip stream `bytes`, every member of it
 /// (GzipInflater's checks), at most `max_bytes`.
 std::string Gunzip(std::string_view bytes, const std::string& path, const std::string& member, std::size_t max_bytes);

@@ -9,7 +9,7 @@
 //   256 MiB; mpiP, NPB, Extra-P, tables 64 MiB each;
 //   OTF2 anchors are opened by their own reader (64 MiB for the anchor text);
 //   a Paraver trace on disk streams through its reader, whatever its size
-//   (1 GiB inside an archive of runs, held whole as it is unpacked);
+//   (one held whole, in an archive of runs, 1 GiB);
 //   a file whose head no reader recognises: 16 MiB (read whole only so that a
 //   reader looking past the head can still claim it);
 //   a compressed file (compressed_file.h) or tar archive of runs

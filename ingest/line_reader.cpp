@@ -13,6 +13,15 @@ LineReader::LineReader(Source source, std::string path, std::size_t max_line_byt
 
 LineReader::LineReader(std::string_view text) : rest_(text), ended_(true) {}
 
+LineReader::Source LineReader::PiecesOf(std::string_view text, std::size_t step) {
+  return [text, step](std::string_view* piece) mutable {
+    if (text.empty()) return false;
+    *piece = text.substr(0, step);
+    text.remove_prefix(piece->size());
+    return true;
+  };
+}
+
 bool LineReader::Next(std::string_view* line) {
   carry_.clear();
   for (;;) {

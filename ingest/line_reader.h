@@ -16,6 +16,8 @@ class LineReader {
   using Source = std::function<bool(std::string_view* piece)>;
 
   LineReader(Source source, std::string path, std::size_t max_line_bytes);
+  /// A Source giving `text` (which must outlive it) `step` bytes at a time, as a file would stream.
+  static Source PiecesOf(std::string_view text, std::size_t step);
   /// The lines of `text`, which is whole (no line limit, no copy).
   explicit LineReader(std::string_view text);
 

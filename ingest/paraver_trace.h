@@ -20,6 +20,9 @@
 //    the .row file;
 //  * POP's efficiencies (load balance, communication and parallel efficiency,
 //    from the time in state Running, "useful computation") as details.
+//
+// A trace on disk is read as it streams by (ReadParaverTraceFile): memory is
+// the sums, not the trace, whatever its size.
 #include <cstddef>
 #include <string>
 #include <string_view>
@@ -30,7 +33,8 @@
 namespace qnm {
 
 /// A trace on disk streams through its reader whatever its size (its sums are
-/// the memory); one inside an archive is held whole first, up to this limit
+/// the memory); this limit is for a trace held whole: one not named .prv in
+/// an archive of runs, whose members are also limited to 512 MiB each
 /// (README "Input size limits"; `ingest --max-file-size` sets another).
 inline constexpr long long kParaverMaxBytes = 1024LL << 20;
 /// The longest line read (the header names every task: 8 bytes or so each).

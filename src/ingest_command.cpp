@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "ingest/ingest.h"
+#include "ingest/input_size_limits.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
 #include "ingest/series_identity.h"
@@ -60,10 +61,15 @@ std::string Render(const std::vector<RunStats>& runs, const std::string& format,
 
 // Everything one file contains: the parsed sections, then the records.
 std::string Show(const std::string& path, const std::string& format) {
-  std::string text = ReadFile(path);
+  // The head first: a file of another format (a trace of GBs) is not read whole here.
+  const std::string head = ReadFileHead(path, kSniffHeadBytes);
+  auto whole = [&] {
+    return head.size() < kSniffHeadBytes ? head
+                                         : ReadFile(path, InputReadLimitBytes(path, FileSizeBytes(path), head, 0));
+  };
   std::string out;
-  if (LooksLikeMpipReport(text)) out = DescribeMpipReport(ParseMpipReport(text, path));
-  else if (LooksLikeNpbOutput(text)) out = DescribeNpbOutput(ParseNpbOutput(text, path));
+  if (LooksLikeMpipReport(head)) out = DescribeMpipReport(ParseMpipReport(whole(), path));
+  else if (LooksLikeNpbOutput(head)) out = DescribeNpbOutput(ParseNpbOutput(whole(), path));
   IngestSummary summary;
   IngestOptions options;
   options.strict = true;

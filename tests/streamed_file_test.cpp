@@ -47,15 +47,7 @@ std::string GzipMember(const std::string& text) {
 
 // Everything a GzipInflater unpacks from `packed`, fed `step` compressed bytes at a time.
 std::string InflateInSteps(const std::string& packed, std::size_t step, std::size_t max_bytes = 1u << 30) {
-  std::size_t at = 0;
-  qnm::GzipInflater inflater(
-      [&](char* buffer, std::size_t capacity) {
-        const std::size_t n = std::min({capacity, step, packed.size() - at});
-        std::memcpy(buffer, packed.data() + at, n);
-        at += n;
-        return n;
-      },
-      "x.gz", "the file", max_bytes);
+  qnm::GzipInflater inflater(qnm::BytesInSteps(packed, step), "x.gz", "the file", max_bytes);
   std::string out;
   std::string_view piece;
   while (inflater.Next(&piece)) out.append(piece);
@@ -64,15 +56,7 @@ std::string InflateInSteps(const std::string& packed, std::size_t step, std::siz
 
 // The lines of `text` as a LineReader gives them from pieces of `step` bytes, each with its number.
 std::vector<std::string> LinesInPieces(const std::string& text, std::size_t step) {
-  std::size_t at = 0;
-  qnm::LineReader lines(
-      [&](std::string_view* piece) {
-        if (at >= text.size()) return false;
-        *piece = std::string_view(text).substr(at, step);
-        at += piece->size();
-        return true;
-      },
-      "t.txt", 1 << 20);
+  qnm::LineReader lines(qnm::LineReader::PiecesOf(text, step), "t.txt", 1 << 20);
   std::vector<std::string> out;
   std::string_view line;
   while (lines.Next(&line)) out.push_back(std::to_string(lines.number()) + ":" + std::string(line));
@@ -112,15 +96,7 @@ TEST_CASE("lines arrive whole and numbered, whatever the pieces they come in", "
 
   // A line longer than the limit (a binary file under a text format's name) is refused with its number.
   const std::string long_line = "ok\n" + std::string(5000, 'x') + "\n";
-  std::size_t at = 0;
-  qnm::LineReader bounded(
-      [&](std::string_view* piece) {
-        if (at >= long_line.size()) return false;
-        *piece = std::string_view(long_line).substr(at, 1000);
-        at += piece->size();
-        return true;
-      },
-      "blob.prv", 4096);
+  qnm::LineReader bounded(qnm::LineReader::PiecesOf(long_line, 1000), "blob.prv", 4096);
   std::string_view line;
   REQUIRE(bounded.Next(&line));
   const std::string error = InputErrorOf([&] { bounded.Next(&line); });
