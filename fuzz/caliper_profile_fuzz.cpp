@@ -1,19 +1,24 @@
 // libFuzzer target: the .cali stream reader and the record built from it
 // (ingest/caliper_stream.h, ingest/caliper_profile.h) must turn any bytes into
 // a record or an InputError (file:line), never crash, hang or throw anything else.
+// The text is read whole and again in pieces of a few bytes, as a file streams
+// from disk (line_reader.h): both must say the same.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
+#include "fuzz/record_outcome.h"
 #include "ingest/caliper_profile.h"
-#include "record/run_stats_json.h"
-#include "util/input_error.h"
+#include "ingest/line_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);
-  try {
-    (void)qnm::RunsToCsv({qnm::ReadCaliperProfile(text, "profile.cali")});
-  } catch (const qnm::InputError&) {
-  }
+  const std::string whole =
+      qnm::fuzz::RecordOutcome([&] { return qnm::ReadCaliperProfile(text, "profile.cali"); });
+  qnm::LineReader lines(qnm::LineReader::PiecesOf(text, 1 + size % 17), "profile.cali", qnm::kCaliperMaxLineBytes);
+  const std::string pieces =
+      qnm::fuzz::RecordOutcome([&] { return qnm::ReadCaliperProfile(lines, "profile.cali"); });
+  if (pieces != whole) __builtin_trap();
   return 0;
 }

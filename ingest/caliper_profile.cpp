@@ -39,9 +39,21 @@ bool LooksLikeCaliperStream(std::string_view text) {
 }
 
 RunStats ReadCaliperProfile(std::string_view text, const std::string& path) {
+  LineReader lines(text);
+  return ReadCaliperProfile(lines, path);
+}
+
+RunStats ReadCaliperProfileFile(const std::string& path, long long max_bytes, std::string* digest) {
+  RunStats run;
+  ReadLinesOfFile(path, max_bytes, kCaliperMaxLineBytes, [&](LineReader& lines) { run = ReadCaliperProfile(lines, path); },
+                  digest);
+  return run;
+}
+
+RunStats ReadCaliperProfile(LineReader& lines, const std::string& path) {
   CaliperStream stream;
   caliper::Reduction reduction(path);
-  stream.Read(text, path, [&](const CaliperRecord& record) {
+  stream.Read(lines, path, [&](const CaliperRecord& record) {
     // Spot's time-series records repeat the regions' time per block of loop iterations.
     if (const std::string* channel = record.Find("spot.channel"); channel && *channel != "regionprofile") {
       reduction.OtherChannel();

@@ -15,9 +15,11 @@
 // The application time is the time of the profile's top-level regions and of
 // the time outside any region; the MPI time is that of the outermost regions
 // of attribute mpi.function (Caliper's profile.mpi), with what runs under them.
+#include <cstddef>
 #include <string>
 #include <string_view>
 
+#include "ingest/line_reader.h"
 #include "record/run_stats.h"
 
 namespace qnm {
@@ -28,6 +30,16 @@ bool LooksLikeCaliperStream(std::string_view text);
 /// Reads the .cali profile `text` of file `path`. Throws InputError naming the
 /// file and line when it is damaged or holds no region times of a known shape.
 RunStats ReadCaliperProfile(std::string_view text, const std::string& path);
+/// The same for the lines of a .cali file as they stream by.
+RunStats ReadCaliperProfile(LineReader& lines, const std::string& path);
+/// The same for the .cali file at `path` (plain or compressed) read as it streams
+/// from disk: memory is the reduction's sums and Caliper's metadata tree, not the
+/// file. `max_bytes` > 0 refuses a larger content; `digest` (optional) gets the
+/// ContentDigest of the whole unpacked file.
+RunStats ReadCaliperProfileFile(const std::string& path, long long max_bytes, std::string* digest);
+
+/// The longest .cali line read (a record of many attributes is a few KB).
+inline constexpr std::size_t kCaliperMaxLineBytes = 64u << 20;
 
 /// True when `text` starts as Caliper's json-split output does: an object whose first key is
 /// "data", an array of rows (`output.format=json-split`, `cali-query -q "... format json-split"`).

@@ -1,6 +1,8 @@
 // Caliper's .cali format (caliper_stream.h; docs/formats/caliper.md).
 #include "ingest/caliper_stream.h"
 
+#include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "ingest/text_lines.h"
@@ -213,6 +215,12 @@ void CaliperStream::Expand(const std::vector<std::string>& refs, const std::vect
 
 void CaliperStream::Read(std::string_view text, const std::string& path,
                          const std::function<void(const CaliperRecord&)>& on_snapshot) {
+  LineReader lines(text);
+  Read(lines, path, on_snapshot);
+}
+
+void CaliperStream::Read(LineReader& lines, const std::string& path,
+                         const std::function<void(const CaliperRecord&)>& on_snapshot) {
   path_ = path;
   nodes_.clear();
   attributes_.clear();
@@ -221,14 +229,10 @@ void CaliperStream::Read(std::string_view text, const std::string& path,
   Bootstrap();
   static const std::vector<std::string> kNone;
   CaliperRecord record;
-  int line_number = 0;
-  std::size_t start = 0;
-  while (start < text.size()) {
-    std::size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = Trim(text.substr(start, end - start));
-    start = end + 1;
-    ++line_number;
+  std::string_view raw;
+  while (lines.Next(&raw)) {
+    const int line_number = static_cast<int>(std::min<long long>(lines.number(), std::numeric_limits<int>::max()));
+    const std::string_view line = Trim(raw);
     if (line.empty()) continue;
     const Fields fields = SplitRecord(line, path, line_number);
     const std::vector<std::string>* kind = FieldOf(fields, "__rec");

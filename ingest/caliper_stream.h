@@ -22,6 +22,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "ingest/line_reader.h"
+
 namespace qnm {
 
 /// A Caliper attribute: a node of the metadata tree whose attribute is
@@ -61,6 +63,9 @@ class CaliperStream {
   /// kept (the last "globals" record's, as caliperreader keeps them).
   /// Throws InputError(path, line, why) on damage.
   void Read(std::string_view text, const std::string& path,
+            const std::function<void(const CaliperRecord&)>& on_snapshot);
+  /// The same for the lines of a file as it streams by (line_reader.h).
+  void Read(LineReader& lines, const std::string& path,
             const std::function<void(const CaliperRecord&)>& on_snapshot);
 
   const CaliperRecord& globals() const { return globals_; }

@@ -20,12 +20,11 @@ long long LimitOf(const char* reader_name) {
   // A large code's calling context tree: hundreds of thousands of nodes (the metric-db files are
   // read by the reader under their own limit).
   if (std::strncmp(reader_name, "HPCToolkit", 10) == 0) return 256LL << 20;
-  // A runtime-profile of every rank: one record per region and rank, streamed into sums per rank
-  // (8,192 ranks x 59 regions, 24 MB, read at 31 MB; bench/caliper_scale.py).
-  // Its json-split twin is parsed whole (a JSON tree of several times its size): the text formats' limit.
+  // A .cali profile or a Paraver trace on disk streams through its reader (Reader::streams) and
+  // meets no limit here; these are for one held whole: a member of an archive of runs not named
+  // as a trace (docs/formats/caliper.md, paraver.md). Caliper's json-split twin is parsed whole
+  // (a JSON tree of several times its size): the text formats' limit.
   if (std::strncmp(reader_name, "Caliper region profile (.cali", 29) == 0) return 256LL << 20;
-  // A trace on disk streams through its reader (Reader::streams) and meets no limit here; one in an
-  // archive of runs is held whole as it is unpacked, up to this (docs/formats/paraver.md).
   if (std::strncmp(reader_name, "Paraver trace", 13) == 0) return kParaverMaxBytes;
   return 64LL << 20;
 }

@@ -5,11 +5,12 @@
 // formats it looks like, and refuses (one line) a file larger than the limit
 // of those formats before reading it; a file that grows past the limit while
 // it is read is refused too. Defaults (README "Input size limits"):
-//   CUBE4 profile 512 MiB; HPCToolkit experiment.xml / meta.db and Caliper .cali
-//   256 MiB; mpiP, NPB, Extra-P, tables 64 MiB each;
+//   CUBE4 profile 512 MiB; HPCToolkit experiment.xml / meta.db 256 MiB;
+//   mpiP, NPB, Extra-P, tables 64 MiB each;
 //   OTF2 anchors are opened by their own reader (64 MiB for the anchor text);
-//   a Paraver trace on disk streams through its reader, whatever its size
-//   (one held whole, in an archive of runs, 1 GiB);
+//   a Caliper .cali profile or a Paraver trace on disk streams through its
+//   reader, whatever its size (held whole, in an archive of runs: 256 MiB and
+//   1 GiB);
 //   a file whose head no reader recognises: 16 MiB (read whole only so that a
 //   reader looking past the head can still claim it);
 //   a compressed file (compressed_file.h) or tar archive of runs

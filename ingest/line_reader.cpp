@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <utility>
 
+#include "ingest/content_digest.h"
+#include "ingest/streamed_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
 
@@ -58,6 +60,23 @@ bool LineReader::Next(std::string_view* line) {
   *line = carry_;
   ++number_;
   return true;
+}
+
+void ReadLinesOfFile(const std::string& path, long long max_bytes, std::size_t max_line_bytes,
+                     const std::function<void(LineReader& lines)>& read, std::string* digest) {
+  StreamedFile file(path, max_bytes);
+  ContentDigester digester;
+  LineReader lines(
+      [&](std::string_view* piece) {
+        if (!file.Next(piece)) return false;
+        digester.Add(*piece);
+        return true;
+      },
+      path, max_line_bytes);
+  read(lines);
+  std::string_view rest;  // what a reader that stopped early left: the digest names every byte
+  while (file.Next(&rest)) digester.Add(rest);
+  if (digest) *digest = digester.Digest();
 }
 
 }  // namespace qnm

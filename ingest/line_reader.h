@@ -37,4 +37,12 @@ class LineReader {
   long long number_ = 0;
 };
 
+/// Calls `read` with the lines of the file at `path` as it streams from disk
+/// (StreamedFile: plain or compressed; `max_bytes` > 0 a limit on its content),
+/// and sets `*digest` (optional) to the ContentDigest of every byte of that
+/// content: a reader that sums records as they go reads a file of any size in
+/// the memory of its sums.
+void ReadLinesOfFile(const std::string& path, long long max_bytes, std::size_t max_line_bytes,
+                     const std::function<void(LineReader& lines)>& read, std::string* digest);
+
 }  // namespace qnm

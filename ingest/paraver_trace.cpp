@@ -12,11 +12,9 @@
 #include <vector>
 
 #include "ingest/compressed_file.h"
-#include "ingest/content_digest.h"
 #include "ingest/line_reader.h"
 #include "ingest/paraver_header.h"
 #include "ingest/paraver_names.h"
-#include "ingest/streamed_file.h"
 #include "ingest/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -509,17 +507,9 @@ RunStats ReadParaverTrace(std::string_view text, const std::string& path, const 
 
 RunStats ReadParaverTraceFile(const std::string& path, long long max_bytes, const ParaverCompanions& companions,
                               std::string* digest) {
-  StreamedFile file(path, max_bytes);
-  ContentDigester digester;
-  LineReader lines(
-      [&](std::string_view* piece) {
-        if (!file.Next(piece)) return false;
-        digester.Add(*piece);
-        return true;
-      },
-      path, kParaverMaxLineBytes);
-  RunStats run = ReadParaverTrace(lines, path, companions);  // every line: the digest names every byte
-  if (digest) *digest = digester.Digest();
+  RunStats run;
+  ReadLinesOfFile(path, max_bytes, kParaverMaxLineBytes,
+                  [&](LineReader& lines) { run = ReadParaverTrace(lines, path, companions); }, digest);
   return run;
 }
 

@@ -83,7 +83,12 @@ bool SniffCaliper(const std::string& path, std::string_view text) {
 }
 
 ReaderOutput ReadCaliper(const ReaderInput& input) {
-  return OneRunOutput(ReadCaliperProfile(input.text, input.path), input.name);
+  std::string digest;
+  ReaderOutput output = OneRunOutput(input.streamed ? ReadCaliperProfileFile(input.path, input.max_file_bytes, &digest)
+                                                    : ReadCaliperProfile(input.text, input.path),
+                                     input.name);
+  output.content_digest = std::move(digest);
+  return output;
 }
 
 // Caliper's json-split output ({"data": [[...], ...], "columns": ..., "nodes": ...}), before the
@@ -189,7 +194,7 @@ const std::vector<Reader>& ReaderTable() {
       {"IPM XML log (.ipm.xml)", SniffIpmXml, ReadIpmLog},
       // Before NPB output, which takes any .out file.
       {"IPM banner (job stdout; its XML log is read instead when beside it)", SniffIpmBanner, ReadIpmBanner},
-      {"Caliper region profile (.cali: spot, runtime-profile)", SniffCaliper, ReadCaliper},
+      {"Caliper region profile (.cali: spot, runtime-profile)", SniffCaliper, ReadCaliper, /*streams=*/true},
       {"Caliper region profile, json-split (.json)", SniffCaliperJson, ReadCaliperJson},
       {"Paraver trace (.prv, Extrae; its .pcf and .row beside it)", SniffParaver, ReadParaver, /*streams=*/true},
       {"OTF2 trace (anchor .otf2)", SniffOtf2, ReadOtf2},

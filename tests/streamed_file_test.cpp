@@ -1,6 +1,7 @@
 // Files read as they stream by (ingest/streamed_file.h, line_reader.h, gzip_member.h): the same
 // lines and bytes whatever the pieces they arrive in, every compression unpacked as it is read with
-// the checks of reading it whole; and a Paraver trace streamed from disk is the trace read whole.
+// the checks of reading it whole; and a Paraver trace or a Caliper .cali profile streamed from disk
+// is the file read whole.
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
 #include <zlib.h>
@@ -12,12 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "ingest/caliper_profile.h"
 #include "ingest/compressed_file.h"
 #include "ingest/content_digest.h"
 #include "ingest/gzip_member.h"
 #include "ingest/line_reader.h"
 #include "ingest/paraver_trace.h"
 #include "ingest/streamed_file.h"
+#include "record/run_stats_json.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/atomic_file.h"
@@ -212,4 +215,31 @@ TEST_CASE("Paraver: a trace streamed from disk is the trace read whole", "[parav
     CHECK_THAT(InputErrorOf([&] { qnm::IngestPaths({folder.string()}, limited, nullptr); }),
                Catch::Contains("epoch_1proc.prv" + std::string(suffix)) && Catch::Contains("(--max-file-size)"));
   }
+}
+
+TEST_CASE("Caliper: a .cali profile streamed from disk is the profile read whole", "[caliper][stream]") {
+  const std::string data = std::string(QNM_TEST_DATA_DIR) + "/caliper";
+  qnm::testing::TempDir dir("qnm", "caliper-streamed");
+  for (const std::string name : {"thicket-mpi-scaling/64_cores.cali", "ring/runtime-profile/ring-p4.cali"}) {
+    INFO(name);
+    const std::string path = data + "/" + name, text = qnm::ReadFile(path);
+    const qnm::RunStats whole = qnm::ReadCaliperProfile(text, path);
+    std::string digest;
+    const qnm::RunStats streamed = qnm::ReadCaliperProfileFile(path, 0, &digest);
+    CHECK(digest == qnm::ContentDigest(text));
+    CHECK(qnm::RunsToCsv({streamed}) == qnm::RunsToCsv({whole}));
+    // Compressed, through ingest: one measurement with the plain file, every field the same.
+    const fs::path packed = dir.path / (fs::path(name).filename().string() + ".gz");
+    Write(packed, GzipMember(text.substr(0, text.size() / 3)) + GzipMember(text.substr(text.size() / 3)));
+    const std::vector<qnm::RunStats> plain = qnm::testing::IngestPath(path), unpacked = qnm::testing::IngestPath(packed.string());
+    REQUIRE(plain.size() == 1);
+    REQUIRE(unpacked.size() == 1);
+    CHECK(unpacked[0].origin == plain[0].origin);
+    CHECK(unpacked[0].app_time_s_per_rank.vector() == plain[0].app_time_s_per_rank.vector());
+    CHECK(unpacked[0].mpi_time_s_per_rank.vector() == plain[0].mpi_time_s_per_rank.vector());
+  }
+  // Damage still names its line when the file streams: a record cut in the middle of an escape.
+  Write(dir.path / "cut.cali", "__rec=node,id=1,attr=8,data=a\\");
+  CHECK_THAT(qnm::testing::IngestErrorOf((dir.path / "cut.cali").string()),
+             Catch::StartsWith((dir.path / "cut.cali").string() + ":1: the line ends in an escape character"));
 }
