@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "ingest/compressed_file.h"
+#include "ingest/extrae_files.h"
 #include "ingest/content_digest.h"
 #include "ingest/duplicate_runs.h"
 #include "ingest/input_size_limits.h"
@@ -82,7 +83,7 @@ void WalkDirectory(const std::string& root, std::vector<FoundFile>* below, std::
       }
       if (!fs::is_regular_file(status)) continue;
       if (HasOtf2Anchor(it->path()) || IsTauProfileOfAnchor(entry) || IsPartOfHpctoolkitDatabase(entry) ||
-          IsPartOfParaverTrace(entry))
+          IsPartOfParaverTrace(entry) || IsPartOfExtraeRun(entry, root))
         continue;
       below->push_back({entry});
     }
@@ -135,6 +136,7 @@ bool StreamsFromDisk(const std::string& path, std::string_view head, std::string
 // refused before it is read whole.
 std::string ReadBounded(const std::string& path, const IngestOptions& options, std::string* streamed_as) {
   streamed_as->clear();
+  if (IsExtraeIntermediateFile(path)) throw InputError(path, 0, ExtraeIntermediateReason(path));
   const long long size_bytes = FileSizeBytes(path);
   std::string head = ReadFileHead(path, kSniffHeadBytes);
   std::string format_path, sniffed;
@@ -210,6 +212,7 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
         file.runs[r].origin = digest + "#" + (file.runs[r].origin.empty() ? std::to_string(r) : file.runs[r].origin);
     return file;
   }
+  if (IsExtraeIntermediateFile(format_path)) throw InputError(path, 0, ExtraeIntermediateReason(format_path));
   if (IsZipHead(text))  // an office document, a Java archive, or runs zipped under another name
     throw InputError(path, 0, "a zip archive not named .zip: not read (an archive of runs is read under a .zip name)");
   throw InputError(path, 0, "not a recognised format (" + ReadableFormatList() + ")");

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "ingest/extrae_files.h"
 #include "ingest/paraver_header.h"
 #include "ingest/paraver_names.h"
 #include "ingest/paraver_trace.h"
@@ -426,4 +427,46 @@ TEST_CASE("Paraver: traces in a tar or zip archive read with their .pcf and .row
   REQUIRE(zipped.size() == 1);
   CHECK(zipped[0].procs == 2);
   CHECK(zipped[0].hosts.size() == 1);
+}
+
+TEST_CASE("Paraver: Extrae's intermediate files belong to the merged trace, or say to merge them", "[paraver]") {
+  namespace fs = std::filesystem;
+  qnm::testing::TempDir dir("qnm", "extrae-run");
+  const fs::path run = dir.path / "lulesh-p4";
+  fs::create_directories(run / "set-0");
+  const std::string thread0 = "TRACE@s01r1b02.0000012345000000000000", thread1 = "TRACE@s01r1b02.0000012345000001000000";
+  std::ofstream(run / "TRACE.mpits") << (run / "set-0" / (thread0 + ".mpit")).string() << " named\n--\n";
+  std::ofstream(run / "TRACE.sym") << "B 0 \"main\" \"main.c\"\n";
+  std::ofstream(run / "set-0" / (thread0 + ".mpit")) << std::string(3000, '\x01');
+  std::ofstream(run / "set-0" / (thread1 + ".mpit")) << std::string(3000, '\x02');
+  std::ofstream(run / "set-0" / (thread0 + ".sym")) << "B 0 \"main\"\n";
+
+  // By name: the list, and the per-thread files Extrae names app@host.<22 digits>.<ext>.
+  CHECK(qnm::IsExtraeIntermediateFile((run / "TRACE.mpits").string()));
+  CHECK(qnm::IsExtraeIntermediateFile((run / "set-0" / (thread1 + ".mpit")).string()));
+  CHECK_FALSE(qnm::IsExtraeIntermediateFile((run / "TRACE.sym").string()));  // a .sym of its own is anybody's
+  CHECK_FALSE(qnm::IsExtraeIntermediateFile((run / "set-0" / "TRACE@host.12.mpit").string()));  // not 22 digits
+  CHECK_FALSE(qnm::IsExtraeIntermediateFile((run / "notes.mpit.txt").string()));
+
+  // Not merged: the run is said once, by its list, with what to do; the per-thread files and the
+  // run's symbols go with the list.
+  qnm::IngestSummary summary;
+  CHECK(IngestPath(dir.path.string(), &summary, /*strict=*/false).empty());
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped[0].path == (run / "TRACE.mpits").string());
+  CHECK_THAT(summary.skipped[0].reason, Catch::Contains("mpi2prv -f TRACE.mpits -o TRACE.prv"));
+
+  // Per-thread files without their list (a copied set-0/) are each said to be such a file, whatever their size.
+  qnm::IngestSummary loose;
+  CHECK(IngestPath((run / "set-0").string(), &loose, /*strict=*/false).empty());
+  REQUIRE(loose.skipped.size() == 3);
+  for (const qnm::SkippedFile& file : loose.skipped) CHECK_THAT(file.reason, Catch::Contains("an Extrae intermediate trace file"));
+
+  // Merged: the trace is read, and nothing else is said.
+  fs::copy_file(kEpoch + "/epoch_4proc.prv.gz", run / "lulesh.prv.gz");
+  qnm::IngestSummary merged;
+  const std::vector<qnm::RunStats> runs = IngestPath(dir.path.string(), &merged);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].procs == 4);
+  CHECK(merged.skipped.empty());
 }
