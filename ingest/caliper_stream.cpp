@@ -1,8 +1,6 @@
 // Caliper's .cali format (caliper_stream.h; docs/formats/caliper.md).
 #include "ingest/caliper_stream.h"
 
-#include <algorithm>
-#include <limits>
 #include <utility>
 
 #include "ingest/text_lines.h"
@@ -231,7 +229,7 @@ void CaliperStream::Read(LineReader& lines, const std::string& path,
   CaliperRecord record;
   std::string_view raw;
   while (lines.Next(&raw)) {
-    const int line_number = static_cast<int>(std::min<long long>(lines.number(), std::numeric_limits<int>::max()));
+    const int line_number = lines.ErrorLine();
     const std::string_view line = Trim(raw);
     if (line.empty()) continue;
     const Fields fields = SplitRecord(line, path, line_number);

@@ -1,6 +1,7 @@
 #include "ingest/line_reader.h"
 
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include "ingest/content_digest.h"
@@ -14,6 +15,10 @@ LineReader::LineReader(Source source, std::string path, std::size_t max_line_byt
     : source_(std::move(source)), path_(std::move(path)), max_line_bytes_(max_line_bytes) {}
 
 LineReader::LineReader(std::string_view text) : rest_(text), ended_(true) {}
+
+int LineReader::ErrorLine() const {
+  return static_cast<int>(std::min<long long>(number_, std::numeric_limits<int>::max()));
+}
 
 LineReader::Source LineReader::PiecesOf(std::string_view text, std::size_t step) {
   return [text, step](std::string_view* piece) mutable {
@@ -43,7 +48,7 @@ bool LineReader::Next(std::string_view* line) {
     carry_.append(rest_);  // the line goes on in the next piece
     rest_ = {};
     if (carry_.size() > max_line_bytes_)
-      throw InputError(path_, static_cast<int>(std::min<long long>(number_ + 1, 0x7fffffff)),
+      throw InputError(path_, static_cast<int>(std::min<long long>(number_ + 1, std::numeric_limits<int>::max())),
                        "a line longer than " + FormatByteSize(static_cast<double>(max_line_bytes_)) +
                            ": not a text file of this format");
     if (!source_(&rest_)) {

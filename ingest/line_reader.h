@@ -26,6 +26,8 @@ class LineReader {
   bool Next(std::string_view* line);
   /// The number of the line Next gave last (1-based; 0 before the first).
   long long number() const { return number_; }
+  /// number() as InputError names a line (an int: a text of more than 2^31 lines names its last ones so).
+  int ErrorLine() const;
 
  private:
   Source source_;

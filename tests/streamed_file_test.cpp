@@ -32,6 +32,8 @@ namespace {
 
 namespace fs = std::filesystem;
 const std::string kParaver = std::string(QNM_TEST_DATA_DIR) + "/paraver";
+// The EPOCH trace at P = 1 packed with xz, zstd and bzip2 (tests/data/compressed/make-fixtures.sh).
+const std::string kPacked = std::string(QNM_TEST_DATA_DIR) + "/compressed/paraver/epoch_1proc.prv";
 
 // `text` as one gzip member (zlib's deflate with the gzip wrapper, as gzip(1) writes it).
 std::string GzipMember(const std::string& text) {
@@ -139,7 +141,7 @@ TEST_CASE("a file streams as it is on disk or as it unpacks, every compression",
   CHECK(Unpacked(kParaver + "/epoch/epoch_1proc.prv.gz") == plain);
   for (const char* suffix : {".xz", ".zst", ".bz2"}) {
     INFO(suffix);
-    const std::string path = kParaver + "/compressed/epoch_1proc.prv" + suffix;
+    const std::string path = kPacked + suffix;
     CHECK(Unpacked(path) == plain);
     CHECK(qnm::StreamedFile(path, 0).compression() == qnm::CompressionOf(qnm::ReadFileHead(path, 16)));
   }
@@ -151,7 +153,7 @@ TEST_CASE("a file streams as it is on disk or as it unpacks, every compression",
   CHECK(Unpacked((dir.path / "empty.prv").string()).empty());
 
   // Damage and limits, each a one-line error naming the file.
-  const std::string xz = qnm::ReadFile(kParaver + "/compressed/epoch_1proc.prv.xz");
+  const std::string xz = qnm::ReadFile(kPacked + ".xz");
   Write(dir.path / "cut.prv.xz", xz.substr(0, xz.size() / 2));
   CHECK_THAT(InputErrorOf([&] { Unpacked((dir.path / "cut.prv.xz").string()); }),
              Catch::StartsWith((dir.path / "cut.prv.xz").string() + ": the file is xz-compressed but corrupt or cut short"));
@@ -195,7 +197,7 @@ TEST_CASE("Paraver: a trace streamed from disk is the trace read whole", "[parav
     INFO(suffix);
     const fs::path folder = dir.path / (suffix + 1);  // "xz", "zst", "bz2"
     fs::create_directories(folder);
-    fs::copy_file(kParaver + "/compressed/epoch_1proc.prv" + suffix, folder / (std::string("epoch_1proc.prv") + suffix));
+    fs::copy_file(kPacked + suffix, folder / (std::string("epoch_1proc.prv") + suffix));
     for (const char* companion : {".pcf", ".row"})
       fs::copy_file(kParaver + "/epoch/epoch_1proc" + std::string(companion), folder / (std::string("epoch_1proc") + companion));
     qnm::IngestSummary summary;

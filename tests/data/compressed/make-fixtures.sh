@@ -6,7 +6,7 @@
 # header, so the bytes are the same every time.
 set -euo pipefail
 out=tests/data/compressed
-rm -rf "$out/per-run" "$out/extrap" "$out/bad" "$out/cube" "$out/archives" "$out/single"
+rm -rf "$out/per-run" "$out/extrap" "$out/bad" "$out/cube" "$out/archives" "$out/single" "$out/paraver"
 mkdir -p "$out/per-run" "$out/extrap" "$out/bad"
 
 # The 16-thread BT-MZ runs of layouts/per-run, each report and stdout compressed
@@ -36,6 +36,13 @@ done
 mkdir -p "$out/single"
 compress -c tests/data/layouts/per-run/2012_07_06_13_36_28_629332850/bt-mz.C.1.1.29898.1.mpiP \
   > "$out/single/bt-mz.C.1.1.29898.1.mpiP.Z"
+
+# A Paraver trace (pypop's EPOCH at P = 1, gzip as it ships) unpacked and packed by the other
+# compressors, for the reader that streams it from disk; its .pcf and .row stay in paraver/epoch.
+mkdir -p "$out/paraver"
+zcat tests/data/paraver/epoch/epoch_1proc.prv.gz | xz -9 > "$out/paraver/epoch_1proc.prv.xz"
+zcat tests/data/paraver/epoch/epoch_1proc.prv.gz | zstd -q -19 > "$out/paraver/epoch_1proc.prv.zst"
+zcat tests/data/paraver/epoch/epoch_1proc.prv.gz | bzip2 -9 > "$out/paraver/epoch_1proc.prv.bz2"
 
 # An Extra-P JSON Lines experiment: its layout comes from the name under .gz.
 gzip -n -9 -c tests/data/extrap/jsonl_example.jsonl > "$out/extrap/jsonl_example.jsonl.gz"
