@@ -59,7 +59,12 @@ PopEfficiency PopEfficiencyOfRun(const RunStats& run) {
   } else {
     return PopEfficiency{};
   }
-  if (!(e.compute_max_s > 0 && e.runtime_s > 0)) return PopEfficiency{};
+  // Times that cannot belong to one run (a record's details edited by hand: a total below the
+  // maximum, a mean above it, computing longer than the run) give no factors rather than odd ones.
+  const double slack = 1 + 1e-9;
+  if (!(e.compute_max_s > 0 && e.runtime_s > 0 && e.compute_sum_s * slack >= e.compute_max_s &&
+        e.compute_mean_s <= e.compute_max_s * slack && e.compute_max_s <= e.runtime_s * slack))
+    return PopEfficiency{};
   e.procs = run.procs;
   e.load_balance = e.compute_mean_s / e.compute_max_s;
   e.communication_efficiency = e.compute_max_s / e.runtime_s;

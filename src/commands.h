@@ -24,6 +24,7 @@ void AddWhatifCommand(CLI::App& app);    // whatif_command.cpp
 void AddExportCommand(CLI::App& app);    // export_command.cpp
 void AddReportCommand(CLI::App& app);    // report_command.cpp
 void AddProfileCommand(CLI::App& app);   // profile_command.cpp
+void AddEfficiencyCommand(CLI::App& app);  // efficiency_command.cpp
 
 /// Adds `--group-by content|folder|file-prefix` (series identity,
 /// ingest/series_identity.h) to a command; ParseGroupByOption reads its value.

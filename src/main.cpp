@@ -62,6 +62,7 @@ int main(int argc, char** argv) {
   qnm::cli::AddImbalanceCommand(app);
   qnm::cli::AddWhatifCommand(app);
   qnm::cli::AddExportCommand(app);
+  qnm::cli::AddEfficiencyCommand(app);
   qnm::cli::AddReportCommand(app);
   qnm::cli::AddProfileCommand(app);
   RefuseEmptyValues(&app);

@@ -1,13 +1,18 @@
 // POP's efficiency factors of measured runs (efficiency/pop_efficiency.h) and their part of the report
-// (report/efficiency_section.h). Acceptance: pypop's EPOCH traces give BSC's modelfactors numbers
+// (report/efficiency_section.h) and of `qnm-predict efficiency` (efficiency/pop_efficiency_table.h). Acceptance: pypop's EPOCH traces give BSC's modelfactors numbers
 // (tests/data/paraver/epoch/modelfactors.csv), as a series.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "efficiency/pop_efficiency.h"
+#include "efficiency/pop_efficiency_table.h"
+#include "ingest/text_lines.h"
+#include "tests/command_runner.h"
 #include "report/efficiency_section.h"
 #include "tests/ingest_test_util.h"
 
@@ -90,5 +95,67 @@ TEST_CASE("POP efficiencies from per-rank application and MPI times", "[efficien
   summary.mpi_time_mean_s = 2;
   CHECK(qnm::PopEfficiencyOfRun(summary).procs == 0);
   CHECK(qnm::PopEfficiencyOfRun(Run({10, 10}, {10, 10})).procs == 0);  // no computation at all
+
+  // A Paraver record's useful computation, and the same with times no run can have (edited by hand):
+  // a total below the maximum, a mean above it, computing longer than the run.
+  qnm::RunStats traced;
+  traced.procs = 2;
+  traced.details["pop_useful_mean_s"] = "4";
+  traced.details["pop_useful_max_s"] = "5";
+  traced.details["pop_useful_sum_s"] = "8";
+  traced.details["pop_runtime_s"] = "6";
+  CHECK(qnm::PopEfficiencyOfRun(traced).load_balance == Approx(0.8));
+  for (const auto& [key, value] : std::vector<std::pair<std::string, std::string>>{
+           {"pop_useful_sum_s", "0"}, {"pop_useful_mean_s", "5.5"}, {"pop_runtime_s", "4.5"}}) {
+    qnm::RunStats edited = traced;
+    edited.details[key] = value;
+    INFO(key << " = " << value);
+    CHECK(qnm::PopEfficiencyOfRun(edited).procs == 0);
+  }
   CHECK(qnm::report::EfficiencyPart({}).empty());
+}
+
+TEST_CASE("POP efficiencies: the table, CSV and JSON of `qnm-predict efficiency`", "[efficiency][cli]") {
+  std::vector<qnm::Series> series =
+      qnm::GroupIntoSeries(qnm::testing::IngestPath(kEpoch, nullptr, /*strict=*/false));
+  REQUIRE(series.size() == 1);
+  const std::vector<qnm::SeriesEfficiencies> all = {{series[0].name, qnm::PopEfficienciesOfSeries(series[0])},
+                                                    {"empty", {}}};
+  qnm::EfficiencyFormat format;
+  CHECK_FALSE(qnm::ParseEfficiencyFormat("xml", &format));
+
+  // The table: modelfactors' rows, nested as it nests them, in percent to 2 decimals.
+  REQUIRE(qnm::ParseEfficiencyFormat("table", &format));
+  const std::string table = qnm::RenderPopEfficiencies(all, format);
+  CHECK(table.find("series epoch: POP efficiencies (%)") == 0);
+  CHECK(table.find("empty") == std::string::npos);  // a series without runs is left out
+  CHECK_THAT(table, Catch::Contains("Global efficiency                 99.93      94.91      89.94      77.85      58.46"));
+  CHECK_THAT(table, Catch::Contains("    Load balance                 100.00      99.76      98.69      98.28      99.25"));
+  CHECK_THAT(table, Catch::Contains("Speedup                            1.00       1.90       3.60       6.23       9.36"));
+
+  // CSV and JSON: fractions, every factor as computed (CSV to 12 digits).
+  REQUIRE(qnm::ParseEfficiencyFormat("csv", &format));
+  const std::string csv = qnm::RenderPopEfficiencies(all, format);
+  const std::vector<std::string_view> rows = qnm::SplitLines(csv);
+  REQUIRE(rows.size() >= 6);
+  CHECK(rows[0].find("series,procs,global_efficiency,parallel_efficiency,load_balance") == 0);
+  const std::vector<std::string_view> p16 = qnm::SplitFields(rows[5], ',');
+  CHECK(p16[0] == "epoch");
+  CHECK(p16[1] == "16");
+  CHECK(*qnm::ParseDouble(p16[2]) == Approx(all[0].runs[4].global_efficiency).epsilon(1e-11));
+  REQUIRE(qnm::ParseEfficiencyFormat("json", &format));
+  const nlohmann::json json = nlohmann::json::parse(qnm::RenderPopEfficiencies(all, format));
+  REQUIRE(json["series"].size() == 1);
+  CHECK(json["series"][0]["compute_from"] == "useful computation (Paraver state Running)");
+  CHECK(json["series"][0]["runs"][2]["procs"] == 4);
+  CHECK(json["series"][0]["runs"][2]["load_balance"].get<double>() == all[0].runs[2].load_balance);
+
+  // The command: the same text; nothing with per-rank times is one line and a non-zero exit.
+  std::string out;
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " efficiency " + kEpoch + " 2>/dev/null", &out) == 0);
+  CHECK(out == table);
+  const std::string scaling = std::string(QNM_TEST_DATA_DIR) + "/scaling/scaling_series.csv";
+  CHECK(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " efficiency " + scaling + " 2>&1", &out) != 0);
+  CHECK_THAT(out, Catch::Contains("no series with per-rank times"));
+  CHECK(std::count(out.begin(), out.end(), '\n') == 1);
 }

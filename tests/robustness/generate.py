@@ -721,6 +721,7 @@ def round4_cases(cases, repo, rng, args, ingest, predict):
         (["whatif", str(synthetic), "--config", ""], "--config"),
         (["trace", "analyze", str(synthetic), "--cube", ""], "--cube"),
         (["imbalance", str(mpip), "--threshold", ""], "--threshold"),
+        (["efficiency", str(series), "--format", ""], "--format"),
         (["predict", str(series), "--procs", ""], "--procs"),
         (["predict", str(series), "--machine", ""], "--machine"),
         (["ingest", str(series), "-o", ""], "--output"),
