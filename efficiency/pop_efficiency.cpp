@@ -66,6 +66,12 @@ PopEfficiency PopEfficiencyOfRun(const RunStats& run) {
         e.compute_mean_s <= e.compute_max_s * slack && e.compute_max_s <= e.runtime_s * slack))
     return PopEfficiency{};
   e.procs = run.procs;
+  e.useful_instructions = DetailNumber(run, "pop_useful_instructions");
+  e.useful_cycles = DetailNumber(run, "pop_useful_cycles");
+  if (e.useful_instructions > 0 && e.useful_cycles > 0 && e.compute_sum_s > 0) {
+    e.ipc = e.useful_instructions / e.useful_cycles;
+    e.frequency_ghz = e.useful_cycles / e.compute_sum_s / 1e9;
+  }
   e.load_balance = e.compute_mean_s / e.compute_max_s;
   e.communication_efficiency = e.compute_max_s / e.runtime_s;
   e.parallel_efficiency = e.compute_mean_s / e.runtime_s;
@@ -85,6 +91,10 @@ std::vector<PopEfficiency> PopEfficienciesOfSeries(const Series& series) {
     e.computation_scalability = reference.compute_sum_s / e.compute_sum_s;
     e.global_efficiency = e.parallel_efficiency * e.computation_scalability;
     e.speedup = reference.runtime_s / e.runtime_s;
+    e.ipc_scalability = e.ipc / reference.ipc;  // unknown (NaN) where either lacks the counters
+    e.instruction_scalability = reference.useful_instructions / e.useful_instructions;
+    e.frequency_scalability = e.frequency_ghz / reference.frequency_ghz;
+    if (!Known(e.ipc) || !Known(reference.ipc)) e.instruction_scalability = kUnknown;
   }
   return out;
 }

@@ -10,6 +10,14 @@
 //   global efficiency        GE = PE x CS
 //   speedup                  runtime at the smallest P / runtime at P
 //
+// With a Paraver trace's hardware counters (PAPI_TOT_INS, PAPI_TOT_CYC) in useful computation,
+// computation scalability splits into its causes, as modelfactors prints them:
+//   IPC                      useful instructions / useful cycles
+//   frequency                useful cycles / total useful computation time
+//   IPC scalability          IPC at P / IPC at the smallest P
+//   instruction scalability  useful instructions at the smallest P / at P
+//   frequency scalability    frequency at P / frequency at the smallest P
+//
 // "Compute" is POP's useful computation: from a Paraver trace the time in state Running
 // (ingest/paraver_trace.h keeps it as pop_useful_* details), from any other record with per-rank
 // times the application time less the MPI time of each rank; runtime is the longest rank's.
@@ -31,6 +39,10 @@ struct PopEfficiency {
   double computation_scalability = kUnknown;
   double global_efficiency = kUnknown;
   double speedup = kUnknown;
+  // From hardware counters in useful computation (unknown without them).
+  double useful_instructions = kUnknown, useful_cycles = kUnknown;
+  double ipc = kUnknown, frequency_ghz = kUnknown;
+  double ipc_scalability = kUnknown, instruction_scalability = kUnknown, frequency_scalability = kUnknown;
   std::string compute_from;  // "useful computation (Paraver state Running)" or "application - MPI time per rank"
 };
 

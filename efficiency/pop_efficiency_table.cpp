@@ -15,6 +15,7 @@ struct Factor {
   const char* key;      // the CSV column and JSON key
   double PopEfficiency::*value;
   bool percent;         // a factor (a fraction; percent in the table), else a number as it is
+  bool counters = false;  // from hardware counters: a row only when some run has them
 };
 
 constexpr Factor kFactors[] = {
@@ -23,7 +24,12 @@ constexpr Factor kFactors[] = {
     {"    Load balance", "load_balance", &PopEfficiency::load_balance, true},
     {"    Communication efficiency", "communication_efficiency", &PopEfficiency::communication_efficiency, true},
     {"  Computation scalability", "computation_scalability", &PopEfficiency::computation_scalability, true},
+    {"    IPC scalability", "ipc_scalability", &PopEfficiency::ipc_scalability, true, true},
+    {"    Instruction scalability", "instruction_scalability", &PopEfficiency::instruction_scalability, true, true},
+    {"    Frequency scalability", "frequency_scalability", &PopEfficiency::frequency_scalability, true, true},
     {"Speedup", "speedup", &PopEfficiency::speedup, false},
+    {"Average IPC", "ipc", &PopEfficiency::ipc, false, true},
+    {"Average frequency (GHz)", "frequency_ghz", &PopEfficiency::frequency_ghz, false, true},
     {"Runtime (s)", "runtime_s", &PopEfficiency::runtime_s, false},
     {"Useful computation, mean (s)", "compute_mean_s", &PopEfficiency::compute_mean_s, false},
     {"Useful computation, max (s)", "compute_max_s", &PopEfficiency::compute_max_s, false},
@@ -32,7 +38,17 @@ constexpr Factor kFactors[] = {
 std::string Cell(const Factor& factor, double value) {
   if (!Known(value)) return "-";
   if (factor.percent) return FormatDouble("%.2f", 100.0 * value);
-  return FormatDouble(factor.key == std::string("speedup") ? "%.2f" : "%#.4g", value);
+  const std::string key = factor.key;
+  if (key == "ipc" || key == "frequency_ghz") return FormatDouble("%.3f", value);
+  return FormatDouble(key == "speedup" ? "%.2f" : "%#.4g", value);
+}
+
+// True when some run of `series` has the factor (a counters' row is left out of a table without them).
+bool AnyKnown(const SeriesEfficiencies& series, const Factor& factor) {
+  if (!factor.counters) return true;
+  for (const PopEfficiency& run : series.runs)
+    if (Known(run.*factor.value)) return true;
+  return false;
 }
 
 std::string Padded(const std::string& text, std::size_t width, bool right) {
@@ -54,6 +70,7 @@ std::string Table(const std::vector<SeriesEfficiencies>& all) {
     for (const PopEfficiency& run : series.runs) out += Padded(std::to_string(run.procs), 11, true);
     out += "\n";
     for (const Factor& factor : kFactors) {
+      if (!AnyKnown(series, factor)) continue;
       out += Padded(factor.label, label_width, false);
       for (const PopEfficiency& run : series.runs) out += Padded(Cell(factor, run.*factor.value), 11, true);
       out += "\n";

@@ -24,6 +24,10 @@ constexpr std::int64_t kMpiOther = 50000003;
 constexpr std::int64_t kMpiRma = 50000004;
 constexpr std::int64_t kMpiIo = 50000005;
 constexpr std::int64_t kMpiGlobalOpSendSize = 50100001;  // bytes a collective sends, at its start
+// Extrae's hardware counters: 42000000 + the PAPI preset's index (PAPI_TOT_INS 0x80000032,
+// PAPI_TOT_CYC 0x8000003b); a reading is the thread's count since its previous reading.
+constexpr std::int64_t kPapiTotalInstructions = 42000050;
+constexpr std::int64_t kPapiTotalCycles = 42000059;
 // Paraver's states (every Extrae .pcf: STATES).
 constexpr int kStateRunning = 1;
 constexpr int kStateTracingDisabled = 14;
@@ -97,6 +101,8 @@ class ParaverRecordSums::Impl {
     running_ticks_.assign(threads, 0);
     disabled_ticks_.assign(threads, 0);
     open_.assign(threads, OpenCall{});
+    useful_instructions_.assign(threads, UsefulCounter{});
+    useful_cycles_.assign(threads, UsefulCounter{});
     mpi_ticks_.assign(tasks.size(), 0);
     p2p_messages_.assign(tasks.size(), 0);
     p2p_bytes_.assign(tasks.size(), 0);
@@ -167,9 +173,38 @@ class ParaverRecordSums::Impl {
   void Events(RecordFields& fields, int line);
   void Message(RecordFields& fields, int line);
 
+  // A counter's useful count as POP's configurations ask paramedir for it (pypop's
+  // useful_instructions.cfg and useful_cycles.cfg: the product of "Useful" (state Running) and
+  // "Next Evt Val" of the counter, summed over bursts): every Running burst [b, e) is cut at the
+  // counter's readings inside it, and each piece counts the reading that follows it, so a burst
+  // counts its readings in (b, e) and the first reading at or after e; a burst that ends with no
+  // reading of its own is owed the next one. Per thread: the latest Running burst and how many
+  // earlier ones are still owed.
+  struct UsefulCounter {
+    std::uint64_t begin = 0, end = 0;  // the latest Running burst
+    bool open = false;                 // it has not yet counted a reading at or after its end
+    long long owed = 0;                // earlier Running bursts that did not either
+    double sum = 0;
+    void Burst(std::uint64_t b, std::uint64_t e) {
+      if (open) ++owed;
+      begin = b;
+      end = e;
+      open = true;
+    }
+    void Reading(std::uint64_t t, double value) {
+      sum += value * static_cast<double>(owed);
+      owed = 0;
+      if (!open || t <= begin) return;
+      sum += value;
+      if (t >= end) open = false;
+    }
+  };
+
   const ParaverHeader& header_;
   const std::string& path_;
   std::vector<std::size_t> first_thread_;  // per task, its first global thread; then the thread count
+  std::vector<UsefulCounter> useful_instructions_, useful_cycles_;   // per thread
+  bool has_instructions_ = false, has_cycles_ = false;
   std::vector<double> state_ticks_, running_ticks_, disabled_ticks_;  // per thread
   std::vector<OpenCall> open_;                                         // per thread
   std::vector<double> mpi_ticks_, p2p_messages_, p2p_bytes_, collective_bytes_;  // per task
@@ -191,6 +226,10 @@ void ParaverRecordSums::Impl::State(RecordFields& fields, int line) {
     throw InputError(path_, line, "Paraver state record: ends (" + std::to_string(end) + ") before it begins (" +
                                       std::to_string(begin) + ")");
   CheckTime(until, line);
+  if (state == kStateRunning) {
+    useful_instructions_[t].Burst(begin, until);
+    useful_cycles_[t].Burst(begin, until);
+  }
   const double ticks = static_cast<double>(until - begin);
   state_ticks_[t] += ticks;
   // A thread is in one state at a time: its states cannot add up to more than the trace.
@@ -211,6 +250,15 @@ void ParaverRecordSums::Impl::Events(RecordFields& fields, int line) {
     const auto type = fields.Next<std::int64_t>("an event type");
     if (fields.AtEnd()) throw InputError(path_, line, "Paraver event record: type " + std::to_string(type) + " has no value");
     const auto value = fields.Next<std::int64_t>("an event's value");  // paraver-kernel: int64_t
+    if (type == kPapiTotalInstructions || type == kPapiTotalCycles) {
+      if (value < 0)
+        throw InputError(path_, line, "Paraver event record: hardware counter " + std::to_string(type) + " reads " +
+                                          std::to_string(value) + ", a negative count");
+      const bool instructions = type == kPapiTotalInstructions;
+      (instructions ? has_instructions_ : has_cycles_) = true;
+      (instructions ? useful_instructions_ : useful_cycles_)[t].Reading(time, static_cast<double>(value));
+      continue;
+    }
     if (type == kMpiGlobalOpSendSize) {
       if (value < 0) throw InputError(path_, line, "Paraver event record: a collective sends " + std::to_string(value) + " bytes");
       collective_bytes_[TaskOf(t)] += static_cast<double>(value);
@@ -396,6 +444,13 @@ RunStats ParaverRecordSums::Impl::ToRun(const ParaverNames& names) const {
   run.details["pop_useful_mean_s"] = Number(useful_mean * unit_s);
   run.details["pop_useful_max_s"] = Number(useful_max * unit_s);
   run.details["pop_useful_sum_s"] = Number(useful_sum * unit_s);
+  auto total = [](const std::vector<UsefulCounter>& counters) {
+    double sum = 0;
+    for (const UsefulCounter& counter : counters) sum += counter.sum;
+    return sum;
+  };
+  if (has_instructions_) run.details["pop_useful_instructions"] = Number(total(useful_instructions_));
+  if (has_cycles_) run.details["pop_useful_cycles"] = Number(total(useful_cycles_));
   if (useful_max > 0 && runtime > 0) {
     run.details["pop_load_balance"] = Number(useful_mean / useful_max);
     run.details["pop_communication_efficiency"] = Number(useful_max / runtime);

@@ -1,5 +1,6 @@
 #include "report/efficiency_section.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "report/html_text.h"
@@ -56,13 +57,22 @@ std::string EfficiencyPart(const std::vector<PopEfficiency>& efficiencies) {
       " / total compute at P, global efficiency = parallel efficiency &times; computation scalability. Compute: " +
       EscapeHtml(efficiencies.front().compute_from) + ". A factor of 80% costs a fifth of the run.</p>\n";
   if (efficiencies.size() > 1) html += "<figure>" + FactorChart(efficiencies) + "</figure>\n";
+  // With hardware counters in useful computation, computation scalability's causes too.
+  const bool counters = std::any_of(efficiencies.begin(), efficiencies.end(),
+                                    [](const PopEfficiency& e) { return Known(e.ipc_scalability); });
   html += "<table class=\"sortable efficiency\"><thead><tr><th>P</th><th>runtime (s)</th><th>load balance (%)</th>"
-          "<th>communication efficiency (%)</th><th>parallel efficiency (%)</th><th>computation scalability (%)</th>"
-          "<th>global efficiency (%)</th><th>speedup</th></tr></thead><tbody>\n";
-  for (const PopEfficiency& e : efficiencies)
+          "<th>communication efficiency (%)</th><th>parallel efficiency (%)</th><th>computation scalability (%)</th>";
+  if (counters)
+    html += "<th>IPC scalability (%)</th><th>instruction scalability (%)</th><th>frequency scalability (%)</th>";
+  html += "<th>global efficiency (%)</th><th>speedup</th></tr></thead><tbody>\n";
+  for (const PopEfficiency& e : efficiencies) {
     html += "<tr><td class=\"num\">" + std::to_string(e.procs) + "</td>" + Cell(e.runtime_s, "%.4g") +
             Percent(e.load_balance) + Percent(e.communication_efficiency) + Percent(e.parallel_efficiency) +
-            Percent(e.computation_scalability) + Percent(e.global_efficiency) + Cell(e.speedup, "%.3g") + "</tr>\n";
+            Percent(e.computation_scalability);
+    if (counters)
+      html += Percent(e.ipc_scalability) + Percent(e.instruction_scalability) + Percent(e.frequency_scalability);
+    html += Percent(e.global_efficiency) + Cell(e.speedup, "%.3g") + "</tr>\n";
+  }
   return html + "</tbody></table>\n";
 }
 

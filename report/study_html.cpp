@@ -131,6 +131,12 @@ std::string GlossarySection() {
           "communication efficiency (%)</td></tr>\n"
           "<tr><td>computation scalability</td><td></td><td>POP: total compute at the smallest P / total compute at P "
           "(%)</td></tr>\n"
+          "<tr><td>IPC scalability</td><td><code>ipc_scalability</code></td><td>POP: instructions per cycle in "
+          "useful computation at P / at the smallest P (%; a Paraver trace's PAPI_TOT_INS and PAPI_TOT_CYC)</td></tr>\n"
+          "<tr><td>instruction scalability</td><td><code>instruction_scalability</code></td><td>POP: useful "
+          "instructions at the smallest P / at P (%)</td></tr>\n"
+          "<tr><td>frequency scalability</td><td><code>frequency_scalability</code></td><td>POP: useful cycles per "
+          "second of useful computation at P / at the smallest P (%)</td></tr>\n"
           "<tr><td>global efficiency</td><td></td><td>POP: parallel efficiency &times; computation scalability "
           "(%)</td></tr>\n";
   return html + "</tbody></table>\n</section>\n";

@@ -301,6 +301,31 @@ TEST_CASE("Paraver: a small trace's numbers, by hand", "[paraver]") {
   CHECK(cut.details.at("paraver.mpi_ends_without_start") == "1");
 }
 
+TEST_CASE("Paraver: useful instructions and cycles, as POP's configurations ask paramedir for them", "[paraver]") {
+  // "Useful" x "Next Evt Val" summed over bursts: each piece of a Running burst, cut at the counter's
+  // readings, counts the reading that follows it. Task 1 runs 0..100 with no reading of its own, then
+  // 200..300 with a reading inside (250: 7, which the first burst is owed too) and one at its end
+  // (300: 5); the reading at 1000 follows no Running burst. Cycles are read at 300 only: both
+  // bursts count them (the first burst's next reading). Task 2 runs with no counters.
+  const std::string text = Trace(
+      "1:1:1:1:1:0:100:1\n"
+      "1:2:1:2:1:0:1000:1\n"
+      "1:1:1:1:1:100:200:3\n"
+      "1:1:1:1:1:200:300:1\n"
+      "2:1:1:1:1:250:42000050:7\n"
+      "2:1:1:1:1:300:42000050:5:42000059:20\n"
+      "1:1:1:1:1:300:1000:3\n"
+      "2:1:1:1:1:1000:42000050:11\n");
+  const qnm::RunStats run = qnm::ReadParaverTrace(text, "t.prv", {});
+  CHECK(Detail(run, "pop_useful_instructions") == 7 + 7 + 5);
+  CHECK(Detail(run, "pop_useful_cycles") == 20 + 20);
+  // Without counters, no such details; a negative count is damage.
+  CHECK(qnm::ReadParaverTrace(Trace("1:1:1:1:1:0:1000:1\n1:2:1:2:1:0:1000:1\n"), "t.prv", {})
+            .details.count("pop_useful_instructions") == 0);
+  CHECK_THAT(ErrorOf(Trace("1:1:1:1:1:0:1000:1\n2:1:1:1:1:500:42000050:-3\n1:2:1:2:1:0:1000:1\n")),
+             Catch::Contains("t.prv:3: Paraver event record: hardware counter 42000050 reads -3"));
+}
+
 TEST_CASE("Paraver: damaged traces are refused with their line", "[paraver]") {
   CHECK(ErrorOf(Trace("1:1:1:3:1:0:10:1\n")) == "t.prv:2: Paraver record: task 3, but the header has 2");
   CHECK(ErrorOf(Trace("1:1:1:1:2:0:10:1\n")) == "t.prv:2: Paraver record: thread 2 of task 1, which has 1");

@@ -46,6 +46,15 @@ TEST_CASE("POP efficiencies: EPOCH's series as modelfactors prints it", "[effici
   const double scalability[] = {100.000000, 95.500319, 92.390414, 81.340933, 61.436394};
   const double global[] = {99.925583, 94.906548, 89.942024, 77.849566, 58.457456};
   const double speedup[] = {1.000000, 1.899545, 3.600360, 6.232603, 9.360158};
+  // Its hardware-counter rows (useful instructions and cycles: PAPI_TOT_INS and PAPI_TOT_CYC in
+  // state Running, as pypop's useful_instructions.cfg and useful_cycles.cfg ask paramedir for them).
+  const double ipc_scalability[] = {100.000000, 99.916598, 99.745711, 93.982492, 82.262861};
+  const double instruction_scalability[] = {100.000000, 96.748633, 95.788940, 94.145829, 91.017467};
+  const double frequency_scalability[] = {100.000000, 98.792129, 96.697961, 91.930815, 82.053509};
+  const double ipc[] = {1.871993, 1.870432, 1.867233, 1.759346, 1.539955};
+  const double frequency_ghz[] = {2.069905, 2.044904, 2.001556, 1.902881, 1.698430};
+  const double instructions[] = {84790848422, 87640358419, 88518412143, 90063308642, 93158874793};
+  const double cycles[] = {45294421893, 46855679955, 47406198069, 51191361663, 60494538119};
   for (std::size_t k = 0; k < factors.size(); ++k) {
     const qnm::PopEfficiency& e = factors[k];
     INFO("P = " << e.procs);
@@ -57,12 +66,21 @@ TEST_CASE("POP efficiencies: EPOCH's series as modelfactors prints it", "[effici
     CHECK(std::abs(100 * e.computation_scalability - scalability[k]) <= 5.1e-7);
     CHECK(std::abs(100 * e.global_efficiency - global[k]) <= 5.1e-7);
     CHECK(std::abs(e.speedup - speedup[k]) <= 5.1e-7);
+    CHECK(e.useful_instructions == instructions[k]);  // modelfactors' "#Useful instructions (total)", exactly
+    CHECK(e.useful_cycles == cycles[k]);
+    CHECK(std::abs(100 * e.ipc_scalability - ipc_scalability[k]) <= 5.1e-7);
+    CHECK(std::abs(100 * e.instruction_scalability - instruction_scalability[k]) <= 5.1e-7);
+    CHECK(std::abs(100 * e.frequency_scalability - frequency_scalability[k]) <= 5.1e-7);
+    CHECK(std::abs(e.ipc - ipc[k]) <= 5.1e-7);
+    CHECK(std::abs(e.frequency_ghz - frequency_ghz[k]) <= 5.1e-7);
   }
   const std::string html = qnm::report::EfficiencyPart(factors);
   CHECK(html.find("<h3>Efficiencies of the measured runs</h3>") != std::string::npos);
   CHECK(html.find("<svg") != std::string::npos);
   CHECK(html.find(">95.2</td>") != std::string::npos);  // parallel efficiency at P = 16
   CHECK(html.find(">9.36</td>") != std::string::npos);  // speedup at P = 16
+  CHECK(html.find("<th>IPC scalability (%)</th>") != std::string::npos);  // EPOCH's traces have counters
+  CHECK(html.find(">82.3</td>") != std::string::npos);  // IPC scalability at P = 16
 }
 
 TEST_CASE("POP efficiencies from per-rank application and MPI times", "[efficiency]") {
