@@ -13,9 +13,9 @@
 #include <sstream>
 
 #include "ingest/compressed_file.h"
-#include "ingest/extrae_files.h"
 #include "ingest/content_digest.h"
 #include "ingest/duplicate_runs.h"
+#include "ingest/extrae_files.h"
 #include "ingest/input_size_limits.h"
 #include "ingest/paraver_trace.h"
 #include "ingest/readers.h"
