@@ -424,19 +424,23 @@ def main():
             continue
         count += write_file_case(cases, "caliper-json", k, repo, base, damaged, name, ingest + ["{file}"])
     count += paraver_cases(cases, repo, rng, args, ingest)
+    count += paraver_cases(cases, repo, rng, args, ["efficiency", "--format", "csv"], category="paraver-efficiency",
+                           n=60, partner=True)
     print(f"{count} cases in {cases}")
 
 
-def paraver_cases(cases, repo, rng, args, ingest):
+def paraver_cases(cases, repo, rng, args, command, category="paraver", n=100, partner=False):
     """Paraver traces (ingest/paraver_trace.h), round 22, appended last: one of pypop's two smallest
     EPOCH traces, unpacked, damaged as text beside its .pcf and .row (three cases in four), or its
-    .pcf or .row damaged beside the trace (one in four)."""
+    .pcf or .row damaged beside the trace (one in four). Round 23, category paraver-efficiency: the
+    same damage read by `qnm-predict efficiency` (POP's factors, hardware counters included), with
+    the other trace undamaged beside it (`partner`), so the damaged run is part of a series."""
     import gzip
     folder = repo / "tests" / "data" / "paraver" / "epoch"
     stems = [folder / "epoch_1proc", folder / "epoch_2proc"]
     count = 0
-    for k in range(int(100 * args.scale)):
-        stem = stems[zlib.crc32(f"paraver/{k}".encode()) % len(stems)]
+    for k in range(int(n * args.scale)):
+        stem = stems[zlib.crc32(f"{category}/{k}".encode()) % len(stems)]
         name = stem.name
         pcf, row, trace = (stem.with_suffix(".pcf"), stem.with_suffix(".row"), Path(str(stem) + ".prv.gz"))
         which = rng.choice(["prv", "prv", "prv", "pcf" if k % 2 else "row"])
@@ -446,15 +450,19 @@ def paraver_cases(cases, repo, rng, args, ingest):
         damaged = method()
         if k % args.every:
             continue
-        run = cases / "paraver" / f"{k:04d}" / "traces"
+        run = cases / category / f"{k:04d}" / "traces"
         run.mkdir(parents=True)
         target = run / (name + "." + which)
         target.write_bytes(damaged)
         for part in ([pcf, row] if which == "prv" else [trace, row if which == "pcf" else pcf]):
             os.symlink(part, run / part.name)
+        if partner:
+            other = stems[1] if stem == stems[0] else stems[0]
+            for suffix in [".prv.gz", ".pcf", ".row"]:
+                os.symlink(Path(str(other) + suffix), run / (other.name + suffix))
         (run.parent / "case.json").write_text(json.dumps({
-            "category": "paraver", "damage": f"{which}:{method.__name__}", "base": str(trace.relative_to(repo)),
-            "damaged": str(target), "argv": ingest + [str(run)], "output": "csv"}, indent=1))
+            "category": category, "damage": f"{which}:{method.__name__}", "base": str(trace.relative_to(repo)),
+            "damaged": str(target), "argv": command + [str(run)], "output": "csv"}, indent=1))
         count += 1
     return count
 
