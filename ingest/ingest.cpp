@@ -139,6 +139,8 @@ std::string ReadBounded(const std::string& path, const IngestOptions& options, s
   if (IsExtraeIntermediateFile(path)) throw InputError(path, 0, ExtraeIntermediateReason(path));
   const long long size_bytes = FileSizeBytes(path);
   std::string head = ReadFileHead(path, kSniffHeadBytes);
+  // No format has a run in 0 bytes: one reason for every empty file, not each reader's own.
+  if (head.empty()) throw InputError(path, 0, "empty file (0 bytes)");
   std::string format_path, sniffed;
   if (StreamsFromDisk(path, head, &format_path, &sniffed)) {
     *streamed_as = format_path;

@@ -245,3 +245,16 @@ TEST_CASE("Caliper: a .cali profile streamed from disk is the profile read whole
   CHECK_THAT(qnm::testing::IngestErrorOf((dir.path / "cut.cali").string()),
              Catch::StartsWith((dir.path / "cut.cali").string() + ":1: the line ends in an escape character"));
 }
+
+TEST_CASE("an empty file is one reason, whatever format its name says", "[ingest][stream]") {
+  qnm::testing::TempDir dir("qnm", "empty-inputs");
+  for (const char* name : {"a.mpiP", "b.csv", "c.cali", "d.json", "e.out", "f.prv", "g.prv.gz"})
+    Write(dir.path / name, "");
+  qnm::IngestSummary summary;
+  CHECK(qnm::testing::IngestPath(dir.path.string(), &summary, /*strict=*/false).empty());
+  REQUIRE(summary.skipped.size() == 7);
+  for (const qnm::SkippedFile& file : summary.skipped) {
+    INFO(file.path);
+    CHECK(file.reason == file.path + ": empty file (0 bytes)");
+  }
+}
