@@ -6,6 +6,7 @@
 
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm {
 namespace {
@@ -133,6 +134,31 @@ void ParseApplications(HeaderCursor& cursor, ParaverHeader* header) {
 }
 
 }  // namespace
+
+std::string DescribeParaverHeader(const ParaverHeader& header) {
+  const char* unit = header.unit_s == 1e-9 ? "ns" : header.unit_s == 1e-3 ? "ms" : "us";
+  std::string out = "  written: " + header.date + "\n";
+  out += "  end time: " + std::to_string(header.end_time) + " " + unit + " (" +
+         FormatDouble("%.6g", header.EndTimeSeconds()) + " s)\n";
+  if (header.cpus_per_node.empty()) {
+    out += "  resources: none named\n";
+  } else {
+    out += "  resources: " + std::to_string(header.cpus_per_node.size()) + " node(s), CPUs per node:";
+    for (int cpus : header.cpus_per_node) out += " " + std::to_string(cpus);
+    out += "\n";
+  }
+  for (std::size_t a = 0; a < header.applications.size(); ++a) {
+    const std::vector<ParaverTask>& tasks = header.applications[a];
+    int threads = 0;
+    for (const ParaverTask& task : tasks) threads += task.threads;
+    out += "  application " + std::to_string(a + 1) + ": " + std::to_string(tasks.size()) + " task(s), " +
+           std::to_string(threads) + " thread(s); threads:node of each task:";
+    for (const ParaverTask& task : tasks) out += " " + std::to_string(task.threads) + ":" + std::to_string(task.node);
+    out += "\n";
+  }
+  out += "  communicator lines: " + std::to_string(header.communicators) + "\n";
+  return out;
+}
 
 bool StartsWithParaverNewFormat(std::string_view line) { return StartsWith(line, kNewFormat); }
 

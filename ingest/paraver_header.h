@@ -42,6 +42,11 @@ bool LooksLikeParaverTrace(std::string_view text);
 /// True when `line` is the "new format" line some writers put before the header.
 bool StartsWithParaverNewFormat(std::string_view line);
 
+/// What the header says, one fact a line, for `ingest --show`: when the trace
+/// was written, its end time and unit, the nodes and their CPUs, the
+/// application's tasks with their threads and nodes, the communicator lines.
+std::string DescribeParaverHeader(const ParaverHeader& header);
+
 /// Parses the header line(s) at the start of `text`; InputError(path, line,
 /// why) where they are not Paraver's.
 ParaverHeader ParseParaverHeader(std::string_view text, const std::string& path);

@@ -4,10 +4,12 @@
 #include <iostream>
 #include <memory>
 
+#include "ingest/compressed_file.h"
 #include "ingest/ingest.h"
 #include "ingest/input_size_limits.h"
 #include "ingest/mpip_report.h"
 #include "ingest/npb_output.h"
+#include "ingest/paraver_header.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "pipeline/skipped_inputs.h"
@@ -67,9 +69,13 @@ std::string Show(const std::string& path, const std::string& format) {
     return head.size() < kSniffHeadBytes ? head
                                          : ReadFile(path, InputReadLimitBytes(path, FileSizeBytes(path), head, 0));
   };
+  // A trace's header is its first line(s), in the head (unpacked when the trace is compressed).
+  const std::string plain = CompressionOf(head).empty() ? head : UnpackedHead(head, kSniffHeadBytes);
   std::string out;
   if (LooksLikeMpipReport(head)) out = DescribeMpipReport(ParseMpipReport(whole(), path));
   else if (LooksLikeNpbOutput(head)) out = DescribeNpbOutput(ParseNpbOutput(whole(), path));
+  else if (LooksLikeParaverTrace(plain) && plain.find('\n') != std::string::npos)
+    out = "Paraver trace " + path + "\n" + DescribeParaverHeader(ParseParaverHeader(plain, path));
   IngestSummary summary;
   IngestOptions options;
   options.strict = true;

@@ -20,6 +20,7 @@
 #include "ingest/paraver_names.h"
 #include "ingest/paraver_trace.h"
 #include "ingest/text_lines.h"
+#include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/input_error.h"
@@ -168,6 +169,19 @@ TEST_CASE("Paraver: EPOCH traces read as BSC's paramedir reads them", "[paraver]
     }
     for (const auto& [routine, times] : peer["time_s_per_routine"].items()) CHECK(Site(run, routine) != nullptr);
   }
+}
+
+TEST_CASE("Paraver: ingest --show says what the header says, then the record", "[paraver][cli]") {
+  std::string out;
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " ingest --show " + kEpoch +
+                                       "/epoch_4proc.prv.gz --format csv 2>&1",
+                                   &out) == 0);
+  CHECK(out.find("Paraver trace " + kEpoch + "/epoch_4proc.prv.gz\n") == 0);
+  CHECK_THAT(out, Catch::Contains("  written: 09/10/2019 at 16:08\n"));
+  CHECK_THAT(out, Catch::Contains("  end time: 6082352213 ns (6.08235 s)\n"));
+  CHECK_THAT(out, Catch::Contains("  resources: 1 node(s), CPUs per node: 4\n"));
+  CHECK_THAT(out, Catch::Contains("  application 1: 4 task(s), 4 thread(s); threads:node of each task: 1:1 1:1 1:1 1:1\n"));
+  CHECK_THAT(out, Catch::Contains("  communicator lines: 5\nrecords:\nseries,app,"));
 }
 
 TEST_CASE("Paraver: the EPOCH traces predict as one series", "[paraver]") {
