@@ -185,6 +185,7 @@ class ParaverRecordSums::Impl {
     bool open = false;                 // it has not yet counted a reading at or after its end
     long long owed = 0;                // earlier Running bursts that did not either
     double sum = 0;
+    bool read = false;                 // the thread read the counter at all
     void Burst(std::uint64_t b, std::uint64_t e) {
       if (open) ++owed;
       begin = b;
@@ -192,6 +193,7 @@ class ParaverRecordSums::Impl {
       open = true;
     }
     void Reading(std::uint64_t t, double value) {
+      read = true;
       sum += value * static_cast<double>(owed);
       owed = 0;
       if (!open || t <= begin) return;
@@ -204,7 +206,6 @@ class ParaverRecordSums::Impl {
   const std::string& path_;
   std::vector<std::size_t> first_thread_;  // per task, its first global thread; then the thread count
   std::vector<UsefulCounter> useful_instructions_, useful_cycles_;   // per thread
-  bool has_instructions_ = false, has_cycles_ = false;
   std::vector<double> state_ticks_, running_ticks_, disabled_ticks_;  // per thread
   std::vector<OpenCall> open_;                                         // per thread
   std::vector<double> mpi_ticks_, p2p_messages_, p2p_bytes_, collective_bytes_;  // per task
@@ -254,9 +255,7 @@ void ParaverRecordSums::Impl::Events(RecordFields& fields, int line) {
       if (value < 0)
         throw InputError(path_, line, "Paraver event record: hardware counter " + std::to_string(type) + " reads " +
                                           std::to_string(value) + ", a negative count");
-      const bool instructions = type == kPapiTotalInstructions;
-      (instructions ? has_instructions_ : has_cycles_) = true;
-      (instructions ? useful_instructions_ : useful_cycles_)[t].Reading(time, static_cast<double>(value));
+      (type == kPapiTotalInstructions ? useful_instructions_ : useful_cycles_)[t].Reading(time, static_cast<double>(value));
       continue;
     }
     if (type == kMpiGlobalOpSendSize) {
@@ -444,13 +443,18 @@ RunStats ParaverRecordSums::Impl::ToRun(const ParaverNames& names) const {
   run.details["pop_useful_mean_s"] = Number(useful_mean * unit_s);
   run.details["pop_useful_max_s"] = Number(useful_max * unit_s);
   run.details["pop_useful_sum_s"] = Number(useful_sum * unit_s);
-  auto total = [](const std::vector<UsefulCounter>& counters) {
+  // A counter's useful count over the threads, when some thread read it.
+  auto useful = [&run](const char* key, const std::vector<UsefulCounter>& counters) {
     double sum = 0;
-    for (const UsefulCounter& counter : counters) sum += counter.sum;
-    return sum;
+    bool read = false;
+    for (const UsefulCounter& counter : counters) {
+      sum += counter.sum;
+      read = read || counter.read;
+    }
+    if (read) run.details[key] = Number(sum);
   };
-  if (has_instructions_) run.details["pop_useful_instructions"] = Number(total(useful_instructions_));
-  if (has_cycles_) run.details["pop_useful_cycles"] = Number(total(useful_cycles_));
+  useful("pop_useful_instructions", useful_instructions_);
+  useful("pop_useful_cycles", useful_cycles_);
   if (useful_max > 0 && runtime > 0) {
     run.details["pop_load_balance"] = Number(useful_mean / useful_max);
     run.details["pop_communication_efficiency"] = Number(useful_max / runtime);

@@ -6,8 +6,6 @@
 #include <sys/stat.h>
 #include <zlib.h>
 
-#include <algorithm>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <string>
