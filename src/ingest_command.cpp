@@ -4,12 +4,8 @@
 #include <iostream>
 #include <memory>
 
-#include "ingest/compressed_file.h"
+#include "ingest/file_description.h"
 #include "ingest/ingest.h"
-#include "ingest/input_size_limits.h"
-#include "ingest/mpip_report.h"
-#include "ingest/npb_output.h"
-#include "ingest/paraver_header.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "pipeline/skipped_inputs.h"
@@ -17,6 +13,7 @@
 #include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm::cli {
 namespace {
@@ -61,21 +58,9 @@ std::string Render(const std::vector<RunStats>& runs, const std::string& format,
   return RunsToTable(runs);
 }
 
-// Everything one file contains: the parsed sections, then the records.
+// Everything one file contains: what it says about itself (ingest/file_description.h), then the records.
 std::string Show(const std::string& path, const std::string& format) {
-  // The head first: a file of another format (a trace of GBs) is not read whole here.
-  const std::string head = ReadFileHead(path, kSniffHeadBytes);
-  auto whole = [&] {
-    return head.size() < kSniffHeadBytes ? head
-                                         : ReadFile(path, InputReadLimitBytes(path, FileSizeBytes(path), head, 0));
-  };
-  // A trace's header is its first line(s), in the head (unpacked when the trace is compressed).
-  const std::string plain = CompressionOf(head).empty() ? head : UnpackedHead(head, kSniffHeadBytes);
-  std::string out;
-  if (LooksLikeMpipReport(head)) out = DescribeMpipReport(ParseMpipReport(whole(), path));
-  else if (LooksLikeNpbOutput(head)) out = DescribeNpbOutput(ParseNpbOutput(whole(), path));
-  else if (LooksLikeParaverTrace(plain) && plain.find('\n') != std::string::npos)
-    out = "Paraver trace " + path + "\n" + DescribeParaverHeader(ParseParaverHeader(plain, path));
+  const std::string out = DescribeFile(path);
   IngestSummary summary;
   IngestOptions options;
   options.strict = true;
