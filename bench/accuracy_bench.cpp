@@ -15,12 +15,15 @@
 // and the two sections (leave one source out; mpiP series and NPB tables).
 //
 // Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--dump FILE] [--write-prior FILE] [--force CONFIG]
-//                       [--objective mean|median|wins|balanced|regret]
+//                       [--objective mean|median|wins|balanced|regret] [--extra DIR]...
 //   --data        bench/data (scaling/, scaling2/, mpip-scaling/)
 //   --tests       the project's tests/data (NPB tables, mpiP reports of NPB-MZ on cab)
 //   --quiet       only the summaries, no per-series rows
 //   --dump        every held-out point of the leave-one-source-out results, signed, as CSV
 //   --write-prior the corpus prior learned on every source, as JSON (not shipped: not chosen)
+//   --extra       a folder of further runtime series (series.csv in scaling2/'s layout, optionally
+//                 Extra-P's extrap_baseline.csv): their sources join the leave-one-source-out
+//                 protocol (e.g. a set gathered after the tool's choices were made; bench/heldout_study.py)
 //   --force       every source gets configuration CONFIG (its best temperature on the other sources)
 //   --objective   what the leave-one-source-out choice minimises over the other sources' series:
 //                 the mean (default) or median |log error| at the largest P, or the share of
@@ -47,6 +50,7 @@ int main(int argc, char** argv) {
   std::string data = "bench/data", tests = "tests/data";
   bool quiet = false;
   std::string force;
+  std::vector<std::string> extra;
   ChoiceOptions choice;
   for (int k = 1; k < argc; ++k) {
     std::string arg = argv[k];
@@ -57,6 +61,7 @@ int main(int argc, char** argv) {
     else if (arg == "--dump" && k + 1 < argc) choice.dump = argv[++k];
     else if (arg == "--force" && k + 1 < argc) force = argv[++k];
     else if (arg == "--objective" && k + 1 < argc) choice.objective = argv[++k];
+    else if (arg == "--extra" && k + 1 < argc) extra.push_back(argv[++k]);
     else {
       std::fprintf(stderr, "accuracy_bench: unknown argument '%s'\n", arg.c_str());
       return 2;
@@ -76,7 +81,7 @@ int main(int argc, char** argv) {
   }
   try {
     // The 164 runtime series of six sources, Extra-P's protocol (5 smallest P).
-    std::unique_ptr<RuntimeCorpus> corpus = LoadRuntimeCorpus(data);
+    std::unique_ptr<RuntimeCorpus> corpus = LoadRuntimeCorpus(data, extra);
     // Beside "ours": the candidate average with uniform weights and no Occam's window.
     qnm::PredictionOptions uniform;
     uniform.choose_configuration = false;

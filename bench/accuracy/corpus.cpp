@@ -68,11 +68,13 @@ std::vector<Series> LoadRuntimeTable(const std::string& path, bool first_set) {
     run.series = f[0];
     run.procs = std::stoi(f[1]);
     run.wall_time_s = std::stod(f[2]);
-    if (rpn >= 0 && rpn < static_cast<int>(f.size())) run.ranks_per_node = std::stoi(f[rpn]);
+    // An empty cell is unknown (tables gathered elsewhere leave what their files do not say).
+    auto known = [&](int k) { return k >= 0 && k < static_cast<int>(f.size()) && !f[k].empty(); };
+    if (known(rpn)) run.ranks_per_node = std::stoi(f[rpn]);
     else if (first_set) run.ranks_per_node = RanksPerNodeOfScalingSeries(f[0]);
-    if (nodes >= 0 && nodes < static_cast<int>(f.size())) run.nodes = std::stoi(f[nodes]);
+    if (known(nodes)) run.nodes = std::stoi(f[nodes]);
     else if (run.ranks_per_node > 0) run.nodes = (run.procs + run.ranks_per_node - 1) / run.ranks_per_node;
-    if (threads >= 0 && threads < static_cast<int>(f.size())) run.threads_per_proc = std::stoi(f[threads]);
+    if (known(threads)) run.threads_per_proc = std::stoi(f[threads]);
     if (machine >= 0 && machine < static_cast<int>(f.size())) run.machine = f[machine];
     run.sources = {path};
     runs.push_back(run);
@@ -125,13 +127,19 @@ double AppTimeMax(const qnm::RunGroup& group) {
   return values.empty() ? group.median_time_s : qnm::MedianOfKnown(values);
 }
 
-std::unique_ptr<RuntimeCorpus> LoadRuntimeCorpus(const std::string& data) {
+std::unique_ptr<RuntimeCorpus> LoadRuntimeCorpus(const std::string& data, const std::vector<std::string>& extra) {
   auto corpus = std::make_unique<RuntimeCorpus>();
-  corpus->series[0] = LoadRuntimeTable(data + "/scaling/scaling_series.csv", true);
-  corpus->series[1] = LoadRuntimeTable(data + "/scaling2/series.csv", false);
-  corpus->peer = ReadPeer(data + "/scaling/extrap_baseline.csv");
-  auto peer2 = ReadPeer(data + "/scaling2/extrap_baseline.csv");
-  corpus->peer.insert(peer2.begin(), peer2.end());
+  corpus->series.push_back(LoadRuntimeTable(data + "/scaling/scaling_series.csv", true));
+  corpus->series.push_back(LoadRuntimeTable(data + "/scaling2/series.csv", false));
+  std::vector<std::string> peers = {data + "/scaling/extrap_baseline.csv", data + "/scaling2/extrap_baseline.csv"};
+  for (const std::string& folder : extra) {
+    corpus->series.push_back(LoadRuntimeTable(folder + "/series.csv", false));
+    peers.push_back(folder + "/extrap_baseline.csv");  // absent: Extra-P's column stays empty
+  }
+  for (const std::string& path : peers) {
+    auto peer = ReadPeer(path);
+    corpus->peer.insert(peer.begin(), peer.end());
+  }
   for (const std::vector<Series>& set : corpus->series)
     for (const Series& s : set) {
       Entry e;

@@ -46,13 +46,16 @@ double AppTimeMax(const qnm::RunGroup& group);
 /// The 164 runtime series of bench/data, trained on their 5 smallest P as Extra-P was. The
 /// entries point into `series` and `peer`: a RuntimeCorpus is built in place and not copied.
 struct RuntimeCorpus {
-  std::vector<Series> series[2];                        // scaling/, scaling2/
+  std::vector<std::vector<Series>> series;              // scaling/, scaling2/, then each --extra folder
   std::map<std::string, std::map<int, double>> peer;    // Extra-P's predictions
   std::vector<Entry> entries;
   RuntimeCorpus() = default;
   RuntimeCorpus(const RuntimeCorpus&) = delete;
   RuntimeCorpus& operator=(const RuntimeCorpus&) = delete;
 };
-std::unique_ptr<RuntimeCorpus> LoadRuntimeCorpus(const std::string& data);
+/// bench/data's two runtime tables, then each folder of `extra` (its `series.csv` in scaling2's
+/// layout and, when present, Extra-P's predictions in `extrap_baseline.csv`): further sources.
+std::unique_ptr<RuntimeCorpus> LoadRuntimeCorpus(const std::string& data,
+                                                 const std::vector<std::string>& extra = {});
 
 }  // namespace accuracy
