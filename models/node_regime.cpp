@@ -51,24 +51,47 @@ NodeRegimeSplit SplitAtNodeBoundary(const std::vector<std::pair<int, double>>& p
   return split;
 }
 
-std::string InNodeTrainingNote(const std::vector<std::pair<int, double>>& points, int ranks_per_node) {
-  if (ranks_per_node <= 0 || points.empty() || points.back().first > ranks_per_node) return "";
+namespace {
+
+/// "the parallel efficiency went to X% from P=a to P=b", T(a) a / (T(b) b) over the first positive
+/// and the last training point; empty when fewer than two points are positive.
+std::string InNodeEfficiency(const std::vector<std::pair<int, double>>& points) {
   const std::pair<int, double>* first = nullptr;
   for (const auto& point : points)
     if (point.second > 0 && point.first > 0) {
       first = &point;
       break;
     }
+  if (first == nullptr) return "";
   const auto& last = points.back();
-  if (first == nullptr || first == &last || !(last.second > 0)) return "";
+  if (first == &last || !(last.second > 0)) return "";
   const double efficiency = first->second * first->first / (last.second * last.first);
+  return "the parallel efficiency went to " + FormatDouble("%.0f", 100 * efficiency) + "% from P=" +
+         std::to_string(first->first) + " to P=" + std::to_string(last.first);
+}
+
+const char kEitherWay[] =
+    "A multi-node run may be slower (network costs) or scale better (an efficiency lost to the node's shared "
+    "memory bandwidth stops falling at its boundary: each new node brings its own); no training run tells which";
+
+}  // namespace
+
+std::string InNodeTrainingNote(const std::vector<std::pair<int, double>>& points, int ranks_per_node) {
+  if (ranks_per_node <= 0 || points.empty() || points.back().first > ranks_per_node) return "";
+  const std::string efficiency = InNodeEfficiency(points);
+  if (efficiency.empty()) return "";
   return "every training run fits on one node (" + std::to_string(ranks_per_node) +
          " ranks per node): beyond P=" + std::to_string(ranks_per_node) +
-         " the predictions carry on the trend inside the node, where the parallel efficiency went to " +
-         FormatDouble("%.0f", 100 * efficiency) + "% from P=" + std::to_string(first->first) + " to P=" +
-         std::to_string(last.first) + ". A multi-node run may be slower (network costs) or scale better " +
-         "(an efficiency lost to the node's shared memory bandwidth stops falling at its boundary: each " +
-         "new node brings its own); no training run tells which";
+         " the predictions carry on the trend inside the node, where " + efficiency + ". " + kEitherWay;
+}
+
+std::string OneNodeOfUnknownSizeNote(const std::vector<std::pair<int, double>>& points) {
+  if (points.empty()) return "";
+  const std::string efficiency = InNodeEfficiency(points);
+  return "every training run ran on one node, and the data do not say how many ranks a node holds: a prediction "
+         "beyond P=" + std::to_string(points.back().first) + " may be of a multi-node run, while the predictions "
+         "carry on the trend inside the node" + (efficiency.empty() ? "" : ", where " + efficiency) + ". " +
+         kEitherWay + " (--ranks-per-node tells which predictions leave the node)";
 }
 
 }  // namespace qnm

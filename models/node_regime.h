@@ -47,4 +47,9 @@ NodeRegimeSplit SplitAtNodeBoundary(const std::vector<std::pair<int, double>>& p
 /// then near-perfect scaling to 64 nodes; amgcl's SuperMUC series kept losing beyond the node).
 std::string InNodeTrainingNote(const std::vector<std::pair<int, double>>& points, int ranks_per_node);
 
+/// The same when every training run says it ran on one node (RunStats::nodes == 1) but not how
+/// many ranks a node holds (ranks per node unknown): where the node ends is not known, so every
+/// prediction beyond the training range may be of a multi-node run. Empty for no points.
+std::string OneNodeOfUnknownSizeNote(const std::vector<std::pair<int, double>>& points);
+
 }  // namespace qnm

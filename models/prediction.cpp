@@ -544,6 +544,9 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
     p.flags.push_back("leaves the node (" + std::to_string(ranks_per_node) +
                       " ranks per node): no training run crossed the network, so the jump a multi-node run "
                       "may take is not in the data");
+  if (trained_on_one_node_of_unknown_size && procs > max_train_procs)
+    p.flags.push_back("may leave the node: every training run ran on one node, whose number of ranks the data "
+                      "do not give (--ranks-per-node), so this run may cross the network, which no training run did");
   return p;
 }
 
@@ -607,6 +610,12 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
   }
   if (m.kind == ModelKind::kQueueing) ChooseMachine(series, profiled, options, &m);
 
+  if (m.ranks_per_node == 0) {
+    bool one_node = true;
+    for (const RunGroup* group : training_groups)
+      for (const RunStats& run : group->runs) one_node = one_node && run.nodes == 1;
+    m.trained_on_one_node_of_unknown_size = one_node;
+  }
   m.training = ObserveGroups(training_groups, m.machine, options.mva, &m.decompositions);
   m.unprofiled = ObserveGroups(unprofiled, m.machine, options.mva, nullptr);
   if (m.kind == ModelKind::kQueueing &&
@@ -671,6 +680,8 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
   }
   if (std::string note = InNodeTrainingNote(times, m.ranks_per_node); !note.empty())
     m.summary.notes.push_back(std::move(note));
+  if (m.trained_on_one_node_of_unknown_size)
+    if (std::string note = OneNodeOfUnknownSizeNote(times); !note.empty()) m.summary.notes.push_back(std::move(note));
   if (std::string note = NoSpeedupNote(times); !note.empty()) m.summary.notes.push_back(std::move(note));
   // Repetitions measure the run-to-run noise directly: the pooled sd of log
   // time over the repeated training points is a floor of the interval's base

@@ -141,6 +141,9 @@ struct SeriesModel {
   Granularity UnitGranularity() const { return Granularity{work_units_equal ? work_units : 0}; }
   // MPI ranks per node of the series (SeriesRanksPerNode over its runs); 0 = unknown or inconsistent.
   int ranks_per_node = 0;
+  // Every training run says it ran on one node (RunStats::nodes == 1) while ranks_per_node is
+  // unknown: a prediction beyond the training range may leave the node, and is flagged so.
+  bool trained_on_one_node_of_unknown_size = false;
   RuntimeModel runtime;      // kind == kRuntimeOnly
   QueueingModel queueing;    // kind == kQueueing
   ExtrapolationError error;  // log-space sd of the total vs distance of extrapolation

@@ -21,7 +21,7 @@ using qnm::testing::HasNoteContaining;
 const std::vector<std::pair<int, double>> kWavetrisk = {
     {1, 2821.2}, {2, 2358.3}, {4, 1443.1}, {10, 658.01}, {20, 381.23}};
 
-qnm::Series TableSeries(const std::vector<std::pair<int, double>>& points, int ranks_per_node) {
+qnm::Series TableSeries(const std::vector<std::pair<int, double>>& points, int ranks_per_node, int nodes = 0) {
   std::vector<int> procs;
   for (const auto& point : points) procs.push_back(point.first);
   return qnm::testing::SingleRunSeries("wavetrisk-nz30-niagara", procs, [&](int p) {
@@ -29,6 +29,7 @@ qnm::Series TableSeries(const std::vector<std::pair<int, double>>& points, int r
     for (const auto& point : points)
       if (point.first == p) run.wall_time_s = point.second;
     run.ranks_per_node = ranks_per_node;
+    run.nodes = nodes;
     return run;
   });
 }
@@ -61,6 +62,44 @@ TEST_CASE("a series trained inside one node is told what its runs cannot say bey
   REQUIRE(beyond.flags.size() == 1);
   CHECK(beyond.flags[0].find("leaves the node (40 ranks per node)") == 0);
   CHECK(without.Predict(80).flags.empty());
+}
+
+TEST_CASE("a series whose runs say one node but not its size: every prediction beyond may leave it",
+          "[models][node]") {
+  const std::string note = qnm::OneNodeOfUnknownSizeNote(kWavetrisk);
+  CHECK(note.find("every training run ran on one node, and the data do not say how many ranks") == 0);
+  CHECK(note.find("beyond P=20 may be of a multi-node run") != std::string::npos);
+  CHECK(note.find("parallel efficiency went to 37% from P=1 to P=20") != std::string::npos);
+  CHECK(note.find("--ranks-per-node") != std::string::npos);
+  CHECK(qnm::OneNodeOfUnknownSizeNote({}).empty());
+  CHECK(qnm::OneNodeOfUnknownSizeNote({{4, 10.0}}).find("where the parallel efficiency") == std::string::npos);
+
+  // A table's nodes column of 1 on every training run, no ranks per node (Quantum ESPRESSO's
+  // runs on one node of a cluster whose size the table leaves out are of this kind).
+  std::string error;
+  qnm::SeriesModel one_node, unknown, several;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 0, 1), {}, qnm::PredictionOptions(), &one_node, &error));
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 0, 0), {}, qnm::PredictionOptions(), &unknown, &error));
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 0, 2), {}, qnm::PredictionOptions(), &several, &error));
+  CHECK(one_node.trained_on_one_node_of_unknown_size);
+  CHECK(HasNoteContaining(one_node, "every training run ran on one node"));
+  CHECK(one_node.Predict(20).flags.empty());  // a training point
+  const qnm::ProcsPrediction beyond = one_node.Predict(21);
+  REQUIRE(beyond.flags.size() == 1);
+  CHECK(beyond.flags[0].find("may leave the node") == 0);
+  // The numbers are those of the same series without the column: only the flag and the note differ.
+  CHECK(beyond.total.value_s == unknown.Predict(21).total.value_s);
+  CHECK(beyond.total.upper_s == unknown.Predict(21).total.upper_s);
+  for (const qnm::SeriesModel* m : {&unknown, &several}) {
+    CHECK_FALSE(m->trained_on_one_node_of_unknown_size);
+    CHECK_FALSE(HasNoteContaining(*m, "every training run ran on one node"));
+    CHECK(m->Predict(80).flags.empty());
+  }
+  // With the layout known, the exact boundary is flagged instead (the test above).
+  qnm::SeriesModel known;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 40, 1), {}, qnm::PredictionOptions(), &known, &error));
+  CHECK_FALSE(known.trained_on_one_node_of_unknown_size);
+  CHECK(known.Predict(30).flags.empty());
 }
 
 TEST_CASE("the validation chart names the configuration chosen for the series and why", "[pipeline][charts]") {
