@@ -16,6 +16,7 @@
 //
 // Usage: accuracy_bench [--data DIR] [--tests DIR] [--quiet] [--dump FILE] [--write-prior FILE] [--force CONFIG]
 //                       [--objective mean|median|wins|balanced|regret] [--extra DIR]...
+//                       [--coverage-weight point|source]
 //   --data        bench/data (scaling/, scaling2/, mpip-scaling/)
 //   --tests       the project's tests/data (NPB tables, mpiP reports of NPB-MZ on cab)
 //   --quiet       only the summaries, no per-series rows
@@ -24,6 +25,8 @@
 //   --extra       a folder of further runtime series (series.csv in scaling2/'s layout, optionally
 //                 Extra-P's extrap_baseline.csv): their sources join the leave-one-source-out
 //                 protocol (e.g. a set gathered after the tool's choices were made; bench/heldout_study.py)
+//   --coverage-weight  the interval rate is chosen so that the other sources' held-out points
+//                 (point, the default) or the mean of their per-source shares (source) are 90% inside
 //   --force       every source gets configuration CONFIG (its best temperature on the other sources)
 //   --objective   what the leave-one-source-out choice minimises over the other sources' series:
 //                 the mean (default) or median |log error| at the largest P, or the share of
@@ -62,6 +65,7 @@ int main(int argc, char** argv) {
     else if (arg == "--force" && k + 1 < argc) force = argv[++k];
     else if (arg == "--objective" && k + 1 < argc) choice.objective = argv[++k];
     else if (arg == "--extra" && k + 1 < argc) extra.push_back(argv[++k]);
+    else if (arg == "--coverage-weight" && k + 1 < argc) choice.coverage_weight = argv[++k];
     else {
       std::fprintf(stderr, "accuracy_bench: unknown argument '%s'\n", arg.c_str());
       return 2;

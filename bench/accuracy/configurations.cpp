@@ -62,7 +62,7 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
 
 double ChooseRate(const std::vector<Entry>& corpus, const std::string& left_out, const Config& config,
                   double temperature, const std::vector<qnm::PriorSeries>& samples,
-                  PriorCache* cache, std::vector<double>* coverage) {
+                  PriorCache* cache, std::vector<double>* coverage, bool per_source) {
   return ChooseRateFor(
       corpus, left_out,
       [&](const Entry& e, double rate) {
@@ -70,19 +70,30 @@ double ChooseRate(const std::vector<Entry>& corpus, const std::string& left_out,
         options.runtime.error.prior_log_sd_per_octave = rate;
         return options;
       },
-      coverage);
+      coverage, per_source);
 }
 
 double ChooseRateFor(const std::vector<Entry>& corpus, const std::string& left_out,
                      const std::function<qnm::PredictionOptions(const Entry&, double rate)>& options_at,
-                     std::vector<double>* coverage) {
+                     std::vector<double>* coverage, bool per_source) {
   coverage->clear();
   std::vector<double> gaps;
   for (double rate : kPooledRates) {
-    int inside = 0, points = 0;
+    std::map<std::string, std::pair<int, int>> by_source;  // inside, points
     for (const Entry& e : corpus)
-      if (e.source != left_out) CountInside(e, options_at(e, rate), &inside, &points);
-    const double share = points ? double(inside) / points : NAN;
+      if (e.source != left_out) CountInside(e, options_at(e, rate), &by_source[e.source].first,
+                                            &by_source[e.source].second);
+    int inside = 0, points = 0, sources = 0;
+    double shares = 0;
+    for (const auto& [source, counts] : by_source) {
+      inside += counts.first;
+      points += counts.second;
+      if (counts.second > 0) {
+        shares += double(counts.first) / counts.second;
+        ++sources;
+      }
+    }
+    const double share = per_source ? (sources ? shares / sources : NAN) : (points ? double(inside) / points : NAN);
     coverage->push_back(share);
     gaps.push_back(std::fabs(share - qnm::PredictionOptions().interval_level));
   }

@@ -70,13 +70,14 @@ using PriorCache = std::map<std::string, qnm::ExtrapolationPrior>;
 qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const std::set<std::string>& leave_out,
                                      const std::vector<qnm::PriorSeries>& corpus, PriorCache* cache);
 /// The rate of kPooledRates whose coverage on the series of `corpus` not from `left_out` is closest to
-/// the level (ties: the narrower); `coverage` gets each rate's share.
+/// the level (ties: the narrower); `coverage` gets each rate's share: of every held-out point, or
+/// with `per_source` the mean of each source's share (every source weighs one, whatever its points).
 double ChooseRate(const std::vector<Entry>& corpus, const std::string& left_out, const Config& config,
                   double temperature, const std::vector<qnm::PriorSeries>& samples, PriorCache* cache,
-                  std::vector<double>* coverage);
+                  std::vector<double>* coverage, bool per_source = false);
 /// The same for any way of predicting: `options_at(e, rate)` predicts series `e` with that rate.
 double ChooseRateFor(const std::vector<Entry>& corpus, const std::string& left_out,
                      const std::function<qnm::PredictionOptions(const Entry&, double rate)>& options_at,
-                     std::vector<double>* coverage);
+                     std::vector<double>* coverage, bool per_source = false);
 
 }  // namespace accuracy

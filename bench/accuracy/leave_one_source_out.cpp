@@ -150,7 +150,7 @@ class Protocol {
           SetIntervalRate(r, &o);
           return o;
         },
-        &coverage);
+        &coverage, options_.coverage_weight == "source");
     SetIntervalRate(rate, &options);
     *rate_table += "| " + label + " |";
     for (double c : coverage) *rate_table += " " + Pct(c) + " |";
@@ -173,7 +173,8 @@ class Protocol {
                                                                          : std::set<std::string>{left_out});
     std::vector<double> coverage;
     options.runtime.error.prior_log_sd_per_octave =
-        ChooseRate(corpus_, left_out, PairConfig(pair), PairTemperature(pair), samples_, &cache_, &coverage);
+        ChooseRate(corpus_, left_out, PairConfig(pair), PairTemperature(pair), samples_, &cache_, &coverage,
+                   options_.coverage_weight == "source");
     *rate_table += "| " + label + " |";
     for (double c : coverage) *rate_table += " " + Pct(c) + " |";
     char chosen[32];
@@ -259,6 +260,10 @@ bool ChoiceOptions::IsValid(std::string* error) const {
   if (objective != "mean" && objective != "median" && objective != "wins" && objective != "balanced" &&
       objective != "regret") {
     *error = "--objective is mean, median, wins, balanced or regret";
+    return false;
+  }
+  if (coverage_weight != "point" && coverage_weight != "source") {
+    *error = "--coverage-weight is point or source";
     return false;
   }
   if (forced > std::size(kConfigs)) {

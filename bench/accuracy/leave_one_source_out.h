@@ -27,6 +27,9 @@ struct ChoiceOptions {
   std::size_t forced = std::size(kConfigs);  // every source gets this configuration; size: none
   std::string dump;         // every held-out point as CSV (DumpCsv), when set
   std::string write_prior;  // the corpus prior learned on every source, as JSON, when set
+  // The interval rate is chosen by the share of the other sources' held-out points inside their
+  // interval ("point") or by the mean of each other source's share ("source": every source weighs one).
+  std::string coverage_weight = "point";
   bool IsValid(std::string* error) const;
 };
 
