@@ -15,8 +15,9 @@ The table has the columns of `scaling2/series.csv` (`series,procs,time_s`, and w
 `metric,ranks_per_node,threads,nodes`); a series' source is its id up to the first '-'.
 Printed, per source and over all series: median and largest |error| at each series' largest P,
 the same over every predicted point, mean |log error| at the largest P, the series where the tool
-is nearer than Extra-P and than Amdahl, and how many measured points lie inside the tool's 90%
-interval. Only the Python standard library is used.
+is nearer than Extra-P and than Amdahl, how many measured points lie inside the tool's 90%
+interval, and its mean interval score in log space (width + 20 x the log distance outside;
+Gneiting & Raftery 2007, s6.2; lower is better). Only the Python standard library is used.
 
 Usage (from the repository root, after building):
   python3 bench/heldout_study.py TABLE.csv [--extrap BASELINE.csv] [--bin build/qnm-predict]
@@ -87,6 +88,13 @@ def run_tool(binary, rows, training, targets, configuration, workdir):
     return result
 
 
+def interval_score(lower, upper, measured, level=0.9):
+    """The interval score in log space (Gneiting & Raftery 2007, s6.2; bench/accuracy prints the same):
+    the width log(upper/lower) plus 2/(1 - level) times the log distance of a measurement outside."""
+    outside = max(0.0, math.log(lower / measured), math.log(measured / upper))
+    return math.log(upper / lower) + 2 / (1 - level) * outside
+
+
 def median_max(values):
     return (f"{100 * statistics.median(values):.1f}% / {100 * max(values):.1f}%" if values else "-")
 
@@ -106,6 +114,7 @@ def main():
     last = collections.defaultdict(lambda: collections.defaultdict(list))  # source -> method -> log err
     every = collections.defaultdict(lambda: collections.defaultdict(list))
     inside = collections.defaultdict(lambda: [0, 0])
+    score = collections.defaultdict(list)  # interval score of every predicted point
     wins = collections.defaultdict(lambda: collections.Counter())
     flagged = collections.Counter()
     dump = []
@@ -138,6 +147,7 @@ def main():
                 for key in (source, "all"):
                     inside[key][0] += ours[p][1] <= measured <= ours[p][2]
                     inside[key][1] += 1
+                    score[key].append(interval_score(ours[p][1], ours[p][2], measured))
                 flagged[source] += bool(ours[p][3])
                 dump.append([name, p, measured] + [predicted.get(m, "") for m in METHODS] +
                             [ours[p][1], ours[p][2], ours[p][3]])
@@ -154,8 +164,8 @@ def main():
           f"({args.table}; tool {args.configuration or 'as shipped'}).")
     print("Median / largest |error| at each series' largest P:")
     print("| source | series | " + " | ".join(METHODS) + " | nearer than Extra-P | nearer than Amdahl "
-          "| 90% interval holds | flagged points |")
-    print("|---|---:|" + "---|" * len(METHODS) + "---:|---:|---:|---:|")
+          "| 90% interval holds | interval score | flagged points |")
+    print("|---|---:|" + "---|" * len(METHODS) + "---:|---:|---:|---:|---:|")
     for key in keys:
         n = len(last[key]["qnm-predict"])
         n_extrap = len(last[key]["Extra-P"])
@@ -164,7 +174,7 @@ def main():
         held = inside[key]
         flags = sum(flagged.values()) if key == "all" else flagged[key]
         print(f"| {key} | {n} | " + " | ".join(cells) + f" | {extrap_wins} | {wins[key]['Amdahl']}/{n} | "
-              f"{100 * held[0] / held[1]:.1f}% | {flags} |")
+              f"{100 * held[0] / held[1]:.1f}% | {statistics.fmean(score[key]):.3f} | {flags} |")
     print("\nMean |log error| at the largest P; median / largest |error| over every predicted point:")
     print("| source | " + " | ".join(METHODS) + " |")
     print("|---|" + "---|" * len(METHODS))
