@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in bench/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from training_count_study import amdahl  # noqa: E402  (same fit, one definition)
 

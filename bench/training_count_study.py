@@ -7,7 +7,7 @@ installed tool as a user would (`qnm-predict predict` of a table of the training
 per series and protocol) for K = 5..8 training points, on every series of bench/data with
 more than K process counts, and scores the prediction at the largest P:
 
-- "per-series": what the tool does (the configuration whose forecast of the last training
+- "per-series": what the tool did in rounds 15-23 (`--configuration per-series`; the configuration whose forecast of the last training
   point erred least, models/runtime_configuration.h);
 - "nodes + split": the default configuration pinned (--configuration);
 - Amdahl's law a + b/P by non-negative relative least squares, and the naive
@@ -113,9 +113,7 @@ def predict(binary, rows, training, target, configuration, workdir):
         for row in rows:
             if int(row["procs"]) in training:
                 writer.writerow([row[c] for c in columns])
-    args = [binary, "predict", path, "--procs", str(target), "--format", "csv"]
-    if configuration != "per-series":
-        args += ["--configuration", configuration]
+    args = [binary, "predict", path, "--procs", str(target), "--format", "csv", "--configuration", configuration]
     out = subprocess.run(args, capture_output=True, text=True, check=False)
     if out.returncode != 0:
         sys.exit("training_count_study: " + out.stderr.strip())

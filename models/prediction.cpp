@@ -385,12 +385,22 @@ bool PredictionOptions::IsValid(std::string* error) const {
       *error = "configuration " + c.name + ": " + *error;
       return false;
     }
+  if (choose_configuration && configurations.empty() && TriedConfigurations().empty()) {
+    *error = "no runtime configuration named '" + configuration + "' (" + kPerSeriesConfiguration + " or one of " +
+             "models/runtime_configuration.h's)";
+    return false;
+  }
   return runtime.IsValid(error) && envelope.IsValid(error) && mva.IsValid(error);
 }
 
 std::vector<RuntimeConfiguration> PredictionOptions::TriedConfigurations() const {
   if (!choose_configuration) return {};
-  return configurations.empty() ? StandardRuntimeConfigurations(runtime) : configurations;
+  if (!configurations.empty()) return configurations;
+  std::vector<RuntimeConfiguration> standard = StandardRuntimeConfigurations(runtime);
+  if (configuration == kPerSeriesConfiguration) return standard;
+  for (RuntimeConfiguration& c : standard)
+    if (c.name == configuration) return {std::move(c)};
+  return {};
 }
 
 const char* ToString(ModelKind kind) {
@@ -765,7 +775,9 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   if (!options.choose_configuration || !options.runtime.candidates.empty() || queueing)
     return FitWithOptions(series, train_procs, options, model, error, runs_read);
   const std::vector<RuntimeConfiguration> configurations = options.TriedConfigurations();
-  const bool given = configurations.size() == 1;  // the caller's configuration, nothing to choose
+  const bool given = configurations.size() == 1;  // one configuration: nothing to choose
+  // The shipped default is not the caller's choice: its note says so.
+  const bool by_default = given && options.configurations.empty() && options.configuration == kShippedRuntimeConfiguration;
   RuntimeConfigurationChoice choice;
   const int fitted = given ? 0 : ChooseConfiguration(series, training, configurations, options, &choice);
   PredictionOptions chosen = options;
@@ -774,9 +786,13 @@ bool FitSeriesModel(const Series& series, const std::vector<int>& train_procs,
   if (!FitWithOptions(series, train_procs, chosen, model, error, runs_read)) return false;
   if (fitted < 0) return true;
   choice.made = !given;
+  choice.by_default = by_default;
   choice.chosen_index = given ? -1 : fitted;
   choice.chosen = configurations[fitted].name;
-  model->summary.notes.push_back(given ? "configuration " + choice.chosen + " (given, not chosen)" : choice.Note());
+  model->summary.notes.push_back(!given       ? choice.Note()
+                                 : by_default ? "configuration " + choice.chosen + " (the default; --configuration " +
+                                                    kPerSeriesConfiguration + " chooses one per series)"
+                                              : "configuration " + choice.chosen + " (given, not chosen)");
   model->summary.configuration = std::move(choice);
   return true;
 }

@@ -39,18 +39,22 @@ struct PredictionOptions {
   // Runtime-only series: fit the multi-node runs alone when the time rises
   // as the runs leave the node (models/node_regime.h).
   bool split_at_node_boundary = true;
-  // Runtime-only series: fit each of `configurations` (empty: StandardRuntimeConfigurations
-  // of `runtime`) to the training points but the largest, and fit the series with the one
-  // whose forecast of that point erred least (models/runtime_configuration.h); with fewer than
-  // five training process counts, or `runtime.candidates` set (the caller chose its curves),
-  // `runtime` with split_at_node_boundary as set; one configuration: that one (the user's), no
-  // choice. false: no choice, `runtime` as it is.
+  // Runtime-only series: the configuration they are fitted with (models/runtime_configuration.h),
+  // a name of StandardRuntimeConfigurations (default kShippedRuntimeConfiguration), or
+  // kPerSeriesConfiguration: fit each of them to the training points but the largest and fit the
+  // series with the one whose forecast of that point erred least (with fewer than five training
+  // process counts, `runtime` with split_at_node_boundary as set). `configurations`, when not
+  // empty, replaces the standard ones (one: that one, the user's; several: chosen among per
+  // series). `runtime.candidates` set (the caller chose its curves) or choose_configuration false:
+  // `runtime` as it is.
+  std::string configuration = kShippedRuntimeConfiguration;
   bool choose_configuration = true;
   std::vector<RuntimeConfiguration> configurations;
 
   bool IsValid(std::string* error) const;
-  /// The configurations a runtime-only fit of five or more points tries: none without the choice,
-  /// `configurations`, else StandardRuntimeConfigurations(runtime).
+  /// The configurations a runtime-only fit tries: none without the choice; `configurations`; else
+  /// StandardRuntimeConfigurations(runtime), all of them for kPerSeriesConfiguration, else the one
+  /// named by `configuration` (none for an unknown name: IsValid refuses it).
   std::vector<RuntimeConfiguration> TriedConfigurations() const;
 };
 

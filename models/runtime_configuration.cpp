@@ -63,7 +63,7 @@ std::string RuntimeConfigurationChoice::Note() const {
           BackcastPercent(chosen_index);
   const std::size_t fallback = kDefaultRuntimeConfiguration;
   if (chosen_index != kDefaultRuntimeConfiguration && fallback < names.size())
-    note += "; " + names[fallback] + " (the default) " + BackcastPercent(kDefaultRuntimeConfiguration);
+    note += "; " + names[fallback] + " (the fallback) " + BackcastPercent(kDefaultRuntimeConfiguration);
   return note + " (" + std::to_string(names.size()) + " configurations tried)";
 }
 

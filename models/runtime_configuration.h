@@ -1,18 +1,18 @@
 #pragma once
-// The ways of fitting a runtime-only series, and the choice among them per series.
+// The ways of fitting a runtime-only series, the one shipped, and the choice among them per series.
 //
 // Five training points rarely say whether a code keeps scaling or flattens beyond them, and
-// no way of averaging candidate curves is best on every code: chosen on five sources of real
-// series and applied to the sixth, the best configuration of the others is often the wrong one
-// (bench/README.md, rounds 10-15). What a series does say is how well each configuration
-// forecasts its own last training point from the points before it (a backcast one step out,
-// the only held-out point a user's data always has). The series gets the configuration that
-// forecast it best; where every configuration forecasts it alike, or the series has fewer than
-// five training points (forecast from three, every configuration but the cost laws' is Amdahl's
-// law), the default configuration.
-// Leaving one source out on the 164 series of bench/accuracy, this choice per series is better
-// than Extra-P on 121 series (the configuration chosen per source: 109); corpus-learned ways of
-// choosing, nested, reach 110-120 and none is better than it (bench/README.md, round 15).
+// no way of averaging candidate curves is best on every code (bench/README.md, rounds 10-15).
+// Rounds 15-23 fitted each series with the configuration that forecast its own last training point
+// best from the points before it (a backcast one step out): chosen that way on the 164 development
+// series, it was better than Extra-P on 121 of them. On 157 series gathered afterwards from 36
+// public sources, with the rule for changing written down before each set was seen, one
+// configuration for every series, the candidates with Extra-P's cost laws beside them at an even
+// share, was more accurate (mean |log error| at the largest P lower on four of five sets, nearer
+// than Extra-P on 108 series against 100): kShippedRuntimeConfiguration (bench/README.md, round 24).
+// The choice per series stays (kPerSeriesConfiguration): where every configuration forecasts the
+// last point alike, or the series has fewer than five training points (forecast from three, every
+// configuration but the cost laws' is Amdahl's law), it falls back on "nodes + split".
 #include <string>
 #include <vector>
 
@@ -32,12 +32,21 @@ struct RuntimeConfiguration {
 /// validation, interval rate): nodes + split (the default); Occam + nodes + split; Amdahl alone;
 /// nodes + split + cost 0.5 (bench/accuracy's names).
 std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeModelOptions& base);
-/// The index of "nodes + split" in StandardRuntimeConfigurations.
+/// The index of "nodes + split" in StandardRuntimeConfigurations: the configuration the choice
+/// per series falls back on, and the one a transfer to another machine fits (pipeline/transfer_runner.h).
 inline constexpr int kDefaultRuntimeConfiguration = 0;
+/// What a runtime-only series is fitted with unless the caller says otherwise
+/// (PredictionOptions::configuration): chosen on held-out series, five sets gathered after every
+/// choice of the tool was made, against the choice per series of rounds 15-23, by a rule written
+/// down before each set was seen (bench/README.md, round 24).
+inline constexpr char kShippedRuntimeConfiguration[] = "nodes + split + cost 0.5";
+/// PredictionOptions::configuration: choose among the standard configurations per series.
+inline constexpr char kPerSeriesConfiguration[] = "per-series";
 
 /// What the choice per series found (RuntimeConfigurationChoice in SeriesModel's summary).
 struct RuntimeConfigurationChoice {
   bool made = false;           // false: one configuration was fitted (no choice asked or possible)
+  bool by_default = false;     // the one fitted is kShippedRuntimeConfiguration, not asked for by the caller
   std::string chosen;          // the configuration fitted: chosen, or given (made false); empty: the default
   int chosen_index = -1;       // its index in `names` when chosen
   int forecast_procs = 0;      // the training point forecast from the ones before it

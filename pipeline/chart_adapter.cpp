@@ -35,8 +35,10 @@ plots::ChartSet BuildChartSet(const SeriesModel& model, const std::vector<ProcsO
       charts.context.caveat.push_back("runs before it erred least (" + choice.BackcastPercent(chosen) +
                                       (chosen == fallback ? ")." : ";"));
       if (chosen != fallback && fallback < static_cast<int>(choice.names.size()))
-        charts.context.caveat.push_back(choice.names[fallback] + ", the default: " + choice.BackcastPercent(fallback) + ").");
+        charts.context.caveat.push_back(choice.names[fallback] + ", the fallback: " + choice.BackcastPercent(fallback) + ").");
     }
+  } else if (choice.by_default) {
+    charts.context.caveat.push_back("Runtime model: " + choice.chosen + " (the default).");
   }
   charts.interval_level = model.level;
   std::vector<std::pair<int, double>> times;

@@ -60,6 +60,7 @@ nlohmann::json JsonModel(const SeriesModel& model) {
     for (std::size_t k = 0; k < c.names.size(); ++k) backcast[c.names[k]] = JsonNumber(c.backcast_log_error[k]);
     out["configuration"] = {{"name", c.chosen},
                             {"chosen_per_series", c.made},
+                            {"default", c.by_default},
                             {"forecast_procs", c.made ? nlohmann::json(c.forecast_procs) : nlohmann::json()},
                             {"backcast_log_error", backcast}};
   }

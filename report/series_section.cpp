@@ -30,7 +30,10 @@ std::string ModelPart(const SeriesModel& model) {
                          "</b>, chosen for this series: of " + std::to_string(c.names.size()) +
                          " configurations, the one whose forecast of its largest training P from the ones before "
                          "it erred least (models/runtime_configuration.h)."
-                   : " Configuration <b>" + EscapeHtml(c.chosen) + "</b>, given with --configuration.";
+                   : " Configuration <b>" + EscapeHtml(c.chosen) + "</b>" +
+                         (c.by_default ? ", the default (chosen on series gathered after the tool's choices were made; "
+                                         "--configuration per-series chooses one per series)."
+                                       : ", given with --configuration.");
   html += "</p>\n<p class=\"note\">" + EscapeHtml(model.summary.BriefReport()) + "</p>\n";
   if (model.kind == ModelKind::kQueueing) {
     html += "<p>Machine: " + EscapeHtml(model.machine.name) + " \u2014 latency " +

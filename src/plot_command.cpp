@@ -17,7 +17,7 @@ void AddPlotCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> runs;
     std::string procs = "1..1024:x2", train, machine, series, dir = "charts", group_by = "content",
-                configuration = "per-series";
+                configuration;
     double level = 0.9;
     RunSelectionArgs selection;
     TargetArgs target;

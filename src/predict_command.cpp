@@ -26,7 +26,7 @@ namespace {
 struct CommonArgs {
   std::vector<std::string> runs;
   std::string machine, format = "table", output, plot_dir, series, group_by = "content",
-      configuration = "per-series";
+      configuration;  // empty: the shipped default (models/runtime_configuration.h)
   double level = 0.9;
   RunSelectionArgs selection;
   TargetArgs target;
@@ -108,20 +108,26 @@ void AddConfigurationOption(CLI::App* command, std::string* configuration) {
   for (const RuntimeConfiguration& c : StandardRuntimeConfigurations(RuntimeModelOptions()))
     names += (names.empty() ? "'" : ", '") + c.name + "'";
   command->add_option("--configuration", *configuration,
-                      "runtime-only series: per-series (default: the configuration whose forecast of the largest "
-                      "training P from the ones before it erred least, with 5 or more training P) or one of " +
-                          names);
+                      std::string("runtime-only series: one of ") + names + " (default: '" +
+                          kShippedRuntimeConfiguration + "'), or " + kPerSeriesConfiguration +
+                          ": the configuration whose forecast of the largest training P from the ones before it "
+                          "erred least, with 5 or more training P");
 }
 
 PredictionOptions MakePredictionOptions(const std::string& machine, double level, const std::string& configuration) {
   PredictionOptions options;
   options.interval_level = level;
-  if (configuration != "per-series") {
+  // Not given: the library's default (a transfer then fits A in kDefaultRuntimeConfiguration, as
+  // calibrated); per-series: the choice; a name: that configuration, everywhere.
+  if (configuration == kPerSeriesConfiguration) {
+    options.configuration = configuration;
+  } else if (!configuration.empty()) {
     for (const RuntimeConfiguration& c : StandardRuntimeConfigurations(options.runtime))
       if (c.name == configuration) options.configurations = {c};
     if (options.configurations.empty())
-      throw InputError("--configuration", 0,
-                       "must be per-series or the name of a configuration (see --help), not '" + configuration + "'");
+      throw InputError("--configuration", 0, std::string("must be ") + kPerSeriesConfiguration +
+                                                 " or the name of a configuration (see --help), not '" +
+                                                 configuration + "'");
   }
   if (!machine.empty()) {
     options.machine = LoadMachineProfile(machine);

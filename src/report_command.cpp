@@ -16,7 +16,7 @@ namespace qnm::cli {
 void AddReportCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> runs;
-    std::string procs = "1..1024:x2", machine, series, output, group_by = "content", configuration = "per-series";
+    std::string procs = "1..1024:x2", machine, series, output, group_by = "content", configuration;
     double level = 0.9;
     std::vector<std::string> traces;
     RunSelectionArgs selection;

@@ -102,10 +102,13 @@ TEST_CASE("a series whose runs say one node but not its size: every prediction b
   CHECK(known.Predict(30).flags.empty());
 }
 
-TEST_CASE("the validation chart names the configuration chosen for the series and why", "[pipeline][charts]") {
+TEST_CASE("the validation chart names the configuration: chosen for the series and why, or the default",
+          "[pipeline][charts]") {
   std::string error;
   qnm::SeriesModel chosen, pinned;
-  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 40), {}, qnm::PredictionOptions(), &chosen, &error));
+  qnm::PredictionOptions per_series;
+  per_series.configuration = qnm::kPerSeriesConfiguration;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 40), {}, per_series, &chosen, &error));
   REQUIRE(chosen.summary.configuration.made);
   const std::vector<qnm::ProcsPrediction> predictions = {chosen.Predict(40), chosen.Predict(2560)};
   const qnm::plots::ChartSet charts = qnm::BuildChartSet(chosen, chosen.training, predictions, {});
@@ -116,7 +119,7 @@ TEST_CASE("the validation chart names the configuration chosen for the series an
   CHECK(lines[2].find("runs before it erred least (") == 0);
   if (chosen.summary.configuration.chosen_index != qnm::kDefaultRuntimeConfiguration) {
     REQUIRE(lines.size() == 4);
-    CHECK(lines[3].find("nodes + split, the default: ") == 0);
+    CHECK(lines[3].find("nodes + split, the fallback: ") == 0);
   }
   CHECK(charts.predicted.back().flagged);  // P = 2560 leaves the node
 
@@ -126,4 +129,10 @@ TEST_CASE("the validation chart names the configuration chosen for the series an
   REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 40), {}, given, &pinned, &error));
   CHECK_FALSE(pinned.summary.configuration.made);
   CHECK(qnm::BuildChartSet(pinned, pinned.training, {}, {}).context.caveat.empty());
+  // The shipped default is named in one line.
+  qnm::SeriesModel by_default;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(kWavetrisk, 40), {}, qnm::PredictionOptions(), &by_default, &error));
+  const std::vector<std::string> caveat = qnm::BuildChartSet(by_default, by_default.training, {}, {}).context.caveat;
+  REQUIRE(caveat.size() == 1);
+  CHECK(caveat[0] == "Runtime model: nodes + split + cost 0.5 (the default).");
 }

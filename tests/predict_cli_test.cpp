@@ -127,13 +127,21 @@ TEST_CASE("notes on series that cannot be extrapolated come in series order, wha
   CHECK(notes > 20);
 }
 
-TEST_CASE("the configuration of a runtime-only series: chosen per series and said in JSON, or given by --configuration", "[predict][cli]") {
+TEST_CASE("the configuration of a runtime-only series: the default, chosen per series and said in JSON, or given", "[predict][cli]") {
   // LU class B on g5k (6 process counts, runtime only): Amdahl's law alone forecasts its P = 128 best.
   const std::string table = std::string(QNM_TEST_DATA_DIR) + "/tables/lu_b_g5k_median.csv";
   std::string text;
   REQUIRE(Run("predict --format json --procs 256 " + table, &text) == 0);
   nlohmann::json json = nlohmann::json::parse(text.substr(text.find('{')));
+  const nlohmann::json& shipped = json["series"][0]["model"]["configuration"];
+  CHECK(shipped["name"] == "nodes + split + cost 0.5");
+  CHECK(shipped["default"] == true);
+  CHECK(shipped["chosen_per_series"] == false);
+  CHECK(shipped["backcast_log_error"].empty());
+  REQUIRE(Run("predict --format json --procs 256 --configuration per-series " + table, &text) == 0);
+  json = nlohmann::json::parse(text.substr(text.find('{')));
   const nlohmann::json& chosen = json["series"][0]["model"]["configuration"];
+  CHECK(chosen["default"] == false);
   CHECK(chosen["chosen_per_series"] == true);
   CHECK(chosen["forecast_procs"] == 128);
   CHECK(chosen["name"] == "Amdahl alone");

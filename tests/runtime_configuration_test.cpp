@@ -1,6 +1,6 @@
-// The configuration of the runtime-only model chosen per series (models/runtime_configuration.h):
-// every configuration forecasts the series' last training point from the points before it, and
-// the series is fitted with the one that erred least.
+// The configuration of the runtime-only model (models/runtime_configuration.h): the shipped
+// default for every series, or chosen per series: every configuration forecasts the series' last
+// training point from the points before it, and the series is fitted with the one that erred least.
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
@@ -42,6 +42,13 @@ qnm::PredictionOptions Alone(const qnm::RuntimeConfiguration& c) {
 
 double Total(const qnm::SeriesModel& m, int procs) { return m.Predict(procs).total.value_s; }
 
+// The choice per series among the standard configurations (--configuration per-series).
+qnm::PredictionOptions PerSeries() {
+  qnm::PredictionOptions o;
+  o.configuration = qnm::kPerSeriesConfiguration;
+  return o;
+}
+
 }  // namespace
 
 TEST_CASE("LeastBackcastError takes the least error, the earlier of ties, and falls back when nothing differs",
@@ -82,7 +89,7 @@ TEST_CASE("a series is fitted with the configuration whose forecast of its last 
     INFO(series->name);
     qnm::SeriesModel model;
     std::string error;
-    REQUIRE(qnm::FitSeriesModel(*series, {}, qnm::PredictionOptions(), &model, &error));
+    REQUIRE(qnm::FitSeriesModel(*series, {}, PerSeries(), &model, &error));
     const qnm::RuntimeConfigurationChoice& choice = model.summary.configuration;
     REQUIRE(choice.made);
     const auto configurations = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
@@ -121,7 +128,7 @@ TEST_CASE("the two real series choose differently, and the choice changes the pr
   // is not the default; measured at P = 640: 4.06 s (the default predicts several times that).
   qnm::SeriesModel chosen, fallback;
   std::string error;
-  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, qnm::PredictionOptions(), &chosen, &error));
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, PerSeries(), &chosen, &error));
   const auto configurations = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
   REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, Alone(configurations[qnm::kDefaultRuntimeConfiguration]), &fallback,
                               &error));
@@ -129,23 +136,23 @@ TEST_CASE("the two real series choose differently, and the choice changes the pr
   CHECK(std::fabs(std::log(Total(chosen, 640) / 4.06)) < std::fabs(std::log(Total(fallback, 640) / 4.06)));
   // GROMACS leaves the node at P = 2: a configuration that splits there forecasts P = 5 best.
   qnm::SeriesModel gromacs;
-  REQUIRE(qnm::FitSeriesModel(kGromacs, {}, qnm::PredictionOptions(), &gromacs, &error));
+  REQUIRE(qnm::FitSeriesModel(kGromacs, {}, PerSeries(), &gromacs, &error));
   const std::string& name = gromacs.summary.configuration.chosen;
   CHECK(name.find("split") != std::string::npos);
 }
 
-TEST_CASE("with four training points or fewer, or when asked not to, the default configuration is fitted alone",
+TEST_CASE("chosen per series: with four training points or fewer, or when asked not to, nodes + split alone",
           "[models][configuration]") {
   const auto configurations = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
   std::string error;
   qnm::SeriesModel four, alone;
   // Forecast from three points every configuration but the cost laws' is Amdahl's law.
-  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {1, 2, 4, 8}, qnm::PredictionOptions(), &four, &error));
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {1, 2, 4, 8}, PerSeries(), &four, &error));
   CHECK_FALSE(four.summary.configuration.made);
   REQUIRE(qnm::FitSeriesModel(kWavetrisk, {1, 2, 4, 8}, Alone(configurations[qnm::kDefaultRuntimeConfiguration]),
                               &alone, &error));
   CHECK(Total(four, 640) == Approx(Total(alone, 640)).epsilon(1e-12));
-  qnm::PredictionOptions off;
+  qnm::PredictionOptions off = PerSeries();
   off.choose_configuration = false;
   qnm::SeriesModel unchosen;
   REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, off, &unchosen, &error));
@@ -164,6 +171,46 @@ TEST_CASE("with four training points or fewer, or when asked not to, the default
   bad.configurations[1].runtime.weight_temperature = -1;
   CHECK_FALSE(qnm::FitSeriesModel(kWavetrisk, {}, bad, &unchosen, &error));
   CHECK(error.find("configuration Occam + nodes + split") != std::string::npos);
+}
+
+TEST_CASE("by default every runtime-only series is fitted with the shipped configuration, and says so",
+          "[models][configuration]") {
+  const auto configurations = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
+  const qnm::RuntimeConfiguration* shipped = nullptr;
+  for (const auto& c : configurations)
+    if (c.name == qnm::kShippedRuntimeConfiguration) shipped = &c;
+  REQUIRE(shipped != nullptr);
+  CHECK(shipped->runtime.cost_law_share == 0.5);
+  std::string error;
+  // Five training points, four, and a series that leaves the node: the same configuration, no choice.
+  for (const std::vector<int>& train : {std::vector<int>{}, std::vector<int>{1, 2, 4, 8}})
+    for (const qnm::Series* series : {&kWavetrisk, &kGromacs}) {
+      INFO(series->name << " on " << train.size() << " points");
+      qnm::SeriesModel model, alone;
+      REQUIRE(qnm::FitSeriesModel(*series, train, qnm::PredictionOptions(), &model, &error));
+      const qnm::RuntimeConfigurationChoice& c = model.summary.configuration;
+      CHECK_FALSE(c.made);
+      CHECK(c.by_default);
+      CHECK(c.chosen == qnm::kShippedRuntimeConfiguration);
+      REQUIRE(qnm::FitSeriesModel(*series, train, Alone(*shipped), &alone, &error));
+      for (int p : {64, 640}) CHECK(Total(model, p) == Approx(Total(alone, p)).epsilon(1e-12));
+      bool said = false;
+      for (const std::string& note : model.summary.notes)
+        said = said || note.find("configuration nodes + split + cost 0.5 (the default;") == 0;
+      CHECK(said);
+    }
+  // Named by the caller: that one, not "by default"; an unknown name is refused before fitting.
+  qnm::PredictionOptions named;
+  named.configuration = "Amdahl alone";
+  qnm::SeriesModel amdahl;
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, named, &amdahl, &error));
+  CHECK(amdahl.summary.configuration.chosen == "Amdahl alone");
+  CHECK_FALSE(amdahl.summary.configuration.by_default);
+  named.configuration = "Amdahl";
+  CHECK_FALSE(qnm::FitSeriesModel(kWavetrisk, {}, named, &amdahl, &error));
+  CHECK(error.find("no runtime configuration named 'Amdahl'") != std::string::npos);
+  // The queueing model does not take a configuration; its input curves keep `runtime`.
+  CHECK(qnm::PredictionOptions().runtime.cost_law_share == 0.0);
 }
 
 TEST_CASE("leave-one-out counts the fits of the choice in its budget", "[models][configuration][budget]") {

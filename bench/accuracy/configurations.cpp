@@ -26,6 +26,12 @@ qnm::PriorSeries AsPriorSeries(const Entry& e) {
   return s;
 }
 
+std::size_t ShippedConfigIndex() {
+  for (std::size_t k = 0; k < std::size(kConfigs); ++k)
+    if (std::string(kConfigs[k].name) == qnm::kShippedRuntimeConfiguration) return k;
+  return std::size(kConfigs);
+}
+
 qnm::ExtrapolationPrior LearnPrior(const std::vector<qnm::PriorSeries>& corpus, const std::set<std::string>& leave_out,
                                    const qnm::RuntimeModelOptions& runtime) {
   std::vector<qnm::PriorSeries> kept;

@@ -45,6 +45,9 @@ inline constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                       {"nodes + split + adaptive cost", false, false, true, false, true, 0.5, true},
                                       {"nodes + split + saturating cost", false, false, true, false, true, 0, false, true}};
 
+/// The index in kConfigs of the configuration the tool fits by default (kShippedRuntimeConfiguration).
+std::size_t ShippedConfigIndex();
+
 /// The pooled per-octave rate the forward errors are shrunk towards
 /// (ExtrapolationErrorOptions::prior_log_sd_per_octave) is chosen like the
 /// configuration: the one whose 90% intervals hold closest to 90% of the other

@@ -30,20 +30,26 @@ enum Way : std::size_t {
   kPerSeriesNoCost,                // the same among the configurations without the cost laws
   kWeighted,                       // every configuration weighted by the likelihood of that forecast
   kChecked,                        // the choice per source unless its own forecast leaves its 90% interval
-  kTool,                           // the tool's choice per series (models/runtime_configuration.h): the headline
+  kTool,                           // the choice per series among the tool's 4 configurations (rounds 15-23's tool)
   kWays
 };
 
-std::vector<std::string> WayLabels() {
+std::vector<std::string> WayLabels(std::size_t forced) {
   std::vector<std::string> labels;
-  for (const Config& c : kConfigs) labels.push_back(std::string("fixed: ") + c.name);
+  for (std::size_t k = 0; k < std::size(kConfigs); ++k)
+    labels.push_back(k == forced ? std::string("**fixed: ") + kConfigs[k].name + "** (the headline" +
+                                       (k == ShippedConfigIndex() ? ": what the tool does)" : ", forced)")
+                                 : std::string("fixed: ") + kConfigs[k].name);
   labels.push_back("**average of every configuration**");
   labels.push_back("chosen per source (the headline of rounds 4-14)");
   labels.push_back("chosen per series: the configuration that forecast its last training point best");
   labels.push_back("chosen per series: last training point, configurations without the cost laws");
   labels.push_back("weighted per series: every configuration, by the likelihood of its last-point forecast");
   labels.push_back("chosen per source, switched per series when its last-point forecast leaves its own 90% interval");
-  labels.push_back("**chosen per series by the tool** (its 4 configurations; the headline)");
+  labels.push_back(forced == std::size(kConfigs)
+                       ? "**chosen per series by the tool of rounds 15-23** (its 4 configurations; the headline)"
+                       : "chosen per series among the tool's 4 configurations (`--configuration per-series`, the tool of "
+                         "rounds 15-23)");
   return labels;
 }
 
@@ -300,14 +306,19 @@ LeaveOneSourceOutResult RunLeaveOneSourceOut(const std::vector<Entry>& corpus, c
     const std::size_t chosen = protocol.Choose(objective);
     Protocol::PrintRow(source, objective, chosen);
     const qnm::PredictionOptions chosen_options = protocol.WithRate(chosen, source, source, &per_source_rates);
-    const qnm::PredictionOptions tool = options.forced == std::size(kConfigs)
-                                            ? protocol.ToolOptions(objective, source, source, &rate_table)
-                                            : chosen_options;
+    // The choice per series among the tool's configurations (`--configuration per-series`): a row
+    // of the table "Choosing a configuration or not", the headline with --force per-series.
+    std::string per_series_rates;
+    const qnm::PredictionOptions per_series = protocol.ToolOptions(
+        objective, source, source, options.forced == std::size(kConfigs) ? &rate_table : &per_series_rates);
+    const qnm::PredictionOptions& headline = options.forced == std::size(kConfigs) ? per_series : chosen_options;
     for (const Entry& e : corpus)
       if (e.source == source) {
-        result.by_source[source].push_back(Score(e, tool, uniform));
-        protocol.ScoreWays(e, objective, chosen_options, LastPrediction(e, chosen_options),
-                           result.by_source[source].back().last, &ways, &values);
+        result.by_source[source].push_back(Score(e, headline, uniform));
+        const LastPoint per_series_point =
+            options.forced == std::size(kConfigs) ? result.by_source[source].back().last : LastPrediction(e, per_series);
+        protocol.ScoreWays(e, objective, chosen_options, LastPrediction(e, chosen_options), per_series_point, &ways,
+                           &values);
       }
   }
   std::vector<double> all_objective(kPairs);
@@ -318,13 +329,19 @@ LeaveOneSourceOutResult RunLeaveOneSourceOut(const std::vector<Entry>& corpus, c
   result.shipped = options.forced == std::size(kConfigs) ? protocol.ToolOptions(all_objective, "", none, &rate_table)
                                                          : protocol.WithRate(shipped, "", none, &rate_table);
   if (options.forced == std::size(kConfigs))
-    std::printf("\nThe headline is what the tool does: for each series of the left-out source, the tool's 4 "
-                "configurations (models/runtime_configuration.h), each at its temperature chosen above on the other "
-                "sources, forecast the series' last training point from the points before it, and the series is "
-                "predicted with the one that erred least (`PredictionOptions::choose_configuration`, "
-                "models/runtime_configuration.h). The configuration chosen per source, the headline of rounds 4-14, "
-                "is a row of the table \"Choosing a configuration or not\" below.\n\nThen, on the same other sources, "
-                "the headline's pooled per-octave interval rate");
+    std::printf("\nThe headline is the tool of rounds 15-23 (`--configuration per-series`): for each series of the "
+                "left-out source, the tool's 4 configurations (models/runtime_configuration.h), each at its "
+                "temperature chosen above on the other sources, forecast the series' last training point from the "
+                "points before it, and the series is predicted with the one that erred least. The configuration "
+                "chosen per source, the headline of rounds 4-14, is a row of the table \"Choosing a configuration or "
+                "not\" below.\n\nThen, on the same other sources, the headline's pooled per-octave interval rate");
+  else if (options.forced == ShippedConfigIndex())
+    std::printf("\nThe headline is what the tool does: every series predicted with %s "
+                "(`kShippedRuntimeConfiguration`, models/runtime_configuration.h; chosen on held-out series, "
+                "bench/README.md round 24) at its temperature chosen above on the other sources. The choice per "
+                "series of rounds 15-23 and the configuration chosen per source of rounds 4-14 are rows of the table "
+                "\"Choosing a configuration or not\" below.\n\nThen, for it and on the same other sources, the "
+                "interval's pooled per-octave rate", kConfigs[options.forced].name);
   else
     std::printf("\nThen, for the forced configuration at its temperature and on the same other sources, the "
                 "interval's pooled per-octave rate");
@@ -361,7 +378,7 @@ LeaveOneSourceOutResult RunLeaveOneSourceOut(const std::vector<Entry>& corpus, c
               "choice at all), the choice per source above, and a choice per series: the configuration (at its "
               "temperature chosen on the other sources) whose forecast of the series' last training point from "
               "the points before it erred least; at the largest P:\n\n");
-  PrintFixed(WayLabels(), ways, sources);
+  PrintFixed(WayLabels(options.forced), ways, sources);
   return result;
 }
 

@@ -24,7 +24,10 @@ struct ChoiceOptions {
   // source's mean weighs one) or "regret" (the worst other source's mean over the least any
   // pair reaches there).
   std::string objective = "mean";
-  std::size_t forced = std::size(kConfigs);  // every source gets this configuration; size: none
+  // Every source gets this configuration (at its temperature and interval rate chosen on the other
+  // sources): by default the tool's, kShippedRuntimeConfiguration. size(kConfigs): the configuration
+  // table's choice per source, and the headline the tool of rounds 15-23 (its choice per series).
+  std::size_t forced = ShippedConfigIndex();
   std::string dump;         // every held-out point as CSV (DumpCsv), when set
   std::string write_prior;  // the corpus prior learned on every source, as JSON, when set
   // The interval rate is chosen by the share of the other sources' held-out points inside their
