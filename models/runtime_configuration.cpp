@@ -14,12 +14,12 @@ std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeMod
   };
   // One configuration per way of averaging the candidates that bench/accuracy scores, each in
   // its node-aware form (node terms where ranks per node are known, the node-boundary split):
-  // the default; Occam's window over the candidates; Amdahl's law alone; Extra-P's cost laws
-  // beside the candidates at an even share. Its other configurations are these without the node
+  // the plain average; Occam's window over the candidates; Amdahl's law alone; Extra-P's cost laws
+  // beside the candidates at an even share (kShippedRuntimeConfiguration). Its other configurations are these without the node
   // terms or the split (the same curves where ranks per node are unknown or no run leaves a
   // node) and the cost laws at other shares; with them, eleven configurations cost 12 fits per
   // series instead of 5 and scored 118 series better than Extra-P instead of 121 (round 15).
-  // Ties in the backcast go to the earlier one, the default first.
+  // Ties in the backcast go to the earlier one, nodes + split first.
   static const Spec kSpecs[] = {{"nodes + split", false, true, false, true, 0.0},
                                 {"Occam + nodes + split", true, true, false, true, 0.0},
                                 {"Amdahl alone", false, false, true, false, 0.0},

@@ -29,8 +29,8 @@ struct RuntimeConfiguration {
 };
 
 /// The configurations chosen among, built on `base` (its weight temperature, forward
-/// validation, interval rate): nodes + split (the default); Occam + nodes + split; Amdahl alone;
-/// nodes + split + cost 0.5 (bench/accuracy's names).
+/// validation, interval rate): nodes + split (the choice per series' fallback); Occam + nodes + split;
+/// Amdahl alone; nodes + split + cost 0.5 (the shipped one) (bench/accuracy's names).
 std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeModelOptions& base);
 /// The index of "nodes + split" in StandardRuntimeConfigurations: the configuration the choice
 /// per series falls back on, and the one a transfer to another machine fits (pipeline/transfer_runner.h).
@@ -47,7 +47,8 @@ inline constexpr char kPerSeriesConfiguration[] = "per-series";
 struct RuntimeConfigurationChoice {
   bool made = false;           // false: one configuration was fitted (no choice asked or possible)
   bool by_default = false;     // the one fitted is kShippedRuntimeConfiguration, not asked for by the caller
-  std::string chosen;          // the configuration fitted: chosen, or given (made false); empty: the default
+  std::string chosen;          // the configuration fitted: chosen, given or the default (made false);
+                               // empty: none (the queueing model, or `runtime` as it is)
   int chosen_index = -1;       // its index in `names` when chosen
   int forecast_procs = 0;      // the training point forecast from the ones before it
   std::vector<std::string> names;
