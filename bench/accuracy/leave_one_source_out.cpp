@@ -41,7 +41,10 @@ std::vector<std::string> WayLabels(std::size_t forced) {
                                        (k == ShippedConfigIndex() ? ": what the tool does)" : ", forced)")
                                  : std::string("fixed: ") + kConfigs[k].name);
   labels.push_back("**average of every configuration**");
-  labels.push_back("chosen per source (the headline of rounds 4-14)");
+  labels.push_back(forced == std::size(kConfigs)
+                       ? "chosen per source (the headline of rounds 4-14)"
+                       : "chosen per source (the headline of rounds 4-14): the forced one, as every source gets it; "
+                         "`--force per-series` for the choice");
   labels.push_back("chosen per series: the configuration that forecast its last training point best");
   labels.push_back("chosen per series: last training point, configurations without the cost laws");
   labels.push_back("weighted per series: every configuration, by the likelihood of its last-point forecast");
@@ -339,8 +342,8 @@ LeaveOneSourceOutResult RunLeaveOneSourceOut(const std::vector<Entry>& corpus, c
     std::printf("\nThe headline is what the tool does: every series predicted with %s "
                 "(`kShippedRuntimeConfiguration`, models/runtime_configuration.h; chosen on held-out series, "
                 "bench/README.md round 24) at its temperature chosen above on the other sources. The choice per "
-                "series of rounds 15-23 and the configuration chosen per source of rounds 4-14 are rows of the table "
-                "\"Choosing a configuration or not\" below.\n\nThen, for it and on the same other sources, the "
+                "series of rounds 15-23 is a row of the table \"Choosing a configuration or not\" below; the "
+                "configuration chosen per source of rounds 4-14 is printed with `--force per-series`.\n\nThen, for it and on the same other sources, the "
                 "interval's pooled per-octave rate", kConfigs[options.forced].name);
   else
     std::printf("\nThen, for the forced configuration at its temperature and on the same other sources, the "
