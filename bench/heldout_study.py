@@ -35,9 +35,8 @@ import tempfile
 
 sys.dont_write_bytecode = True  # no __pycache__ in bench/
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from training_count_study import amdahl  # noqa: E402  (same fit, one definition)
+from training_count_study import amdahl, write_training_table  # noqa: E402  (one definition each)
 
-COLUMNS = ("series", "procs", "time_s", "metric", "ranks_per_node", "threads", "nodes")
 METHODS = ("qnm-predict", "Extra-P", "Amdahl", "naive")
 
 
@@ -67,14 +66,7 @@ def load_extrap(path):
 
 def run_tool(binary, rows, training, targets, configuration, workdir):
     """{P: (total, lower, upper, flags)} of `qnm-predict predict` on the training rows."""
-    columns = [c for c in COLUMNS if c in rows[0] and any(r[c] for r in rows)]
-    path = os.path.join(workdir, "training.csv")
-    with open(path, "w", newline="") as handle:
-        writer = csv.writer(handle)
-        writer.writerow(columns)
-        for row in rows:
-            if int(row["procs"]) in training:
-                writer.writerow([row[c] for c in columns])
+    path = write_training_table(rows, training, workdir)
     args = [binary, "predict", path, "--procs", ",".join(map(str, targets)), "--format", "csv"]
     if configuration:
         args += ["--configuration", configuration]

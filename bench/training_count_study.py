@@ -104,8 +104,10 @@ def load(data):
     return series
 
 
-def predict(binary, rows, training, target, configuration, workdir):
-    columns = [c for c in COLUMNS if c in rows[0]]
+def write_training_table(rows, training, workdir):
+    """The series' rows at the process counts in `training`, as a statistics table the tool reads
+    (the columns of COLUMNS the rows fill); returns its path."""
+    columns = [c for c in COLUMNS if c in rows[0] and any(r[c] for r in rows)]
     path = os.path.join(workdir, "training.csv")
     with open(path, "w", newline="") as handle:
         writer = csv.writer(handle)
@@ -113,6 +115,11 @@ def predict(binary, rows, training, target, configuration, workdir):
         for row in rows:
             if int(row["procs"]) in training:
                 writer.writerow([row[c] for c in columns])
+    return path
+
+
+def predict(binary, rows, training, target, configuration, workdir):
+    path = write_training_table(rows, training, workdir)
     args = [binary, "predict", path, "--procs", str(target), "--format", "csv", "--configuration", configuration]
     out = subprocess.run(args, capture_output=True, text=True, check=False)
     if out.returncode != 0:
