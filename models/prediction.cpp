@@ -396,11 +396,10 @@ bool PredictionOptions::IsValid(std::string* error) const {
 std::vector<RuntimeConfiguration> PredictionOptions::TriedConfigurations() const {
   if (!choose_configuration) return {};
   if (!configurations.empty()) return configurations;
-  std::vector<RuntimeConfiguration> standard = StandardRuntimeConfigurations(runtime);
-  if (configuration == kPerSeriesConfiguration) return standard;
-  for (RuntimeConfiguration& c : standard)
-    if (c.name == configuration) return {std::move(c)};
-  return {};
+  if (configuration == kPerSeriesConfiguration) return StandardRuntimeConfigurations(runtime);
+  RuntimeConfiguration named;
+  if (!StandardRuntimeConfigurationNamed(configuration, runtime, &named)) return {};
+  return {std::move(named)};
 }
 
 const char* ToString(ModelKind kind) {

@@ -1,6 +1,7 @@
 #include "models/runtime_configuration.h"
 
 #include <cmath>
+#include <utility>
 
 #include "util/text_format.h"
 
@@ -38,6 +39,16 @@ std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeMod
     out.push_back(std::move(c));
   }
   return out;
+}
+
+bool StandardRuntimeConfigurationNamed(const std::string& name, const RuntimeModelOptions& base,
+                                       RuntimeConfiguration* out) {
+  for (RuntimeConfiguration& c : StandardRuntimeConfigurations(base))
+    if (c.name == name) {
+      *out = std::move(c);
+      return true;
+    }
+  return false;
 }
 
 int LeastBackcastError(const std::vector<double>& errors, int fallback) {

@@ -32,6 +32,9 @@ struct RuntimeConfiguration {
 /// validation, interval rate): nodes + split (the choice per series' fallback); Occam + nodes + split;
 /// Amdahl alone; nodes + split + cost 0.5 (the shipped one) (bench/accuracy's names).
 std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeModelOptions& base);
+/// The standard configuration called `name`, built on `base`; false when none is.
+bool StandardRuntimeConfigurationNamed(const std::string& name, const RuntimeModelOptions& base,
+                                       RuntimeConfiguration* out);
 /// The index of "nodes + split" in StandardRuntimeConfigurations: the configuration the choice
 /// per series falls back on, and the one a transfer to another machine fits (pipeline/transfer_runner.h).
 inline constexpr int kDefaultRuntimeConfiguration = 0;

@@ -122,9 +122,10 @@ PredictionOptions MakePredictionOptions(const std::string& machine, double level
   if (configuration == kPerSeriesConfiguration) {
     options.configuration = configuration;
   } else if (!configuration.empty()) {
-    for (const RuntimeConfiguration& c : StandardRuntimeConfigurations(options.runtime))
-      if (c.name == configuration) options.configurations = {c};
-    if (options.configurations.empty())
+    RuntimeConfiguration named;
+    if (StandardRuntimeConfigurationNamed(configuration, options.runtime, &named))
+      options.configurations = {std::move(named)};
+    else
       throw InputError("--configuration", 0, std::string("must be ") + kPerSeriesConfiguration +
                                                  " or the name of a configuration (see --help), not '" +
                                                  configuration + "'");
