@@ -15,6 +15,7 @@
 #include "ingest/compressed_file.h"
 #include "ingest/content_digest.h"
 #include "ingest/duplicate_runs.h"
+#include "ingest/experiment_factors.h"
 #include "ingest/extrae_files.h"
 #include "ingest/input_size_limits.h"
 #include "ingest/paraver_trace.h"
@@ -531,6 +532,7 @@ std::vector<RunStats> Combine(std::vector<IngestedFile> files, const std::map<st
   runs = CountMeasurementsOnce(std::move(runs), &sum.duplicates);
   if (sum.duplicates.Total() > 0) sum.notes.push_back(sum.duplicates.Note());
   SortBySource(&runs);
+  for (std::string& note : SplitByExperimentFactors(&runs)) sum.notes.push_back(std::move(note));
   sum.warnings = RepetitionSpreadWarnings(runs);
   sum.runs = static_cast<int>(runs.size());
   sum.elapsed_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "ingest/experiment_factors.h"
 #include "ingest/text_lines.h"
 #include "util/text_format.h"
 
@@ -21,19 +22,6 @@ struct Point {
   std::vector<const RunStats*> runs;
   double spread = 0;  // (max - min) / median of the times
 };
-
-// Details that differ between every pair of runs anyway (dates, process ids, batch job ids and
-// node lists).
-bool VariesPerRun(const std::string& key) {
-  std::string lower = ToLower(key);
-  // "mop": NPB's Mop/s is computed from the measured time, a result and not a setting; "perf_":
-  // ReFrame's other performance variables (reframe_perf_gflops), results too; "merit": a figure of
-  // merit a program gives Adiak (LULESH's figure_of_merit), another result.
-  for (const char* word :
-       {"time", "date", "pid", "start", "stop", "host", "repetition", "mop", "jobid", "nodelist", "perf_", "merit"})
-    if (lower.find(word) != std::string::npos) return true;
-  return false;
-}
 
 // What tells the runs of a point apart, as far as the records know.
 std::string DifferingProperty(const std::vector<const RunStats*>& runs) {

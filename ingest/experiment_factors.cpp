@@ -1,0 +1,112 @@
+#include "ingest/experiment_factors.h"
+
+#include <map>
+#include <set>
+#include <utility>
+
+#include "ingest/text_lines.h"
+#include "util/text_format.h"
+
+namespace qnm {
+namespace {
+
+constexpr std::size_t kShownValueChars = 40;  // a factor's value in the series name, at most
+
+/// The setting's value in `run` ("" when the run does not have it).
+std::string ValueOf(const RunStats& run, const std::string& key) {
+  auto found = run.details.find(key);
+  return found == run.details.end() ? std::string() : std::string(Trim(found->second));
+}
+
+/// "InputSize" for "adiak.InputSize": the name without its tool's prefix.
+std::string ShortName(const std::string& key) {
+  const std::size_t dot = key.rfind('.');
+  return dot == std::string::npos || dot + 1 == key.size() ? key : key.substr(dot + 1);
+}
+
+/// The settings of `members` (runs of one series) that are experiment factors (header).
+std::vector<std::string> FactorsOf(const std::vector<RunStats*>& members) {
+  std::set<std::string> keys;
+  std::set<int> procs;
+  for (const RunStats* run : members) {
+    procs.insert(run->procs);
+    for (const auto& [key, value] : run->details)
+      if (IsRunSetting(key)) keys.insert(key);
+  }
+  std::vector<std::string> factors;
+  if (procs.size() < 2) return factors;  // one process count: no series to keep apart
+  for (const std::string& key : keys) {
+    std::map<int, std::set<std::string>> values_at;       // procs -> values
+    std::map<std::string, std::set<int>> procs_of_value;  // value -> procs
+    for (const RunStats* run : members) {
+      const std::string value = ValueOf(*run, key);
+      values_at[run->procs].insert(value);
+      procs_of_value[value].insert(run->procs);
+    }
+    bool differs_at_one_point = false;
+    for (const auto& [p, values] : values_at) differs_at_one_point |= values.size() > 1;
+    int recurring = 0;
+    for (const auto& [value, at] : procs_of_value) recurring += at.size() >= 2;
+    if (differs_at_one_point && recurring >= 2) factors.push_back(key);
+  }
+  return factors;
+}
+
+}  // namespace
+
+bool IsRunSetting(const std::string& key) {
+  for (const char* prefix : kSettingPrefixes)
+    if (key.rfind(prefix, 0) == 0) return !VariesPerRun(key);
+  return false;
+}
+
+bool VariesPerRun(const std::string& key) {
+  const std::string lower = ToLower(key);
+  // "mop": NPB's Mop/s is computed from the measured time, a result and not a setting; "perf_":
+  // ReFrame's other performance variables (reframe_perf_gflops), results too; "merit": a figure of
+  // merit a program gives Adiak (LULESH's figure_of_merit), another result.
+  for (const char* word :
+       {"time", "date", "pid", "start", "stop", "host", "repetition", "mop", "jobid", "nodelist", "perf_", "merit"})
+    if (lower.find(word) != std::string::npos) return true;
+  return false;
+}
+
+std::vector<std::string> SplitByExperimentFactors(std::vector<RunStats>* runs) {
+  std::map<SeriesKey, std::vector<RunStats*>> series;
+  for (RunStats& run : *runs)
+    if (run.series.empty() && !run.details.empty()) series[KeyOf(run)].push_back(&run);
+  std::vector<std::string> notes;
+  for (auto& [key, members] : series) {
+    const std::vector<std::string> factors = FactorsOf(members);
+    if (factors.empty()) continue;
+    std::string names;
+    for (const std::string& factor : factors) names += (names.empty() ? "" : ", ") + factor;
+    std::set<std::string> parts;
+    for (RunStats* run : members) {
+      std::string words;
+      for (const std::string& factor : factors) {
+        std::string value = ValueOf(*run, factor);
+        if (value.size() > kShownValueChars) value = value.substr(0, kShownValueChars) + "…";
+        words += (words.empty() ? "" : " ") + ShortName(factor) + "=" + (value.empty() ? "(none)" : value);
+      }
+      parts.insert(words);
+      const std::string why = "settings that take several values at one process count, each value at several "
+                              "process counts: " + names;
+      if (run->variant.empty()) {
+        run->derivations["variant"] = why;
+      } else {
+        auto earlier = run->derivations.find("variant");
+        run->derivations["variant"] =
+            (earlier == run->derivations.end() ? "run-configuration words of the file name" : earlier->second) +
+            "; " + why;
+      }
+      run->variant = run->variant.empty() ? words : run->variant.str() + " " + words;
+    }
+    notes.push_back("series " + key.ToString() + ": its runs at one process count differ in " + names +
+                    " (values recurring at other process counts): kept apart as " + std::to_string(parts.size()) +
+                    " series, not taken as repetitions");
+  }
+  return notes;
+}
+
+}  // namespace qnm

@@ -1,0 +1,46 @@
+#pragma once
+// Runs that the series key would take as repetitions of one point, whose own
+// files say they ran different problems. A campaign of Caliper profiles keeps
+// its input size and type in Adiak (`InputSize`, `InputType`; RAJAPerf's
+// `ProblemSizeRunParam`) and nothing else tells the runs apart: without this
+// step, the 147 profiles of a sorting campaign (four input types, four sizes)
+// became one "series" whose 16 repetitions at P = 16 ran from 1.9 s to
+// 7,299 s, and its prediction at P = 2048 an interval of 2,560x. Thicket
+// (LLNL's analysis tool for these profiles) holds each profile's Adiak values
+// as metadata columns and separates an ensemble by them (`Thicket.groupby`).
+//
+// A setting (IsRunSetting: a detail the program declared about its run, not a
+// per-run value) is an experiment factor of a series when
+//   - at one process count at least two of its runs hold different values
+//     (a run without the setting holds "none"), and
+//   - at least two of its values each recur at two or more process counts
+//     (a date or job id, one per run, never does).
+// The runs are then kept apart by the values of every factor: each run's
+// `variant` (the run configuration, part of the series key) gains
+// "<setting>=<value> ..." and its derivation says why. Runs of tables with an
+// explicit series column are left alone (the column keys their series).
+#include <string>
+#include <vector>
+
+#include "record/run_stats.h"
+
+namespace qnm {
+
+/// True for details that differ between runs of one configuration anyway: dates, times, process
+/// and job ids, host and node lists, and the results a run reports (NPB's Mop/s, ReFrame's other
+/// performance variables, a figure of merit).
+bool VariesPerRun(const std::string& key);
+
+/// Prefixes of the details that are the run's settings as its program declared them: Caliper's
+/// Adiak values (caliper_profile.h). Other readers keep results beside settings in `details`
+/// (Arm Performance Reports' MPI shares, collective rates), which would split a series by noise.
+inline constexpr const char* kSettingPrefixes[] = {"adiak."};
+
+/// A detail with a setting prefix that does not vary per run (VariesPerRun).
+bool IsRunSetting(const std::string& key);
+
+/// Splits the series whose runs differ in experiment factors (above), by setting their runs'
+/// variant. Returns one note per series split: its key, the factors and how many series it became.
+std::vector<std::string> SplitByExperimentFactors(std::vector<RunStats>* runs);
+
+}  // namespace qnm

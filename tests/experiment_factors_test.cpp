@@ -1,0 +1,142 @@
+// Runs that differ in a setting their program declared (ingest/experiment_factors.h): a campaign of
+// Caliper profiles of two problem sizes in one folder is two series, not repetitions; settings that
+// do not recur at other process counts, or results, split nothing.
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ingest/experiment_factors.h"
+#include "ingest/ingest.h"
+#include "ingest/series_identity.h"
+#include "tests/command_runner.h"
+
+namespace qnm {
+namespace {
+
+const std::string kSizes = std::string(QNM_TEST_DATA_DIR) + "/caliper/sizes";
+
+std::vector<Series> SeriesOf(const std::vector<std::string>& paths, IngestSummary* summary) {
+  return GroupIntoSeries(IngestPaths(paths, IngestOptions{}, summary), GroupBy::kContent);
+}
+
+std::vector<int> ProcsOf(const Series& series) {
+  std::vector<int> procs;
+  for (const RunGroup& group : series.groups) {
+    procs.push_back(group.procs);
+    CHECK(group.runs.size() == 1);  // one run per point: nothing taken as a repetition
+  }
+  return procs;
+}
+
+RunStats Run(int procs, double time_s, std::map<std::string, std::string> details) {
+  RunStats run;
+  run.app = "solver";
+  run.procs = procs;
+  run.wall_time_s = time_s;
+  run.details = std::move(details);
+  return run;
+}
+
+}  // namespace
+
+TEST_CASE("Caliper profiles of two problem sizes in one folder are two series, by Adiak's InputSize",
+          "[ingest][series][caliper]") {
+  IngestSummary summary;
+  const std::vector<Series> series = SeriesOf({kSizes}, &summary);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].key.variant == "InputSize=1000000000");
+  CHECK(series[1].key.variant == "InputSize=2000000000");
+  for (const Series& one : series) {
+    CHECK(one.key.app == "sizes");
+    CHECK(ProcsOf(one) == std::vector<int>{1, 2, 4});
+    CHECK(one.name.find("(InputSize=") != std::string::npos);
+  }
+  // The larger problem takes about twice as long at every process count (the loop is twice as long).
+  for (std::size_t g = 0; g < 3; ++g)
+    CHECK(series[1].groups[g].median_time_s / series[0].groups[g].median_time_s == Approx(2.0).epsilon(0.25));
+  bool noted = false;
+  for (const std::string& note : summary.notes)
+    noted |= note.find("differ in adiak.InputSize") != std::string::npos && note.find("2 series") != std::string::npos;
+  CHECK(noted);
+  CHECK(summary.warnings.empty());  // no longer repetitions that spread 2x
+  const std::vector<std::string> why = ExplainSeriesIdentity(series[0]);
+  bool explained = false;
+  for (const std::string& line : why)
+    explained |= line.find("configuration InputSize=1000000000: settings that take several values") !=
+                 std::string::npos;
+  CHECK(explained);
+}
+
+TEST_CASE("the same profiles given one by one form the same two series", "[ingest][series][caliper]") {
+  std::vector<std::string> files;
+  for (const auto& entry : std::filesystem::directory_iterator(kSizes)) files.push_back(entry.path().string());
+  IngestSummary summary;
+  const std::vector<Series> series = SeriesOf(files, &summary);
+  REQUIRE(series.size() == 2);
+  CHECK(ProcsOf(series[0]) == std::vector<int>{1, 2, 4});
+  CHECK(ProcsOf(series[1]) == std::vector<int>{1, 2, 4});
+}
+
+TEST_CASE("predict picks one of the problem sizes by its setting", "[cli][series][caliper]") {
+  std::string out;
+  REQUIRE(testing::RunCommand(std::string(QNM_CLI_PATH) + " predict " + kSizes +
+                                   " --series InputSize=2000000000 --procs 8 2>&1",
+                               &out) == 0);
+  CHECK(out.find("1 series") != std::string::npos);
+  CHECK(out.find("sizes @") != std::string::npos);
+  CHECK(out.find("(InputSize=2000000000)") != std::string::npos);
+  CHECK(out.find("InputSize=1000000000") == std::string::npos);
+}
+
+TEST_CASE("a campaign of one problem (Thicket's LULESH at 27..343 ranks) is not split",
+          "[ingest][series][caliper]") {
+  IngestSummary summary;
+  const std::vector<Series> series =
+      SeriesOf({std::string(QNM_TEST_DATA_DIR) + "/caliper/thicket-mpi-scaling"}, &summary);
+  REQUIRE(series.size() == 1);
+  CHECK(series[0].key.variant.empty());
+  CHECK(series[0].groups.size() == 5);
+}
+
+TEST_CASE("only declared settings that recur at other process counts split a series", "[ingest][series]") {
+  // A launch tag unique to each run (no date, time or id word in its name) never recurs: not a factor.
+  std::vector<RunStats> runs = {Run(1, 10, {{"adiak.tag", "a"}, {"adiak.size", "big"}}),
+                                Run(1, 11, {{"adiak.tag", "b"}, {"adiak.size", "big"}}),
+                                Run(2, 5, {{"adiak.tag", "c"}, {"adiak.size", "big"}}),
+                                Run(2, 6, {{"adiak.tag", "d"}, {"adiak.size", "big"}})};
+  CHECK(SplitByExperimentFactors(&runs).empty());
+  for (const RunStats& run : runs) CHECK(run.variant.empty());
+  // Results a reader keeps beside settings (not under a setting prefix) split nothing either.
+  runs = {Run(1, 10, {{"mpi_share_percent", "1"}}), Run(1, 11, {{"mpi_share_percent", "2"}}),
+          Run(2, 5, {{"mpi_share_percent", "1"}}), Run(2, 6, {{"mpi_share_percent", "2"}})};
+  CHECK(SplitByExperimentFactors(&runs).empty());
+  // A declared setting whose values differ at one P and each recur at another: two series. A run
+  // without the setting holds "none".
+  runs = {Run(1, 10, {{"adiak.size", "small"}}), Run(1, 20, {{"adiak.size", "large"}}),
+          Run(2, 5, {{"adiak.size", "small"}}), Run(2, 10, {{"adiak.size", "large"}}),
+          Run(4, 3, {{"adiak.other", "x"}})};
+  const std::vector<std::string> notes = SplitByExperimentFactors(&runs);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("adiak.size") != std::string::npos);
+  CHECK(runs[0].variant == "size=small");
+  CHECK(runs[1].variant == "size=large");
+  CHECK(runs[4].variant == "size=(none)");
+  // A table's explicit series column keys its series alone: never split.
+  runs = {Run(1, 10, {{"adiak.size", "small"}}), Run(1, 20, {{"adiak.size", "large"}}),
+          Run(2, 5, {{"adiak.size", "small"}}), Run(2, 10, {{"adiak.size", "large"}})};
+  for (RunStats& run : runs) run.series = "given";
+  CHECK(SplitByExperimentFactors(&runs).empty());
+}
+
+TEST_CASE("details that vary per run anyway are never settings", "[ingest][series]") {
+  CHECK(IsRunSetting("adiak.InputSize"));
+  CHECK_FALSE(IsRunSetting("adiak.launchdate"));
+  CHECK_FALSE(IsRunSetting("adiak.figure_of_merit"));
+  CHECK_FALSE(IsRunSetting("adiak.hostlist"));
+  CHECK_FALSE(IsRunSetting("InputSize"));  // not declared through Adiak
+}
+
+}  // namespace qnm
