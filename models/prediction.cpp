@@ -344,8 +344,11 @@ void FindUnevidencedTurn(const std::vector<std::pair<int, double>>& times, Serie
     m->unevidenced_turn_time_s = best_s;
     m->summary.notes.push_back("the fitted curve turns upward after P=" + std::to_string(best_procs) + " (" +
                                FormatDouble("%.4g", best_s) +
-                               " s) though every training run was faster than the one before: beyond it the "
-                               "rise is flagged and the interval reaches down to that minimum");
+                               " s) though every training run was faster than the one before: beyond it " +
+                               (m->HoldsAfterTurn() ? "the prediction is held at that minimum (flagged) and the "
+                                                     "interval reaches up to the rising curve"
+                                                   : "the rise is flagged and the interval reaches down to that "
+                                                     "minimum"));
   }
 }
 
@@ -544,10 +547,14 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   if (procs > max_train_procs) CheckEnvelope(envelope, widen_to_envelope, half, &p);
   if (unevidenced_turn_procs > 0 && procs > unevidenced_turn_procs &&
       p.total.value_s > unevidenced_turn_time_s * 1.01) {
-    p.flags.push_back("rises after the curve's minimum at P=" + std::to_string(unevidenced_turn_procs) +
+    p.flags.push_back(std::string(HoldsAfterTurn() ? "held at" : "rises after") + " the curve's minimum at P=" +
+                      std::to_string(unevidenced_turn_procs) +
+                      (HoldsAfterTurn() ? " (the fitted curve rises after it)" : "") +
                       "; no training run was slower than the one before");
-    if (widen_to_envelope)
+    if (widen_to_envelope || HoldsAfterTurn())
       p.total.lower_s = std::min(p.total.lower_s, unevidenced_turn_time_s * std::exp(-half));
+    // Held flat: the rise is the fitted overhead terms' own, the upper end keeps it.
+    if (HoldsAfterTurn()) p.total.value_s = unevidenced_turn_time_s;
   }
   if (ranks_per_node > 0 && max_train_procs <= ranks_per_node && procs > ranks_per_node)
     p.flags.push_back("leaves the node (" + std::to_string(ranks_per_node) +
@@ -594,6 +601,7 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
   m.level = options.interval_level;
   m.mva = options.mva;
   m.widen_to_envelope = options.envelope.widen_interval;
+  m.hold_after_turn = options.hold_after_unevidenced_turn;
   m.z_quantile = boost::math::quantile(boost::math::normal(), 0.5 + 0.5 * options.interval_level);
   std::vector<const RunGroup*> training_groups;
   std::vector<const RunStats*> profiled;

@@ -48,6 +48,11 @@ struct PredictionOptions {
   // series). `runtime.candidates` set (the caller chose its curves) or choose_configuration false:
   // `runtime` as it is.
   std::string configuration = kShippedRuntimeConfiguration;
+  // Runtime-only series whose fitted curve turns upward beyond the training range though every
+  // training run was faster than the one before: beyond the curve's minimum, predict that minimum
+  // (flagged; the interval's upper end stays the rising curve's). Registered before held-out set G
+  // and shipped on it (bench/README.md, round 25); false: the rising curve, as rounds 18-24.
+  bool hold_after_unevidenced_turn = true;
   bool choose_configuration = true;
   std::vector<RuntimeConfiguration> configurations;
 
@@ -162,8 +167,11 @@ struct SeriesModel {
   // rise after it comes from overhead terms fitted to a few percent of
   // efficiency loss, not from a measured rise, so a prediction beyond it is
   // flagged and its interval reaches down to the minimum (the curve may as
-  // well stay flat).
+  // well stay flat). With hold_after_turn (runtime-only series) the prediction
+  // itself stays at the minimum and the interval reaches up to the rise.
   int unevidenced_turn_procs = 0;
+  bool hold_after_turn = false;  // PredictionOptions::hold_after_unevidenced_turn
+  bool HoldsAfterTurn() const { return hold_after_turn && kind == ModelKind::kRuntimeOnly; }
   double unevidenced_turn_time_s = kUnknown;
   std::vector<InputCurve> inputs;  // the fitted curves, for reports and charts
   std::vector<ProcsObservation> training;

@@ -40,11 +40,16 @@ struct RunSelectionArgs {
 };
 void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
 RunSelection ParseRunSelection(const RunSelectionArgs& args);
-/// PredictionOptions from --machine, --level and --configuration (predict, validate, plot and report).
-PredictionOptions MakePredictionOptions(const std::string& machine, double level,
-                                        const std::string& configuration = "per-series");
-/// --configuration NAME: per-series (default) or one of StandardRuntimeConfigurations' names.
-void AddConfigurationOption(CLI::App* command, std::string* configuration);
+/// How runtime-only series are modelled: --configuration and --no-hold.
+struct ModelChoiceArgs {
+  std::string configuration;  // empty: the library's default (kShippedRuntimeConfiguration)
+  bool no_hold = false;       // PredictionOptions::hold_after_unevidenced_turn = false
+};
+/// PredictionOptions from --machine, --level, --configuration and --no-hold (predict, validate, plot,
+/// report; what-if at scale with the defaults).
+PredictionOptions MakePredictionOptions(const std::string& machine, double level, const ModelChoiceArgs& choice = {});
+/// --configuration NAME (per-series or one of StandardRuntimeConfigurations' names) and --no-hold.
+void AddModelChoiceOptions(CLI::App* command, ModelChoiceArgs* choice);
 
 /// --whatif HYPOTHESIS (repeatable) and --config FILE of `predict` and `report`
 /// (whatif_options.cpp); ParseWhatifHypotheses reads them (InputError naming the option or file).

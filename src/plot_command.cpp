@@ -16,8 +16,8 @@ namespace qnm::cli {
 void AddPlotCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> runs;
-    std::string procs = "1..1024:x2", train, machine, series, dir = "charts", group_by = "content",
-                configuration;
+    std::string procs = "1..1024:x2", train, machine, series, dir = "charts", group_by = "content";
+    ModelChoiceArgs model;
     double level = 0.9;
     RunSelectionArgs selection;
     TargetArgs target;
@@ -33,7 +33,7 @@ void AddPlotCommand(CLI::App& app) {
   sub->add_option("--machine", args->machine, "machine profile file or bundled name");
   sub->add_option("--series", args->series, kSeriesOptionHelp);
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
-  AddConfigurationOption(sub, &args->configuration);
+  AddModelChoiceOptions(sub, &args->model);
   sub->add_option("-o,--output", args->dir, "output directory (default ./charts)");
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
@@ -44,7 +44,7 @@ void AddPlotCommand(CLI::App& app) {
     if (!args->train.empty()) train = ParseProcsSpec(args->train, "--train");
     const bool transfer = HasTarget(args->target);
     PredictionOptions options =
-        MakePredictionOptions(transfer ? "" : args->machine, args->level, args->configuration);
+        MakePredictionOptions(transfer ? "" : args->machine, args->level, args->model);
     std::string origin;
     const GroupBy group_by = ParseGroupByOption(args->group_by);
     const RunSelection selection = ParseRunSelection(args->selection);

@@ -25,8 +25,8 @@ namespace {
 
 struct CommonArgs {
   std::vector<std::string> runs;
-  std::string machine, format = "table", output, plot_dir, series, group_by = "content",
-      configuration;  // empty: the shipped default (models/runtime_configuration.h)
+  std::string machine, format = "table", output, plot_dir, series, group_by = "content";
+  ModelChoiceArgs model;
   double level = 0.9;
   RunSelectionArgs selection;
   TargetArgs target;
@@ -45,7 +45,7 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
   sub->add_option("--plot", args->plot_dir, "also draw charts (gnuplot) into DIR");
   sub->add_option("--series", args->series, kSeriesOptionHelp);
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
-  AddConfigurationOption(sub, &args->configuration);
+  AddModelChoiceOptions(sub, &args->model);
   AddGroupByOption(sub, &args->group_by);
   AddRunSelectionOptions(sub, &args->selection);
   AddTargetOptions(sub, &args->target);
@@ -103,20 +103,26 @@ GroupBy ParseGroupByOption(const std::string& text) {
   return group_by;
 }
 
-void AddConfigurationOption(CLI::App* command, std::string* configuration) {
+void AddModelChoiceOptions(CLI::App* command, ModelChoiceArgs* choice) {
   std::string names;
   for (const RuntimeConfiguration& c : StandardRuntimeConfigurations(RuntimeModelOptions()))
     names += (names.empty() ? "'" : ", '") + c.name + "'";
-  command->add_option("--configuration", *configuration,
+  command->add_option("--configuration", choice->configuration,
                       std::string("runtime-only series: one of ") + names + " (default: '" +
                           kShippedRuntimeConfiguration + "'), or " + kPerSeriesConfiguration +
                           ": the configuration whose forecast of the largest training P from the ones before it "
                           "erred least, with 5 or more training P");
+  command->add_flag("--no-hold", choice->no_hold,
+                    "runtime-only series whose fitted curve turns upward beyond the training range though every "
+                    "training run was faster than the one before: predict the rising curve beyond its minimum "
+                    "(default: hold the prediction at the minimum; both are flagged)");
 }
 
-PredictionOptions MakePredictionOptions(const std::string& machine, double level, const std::string& configuration) {
+PredictionOptions MakePredictionOptions(const std::string& machine, double level, const ModelChoiceArgs& choice) {
   PredictionOptions options;
   options.interval_level = level;
+  options.hold_after_unevidenced_turn = !choice.no_hold;
+  const std::string& configuration = choice.configuration;
   // Not given: the library's default (a transfer then fits A in kDefaultRuntimeConfiguration, as
   // calibrated); per-series: the choice; a name: that configuration, everywhere.
   if (configuration == kPerSeriesConfiguration) {
@@ -163,7 +169,7 @@ void AddPredictCommand(CLI::App& app) {
     std::vector<int> targets = ParseProcsSpec(*procs, "--procs");
     const bool transfer = HasTarget(args->target);
     PredictionOptions options =
-        MakePredictionOptions(transfer ? "" : args->machine, args->level, args->configuration);
+        MakePredictionOptions(transfer ? "" : args->machine, args->level, args->model);
     std::vector<std::string> inputs = args->runs;
     if (!whatif->config.empty()) inputs.push_back(whatif->config);
     inputs.insert(inputs.end(), args->target.runs.begin(), args->target.runs.end());
@@ -228,7 +234,7 @@ void AddPredictCommand(CLI::App& app) {
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
     const bool transfer = HasTarget(vargs->target);
     PredictionOptions options =
-        MakePredictionOptions(transfer ? "" : vargs->machine, vargs->level, vargs->configuration);
+        MakePredictionOptions(transfer ? "" : vargs->machine, vargs->level, vargs->model);
     RefuseOutputOverInputs(vargs->output, vargs->runs);
     RefuseOutputOverInputs(vargs->output, vargs->target.runs);
     std::string origin;

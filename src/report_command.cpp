@@ -16,7 +16,8 @@ namespace qnm::cli {
 void AddReportCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> runs;
-    std::string procs = "1..1024:x2", machine, series, output, group_by = "content", configuration;
+    std::string procs = "1..1024:x2", machine, series, output, group_by = "content";
+    ModelChoiceArgs model;
     double level = 0.9;
     std::vector<std::string> traces;
     RunSelectionArgs selection;
@@ -33,7 +34,7 @@ void AddReportCommand(CLI::App& app) {
   sub->add_option("--machine", args->machine, "machine profile file or bundled name");
   sub->add_option("--series", args->series, kSeriesOptionHelp);
   sub->add_option("--level", args->level, "level of the prediction intervals (default 0.9)");
-  AddConfigurationOption(sub, &args->configuration);
+  AddModelChoiceOptions(sub, &args->model);
   sub->add_option("--trace", args->traces,
                   "OTF2 trace (traces.otf2 or its directory) to add: wait states, worst call paths and ranks, "
                   "load-imbalance ranking, region names for whatif (repeatable)");
@@ -55,7 +56,7 @@ void AddReportCommand(CLI::App& app) {
     if (options.has_target && whatif->Given())
       throw InputError("--target", 0, "--target and --whatif are not combined: report one question at a time");
     options.prediction =
-        MakePredictionOptions(options.has_target ? "" : args->machine, args->level, args->configuration);
+        MakePredictionOptions(options.has_target ? "" : args->machine, args->level, args->model);
     if (options.has_target) {
       options.target = LoadTransferTarget(args->target, args->machine, options.group, options.selection);
       options.transfer = MakeTransferOptions(args->level);

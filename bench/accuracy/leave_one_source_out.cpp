@@ -31,6 +31,7 @@ enum Way : std::size_t {
   kWeighted,                       // every configuration weighted by the likelihood of that forecast
   kChecked,                        // the choice per source unless its own forecast leaves its 90% interval
   kTool,                           // the choice per series among the tool's 4 configurations (rounds 15-23's tool)
+  kNoHold,                         // the headline without the hold after an unevidenced minimum (rounds 18-24)
   kWays
 };
 
@@ -53,6 +54,7 @@ std::vector<std::string> WayLabels(std::size_t forced) {
                        ? "**chosen per series by the tool of rounds 15-23** (its 4 configurations; the headline)"
                        : "chosen per series among the tool's 4 configurations (`--configuration per-series`, the tool of "
                          "rounds 15-23)");
+  labels.push_back("the headline without holding at an unevidenced minimum (`--no-hold`, rounds 18-24)");
   return labels;
 }
 
@@ -251,6 +253,9 @@ class Protocol {
     const bool failed_check = sd > 0 && std::isfinite(own_error) && own_error > 1.6448536 * sd;
     (*ways)[kChecked].push_back(failed_check ? configuration(own) : headline);
     (*ways)[kTool].push_back(tool);
+    qnm::PredictionOptions rising = options;
+    rising.hold_after_unevidenced_turn = false;
+    (*ways)[kNoHold].push_back(LastPrediction(e, rising));
   }
 
   const std::vector<qnm::PriorSeries>& samples() const { return samples_; }
