@@ -14,12 +14,14 @@ constexpr std::size_t kShownValueChars = 40;  // a factor's value in the series 
 
 /// The setting's value in `run` ("" when the run does not have it).
 std::string ValueOf(const RunStats& run, const std::string& key) {
+  if (key == kProblemSizeSetting) return std::string(Trim(run.problem_size.str()));
   auto found = run.details.find(key);
   return found == run.details.end() ? std::string() : std::string(Trim(found->second));
 }
 
-/// "InputSize" for "adiak.InputSize": the name without its tool's prefix.
+/// "InputSize" for "adiak.InputSize": the name without its tool's prefix; "size" for the problem size.
 std::string ShortName(const std::string& key) {
+  if (key == kProblemSizeSetting) return "size";
   const std::size_t dot = key.rfind('.');
   return dot == std::string::npos || dot + 1 == key.size() ? key : key.substr(dot + 1);
 }
@@ -30,6 +32,7 @@ std::vector<std::string> FactorsOf(const std::vector<RunStats*>& members) {
   std::set<int> procs;
   for (const RunStats* run : members) {
     procs.insert(run->procs);
+    if (!run->problem_size.empty()) keys.insert(kProblemSizeSetting);
     for (const auto& [key, value] : run->details)
       if (IsRunSetting(key)) keys.insert(key);
   }
@@ -50,6 +53,23 @@ std::vector<std::string> FactorsOf(const std::vector<RunStats*>& members) {
     if (differs_at_one_point && recurring >= 2) factors.push_back(key);
   }
   return factors;
+}
+
+/// Adds the factors' `words` to the part of the series key that `run` has: its explicit series name
+/// (a table's series column, or its file's name: KeyOf reads that alone), else its configuration.
+void AddToKey(const std::string& words, const std::string& why, RunStats* run) {
+  const char* field = run->series.empty() ? "variant" : "series";
+  SharedText& text = run->series.empty() ? run->variant : run->series;
+  auto earlier = run->derivations.find(field);
+  if (text.empty())
+    run->derivations[field] = why;
+  else
+    run->derivations[field] =
+        (earlier != run->derivations.end() ? earlier->second
+                                           : std::string(run->series.empty() ? "run-configuration words of the file name"
+                                                                             : "statistics table column series")) +
+        "; " + why;
+  text = text.empty() ? words : run->series.empty() ? text.str() + " " + words : text.str() + " (" + words + ")";
 }
 
 }  // namespace
@@ -74,7 +94,7 @@ bool VariesPerRun(const std::string& key) {
 std::vector<std::string> SplitByExperimentFactors(std::vector<RunStats>* runs) {
   std::map<SeriesKey, std::vector<RunStats*>> series;
   for (RunStats& run : *runs)
-    if (run.series.empty() && !run.details.empty()) series[KeyOf(run)].push_back(&run);
+    if (!run.details.empty() || !run.problem_size.empty()) series[KeyOf(run)].push_back(&run);
   std::vector<std::string> notes;
   for (auto& [key, members] : series) {
     const std::vector<std::string> factors = FactorsOf(members);
@@ -90,17 +110,8 @@ std::vector<std::string> SplitByExperimentFactors(std::vector<RunStats>* runs) {
         words += (words.empty() ? "" : " ") + ShortName(factor) + "=" + (value.empty() ? "(none)" : value);
       }
       parts.insert(words);
-      const std::string why = "settings that take several values at one process count, each value at several "
-                              "process counts: " + names;
-      if (run->variant.empty()) {
-        run->derivations["variant"] = why;
-      } else {
-        auto earlier = run->derivations.find("variant");
-        run->derivations["variant"] =
-            (earlier == run->derivations.end() ? "run-configuration words of the file name" : earlier->second) +
-            "; " + why;
-      }
-      run->variant = run->variant.empty() ? words : run->variant.str() + " " + words;
+      AddToKey(words, "settings that take several values at one process count, each value at several process "
+                      "counts: " + names, run);
     }
     notes.push_back("series " + key.ToString() + ": its runs at one process count differ in " + names +
                     " (values recurring at other process counts): kept apart as " + std::to_string(parts.size()) +

@@ -10,15 +10,18 @@
 // as metadata columns and separates an ensemble by them (`Thicket.groupby`).
 //
 // A setting (IsRunSetting: a detail the program declared about its run, not a
-// per-run value) is an experiment factor of a series when
+// per-run value; and the record's problem size, which a table's `size` column
+// gives: two sizes in one table without a series column were one series too)
+// is an experiment factor of a series when
 //   - at one process count at least two of its runs hold different values
 //     (a run without the setting holds "none"), and
 //   - at least two of its values each recur at two or more process counts
 //     (a date or job id, one per run, never does).
 // The runs are then kept apart by the values of every factor: each run's
 // `variant` (the run configuration, part of the series key) gains
-// "<setting>=<value> ..." and its derivation says why. Runs of tables with an
-// explicit series column are left alone (the column keys their series).
+// "<setting>=<value> ...", or, when a table names the run's series (its series
+// column, or the file's name), that name gains " (<setting>=<value> ...)"; the
+// derivation says why.
 #include <string>
 #include <vector>
 
@@ -35,6 +38,10 @@ bool VariesPerRun(const std::string& key);
 /// Adiak values (caliper_profile.h). Other readers keep results beside settings in `details`
 /// (Arm Performance Reports' MPI shares, collective rates), which would split a series by noise.
 inline constexpr const char* kSettingPrefixes[] = {"adiak."};
+
+/// The record's own problem size (RunStats::problem_size: NPB's banner, a table's `size` column,
+/// Adiak's `problem_size`) is a setting too, under this name.
+inline constexpr char kProblemSizeSetting[] = "problem_size";
 
 /// A detail with a setting prefix that does not vary per run (VariesPerRun).
 bool IsRunSetting(const std::string& key);

@@ -124,10 +124,39 @@ TEST_CASE("only declared settings that recur at other process counts split a ser
   CHECK(runs[0].variant == "size=small");
   CHECK(runs[1].variant == "size=large");
   CHECK(runs[4].variant == "size=(none)");
-  // A table's explicit series column keys its series alone: never split.
+  // A series a table names (its series column keys it alone) gains the factors in its name.
   runs = {Run(1, 10, {{"adiak.size", "small"}}), Run(1, 20, {{"adiak.size", "large"}}),
           Run(2, 5, {{"adiak.size", "small"}}), Run(2, 10, {{"adiak.size", "large"}})};
   for (RunStats& run : runs) run.series = "given";
+  CHECK(SplitByExperimentFactors(&runs).size() == 1);
+  CHECK(runs[0].series == "given (size=small)");
+  CHECK(runs[1].series == "given (size=large)");
+  CHECK(runs[1].variant.empty());
+}
+
+TEST_CASE("a table of two problem sizes without a series column is two series, by its size column",
+          "[ingest][series][tables]") {
+  // The six runs of tests/data/caliper/sizes as a user would tabulate them: size, procs, time.
+  IngestSummary summary;
+  const std::vector<Series> series =
+      SeriesOf({std::string(QNM_TEST_DATA_DIR) + "/tables/sizes_two_problems.csv"}, &summary);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].name == "sizes_two_problems (size=1000000000)");
+  CHECK(series[1].name == "sizes_two_problems (size=2000000000)");
+  CHECK(ProcsOf(series[0]) == std::vector<int>{1, 2, 4});
+  CHECK(series[1].groups[0].median_time_s == Approx(3.2911));
+  bool noted = false;
+  for (const std::string& note : summary.notes) noted |= note.find("differ in problem_size") != std::string::npos;
+  CHECK(noted);
+}
+
+TEST_CASE("a strong-scaling campaign whose problem size changes with P is one series", "[ingest][series]") {
+  // One size per process count (LULESH's per-domain size scaled down as P grows): nothing differs
+  // at one process count, nothing to split.
+  std::vector<RunStats> runs = {Run(1, 10, {}), Run(8, 2, {}), Run(27, 1, {})};
+  runs[0].problem_size = "90";
+  runs[1].problem_size = "45";
+  runs[2].problem_size = "30";
   CHECK(SplitByExperimentFactors(&runs).empty());
 }
 
