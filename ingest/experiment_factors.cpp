@@ -43,6 +43,7 @@ std::vector<std::string> FactorsOf(const std::vector<RunStats*>& members) {
     std::map<std::string, std::set<int>> procs_of_value;  // value -> procs
     for (const RunStats* run : members) {
       const std::string value = ValueOf(*run, key);
+      if (value.empty()) continue;  // not known for this run: no vote (an mpiP report without its NPB output)
       values_at[run->procs].insert(value);
       procs_of_value[value].insert(run->procs);
     }
@@ -106,10 +107,12 @@ std::vector<std::string> SplitByExperimentFactors(std::vector<RunStats>* runs) {
       std::string words;
       for (const std::string& factor : factors) {
         std::string value = ValueOf(*run, factor);
+        if (value.empty()) continue;  // unknown for this run: no word
         if (value.size() > kShownValueChars) value = value.substr(0, kShownValueChars) + "…";
-        words += (words.empty() ? "" : " ") + ShortName(factor) + "=" + (value.empty() ? "(none)" : value);
+        words += (words.empty() ? "" : " ") + ShortName(factor) + "=" + value;
       }
       parts.insert(words);
+      if (words.empty()) continue;  // knows none of the factors: stays where it was
       AddToKey(words, "settings that take several values at one process count, each value at several process "
                       "counts: " + names, run);
     }

@@ -14,14 +14,15 @@
 // gives: two sizes in one table without a series column were one series too)
 // is an experiment factor of a series when
 //   - at one process count at least two of its runs hold different values
-//     (a run without the setting holds "none"), and
+//     (a run without the setting does not count: its value is unknown, as the
+//     size of an mpiP report read without its NPB output), and
 //   - at least two of its values each recur at two or more process counts
 //     (a date or job id, one per run, never does).
 // The runs are then kept apart by the values of every factor: each run's
 // `variant` (the run configuration, part of the series key) gains
 // "<setting>=<value> ...", or, when a table names the run's series (its series
 // column, or the file's name), that name gains " (<setting>=<value> ...)"; the
-// derivation says why.
+// derivation says why. A run that knows none of the factors keeps its key.
 #include <string>
 #include <vector>
 
@@ -35,9 +36,14 @@ namespace qnm {
 bool VariesPerRun(const std::string& key);
 
 /// Prefixes of the details that are the run's settings as its program declared them: Caliper's
-/// Adiak values (caliper_profile.h). Other readers keep results beside settings in `details`
-/// (Arm Performance Reports' MPI shares, collective rates), which would split a series by noise.
-inline constexpr const char* kSettingPrefixes[] = {"adiak."};
+/// Adiak values (caliper_profile.h) and the program's command-line arguments (below). Other
+/// details mix results with settings (Arm Performance Reports' MPI shares, mpiP's header fields
+/// such as its nodes), which would split a series by noise or by layout.
+inline constexpr const char* kSettingPrefixes[] = {"adiak.", "command."};
+
+/// The detail holding the arguments after argv[0] that a run's files give (an mpiP report's
+/// Command line): the same program on two inputs in one folder is two series.
+inline constexpr char kCommandArgumentsSetting[] = "command.arguments";
 
 /// The record's own problem size (RunStats::problem_size: NPB's banner, a table's `size` column,
 /// Adiak's `problem_size`) is a setting too, under this name.

@@ -6,6 +6,7 @@
 
 #include "ingest/caliper_profile.h"
 #include "ingest/compressed_file.h"
+#include "ingest/experiment_factors.h"
 #include "ingest/ipm_banner.h"
 #include "ingest/ipm_log.h"
 #include "ingest/paraver_header.h"
@@ -27,9 +28,16 @@ bool HasExtension(const std::string& path, const char* extension) {
 }
 
 // mpiP keeps argv[0]: "…/bin/bt-mz.C.4" -> bt-mz, C (renamed reports, docs/formats/mpip-format.md §1).
+// The program's arguments are a setting of the run (ingest/experiment_factors.h): the same binary
+// on two inputs in one folder is two series.
 void ApplyMpipCommand(const MpipReport& report, RunStats* run) {
-  if (!run->app.empty()) return;  // the file name, which mpiP builds from argv[0], said it
   auto tokens = SplitWhitespace(report.command);
+  if (tokens.size() > 1) {
+    std::string arguments;
+    for (std::size_t t = 1; t < tokens.size(); ++t) arguments += (t > 1 ? " " : "") + std::string(tokens[t]);
+    run->details[kCommandArgumentsSetting] = arguments;
+  }
+  if (!run->app.empty()) return;  // the file name, which mpiP builds from argv[0], said it
   if (tokens.empty()) return;
   std::string program = BaseName(std::string(tokens[0]));
   std::string app, problem_class;

@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <vector>
@@ -12,6 +14,7 @@
 #include "ingest/ingest.h"
 #include "ingest/series_identity.h"
 #include "tests/command_runner.h"
+#include "tests/temp_dir.h"
 
 namespace qnm {
 namespace {
@@ -91,6 +94,35 @@ TEST_CASE("predict picks one of the problem sizes by its setting", "[cli][series
   CHECK(out.find("InputSize=1000000000") == std::string::npos);
 }
 
+TEST_CASE("mpiP reports of one program on two inputs are two series, by the Command line's arguments",
+          "[ingest][series][mpip]") {
+  // The four bitonic-sort reports (P = 8, 8, 16, 32), each also as if run on another input file.
+  testing::TempDir dir("factors", "mpip");
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(QNM_TEST_DATA_DIR) + "/mpip")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("bitonic__", 0) != 0) continue;
+    std::ifstream in(entry.path());
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t at = text.find("testcase/input4");
+    REQUIRE(at != std::string::npos);
+    std::ofstream(dir.path / ("a_" + name)) << text;
+    std::ofstream(dir.path / ("b_" + name)) << text.substr(0, at) << "testcase/input9" << text.substr(at + 15);
+  }
+  IngestSummary summary;
+  const std::vector<Series> series = SeriesOf({dir.path.string()}, &summary);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].key.variant == "arguments=110590032 testcase/input4 output");
+  CHECK(series[1].key.variant == "arguments=110590032 testcase/input9 output");
+  for (const Series& one : series) CHECK(one.groups.size() == 3);  // P = 8 (twice), 16, 32
+  // The reports as they are (one input): one series, nothing split.
+  IngestSummary plain;
+  const std::vector<Series> one = SeriesOf({std::string(QNM_TEST_DATA_DIR) + "/mpip/bitonic__8_8_profile.mpiP",
+                                            std::string(QNM_TEST_DATA_DIR) + "/mpip/bitonic__16_16_profile.mpiP"},
+                                           &plain);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].key.variant.empty());
+}
+
 TEST_CASE("a campaign of one problem (Thicket's LULESH at 27..343 ranks) is not split",
           "[ingest][series][caliper]") {
   IngestSummary summary;
@@ -114,7 +146,7 @@ TEST_CASE("only declared settings that recur at other process counts split a ser
           Run(2, 5, {{"mpi_share_percent", "1"}}), Run(2, 6, {{"mpi_share_percent", "2"}})};
   CHECK(SplitByExperimentFactors(&runs).empty());
   // A declared setting whose values differ at one P and each recur at another: two series. A run
-  // without the setting holds "none".
+  // without the setting is not told apart by it: it keeps its key.
   runs = {Run(1, 10, {{"adiak.size", "small"}}), Run(1, 20, {{"adiak.size", "large"}}),
           Run(2, 5, {{"adiak.size", "small"}}), Run(2, 10, {{"adiak.size", "large"}}),
           Run(4, 3, {{"adiak.other", "x"}})};
@@ -123,7 +155,7 @@ TEST_CASE("only declared settings that recur at other process counts split a ser
   CHECK(notes[0].find("adiak.size") != std::string::npos);
   CHECK(runs[0].variant == "size=small");
   CHECK(runs[1].variant == "size=large");
-  CHECK(runs[4].variant == "size=(none)");
+  CHECK(runs[4].variant.empty());
   // A series a table names (its series column keys it alone) gains the factors in its name.
   runs = {Run(1, 10, {{"adiak.size", "small"}}), Run(1, 20, {{"adiak.size", "large"}}),
           Run(2, 5, {{"adiak.size", "small"}}), Run(2, 10, {{"adiak.size", "large"}})};
