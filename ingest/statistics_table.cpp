@@ -402,9 +402,18 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       const std::string& alias = aliases.HeaderOf(column);
       return reader.has_column(alias.empty() ? column : alias.c_str());
     };
-    if (!has("procs") || !has("time_s"))
-      throw InputError(path, 1, "a statistics table needs the columns procs and time_s (or names such as nprocs, "
-                                "ranks, np; runtime, time [ms], elapsed_s: docs/statistics-table.md)");
+    if (!has("procs") || !has("time_s")) {
+      // `cores` counts threads too in a hybrid run: never read as procs, but named when it is the reason.
+      const bool cores = !has("procs") && std::any_of(header.begin(), header.end(), [](const std::string& name) {
+        return ToLower(Trim(name)) == "cores";
+      });
+      throw InputError(path, 1, std::string("a statistics table needs the columns procs and time_s (or names such as "
+                                            "nprocs, ranks, np; runtime, time [ms], elapsed_s: "
+                                            "docs/statistics-table.md)") +
+                                    (cores ? "; its column 'cores' is not read as procs (in a hybrid run it counts "
+                                             "threads too): rename it procs if each core ran one MPI process"
+                                           : ""));
+    }
     const bool file_series = !has("series") && !has("app") && !has("benchmark");
     const std::string file_series_name = file_series ? SeriesNameOfTableFile(path) : "";
     if (file_series && readings)

@@ -134,6 +134,11 @@ TEST_CASE("tables that still cannot be read say why in one line", "[ingest][tabl
   CHECK(ErrorOf("np,time,runtime\n1,2,3\n").find("t.csv:1: columns 'time' and 'runtime' could each be the run time") == 0);
   CHECK(ErrorOf("cores,timer\n1,2\n").find("t.csv:1: a statistics table needs the columns procs and time_s (or names") ==
         0);
+  // A course's `size,cores,time` table: the reason is `cores`, and the message says so.
+  CHECK(ErrorOf("size,cores,time\n5000,1,20.1\n").find(
+            "its column 'cores' is not read as procs (in a hybrid run it counts threads too): rename it procs") !=
+        std::string::npos);
+  CHECK(ErrorOf("np,timer\n1,2\n").find("cores") == std::string::npos);
   CHECK(ErrorOf("np,runtime\n1,-2\n").find("t.csv:2: column 'runtime' (time_s) needs a non-negative number") == 0);
   CHECK(ErrorOf("ranks,time_s\n0,2\n").find("t.csv:2: column 'ranks' (procs) needs a positive integer") == 0);
 }
