@@ -191,6 +191,8 @@ const std::vector<Reader>& ReaderTable() {
       {"mpiP report", SniffMpip, ReadMpip},
       // Before NPB output, which takes any .txt file.
       {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
+      // Before NPB output, which takes any .log/.out/.txt file (LAMMPS's own logs are log.lammps, log.*).
+      {"LAMMPS log (log.lammps)", SniffLammpsLog, ReadLammpsLog},
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},

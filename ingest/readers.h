@@ -69,6 +69,8 @@ bool SniffQnmExport(const std::string& path, std::string_view text);  // qnm_exp
 ReaderOutput ReadQnmExport(const ReaderInput& input);
 bool SniffArmPerformanceReport(const std::string& path, std::string_view text);  // arm_performance_report.cpp
 ReaderOutput ReadArmPerformanceReport(const ReaderInput& input);
+bool SniffLammpsLog(const std::string& path, std::string_view text);  // lammps_log.cpp
+ReaderOutput ReadLammpsLog(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp

@@ -21,4 +21,11 @@ inline int RunCommand(const std::string& command, std::string* out) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
+#ifdef QNM_CLI_PATH
+/// Runs `qnm-predict ARGUMENTS` with standard error joined to `out`; returns its exit code.
+inline int RunCli(const std::string& arguments, std::string* out) {
+  return RunCommand(std::string(QNM_CLI_PATH) + " " + arguments + " 2>&1", out);
+}
+#endif
+
 }  // namespace qnm::testing

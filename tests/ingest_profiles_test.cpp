@@ -12,6 +12,7 @@
 #include "ingest/readers.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
+#include "ingest_test_util.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 
@@ -27,15 +28,8 @@ RunStats ReadOneRun(const std::string& path) {
   return runs[0];
 }
 
-double Detail(const RunStats& run, const std::string& key) {
-  auto number = ParseDouble(run.details.at(key));
-  REQUIRE(number.has_value());
-  return *number;
-}
-
-int Cli(const std::string& arguments, std::string* out) {
-  return testing::RunCommand(std::string(QNM_CLI_PATH) + " " + arguments + " 2>&1", out);
-}
+double Detail(const RunStats& run, const std::string& key) { return testing::DetailNumber(run, key); }
+int Cli(const std::string& arguments, std::string* out) { return testing::RunCli(arguments, out); }
 
 }  // namespace
 

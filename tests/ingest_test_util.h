@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "ingest/text_lines.h"
 #include "util/input_error.h"
 
 namespace qnm::testing {
@@ -18,6 +19,13 @@ inline std::vector<RunStats> IngestPath(const std::string& path, IngestSummary* 
   IngestOptions options;
   options.strict = strict;
   return IngestPaths({path}, options, summary);
+}
+
+/// The number a reader kept in run.details[key]; NaN when the key is missing or not a number.
+inline double DetailNumber(const RunStats& run, const std::string& key) {
+  auto found = run.details.find(key);
+  auto number = found == run.details.end() ? std::nullopt : ParseDouble(found->second);
+  return number ? *number : std::nan("");
 }
 
 /// `ours` equals a peer tool's reading `peer` (a JSON array) to 1e-12 relative, value by value.
