@@ -36,10 +36,15 @@ namespace qnm {
 bool VariesPerRun(const std::string& key);
 
 /// Prefixes of the details that are the run's settings as its program declared them: Caliper's
-/// Adiak values (caliper_profile.h) and the program's command-line arguments (below). Other
+/// Adiak values (caliper_profile.h), the program's command-line arguments and the settings a
+/// reader finds printed (below). Other
 /// details mix results with settings (Arm Performance Reports' MPI shares, mpiP's header fields
 /// such as its nodes), which would split a series by noise or by layout.
-inline constexpr const char* kSettingPrefixes[] = {"adiak.", "command."};
+inline constexpr const char* kSettingPrefixes[] = {"adiak.", "command.", "setting."};
+
+/// The prefix under which a reader keeps what its format prints of the input's settings (a LAMMPS
+/// log's long-range solver: `setting.kspace`).
+inline constexpr char kDeclaredSettingPrefix[] = "setting.";
 
 /// The detail holding the arguments after argv[0] that a run's files give (an mpiP report's
 /// Command line): the same program on two inputs in one folder is two series.

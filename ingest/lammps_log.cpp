@@ -5,6 +5,7 @@
 #include <string>
 #include <utility>
 
+#include "ingest/experiment_factors.h"
 #include "ingest/readers.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -148,6 +149,8 @@ LammpsLog ParseLammpsLog(std::string_view text, const std::string& path) {
   int table_line = 0;
   std::string echoed_pair_style;  // the input's; the neighbor list's name has the accelerator suffix
   LammpsLoop* loop = nullptr;  // the run whose results the lines below belong to
+  int kspace_open = 0;         // 0: no long-range initialization seen, 1: reading its block, 2: read
+  std::string kspace_words;
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const int line = static_cast<int>(i + 1);
     std::string_view raw = lines[i];
@@ -190,6 +193,31 @@ LammpsLog ParseLammpsLog(std::string_view text, const std::string& path) {
       if (words.size() > 1 && words[1] == "CPU" && ParseCpuUseLine(trimmed, path, line, loop)) continue;
       if (ParseOldTimeRow(trimmed, path, line, loop)) continue;
     }
+    // The long-range solver's settings, printed at its initialization (the first run's).
+    if (words.size() >= 2 && words[1] == "initialization" && kspace_open == 0 && log.kspace_settings.empty()) {
+      kspace_open = 1;
+      kspace_words = ToLower(words[0]);
+      continue;
+    }
+    if (kspace_open == 1) {
+      if (StartsWith(trimmed, "G vector (1/distance) =") && words.size() == 5) {
+        kspace_words += " G " + std::string(words[4]);
+        continue;
+      }
+      if (words[0] == "grid" && words.size() >= 3 && words[1] == "=") {
+        kspace_words += " grid";
+        for (std::size_t w = 2; w < words.size(); ++w) kspace_words += " " + std::string(words[w]);
+        continue;
+      }
+      if (StartsWith(trimmed, "stencil order =") && words.size() == 4) {
+        kspace_words += " order " + std::string(words[3]);
+        continue;
+      }
+      if (!StartsWith(raw, " ")) {  // the indented block ended
+        log.kspace_settings = kspace_words;
+        kspace_open = 2;
+      }
+    }
     // Identity: the echoed commands (first of each), or what LAMMPS prints of them.
     if (words[0] == "using" && words.size() >= 6 && words[2] == "OpenMP" && log.banner_threads == 0) {
       auto threads = ParseInteger(words[1]);
@@ -216,6 +244,7 @@ LammpsLog ParseLammpsLog(std::string_view text, const std::string& path) {
   if (table != Table::kNone && !loop->sections.count("Other"))
     throw InputError(path, table_line, "the MPI task timing breakdown ends before its 'Other' row");
   if (log.pair_style.empty()) log.pair_style = echoed_pair_style;
+  if (kspace_open == 1) log.kspace_settings = kspace_words;
   if (log.loops.empty())
     throw InputError(path, 0, "LAMMPS log without a completed run (no 'Loop time of' line): the run crashed or the log was cut short");
   for (const LammpsLoop& other : log.loops) {
@@ -309,6 +338,9 @@ RunStats LammpsLogToRunStats(const LammpsLog& log, const std::string& path) {
     run.derivations["variant"] = "LAMMPS accelerator suffix of the pair style and INTEL package 'Precision:'";
   }
   if (!log.pair_style.empty()) run.details["lammps_pair_style"] = log.pair_style;
+  // A setting of the input (ingest/experiment_factors.h): one system at several accuracies of its
+  // long-range solver is several series when the runs at one P differ in it.
+  if (!log.kspace_settings.empty()) run.details[std::string(kDeclaredSettingPrefix) + "kspace"] = log.kspace_settings;
 
   // Mean MPI and compute time from the timing breakdowns, summed over the runs (every run must have one).
   bool every_table = true, every_max = true;

@@ -45,6 +45,10 @@ struct LammpsLog {
   std::string units, atom_style;   // the echoed `units`/`atom_style` commands or "Unit style : lj"
   std::string pair_style;          // "(1) pair lj/cut/intel, perpetual", else the echoed pair_style
   std::string precision;           // INTEL package "Precision: mixed"
+  // The long-range solver's settings as LAMMPS prints them at its initialization ("PPPM
+  // initialization ...": "G vector (1/distance) = 0.29", "grid = 45 54 50", "stencil order = 5"),
+  // of the first run: "pppm G 0.29 grid 45 54 50 order 5"; empty without a long-range solver.
+  std::string kspace_settings;
   std::string total_wall_time;     // "0:00:01" as printed; empty when the log ends without it
   double total_wall_time_s = kUnknown;
   std::vector<LammpsLoop> loops;

@@ -5,16 +5,19 @@
 
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
 #include "command_runner.h"
+#include "ingest/experiment_factors.h"
 #include "ingest/ingest.h"
 #include "ingest/lammps_log.h"
 #include "ingest/readers.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "ingest_test_util.h"
+#include "temp_dir.h"
 #include "util/atomic_file.h"
 
 using namespace qnm;
@@ -95,6 +98,32 @@ TEST_CASE("LAMMPS log: Bond and Kspace rows, and the 2025 format", "[ingest][lam
   CHECK(run.compute_time_mean_s ==
         Approx(0.53288 + 0.0012869 + 0.061467 + 0.069998 + 0.00013174 + 0.014275 + 0.001049).epsilon(1e-12));
   CHECK(run.problem_class == "real full lj/charmm/coul/long +bond +kspace 2004 atoms 300 steps");
+  // The long-range solver's settings, a setting of the input that keys series when runs differ in it
+  // (ingest/experiment_factors.h): "PPPM initialization ..." and its indented block.
+  REQUIRE(run.details.count("setting.kspace") == 1);
+  CHECK(run.details.at("setting.kspace") == "pppm G 0.26872465 grid 15 15 15 order 5");
+  CHECK(IsRunSetting("setting.kspace"));
+}
+
+TEST_CASE("LAMMPS logs of one system at two long-range accuracies are two series", "[ingest][lammps][series]") {
+  // The peptide logs at P = 1 and 4, each also as if run with a finer PPPM grid.
+  testing::TempDir dir("lammps", "kspace");
+  for (const char* name : {"log.14Jul25.peptide.g++.1", "log.14Jul25.peptide.g++.4"}) {
+    std::ifstream in(kLammps + "/" + name);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t at = text.find("grid = 15 15 15");
+    REQUIRE(at != std::string::npos);
+    std::ofstream(dir.path / (std::string("coarse.") + name)) << text;
+    std::ofstream(dir.path / (std::string("fine.") + name)) << text.substr(0, at) << "grid = 30 30 30"
+                                                             << text.substr(at + 15);
+  }
+  IngestSummary summary;
+  const std::vector<Series> series =
+      GroupIntoSeries(IngestPaths({dir.path.string()}, IngestOptions{}, &summary), GroupBy::kContent);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].name.find("kspace=pppm G 0.26872465 grid 15 15 15") != std::string::npos);
+  CHECK(series[1].name.find("kspace=pppm G 0.26872465 grid 30 30 30") != std::string::npos);
+  for (const Series& one : series) CHECK(one.groups.size() == 2);  // P = 1 and 4
 }
 
 TEST_CASE("LAMMPS log: 2014 format with OpenMP threads on the Loop time line", "[ingest][lammps]") {
