@@ -203,7 +203,9 @@ NpbOutput ParseNpbOutput(std::string_view text, const std::string& path) {
     if (Trim(text).empty()) reason = "empty file";
     else if (title.empty() && !output.problems.empty())
       reason = "no NPB output (run failed before NPB started: " + output.problems.front() + ")";
-    else if (title.empty()) reason = "not NPB output";
+    // Named like an output (.txt, .log) but no reader's format and no NPB text at all: counted with
+    // the other unrecognised files, not said one line each (a benchmark folder's lscpu dumps).
+    else if (title.empty()) reason = "not a recognised format (named like a job's output, but no NPB text in it)";
     else if (!output.problems.empty())
       reason = "no NPB results banner (run failed: " + output.problems.front() + ")";
     else reason = "no NPB results banner (run killed or output truncated)";
