@@ -426,6 +426,12 @@ def main():
     count += paraver_cases(cases, repo, rng, args, ingest)
     count += paraver_cases(cases, repo, rng, args, ["efficiency", "--format", "csv"], category="paraver-efficiency",
                            n=60, partner=True)
+    lammps = sorted_files(repo / "tests" / "data" / "lammps", ["log.*"])
+    for k in range(int(100 * args.scale)):  # LAMMPS logs (ingest/lammps_log.h, round 25), appended last
+        base, damaged, name = drawn_text_damage(rng, lammps, "lammps", k, "text")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "lammps", k, repo, base, damaged, name, ingest + ["{file}"])
     print(f"{count} cases in {cases}")
 
 
