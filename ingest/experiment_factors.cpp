@@ -75,6 +75,14 @@ void AddToKey(const std::string& words, const std::string& why, RunStats* run) {
 
 }  // namespace
 
+void SetCommandArguments(std::string_view command, RunStats* run) {
+  const std::vector<std::string_view> words = SplitWhitespace(command);
+  if (words.size() < 2) return;
+  std::string arguments;
+  for (std::size_t w = 1; w < words.size(); ++w) arguments += (w > 1 ? " " : "") + std::string(words[w]);
+  run->details[kCommandArgumentsSetting] = arguments;
+}
+
 bool IsRunSetting(const std::string& key) {
   for (const char* prefix : kSettingPrefixes)
     if (key.rfind(prefix, 0) == 0) return !VariesPerRun(key);

@@ -24,6 +24,7 @@
 // column, or the file's name), that name gains " (<setting>=<value> ...)"; the
 // derivation says why. A run that knows none of the factors keeps its key.
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "record/run_stats.h"
@@ -47,8 +48,13 @@ inline constexpr const char* kSettingPrefixes[] = {"adiak.", "command.", "settin
 inline constexpr char kDeclaredSettingPrefix[] = "setting.";
 
 /// The detail holding the arguments after argv[0] that a run's files give (an mpiP report's
-/// Command line): the same program on two inputs in one folder is two series.
+/// Command line, TAU's "Command Line" metadata): the same program on two inputs in one folder is
+/// two series.
 inline constexpr char kCommandArgumentsSetting[] = "command.arguments";
+
+/// Sets run->details[kCommandArgumentsSetting] to the words of `command` after the first (joined by
+/// single spaces); nothing when it has none.
+void SetCommandArguments(std::string_view command, RunStats* run);
 
 /// The record's own problem size (RunStats::problem_size: NPB's banner, a table's `size` column,
 /// Adiak's `problem_size`) is a setting too, under this name.

@@ -31,12 +31,8 @@ bool HasExtension(const std::string& path, const char* extension) {
 // The program's arguments are a setting of the run (ingest/experiment_factors.h): the same binary
 // on two inputs in one folder is two series.
 void ApplyMpipCommand(const MpipReport& report, RunStats* run) {
+  SetCommandArguments(report.command, run);
   auto tokens = SplitWhitespace(report.command);
-  if (tokens.size() > 1) {
-    std::string arguments;
-    for (std::size_t t = 1; t < tokens.size(); ++t) arguments += (t > 1 ? " " : "") + std::string(tokens[t]);
-    run->details[kCommandArgumentsSetting] = arguments;
-  }
   if (!run->app.empty()) return;  // the file name, which mpiP builds from argv[0], said it
   if (tokens.empty()) return;
   std::string program = BaseName(std::string(tokens[0]));

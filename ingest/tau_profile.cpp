@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 
+#include "ingest/experiment_factors.h"
 #include "ingest/routine_call_sites.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
@@ -238,6 +239,7 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
 
   // Identity from rank 0's metadata; host names from every rank's.
   const TauProfile& first = ranks.front();
+  SetCommandArguments(Metadata(first, "Command Line"), &run);  // the input it ran: a setting
   std::string program = Metadata(first, "Executable");
   if (program.empty()) {
     const std::string command = Metadata(first, "Command Line");

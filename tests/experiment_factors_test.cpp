@@ -201,3 +201,17 @@ TEST_CASE("details that vary per run anyway are never settings", "[ingest][serie
 }
 
 }  // namespace qnm
+
+namespace qnm {
+
+TEST_CASE("a command line's arguments are the words after the program", "[ingest][series]") {
+  RunStats run;
+  SetCommandArguments("  /usr/bin/lulesh2.0   -s 30 -i  100 ", &run);  // as mpiP and TAU keep it
+  REQUIRE(run.details.count(kCommandArgumentsSetting) == 1);
+  CHECK(run.details.at(kCommandArgumentsSetting) == "-s 30 -i 100");
+  RunStats bare;
+  SetCommandArguments("./cpi-mpi", &bare);  // TAU's Hatchet test run: no arguments, no setting
+  CHECK(bare.details.empty());
+}
+
+}  // namespace qnm
