@@ -239,10 +239,10 @@ RunStats TauProfilesToRunStats(const std::vector<TauProfile>& ranks, const std::
 
   // Identity from rank 0's metadata; host names from every rank's.
   const TauProfile& first = ranks.front();
-  SetCommandArguments(Metadata(first, "Command Line"), &run);  // the input it ran: a setting
+  const std::string command = Metadata(first, "Command Line");
+  SetCommandArguments(command, &run);  // the input it ran: a setting
   std::string program = Metadata(first, "Executable");
   if (program.empty()) {
-    const std::string command = Metadata(first, "Command Line");
     const std::vector<std::string_view> words = SplitWhitespace(command);
     if (!words.empty()) program = std::string(words.front());
   }

@@ -85,9 +85,7 @@ TEST_CASE("the same profiles given one by one form the same two series", "[inges
 
 TEST_CASE("predict picks one of the problem sizes by its setting", "[cli][series][caliper]") {
   std::string out;
-  REQUIRE(testing::RunCommand(std::string(QNM_CLI_PATH) + " predict " + kSizes +
-                                   " --series InputSize=2000000000 --procs 8 2>&1",
-                               &out) == 0);
+  REQUIRE(testing::RunCli("predict " + kSizes + " --series InputSize=2000000000 --procs 8", &out) == 0);
   CHECK(out.find("1 series") != std::string::npos);
   CHECK(out.find("sizes @") != std::string::npos);
   CHECK(out.find("(InputSize=2000000000)") != std::string::npos);

@@ -22,9 +22,7 @@ namespace {
 
 std::string DataPath(const std::string& relative) { return std::string(QNM_TEST_DATA_DIR) + "/" + relative; }
 
-int Cli(const std::string& arguments, std::string* out) {
-  return testing::RunCommand(std::string(QNM_CLI_PATH) + " " + arguments + " 2>&1", out);
-}
+using qnm::testing::RunCli;
 
 std::string ErrorOf(const std::function<void()>& action) {
   try {
@@ -134,8 +132,8 @@ TEST_CASE("extrap: export writes Extra-P's documented shapes and reads back", "[
   std::string out;
   // Per-process values (--no-strong-scaling) read back as the series' run times;
   // the strong-scaling default (time x p) is checked in export_extrap_test.cpp.
-  REQUIRE(Cli("export --no-strong-scaling --format extrap-text -o " + text_file, &out) == 0);
-  REQUIRE(Cli("export --no-strong-scaling --format extrap-jsonl -o " + jsonl_file, &out) == 0);
+  REQUIRE(RunCli("export --no-strong-scaling --format extrap-text -o " + text_file, &out) == 0);
+  REQUIRE(RunCli("export --no-strong-scaling --format extrap-jsonl -o " + jsonl_file, &out) == 0);
   std::string text = ReadFile(text_file), jsonl = ReadFile(jsonl_file);
 
   // Text: PARAMETER, POINTS "(p) (p) ...", then REGION / METRIC / DATA blocks
@@ -185,7 +183,7 @@ TEST_CASE("extrap: export writes Extra-P's documented shapes and reads back", "[
           Approx(original[0].groups[g].runs[0].mpi_time_mean_s).epsilon(1e-15));
   }
   // Several series cannot be one experiment: a one-line error says how to pick.
-  CHECK(Cli(std::string("export ") + QNM_TEST_DATA_DIR + "/cube", &out) != 0);
+  CHECK(RunCli(std::string("export ") + QNM_TEST_DATA_DIR + "/cube", &out) != 0);
   CHECK(out.find("pick one with --series NAME") != std::string::npos);
   CHECK(std::count(out.begin(), out.end(), '\n') == 1);
   fs::remove_all(dir);

@@ -29,7 +29,7 @@ RunStats ReadOneRun(const std::string& path) {
 }
 
 double Detail(const RunStats& run, const std::string& key) { return testing::DetailNumber(run, key); }
-int Cli(const std::string& arguments, std::string* out) { return testing::RunCli(arguments, out); }
+using qnm::testing::RunCli;
 
 }  // namespace
 
@@ -152,9 +152,9 @@ TEST_CASE("damaged profiles fail with one line naming the file and line", "[inge
 
 TEST_CASE("predict uses the profiles' compute and MPI time", "[ingest][profiles][predict][cli]") {
   std::string out;
-  REQUIRE(Cli("predict --format json --procs 2048 " + kProfiles + "/otf-cpt", &out) == 0);
+  REQUIRE(RunCli("predict --format json --procs 2048 " + kProfiles + "/otf-cpt", &out) == 0);
   CHECK(out.find("\"kind\": \"queueing\"") != std::string::npos);
-  REQUIRE(Cli("predict --format json --procs 88 --series 20000000 " + kProfiles + "/arm-performance-reports", &out) == 0);
+  REQUIRE(RunCli("predict --format json --procs 88 --series 20000000 " + kProfiles + "/arm-performance-reports", &out) == 0);
   CHECK(out.find("\"kind\": \"queueing\"") != std::string::npos);
 }
 

@@ -33,7 +33,7 @@ RunStats ReadOneRun(const std::string& name) {
 }
 
 double Detail(const RunStats& run, const std::string& key) { return testing::DetailNumber(run, key); }
-int Cli(const std::string& arguments, std::string* out) { return testing::RunCli(arguments, out); }
+using qnm::testing::RunCli;
 
 }  // namespace
 
@@ -220,11 +220,11 @@ TEST_CASE("LAMMPS logs: no completed run, or a table cut short, is one line nami
 
 TEST_CASE("LAMMPS logs: ingest --series and predict on the folder", "[ingest][lammps][predict][cli]") {
   std::string out;
-  REQUIRE(Cli("ingest --series " + kLammps, &out) == 0);
+  REQUIRE(RunCli("ingest --series " + kLammps, &out) == 0);
   CHECK(out.find("5 series (grouped by content)") != std::string::npos);
   CHECK(out.find("lammps.real full lj/charmm/coul/long +bond +kspace 2004 atoms 300 steps") != std::string::npos);
   CHECK(out.find("threads/process 4: LAMMPS 'Loop time of ... on N procs (P MPI x T OpenMP)'") != std::string::npos);
-  REQUIRE(Cli("predict --format csv --procs 1,4,16 --series '4000 atoms' " + kLammps, &out) == 0);
+  REQUIRE(RunCli("predict --format csv --procs 1,4,16 --series '4000 atoms' " + kLammps, &out) == 0);
   CHECK(out.find("lammps.lj atomic lj/cut 4000 atoms 250 steps") != std::string::npos);
   CHECK(out.find("0.490832") != std::string::npos);  // the measured P = 4
   CHECK(out.find("nan") == std::string::npos);

@@ -22,9 +22,7 @@ namespace {
 
 const std::string kScaling = std::string(QNM_TEST_DATA_DIR) + "/scaling";
 
-int Cli(const std::string& arguments, std::string* out) {
-  return testing::RunCommand(std::string(QNM_CLI_PATH) + " " + arguments + " 2>&1", out);
-}
+using qnm::testing::RunCli;
 
 std::vector<Series> ScalingSeries(IngestSummary* summary) {
   return GroupIntoSeries(IngestPaths({kScaling + "/scaling_series.csv"}, IngestOptions{true, false}, summary),
@@ -73,15 +71,15 @@ TEST_CASE("export, predict, validate and plot select a name that is part of othe
   const std::string table = kScaling + "/scaling_series.csv";
   const std::string name = "amgcl-Poisson512cubed-constdefl-MareNostrum4-omp1";  // also in ...-omp12, ...-omp1:solve
   std::string out;
-  REQUIRE(Cli("export --series " + name + " " + table, &out) == 0);
+  REQUIRE(RunCli("export --series " + name + " " + table, &out) == 0);
   CHECK(out.find("# series: " + name + "\n") != std::string::npos);
-  REQUIRE(Cli("predict --series " + name + " --procs 96 " + table, &out) == 0);
+  REQUIRE(RunCli("predict --series " + name + " --procs 96 " + table, &out) == 0);
   CHECK(out.find(name) != std::string::npos);
   CHECK(out.find(name + "2") == std::string::npos);
   CHECK(out.find(name + ":solve") == std::string::npos);
-  REQUIRE(Cli("validate --series " + name + " " + table, &out) == 0);
+  REQUIRE(RunCli("validate --series " + name + " " + table, &out) == 0);
   CHECK(out.find(name + "2") == std::string::npos);
-  CHECK(Cli("export --series MareNostrum4-omp2 " + table, &out) != 0);
+  CHECK(RunCli("export --series MareNostrum4-omp2 " + table, &out) != 0);
   CHECK(std::count(out.begin(), out.end(), '\n') == 1);
   CHECK(out.find("is part of 4 series names") != std::string::npos);
 }
@@ -90,13 +88,13 @@ TEST_CASE("a table with extra columns reads, with one note; ingest sorts by seri
   std::string out;
   // scaling2's layout: ranks_per_node, threads, nodes, machine are record
   // fields; n_runs is not (ignored with a note).
-  REQUIRE(Cli("ingest --format json " + kScaling + "/scaling2_excerpt.csv", &out) == 0);
+  REQUIRE(RunCli("ingest --format json " + kScaling + "/scaling2_excerpt.csv", &out) == 0);
   CHECK(out.find("column 'n_runs' ignored") != std::string::npos);
   CHECK(out.find("\"ranks_per_node\": 56") != std::string::npos);
   CHECK(out.find("\"nodes\": 8") != std::string::npos);
   // The table: P ascending as numbers (the file lists 1, 2, 4, ... per series already;
   // scaling_series.csv's series in file order are not sorted by name).
-  REQUIRE(Cli("ingest " + kScaling + "/scaling_series.csv", &out) == 0);
+  REQUIRE(RunCli("ingest " + kScaling + "/scaling_series.csv", &out) == 0);
   std::vector<std::pair<std::string, int>> rows;
   std::size_t start = out.find('\n') + 1;  // after the header
   for (std::size_t end; (end = out.find('\n', start)) != std::string::npos; start = end + 1) {
