@@ -277,6 +277,13 @@ void ApplyUserLayout(const RunSelection& selection, std::vector<RunStats>* runs)
 
 }  // namespace
 
+std::string SkippedFile::Kind() const {
+  std::string kind = reason;
+  std::size_t colon = kind.find(": ");
+  if (colon != std::string::npos) kind = kind.substr(colon + 2);
+  return kind.substr(0, kind.find(" ("));
+}
+
 std::string IngestSummary::Report() const {
   std::ostringstream out;
   out << "ingest: read " << files_read << " of " << files_seen << " files";
@@ -291,13 +298,7 @@ std::string IngestSummary::Report() const {
   for (const std::string& note : notes) out << "  note: " << note << "\n";
   for (const std::string& warning : warnings) out << "  warning: " << warning << "\n";
   std::map<std::string, int> by_kind;
-  for (const SkippedFile& file : skipped) {
-    std::string kind = file.reason;
-    std::size_t colon = kind.find(": ");
-    if (colon != std::string::npos) kind = kind.substr(colon + 2);
-    kind = kind.substr(0, kind.find(" ("));
-    ++by_kind[kind];
-  }
+  for (const SkippedFile& file : skipped) ++by_kind[file.Kind()];
   // The list of formats once, not after every file that is none of them.
   const std::string unrecognised = "not a recognised format";
   for (const auto& [kind, count] : by_kind)

@@ -30,6 +30,10 @@ struct IngestOptions {
 struct SkippedFile {
   std::string path;
   std::string reason;  // "file:line: message" or "not a recognised format"
+
+  /// The kind of failure: the message without the file and line before it and the specifics in
+  /// parentheses after it ("empty file" of "runs/a.out: empty file (0 bytes)"), to count files by.
+  std::string Kind() const;
 };
 
 struct IngestSummary {

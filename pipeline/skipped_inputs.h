@@ -9,7 +9,8 @@
 namespace qnm {
 
 /// Damaged files found by walking a folder are said on stderr one line each, up to this many per
-/// reason; the rest of a reason in one line with their count (a campaign's 157 crashed logs).
+/// kind of failure (SkippedFile::Kind); the rest of a kind in one line with their count (a
+/// campaign's 194 crashed logs).
 inline constexpr int kSkippedLinesPerReason = 5;
 
 /// Throws InputError with the reader's one-line reason when a file named on
