@@ -22,6 +22,7 @@ Gneiting & Raftery 2007, s6.2; lower is better). Only the Python standard librar
 Usage (from the repository root, after building):
   python3 bench/heldout_study.py TABLE.csv [--extrap BASELINE.csv] [--bin build/qnm-predict]
                                  [--configuration NAME] [--train 5] [--dump OUT.csv]
+                                 [--tool-arg=ARG]...
 """
 import argparse
 import collections
@@ -64,12 +65,13 @@ def load_extrap(path):
     return predictions
 
 
-def run_tool(binary, rows, training, targets, configuration, workdir):
+def run_tool(binary, rows, training, targets, configuration, tool_args, workdir):
     """{P: (total, lower, upper, flags)} of `qnm-predict predict` on the training rows."""
     path = write_training_table(rows, training, workdir)
     args = [binary, "predict", path, "--procs", ",".join(map(str, targets)), "--format", "csv"]
     if configuration:
         args += ["--configuration", configuration]
+    args += tool_args
     out = subprocess.run(args, capture_output=True, text=True, check=False)
     if out.returncode != 0:
         sys.exit(f"heldout_study: {rows[0]['series']}: " + out.stderr.strip())
@@ -100,6 +102,8 @@ def main():
     parser.add_argument("--configuration", default="")
     parser.add_argument("--train", type=int, default=5)
     parser.add_argument("--dump", default="")
+    parser.add_argument("--tool-arg", action="append", default=[],
+                        help="one more argument of `qnm-predict predict` (repeat; e.g. --tool-arg=--no-hold)")
     args = parser.parse_args()
     series = load_series(args.table)
     extrap = load_extrap(args.extrap)
@@ -122,7 +126,7 @@ def main():
                 continue
             training, targets = procs[:args.train], procs[args.train:]
             points = [(p, statistics.median(by_procs[p])) for p in training]
-            ours = run_tool(args.bin, rows, set(training), targets, args.configuration, workdir)
+            ours = run_tool(args.bin, rows, set(training), targets, args.configuration, args.tool_arg, workdir)
             source = name.split("-")[0]
             errors_last = {}
             for p in targets:

@@ -54,10 +54,19 @@ bool PredictQueueing(const QueueingModel& model, const MachineProfile& machine, 
   return true;
 }
 
-void SetInterval(Interval* interval, double half_width_log) {
+/// The interval's log half-widths below and above the prediction: a width of 2 x
+/// `half_width_log`, `upper_share` of it above.
+struct LogHalfWidths {
+  double below = 0, above = 0;
+};
+LogHalfWidths SplitLogWidth(double half_width_log, double upper_share) {
+  return {2 * (1 - upper_share) * half_width_log, 2 * upper_share * half_width_log};
+}
+
+void SetInterval(Interval* interval, const LogHalfWidths& half) {
   if (!Known(interval->value_s)) return;
-  interval->lower_s = interval->value_s * std::exp(-half_width_log);
-  interval->upper_s = interval->value_s * std::exp(half_width_log);
+  interval->lower_s = interval->value_s * std::exp(-half.below);
+  interval->upper_s = interval->value_s * std::exp(half.above);
 }
 
 /// Which machine: given, bundled for the series' machine, or estimated from the runs.
@@ -237,7 +246,7 @@ double RepetitionLogSd(const std::vector<const RunGroup*>& groups) {
 }
 
 /// Flags a prediction outside the plausible envelope and widens its interval to it.
-void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, double half_width_log,
+void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, const LogHalfWidths& half,
                    ProcsPrediction* p) {
   if (!envelope.known || !Known(p->total.value_s)) return;
   double lower = envelope.Lower(p->procs), upper = envelope.Upper(p->procs);
@@ -245,12 +254,12 @@ void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, double half_wi
     p->flags.push_back("faster than perfect speedup from the fastest training run (" +
                        FormatDouble("%.4g", envelope.fastest_time_s) + " s at P=" +
                        FormatDouble("%.0f", envelope.fastest_procs) + ")");
-    if (widen) p->total.upper_s = std::max(p->total.upper_s, lower * std::exp(half_width_log));
+    if (widen) p->total.upper_s = std::max(p->total.upper_s, lower * std::exp(half.above));
   } else if (p->total.value_s > upper * 1.01) {
     p->flags.push_back("slower than " + FormatDouble("%.3g", envelope.slower_factor) +
                        "x the slowest training run or its measured growth (" +
                        FormatDouble("%.4g", upper) + " s)");
-    if (widen) p->total.lower_s = std::min(p->total.lower_s, upper * std::exp(-half_width_log));
+    if (widen) p->total.lower_s = std::min(p->total.lower_s, upper * std::exp(-half.below));
   }
 }
 
@@ -381,6 +390,10 @@ void FillSummary(SeriesModel* m) {
 bool PredictionOptions::IsValid(std::string* error) const {
   if (!(interval_level > 0 && interval_level < 1)) {
     *error = "interval level must be in (0, 1), e.g. 0.9";
+    return false;
+  }
+  if (!(interval_upper_share >= 0.1 && interval_upper_share <= 0.9)) {
+    *error = "the interval's upper share must be in [0.1, 0.9] (0.5: the prediction in its geometric middle)";
     return false;
   }
   for (const RuntimeConfiguration& c : configurations)
@@ -540,7 +553,7 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   for (Interval* i : {&p.total, &p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention})
     if (Known(i->value_s)) i->value_s *= factor;
   p.extrapolation = Distance(procs, min_train_procs, max_train_procs);
-  double half = z_quantile * error.LogSd(p.extrapolation);
+  const LogHalfWidths half = SplitLogWidth(z_quantile * error.LogSd(p.extrapolation), interval_upper_share);
   for (Interval* i : {&p.total, &p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention})
     SetInterval(i, half);
   // Inside the training range the curves interpolate measured times; the envelope is for extrapolation.
@@ -552,7 +565,7 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
                       (HoldsAfterTurn() ? " (the fitted curve rises after it)" : "") +
                       "; no training run was slower than the one before");
     if (widen_to_envelope || HoldsAfterTurn())
-      p.total.lower_s = std::min(p.total.lower_s, unevidenced_turn_time_s * std::exp(-half));
+      p.total.lower_s = std::min(p.total.lower_s, unevidenced_turn_time_s * std::exp(-half.below));
     // Held flat: the rise is the fitted overhead terms' own, the upper end keeps it.
     if (HoldsAfterTurn()) p.total.value_s = unevidenced_turn_time_s;
   }
@@ -603,6 +616,7 @@ bool FitWithOptions(const Series& series, const std::vector<int>& train_procs, c
   m.widen_to_envelope = options.envelope.widen_interval;
   m.hold_after_turn = options.hold_after_unevidenced_turn;
   m.z_quantile = boost::math::quantile(boost::math::normal(), 0.5 + 0.5 * options.interval_level);
+  m.interval_upper_share = options.interval_upper_share;
   std::vector<const RunGroup*> training_groups;
   std::vector<const RunStats*> profiled;
   std::vector<const RunGroup*> unprofiled;

@@ -3,6 +3,7 @@
 // only wires the command line to the library. A subcommand's callback throws
 // qnm::InputError (or std::exception) on failure; main() prints it as one line.
 #include <CLI/CLI.hpp>
+#include <limits>
 #include <string>
 
 #include "ingest/readers.h"
@@ -40,15 +41,17 @@ struct RunSelectionArgs {
 };
 void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
 RunSelection ParseRunSelection(const RunSelectionArgs& args);
-/// How runtime-only series are modelled: --configuration and --no-hold.
+/// How series are modelled: --configuration, --no-hold and --interval-upper-share.
 struct ModelChoiceArgs {
   std::string configuration;  // empty: the library's default (kShippedRuntimeConfiguration)
   bool no_hold = false;       // PredictionOptions::hold_after_unevidenced_turn = false
+  double interval_upper_share = std::numeric_limits<double>::quiet_NaN();  // NaN: the library's default
 };
-/// PredictionOptions from --machine, --level, --configuration and --no-hold (predict, validate, plot,
-/// report; what-if at scale with the defaults).
+/// PredictionOptions from --machine, --level, --configuration, --no-hold and --interval-upper-share
+/// (predict, validate, plot, report; what-if at scale with the defaults).
 PredictionOptions MakePredictionOptions(const std::string& machine, double level, const ModelChoiceArgs& choice = {});
-/// --configuration NAME (per-series or one of StandardRuntimeConfigurations' names) and --no-hold.
+/// --configuration NAME (per-series or one of StandardRuntimeConfigurations' names), --no-hold and
+/// --interval-upper-share SHARE.
 void AddModelChoiceOptions(CLI::App* command, ModelChoiceArgs* choice);
 
 /// --whatif HYPOTHESIS (repeatable) and --config FILE of `predict` and `report`

@@ -1,6 +1,7 @@
 // `qnm-predict predict` (the default subcommand) and `qnm-predict validate`:
 // wire the command line to pipeline/ (series loading, runner, reports, charts).
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,7 @@
 #include "util/atomic_file.h"
 #include "util/heap_reuse.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 #include "whatif_scaling/whatif_charts.h"
 #include "whatif_scaling/whatif_prediction.h"
 #include "whatif_scaling/whatif_prediction_report.h"
@@ -116,12 +118,18 @@ void AddModelChoiceOptions(CLI::App* command, ModelChoiceArgs* choice) {
                     "runtime-only series whose fitted curve turns upward beyond the training range though every "
                     "training run was faster than the one before: predict the rising curve beyond its minimum "
                     "(default: hold the prediction at the minimum; both are flagged)");
+  command->add_option("--interval-upper-share", choice->interval_upper_share,
+                      "the share of each prediction interval's log width above the prediction, 0.1 to 0.9 "
+                      "(default " + FormatDouble("%.2g", PredictionOptions().interval_upper_share) +
+                          "; 0.5: the prediction in the interval's geometric middle)")
+      ->check(CLI::Range(0.1, 0.9));
 }
 
 PredictionOptions MakePredictionOptions(const std::string& machine, double level, const ModelChoiceArgs& choice) {
   PredictionOptions options;
   options.interval_level = level;
   options.hold_after_unevidenced_turn = !choice.no_hold;
+  if (!std::isnan(choice.interval_upper_share)) options.interval_upper_share = choice.interval_upper_share;
   const std::string& configuration = choice.configuration;
   // Not given: the library's default (a transfer then fits A in kDefaultRuntimeConfiguration, as
   // calibrated); per-series: the choice; a name: that configuration, everywhere.

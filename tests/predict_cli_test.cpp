@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -159,5 +160,35 @@ TEST_CASE("the configuration of a runtime-only series: the default, chosen per s
   // A name that is none: one line naming the option, a non-zero exit.
   CHECK(Run("predict --configuration 'Occam+nodes' " + table, &text) != 0);
   CHECK(text.find("--configuration") != std::string::npos);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+}
+
+TEST_CASE("option interval-upper-share moves an interval's log width above the prediction, keeping the width",
+          "[predict][cli]") {
+  const std::string table = std::string(QNM_TEST_DATA_DIR) + "/tables/lu_b_g5k_median.csv";
+  auto totals = [&](const std::string& extra) {
+    std::string text;
+    REQUIRE(Run("predict --format json --procs 256,512 " + extra + table, &text) == 0);
+    const nlohmann::json json = nlohmann::json::parse(text.substr(text.find('{')));
+    return json["series"][0]["predictions"];
+  };
+  const nlohmann::json even = totals("--interval-upper-share 0.5 "), high = totals("--interval-upper-share 0.75 ");
+  REQUIRE(even.size() == high.size());
+  int extrapolated = 0;
+  for (std::size_t k = 0; k < even.size(); ++k) {
+    INFO("P = " << even[k]["procs"]);
+    extrapolated += even[k]["extrapolation_log2"].get<double>() > 0;
+    REQUIRE(even[k]["flags"].empty());  // no envelope or hold moves an end: the split alone is seen
+    const double v = even[k]["total"]["value_s"], lo = even[k]["total"]["lower_s"], hi = even[k]["total"]["upper_s"];
+    const double v2 = high[k]["total"]["value_s"], lo2 = high[k]["total"]["lower_s"], hi2 = high[k]["total"]["upper_s"];
+    CHECK(v2 == Approx(v).epsilon(1e-12));                                // the prediction is unchanged
+    CHECK(std::log(hi / v) == Approx(std::log(v / lo)).epsilon(1e-9));    // 0.5: the geometric middle
+    CHECK(std::log(hi2 / lo2) == Approx(std::log(hi / lo)).epsilon(1e-9));  // the same width
+    CHECK(std::log(hi2 / v2) / std::log(hi2 / lo2) == Approx(0.75).epsilon(1e-9));
+  }
+  CHECK(extrapolated == 2);  // P = 256 and 512, beyond the training runs (the others are measured P)
+  std::string text;
+  CHECK(Run("predict --interval-upper-share 0.95 " + table, &text) != 0);
+  CHECK(text.find("--interval-upper-share") != std::string::npos);
   CHECK(std::count(text.begin(), text.end(), '\n') == 1);
 }
