@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "ingest/experiment_factors.h"
+#include "ingest/log_numbers.h"
 #include "ingest/readers.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
@@ -24,21 +25,6 @@ bool IsLoopTimeLine(std::string_view line) {
          line.find(" steps with ") != std::string_view::npos;
 }
 
-double NonNegative(std::string_view token, const std::string& path, int line, const char* what) {
-  auto number = ParseDouble(token);
-  if (!number || !std::isfinite(*number) || *number < 0)
-    throw InputError(path, line, std::string(what) + " needs a non-negative number, got '" + std::string(token) + "'");
-  return *number;
-}
-
-long long Count(std::string_view token, const std::string& path, int line, const char* what, long long least) {
-  auto number = ParseInteger(token);
-  if (!number || *number < least || *number > (1LL << 40))
-    throw InputError(path, line, std::string(what) + " needs a whole number >= " + std::to_string(least) + ", got '" +
-                                     std::string(token) + "'");
-  return *number;
-}
-
 // "Loop time of 0.490832 on 4 procs for 250 steps with 4000 atoms", or with
 // "on 4 procs (1 MPI x 4 OpenMP) for" (2014).
 LammpsLoop ParseLoopLine(std::string_view text, const std::string& path, int line) {
@@ -48,18 +34,18 @@ LammpsLoop ParseLoopLine(std::string_view text, const std::string& path, int lin
   std::size_t k = 7;
   LammpsLoop loop;
   loop.line = line;
-  loop.loop_time_s = NonNegative(t[3], path, line, "Loop time");
-  loop.loop_procs = static_cast<int>(Count(t[5], path, line, "Loop time's procs", 1));
+  loop.loop_time_s = NonNegativeNumber(t[3], path, line, "Loop time");
+  loop.loop_procs = static_cast<int>(WholeNumber(t[5], path, line, "Loop time's procs", 1));
   if (t[7].size() > 1 && t[7][0] == '(') {  // "(1 MPI x 4 OpenMP)"
     if (t.size() < 18 || t[8] != "MPI" || t[9] != "x" || t[11] != "OpenMP)") throw bad();
-    loop.mpi_tasks = static_cast<int>(Count(t[7].substr(1), path, line, "MPI tasks", 1));
-    loop.threads = static_cast<int>(Count(t[10], path, line, "OpenMP threads", 1));
+    loop.mpi_tasks = static_cast<int>(WholeNumber(t[7].substr(1), path, line, "MPI tasks", 1));
+    loop.threads = static_cast<int>(WholeNumber(t[10], path, line, "OpenMP threads", 1));
     loop.tasks_on_loop_line = true;
     k = 12;
   }
   if (t.size() < k + 6 || t[k] != "for" || t[k + 2] != "steps" || t[k + 3] != "with" || t[k + 5] != "atoms") throw bad();
-  loop.steps = Count(t[k + 1], path, line, "steps", 0);
-  loop.atoms = Count(t[k + 4], path, line, "atoms", 0);
+  loop.steps = WholeNumber(t[k + 1], path, line, "steps", 0);
+  loop.atoms = WholeNumber(t[k + 4], path, line, "atoms", 0);
   return loop;
 }
 
@@ -67,8 +53,8 @@ LammpsLoop ParseLoopLine(std::string_view text, const std::string& path, int lin
 bool ParseCpuUseLine(std::string_view text, const std::string& path, int line, LammpsLoop* loop) {
   std::vector<std::string_view> t = SplitWhitespace(text);
   if (t.size() < 11 || t[1] != "CPU" || t[2] != "use" || t[5] != "MPI" || t[7] != "x" || t[9] != "OpenMP") return false;
-  loop->mpi_tasks = static_cast<int>(Count(t[4], path, line, "MPI tasks", 1));
-  loop->threads = static_cast<int>(Count(t[8], path, line, "OpenMP threads", 1));
+  loop->mpi_tasks = static_cast<int>(WholeNumber(t[4], path, line, "MPI tasks", 1));
+  loop->threads = static_cast<int>(WholeNumber(t[8], path, line, "OpenMP threads", 1));
   return true;
 }
 
@@ -84,9 +70,9 @@ void ParseTableRow(std::string_view text, const std::string& path, int line, Lam
   std::vector<std::string_view> f = SplitFields(text, '|');
   if (f.size() != 6 || f[0].empty()) throw InputError(path, line, "malformed row of the MPI task timing breakdown");
   LammpsSectionTimes times;
-  times.avg_s = NonNegative(f[2], path, line, "the 'avg time' column");
-  if (!f[1].empty()) times.min_s = NonNegative(f[1], path, line, "the 'min time' column");
-  if (!f[3].empty()) times.max_s = NonNegative(f[3], path, line, "the 'max time' column");
+  times.avg_s = NonNegativeNumber(f[2], path, line, "the 'avg time' column");
+  if (!f[1].empty()) times.min_s = NonNegativeNumber(f[1], path, line, "the 'min time' column");
+  if (!f[3].empty()) times.max_s = NonNegativeNumber(f[3], path, line, "the 'max time' column");
   loop->sections[CurrentSectionName(f[0])] = times;
   loop->has_max = true;
 }
@@ -96,7 +82,7 @@ bool ParseOldTimeRow(std::string_view text, const std::string& path, int line, L
   std::vector<std::string_view> t = SplitWhitespace(text);
   if (t.size() != 6 || t[1] != "time" || t[2] != "(%)" || t[3] != "=") return false;
   LammpsSectionTimes times;
-  times.avg_s = NonNegative(t[4], path, line, "a 'time (%)' row");
+  times.avg_s = NonNegativeNumber(t[4], path, line, "a 'time (%)' row");
   loop->sections[CurrentSectionName(t[0])] = times;
   return true;
 }

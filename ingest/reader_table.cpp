@@ -189,6 +189,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
       // Before NPB output, which takes any .log/.out/.txt file (LAMMPS's own logs are log.lammps, log.*).
       {"LAMMPS log (log.lammps)", SniffLammpsLog, ReadLammpsLog},
+      // Before NPB output, which takes any .out file (VASP's OUTCAR, job stdout copies).
+      {"VASP OUTCAR", SniffVaspOutcar, ReadVaspOutcar},
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},

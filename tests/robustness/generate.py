@@ -432,6 +432,12 @@ def main():
         if k % args.every:
             continue
         count += write_file_case(cases, "lammps", k, repo, base, damaged, name, ingest + ["{file}"])
+    vasp = sorted_files(repo / "tests" / "data" / "vasp", ["*.OUTCAR"])  # the one kept plain
+    for k in range(int(60 * args.scale)):  # VASP OUTCARs (ingest/vasp_outcar.h, round 26), appended last
+        base, damaged, name = drawn_text_damage(rng, vasp, "vasp", k, "text")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "vasp", k, repo, base, damaged, name, ingest + ["{file}"])
     print(f"{count} cases in {cases}")
 
 
