@@ -15,6 +15,7 @@ constexpr std::size_t kShownValueChars = 40;  // a factor's value in the series 
 /// The setting's value in `run` ("" when the run does not have it).
 std::string ValueOf(const RunStats& run, const std::string& key) {
   if (key == kProblemSizeSetting) return std::string(Trim(run.problem_size.str()));
+  if (key == kRanksPerNodeSetting) return run.ranks_per_node > 0 ? std::to_string(run.ranks_per_node) : std::string();
   auto found = run.details.find(key);
   return found == run.details.end() ? std::string() : std::string(Trim(found->second));
 }
@@ -22,6 +23,7 @@ std::string ValueOf(const RunStats& run, const std::string& key) {
 /// "InputSize" for "adiak.InputSize": the name without its tool's prefix; "size" for the problem size.
 std::string ShortName(const std::string& key) {
   if (key == kProblemSizeSetting) return "size";
+  if (key == kRanksPerNodeSetting) return "rpn";
   const std::size_t dot = key.rfind('.');
   return dot == std::string::npos || dot + 1 == key.size() ? key : key.substr(dot + 1);
 }
@@ -33,6 +35,7 @@ std::vector<std::string> FactorsOf(const std::vector<RunStats*>& members) {
   for (const RunStats* run : members) {
     procs.insert(run->procs);
     if (!run->problem_size.empty()) keys.insert(kProblemSizeSetting);
+    if (run->ranks_per_node > 0) keys.insert(kRanksPerNodeSetting);
     for (const auto& [key, value] : run->details)
       if (IsRunSetting(key)) keys.insert(key);
   }
@@ -95,7 +98,8 @@ bool VariesPerRun(const std::string& key) {
   // ReFrame's other performance variables (reframe_perf_gflops), results too; "merit": a figure of
   // merit a program gives Adiak (LULESH's figure_of_merit), another result.
   for (const char* word :
-       {"time", "date", "pid", "start", "stop", "host", "repetition", "mop", "jobid", "nodelist", "perf_", "merit"})
+       {"time", "elapsed", "memory", "date", "pid", "start", "stop", "host", "repetition", "mop", "jobid", "nodelist",
+        "perf_", "merit"})
     if (lower.find(word) != std::string::npos) return true;
   return false;
 }
@@ -103,7 +107,7 @@ bool VariesPerRun(const std::string& key) {
 std::vector<std::string> SplitByExperimentFactors(std::vector<RunStats>* runs) {
   std::map<SeriesKey, std::vector<RunStats*>> series;
   for (RunStats& run : *runs)
-    if (!run.details.empty() || !run.problem_size.empty()) series[KeyOf(run)].push_back(&run);
+    if (!run.details.empty() || !run.problem_size.empty() || run.ranks_per_node > 0) series[KeyOf(run)].push_back(&run);
   std::vector<std::string> notes;
   for (auto& [key, members] : series) {
     const std::vector<std::string> factors = FactorsOf(members);

@@ -33,7 +33,7 @@ namespace qnm {
 
 /// True for details that differ between runs of one configuration anyway: dates, times, process
 /// and job ids, host and node lists, and the results a run reports (NPB's Mop/s, ReFrame's other
-/// performance variables, a figure of merit).
+/// performance variables, a figure of merit, elapsed times, memory used).
 bool VariesPerRun(const std::string& key);
 
 /// Prefixes of the details that are the run's settings as its program declared them: Caliper's
@@ -59,6 +59,10 @@ void SetCommandArguments(std::string_view command, RunStats* run);
 /// The record's own problem size (RunStats::problem_size: NPB's banner, a table's `size` column,
 /// Adiak's `problem_size`) is a setting too, under this name.
 inline constexpr char kProblemSizeSetting[] = "problem_size";
+
+/// So is the run's layout, the ranks it ran per node (RunStats::ranks_per_node, when known): runs
+/// of one input at one process count on 1, 2 and 4 nodes are three layouts, not repetitions.
+inline constexpr char kRanksPerNodeSetting[] = "ranks_per_node";
 
 /// A detail with a setting prefix that does not vary per run (VariesPerRun).
 bool IsRunSetting(const std::string& key);

@@ -157,6 +157,8 @@ FileNameInfo ParseFileName(const std::string& path) {
     if (int np = NumberAfter(token, "np")) { info.procs = np; continue; }
     if (int th = NumberAfter(token, "th")) { info.threads_total = th; continue; }
     if (int ranks = NumberBefore(token, "ranks")) { info.procs = ranks; continue; }
+    if (int nodes = NumberBefore(ToLower(token), "nodes")) { info.nodes_word = nodes; continue; }
+    if (int nodes = NumberBefore(ToLower(token), "node")) { info.nodes_word = nodes; continue; }
     if (IsRoman(token)) { info.repetition = token; continue; }
     auto number = ParseInteger(token);
     if (number) {

@@ -23,8 +23,31 @@ struct Point {
   double spread = 0;  // (max - min) / median of the times
 };
 
+/// The folder `path` is in ("" for a bare name).
+std::string FolderOf(const std::string& path) {
+  const std::size_t slash = path.rfind('/');
+  return slash == std::string::npos ? std::string() : path.substr(0, slash);
+}
+
 // What tells the runs of a point apart, as far as the records know.
 std::string DifferingProperty(const std::vector<const RunStats*>& runs) {
+  // Folders first: a campaign keeps each build or configuration in a folder of its own, and the
+  // user can say so.
+  std::set<std::string> folders;
+  for (const RunStats* run : runs) folders.insert(FolderOf(run->sources.front()));
+  if (folders.size() > 1) {
+    std::string list;
+    int shown = 0;
+    for (const std::string& folder : folders) {
+      if (++shown > 3) {
+        list += ", …";
+        break;
+      }
+      list += (list.empty() ? "" : ", ") + BaseName(folder) + "/";
+    }
+    return "they come from " + std::to_string(folders.size()) + " folders (" + list +
+           "): --group-by folder keeps each folder's runs a series of their own";
+  }
   std::map<std::string, std::set<std::string>> values;
   for (const RunStats* run : runs) {
     values["data set"].insert(run->data_set);

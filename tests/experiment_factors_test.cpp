@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ingest/experiment_factors.h"
+#include "ingest/repetition_spread.h"
 #include "ingest/ingest.h"
 #include "ingest/series_identity.h"
 #include "tests/command_runner.h"
@@ -190,11 +191,51 @@ TEST_CASE("a strong-scaling campaign whose problem size changes with P is one se
   CHECK(SplitByExperimentFactors(&runs).empty());
 }
 
+TEST_CASE("runs of one input at one process count on several node counts are layouts, not repetitions",
+          "[ingest][series][nodes]") {
+  // A node-population study (the UK benchmark suite's VASP 6.3.2 CdTe runs): 128 ranks on 1, 2 and
+  // 4 nodes, 256 on 2 and 4: three layouts, 128, 64 and 32 ranks per node.
+  auto on = [](int procs, int nodes, double time_s) {
+    RunStats run = Run(procs, time_s, {});
+    run.SetNodes(nodes, "test");
+    return run;
+  };
+  std::vector<RunStats> runs = {on(64, 1, 8125), on(128, 1, 7433), on(128, 2, 4398), on(128, 4, 3893),
+                                on(256, 2, 4200), on(256, 4, 2400), on(512, 4, 2300), on(512, 8, 1300)};
+  const std::vector<std::string> notes = SplitByExperimentFactors(&runs);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("differ in ranks_per_node") != std::string::npos);
+  CHECK(runs[1].variant == "rpn=128");
+  CHECK(runs[2].variant == "rpn=64");
+  CHECK(runs[3].variant == "rpn=32");
+  CHECK(runs[6].variant == "rpn=128");
+  // Full nodes at every P but the smallest (one layout per process count): one series, as it was.
+  runs = {on(64, 1, 8125), on(128, 1, 7433), on(256, 2, 4200), on(512, 4, 2300)};
+  CHECK(SplitByExperimentFactors(&runs).empty());
+  for (const RunStats& run : runs) CHECK(run.variant.empty());
+}
+
+TEST_CASE("repetitions that spread, from several folders: the warning says so and how to keep them apart",
+          "[ingest][series]") {
+  // One build per folder, as benchmark campaigns keep them (ARCHER2_VASP642_AOCL-4.0_OFI/, …_UCX/).
+  std::vector<RunStats> runs = {Run(64, 100, {}), Run(128, 50, {}), Run(128, 80, {}), Run(256, 25, {})};
+  runs[0].sources = {"campaign/ofi/a.out"};
+  runs[1].sources = {"campaign/ofi/b.out"};
+  runs[2].sources = {"campaign/ucx/b.out"};
+  runs[3].sources = {"campaign/ofi/c.out"};
+  const std::vector<std::string> warnings = RepetitionSpreadWarnings(runs);
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find("2 repetitions at P=128") != std::string::npos);
+  CHECK(warnings[0].find("they come from 2 folders (ofi/, ucx/): --group-by folder") != std::string::npos);
+}
+
 TEST_CASE("details that vary per run anyway are never settings", "[ingest][series]") {
   CHECK(IsRunSetting("adiak.InputSize"));
   CHECK_FALSE(IsRunSetting("adiak.launchdate"));
   CHECK_FALSE(IsRunSetting("adiak.figure_of_merit"));
   CHECK_FALSE(IsRunSetting("adiak.hostlist"));
+  CHECK_FALSE(IsRunSetting("setting.elapsed_s"));
+  CHECK_FALSE(IsRunSetting("adiak.peak_memory"));
   CHECK_FALSE(IsRunSetting("InputSize"));  // not declared through Adiak
 }
 

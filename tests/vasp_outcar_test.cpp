@@ -70,7 +70,9 @@ TEST_CASE("VASP 5.4 and 6.3 OUTCARs: 'total cores', NCORES_PER_BAND, a time run 
   RunStats five = ReadOneRun("CdTe_8nodes_192cores_1threads_8NCORE_2KPAR_202011071112.OUTCAR.gz");
   CHECK(five.procs == 192);
   CHECK(five.threads_per_proc == 1);
-  CHECK(five.nodes == 0);  // VASP 5 does not say
+  CHECK(five.nodes == 8);  // VASP 5 does not say; the run's name does (CdTe_8nodes_192cores_…)
+  CHECK(five.ranks_per_node == 24);
+  CHECK(five.derivations.at("nodes") == "file name '8nodes'");
   CHECK(five.wall_time_s == 12485.9647);
   CHECK(Detail(five, "vasp_elapsed_s") == 12944.673);
   CHECK(five.tool_version == "VASP 5.4.4.18Apr17-6-g9f103f2a35");
@@ -81,7 +83,7 @@ TEST_CASE("VASP 5.4 and 6.3 OUTCARs: 'total cores', NCORES_PER_BAND, a time run 
   // VASP 6.3.0: "running  128 mpi-ranks, with    1 threads/rank" (no nodes).
   RunStats six = ReadOneRun("CdTe_1nodes_128cores_1threads_4NCORE_2KPAR_202202051901.OUTCAR.gz");
   CHECK(six.procs == 128);
-  CHECK(six.nodes == 0);
+  CHECK(six.nodes == 1);  // from the name again: 6.3 does not print its nodes
   CHECK(six.wall_time_s == 20047.6768);
   CHECK(six.problem_class == five.problem_class);  // the same input ...
   CHECK(six.variant == "vasp6.3.0-HPECrayEX_GCC-complex");  // ... by another build: another series
