@@ -191,6 +191,7 @@ const std::vector<Reader>& ReaderTable() {
       {"LAMMPS log (log.lammps)", SniffLammpsLog, ReadLammpsLog},
       // Before NPB output, which takes any .out file (VASP's OUTCAR, job stdout copies).
       {"VASP OUTCAR", SniffVaspOutcar, ReadVaspOutcar},
+      {"CASTEP output (.castep)", SniffCastepOutput, ReadCastepOutput},
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},

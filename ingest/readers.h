@@ -73,6 +73,8 @@ bool SniffLammpsLog(const std::string& path, std::string_view text);  // lammps_
 ReaderOutput ReadLammpsLog(const ReaderInput& input);
 bool SniffVaspOutcar(const std::string& path, std::string_view text);  // vasp_outcar.cpp
 ReaderOutput ReadVaspOutcar(const ReaderInput& input);
+bool SniffCastepOutput(const std::string& path, std::string_view text);  // castep_output.cpp
+ReaderOutput ReadCastepOutput(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp

@@ -438,6 +438,12 @@ def main():
         if k % args.every:
             continue
         count += write_file_case(cases, "vasp", k, repo, base, damaged, name, ingest + ["{file}"])
+    castep = sorted_files(repo / "tests" / "data" / "castep", ["*.castep"])  # the one kept plain
+    for k in range(int(60 * args.scale)):  # CASTEP outputs (ingest/castep_output.h, round 26), appended last
+        base, damaged, name = drawn_text_damage(rng, castep, "castep", k, "text")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "castep", k, repo, base, damaged, name, ingest + ["{file}"])
     print(f"{count} cases in {cases}")
 
 
