@@ -189,6 +189,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
       // Before NPB output, which takes any .log/.out/.txt file (LAMMPS's own logs are log.lammps, log.*).
       {"LAMMPS log (log.lammps)", SniffLammpsLog, ReadLammpsLog},
+      // Before NPB output too: md.log, or a job's .log/.out holding it after the job script.
+      {"GROMACS mdrun log (md.log)", SniffGromacsLog, ReadGromacsLog},
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},

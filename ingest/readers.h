@@ -71,6 +71,8 @@ bool SniffArmPerformanceReport(const std::string& path, std::string_view text); 
 ReaderOutput ReadArmPerformanceReport(const ReaderInput& input);
 bool SniffLammpsLog(const std::string& path, std::string_view text);  // lammps_log.cpp
 ReaderOutput ReadLammpsLog(const ReaderInput& input);
+bool SniffGromacsLog(const std::string& path, std::string_view text);  // gromacs_log.cpp
+ReaderOutput ReadGromacsLog(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp
