@@ -432,6 +432,12 @@ def main():
         if k % args.every:
             continue
         count += write_file_case(cases, "lammps", k, repo, base, damaged, name, ingest + ["{file}"])
+    gromacs = sorted_files(repo / "tests" / "data" / "gromacs", ["*/*.log"])
+    for k in range(int(100 * args.scale)):  # GROMACS md.log files (ingest/gromacs_log.h), appended last
+        base, damaged, name = drawn_text_damage(rng, gromacs, "gromacs", k, "text")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "gromacs", k, repo, base, damaged, name, ingest + ["{file}"])
     print(f"{count} cases in {cases}")
 
 
