@@ -2,6 +2,7 @@
 #include "ingest/gromacs_log.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -76,6 +77,17 @@ std::string Join(const std::vector<std::string>& words, const char* separator) {
 }
 
 std::string Seconds(double value) { return FormatDouble("%.10g", value); }
+
+// A row's name as a detail key: "Wait + Comm. F" -> "wait_comm_f".
+std::string DetailKey(const std::string& name) {
+  std::string key;
+  for (char c : ToLower(name)) {
+    if (std::isalnum(static_cast<unsigned char>(c))) key += c;
+    else if (!key.empty() && key.back() != '_') key += '_';
+  }
+  while (!key.empty() && key.back() == '_') key.pop_back();
+  return key;
+}
 
 // The number before a trailing '%' ("0.7%." / "10.7 %"), as the imbalance lines print it.
 double Percent(const std::vector<std::string_view>& words) {
@@ -195,7 +207,10 @@ void ReadLine(std::string_view raw, int line, const std::string& path, Execution
              (w[0] == "Using" && w.size() >= 3 && w[1] == "GPU" && trimmed.find("kernels") != std::string_view::npos)) {
     log.gpu = true;
   } else if (w[0] == "There" && w.size() == 4 && w[1] == "are:" && w[3] == "Atoms" && log.atoms == 0) {
-    log.atoms = Count(w[2], path, line, "'There are: N Atoms'");
+    auto atoms = ParseInteger(w[2]);
+    if (!atoms || *atoms < 1 || *atoms > (1LL << 40))
+      throw InputError(path, line, "'There are: N Atoms' needs a whole number >= 1, got '" + std::string(w[2]) + "'");
+    log.atoms = *atoms;
   } else if (w.size() == 3 && w[1] == "=" && StartsWith(raw, "   ")) {  // the input parameters
     if (w[0] == "nsteps" && log.nsteps == -2) {
       auto steps = ParseInteger(w[2]);
@@ -208,8 +223,8 @@ void ReadLine(std::string_view raw, int line, const std::string& path, Execution
     } else if (w[0] == "coulombtype" && log.coulomb_type.empty()) {
       log.coulomb_type = std::string(w[2]);
     }
-  } else if (StartsWith(trimmed, "Overriding nsteps with value passed on the command line:") && w.size() >= 9) {
-    auto steps = ParseInteger(w[8]);
+  } else if (StartsWith(trimmed, "Overriding nsteps with value passed on the command line:") && w.size() >= 10) {
+    auto steps = ParseInteger(w[9]);
     if (!steps || *steps < -1) throw InputError(path, line, "'Overriding nsteps' needs a whole number of steps");
     log.nsteps = *steps;
   } else if (trimmed.find("resetting all time and cycle counters") != std::string_view::npos) {
@@ -383,7 +398,7 @@ RunStats GromacsLogToRunStats(const GromacsLog& log, const std::string& path) {
     const bool on_pme = row.on_pme_ranks || (row.pme_breakdown && log.pme_ranks > 0);
     (on_pme ? pme_mpi_s : pp_mpi_s) += row.wall_s;
     mpi_rows.push_back(row.name);
-    run.details["gromacs_" + ToLower(row.name) + "_s"] = Seconds(row.wall_s);
+    run.details["gromacs_" + DetailKey(row.name) + "_s"] = Seconds(row.wall_s);
   }
   const double procs = static_cast<double>(run.procs);
   run.mpi_time_mean_s = (log.pp_ranks * pp_mpi_s + log.pme_ranks * pme_mpi_s) / procs;
