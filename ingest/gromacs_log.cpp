@@ -358,7 +358,7 @@ RunStats GromacsLogToRunStats(const GromacsLog& log, const std::string& path) {
   run.sources.push_back(path);
   run.app = "gromacs";
   const std::string program = log.program.empty() ? "mdrun" : log.program;
-  run.derivations["app"] = "GROMACS log header 'GROMACS:  " + program + ", version " + log.version + "'";
+  run.derivations["app"] = "GROMACS log version header (" + program + ", version " + log.version + ")";
   run.tool_version = log.version.empty() ? "GROMACS" : "GROMACS " + log.version;
 
   run.procs = log.pp_ranks + log.pme_ranks;
@@ -456,7 +456,9 @@ RunStats GromacsLogToRunStats(const GromacsLog& log, const std::string& path) {
   const std::string configuration = Join({log.gpu ? "gpu" : "", log.precision == "double" ? "double" : ""}, " ");
   if (!configuration.empty()) {
     run.details["gromacs_configuration"] = configuration;
-    run.derivations["variant"] = "GROMACS log: GPU tasks mapped ('Mapping of GPU IDs'), 'Precision: double'";
+    run.derivations["variant"] = Join({log.gpu ? "GROMACS log: mdrun mapped GPU tasks ('Mapping of GPU IDs', 'Using GPU ... kernels')" : "",
+                                       log.precision == "double" ? "GROMACS log 'Precision: double'" : ""},
+                                      "; ");
   }
   run.details[std::string(kDeclaredSettingPrefix) + "mdrun_options"] = options.empty() ? "none" : Join(options, " ");
   if (!log.version.empty())
