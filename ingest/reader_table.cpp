@@ -192,6 +192,8 @@ const std::vector<Reader>& ReaderTable() {
       // Before NPB output, which takes any .out file (VASP's OUTCAR, job stdout copies).
       {"VASP OUTCAR", SniffVaspOutcar, ReadVaspOutcar},
       {"CASTEP output (.castep)", SniffCastepOutput, ReadCastepOutput},
+      // Before NPB output too: md.log, or a job's .log/.out holding it after the job script.
+      {"GROMACS mdrun log (md.log)", SniffGromacsLog, ReadGromacsLog},
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},

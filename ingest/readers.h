@@ -75,6 +75,8 @@ bool SniffVaspOutcar(const std::string& path, std::string_view text);  // vasp_o
 ReaderOutput ReadVaspOutcar(const ReaderInput& input);
 bool SniffCastepOutput(const std::string& path, std::string_view text);  // castep_output.cpp
 ReaderOutput ReadCastepOutput(const ReaderInput& input);
+bool SniffGromacsLog(const std::string& path, std::string_view text);  // gromacs_log.cpp
+ReaderOutput ReadGromacsLog(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp

@@ -426,25 +426,26 @@ def main():
     count += paraver_cases(cases, repo, rng, args, ingest)
     count += paraver_cases(cases, repo, rng, args, ["efficiency", "--format", "csv"], category="paraver-efficiency",
                            n=60, partner=True)
-    lammps = sorted_files(repo / "tests" / "data" / "lammps", ["log.*"])
-    for k in range(int(100 * args.scale)):  # LAMMPS logs (ingest/lammps_log.h, round 25), appended last
-        base, damaged, name = drawn_text_damage(rng, lammps, "lammps", k, "text")
-        if k % args.every:
-            continue
-        count += write_file_case(cases, "lammps", k, repo, base, damaged, name, ingest + ["{file}"])
-    vasp = sorted_files(repo / "tests" / "data" / "vasp", ["*.OUTCAR"])  # the one kept plain
-    for k in range(int(60 * args.scale)):  # VASP OUTCARs (ingest/vasp_outcar.h, round 26), appended last
-        base, damaged, name = drawn_text_damage(rng, vasp, "vasp", k, "text")
-        if k % args.every:
-            continue
-        count += write_file_case(cases, "vasp", k, repo, base, damaged, name, ingest + ["{file}"])
-    castep = sorted_files(repo / "tests" / "data" / "castep", ["*.castep"])  # the one kept plain
-    for k in range(int(60 * args.scale)):  # CASTEP outputs (ingest/castep_output.h, round 26), appended last
-        base, damaged, name = drawn_text_damage(rng, castep, "castep", k, "text")
-        if k % args.every:
-            continue
-        count += write_file_case(cases, "castep", k, repo, base, damaged, name, ingest + ["{file}"])
+    # Applications' own logs, appended last, each read by `ingest`: LAMMPS (ingest/lammps_log.h,
+    # round 25), VASP OUTCARs and CASTEP outputs (ingest/vasp_outcar.h, castep_output.h, round 26:
+    # the one file of each kept plain) and GROMACS md.log files (ingest/gromacs_log.h, round 26).
+    for category, folder, patterns, n in (("lammps", "lammps", ["log.*"], 100), ("vasp", "vasp", ["*.OUTCAR"], 60),
+                                          ("castep", "castep", ["*.castep"], 60),
+                                          ("gromacs", "gromacs", ["*/*.log"], 100)):
+        count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
     print(f"{count} cases in {cases}")
+
+
+def application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n):
+    """n cases of one application's logs in tests/data/<folder>: a real log, cut or flipped as text."""
+    logs = sorted_files(repo / "tests" / "data" / folder, patterns)
+    count = 0
+    for k in range(int(n * args.scale)):
+        base, damaged, name = drawn_text_damage(rng, logs, category, k, "text")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, category, k, repo, base, damaged, name, ingest + ["{file}"])
+    return count
 
 
 def paraver_cases(cases, repo, rng, args, command, category="paraver", n=100, partner=False):

@@ -1,0 +1,215 @@
+// GROMACS md.log files read into the run record (tests/data/gromacs: real logs of
+// GROMACS 2016.3, 2018.2 and 2021.5 from two benchmark repositories, SOURCES.md
+// there). The values below are copied from the logs by hand, so a reader that
+// reads the wrong line, column, row or execution fails.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "command_runner.h"
+#include "ingest/gromacs_log.h"
+#include "ingest/ingest.h"
+#include "ingest/readers.h"
+#include "ingest/series_identity.h"
+#include "ingest/text_lines.h"
+#include "ingest_test_util.h"
+#include "util/atomic_file.h"
+
+using namespace qnm;
+
+namespace {
+
+const std::string kGromacs = std::string(QNM_TEST_DATA_DIR) + "/gromacs";
+const std::string kArcher2 = kGromacs + "/archer2-2021";
+
+RunStats ReadOneRun(const std::string& name) {
+  std::vector<RunStats> runs = testing::IngestPath(kGromacs + "/" + name);
+  REQUIRE(runs.size() == 1);
+  return runs[0];
+}
+
+double Detail(const RunStats& run, const std::string& key) { return testing::DetailNumber(run, key); }
+using qnm::testing::RunCli;
+
+}  // namespace
+
+TEST_CASE("GROMACS 2021.5 log: ranks with separate PME ranks, wall time, MPI time from the cycle table", "[gromacs]") {
+  // ARCHER2, benchPEP at 2 nodes: "Using 256 MPI processes", "On 192 MPI ranks doing PP, and on 64 MPI
+  // ranks doing PME", "Time:   227719.994      889.544    25599.6".
+  RunStats run = ReadOneRun("archer2-2021/benchPEP_OFI_2nodes_1threads_run1_id1297685_1647962474.log");
+  CHECK(run.app == "gromacs");
+  CHECK(run.tool_version == "GROMACS 2021.5");
+  CHECK(run.procs == 256);
+  CHECK(run.threads_per_proc == 1);
+  CHECK(run.nodes == 2);
+  CHECK(run.ranks_per_node == 128);
+  CHECK(run.machine == "nid");  // "Hardware detected on host nid006789"
+  CHECK(run.wall_time_s == 889.544);
+  CHECK(run.TotalTimeSeconds() == 889.544);
+  CHECK(run.iterations == 10000);
+  // PP ranks: DD comm. load, DD comm. bounds, Send X to PME, Comm. coord., Wait + Comm. F,
+  // Wait + Recv. PME F, Comm. energies. PME ranks: PME wait for PP, PME redist. X/F, PME 3D-FFT Comm.
+  const double pp_s = 0.003 + 0.042 + 5.620 + 16.326 + 13.764 + 5.717 + 0.257;
+  const double pme_s = 467.237 + 74.602 + 79.368;
+  CHECK(Detail(run, "gromacs_pp_mpi_s") == Approx(pp_s).epsilon(1e-12));
+  CHECK(Detail(run, "gromacs_pme_mpi_s") == Approx(pme_s).epsilon(1e-12));
+  CHECK(run.mpi_time_mean_s == Approx((192 * pp_s + 64 * pme_s) / 256).epsilon(1e-12));
+  CHECK(run.compute_time_mean_s == Approx(889.544 - (192 * pp_s + 64 * pme_s) / 256).epsilon(1e-12));
+  CHECK(Detail(run, "gromacs_pp_ranks") == 192);
+  CHECK(Detail(run, "gromacs_pme_ranks") == 64);
+  CHECK(Detail(run, "gromacs_load_imbalance_percent") == 0.7);
+  CHECK(Detail(run, "gromacs_imbalance_wait_percent") == 0.7);
+  CHECK(Detail(run, "gromacs_imbalance_wait_s") == Approx(0.007 * 889.544).epsilon(1e-12));
+  CHECK(Detail(run, "gromacs_pp_pme_wait_percent") == 10.7);
+  CHECK(Detail(run, "gromacs_ns_per_day") == 1.943);
+  CHECK(Detail(run, "gromacs_atoms") == 12495503);
+  CHECK(run.problem_class == "benchPEP 12495503 atoms 10000 steps dt 0.002 Verlet PME");
+  CHECK(run.variant.empty());
+  CHECK(run.details.at("setting.mdrun_options") == "-noconfout");
+  CHECK(run.details.at("setting.gromacs_release") == "2021");
+}
+
+TEST_CASE("GROMACS 2018.2 logs: CPU runs with PME ranks, and GPU runs without", "[gromacs]") {
+  // ARCHER, 1400k atoms at 4 nodes: 84 PP + 12 PME ranks, "Time:    43453.516      452.641     9600.0".
+  RunStats cpu = ReadOneRun("archer-2018/benchmark_4nodes96tasks1threads_201810051323.log");
+  CHECK(cpu.tool_version == "GROMACS 2018.2");
+  CHECK(cpu.procs == 96);
+  CHECK(cpu.nodes == 4);
+  CHECK(cpu.wall_time_s == 452.641);
+  const double pp_s = 0.004 + 0.037 + 2.062 + 4.853 + 12.575 + 16.339 + 2.555;
+  const double pme_s = 61.828 + 25.058 + 49.923;
+  CHECK(cpu.mpi_time_mean_s == Approx((84 * pp_s + 12 * pme_s) / 96).epsilon(1e-12));
+  CHECK(cpu.problem_class == "benchmark 1403180 atoms 10000 steps dt 0.002 Verlet PME");
+  CHECK(cpu.variant.empty());
+
+  // CSD3, the same input on GPUs: "On 4 MPI ranks, each using 3 OpenMP threads", no separate PME
+  // ranks: the PME breakdown's communication rows are the PP ranks' own.
+  RunStats gpu = ReadOneRun("csd3-gpu-2018/benchmark_1nodes4rankspn4gpus_201903051356.log");
+  CHECK(gpu.procs == 4);
+  CHECK(gpu.threads_per_proc == 3);
+  CHECK(gpu.nodes == 1);
+  CHECK(gpu.wall_time_s == 608.701);
+  // DD comm. load, Comm. coord., Wait + Comm. F, Comm. energies; PME redist. X/F, PME 3D-FFT Comm.
+  CHECK(gpu.mpi_time_mean_s == Approx(0.000 + 13.582 + 10.850 + 0.702 + 43.728 + 28.575).epsilon(1e-12));
+  CHECK(gpu.variant == "gpu");
+  CHECK(gpu.problem_class == cpu.problem_class);
+  CHECK(Detail(gpu, "gromacs_load_imbalance_percent") == 0.8);
+}
+
+TEST_CASE("GROMACS 2016.3: a job output holding mdrun's terminal output, then its log", "[gromacs]") {
+  // The job printed mdrun's stderr (a Time: line, no cycle table), then `cat nc2-cubic-md.log`: one execution.
+  RunStats run = ReadOneRun("athena-2016/nc2-cubic-md_8nodes_201709271022.log");
+  CHECK(run.tool_version == "GROMACS 2016.3");
+  CHECK(run.procs == 224);
+  CHECK(run.nodes == 8);
+  CHECK(run.wall_time_s == 656.878);
+  CHECK(run.problem_class == "nsteps800 41953021 atoms 800 steps dt 0.002 Verlet PME");
+  const double pp_s = 0.001 + 2.123 + 4.254 + 13.471 + 38.196 + 93.739;
+  const double pme_s = 201.196 + 20.732 + 19.657;
+  CHECK(run.mpi_time_mean_s == Approx((192 * pp_s + 32 * pme_s) / 224).epsilon(1e-12));
+  CHECK(run.details.at("setting.mdrun_options") == "-ntomp 1");
+}
+
+TEST_CASE("GROMACS logs: a folder of runs becomes one series per input and configuration", "[gromacs][series]") {
+  IngestSummary summary;
+  // Not strict: SOURCES.md, the licences and the two unfinished logs are named and skipped.
+  std::vector<RunStats> runs = testing::IngestPath(kGromacs, &summary, /*strict=*/false);
+  CHECK(runs.size() == 10);
+  std::vector<Series> series = GroupIntoSeries(std::move(runs), GroupBy::kContent);
+  REQUIRE(series.size() == 4);
+  int checked = 0;
+  for (const Series& one : series) {
+    CHECK(one.key.app == "gromacs");
+    std::vector<int> procs;
+    for (const RunGroup& group : one.groups) procs.push_back(group.procs);
+    if (one.key.problem_class == "benchPEP 12495503 atoms 10000 steps dt 0.002 Verlet PME") {
+      CHECK(procs == std::vector<int>{128, 256, 512});
+      CHECK(one.groups[0].median_time_s == 1771.723);
+      CHECK(one.groups[2].median_time_s == 456.429);
+      ++checked;
+    } else if (one.key.variant == "gpu") {
+      CHECK(procs == std::vector<int>{4, 8, 16});
+      CHECK(one.groups[1].median_time_s == 413.158);
+      ++checked;
+    } else if (one.key.problem_class == "benchmark 1403180 atoms 10000 steps dt 0.002 Verlet PME") {
+      CHECK(procs == std::vector<int>{24, 48, 96});
+      CHECK(one.groups[0].median_time_s == 1647.418);
+      ++checked;
+    }
+  }
+  CHECK(checked == 3);
+}
+
+TEST_CASE("GROMACS logs: an unfinished run is one line naming the file, the line and why", "[gromacs][robustness]") {
+  // Killed by the batch system (a checkpoint at step 6720, then "Received the second INT/TERM signal").
+  const std::string killed = kGromacs + "/refused/benchPEP_OFI_256nodes_8threads_run4_id1315821_1648151218.log";
+  std::string error = testing::IngestErrorOf(killed);
+  CHECK(error.find(killed + ":") == 0);
+  CHECK(error.find("mdrun stopped before it finished (no 'Time:' line): 'Received the second INT/TERM signal") !=
+        std::string::npos);
+  CHECK(error.find('\n') == std::string::npos);
+  // Stopped by GROMACS: "File input/output error:" / "Cannot rename checkpoint file; ...".
+  const std::string failed = kGromacs + "/refused/benchPEP_OFI_2nodes_4threads_run3_id1307143_1648056974.log";
+  error = testing::IngestErrorOf(failed);
+  const std::string log = ReadFile(failed);
+  const int error_line = static_cast<int>(std::count(log.begin(), log.begin() + log.find("File input/output error:"), '\n')) + 1;
+  CHECK(error.find(failed + ":" + std::to_string(error_line) + ": mdrun stopped before it finished") == 0);
+  CHECK(error.find("Cannot rename checkpoint file") != std::string::npos);
+
+  // A complete log cut before its Time: line, and one cut inside the cycle table.
+  const std::string good = ReadFile(kArcher2 + "/benchPEP_OFI_2nodes_1threads_run1_id1297685_1647962474.log");
+  ReaderInput cut{"cut.log", std::string_view(good).substr(0, good.find("       Time:")), {}};
+  REQUIRE(SniffGromacsLog(cut.path, cut.text));
+  CHECK_THROWS_WITH(ReadGromacsLog(cut), Catch::StartsWith("cut.log: GROMACS log without a finished run"));
+  std::string no_row = good;
+  no_row.erase(no_row.find(" Force                192"), no_row.find(" Wait + Comm. F") - no_row.find(" Force                192"));
+  ReaderInput damaged{"row.log", no_row, {}};
+  const int table_line = static_cast<int>(std::count(good.begin(), good.begin() + good.find("     R E A L"), '\n')) + 1;
+  CHECK_THROWS_WITH(ReadGromacsLog(damaged), Catch::StartsWith("row.log:" + std::to_string(table_line) + ": ") &&
+                                                 Catch::Contains("a row is missing or damaged"));
+  // Two executions in one file (a run continued with -cpi -append): refused at the second header.
+  const std::string twice = good + good;
+  ReaderInput appended{"appended.log", twice, {}};
+  const int second = static_cast<int>(std::count(good.begin(), good.end(), '\n') +
+                                      std::count(good.begin(), good.begin() + good.find("GROMACS:      gmx mdrun"), '\n')) + 1;
+  CHECK_THROWS_WITH(ReadGromacsLog(appended), Catch::StartsWith("appended.log:" + std::to_string(second) + ": ") &&
+                                                  Catch::Contains("a second mdrun execution"));
+
+  // Cut at every 11th byte or one byte flipped: a record or one InputError, never NaN or a crash.
+  int records = 0, errors = 0;
+  for (std::size_t at = 0; at < good.size(); at += 11) {
+    for (const std::string& text : {good.substr(0, at), std::string(good).replace(at, 1, 1, static_cast<char>(good[at] ^ 0x24))}) {
+      ReaderInput input{"damaged.log", text, {}};
+      if (!SniffGromacsLog(input.path, input.text)) continue;
+      try {
+        ReaderOutput output = ReadGromacsLog(input);
+        REQUIRE(output.runs.size() == 1);
+        CHECK(output.runs[0].procs > 0);
+        CHECK(std::isfinite(output.runs[0].wall_time_s));
+        CHECK(output.runs[0].mpi_time_mean_s >= 0);
+        CHECK(output.runs[0].compute_time_mean_s >= 0);
+        ++records;
+      } catch (const InputError& caught) {
+        CHECK(std::string(caught.what()).find("damaged.log:") == 0);
+        ++errors;
+      }
+    }
+  }
+  CHECK(records > 0);
+  CHECK(errors > 0);
+}
+
+TEST_CASE("GROMACS logs: ingest --series and predict on a folder", "[gromacs][predict][cli]") {
+  std::string out;
+  REQUIRE(RunCli("ingest --series " + kArcher2, &out) == 0);
+  CHECK(out.find("gromacs.benchPEP 12495503 atoms 10000 steps dt 0.002 Verlet PME") != std::string::npos);
+  REQUIRE(RunCli("predict --format csv --procs 128,256,1024 " + kArcher2, &out) == 0);
+  CHECK(out.find("gromacs.benchPEP") != std::string::npos);
+  CHECK(out.find("889.544") != std::string::npos);  // the measured P = 256
+  CHECK(out.find("nan") == std::string::npos);
+}
