@@ -104,10 +104,10 @@ std::vector<CastepRun> ParseCastepOutput(std::string_view text, const std::strin
       std::vector<std::string_view> t = SplitWhitespace(trimmed);
       if (t.size() < 5 || !StartsWith(t[4], "process"))
         throw InputError(path, line, "malformed 'Calculation parallelised over N processes' line");
-      run.processes = static_cast<int>(WholeNumber(t[3], path, line, "'parallelised over N processes'", 1));
+      run.processes = WholeCount(t[3], path, line, "'parallelised over N processes'", 1);
     } else if (StartsWith(trimmed, "Each process may use up to")) {
       std::vector<std::string_view> t = SplitWhitespace(trimmed);
-      if (t.size() >= 8) run.threads = static_cast<int>(WholeNumber(t[6], path, line, "'up to T threads'", 1));
+      if (t.size() >= 8) run.threads = WholeCount(t[6], path, line, "'up to T threads'", 1);
     } else if (StartsWith(trimmed, "Data is distributed by")) {
       run.distribution = std::string(Trim(trimmed.substr(22)));
     } else if (StartsWith(trimmed, "type of calculation") && run.task.empty()) {

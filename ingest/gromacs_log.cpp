@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "ingest/experiment_factors.h"
+#include "ingest/log_numbers.h"
 #include "ingest/readers.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
@@ -42,20 +43,6 @@ constexpr const char* kFileOptions[] = {"-s",   "-o",   "-x",     "-cpi", "-cpo"
 
 bool IsFileOption(std::string_view word) {
   return std::any_of(std::begin(kFileOptions), std::end(kFileOptions), [&](const char* option) { return word == option; });
-}
-
-double NonNegative(std::string_view token, const std::string& path, int line, const char* what) {
-  auto number = ParseDouble(token);
-  if (!number || !std::isfinite(*number) || *number < 0)
-    throw InputError(path, line, std::string(what) + " needs a non-negative number, got '" + std::string(token) + "'");
-  return *number;
-}
-
-int Count(std::string_view token, const std::string& path, int line, const char* what) {
-  auto number = ParseInteger(token);
-  if (!number || *number < 0 || *number > (1 << 24))
-    throw InputError(path, line, std::string(what) + " needs a whole number, got '" + std::string(token) + "'");
-  return static_cast<int>(*number);
 }
 
 // "GROMACS:      gmx mdrun, version 2021.5"
@@ -116,11 +103,11 @@ bool ParseCycleRow(const std::vector<std::string_view>& words, const std::string
     if (!ParseDouble(words[k])) return false;
   std::size_t name_end = n - 3;
   row->line = line;
-  row->wall_s = NonNegative(words[n - 3], path, line, "the cycle accounting's 'Wall time (s)'");
-  NonNegative(words[n - 2], path, line, "the cycle accounting's 'Giga-Cycles'");
+  row->wall_s = NonNegativeNumber(words[n - 3], path, line, "the cycle accounting's 'Wall time (s)'");
+  NonNegativeNumber(words[n - 2], path, line, "the cycle accounting's 'Giga-Cycles'");
   if (name_end >= 4 && ParseInteger(words[name_end - 1]) && ParseInteger(words[name_end - 2]) &&
       ParseInteger(words[name_end - 3])) {
-    row->ranks = Count(words[name_end - 3], path, line, "the cycle accounting's 'Num Ranks'");
+    row->ranks = WholeCount(words[name_end - 3], path, line, "the cycle accounting's 'Num Ranks'", 0);
     name_end -= 3;
   }
   std::vector<std::string> name;
@@ -148,10 +135,11 @@ void ReadLine(std::string_view raw, int line, const std::string& path, Execution
     if (w[0] == "Time:") {
       e->in_table = false;  // read below
     } else if (w[0] == "On" && w.size() >= 4 && w[2] == "MPI" && StartsWith(w[3], "rank")) {
-      log.pp_ranks = Count(w[1], path, line, "'On N MPI ranks'");
+      log.pp_ranks = WholeCount(w[1], path, line, "'On N MPI ranks'", 0);
       return;
-    } else if (w[0] == "on" && w.size() >= 6 && w[2] == "MPI" && w[5] == "PME") {
-      log.pme_ranks = Count(w[1], path, line, "'on N MPI ranks doing PME'");
+    } else if (w[0] == "on" && w.size() >= 6 && w[2] == "MPI" && StartsWith(w[5], "PME")) {
+      // "on 16 MPI ranks doing PME" / "on 16 MPI ranks doing PME, each using 2 OpenMP threads"
+      log.pme_ranks = WholeCount(w[1], path, line, "'on N MPI ranks doing PME'", 0);
       return;
     } else if (StartsWith(trimmed, "Breakdown of")) {
       e->pme_breakdown = StartsWith(trimmed, "Breakdown of PME mesh");
@@ -193,16 +181,16 @@ void ReadLine(std::string_view raw, int line, const std::string& path, Execution
   } else if (w[0] == "Precision:" && w.size() == 2 && log.precision.empty()) {
     log.precision = std::string(w[1]);
   } else if (w[0] == "Running" && w.size() >= 4 && w[1] == "on" && StartsWith(w[3], "node") && log.nodes == 0) {
-    log.nodes = std::max(1, Count(w[2], path, line, "'Running on N nodes'"));
+    log.nodes = std::max(1, WholeCount(w[2], path, line, "'Running on N nodes'", 0));
   } else if (StartsWith(trimmed, "Hardware detected on host ") && w.size() >= 5 && log.host.empty()) {
     log.host = std::string(w[4]);
   } else if (w[0] == "Using" && w.size() >= 4 && w[2] == "MPI" && (StartsWith(w[3], "process") || StartsWith(w[3], "thread"))) {
-    log.mpi_ranks = Count(w[1], path, line, "'Using N MPI processes'");
+    log.mpi_ranks = WholeCount(w[1], path, line, "'Using N MPI processes'", 0);
     log.thread_mpi = StartsWith(w[3], "thread");
   } else if (w[0] == "Using" && w.size() >= 4 && w[2] == "OpenMP" && StartsWith(w[3], "thread") && log.openmp_threads == 0) {
-    log.openmp_threads = Count(w[1], path, line, "'Using T OpenMP threads'");
+    log.openmp_threads = WholeCount(w[1], path, line, "'Using T OpenMP threads'", 0);
   } else if (w[0] == "Using" && w.size() >= 5 && w[2] == "separate" && w[3] == "PME" && log.separate_pme_ranks < 0) {
-    log.separate_pme_ranks = Count(w[1], path, line, "'Using N separate PME ranks'");
+    log.separate_pme_ranks = WholeCount(w[1], path, line, "'Using N separate PME ranks'", 0);
   } else if (StartsWith(trimmed, "Mapping of GPU IDs to") ||
              (w[0] == "Using" && w.size() >= 3 && w[1] == "GPU" && trimmed.find("kernels") != std::string_view::npos)) {
     log.gpu = true;
@@ -262,14 +250,20 @@ void ReadLine(std::string_view raw, int line, const std::string& path, Execution
   if (w[0] == "Time:" && log.time_line == 0) {
     // "       Time:   227719.994      889.544    25599.6"
     if (w.size() < 4) throw InputError(path, line, "malformed 'Time:' line (core, wall seconds and %)");
-    log.core_time_s = NonNegative(w[1], path, line, "'Time:' core seconds");
-    log.wall_time_s = NonNegative(w[2], path, line, "'Time:' wall seconds");
+    log.core_time_s = NonNegativeNumber(w[1], path, line, "'Time:' core seconds");
+    log.wall_time_s = NonNegativeNumber(w[2], path, line, "'Time:' wall seconds");
     log.time_line = line;
   }
 }
 
-// The cycle accounting's rows of the PP ranks (not '*', not the PME breakdown) add up to its Total.
-void CheckTable(const GromacsLog& log, const std::string& path) {
+// The cycle accounting's rows of the PP ranks (not '*', not the PME breakdown) add up to its Total,
+// or more: on most CPU runs to the millisecond, but real logs' rows also exceed it (by 0.6-3% on
+// CPU runs of the UK benchmark suite, by up to 19% on GPU runs, whose waits for the GPU overlap).
+// Less than the Total is a row missing; far more, a damaged number.
+constexpr double kRowsOverTotal = 1.25;
+
+void CheckTable(GromacsLog* log_out, const std::string& path) {
+  GromacsLog& log = *log_out;
   if (!Known(log.table_total_s)) throw InputError(path, log.table_line, "the cycle accounting table has no 'Total' row");
   double sum_s = 0;
   int rows = 0;
@@ -280,10 +274,12 @@ void CheckTable(const GromacsLog& log, const std::string& path) {
     }
   // Each row is rounded to 1 ms; 0.5% more for a row GROMACS prints but leaves out of the sum.
   const double tolerance_s = 0.0005 * (rows + 1) + 0.005 * log.table_total_s;
-  if (rows == 0 || std::fabs(sum_s - log.table_total_s) > tolerance_s)
+  if (rows == 0 || sum_s < log.table_total_s - tolerance_s || sum_s > kRowsOverTotal * log.table_total_s + tolerance_s)
     throw InputError(path, log.table_line, "the cycle accounting's rows add up to " + Seconds(sum_s) +
                                                " s, not its Total " + Seconds(log.table_total_s) +
                                                " s: a row is missing or damaged");
+  log.pp_rows_sum_s = sum_s;
+  log.rows_exceed_total = sum_s > log.table_total_s + tolerance_s;
   if (log.pp_ranks <= 0) throw InputError(path, log.table_line, "the cycle accounting table has no 'On N MPI ranks' line");
 }
 
@@ -344,7 +340,7 @@ GromacsLog ParseGromacsLog(std::string_view text, const std::string& path) {
                               "or the log was cut short");
   }
   GromacsLog log = logs.front()->log;
-  CheckTable(log, path);
+  CheckTable(&log, path);
   const int table_ranks = log.pp_ranks + log.pme_ranks;
   if (log.mpi_ranks > 0 && log.mpi_ranks != table_ranks)
     throw InputError(path, log.table_line, "the cycle accounting's " + std::to_string(table_ranks) +
@@ -407,6 +403,12 @@ RunStats GromacsLogToRunStats(const GromacsLog& log, const std::string& path) {
       "GROMACS cycle accounting, 'Wall time (s)' of the communication and waiting rows (" + Join(mpi_rows, ", ") +
       ")" + (log.pme_ranks > 0 ? ", the PP ranks' and the PME ranks' weighted by their ranks" : "");
   run.derivations["compute_time_mean_s"] = "GROMACS cycle accounting: the Total row's wall time less the MPI time";
+  if (log.rows_exceed_total) {
+    run.derivations["mpi_time_mean_s"] += "; the PP rows add up to " + Seconds(log.pp_rows_sum_s) +
+                                          " s, more than the Total (" + Seconds(log.table_total_s) +
+                                          " s): rows overlap (GPU waits) or average differently over the ranks";
+    run.details["gromacs_pp_rows_sum_s"] = Seconds(log.pp_rows_sum_s);
+  }
   run.details["gromacs_pp_ranks"] = std::to_string(log.pp_ranks);
   run.details["gromacs_pme_ranks"] = std::to_string(log.pme_ranks);
   run.details["gromacs_pp_mpi_s"] = Seconds(pp_mpi_s);

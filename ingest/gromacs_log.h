@@ -51,6 +51,8 @@ struct GromacsLog {
   int pp_ranks = 0, pme_ranks = 0;  // "On N MPI ranks doing PP, and" / "on M MPI ranks doing PME"
   std::vector<GromacsCycleRow> rows;
   double table_total_s = kUnknown;    // the "Total" row's wall time
+  double pp_rows_sum_s = kUnknown;    // the PP ranks' rows summed (checked against the Total)
+  bool rows_exceed_total = false;     // they add up to more than the Total (GPU waits overlap)
   double load_imbalance_percent = kUnknown;   // "Average load imbalance: X %"
   double imbalance_wait_percent = kUnknown;   // "... spent waiting due to load imbalance: Y %"
   double pp_pme_wait_percent = kUnknown;      // "... spent waiting due to PP/PME imbalance: Z %"

@@ -35,11 +35,11 @@ LammpsLoop ParseLoopLine(std::string_view text, const std::string& path, int lin
   LammpsLoop loop;
   loop.line = line;
   loop.loop_time_s = NonNegativeNumber(t[3], path, line, "Loop time");
-  loop.loop_procs = static_cast<int>(WholeNumber(t[5], path, line, "Loop time's procs", 1));
+  loop.loop_procs = WholeCount(t[5], path, line, "Loop time's procs", 1);
   if (t[7].size() > 1 && t[7][0] == '(') {  // "(1 MPI x 4 OpenMP)"
     if (t.size() < 18 || t[8] != "MPI" || t[9] != "x" || t[11] != "OpenMP)") throw bad();
-    loop.mpi_tasks = static_cast<int>(WholeNumber(t[7].substr(1), path, line, "MPI tasks", 1));
-    loop.threads = static_cast<int>(WholeNumber(t[10], path, line, "OpenMP threads", 1));
+    loop.mpi_tasks = WholeCount(t[7].substr(1), path, line, "MPI tasks", 1);
+    loop.threads = WholeCount(t[10], path, line, "OpenMP threads", 1);
     loop.tasks_on_loop_line = true;
     k = 12;
   }
@@ -53,8 +53,8 @@ LammpsLoop ParseLoopLine(std::string_view text, const std::string& path, int lin
 bool ParseCpuUseLine(std::string_view text, const std::string& path, int line, LammpsLoop* loop) {
   std::vector<std::string_view> t = SplitWhitespace(text);
   if (t.size() < 11 || t[1] != "CPU" || t[2] != "use" || t[5] != "MPI" || t[7] != "x" || t[9] != "OpenMP") return false;
-  loop->mpi_tasks = static_cast<int>(WholeNumber(t[4], path, line, "MPI tasks", 1));
-  loop->threads = static_cast<int>(WholeNumber(t[8], path, line, "OpenMP threads", 1));
+  loop->mpi_tasks = WholeCount(t[4], path, line, "MPI tasks", 1);
+  loop->threads = WholeCount(t[8], path, line, "OpenMP threads", 1);
   return true;
 }
 

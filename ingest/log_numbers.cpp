@@ -15,12 +15,17 @@ double NonNegativeNumber(std::string_view token, const std::string& path, int li
   return *number;
 }
 
-long long WholeNumber(std::string_view token, const std::string& path, int line, const char* what, long long least) {
+long long WholeNumber(std::string_view token, const std::string& path, int line, const char* what, long long least,
+                      long long most) {
   auto number = ParseInteger(token);
-  if (!number || *number < least || *number > (1LL << 40))
-    throw InputError(path, line, std::string(what) + " needs a whole number >= " + std::to_string(least) + ", got '" +
-                                     std::string(token) + "'");
+  if (!number || *number < least || *number > most)
+    throw InputError(path, line, std::string(what) + " needs a whole number from " + std::to_string(least) + " to " +
+                                     std::to_string(most) + ", got '" + std::string(token) + "'");
   return *number;
+}
+
+int WholeCount(std::string_view token, const std::string& path, int line, const char* what, int least) {
+  return static_cast<int>(WholeNumber(token, path, line, what, least, 1 << 24));
 }
 
 }  // namespace qnm

@@ -10,7 +10,11 @@ namespace qnm {
 /// number, got '<token>'") otherwise. Blanks around the number are allowed.
 double NonNegativeNumber(std::string_view token, const std::string& path, int line, const char* what);
 
-/// `token` as a whole number in [least, 2^40]; throws InputError naming `what` otherwise.
-long long WholeNumber(std::string_view token, const std::string& path, int line, const char* what, long long least);
+/// `token` as a whole number in [least, most]; throws InputError naming `what` otherwise.
+long long WholeNumber(std::string_view token, const std::string& path, int line, const char* what, long long least,
+                      long long most = 1LL << 40);
+
+/// The same for a count of ranks, threads or nodes, which the record keeps as an int: at most 2^24.
+int WholeCount(std::string_view token, const std::string& path, int line, const char* what, int least);
 
 }  // namespace qnm

@@ -74,16 +74,16 @@ void ParseRunningLine(std::string_view trimmed, const std::string& path, int lin
     return InputError(path, line, "malformed 'running' line: neither 'running on N total cores' nor 'running N mpi-ranks'");
   };
   if (t.size() >= 5 && t[1] == "on" && t[3] == "total" && StartsWith(t[4], "cores")) {
-    out->mpi_ranks = static_cast<int>(WholeNumber(t[2], path, line, "'running on N total cores'", 1));
+    out->mpi_ranks = WholeCount(t[2], path, line, "'running on N total cores'", 1);
     return;
   }
   if (t.size() < 3 || !StartsWith(t[2], "mpi-ranks")) throw bad();
-  out->mpi_ranks = static_cast<int>(WholeNumber(t[1], path, line, "'running N mpi-ranks'", 1));
+  out->mpi_ranks = WholeCount(t[1], path, line, "'running N mpi-ranks'", 1);
   for (std::size_t k = 3; k + 2 < t.size(); ++k) {
     if (t[k] == "with" && StartsWith(t[k + 2], "threads/rank"))
-      out->threads_per_rank = static_cast<int>(WholeNumber(t[k + 1], path, line, "'with T threads/rank'", 1));
+      out->threads_per_rank = WholeCount(t[k + 1], path, line, "'with T threads/rank'", 1);
     if (t[k] == "on" && StartsWith(t[k + 2], "node"))
-      out->nodes = static_cast<int>(WholeNumber(t[k + 1], path, line, "'on K nodes'", 1));
+      out->nodes = WholeCount(t[k + 1], path, line, "'on K nodes'", 1);
   }
 }
 
@@ -149,7 +149,7 @@ VaspOutcar ParseVaspOutcar(std::string_view text, const std::string& path) {
     if (StartsWith(trimmed, "distrk:") && out.kpoint_groups == 0) {
       std::vector<std::string_view> t = SplitWhitespace(trimmed);
       if (t.size() >= 2 && StartsWith(t.back(), "group"))
-        out.kpoint_groups = static_cast<int>(WholeNumber(t[t.size() - 2], path, line, "the k-point groups (KPAR)", 1));
+        out.kpoint_groups = WholeCount(t[t.size() - 2], path, line, "the k-point groups (KPAR)", 1);
       continue;
     }
     if (StartsWith(trimmed, "distr:") && out.ncore == 0) {
@@ -157,7 +157,7 @@ VaspOutcar ParseVaspOutcar(std::string_view text, const std::string& path) {
       const std::size_t eq = trimmed.find('=');
       if (eq != std::string_view::npos) {
         std::vector<std::string_view> t = SplitWhitespace(trimmed.substr(eq + 1));
-        if (!t.empty()) out.ncore = static_cast<int>(WholeNumber(t[0], path, line, "the cores per band (NCORE)", 1));
+        if (!t.empty()) out.ncore = WholeCount(t[0], path, line, "the cores per band (NCORE)", 1);
       }
       continue;
     }

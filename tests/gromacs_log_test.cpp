@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
 #include "ingest_test_util.h"
+#include "temp_dir.h"
 #include "util/atomic_file.h"
 
 using namespace qnm;
@@ -115,13 +117,46 @@ TEST_CASE("GROMACS 2016.3: a job output holding mdrun's terminal output, then it
   CHECK(run.details.at("setting.mdrun_options") == "-ntomp 1");
 }
 
+TEST_CASE("GROMACS 2018 logs read as a user found them: PME ranks with threads, rows above the Total",
+          "[gromacs]") {
+  // Isambard: "on 16 MPI ranks doing PME, each using 2 OpenMP threads" (the comma after PME); MPI time
+  // = (112 x (DD comm. load 0.002 + bounds 0.013 + Send X to PME 2.048 + Comm. coord. 1.430 +
+  // Wait + Comm. F 6.829 + Wait + Recv. PME F 0.098 + Comm. energies 11.245) + 16 x (PME wait for
+  // PP 45.115 + PME redist. X/F 4.938 + PME 3D-FFT Comm. 6.055)) / 128.
+  RunStats isambard = ReadOneRun("field-2018/benchmark_1nodes2threads4smt_201903081123.log");
+  CHECK(isambard.procs == 128);
+  CHECK(isambard.threads_per_proc == 2);
+  CHECK(isambard.details.at("gromacs_pme_ranks") == "16");
+  CHECK(isambard.wall_time_s == 140.929);
+  CHECK(isambard.mpi_time_mean_s ==
+        Approx((112 * (0.002 + 0.013 + 2.048 + 1.430 + 6.829 + 0.098 + 11.245) + 16 * (45.115 + 4.938 + 6.055)) / 128)
+            .epsilon(1e-12));
+  // CSD3 Skylake, 512 ranks: the PP rows add up to 65.698 s, 1.4% above the Total 64.762 s (no
+  // row missing: GROMACS's own rounding of averages over 384 ranks); read, and said.
+  RunStats csd3 = ReadOneRun("field-2018/benchmark_16nodes512tasks1threads_201812131735.log");
+  CHECK(csd3.procs == 512);
+  CHECK(csd3.wall_time_s == 64.762);
+  CHECK(Detail(csd3, "gromacs_pp_rows_sum_s") == Approx(65.698).epsilon(1e-12));
+  CHECK(csd3.derivations.at("mpi_time_mean_s").find("more than the Total") != std::string::npos);
+  // A row gone (Force, 39.736 s): less than the Total, refused.
+  std::ifstream in(kGromacs + "/field-2018/benchmark_16nodes512tasks1threads_201812131735.log");
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::size_t force = text.find(" Force  ");
+  REQUIRE(force != std::string::npos);
+  text.erase(force, text.find('\n', force) + 1 - force);
+  testing::TempDir dir("qnm-gromacs", "row");
+  const std::string path = (dir.path / "md.log").string();
+  std::ofstream(path) << text;
+  CHECK(testing::IngestErrorOf(path).find("rows add up to 25.962 s, not its Total 64.762 s") != std::string::npos);
+}
+
 TEST_CASE("GROMACS logs: a folder of runs becomes one series per input and configuration", "[gromacs][series]") {
   IngestSummary summary;
   // Not strict: SOURCES.md, the licences and the two unfinished logs are named and skipped.
   std::vector<RunStats> runs = testing::IngestPath(kGromacs, &summary, /*strict=*/false);
-  CHECK(runs.size() == 10);
+  CHECK(runs.size() == 12);
   std::vector<Series> series = GroupIntoSeries(std::move(runs), GroupBy::kContent);
-  REQUIRE(series.size() == 4);
+  REQUIRE(series.size() == 6);  // and field-2018's two, one each (1000 steps; CSD3's machine)
   int checked = 0;
   for (const Series& one : series) {
     CHECK(one.key.app == "gromacs");
@@ -136,13 +171,18 @@ TEST_CASE("GROMACS logs: a folder of runs becomes one series per input and confi
       CHECK(procs == std::vector<int>{4, 8, 16});
       CHECK(one.groups[1].median_time_s == 413.158);
       ++checked;
-    } else if (one.key.problem_class == "benchmark 1403180 atoms 10000 steps dt 0.002 Verlet PME") {
+    } else if (one.key.problem_class == "benchmark 1403180 atoms 10000 steps dt 0.002 Verlet PME" &&
+               one.key.machine == "nid") {
       CHECK(procs == std::vector<int>{24, 48, 96});
       CHECK(one.groups[0].median_time_s == 1647.418);
       ++checked;
+    } else if (one.key.problem_class == "benchmark 1403180 atoms 10000 steps dt 0.002 Verlet PME") {
+      CHECK(one.key.machine == "cpu-e");  // the same input on CSD3: another machine, another series
+      CHECK(procs == std::vector<int>{512});
+      ++checked;
     }
   }
-  CHECK(checked == 3);
+  CHECK(checked == 4);
 }
 
 TEST_CASE("GROMACS logs: an unfinished run is one line naming the file, the line and why", "[gromacs][robustness]") {
