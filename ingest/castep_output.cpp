@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -199,6 +200,18 @@ ReaderOutput ReadCastepOutput(const ReaderInput& input) {
     run.derivations["variant"] = "CASTEP banner's version";
     output.runs.push_back(std::move(run));
   }
+  // A name's nodes ("al3x3_2nodes.castep") cannot be every run's when the appended runs ran on
+  // different process counts (64, then 32): none of them is said to have run on them.
+  std::set<int> procs;
+  for (const RunStats& run : output.runs) procs.insert(run.procs);
+  if (procs.size() > 1)
+    for (RunStats& run : output.runs)
+      if (input.name.nodes_word > 0 && run.nodes == input.name.nodes_word) {
+        run.nodes = 0;
+        run.ranks_per_node = 0;
+        run.derivations.erase("nodes");
+        run.derivations.erase("ranks_per_node");
+      }
   if (output.runs.empty())
     throw InputError(input.path, first_unfinished,
                      "CASTEP run without its closing 'Total time': it did not finish (killed, out of time, or the "

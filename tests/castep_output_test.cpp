@@ -87,6 +87,23 @@ TEST_CASE("CASTEP output: runs appended to one file, an unfinished one said and 
   CHECK(error.find("did not finish") != std::string::npos);
 }
 
+TEST_CASE("CASTEP output: two finished runs in one file are two records; the name's nodes are neither's",
+          "[ingest][castep]") {
+  // CSD3 Skylake, CASTEP 17.21: 64 processes ("Total time = 383.61 s"), then 32 (725.94 s) appended to
+  // al3x3_2nodes.castep: the 2 nodes of the name cannot be both runs'.
+  std::vector<RunStats> runs = Read("al3x3_2nodes.castep.gz");
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].procs == 64);
+  CHECK(runs[0].wall_time_s == 383.61);
+  CHECK(runs[1].procs == 32);
+  CHECK(runs[1].wall_time_s == 725.94);
+  for (const RunStats& run : runs) {
+    CHECK(run.nodes == 0);
+    CHECK(run.ranks_per_node == 0);
+    CHECK(run.tool_version == "CASTEP 17.21");
+  }
+}
+
 TEST_CASE("CASTEP output: a damaged time names its file and line", "[ingest][castep]") {
   std::string text = ReadText(kPlain);
   const std::size_t at = text.find("Total time          =    237.23 s");
@@ -109,6 +126,7 @@ TEST_CASE("a folder of CASTEP outputs is a series by input and version; predict 
     for (const RunGroup& g : s.groups) procs[s.name].push_back(g.procs);
   CHECK(procs.at(kAl3x3 + " (castep20.11)") == std::vector<int>{128, 256, 512, 1024, 2048});
   CHECK(procs.at(kAl3x3 + " (castep19.11)") == std::vector<int>{512});
+  CHECK(procs.at(kAl3x3 + " (castep17.21)") == std::vector<int>{32, 64});
   std::string out;
   REQUIRE(testing::RunCli("predict " + kCastep + " --procs 4096", &out) == 0);
   CHECK(out.find("series " + kAl3x3 + " (castep20.11): runtime-only model on 5 process counts") != std::string::npos);
