@@ -256,3 +256,22 @@ TEST_CASE("an empty file is one reason, whatever format its name says", "[ingest
     CHECK(file.reason == file.path + ": empty file (0 bytes)");
   }
 }
+
+TEST_CASE("a content digest depends on the bytes alone, not on the pieces they come in", "[ingest][stream]") {
+  std::string text;
+  for (int k = 0; k < 1000; ++k) text += "line " + std::to_string(k * 7919 % 1013) + "\n";
+  const std::string whole = qnm::ContentDigest(text);
+  for (std::size_t piece : {1u, 2u, 3u, 5u, 7u, 64u, 4099u}) {
+    qnm::ContentDigester digester;
+    for (std::size_t at = 0; at < text.size(); at += piece) digester.Add(std::string_view(text).substr(at, piece));
+    CHECK(digester.Digest() == whole);
+  }
+  // One byte changed, in any lane, or one byte more: another digest.
+  for (std::size_t at : {0u, 1u, 2u, 3u, 4097u}) {
+    std::string changed = text;
+    changed[at] ^= 1;
+    CHECK(qnm::ContentDigest(changed) != whole);
+  }
+  CHECK(qnm::ContentDigest(text + " ") != whole);
+  CHECK(whole.substr(whole.find(':')) == ":" + std::to_string(text.size()));
+}
