@@ -165,8 +165,30 @@ struct Parser {
       e->nprocs = WholeCount(*nprocs, path, line, "'nProcs : N'", 1);
       e->nprocs_line = line;
     } else if (auto slaves = BannerField(trimmed, "Slaves")) {
-      block = Block::kSlaves;
       e->hosts_line = line;
+      const std::size_t open = slaves->find('(');
+      if (open == std::string_view::npos) {
+        block = Block::kSlaves;  // "N", "(", one "host.pid" a line, ")"
+        return;
+      }
+      // A short list on one line: 'Slaves : 1("example.com.25162")'.
+      const std::size_t close = slaves->rfind(')');
+      if (close == std::string_view::npos || close < open)
+        throw InputError(path, line, "a 'Slaves : N(...)' list without its closing ')'");
+      const int count = WholeCount(Trim(slaves->substr(0, open)), path, line, "the 'Slaves' list's length", 0);
+      std::string_view items = slaves->substr(open + 1, close - open - 1);
+      std::size_t at = 0;
+      while ((at = items.find('"', at)) != std::string_view::npos) {
+        const std::size_t end = items.find('"', at + 1);
+        if (end == std::string_view::npos) throw InputError(path, line, "a 'Slaves' entry without its closing '\"'");
+        const std::string host = HostOfSlave(std::string(items.substr(at + 1, end - at - 1)));
+        if (host.empty()) e->slave_hosts_blank = true;
+        e->slave_hosts.push_back(host);
+        at = end + 1;
+      }
+      if (static_cast<int>(e->slave_hosts.size()) != count)
+        throw InputError(path, line, "the 'Slaves' list says " + std::to_string(count) + " entries and holds " +
+                                         std::to_string(e->slave_hosts.size()));
     } else if (auto hosts = BannerField(trimmed, "Hosts")) {
       block = Block::kHosts;
       e->hosts_line = line;
@@ -373,7 +395,15 @@ RunStats OpenfoamExecutionToRunStats(const OpenfoamExecution& e, const std::stri
     for (const auto& [host, n] : e.host_counts) add(host, n);
     hosts_from = "OpenFOAM banner 'Hosts'";
   }
-  if (!counts.empty()) {
+  if (counts.empty() && !e.host.empty() && run.procs == 1) {
+    add(e.host, 1);  // a serial run: its one host
+    hosts_from = "OpenFOAM banner 'Host' of a serial run";
+  }
+  if (counts.empty() && !e.host.empty()) {
+    // The other ranks' hosts were blanked: the master's still names the machine, as rank 0's host
+    // does in a GROMACS log, but not how many nodes ran.
+    ApplyHosts({e.host}, "OpenFOAM banner 'Host' (the master's; the other ranks' not given)", &run);
+  } else if (!counts.empty()) {
     std::vector<std::string> hosts;
     std::string listing;
     bool equal = true;
