@@ -194,6 +194,8 @@ const std::vector<Reader>& ReaderTable() {
       {"CASTEP output (.castep)", SniffCastepOutput, ReadCastepOutput},
       // Before NPB output too: md.log, or a job's .log/.out holding it after the job script.
       {"GROMACS mdrun log (md.log)", SniffGromacsLog, ReadGromacsLog},
+      // Before NPB output too: log.simpleFoam, or a job's .out holding the solver's output.
+      {"OpenFOAM solver log (log.simpleFoam)", SniffOpenfoamLog, ReadOpenfoamLog},
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},
