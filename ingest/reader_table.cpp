@@ -194,6 +194,8 @@ const std::vector<Reader>& ReaderTable() {
       {"CASTEP output (.castep)", SniffCastepOutput, ReadCastepOutput},
       // Before NPB output too: md.log, or a job's .log/.out holding it after the job script.
       {"GROMACS mdrun log (md.log)", SniffGromacsLog, ReadGromacsLog},
+      // Before NPB output too: cp2k's standard output, saved as .out/.log or a batch job's stdout.
+      {"CP2K output (cp2k.psmp/cp2k.popt standard output)", SniffCp2kOutput, ReadCp2kOutput},
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},

@@ -77,6 +77,8 @@ bool SniffCastepOutput(const std::string& path, std::string_view text);  // cast
 ReaderOutput ReadCastepOutput(const ReaderInput& input);
 bool SniffGromacsLog(const std::string& path, std::string_view text);  // gromacs_log.cpp
 ReaderOutput ReadGromacsLog(const ReaderInput& input);
+bool SniffCp2kOutput(const std::string& path, std::string_view text);  // cp2k_output.cpp
+ReaderOutput ReadCp2kOutput(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp
