@@ -389,7 +389,7 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   run.sources.push_back(path);
   run.app = "cp2k";
   run.tool_version = "CP2K " + c.version;
-  run.derivations["app"] = "CP2K header 'CP2K| version string: CP2K version " + c.version + "'";
+  run.derivations["app"] = "CP2K header's version string (CP2K version " + c.version + ")";
   run.procs = c.processes > 0 ? c.processes : 1;
   run.derivations["procs"] = c.processes > 0 ? "CP2K 'GLOBAL| Total number of message passing processes'"
                                              : "CP2K: no 'Total number of message passing processes', a serial run";
@@ -542,8 +542,8 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   if (c.max_scf >= 0) words.push_back("max_scf " + std::to_string(c.max_scf));
   run.problem_class = Join(words, " ");
   run.derivations["problem_class"] =
-      "CP2K: 'GLOBAL| Project name', 'Run type', '- Atoms:', '- Spherical basis functions:', the MD number of "
-      "time steps, 'max_scf:'";
+      "CP2K's GLOBAL| Project name and Run type, the first '- Atoms' and '- Spherical basis functions', the MD "
+      "number of time steps, the first max_scf";
   if (!c.input_file.empty()) run.details["cp2k_input_file"] = c.input_file;
   if (!c.revision.empty()) run.details["cp2k_revision"] = c.revision;
   if (!c.cpu_model.empty()) run.details["cp2k_cpu_model"] = c.cpu_model;
