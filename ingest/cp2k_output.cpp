@@ -134,11 +134,24 @@ void ParseMessageRow(const std::vector<std::string_view>& w, const std::string& 
 
 enum class Section { kNone, kMessages, kDbcsrMessages, kTiming };
 
+// The words of the cp2kflags line that say the build offloads to a GPU (DBCSR's and the grid's
+// CUDA/HIP/OpenCL backends: "dbcsr_acc", "grid_cuda", "pw_cuda", "offload_hip").
+bool IsAcceleratorFlag(std::string_view flag) {
+  for (const char* word : {"cuda", "hip", "acc", "opencl", "offload", "sycl"})
+    if (flag.find(word) != std::string_view::npos) return true;
+  return false;
+}
+
+// The text of a header line from column 19: " CP2K| cp2kflags: " and its continuations " CP2K|" + 12
+// blanks are 18 columns, and CP2K wraps the flags at a fixed width, inside words ("dbcs" / "r_acc").
+constexpr std::size_t kFlagsColumn = 18;
+
 struct Parser {
   const std::string& path;
   std::vector<Cp2kRun> runs;
   Section section = Section::kNone;
   bool timing_rows_started = false;
+  bool in_flags = false;
 
   Cp2kRun& Current(int line) {
     if (runs.empty()) {
@@ -166,6 +179,18 @@ struct Parser {
     Cp2kRun& run = runs.back();
     run.last_line = line;
     std::vector<std::string_view> w = SplitWhitespace(trimmed);
+    if (in_flags) {  // a continuation is "CP2K|" and blanks up to column 19
+      in_flags = StartsWith(trimmed, "CP2K|") && raw.size() > kFlagsColumn &&
+                 Trim(raw.substr(0, kFlagsColumn)) == "CP2K|";
+      if (in_flags) {
+        std::string_view more = raw.substr(kFlagsColumn);
+        while (!more.empty() && (more.back() == '\r' || more.back() == '\n')) more.remove_suffix(1);
+        run.flags += std::string(more);
+        return;
+      }
+      for (std::string_view flag : SplitWhitespace(run.flags))
+        if (IsAcceleratorFlag(flag)) run.accelerator_flags.emplace_back(flag);
+    }
 
     if (section == Section::kMessages || section == Section::kDbcsrMessages) {
       if (StartsWith(trimmed, "ROUTINE") || IsTitleFrame(trimmed)) return;
@@ -228,6 +253,12 @@ struct Parser {
       run.version = value.empty() ? "unknown" : value;
     } else if (StartsWith(trimmed, "CP2K| source code revision number:")) {
       run.revision = ValueAfter(trimmed, "CP2K| source code revision number:");
+    } else if (StartsWith(trimmed, "CP2K| cp2kflags:") && run.flags.empty() && raw.size() > kFlagsColumn &&
+               StartsWith(Trim(raw), "CP2K| cp2kflags: ")) {
+      std::string_view flags = raw.substr(raw.find("cp2kflags:") + 11);
+      while (!flags.empty() && (flags.back() == '\r' || flags.back() == '\n')) flags.remove_suffix(1);
+      run.flags = std::string(flags);
+      in_flags = true;
     } else if (StartsWith(trimmed, "CP2K| Program compiled for")) {
       run.compiled_for = ValueAfter(trimmed, "CP2K| Program compiled for");
     } else if (StartsWith(trimmed, "CP2K| Input file name")) {
@@ -431,8 +462,8 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   }
   // Printed to 3 decimals (fewer above 10,000 s): a printed 0.000 is under half a millisecond.
   const double cutoff_bound_s = cutoff_s + 0.0005;
-  run.details["cp2k_timing_rows"] = std::to_string(c.timing.size());
-  run.details["cp2k_timing_cutoff_s"] = Seconds(cutoff_s);
+  run.details["cp2k_perf_timing_rows"] = std::to_string(c.timing.size());
+  run.details["cp2k_perf_timing_cutoff_s"] = Seconds(cutoff_s);
 
   // MPI time: the SELF times of CP2K's and DBCSR's MPI wrappers (mp_*), which the report reduces
   // over the ranks; self times, so a wrapper calling another is counted once.
@@ -445,9 +476,9 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
     wrapper_rows.push_back(&row);
   }
   const int wrappers = static_cast<int>(wrapper_rows.size());
-  run.details["cp2k_mpi_wrapper_rows"] = std::to_string(wrappers);
-  run.details["cp2k_mpi_wrappers_self_mean_s"] = Seconds(mpi_mean_s);
-  run.details["cp2k_mpi_wrappers_self_max_s"] = Seconds(mpi_max_s);
+  run.details["cp2k_perf_mpi_wrapper_rows"] = std::to_string(wrappers);
+  run.details["cp2k_perf_mpi_wrappers_self_mean_s"] = Seconds(mpi_mean_s);
+  run.details["cp2k_perf_mpi_wrappers_self_max_s"] = Seconds(mpi_max_s);
   const bool complete = cutoff_bound_s <= kCp2kCompleteReportShare * whole.total_max_s;
   if (complete) {  // one call site per wrapper, where the wrappers are all there (below)
     for (const Cp2kTimingRow* row : wrapper_rows) {
@@ -484,7 +515,7 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
         FormatDouble("%.2g", 100 * cutoff_s / std::max(whole.total_max_s, 1e-9)) +
         "% of the run; GLOBAL%TIMINGS%THRESHOLD, default 0.02), so the MPI wrappers below it are missing; the " +
         std::to_string(wrappers) + " printed mp_ rows sum to " + Seconds(mpi_mean_s) +
-        " s (cp2k_mpi_wrappers_self_mean_s). A THRESHOLD of 0.0001 or less gives the MPI time";
+        " s (cp2k_perf_mpi_wrappers_self_mean_s). A THRESHOLD of 0.0001 or less gives the MPI time";
   }
 
   // Messages: process 0's counters (add_perf: one process's own calls; nothing reduces them over the
@@ -493,7 +524,7 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   bool counts_known = !c.messages.empty(), bytes_known = !c.messages.empty();
   std::set<std::string> unknown;
   for (const Cp2kMessageRow& row : c.messages) {
-    const std::string key = std::string("cp2k_") + (row.dbcsr ? "dbcsr_" : "") + row.operation;
+    const std::string key = std::string("cp2k_perf_") + (row.dbcsr ? "dbcsr_" : "") + row.operation;
     run.details[key + "_calls"] = row.calls >= 0 ? std::to_string(row.calls) : "overflow";
     if (Known(row.mean_bytes)) run.details[key + "_mean_bytes"] = Seconds(row.mean_bytes);
     if (row.calls < 0) {
@@ -548,14 +579,19 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   if (!c.revision.empty()) run.details["cp2k_revision"] = c.revision;
   if (!c.cpu_model.empty()) run.details["cp2k_cpu_model"] = c.cpu_model;
   if (c.md_steps_done > 0) {
-    run.details["cp2k_md_steps_done"] = std::to_string(c.md_steps_done);
+    run.details["cp2k_perf_md_steps_done"] = std::to_string(c.md_steps_done);
     run.iterations = static_cast<int>(std::min<long long>(c.md_steps_done, 1LL << 30));
     run.derivations["iterations"] = "CP2K: the last MD step number";
   }
-  if (c.scf_steps > 0) run.details["cp2k_scf_steps"] = std::to_string(c.scf_steps);
+  if (c.scf_steps > 0) run.details["cp2k_perf_scf_steps"] = std::to_string(c.scf_steps);
   run.details["cp2k_start_line"] = std::to_string(c.start_line);
   // The build a run used is a setting: it splits a series only when a campaign varies it at one P.
   if (!c.compiled_for.empty()) run.details[std::string(kDeclaredSettingPrefix) + "cp2k_arch"] = c.compiled_for;
+  if (!c.flags.empty()) {
+    std::string flags;
+    for (std::string_view flag : SplitWhitespace(c.flags)) flags += (flags.empty() ? "" : " ") + std::string(flag);
+    run.details[std::string(kDeclaredSettingPrefix) + "cp2k_flags"] = flags;
+  }
   run.Derive();
   return run;
 }
@@ -579,9 +615,13 @@ ReaderOutput ReadCp2kOutput(const ReaderInput& input) {
     }
     RunStats run = Cp2kRunToRunStats(c, input.path);
     ApplyFileName(input.name, &run);
-    const std::string build = VersionWord(c.version);
+    // A GPU build runs other code than a CPU build of one version: its accelerator flags join the version.
+    std::string build = VersionWord(c.version);
+    for (const std::string& flag : c.accelerator_flags) build += "-" + flag;
     run.variant = run.variant.empty() ? build : std::string(run.variant) + "-" + build;
-    run.derivations["variant"] = "CP2K header's version";
+    run.derivations["variant"] = c.accelerator_flags.empty()
+                                     ? "CP2K header's version"
+                                     : "CP2K header's version and the GPU flags of its cp2kflags line";
     output.runs.push_back(std::move(run));
   }
   if (output.runs.empty()) throw InputError(input.path, first_line, first_why);

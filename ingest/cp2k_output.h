@@ -42,6 +42,8 @@ struct Cp2kRun {
   std::string version;            // "7.1", "2023.2 (Development Version)"
   std::string revision;           // "git:e635599", "svn:18464"
   std::string compiled_for;       // "CP2K| Program compiled for ARCHER2"
+  std::string flags;              // "CP2K| cp2kflags: omp libint ...", its wrapped lines joined
+  std::vector<std::string> accelerator_flags;  // the flags of a GPU build ("dbcsr_acc", "grid_cuda", "grid_hip")
   std::string input_file;         // "CP2K| Input file name H2O-64.inp"
   std::string host;               // "PROGRAM STARTED ON nid001123" (process 0's host)
   std::string project, run_type;  // GLOBAL| Project name, Run type

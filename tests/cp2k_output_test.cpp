@@ -63,7 +63,7 @@ TEST_CASE("CP2K output: processes, threads, the CP2K timer, MPI time and process
   CHECK(run.details.at("cp2k_input_file") == "H2O-64.inp");
   // The report goes down to 0.000 s: its 67 mp_ rows are the MPI time. Their SELF TIME AVERAGE
   // sums to 5.080 s, their MAXIMUM to 6.610 s (e.g. mp_waitall_1 1.066 / 1.378, mp_waitany 0.969 / 1.075).
-  CHECK(run.details.at("cp2k_mpi_wrapper_rows") == "67");
+  CHECK(run.details.at("cp2k_perf_mpi_wrapper_rows") == "67");
   CHECK(run.mpi_time_mean_s == Approx(5.080).margin(1e-9));
   CHECK(run.mpi_time_max_s == Approx(6.610).margin(1e-9));
   CHECK(run.compute_time_mean_s == Approx(14.223 - 5.080).margin(1e-9));
@@ -83,7 +83,7 @@ TEST_CASE("CP2K output: processes, threads, the CP2K timer, MPI time and process
   CHECK(run.bytes_sent_per_rank == Approx(bytes));
   CHECK(run.bytes_per_message == Approx(bytes / messages));
   CHECK(run.mpi_calls_per_rank == 540746);
-  CHECK(run.details.at("cp2k_dbcsr_MP_Wait_calls") == "182880");
+  CHECK(run.details.at("cp2k_perf_dbcsr_MP_Wait_calls") == "182880");
   CHECK(run.derivations.at("messages_per_rank").find("process 0's") != std::string::npos);
   CHECK(run.derivations.at("mpi_time_mean_s").find("lower bound") != std::string::npos);
 }
@@ -110,7 +110,7 @@ TEST_CASE("CP2K output: 6.1 in a PBS job's stdout; 9.1 at the default timing thr
   CHECK_FALSE(Known(clc[0].mpi_time_mean_s));
   CHECK_FALSE(Known(clc[0].compute_time_mean_s));
   CHECK(clc[0].call_sites.empty());
-  CHECK(clc[0].details.at("cp2k_timing_cutoff_s") == "3.012");
+  CHECK(clc[0].details.at("cp2k_perf_timing_cutoff_s") == "3.012");
   CHECK(clc[0].derivations.at("mpi_time_mean_s").find("not read") != std::string::npos);
   CHECK(clc[0].messages_per_rank > 0);
 }
@@ -135,6 +135,11 @@ TEST_CASE("CP2K outputs: a folder of one input at four process counts is one ser
     for (const RunGroup& g : s.groups) by_class[s.key.problem_class + " " + s.key.variant].push_back(g.procs);
   CHECK(by_class.at("MQAE-BLYP MD 34 atoms 314 basis functions 1 MD steps max_scf 300 cp2k8.2") ==
         std::vector<int>{32, 64, 128, 256});
+  // One input, one version, a CPU and a CUDA build ("cp2kflags: ... dbcs" / "r_acc mkl grid_cuda",
+  // wrapped inside a word): two series, not two repetitions.
+  const std::string clc = "ClC-253 ENERGY 253 atoms 2313 basis functions max_scf 10 ";
+  CHECK(by_class.at(clc + "cp2k9.1") == std::vector<int>{4});
+  CHECK(by_class.at(clc + "cp2k9.1-dbcsr_acc-grid_cuda") == std::vector<int>{4});
 }
 
 TEST_CASE("CP2K output: a killed run and an aborted run are refused naming file and line", "[ingest][cp2k]") {
@@ -149,7 +154,7 @@ TEST_CASE("CP2K output: a killed run and an aborted run are refused naming file 
   // Read as a folder, both are named and counted, the rest read.
   IngestSummary summary;
   std::vector<RunStats> runs = Read(kCp2k, &summary);
-  CHECK(runs.size() == 10);
+  CHECK(runs.size() == 11);
 }
 
 TEST_CASE("CP2K output: cut anywhere, refused with its line; a damaged time names its line", "[ingest][cp2k]") {
