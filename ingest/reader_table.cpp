@@ -196,6 +196,8 @@ const std::vector<Reader>& ReaderTable() {
       {"GROMACS mdrun log (md.log)", SniffGromacsLog, ReadGromacsLog},
       // Before NPB output too: log.simpleFoam, or a job's .out holding the solver's output.
       {"OpenFOAM solver log (log.simpleFoam)", SniffOpenfoamLog, ReadOpenfoamLog},
+      // Before NPB output too: cp2k's standard output, saved as .out/.log or a batch job's stdout.
+      {"CP2K output (cp2k.psmp/cp2k.popt standard output)", SniffCp2kOutput, ReadCp2kOutput},
       {"OTF-CPT output", SniffOtfCptReport, ReadOtfCptReport},
       {"ReFrame performance log", SniffReframePerflog, ReadReframePerflog},
       {"ReFrame run report (.json)", SniffReframeRunReport, ReadReframeRunReport},

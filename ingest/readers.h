@@ -79,6 +79,8 @@ bool SniffGromacsLog(const std::string& path, std::string_view text);  // gromac
 ReaderOutput ReadGromacsLog(const ReaderInput& input);
 bool SniffOpenfoamLog(const std::string& path, std::string_view text);  // openfoam_log.cpp
 ReaderOutput ReadOpenfoamLog(const ReaderInput& input);
+bool SniffCp2kOutput(const std::string& path, std::string_view text);  // cp2k_output.cpp
+ReaderOutput ReadCp2kOutput(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp
