@@ -173,6 +173,13 @@ TEST_CASE("option interval-upper-share moves an interval's log width above the p
     return json["series"][0]["predictions"];
   };
   const nlohmann::json even = totals("--interval-upper-share 0.5 "), high = totals("--interval-upper-share 0.75 ");
+  const nlohmann::json shipped = totals(""), given = totals("--interval-upper-share 0.6 ");
+  REQUIRE(shipped.size() == even.size());
+  for (std::size_t k = 0; k < shipped.size(); ++k) {  // the default is 0.6 (bench/README.md, round 26)
+    CHECK(shipped[k]["total"]["upper_s"].get<double>() == given[k]["total"]["upper_s"].get<double>());
+    const double v = shipped[k]["total"]["value_s"], lo = shipped[k]["total"]["lower_s"], hi = shipped[k]["total"]["upper_s"];
+    CHECK(std::log(hi / v) / std::log(hi / lo) == Approx(0.6).epsilon(1e-9));
+  }
   REQUIRE(even.size() == high.size());
   int extrapolated = 0;
   for (std::size_t k = 0; k < even.size(); ++k) {
