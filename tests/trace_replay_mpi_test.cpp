@@ -7,6 +7,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -67,16 +69,23 @@ void CompareWithSequential(const std::string& tag) {
   REQUIRE(RunCommand(std::string(QNM_CLI_PATH) + " trace analyze " + TraceDir(tag) + " --format json 2>/dev/null",
               &sequential) == 0);
   nlohmann::json expected = nlohmann::json::parse(sequential);
+  // mpirun's own messages, kept to say why a run failed (it once did under a load of 4+ on 2 cores).
+  const fs::path errors = fs::temp_directory_path() / ("qnm_replay_stderr_" + std::to_string(::getpid()));
   for (int processes : {1, 2, 4}) {
     INFO(tag << " with " << processes << " processes");
     std::string parallel;
-    REQUIRE(RunCommand(Mpirun(processes) + " " + TraceDir(tag) + " --format json 2>/dev/null", &parallel) == 0);
+    const int code = RunCommand(Mpirun(processes) + " " + TraceDir(tag) + " --format json 2>" + errors.string(), &parallel);
+    std::ifstream error_stream(errors);
+    const std::string error_text((std::istreambuf_iterator<char>(error_stream)), std::istreambuf_iterator<char>());
+    INFO("stderr: " << error_text.substr(0, 2000));
+    REQUIRE(code == 0);
     nlohmann::json actual = nlohmann::json::parse(parallel);
     std::string diff;
     bool same = SameReport(expected, actual, "", &diff);
     INFO(diff);
     CHECK(same);
   }
+  fs::remove(errors);
 }
 
 }  // namespace
