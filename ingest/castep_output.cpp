@@ -4,7 +4,6 @@
 #include <cctype>
 #include <cmath>
 #include <optional>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -54,8 +53,6 @@ std::string VersionOf(std::string_view line) {
   while (end < rest.size() && (std::isdigit(static_cast<unsigned char>(rest[end])) || rest[end] == '.')) ++end;
   return std::string(rest.substr(0, end));
 }
-
-std::string Seconds(double value) { return FormatDouble("%.10g", value); }
 
 }  // namespace
 
@@ -159,10 +156,10 @@ RunStats CastepRunToRunStats(const CastepRun& c, const std::string& path) {
   run.app_time_mean_s = c.total_s;
   run.derivations["wall_time_s"] = "CASTEP 'Total time' (initialisation, calculation and finalisation)";
   run.derivations["app_time_mean_s"] = "CASTEP 'Total time', as wall_time_s";
-  if (Known(c.initialisation_s)) run.details["castep_initialisation_time_s"] = Seconds(c.initialisation_s);
-  if (Known(c.calculation_s)) run.details["castep_calculation_time_s"] = Seconds(c.calculation_s);
-  if (Known(c.finalisation_s)) run.details["castep_finalisation_time_s"] = Seconds(c.finalisation_s);
-  if (Known(c.peak_memory_kb)) run.details["castep_peak_memory_kb"] = Seconds(c.peak_memory_kb);
+  if (Known(c.initialisation_s)) run.details["castep_initialisation_time_s"] = NumberText(c.initialisation_s);
+  if (Known(c.calculation_s)) run.details["castep_calculation_time_s"] = NumberText(c.calculation_s);
+  if (Known(c.finalisation_s)) run.details["castep_finalisation_time_s"] = NumberText(c.finalisation_s);
+  if (Known(c.peak_memory_kb)) run.details["castep_peak_memory_kb"] = NumberText(c.peak_memory_kb);
   if (!c.distribution.empty()) run.details["castep_distribution"] = c.distribution;
   run.details["castep_run_line"] = std::to_string(c.line);
 
@@ -175,7 +172,7 @@ RunStats CastepRunToRunStats(const CastepRun& c, const std::string& path) {
   if (!c.cutoff_ev.empty()) words.push_back("cut-off " + c.cutoff_ev + " eV");
   if (!c.functional.empty()) words.push_back(c.functional);
   if (c.max_scf_cycles >= 0) words.push_back("SCF max " + std::to_string(c.max_scf_cycles));
-  for (const std::string& word : words) run.problem_class += (run.problem_class.empty() ? "" : " ") + word;
+  run.problem_class = JoinNonEmpty(words, " ");
   run.derivations["problem_class"] =
       "CASTEP: title, type of calculation, ions, k-points used, cut-off, functional, max. SCF cycles";
   run.Derive();
@@ -196,22 +193,11 @@ ReaderOutput ReadCastepOutput(const ReaderInput& input) {
     RunStats run = CastepRunToRunStats(c, input.path);
     ApplyFileName(input.name, &run);
     const std::string build = "castep" + c.version;
-    run.variant = run.variant.empty() ? build : std::string(run.variant) + "-" + build;
+    AppendConfiguration(build, &run);
     run.derivations["variant"] = "CASTEP banner's version";
     output.runs.push_back(std::move(run));
   }
-  // A name's nodes ("al3x3_2nodes.castep") cannot be every run's when the appended runs ran on
-  // different process counts (64, then 32): none of them is said to have run on them.
-  std::set<int> procs;
-  for (const RunStats& run : output.runs) procs.insert(run.procs);
-  if (procs.size() > 1)
-    for (RunStats& run : output.runs)
-      if (input.name.nodes_word > 0 && run.nodes == input.name.nodes_word) {
-        run.nodes = 0;
-        run.ranks_per_node = 0;
-        run.derivations.erase("nodes");
-        run.derivations.erase("ranks_per_node");
-      }
+  DropNameNodesOfDifferingRuns(input.name, &output.runs);  // al3x3_2nodes.castep: 64, then 32 processes
   if (output.runs.empty())
     throw InputError(input.path, first_unfinished,
                      "CASTEP run without its closing 'Total time': it did not finish (killed, out of time, or the "

@@ -23,15 +23,6 @@ namespace {
 constexpr std::size_t kSniffLines = 1000;  // a job's own lines and DBCSR's settings come before the header
 constexpr std::string_view kVersionKey = "CP2K| version string:";
 
-std::string Seconds(double value) { return FormatDouble("%.10g", value); }
-
-std::string Join(const std::vector<std::string>& words, const char* separator) {
-  std::string out;
-  for (const std::string& word : words)
-    if (!word.empty()) out += (out.empty() ? "" : separator) + word;
-  return out;
-}
-
 // The value of a "KEY|  label    value" header line: the text after `label`, blanks folded.
 std::string ValueAfter(std::string_view trimmed, std::string_view label) {
   std::string out;
@@ -79,7 +70,7 @@ std::string AbortBoxText(const std::vector<std::string_view>& lines, std::size_t
   if (text.empty()) return "";
   const std::string location = text.back();
   text.pop_back();
-  std::string message = Join(text, " ");
+  std::string message = JoinNonEmpty(text, " ");
   if (message.empty()) return location;
   return message + " (at " + location + ")";
 }
@@ -463,7 +454,7 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   // Printed to 3 decimals (fewer above 10,000 s): a printed 0.000 is under half a millisecond.
   const double cutoff_bound_s = cutoff_s + 0.0005;
   run.details["cp2k_perf_timing_rows"] = std::to_string(c.timing.size());
-  run.details["cp2k_perf_timing_cutoff_s"] = Seconds(cutoff_s);
+  run.details["cp2k_perf_timing_cutoff_s"] = NumberText(cutoff_s);
 
   // MPI time: the SELF times of CP2K's and DBCSR's MPI wrappers (mp_*), which the report reduces
   // over the ranks; self times, so a wrapper calling another is counted once.
@@ -477,8 +468,8 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   }
   const int wrappers = static_cast<int>(wrapper_rows.size());
   run.details["cp2k_perf_mpi_wrapper_rows"] = std::to_string(wrappers);
-  run.details["cp2k_perf_mpi_wrappers_self_mean_s"] = Seconds(mpi_mean_s);
-  run.details["cp2k_perf_mpi_wrappers_self_max_s"] = Seconds(mpi_max_s);
+  run.details["cp2k_perf_mpi_wrappers_self_mean_s"] = NumberText(mpi_mean_s);
+  run.details["cp2k_perf_mpi_wrappers_self_max_s"] = NumberText(mpi_max_s);
   const bool complete = cutoff_bound_s <= kCp2kCompleteReportShare * whole.total_max_s;
   if (complete) {  // one call site per wrapper, where the wrappers are all there (below)
     for (const Cp2kTimingRow* row : wrapper_rows) {
@@ -500,7 +491,7 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   if (complete) {
     run.mpi_time_mean_s = mpi_mean_s;
     run.mpi_time_max_s = mpi_max_s;
-    const std::string bound = "; a lower bound: the report leaves out routines under " + Seconds(cutoff_bound_s) +
+    const std::string bound = "; a lower bound: the report leaves out routines under " + NumberText(cutoff_bound_s) +
                               " s each (its THRESHOLD), and MPI called inside libraries (ScaLAPACK, ELPA, FFTW "
                               "MPI) is timed as their computation";
     run.derivations["mpi_time_mean_s"] = "CP2K timing report: SELF TIME AVERAGE of the " + std::to_string(wrappers) +
@@ -511,10 +502,10 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
     run.derivations["compute_time_mean_s"] = "CP2K: the 'CP2K' row's TOTAL TIME AVERAGE less the mean MPI time";
   } else {
     run.derivations["mpi_time_mean_s"] =
-        "not read: CP2K's timing report stops at routines of " + Seconds(cutoff_s) + " s (" +
+        "not read: CP2K's timing report stops at routines of " + NumberText(cutoff_s) + " s (" +
         FormatDouble("%.2g", 100 * cutoff_s / std::max(whole.total_max_s, 1e-9)) +
         "% of the run; GLOBAL%TIMINGS%THRESHOLD, default 0.02), so the MPI wrappers below it are missing; the " +
-        std::to_string(wrappers) + " printed mp_ rows sum to " + Seconds(mpi_mean_s) +
+        std::to_string(wrappers) + " printed mp_ rows sum to " + NumberText(mpi_mean_s) +
         " s (cp2k_perf_mpi_wrappers_self_mean_s). A THRESHOLD of 0.0001 or less gives the MPI time";
   }
 
@@ -526,7 +517,7 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   for (const Cp2kMessageRow& row : c.messages) {
     const std::string key = std::string("cp2k_perf_") + (row.dbcsr ? "dbcsr_" : "") + row.operation;
     run.details[key + "_calls"] = row.calls >= 0 ? std::to_string(row.calls) : "overflow";
-    if (Known(row.mean_bytes)) run.details[key + "_mean_bytes"] = Seconds(row.mean_bytes);
+    if (Known(row.mean_bytes)) run.details[key + "_mean_bytes"] = NumberText(row.mean_bytes);
     if (row.calls < 0) {
       counts_known = false;
       continue;
@@ -543,7 +534,7 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   }
   if (!unknown.empty()) {
     std::vector<std::string> names(unknown.begin(), unknown.end());
-    run.details["cp2k_unclassified_operations"] = Join(names, " ");
+    run.details["cp2k_unclassified_operations"] = JoinNonEmpty(names, " ");
   }
   const std::string tables = "CP2K's 'MESSAGE PASSING PERFORMANCE' and 'DBCSR MESSAGE PASSING PERFORMANCE' tables: "
                              "process 0's own counters (mp_perf_env's add_perf; no reduction over the ranks), "
@@ -571,7 +562,7 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
   if (c.basis_functions > 0) words.push_back(std::to_string(c.basis_functions) + " basis functions");
   if (c.md_steps >= 0) words.push_back(std::to_string(c.md_steps) + " MD steps");
   if (c.max_scf >= 0) words.push_back("max_scf " + std::to_string(c.max_scf));
-  run.problem_class = Join(words, " ");
+  run.problem_class = JoinNonEmpty(words, " ");
   run.derivations["problem_class"] =
       "CP2K's GLOBAL| Project name and Run type, the first '- Atoms' and '- Spherical basis functions', the MD "
       "number of time steps, the first max_scf";
@@ -618,12 +609,13 @@ ReaderOutput ReadCp2kOutput(const ReaderInput& input) {
     // A GPU build runs other code than a CPU build of one version: its accelerator flags join the version.
     std::string build = VersionWord(c.version);
     for (const std::string& flag : c.accelerator_flags) build += "-" + flag;
-    run.variant = run.variant.empty() ? build : std::string(run.variant) + "-" + build;
+    AppendConfiguration(build, &run);
     run.derivations["variant"] = c.accelerator_flags.empty()
                                      ? "CP2K header's version"
                                      : "CP2K header's version and the GPU flags of its cp2kflags line";
     output.runs.push_back(std::move(run));
   }
+  DropNameNodesOfDifferingRuns(input.name, &output.runs);
   if (output.runs.empty()) throw InputError(input.path, first_line, first_why);
   if (unfinished > 0)
     output.notes.push_back(input.path + ": " + std::to_string(unfinished) + " of its " + std::to_string(runs.size()) +

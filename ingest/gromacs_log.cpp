@@ -56,15 +56,6 @@ bool IsBanner(std::string_view line) {
   return line.find(":-) GROMACS - ") != std::string_view::npos && line.find("mdrun") != std::string_view::npos;
 }
 
-std::string Join(const std::vector<std::string>& words, const char* separator) {
-  std::string out;
-  for (const std::string& word : words)
-    if (!word.empty()) out += (out.empty() ? "" : separator) + word;
-  return out;
-}
-
-std::string Seconds(double value) { return FormatDouble("%.10g", value); }
-
 // A row's name as a detail key: "Wait + Comm. F" -> "wait_comm_f".
 std::string DetailKey(const std::string& name) {
   std::string key;
@@ -116,7 +107,7 @@ bool ParseCycleRow(const std::vector<std::string_view>& words, const std::string
     row->on_pme_ranks = true;
     name.pop_back();
   }
-  row->name = Join(name, " ");
+  row->name = JoinNonEmpty(name, " ");
   return !row->name.empty();
 }
 
@@ -275,8 +266,8 @@ void CheckTable(GromacsLog* log_out, const std::string& path) {
   // Each row is rounded to 1 ms; 0.5% more for a row GROMACS prints but leaves out of the sum.
   const double tolerance_s = 0.0005 * (rows + 1) + 0.005 * log.table_total_s;
   if (rows == 0 || sum_s < log.table_total_s - tolerance_s || sum_s > kRowsOverTotal * log.table_total_s + tolerance_s)
-    throw InputError(path, log.table_line, "the cycle accounting's rows add up to " + Seconds(sum_s) +
-                                               " s, not its Total " + Seconds(log.table_total_s) +
+    throw InputError(path, log.table_line, "the cycle accounting's rows add up to " + NumberText(sum_s) +
+                                               " s, not its Total " + NumberText(log.table_total_s) +
                                                " s: a row is missing or damaged");
   log.pp_rows_sum_s = sum_s;
   log.rows_exceed_total = sum_s > log.table_total_s + tolerance_s;
@@ -394,36 +385,36 @@ RunStats GromacsLogToRunStats(const GromacsLog& log, const std::string& path) {
     const bool on_pme = row.on_pme_ranks || (row.pme_breakdown && log.pme_ranks > 0);
     (on_pme ? pme_mpi_s : pp_mpi_s) += row.wall_s;
     mpi_rows.push_back(row.name);
-    run.details["gromacs_" + DetailKey(row.name) + "_s"] = Seconds(row.wall_s);
+    run.details["gromacs_" + DetailKey(row.name) + "_s"] = NumberText(row.wall_s);
   }
   const double procs = static_cast<double>(run.procs);
   run.mpi_time_mean_s = (log.pp_ranks * pp_mpi_s + log.pme_ranks * pme_mpi_s) / procs;
   run.compute_time_mean_s = std::max(0.0, log.table_total_s - run.mpi_time_mean_s);
   run.derivations["mpi_time_mean_s"] =
-      "GROMACS cycle accounting, 'Wall time (s)' of the communication and waiting rows (" + Join(mpi_rows, ", ") +
+      "GROMACS cycle accounting, 'Wall time (s)' of the communication and waiting rows (" + JoinNonEmpty(mpi_rows, ", ") +
       ")" + (log.pme_ranks > 0 ? ", the PP ranks' and the PME ranks' weighted by their ranks" : "");
   run.derivations["compute_time_mean_s"] = "GROMACS cycle accounting: the Total row's wall time less the MPI time";
   if (log.rows_exceed_total) {
-    run.derivations["mpi_time_mean_s"] += "; the PP rows add up to " + Seconds(log.pp_rows_sum_s) +
-                                          " s, more than the Total (" + Seconds(log.table_total_s) +
+    run.derivations["mpi_time_mean_s"] += "; the PP rows add up to " + NumberText(log.pp_rows_sum_s) +
+                                          " s, more than the Total (" + NumberText(log.table_total_s) +
                                           " s): rows overlap (GPU waits) or average differently over the ranks";
-    run.details["gromacs_pp_rows_sum_s"] = Seconds(log.pp_rows_sum_s);
+    run.details["gromacs_pp_rows_sum_s"] = NumberText(log.pp_rows_sum_s);
   }
   run.details["gromacs_pp_ranks"] = std::to_string(log.pp_ranks);
   run.details["gromacs_pme_ranks"] = std::to_string(log.pme_ranks);
-  run.details["gromacs_pp_mpi_s"] = Seconds(pp_mpi_s);
-  if (log.pme_ranks > 0) run.details["gromacs_pme_mpi_s"] = Seconds(pme_mpi_s);
-  run.details["gromacs_core_time_s"] = Seconds(log.core_time_s);
-  if (Known(log.ns_per_day)) run.details["gromacs_ns_per_day"] = Seconds(log.ns_per_day);
+  run.details["gromacs_pp_mpi_s"] = NumberText(pp_mpi_s);
+  if (log.pme_ranks > 0) run.details["gromacs_pme_mpi_s"] = NumberText(pme_mpi_s);
+  run.details["gromacs_core_time_s"] = NumberText(log.core_time_s);
+  if (Known(log.ns_per_day)) run.details["gromacs_ns_per_day"] = NumberText(log.ns_per_day);
   // Load imbalance as mdrun measured it: the PP ranks' waits for the slowest, already inside
   // "Wait + Comm. F" (so inside the MPI time); a bound of what balancing could gain.
   if (Known(log.load_imbalance_percent))
-    run.details["gromacs_load_imbalance_percent"] = Seconds(log.load_imbalance_percent);
+    run.details["gromacs_load_imbalance_percent"] = NumberText(log.load_imbalance_percent);
   if (Known(log.imbalance_wait_percent)) {
-    run.details["gromacs_imbalance_wait_percent"] = Seconds(log.imbalance_wait_percent);
-    run.details["gromacs_imbalance_wait_s"] = Seconds(log.imbalance_wait_percent / 100 * log.wall_time_s);
+    run.details["gromacs_imbalance_wait_percent"] = NumberText(log.imbalance_wait_percent);
+    run.details["gromacs_imbalance_wait_s"] = NumberText(log.imbalance_wait_percent / 100 * log.wall_time_s);
   }
-  if (Known(log.pp_pme_wait_percent)) run.details["gromacs_pp_pme_wait_percent"] = Seconds(log.pp_pme_wait_percent);
+  if (Known(log.pp_pme_wait_percent)) run.details["gromacs_pp_pme_wait_percent"] = NumberText(log.pp_pme_wait_percent);
   if (log.atoms > 0) run.details["gromacs_atoms"] = std::to_string(log.atoms);
   if (log.nsteps >= -1) run.details["gromacs_nsteps"] = std::to_string(log.nsteps);
   if (!log.command_line.empty()) run.details["command"] = log.command_line;
@@ -446,7 +437,7 @@ RunStats GromacsLogToRunStats(const GromacsLog& log, const std::string& path) {
     if (k + 1 < words.size() && !StartsWith(words[k + 1], "-")) option += " " + std::string(words[++k]);
     options.push_back(option);
   }
-  run.problem_class = Join({tpr, log.atoms > 0 ? std::to_string(log.atoms) + " atoms" : "",
+  run.problem_class = JoinNonEmpty({tpr, log.atoms > 0 ? std::to_string(log.atoms) + " atoms" : "",
                             log.nsteps >= -1 ? std::to_string(log.nsteps) + " steps" : "",
                             log.dt_ps.empty() ? "" : "dt " + log.dt_ps, log.cutoff_scheme, log.coulomb_type},
                            " ");
@@ -455,14 +446,14 @@ RunStats GromacsLogToRunStats(const GromacsLog& log, const std::string& path) {
       "cutoff-scheme, coulombtype";
   // The configuration: GPUs, double precision. mdrun's own options (-npme, -nb gpu, -dlb no) and the
   // release are settings: they split a series only when the campaign varies them (experiment_factors.h).
-  const std::string configuration = Join({log.gpu ? "gpu" : "", log.precision == "double" ? "double" : ""}, " ");
+  const std::string configuration = JoinNonEmpty({log.gpu ? "gpu" : "", log.precision == "double" ? "double" : ""}, " ");
   if (!configuration.empty()) {
     run.details["gromacs_configuration"] = configuration;
-    run.derivations["variant"] = Join({log.gpu ? "GROMACS log: mdrun mapped GPU tasks ('Mapping of GPU IDs', 'Using GPU ... kernels')" : "",
+    run.derivations["variant"] = JoinNonEmpty({log.gpu ? "GROMACS log: mdrun mapped GPU tasks ('Mapping of GPU IDs', 'Using GPU ... kernels')" : "",
                                        log.precision == "double" ? "GROMACS log 'Precision: double'" : ""},
                                       "; ");
   }
-  run.details[std::string(kDeclaredSettingPrefix) + "mdrun_options"] = options.empty() ? "none" : Join(options, " ");
+  run.details[std::string(kDeclaredSettingPrefix) + "mdrun_options"] = options.empty() ? "none" : JoinNonEmpty(options, " ");
   if (!log.version.empty())
     run.details[std::string(kDeclaredSettingPrefix) + "gromacs_release"] = log.version.substr(0, log.version.find('.'));
   run.Derive();
@@ -475,11 +466,8 @@ ReaderOutput ReadGromacsLog(const ReaderInput& input) {
   const GromacsLog log = ParseGromacsLog(input.text, input.path);
   ReaderOutput output = OneRunOutput(GromacsLogToRunStats(log, input.path), input.name);
   RunStats& run = output.runs.front();
-  if (auto configuration = run.details.find("gromacs_configuration"); configuration != run.details.end()) {
-    std::string words = configuration->second;
-    std::replace(words.begin(), words.end(), ' ', '-');
-    run.variant = run.variant.empty() ? words : std::string(run.variant) + "-" + words;
-  }
+  if (auto configuration = run.details.find("gromacs_configuration"); configuration != run.details.end())
+    AppendConfiguration(configuration->second, &run);
   return output;
 }
 

@@ -100,15 +100,6 @@ double WallClockSeconds(std::string_view text) {
   return seconds;
 }
 
-std::string Join(const std::vector<std::string>& words, const char* separator) {
-  std::string out;
-  for (const std::string& word : words)
-    if (!word.empty()) out += (out.empty() ? "" : separator) + word;
-  return out;
-}
-
-std::string Seconds(double value) { return FormatDouble("%.10g", value); }
-
 }  // namespace
 
 bool LooksLikeLammpsLog(std::string_view text) {
@@ -288,12 +279,12 @@ RunStats LammpsLogToRunStats(const LammpsLog& log, const std::string& path) {
   run.details["lammps_atoms"] = std::to_string(first.atoms);
   run.details["lammps_loop_times_s"] = [&] {
     std::vector<std::string> times;
-    for (const LammpsLoop& loop : log.loops) times.push_back(Seconds(loop.loop_time_s));
-    return Join(times, " ");
+    for (const LammpsLoop& loop : log.loops) times.push_back(NumberText(loop.loop_time_s));
+    return JoinNonEmpty(times, " ");
   }();
   if (!log.total_wall_time.empty()) {
     run.details["lammps_total_wall_time"] = log.total_wall_time;
-    if (Known(log.total_wall_time_s)) run.details["lammps_total_wall_time_s"] = Seconds(log.total_wall_time_s);
+    if (Known(log.total_wall_time_s)) run.details["lammps_total_wall_time_s"] = NumberText(log.total_wall_time_s);
   } else {
     run.details["lammps_total_wall_time"] = "not printed (the log ends without 'Total wall time')";
   }
@@ -313,12 +304,12 @@ RunStats LammpsLogToRunStats(const LammpsLog& log, const std::string& path) {
     bonds = bonds || loop.sections.count("Bond");
     kspace = kspace || loop.sections.count("Kspace");
   }
-  run.problem_class = Join({log.units, log.atom_style, pair, bonds ? "+bond" : "", kspace ? "+kspace" : "",
-                            std::to_string(first.atoms) + " atoms", Join(steps, " + ")},
+  run.problem_class = JoinNonEmpty({log.units, log.atom_style, pair, bonds ? "+bond" : "", kspace ? "+kspace" : "",
+                            std::to_string(first.atoms) + " atoms", JoinNonEmpty(steps, " + ")},
                            " ");
   run.derivations["problem_class"] =
       "LAMMPS log: units, atom style, pair style, Bond/Kspace rows, atoms and steps per run";
-  const std::string configuration = Join({accelerator, log.precision}, " ");
+  const std::string configuration = JoinNonEmpty({accelerator, log.precision}, " ");
   if (!configuration.empty()) {
     run.details["lammps_configuration"] = configuration;
     run.derivations["variant"] = "LAMMPS accelerator suffix of the pair style and INTEL package 'Precision:'";
@@ -358,7 +349,7 @@ RunStats LammpsLogToRunStats(const LammpsLog& log, const std::string& path) {
     run.derivations["compute_time_mean_s"] =
         "LAMMPS timing breakdown: 'avg time' of every row but Comm (Pair, Bond, Kspace, Neigh, Output, Modify, Other), "
         "summed over the runs";
-    for (const auto& [name, seconds] : section_avg_s) run.details["lammps_" + ToLower(name) + "_avg_s"] = Seconds(seconds);
+    for (const auto& [name, seconds] : section_avg_s) run.details["lammps_" + ToLower(name) + "_avg_s"] = NumberText(seconds);
     if (every_max) {
       run.mpi_time_max_s = comm_max_s;
       run.derivations["mpi_time_max_s"] = log.loops.size() == 1
@@ -366,8 +357,8 @@ RunStats LammpsLogToRunStats(const LammpsLog& log, const std::string& path) {
                                               : "LAMMPS timing breakdown: Comm 'max time' summed over the runs "
                                                 "(an upper bound of the busiest rank's total)";
       // Each row's max may be another rank's, so their sum bounds the slowest rank's compute from above.
-      run.details["lammps_compute_max_bound_s"] = Seconds(compute_max_bound_s);
-      run.details["lammps_imbalance_bound_s"] = Seconds(std::max(0.0, compute_max_bound_s - compute_avg_s));
+      run.details["lammps_compute_max_bound_s"] = NumberText(compute_max_bound_s);
+      run.details["lammps_imbalance_bound_s"] = NumberText(std::max(0.0, compute_max_bound_s - compute_avg_s));
     }
   } else {
     run.derivations["mpi_time_mean_s"] = "unknown: a run without its MPI task timing breakdown ('timer off' or 'timer loop')";
@@ -383,12 +374,8 @@ ReaderOutput ReadLammpsLog(const ReaderInput& input) {
   ReaderOutput output = OneRunOutput(LammpsLogToRunStats(log, input.path), input.name);
   RunStats& run = output.runs.front();
   // The file name's configuration words, then the log's (the accelerator and precision it ran with).
-  if (auto configuration = run.details.find("lammps_configuration"); configuration != run.details.end()) {
-    std::string words = configuration->second;
-    for (char& c : words)
-      if (c == ' ') c = '-';
-    run.variant = run.variant.empty() ? words : std::string(run.variant) + "-" + words;
-  }
+  if (auto configuration = run.details.find("lammps_configuration"); configuration != run.details.end())
+    AppendConfiguration(configuration->second, &run);
   return output;
 }
 

@@ -5,6 +5,7 @@
 
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
+#include "util/text_format.h"
 
 namespace qnm {
 
@@ -23,6 +24,8 @@ long long WholeNumber(std::string_view token, const std::string& path, int line,
                                      std::to_string(most) + ", got '" + std::string(token) + "'");
   return *number;
 }
+
+std::string NumberText(double value) { return FormatDouble("%.10g", value); }
 
 int WholeCount(std::string_view token, const std::string& path, int line, const char* what, int least) {
   return static_cast<int>(WholeNumber(token, path, line, what, least, 1 << 24));

@@ -14,6 +14,9 @@ double NonNegativeNumber(std::string_view token, const std::string& path, int li
 long long WholeNumber(std::string_view token, const std::string& path, int line, const char* what, long long least,
                       long long most = 1LL << 40);
 
+/// `value` as a record's details keep a number a log printed: %.10g ("1771.723", "8.3e-05").
+std::string NumberText(double value);
+
 /// The same for a count of ranks, threads or nodes, which the record keeps as an int: at most 2^24.
 int WholeCount(std::string_view token, const std::string& path, int line, const char* what, int least);
 

@@ -51,15 +51,6 @@ std::string BoxVersion(std::string_view line) {
   return std::string(words[0]);
 }
 
-std::string Seconds(double value) { return FormatDouble("%.10g", value); }
-
-std::string Join(const std::vector<std::string>& words, const char* separator) {
-  std::string out;
-  for (const std::string& word : words)
-    if (!word.empty()) out += (out.empty() ? "" : separator) + word;
-  return out;
-}
-
 // "host.pid" of a Slaves entry -> host; the pid is what follows the last '.'.
 std::string HostOfSlave(const std::string& entry) {
   const std::size_t dot = entry.rfind('.');
@@ -241,8 +232,8 @@ struct Parser {
     if (w.size() < 3 || w[1] != "=") throw InputError(path, line, "malformed 'ExecutionTime = <seconds> s' line");
     const double execution = NonNegativeNumber(w[2], path, line, "'ExecutionTime'");
     if (Known(e->last_execution_s) && execution < e->last_execution_s)
-      throw InputError(path, line, "ExecutionTime went back from " + Seconds(e->last_execution_s) + " s to " +
-                                       Seconds(execution) + " s: two runs' output in one execution");
+      throw InputError(path, line, "ExecutionTime went back from " + NumberText(e->last_execution_s) + " s to " +
+                                       NumberText(execution) + " s: two runs' output in one execution");
     double clock = kUnknown;
     for (std::size_t k = 3; k + 2 < w.size(); ++k)
       if (w[k] == "ClockTime" && w[k + 1] == "=") clock = NonNegativeNumber(w[k + 2], path, line, "'ClockTime'");
@@ -429,7 +420,7 @@ RunStats OpenfoamExecutionToRunStats(const OpenfoamExecution& e, const std::stri
                                    "), the master's elapsed CPU seconds from the start to the last of " +
                                    std::to_string(e.steps) + " time steps, start-up (mesh and fields read) included";
   if (Known(e.last_clock_s) && e.last_clock_s > 1.1 * e.last_execution_s + 2)
-    run.derivations["wall_time_s"] += "; its ClockTime (" + Seconds(e.last_clock_s) +
+    run.derivations["wall_time_s"] += "; its ClockTime (" + NumberText(e.last_clock_s) +
                                       " s) is longer: the master waited off the CPU (I/O or blocking MPI)";
   run.derivations["app_time_mean_s"] = "OpenFOAM: the last ExecutionTime, as wall_time_s (the master's; ranks' own not printed)";
   run.iterations = e.steps;
@@ -440,24 +431,24 @@ RunStats OpenfoamExecutionToRunStats(const OpenfoamExecution& e, const std::stri
   run.details["openfoam_time_steps"] = std::to_string(e.steps);
   run.details["openfoam_first_time"] = e.first_time;
   run.details["openfoam_last_time"] = e.last_time;
-  run.details["openfoam_first_execution_time_s"] = Seconds(e.first_execution_s);
-  run.details["openfoam_last_execution_time_s"] = Seconds(e.last_execution_s);
-  run.details["openfoam_after_first_step_s"] = Seconds(e.last_execution_s - e.first_execution_s);
-  if (Known(e.first_clock_s)) run.details["openfoam_first_clock_time_s"] = Seconds(e.first_clock_s);
-  if (Known(e.last_clock_s)) run.details["openfoam_last_clock_time_s"] = Seconds(e.last_clock_s);
+  run.details["openfoam_first_execution_time_s"] = NumberText(e.first_execution_s);
+  run.details["openfoam_last_execution_time_s"] = NumberText(e.last_execution_s);
+  run.details["openfoam_after_first_step_s"] = NumberText(e.last_execution_s - e.first_execution_s);
+  if (Known(e.first_clock_s)) run.details["openfoam_first_clock_time_s"] = NumberText(e.first_clock_s);
+  if (Known(e.last_clock_s)) run.details["openfoam_last_clock_time_s"] = NumberText(e.last_clock_s);
   run.details["openfoam_banner_line"] = std::to_string(e.line);
 
   // The problem: the case, the solver module (foamRun), the steps run and their time values.
   std::vector<std::string> dropped;
   const std::string case_name = e.case_path.empty() ? "" : CaseName(e.case_path, run, &dropped);
-  run.problem_class = Join({case_name, e.solver_module.empty() ? "" : "solver " + e.solver_module,
+  run.problem_class = JoinNonEmpty({case_name, e.solver_module.empty() ? "" : "solver " + e.solver_module,
                             std::to_string(e.steps) + (e.steps == 1 ? " step" : " steps"),
                             "time " + e.first_time + ".." + e.last_time},
                            " ");
   run.derivations["problem_class"] =
       std::string(e.case_path.empty() ? "OpenFOAM banner without a 'Case' path (blanked): the case is unknown; "
                                       : "OpenFOAM banner 'Case' (its last folder") +
-      (dropped.empty() || e.case_path.empty() ? "" : ", less the layout words " + Join(dropped, ",")) +
+      (dropped.empty() || e.case_path.empty() ? "" : ", less the layout words " + JoinNonEmpty(dropped, ",")) +
       (e.case_path.empty() ? "" : "); ") + "the 'Time =' steps run, the first and last time values";
 
   // Settings of the run (experiment_factors.h): they split a series only when a campaign varies them
@@ -469,7 +460,7 @@ RunStats OpenfoamExecutionToRunStats(const OpenfoamExecution& e, const std::stri
     solvers.push_back(field + ":" + joined);
   }
   const std::string prefix = kDeclaredSettingPrefix;
-  if (!solvers.empty()) run.details[prefix + "openfoam_linear_solvers"] = Join(solvers, " ");
+  if (!solvers.empty()) run.details[prefix + "openfoam_linear_solvers"] = JoinNonEmpty(solvers, " ");
   if (!e.io.empty()) run.details[prefix + "openfoam_io"] = e.io;
   if (!e.comms_type.empty()) run.details[prefix + "openfoam_comms_type"] = e.comms_type;
   if (!e.float_transfer.empty()) run.details[prefix + "openfoam_float_transfer"] = e.float_transfer;
@@ -499,13 +490,14 @@ ReaderOutput ReadOpenfoamLog(const ReaderInput& input) {
     RunStats run = OpenfoamExecutionToRunStats(e, input.path);
     ApplyFileName(input.name, &run);
     const std::string build = "openfoam-" + BuildWord(e.build);
-    run.variant = run.variant.empty() ? build : std::string(run.variant) + "-" + build;
+    AppendConfiguration(build, &run);
     run.derivations["variant"] = "OpenFOAM banner 'Build'";
     output.runs.push_back(std::move(run));
   }
+  DropNameNodesOfDifferingRuns(input.name, &output.runs);
   if (solvers == 0)
     throw InputError(input.path, executions.front().line,
-                     "OpenFOAM output of " + Join(utilities, ", ") +
+                     "OpenFOAM output of " + JoinNonEmpty(utilities, ", ") +
                          " without a solver's time steps ('Time =' then 'ExecutionTime ='): not a solver run");
   if (output.runs.empty()) {
     const OpenfoamExecution& e = *unfinished;
@@ -521,7 +513,7 @@ ReaderOutput ReadOpenfoamLog(const ReaderInput& input) {
                            " solver runs did not finish (no 'End'; the first began at line " +
                            std::to_string(unfinished->line) + "): not read");
   if (!utilities.empty())
-    for (RunStats& run : output.runs) run.details["openfoam_other_executions"] = Join(utilities, ", ") + " (utilities, not runs)";
+    for (RunStats& run : output.runs) run.details["openfoam_other_executions"] = JoinNonEmpty(utilities, ", ") + " (utilities, not runs)";
   return output;
 }
 

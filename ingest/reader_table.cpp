@@ -1,7 +1,9 @@
 // The reader table (readers.h): one row per input format, in the order a file
 // is offered to them. A new format is one file with its sniff/read pair plus
 // one row in ReaderTable() below.
+#include <algorithm>
 #include <filesystem>
+#include <set>
 #include <utility>
 
 #include "ingest/caliper_profile.h"
@@ -260,6 +262,25 @@ void ApplyFileName(const FileNameInfo& info, RunStats* run) {
     run->threads_per_proc = info.threads_total / run->procs;
     run->derivations["threads_per_proc"] = "file name th<total threads> / procs";
   }
+}
+
+void AppendConfiguration(std::string words, RunStats* run) {
+  std::replace(words.begin(), words.end(), ' ', '-');
+  run->variant = run->variant.empty() ? words : std::string(run->variant) + "-" + words;
+}
+
+void DropNameNodesOfDifferingRuns(const FileNameInfo& info, std::vector<RunStats>* runs) {
+  if (info.nodes_word <= 0) return;
+  std::set<int> procs;
+  for (const RunStats& run : *runs) procs.insert(run.procs);
+  if (procs.size() < 2) return;
+  for (RunStats& run : *runs)
+    if (run.nodes == info.nodes_word) {
+      run.nodes = 0;
+      run.ranks_per_node = 0;
+      run.derivations.erase("nodes");
+      run.derivations.erase("ranks_per_node");
+    }
 }
 
 ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info) {

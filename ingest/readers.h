@@ -114,6 +114,15 @@ std::string ReadableFormatList();
 /// machine (ingest/series_identity.h) but serves `--group-by file-prefix`.
 void ApplyFileName(const FileNameInfo& info, RunStats* run);
 
+/// Adds what a run's own files say of its configuration (a build, an accelerator) after the file
+/// name's words: `words` with blanks as '-', joined to the variant by '-' ("vasp6.4.2-complex").
+void AppendConfiguration(std::string words, RunStats* run);
+
+/// A file of several runs (appended reruns) named for one node count ("al3x3_2nodes.castep"): when
+/// its runs ran on different process counts, the name's nodes cannot be every run's, so no run
+/// keeps them (ApplyFileName set them on each).
+void DropNameNodesOfDifferingRuns(const FileNameInfo& info, std::vector<RunStats>* runs);
+
 /// The output of a reader whose file holds one run: `run` with the file
 /// name's identity applied (ApplyFileName).
 ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info);

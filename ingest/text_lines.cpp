@@ -114,4 +114,11 @@ std::string BaseName(const std::string& path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+std::string JoinNonEmpty(const std::vector<std::string>& words, const char* separator) {
+  std::string out;
+  for (const std::string& word : words)
+    if (!word.empty()) out += (out.empty() ? "" : separator) + word;
+  return out;
+}
+
 }  // namespace qnm

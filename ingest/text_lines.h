@@ -28,6 +28,9 @@ std::optional<double> ParseDouble(std::string_view token);
 /// The whole token as a base-10 integer within [-2^62, 2^62]; nullopt otherwise.
 std::optional<long long> ParseInteger(std::string_view token);
 
+/// The non-empty `words` joined by `separator` ({"a", "", "b"}, " " -> "a b").
+std::string JoinNonEmpty(const std::vector<std::string>& words, const char* separator);
+
 /// File name without directories ("a/b/c.txt" -> "c.txt").
 std::string BaseName(const std::string& path);
 

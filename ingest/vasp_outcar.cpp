@@ -87,8 +87,6 @@ void ParseRunningLine(std::string_view trimmed, const std::string& path, int lin
   }
 }
 
-std::string Seconds(double value) { return FormatDouble("%.10g", value); }
-
 // "5.4.4" of "5.4.4.18Apr17-6-g9f103f2a35" (a build from git), "6.4.2" of "6.4.2": the dotted
 // whole numbers the version opens with.
 std::string ReleaseNumber(std::string_view version) {
@@ -242,9 +240,9 @@ RunStats VaspOutcarToRunStats(const VaspOutcar& o, const std::string& path) {
                                    " (the ionic steps) summed; the job's 'Elapsed time' is in details";
   run.derivations["app_time_mean_s"] = "VASP: the LOOP+ real times summed, as wall_time_s (every rank is in the loop)";
   run.iterations = o.electronic_loops;
-  run.details["vasp_elapsed_s"] = Seconds(o.elapsed_s);
-  if (Known(o.total_cpu_s)) run.details["vasp_total_cpu_s"] = Seconds(o.total_cpu_s);
-  if (Known(o.max_memory_kb)) run.details["vasp_max_memory_kb"] = Seconds(o.max_memory_kb);
+  run.details["vasp_elapsed_s"] = NumberText(o.elapsed_s);
+  if (Known(o.total_cpu_s)) run.details["vasp_total_cpu_s"] = NumberText(o.total_cpu_s);
+  if (Known(o.max_memory_kb)) run.details["vasp_max_memory_kb"] = NumberText(o.max_memory_kb);
   run.details["vasp_ionic_steps"] = std::to_string(o.ionic_loops);
   run.details["vasp_electronic_steps"] = std::to_string(o.electronic_loops);
   if (o.bands > 0) run.details["vasp_nbands"] = std::to_string(o.bands);
@@ -263,7 +261,7 @@ RunStats VaspOutcarToRunStats(const VaspOutcar& o, const std::string& path) {
   if (o.max_electronic_steps >= 0) words.push_back("NELM " + std::to_string(o.max_electronic_steps));
   if (o.ionic_steps >= 0) words.push_back("NSW " + std::to_string(o.ionic_steps));
   if (o.ibrion != -99) words.push_back("IBRION " + std::to_string(o.ibrion));
-  for (const std::string& word : words) run.problem_class += (run.problem_class.empty() ? "" : " ") + word;
+  run.problem_class = JoinNonEmpty(words, " ");
   run.derivations["problem_class"] =
       "VASP parsed input: SYSTEM (else the POSCAR title), NIONS, NKPTS, ENCUT, NELM, NSW, IBRION";
   // The build: runs of one input by two builds (version, arch, gamma-only or complex) are two
@@ -288,7 +286,7 @@ ReaderOutput ReadVaspOutcar(const ReaderInput& input) {
   std::string build = "vasp" + outcar.release;
   for (const std::string& word : {outcar.platform, outcar.build})
     if (!word.empty()) build += "-" + word;
-  run.variant = run.variant.empty() ? build : std::string(run.variant) + "-" + build;
+  AppendConfiguration(build, &run);
   return output;
 }
 
