@@ -420,7 +420,7 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
     run.derivations["threads_per_proc"] = "CP2K 'GLOBAL| Number of threads for this process' (process 0's)";
   }
   // Process 0's host names the machine, as a GROMACS log's does (series_identity.h).
-  if (!c.host.empty()) ApplyHosts({c.host}, "CP2K banner 'PROGRAM STARTED ON' (process 0's host)", &run);
+  if (!c.host.empty()) ApplyHosts({c.host}, "CP2K banner 'PROGRAM STARTED ON' (process 0's host)", &run, c.cpu_model);
 
   // The run's time: the 'CP2K' timer (started in cp2k_init, stopped before the report; environment.F),
   // its maximum over the ranks, since the run ends when its slowest rank does.

@@ -175,6 +175,8 @@ void ReadLine(std::string_view raw, int line, const std::string& path, Execution
     log.nodes = std::max(1, WholeCount(w[2], path, line, "'Running on N nodes'", 0));
   } else if (StartsWith(trimmed, "Hardware detected on host ") && w.size() >= 5 && log.host.empty()) {
     log.host = std::string(w[4]);
+  } else if (w[0] == "Brand:" && !log.host.empty() && log.cpu_brand.empty()) {  // rank 0's node's CPU info
+    log.cpu_brand = std::string(Trim(trimmed.substr(6)));
   } else if (w[0] == "Using" && w.size() >= 4 && w[2] == "MPI" && (StartsWith(w[3], "process") || StartsWith(w[3], "thread"))) {
     log.mpi_ranks = WholeCount(w[1], path, line, "'Using N MPI processes'", 0);
     log.thread_mpi = StartsWith(w[3], "thread");
@@ -360,7 +362,8 @@ RunStats GromacsLogToRunStats(const GromacsLog& log, const std::string& path) {
   }
   if (log.nodes > 0) run.SetNodes(log.nodes, "GROMACS log 'Running on N nodes'");
   // The host of rank 0 names the machine, as IPM's banner does (series_identity.h).
-  if (!log.host.empty()) ApplyHosts({log.host}, "GROMACS log 'Hardware detected on host' (rank 0's)", &run);
+  if (!log.host.empty())
+    ApplyHosts({log.host}, "GROMACS log 'Hardware detected on host' (rank 0's)", &run, log.cpu_brand);
 
   run.wall_time_s = log.wall_time_s;
   run.app_time_mean_s = log.wall_time_s;

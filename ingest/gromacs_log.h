@@ -37,6 +37,7 @@ struct GromacsLog {
   std::string precision;      // "mixed", "single" (the same: mixed precision) or "double"
   int nodes = 0;              // "Running on N nodes" / "Running on 1 node"; 0 = not printed
   std::string host;           // "Hardware detected on host H (the node of MPI rank 0)"
+  std::string cpu_brand;      // that node's "Brand:" line of "CPU info" (names the machine with a "nid" host)
   int mpi_ranks = 0;          // "Using N MPI processes" / "Using N MPI threads" (thread-MPI)
   bool thread_mpi = false;    // "MPI threads": ranks are threads of one process
   int openmp_threads = 0;     // "Using T OpenMP thread(s) per MPI process" / "per tMPI thread"

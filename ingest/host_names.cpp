@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstring>
 #include <set>
 
 #include "ingest/text_lines.h"
@@ -51,6 +52,26 @@ std::string MachineFromHosts(const std::vector<std::string>& hosts) {
   std::string joined;
   for (const std::string& stem : stems) joined += (joined.empty() ? "" : "+") + stem;
   return joined;
+}
+
+bool IsGenericNodeStem(const std::string& stem) {
+  return stem == "nid" || stem == "node" || stem == "compute" || stem == "cn";
+}
+
+std::string CpuModelName(const std::string& brand) {
+  std::string text = brand.substr(0, brand.find('@'));  // the clock after '@' is not the model
+  for (const char* mark : {"(R)", "(r)", "(TM)", "(tm)"})
+    for (std::size_t at; (at = text.find(mark)) != std::string::npos;) text.erase(at, std::strlen(mark));
+  std::string model;
+  for (std::string_view word : SplitWhitespace(text)) {
+    const std::string lower = ToLower(word);
+    // Vendor and filler words; "64-Core" and "Processor" say nothing of the model.
+    if (lower == "intel" || lower == "amd" || lower == "cpu" || lower == "processor" || lower == "unknown" ||
+        lower == "brand" || EndsWith(lower, "-core"))
+      continue;
+    model += (model.empty() ? "" : " ") + std::string(word);
+  }
+  return model;
 }
 
 std::vector<std::string> ExpandNodeList(const std::string& node_list, std::size_t limit) {

@@ -20,6 +20,16 @@ std::string HostStem(const std::string& host);
 /// distinct stems joined by '+'. Empty when `hosts` is empty.
 std::string MachineFromHosts(const std::vector<std::string>& hosts);
 
+/// A stem that names a node, not a machine: HPE Cray systems call every compute node nid#####
+/// (ARCHER, ARCHER2, LUMI, Perlmutter, Isambard alike), and "node", "compute" and "cn" are as
+/// generic. Runs on two such machines share the stem; the processor tells them apart.
+bool IsGenericNodeStem(const std::string& stem);
+
+/// A processor's brand string cut to its model: "Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz" ->
+/// "Xeon E5-2697 v2", "AMD EPYC 7742 64-Core Processor" -> "EPYC 7742". Empty when the brand
+/// names no model ("Unknown CPU brand", blank).
+std::string CpuModelName(const std::string& brand);
+
 /// Expands a SLURM node list "cab[183,194-196]" -> cab183 cab194 cab195 cab196;
 /// a plain "a,b" list splits at commas. At most `limit` names.
 std::vector<std::string> ExpandNodeList(const std::string& node_list, std::size_t limit = 100000);

@@ -45,13 +45,20 @@ bool ParseGroupBy(const std::string& text, GroupBy* group_by) {
   return false;
 }
 
-void ApplyHosts(const std::vector<std::string>& hosts, const std::string& where, RunStats* run) {
+void ApplyHosts(const std::vector<std::string>& hosts, const std::string& where, RunStats* run,
+                const std::string& cpu_brand) {
   std::string machine = MachineFromHosts(hosts);
   if (machine.empty()) return;
   if (run->hosts.empty()) run->hosts = hosts;
   if (!run->machine.empty()) return;
+  std::string derivation = where + ": " + DescribeHosts(hosts) + " -> " + machine;
+  // "nid" alone would make ARCHER's and ARCHER2's runs of one input one series.
+  if (const std::string model = CpuModelName(cpu_brand); IsGenericNodeStem(machine) && !model.empty()) {
+    machine += " " + model;
+    derivation += ", a node name shared by many machines, with the processor '" + model + "' -> " + machine;
+  }
   run->machine = machine;
-  run->derivations["machine"] = where + ": " + DescribeHosts(hosts) + " -> " + machine;
+  run->derivations["machine"] = derivation;
 }
 
 void ApplyRankHosts(const std::vector<std::string>& hosts, const std::string& where, RunStats* run) {

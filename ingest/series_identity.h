@@ -25,7 +25,10 @@ bool ParseGroupBy(const std::string& text, GroupBy* group_by);
 
 /// Sets run->hosts and, when no machine is known yet, the machine named by
 /// their stem (host_names.h); `where` names the source ("mpiP MPI Task Assignment").
-void ApplyHosts(const std::vector<std::string>& hosts, const std::string& where, RunStats* run);
+/// A stem that names only a node (IsGenericNodeStem: "nid") is qualified by the
+/// processor model when the file gives its brand (`cpu_brand`): "nid EPYC 7742".
+void ApplyHosts(const std::vector<std::string>& hosts, const std::string& where, RunStats* run,
+                const std::string& cpu_brand = "");
 
 /// ApplyHosts for the host of every rank (`hosts[r]` of rank r, none empty), and
 /// the nodes: the distinct host names (TAU metadata, IPM <host>).

@@ -54,7 +54,7 @@ TEST_CASE("CP2K output: processes, threads, the CP2K timer, MPI time and process
   CHECK(run.threads_per_proc == 4);
   CHECK(run.nodes == 2);  // CP2K does not say; the run's name does
   CHECK(run.ranks_per_node == 32);
-  CHECK(run.machine == "nid");  // PROGRAM STARTED ON nid001123
+  CHECK(run.machine == "nid EPYC 7742");  // PROGRAM STARTED ON nid001123; CPU model name AMD EPYC 7742 ...
   CHECK(run.wall_time_s == 14.224);
   CHECK(run.app_time_max_s == 14.224);
   CHECK(run.app_time_mean_s == 14.223);
@@ -193,11 +193,11 @@ TEST_CASE("predict fits the H2O-64 series with the queueing model, the QM/MM one
   // H2O-64: the timing report is complete, so MPI time, messages and bytes feed the queueing model.
   std::string out;
   REQUIRE(testing::RunCli("predict " + kH2o + " --procs 256", &out) == 0);
-  CHECK(out.find("series cp2k." + kH2oClass + " th=4 @nid (cp2k7.1): queueing model on 4 process counts") !=
+  CHECK(out.find("series cp2k." + kH2oClass + " th=4 @nid EPYC 7742 (cp2k7.1): queueing model on 4 process counts") !=
         std::string::npos);
   CHECK(out.find("\n256    -  ") != std::string::npos);
   // MQAE: the report stops at CP2K's default 2% threshold, no MPI time: the runtime-only model.
   REQUIRE(testing::RunCli("predict " + kCp2k + "/mqae-archer2 --procs 512", &out) == 0);
-  CHECK(out.find("series cp2k.MQAE-BLYP MD 34 atoms 314 basis functions 1 MD steps max_scf 300 @nid (cp2k8.2): "
+  CHECK(out.find("series cp2k.MQAE-BLYP MD 34 atoms 314 basis functions 1 MD steps max_scf 300 @nid EPYC 7742 (cp2k8.2): "
                  "runtime-only model on 4 process counts") != std::string::npos);
 }

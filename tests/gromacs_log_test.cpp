@@ -50,7 +50,9 @@ TEST_CASE("GROMACS 2021.5 log: ranks with separate PME ranks, wall time, MPI tim
   CHECK(run.threads_per_proc == 1);
   CHECK(run.nodes == 2);
   CHECK(run.ranks_per_node == 128);
-  CHECK(run.machine == "nid");  // "Hardware detected on host nid006789"
+  // "Hardware detected on host nid006789": a Cray node name, so its "Brand:  AMD EPYC 7742 64-Core
+  // Processor" names the machine with it (ARCHER's nid hosts are Xeon E5-2697 v2: another machine).
+  CHECK(run.machine == "nid EPYC 7742");
   CHECK(run.wall_time_s == 889.544);
   CHECK(run.TotalTimeSeconds() == 889.544);
   CHECK(run.iterations == 10000);
@@ -172,7 +174,7 @@ TEST_CASE("GROMACS logs: a folder of runs becomes one series per input and confi
       CHECK(one.groups[1].median_time_s == 413.158);
       ++checked;
     } else if (one.key.problem_class == "benchmark 1403180 atoms 10000 steps dt 0.002 Verlet PME" &&
-               one.key.machine == "nid") {
+               one.key.machine == "nid Xeon E5-2697 v2") {  // ARCHER (Cray XC30)
       CHECK(procs == std::vector<int>{24, 48, 96});
       CHECK(one.groups[0].median_time_s == 1647.418);
       ++checked;

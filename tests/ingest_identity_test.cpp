@@ -71,6 +71,22 @@ TEST_CASE("host-name stems name the machine", "[ingest][identity]") {
   CHECK(qnm::MachineFromHosts({"graphene-1", "graphene-144"}) == "graphene");
   CHECK(qnm::MachineFromHosts({"cab5", "zin12"}) == "cab+zin");
   CHECK(qnm::MachineFromHosts({}).empty());
+  // A Cray node name names no machine; the processor does (GROMACS's "Brand:", CP2K's "CPU model name").
+  CHECK(qnm::IsGenericNodeStem("nid"));
+  CHECK_FALSE(qnm::IsGenericNodeStem("cab"));
+  CHECK(qnm::CpuModelName("Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz") == "Xeon E5-2697 v2");
+  CHECK(qnm::CpuModelName("AMD EPYC 7742 64-Core Processor                ") == "EPYC 7742");
+  CHECK(qnm::CpuModelName("Intel(R) Xeon(R) Gold 6142 CPU @ 2.60GHz") == "Xeon Gold 6142");
+  CHECK(qnm::CpuModelName("Unknown CPU brand").empty());
+  CHECK(qnm::CpuModelName("").empty());
+  qnm::RunStats archer, archer2, cab;
+  qnm::ApplyHosts({"nid04506"}, "test", &archer, "Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz");
+  qnm::ApplyHosts({"nid006789"}, "test", &archer2, "AMD EPYC 7742 64-Core Processor");
+  qnm::ApplyHosts({"cab36"}, "test", &cab, "Intel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz");
+  CHECK(archer.machine == "nid Xeon E5-2697 v2");
+  CHECK(archer2.machine == "nid EPYC 7742");
+  CHECK(cab.machine == "cab");  // a stem that names its machine keeps it
+  CHECK(archer2.derivations.at("machine").find("processor 'EPYC 7742'") != std::string::npos);
   CHECK(qnm::ExpandNodeList("cab[183,194-196]") ==
         std::vector<std::string>{"cab183", "cab194", "cab195", "cab196"});
   CHECK(qnm::ExpandNodeList("n[01-03]x,login") == std::vector<std::string>{"n01x", "n02x", "n03x", "login"});
