@@ -77,9 +77,14 @@ double Percent(const std::vector<std::string_view>& words) {
   return kUnknown;
 }
 
+// What mdrun -cpi -append writes to the log before the continuing part's banner (GROMACS 2016-2021).
+constexpr std::string_view kAppendMarker = "Restarting from checkpoint, appending to previous log file.";
+
 // One execution as the lines go by; the log is one of them (ParseGromacsLog decides which).
 struct Execution {
   GromacsLog log;
+  int append_line = 0;       // of kAppendMarker: this execution continues the one before (-cpi -append)
+  int banner_line = 0;       // ":-) GROMACS - gmx mdrun, 2021.5 (-:"
   bool in_table = false, after_total = false, pme_breakdown = false, other_breakdown = false;
   bool command_next = false;
   int error_line = 0;        // where GROMACS said why it stopped
@@ -295,32 +300,96 @@ bool LooksLikeGromacsLog(std::string_view text) {
   return false;
 }
 
+namespace {
+
+// The line that names a part in messages: its banner (an appended part has no version header), else
+// its version header, else the append marker.
+int PartLine(const Execution& e) {
+  return e.banner_line > 0 ? e.banner_line : e.log.header_line > 0 ? e.log.header_line : e.append_line;
+}
+
+bool Finished(const Execution& e) { return e.log.time_line > 0 && e.log.table_line > 0; }
+
+// Executions grouped into runs: each with the parts appended to it (-cpi -append), in file order.
+using Parts = std::vector<const Execution*>;
+std::vector<Parts> ContinuedRuns(const std::vector<Execution>& executions) {
+  std::vector<Parts> runs;
+  for (const Execution& e : executions) {
+    if (e.append_line > 0 && !runs.empty()) runs.back().push_back(&e);
+    else runs.push_back({&e});
+  }
+  return runs;
+}
+
+// Every part of a continued run must have its own timing, or the run's total time is unknown. GROMACS
+// appends the next part at the previous part's last checkpoint, so a part it continued has lost what
+// it wrote after that checkpoint, its Time: line and cycle table included (docs/formats/gromacs-log.md).
+void CheckPartsFinished(const Parts& parts, const std::string& path) {
+  for (std::size_t k = 0; k < parts.size(); ++k) {
+    const Execution& part = *parts[k];
+    if (Finished(part)) continue;
+    const std::string which = "part " + std::to_string(k + 1) + " of " + std::to_string(parts.size()) +
+                              " of a run continued with -cpi -append was cut short: no 'Time:' line";
+    const std::string why = k + 1 < parts.size() ? " (the next part was appended at its last checkpoint)"
+                                                 : (part.error.empty() ? "" : " ('" + part.error + "')");
+    throw InputError(path, PartLine(part), which + why + ", so the run's total time is unknown; -noappend writes one log per part");
+  }
+}
+
+// One part's log, checked as a log of its own is.
+GromacsLog CheckedLog(const GromacsLog& part, const std::string& path) {
+  GromacsLog log = part;
+  CheckTable(&log, path);
+  const int table_ranks = log.pp_ranks + log.pme_ranks;
+  if (log.mpi_ranks > 0 && log.mpi_ranks != table_ranks)
+    throw InputError(path, log.table_line, "the cycle accounting's " + std::to_string(table_ranks) +
+                                               " ranks differ from the header's 'Using " +
+                                               std::to_string(log.mpi_ranks) + " MPI processes'");
+  return log;
+}
+
+}  // namespace
+
 GromacsLog ParseGromacsLog(std::string_view text, const std::string& path) {
   std::vector<Execution> executions(1);
   std::vector<std::string_view> lines = SplitLines(text);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     const int line = static_cast<int>(i + 1);
-    // A second version header starts another execution (the first may have had only its banner).
-    if (IsVersionHeader(lines[i]) && executions.back().log.header_line > 0) executions.emplace_back();
+    // The append marker starts a continuing part; a second version header starts another execution
+    // (the first may have had only its banner).
+    const bool header = IsVersionHeader(lines[i]);
+    if (Trim(lines[i]) == kAppendMarker) {
+      executions.emplace_back();
+      executions.back().append_line = line;
+    } else if (header && executions.back().log.header_line > 0) {
+      executions.emplace_back();
+    }
     Execution& e = executions.back();
-    if (IsVersionHeader(lines[i])) e.log.header_line = line;
+    if (header) e.log.header_line = line;
+    if (e.banner_line == 0 && IsBanner(lines[i])) e.banner_line = line;
     ReadLine(lines[i], line, path, &e);
   }
+  const std::vector<Parts> runs = ContinuedRuns(executions);
+  for (const Parts& parts : runs)
+    if (parts.size() > 1) CheckPartsFinished(parts, path);
   // mdrun's terminal output (a job's stdout holding it before `cat md.log`) has a Time: line but no
   // cycle accounting: it is the same execution as the log beside it, and is not read.
-  std::vector<const Execution*> logs, unfinished;
+  std::vector<const Parts*> logs;
+  std::vector<const Execution*> unfinished;
   const Execution* terminal = nullptr;
-  for (const Execution& e : executions) {
-    if (e.log.time_line > 0 && e.log.table_line > 0) logs.push_back(&e);
+  for (const Parts& parts : runs) {
+    const Execution& e = *parts.front();
+    if (parts.size() > 1 || Finished(e)) logs.push_back(&parts);
     else if (e.log.time_line > 0) terminal = &e;
     else if (e.log.header_line > 0 || &e == &executions.front()) unfinished.push_back(&e);
   }
+  const int first_header = logs.empty() ? 0 : logs.front()->front()->log.header_line;
   if (logs.size() > 1 || (logs.size() == 1 && !unfinished.empty() && unfinished.back()->log.header_line > 0 &&
-                          unfinished.back()->log.header_line > logs.front()->log.header_line)) {
-    const Execution& second = logs.size() > 1 ? *logs[1] : *unfinished.back();
+                          unfinished.back()->log.header_line > first_header)) {
+    const Execution& second = logs.size() > 1 ? *logs[1]->front() : *unfinished.back();
     throw InputError(path, second.log.header_line,
-                     "a second mdrun execution in one log (a run continued with -cpi -append, or logs put together): "
-                     "one execution per file");
+                     "a second mdrun execution in one log (logs put together, not continued with -cpi -append: "
+                     "no 'Restarting from checkpoint' line before it): one execution per file");
   }
   if (logs.empty()) {
     if (terminal)
@@ -332,14 +401,10 @@ GromacsLog ParseGromacsLog(std::string_view text, const std::string& path) {
     throw InputError(path, 0, "GROMACS log without a finished run (no 'Time:' line): the run crashed, was killed, "
                               "or the log was cut short");
   }
-  GromacsLog log = logs.front()->log;
-  CheckTable(&log, path);
-  const int table_ranks = log.pp_ranks + log.pme_ranks;
-  if (log.mpi_ranks > 0 && log.mpi_ranks != table_ranks)
-    throw InputError(path, log.table_line, "the cycle accounting's " + std::to_string(table_ranks) +
-                                               " ranks differ from the header's 'Using " +
-                                               std::to_string(log.mpi_ranks) + " MPI processes'");
-  return log;
+  if (logs.front()->size() > 1)
+    throw InputError(path, PartLine(*(*logs.front())[1]),
+                     "a second part of a run continued with -cpi -append: its parts are not summed; one execution per file");
+  return CheckedLog(logs.front()->front()->log, path);
 }
 
 RunStats GromacsLogToRunStats(const GromacsLog& log, const std::string& path) {

@@ -68,8 +68,11 @@ bool LooksLikeGromacsLog(std::string_view text);
 
 /// Parses a log; throws InputError naming `path` (and the line) when mdrun did not finish (no
 /// "Time:" line: crashed, killed, cut or still running; GROMACS's own error message is quoted),
-/// when the finished run has no cycle accounting table, or a malformed one, and when the file
-/// holds several executions (a log continued with -cpi -append, or logs concatenated).
+/// when the finished run has no cycle accounting table, or a malformed one, when the file holds
+/// several executions (logs concatenated), and when a part of a run continued with -cpi -append
+/// (after "Restarting from checkpoint, appending to previous log file.") has no "Time:" line: GROMACS
+/// appends at the previous part's last checkpoint, overwriting that part's timing, so the run's total
+/// time is unknown.
 GromacsLog ParseGromacsLog(std::string_view text, const std::string& path);
 
 /// The run-statistics record of a log: app "gromacs", the problem key, procs, threads, nodes,

@@ -214,7 +214,7 @@ TEST_CASE("GROMACS logs: an unfinished run is one line naming the file, the line
   const int table_line = static_cast<int>(std::count(good.begin(), good.begin() + good.find("     R E A L"), '\n')) + 1;
   CHECK_THROWS_WITH(ReadGromacsLog(damaged), Catch::StartsWith("row.log:" + std::to_string(table_line) + ": ") &&
                                                  Catch::Contains("a row is missing or damaged"));
-  // Two executions in one file (a run continued with -cpi -append): refused at the second header.
+  // Two executions put together without the -cpi -append marker: refused at the second header.
   const std::string twice = good + good;
   ReaderInput appended{"appended.log", twice, {}};
   const int second = static_cast<int>(std::count(good.begin(), good.end(), '\n') +
@@ -244,6 +244,53 @@ TEST_CASE("GROMACS logs: an unfinished run is one line naming the file, the line
   }
   CHECK(records > 0);
   CHECK(errors > 0);
+}
+
+namespace {
+
+// What GROMACS 2021 writes between a part's last checkpoint and the part it appends (-cpi -append),
+// as a real 2021.4 log shows it (tests/data/gromacs/SOURCES.md), and the appended part's own header:
+// its banner and none of the author list, copyright or "GROMACS:  ..., version" line.
+const std::string kRestart =
+    "\n\n\nReading checkpoint file state.cpt\n\n\n\n-----------------------------------------------------------\n"
+    "Restarting from checkpoint, appending to previous log file.\n\n";
+
+std::string AppendedPart(const std::string& log) {
+  const std::size_t version = log.find("GROMACS:      gmx mdrun, version");
+  const std::size_t second_line = log.find('\n') + 1;
+  return log.substr(0, second_line + 1) + log.substr(log.find('\n', version) + 1);
+}
+
+int LineOf(const std::string& text, std::size_t at) { return static_cast<int>(std::count(text.begin(), text.begin() + at, '\n')) + 1; }
+
+}  // namespace
+
+TEST_CASE("GROMACS logs continued with -cpi -append: a part cut short is one line naming it", "[gromacs][append]") {
+  // A real job killed after its checkpoint at step 6720, continued (SOURCES.md: the killed ARCHER2
+  // log cut at that checkpoint, as GROMACS's append cuts it, then a finished run of the same setup
+  // appended). Part 2 finished, but part 1's time is lost: refused at part 1's banner, line 1.
+  const std::string killed = kGromacs + "/appended/benchPEP_OFI_256nodes_8threads_run4+run3_appended.log";
+  const std::string error = testing::IngestErrorOf(killed);
+  CHECK(error == killed + ":1: part 1 of 2 of a run continued with -cpi -append was cut short: no 'Time:' line (the next "
+                          "part was appended at its last checkpoint), so the run's total time is unknown; -noappend "
+                          "writes one log per part");
+
+  // The last part killed before its cycle table: named at its banner, with GROMACS's reason.
+  const std::string good = ReadFile(kArcher2 + "/benchPEP_OFI_2nodes_1threads_run1_id1297685_1647962474.log");
+  const std::string part2 = AppendedPart(good);
+  REQUIRE(part2.find("GROMACS:  ") == std::string::npos);
+  const std::string whole = good + kRestart + part2;
+  const std::string cut = whole.substr(0, whole.rfind("     R E A L")) + "\nReceived the TERM signal, stopping within 100 steps\n";
+  ReaderInput input{"cut.log", cut, {}};
+  const int banner2 = LineOf(cut, cut.find(":-) GROMACS", good.size()));
+  CHECK_THROWS_WITH(ReadGromacsLog(input), "cut.log:" + std::to_string(banner2) +
+                                               ": part 2 of 2 of a run continued with -cpi -append was cut short: no "
+                                               "'Time:' line ('Received the TERM signal, stopping within 100 steps'), so "
+                                               "the run's total time is unknown; -noappend writes one log per part");
+  // The marker alone, at the end of a finished log: a part that never started, also cut short.
+  ReaderInput marker_only{"marker.log", good + kRestart, {}};
+  CHECK_THROWS_WITH(ReadGromacsLog(marker_only), Catch::StartsWith("marker.log:" + std::to_string(LineOf(good + kRestart, good.size() + kRestart.find("Restarting"))) +
+                                                                   ": part 2 of 2"));
 }
 
 TEST_CASE("GROMACS logs: ingest --series and predict on a folder", "[gromacs][predict][cli]") {
