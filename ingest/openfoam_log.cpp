@@ -68,6 +68,41 @@ std::string StepTime(std::string_view trimmed, const std::string& path, int line
   return std::string(value);
 }
 
+// The program of an "Exec" command: its first word without folder and without the ".exe" of a
+// Windows build ("C:/.../bin/foamRun.exe" -> "foamRun").
+std::string ProgramOf(std::string_view command) {
+  std::vector<std::string_view> words = SplitWhitespace(command);
+  if (words.empty()) return {};
+  std::string program = BaseName(std::string(words[0]));
+  if (program.size() > 4 && program.compare(program.size() - 4, 4, ".exe") == 0) program.resize(program.size() - 4);
+  return program;
+}
+
+// "(8 ranks, 1 nodes)" at the end of the Pstream line "node communication : off [type=host] (8
+// ranks, 1 nodes)" -> {8, 1}; none when the line does not end so.
+std::optional<std::pair<int, int>> RanksAndNodes(std::string_view trimmed, const std::string& path, int line) {
+  const std::size_t open = trimmed.rfind('(');
+  if (open == std::string_view::npos || trimmed.back() != ')') return std::nullopt;
+  std::vector<std::string_view> w = SplitWhitespace(trimmed.substr(open + 1, trimmed.size() - open - 2));
+  if (w.size() != 4 || w[1] != "ranks," || w[3] != "nodes") return std::nullopt;
+  return std::make_pair(WholeCount(w[0], path, line, "the Pstream line's rank count", 1),
+                        WholeCount(w[2], path, line, "the Pstream line's node count", 1));
+}
+
+// Why a run stopped, when a line says so outside OpenFOAM's FATAL ERROR block: a batch system's
+// cancellation, mpirun's or MPI's abort, a C++ exception, OpenFOAM's own signal handlers printing
+// the stack; empty for any other line.
+std::string StopReason(std::string_view trimmed) {
+  for (std::string_view word : {std::string_view("DUE TO TIME LIMIT"), std::string_view("exited on signal"),
+                                std::string_view("TERMINATED WITH THE EXIT STRING"),
+                                std::string_view("MPI_ABORT was invoked"),
+                                std::string_view("terminate called after throwing")})
+    if (trimmed.find(word) != std::string_view::npos) return std::string(trimmed);
+  if (trimmed.find("Foam::sigFpe::sigHandler") != std::string_view::npos) return "floating point exception (Foam::sigFpe)";
+  if (trimmed.find("Foam::sigSegv::sigHandler") != std::string_view::npos) return "segmentation fault (Foam::sigSegv)";
+  return {};
+}
+
 // State of the multi-line blocks of the banner.
 enum class Block { kNone, kSlaves, kHosts };
 
@@ -78,7 +113,6 @@ struct Parser {
   std::string pending_version;  // the box's version, printed before its Build line
   Block block = Block::kNone;
   bool error_message_next = false;
-  int last_step_line = 0;
 
   void Line(std::string_view raw, int line) {
     std::string_view trimmed = Trim(raw);
@@ -95,7 +129,6 @@ struct Parser {
       pending_version.clear();
       block = Block::kNone;
       error_message_next = false;
-      last_step_line = 0;
       return;
     }
     if (executions.empty()) return;
@@ -113,7 +146,7 @@ struct Parser {
       const std::string value = StepTime(trimmed, path, line);
       if (e.steps++ == 0) e.first_time = value;
       e.last_time = value;
-      last_step_line = line;
+      e.last_step_line = line;
     } else if (StartsWith(trimmed, "ExecutionTime =")) {
       Timing(trimmed, line, &e);
     } else if (trimmed == "End") {
@@ -125,11 +158,11 @@ struct Parser {
         e.error_line = line;
         error_message_next = true;
       }
-    } else if ((trimmed.find("DUE TO TIME LIMIT") != std::string_view::npos ||
-                trimmed.find("exited on signal") != std::string_view::npos) &&
-               e.error.empty()) {
-      e.error = std::string(trimmed);  // the batch system's or mpirun's word on why the run ended
+    } else if (std::string reason = e.error.empty() ? StopReason(trimmed) : std::string(); !reason.empty()) {
+      e.error = reason;
       e.error_line = line;
+    } else if (StartsWith(trimmed, "Selecting solver ") && e.solver_module.empty() && e.program == "foamRun") {
+      e.solver_module = std::string(Trim(trimmed.substr(17)));  // foamRun without "-solver": controlDict's solver
     } else if (const std::size_t at = trimmed.find(":  Solving for "); at != std::string_view::npos) {
       Solver(trimmed, at, &e);
     } else if (e.steps == 0) {
@@ -140,8 +173,8 @@ struct Parser {
   void Banner(std::string_view trimmed, int line, OpenfoamExecution* e) {
     if (auto exec = BannerField(trimmed, "Exec")) {
       e->command = std::string(*exec);
+      e->program = ProgramOf(*exec);
       std::vector<std::string_view> words = SplitWhitespace(*exec);
-      if (!words.empty()) e->program = BaseName(std::string(words[0]));
       for (std::size_t k = 1; k + 1 < words.size(); ++k)
         if (words[k] == "-solver") e->solver_module = std::string(words[k + 1]);
     } else if (auto arch = BannerField(trimmed, "Arch")) {
@@ -187,6 +220,12 @@ struct Parser {
       e->comms_type = std::string(*comms);
     } else if (auto transfer = BannerField(trimmed, "floatTransfer")) {
       e->float_transfer = std::string(*transfer);
+    } else if (BannerField(trimmed, "node communication")) {
+      if (auto counts = RanksAndNodes(trimmed, path, line)) {
+        e->pstream_ranks = counts->first;
+        e->pstream_nodes = counts->second;
+        e->pstream_line = line;
+      }
     }
   }
 
@@ -339,10 +378,15 @@ std::vector<OpenfoamExecution> ParseOpenfoamLog(std::string_view text, const std
 RunStats OpenfoamExecutionToRunStats(const OpenfoamExecution& e, const std::string& path) {
   RunStats run;
   run.sources.push_back(path);
-  run.app = e.program.empty() ? "openfoam" : e.program;
+  run.app = e.Application().empty() ? "openfoam" : e.Application();
   run.tool_version = "OpenFOAM " + (e.version.empty() ? e.build : e.version);
-  run.derivations["app"] = "OpenFOAM banner 'Exec', its program" +
+  // OpenFOAM 11+ runs every solver module with one program, foamRun: the module is what ran.
+  run.derivations["app"] = std::string(e.solver_module.empty() ? "OpenFOAM banner 'Exec', its program"
+                                       : e.command.find("-solver") != std::string::npos
+                                           ? "OpenFOAM foamRun's solver module ('Exec' ... -solver NAME)"
+                                           : "OpenFOAM foamRun's solver module ('Selecting solver NAME', from controlDict)") +
                            (e.version.empty() ? std::string() : " (OpenFOAM " + e.version + ")");
+  if (!e.solver_module.empty()) run.details["openfoam_program"] = e.program;
 
   // Processes: "nProcs", else the master and its Slaves, else a serial run.
   const int listed = static_cast<int>(e.slave_hosts.size()) + 1;
@@ -390,10 +434,18 @@ RunStats OpenfoamExecutionToRunStats(const OpenfoamExecution& e, const std::stri
     add(e.host, 1);  // a serial run: its one host
     hosts_from = "OpenFOAM banner 'Host' of a serial run";
   }
+  if (e.pstream_ranks > 0 && e.pstream_ranks != run.procs)
+    throw InputError(path, e.pstream_line, "the Pstream line counts " + std::to_string(e.pstream_ranks) +
+                                               " ranks, the banner " + std::to_string(run.procs) + " processes");
+  if (e.pstream_nodes > 0 && !counts.empty() && e.pstream_nodes != static_cast<int>(counts.size()))
+    throw InputError(path, e.pstream_line, "the Pstream line counts " + std::to_string(e.pstream_nodes) +
+                                               " nodes, the banner's hosts are " + std::to_string(counts.size()));
   if (counts.empty() && !e.host.empty()) {
     // The other ranks' hosts were blanked: the master's still names the machine, as rank 0's host
     // does in a GROMACS log, but not how many nodes ran.
     ApplyHosts({e.host}, "OpenFOAM banner 'Host' (the master's; the other ranks' not given)", &run);
+    if (e.pstream_nodes > 0)  // openfoam.com groups ranks by host ("[type=host]"): its node count stands
+      run.SetNodes(e.pstream_nodes, "OpenFOAM Pstream line '(N ranks, M nodes)' (line " + std::to_string(e.pstream_line) + ")");
   } else if (!counts.empty()) {
     std::vector<std::string> hosts;
     std::string listing;
@@ -438,11 +490,10 @@ RunStats OpenfoamExecutionToRunStats(const OpenfoamExecution& e, const std::stri
   if (Known(e.last_clock_s)) run.details["openfoam_last_clock_time_s"] = NumberText(e.last_clock_s);
   run.details["openfoam_banner_line"] = std::to_string(e.line);
 
-  // The problem: the case, the solver module (foamRun), the steps run and their time values.
+  // The problem: the case, the steps run and their time values (foamRun's solver module is the app).
   std::vector<std::string> dropped;
   const std::string case_name = e.case_path.empty() ? "" : CaseName(e.case_path, run, &dropped);
-  run.problem_class = JoinNonEmpty({case_name, e.solver_module.empty() ? "" : "solver " + e.solver_module,
-                            std::to_string(e.steps) + (e.steps == 1 ? " step" : " steps"),
+  run.problem_class = JoinNonEmpty({case_name, std::to_string(e.steps) + (e.steps == 1 ? " step" : " steps"),
                             "time " + e.first_time + ".." + e.last_time},
                            " ");
   run.derivations["problem_class"] =
@@ -471,20 +522,45 @@ RunStats OpenfoamExecutionToRunStats(const OpenfoamExecution& e, const std::stri
 
 bool SniffOpenfoamLog(const std::string&, std::string_view text) { return LooksLikeOpenfoamLog(text); }
 
+namespace {
+
+// The execution's name in messages: "simpleFoam", "foamRun (incompressibleFluid)".
+std::string ExecutionName(const OpenfoamExecution& e) {
+  const std::string program = e.program.empty() ? "?" : e.program;
+  return e.solver_module.empty() ? program : program + " (" + e.solver_module + ")";
+}
+
+// The refusal of an execution without "End": OpenFOAM's (or MPI's, or the batch system's) reason at
+// its line when the log gives one, else where the output stops: after the last timed step, in the
+// first step, or before any step (a solver that failed while reading its case stops there too).
+[[noreturn]] void RefuseUnfinished(const OpenfoamExecution& e, const std::string& path) {
+  const std::string name = "OpenFOAM " + ExecutionName(e);
+  if (!e.error.empty())
+    throw InputError(path, e.error_line, name + " stopped before it finished (no 'End'): '" + e.error + "'");
+  const std::string cut = " log without its closing 'End': the run did not finish (killed, out of time, or the log was cut) ";
+  if (e.timed_steps > 0)
+    throw InputError(path, e.last_execution_line, name + cut + "after " + std::to_string(e.steps) + " time steps");
+  if (e.steps > 0)
+    throw InputError(path, e.last_step_line, name + cut + "in its first time step (no 'ExecutionTime' yet)");
+  throw InputError(path, std::max(e.line, e.last_line), name + cut + "before its first time step");
+}
+
+}  // namespace
+
 ReaderOutput ReadOpenfoamLog(const ReaderInput& input) {
   const std::vector<OpenfoamExecution> executions = ParseOpenfoamLog(input.text, input.path);
   ReaderOutput output;
   std::vector<std::string> utilities;
-  const OpenfoamExecution* unfinished = nullptr;
-  int unfinished_count = 0, solvers = 0;
+  std::vector<const OpenfoamExecution*> unfinished;
+  // An execution without "End" did not finish, whatever it is: a solver that failed before its first
+  // timed step is no utility. One with "End" and no timed step is a utility (blockMesh, decomposePar).
   for (const OpenfoamExecution& e : executions) {
-    if (!e.IsSolver()) {
-      utilities.push_back(e.program.empty() ? "?" : e.program);
+    if (!e.Finished()) {
+      unfinished.push_back(&e);
       continue;
     }
-    ++solvers;
-    if (!e.Finished()) {
-      if (++unfinished_count == 1) unfinished = &e;
+    if (!e.IsSolver()) {
+      utilities.push_back(e.program.empty() ? "?" : e.program);
       continue;
     }
     RunStats run = OpenfoamExecutionToRunStats(e, input.path);
@@ -495,23 +571,16 @@ ReaderOutput ReadOpenfoamLog(const ReaderInput& input) {
     output.runs.push_back(std::move(run));
   }
   DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  if (solvers == 0)
+  if (output.runs.empty() && !unfinished.empty()) RefuseUnfinished(*unfinished.front(), input.path);
+  if (output.runs.empty())
     throw InputError(input.path, executions.front().line,
                      "OpenFOAM output of " + JoinNonEmpty(utilities, ", ") +
                          " without a solver's time steps ('Time =' then 'ExecutionTime ='): not a solver run");
-  if (output.runs.empty()) {
-    const OpenfoamExecution& e = *unfinished;
-    if (!e.error.empty())
-      throw InputError(input.path, e.error_line,
-                       "OpenFOAM " + e.program + " stopped before it finished (no 'End'): '" + e.error + "'");
-    throw InputError(input.path, e.last_execution_line,
-                     "OpenFOAM " + e.program + " log without its closing 'End': the run did not finish (killed, out of "
-                     "time, or the log was cut) after " + std::to_string(e.steps) + " time steps");
-  }
-  if (unfinished_count > 0)
-    output.notes.push_back(input.path + ": " + std::to_string(unfinished_count) + " of its " + std::to_string(solvers) +
-                           " solver runs did not finish (no 'End'; the first began at line " +
-                           std::to_string(unfinished->line) + "): not read");
+  if (!unfinished.empty())
+    output.notes.push_back(input.path + ": " + std::to_string(unfinished.size()) + " of its " +
+                           std::to_string(executions.size()) + " executions did not finish (no 'End'; the first, " +
+                           ExecutionName(*unfinished.front()) + ", began at line " +
+                           std::to_string(unfinished.front()->line) + "): not read");
   if (!utilities.empty())
     for (RunStats& run : output.runs) run.details["openfoam_other_executions"] = JoinNonEmpty(utilities, ", ") + " (utilities, not runs)";
   return output;

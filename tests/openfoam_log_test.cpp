@@ -1,6 +1,6 @@
 // OpenFOAM solver logs read into the run record (tests/data/openfoam: simpleFoam job outputs of
-// stackhpc/hpc-tests, OpenFOAM 7 on two machines; SOURCES.md there). The values below are copied
-// from the files by hand.
+// stackhpc/hpc-tests, OpenFOAM 7 on two machines; foamRun logs of OpenFOAM 12 and dev (openfoam.org);
+// SOURCES.md there). The values below are copied from the files by hand.
 #include <catch2/catch.hpp>
 
 #include <fstream>
@@ -25,6 +25,8 @@ const std::string kData = std::string(QNM_TEST_DATA_DIR) + "/openfoam";
 const std::string kAlaska = kData + "/stackhpc-alaska-ib";
 const std::string kCsd3 = kData + "/stackhpc-csd3-cclake-ib";
 const std::string kAlaska64 = kAlaska + "/rfm_Openfoam_Mbike_2_job.out.gz";
+const std::string kFoundation12 = kData + "/shamim-sulaiman-foundation12/log.foamRun";
+const std::string kFoundationDev = kData + "/felca25-foundation-dev/log.pimpleFoam";
 
 // The unpacked text of a committed log.
 std::string ReadLog(const std::string& path) {
@@ -107,7 +109,7 @@ TEST_CASE("a folder of OpenFOAM logs is a series per case and machine; predict f
       procs[s.name].push_back(g.procs);
       times[s.name].push_back(g.median_time_s);
     }
-  REQUIRE(procs.size() == 2);
+  REQUIRE(procs.size() == 3);  // and the OpenFOAM 12 log's series; the dev log is refused
   const std::string alaska = "simpleFoam.Openfoam_Mbike 100 steps time 1..100 @openhpc-compute (openfoam-7)";
   const std::string csd3 =
       "simpleFoam.Openfoam_Mbike_csd3_cclake_ib_gcc9_ompi3_ucx 100 steps time 1..100 @cpu-p (openfoam-7)";
@@ -115,6 +117,8 @@ TEST_CASE("a folder of OpenFOAM logs is a series per case and machine; predict f
   CHECK(times.at(alaska) == std::vector<double>{103.3, 46.83, 19.73, 11.85});
   CHECK(procs.at(csd3) == std::vector<int>{56, 112, 448, 896, 1792, 3136});
   CHECK(times.at(csd3) == std::vector<double>{32.78, 15.46, 5.82, 5.82, 12.08, 28.65});
+  CHECK(times.at("functions.insituLeaching2D 85 steps time 1s..85s @localhost (openfoam-12-855365b951e0)") ==
+        std::vector<double>{0.137573});
   std::string out;
   REQUIRE(testing::RunCli("predict " + kAlaska + " --procs 512", &out) == 0);
   CHECK(out.find("series " + alaska + ": runtime-only model on 4 process counts") != std::string::npos);
@@ -186,4 +190,96 @@ TEST_CASE("OpenFOAM log: openfoam.com's Hosts lines and a one-line Slaves list",
   CHECK(runs[0].procs == 2);
   CHECK(runs[0].nodes == 2);
   CHECK(runs[0].ranks_per_node == 1);
+}
+
+TEST_CASE("OpenFOAM 12 log: foamRun's solver module is the application", "[ingest][openfoam]") {
+  // "Version:  12", "Build  : 12-855365b951e0", "Exec   : foamRun -solver functions", "Host   :
+  // \"localhost.localdomain\"", "nProcs : 1", "Case   : .../run/insituLeaching2D"; 85 steps "Time = 1s"
+  // .. "Time = 85s"; the last "ExecutionTime = 0.137573 s  ClockTime = 2 s" at line 737; End at 743.
+  std::vector<RunStats> runs = testing::IngestPath(kFoundation12, nullptr, false);
+  REQUIRE(runs.size() == 1);
+  const RunStats& run = runs[0];
+  CHECK(run.app == "functions");
+  CHECK(run.details.at("openfoam_program") == "foamRun");
+  CHECK(run.derivations.at("app").find("-solver NAME") != std::string::npos);
+  CHECK(run.tool_version == "OpenFOAM 12");
+  CHECK(run.variant == "openfoam-12-855365b951e0");
+  CHECK(run.procs == 1);
+  CHECK(run.nodes == 1);
+  CHECK(run.machine == "localhost");
+  CHECK(run.wall_time_s == 0.137573);
+  CHECK(testing::DetailNumber(run, "openfoam_last_clock_time_s") == 2);
+  CHECK(run.derivations.at("wall_time_s").find("line 737") != std::string::npos);
+  CHECK(run.iterations == 85);
+  CHECK(run.problem_class == "insituLeaching2D 85 steps time 1s..85s");
+
+  // Without "-solver", foamRun names its module in "Selecting solver functions" (line 30), and a
+  // Windows build's program ends in ".exe".
+  const std::string text = ReadLog(kFoundation12);
+  std::string bare = text;
+  bare.replace(bare.find("Exec   : foamRun -solver functions"), 34, "Exec   : C:/OpenFOAM-12/bin/foamRun.exe");
+  testing::TempDir dir("qnm-openfoam", "foamrun");
+  runs = testing::IngestPath(WriteLog(dir, "log.foamRun", bare), nullptr, false);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].app == "functions");
+  CHECK(runs[0].details.at("openfoam_program") == "foamRun");
+  CHECK(runs[0].derivations.at("app").find("'Selecting solver NAME'") != std::string::npos);
+}
+
+TEST_CASE("OpenFOAM: solvers that stopped before a timed step are unfinished runs, not utilities", "[ingest][openfoam]") {
+  // OpenFOAM dev, "Exec   : foamRun -solver incompressibleFluid -parallel", "nProcs : 4" and three
+  // Slaves on host 2b237630cb0d; the log stops inside its first step ("Time = 1e-05s", line 122).
+  const std::vector<OpenfoamExecution> executions = ParseOpenfoamLog(ReadLog(kFoundationDev), kFoundationDev);
+  REQUIRE(executions.size() == 1);
+  CHECK(executions[0].version == "dev");
+  CHECK(executions[0].program == "foamRun");
+  CHECK(executions[0].solver_module == "incompressibleFluid");
+  CHECK(executions[0].nprocs == 4);
+  CHECK(executions[0].slave_hosts == std::vector<std::string>(3, "2b237630cb0d"));
+  std::string error = testing::IngestErrorOf(kFoundationDev);
+  CHECK(error.find("log.pimpleFoam:122") != std::string::npos);
+  CHECK(error.find("OpenFOAM foamRun (incompressibleFluid) log without its closing 'End'") != std::string::npos);
+  CHECK(error.find("in its first time step") != std::string::npos);
+
+  const std::string text = ReadLog(kFoundation12);
+  testing::TempDir dir("qnm-openfoam", "stopped");
+  // Cut after the banner and "Create time" (line 22): before any step.
+  error = testing::IngestErrorOf(WriteLog(dir, "log.cut", FirstLines(text, 22)));
+  CHECK(error.find("log.cut:22") != std::string::npos);
+  CHECK(error.find("before its first time step") != std::string::npos);
+  // OpenFOAM's floating-point trap prints the stack: the run stopped there.
+  error = testing::IngestErrorOf(WriteLog(dir, "log.fpe", FirstLines(text, 50) + "#0  Foam::error::printStack(Foam::Ostream&) at ??:?\n"
+                                                                       "#1  Foam::sigFpe::sigHandler(int) at ??:?\n"));
+  CHECK(error.find("log.fpe:52") != std::string::npos);
+  CHECK(error.find("'floating point exception (Foam::sigFpe)'") != std::string::npos);
+  // MPI's abort after a rank's failure.
+  error = testing::IngestErrorOf(WriteLog(dir, "log.abort", FirstLines(text, 40) +
+                                                                "MPI_ABORT was invoked on rank 2 in communicator MPI_COMM_WORLD\n"));
+  CHECK(error.find("log.abort:41") != std::string::npos);
+  CHECK(error.find("'MPI_ABORT was invoked on rank 2") != std::string::npos);
+}
+
+TEST_CASE("OpenFOAM: openfoam.com's Pstream line gives the nodes when the hosts are blanked", "[ingest][openfoam]") {
+  // The alaska log's banner as openfoam.com v2412 prints it: its Hosts blanked ("(*****)") and the
+  // Pstream line "node communication : off [type=host] (64 ranks, 2 nodes)".
+  const std::string text = ReadLog(kAlaska64);
+  const std::size_t from = text.find("Slaves : \n");
+  const std::size_t to = text.find(")\n", from) + 2;
+  std::string com = text;
+  com.replace(from, to - from,
+              "Hosts  :\n(\n    (*****)\n)\nPstream initialized with:\n    node communication : off [type=host] "
+              "(64 ranks, 2 nodes)\n");
+  testing::TempDir dir("qnm-openfoam", "pstream");
+  std::vector<RunStats> runs = testing::IngestPath(WriteLog(dir, "log.simpleFoam", com), nullptr, false);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].procs == 64);
+  CHECK(runs[0].nodes == 2);
+  CHECK(runs[0].machine == "openhpc-compute");  // the master's Host
+  CHECK(runs[0].derivations.at("nodes").find("Pstream line") != std::string::npos);
+  // A rank count that is not nProcs is refused at the Pstream line (27).
+  std::string wrong = com;
+  wrong.replace(wrong.find("(64 ranks"), 9, "(32 ranks");
+  const std::string error = testing::IngestErrorOf(WriteLog(dir, "wrong.out", wrong));
+  CHECK(error.find("wrong.out:27") != std::string::npos);
+  CHECK(error.find("the Pstream line counts 32 ranks, the banner 64 processes") != std::string::npos);
 }
