@@ -182,8 +182,13 @@ bool EstimateNetworkFromRuns(const std::vector<const RunStats*>& runs, MachinePr
   estimated.allocation = Allocation::kOnePerNode;
   estimated.estimated = true;
   estimated.source = "estimated from the series";
+  // Without message sizes the transfer cannot be told from the latency: the "latency" is then the
+  // whole time per message, which for a code sending megabytes is no network's latency.
+  const bool sizes_known = std::any_of(bytes.begin(), bytes.end(), [](double b) { return b > 0; });
   estimated.estimate_note =
-      "no machine profile: latency " + FormatDouble("%.3g", latency) + " s and bandwidth " +
+      "no machine profile: latency " + FormatDouble("%.3g", latency) + " s" +
+      (sizes_known ? std::string() : " (the whole time per message, transfer included: the runs give no message sizes)") +
+      " and bandwidth " +
       (inverse_bandwidth > 0 ? FormatDouble("%.3g", 1.0 / inverse_bandwidth) + " B/s" : std::string("unbounded")) +
       " estimated from " + std::to_string(bytes.size()) +
       " runs (least squares of MPI time per message vs bytes per message, scaled to the lower "

@@ -17,6 +17,7 @@
 #include "ingest/caliper_profile.h"
 #include "ingest/caliper_stream.h"
 #include "ingest/ingest.h"
+#include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/input_error.h"
@@ -402,4 +403,17 @@ TEST_CASE("damaged or unreadable json-split: one line naming the file", "[ingest
   std::string loop = with_rows("[0, 2.0, 0]");
   loop.replace(loop.find("\"column\": \"path\"}"), 17, "\"column\": \"path\", \"parent\": 1}");
   CHECK(json_error(loop).find("its own ancestor") != std::string::npos);
+}
+
+TEST_CASE("without message sizes the estimated latency is said to hold the transfer too", "[caliper][cli][model]") {
+  // Caliper's spot profiles count MPI calls but give no message sizes: the network estimated from
+  // the series cannot tell latency from transfer, and the note says so (models/decomposition.cpp).
+  std::string out;
+  REQUIRE(qnm::testing::RunCli("predict " + kCaliper + "/ring/spot --procs 8", &out) == 0);
+  CHECK(out.find("(the whole time per message, transfer included: the runs give no message sizes)") !=
+        std::string::npos);
+  // mpiP reports give the sizes: the estimate separates latency and bandwidth and says nothing of it.
+  REQUIRE(qnm::testing::RunCli("predict " + std::string(QNM_TEST_DATA_DIR) + "/mpip --procs 64", &out) == 0);
+  CHECK(out.find("no machine profile: latency") != std::string::npos);
+  CHECK(out.find("transfer included") == std::string::npos);
 }
