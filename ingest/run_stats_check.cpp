@@ -55,7 +55,7 @@ void RequirePlausibleRecord(const RunStats& run, const std::string& file, int li
   check.Value(run.mops_total, kMopsRate, "Mop/s total");
   check.Value(run.mops_per_proc, kMopsRate, "Mop/s per process");
   for (const CallSiteStats& site : run.call_sites) {
-    const std::string name = "call site " + std::to_string(site.id) + " ";  // short: no allocation
+    const std::string name = "call site " + std::to_string(site.id) + " ";  // once per site, not per value
     check.Values(site.time_s_per_rank, kSummedTimeS, "time of rank", name);
     check.Values(site.calls_per_rank, kCount, "calls of rank", name);
     check.Values(site.bytes_sent_per_rank, kCount, "bytes of rank", name);
