@@ -220,6 +220,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Extra-P experiment (text, .json, .jsonl)", SniffExtrapExperiment, ReadExtrapExperiment},
       {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
+      // Before NPB output too: a job's stdout (or a -log_view file) ending in PETSc's performance summary.
+      {"PETSc performance summary (-log_view, -log_summary)", SniffPetscLog, ReadPetscLog},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;

@@ -430,11 +430,12 @@ def main():
     # round 25), VASP OUTCARs and CASTEP outputs (ingest/vasp_outcar.h, castep_output.h, round 26:
     # the one file of each kept plain), GROMACS md.log files (ingest/gromacs_log.h, round 26) and
     # OpenFOAM solver logs (ingest/openfoam_log.h: the one job output kept plain) and CP2K outputs
-    # (ingest/cp2k_output.h: the H2O-64 run kept plain).
+    # (ingest/cp2k_output.h: the H2O-64 run kept plain) and PETSc -log_view summaries (ingest/petsc_log.h).
     for category, folder, patterns, n in (("lammps", "lammps", ["log.*"], 100), ("vasp", "vasp", ["*.OUTCAR"], 60),
                                           ("castep", "castep", ["*.castep"], 60),
                                           ("gromacs", "gromacs", ["*/*.log"], 100),
-                                          ("openfoam", "openfoam", ["*/*.out"], 60), ("cp2k", "cp2k", ["*/*.out"], 60)):
+                                          ("openfoam", "openfoam", ["*/*.out"], 60), ("cp2k", "cp2k", ["*/*.out"], 60),
+                                          ("petsc", "petsc", ["*/*.log"], 60)):
         count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
     print(f"{count} cases in {cases}")
 
