@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,7 +60,7 @@ void ParseHeader(std::string_view trimmed, const std::string& path, int line, Pe
                      "PETSc summary without its header line '<program> on a <arch> named <host> with N processes'");
   run->header_line = line;
   run->program = std::string(Trim(trimmed.substr(0, on)));
-  run->arch = std::string(Trim(trimmed.substr(on + 6, named - on - 6)));
+  if (named > on + 6) run->arch = std::string(Trim(trimmed.substr(on + 6, named - on - 6)));  // "on a  named": none
   const std::size_t with = trimmed.find(" with ", named + 7);
   run->host = std::string(Trim(trimmed.substr(named + 7, with == std::string_view::npos ? std::string_view::npos
                                                                                         : with - named - 7)));
@@ -95,7 +96,7 @@ std::optional<PetscStage> StageRow(std::string_view trimmed) {
     std::vector<std::string_view> t = SplitWhitespace(rest.substr(colon + 1));
     if (t.size() < 2) continue;
     auto time = TableNumber(t[0]), percent = TableNumber(t[1]);
-    if (!time || !percent || !Known(*time) || *time < 0) continue;
+    if (!time || !percent || !std::isfinite(*time) || *time < 0) continue;
     PetscStage stage;
     stage.name = std::string(Trim(rest.substr(0, colon)));
     stage.time_mean_s = *time;
@@ -331,11 +332,11 @@ ReaderOutput ReadPetscLog(const ReaderInput& input) {
     }
     RunStats run = PetscLogRunToRunStats(p, input.path);
     ApplyFileName(input.name, &run);
-    std::vector<std::string> words{"petsc" + p.version};
+    std::vector<std::string> words{"petsc" + p.version, p.arch};  // PETSC_ARCH names the build (its MPI, compiler)
     if (p.debug_build) words.push_back("debug");
     for (std::string& option : PetscSolverOptions(p.options)) words.push_back(std::move(option));
     AppendConfiguration(JoinNonEmpty(words, " "), &run);
-    run.derivations["variant"] = "PETSc version line, the debug warning, and the option table's entries that "
+    run.derivations["variant"] = "PETSc version line, the header's PETSC_ARCH, the debug warning, and the option table's entries that "
                                  "choose the computation (sorted; -log_view, *_monitor, *_view left out)";
     if (p.debug_build) ++debug;
     output.runs.push_back(std::move(run));
