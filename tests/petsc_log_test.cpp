@@ -233,3 +233,18 @@ TEST_CASE("PETSc summary: refused naming file and line", "[ingest][petsc]") {
   CHECK(PetscSolverOptions({"-log_view ascii:view.log", "-ksp_monitor", "-pc_type lu", "-ksp_type cg"}) ==
         std::vector<std::string>{"ksp_type=cg", "pc_type=lu"});
 }
+
+TEST_CASE("a summary after megabytes of the application's own output is found", "[petsc][ingest]") {
+  // A job's stdout: 1.4 MB of solver monitor lines, then PETSc's summary. The head holds no
+  // format's signature, so the file is read whole (within the 16 MiB limit of an unrecognised
+  // head) and the PETSc reader, which looks through the whole text, claims it.
+  const testing::TempDir dir("petsc", "tail");
+  const std::string summary = ReadText(kCylinder);
+  std::string job;
+  for (int k = 0; k < 30000; ++k) job += "  " + std::to_string(k) + " KSP Residual norm 1.234567890123e-03 \n";
+  REQUIRE(job.size() > 4 * 256 * 1024);
+  const std::vector<RunStats> runs = Read(WriteCase(dir, "job.out", job + summary));
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].procs == 2);
+  CHECK(runs[0].wall_time_s == Read(kCylinder).at(0).wall_time_s);
+}
