@@ -20,6 +20,9 @@ using namespace qnm;
 
 namespace {
 
+using testing::ReadText;
+using testing::WriteCase;
+
 const std::string kCastep = std::string(QNM_TEST_DATA_DIR) + "/castep";
 const std::string kPlain = kCastep + "/al3x3_2nodes_256ranks_1threads_202104171322_aocl.castep";
 const std::string kAl3x3 =
@@ -28,11 +31,6 @@ const std::string kAl3x3 =
 
 std::vector<RunStats> Read(const std::string& name, IngestSummary* summary = nullptr) {
   return testing::IngestPath(kCastep + "/" + name, summary, /*strict=*/false);
-}
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
 }  // namespace

@@ -20,6 +20,9 @@ using namespace qnm;
 
 namespace {
 
+using testing::ReadText;
+using testing::WriteCase;
+
 const std::string kCp2k = std::string(QNM_TEST_DATA_DIR) + "/cp2k";
 const std::string kH2o = kCp2k + "/h2o64-archer2";
 const std::string kPlain = kH2o + "/H2O_bench-2nodes-256cores-4threads-run1.out";
@@ -27,17 +30,6 @@ const std::string kH2oClass = "H2O-64 MD 192 atoms 2560 basis functions 10 MD st
 
 std::vector<RunStats> Read(const std::string& path, IngestSummary* summary = nullptr) {
   return testing::IngestPath(path, summary, /*strict=*/false);
-}
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::string WriteCase(const testing::TempDir& dir, const std::string& name, const std::string& text) {
-  const std::string path = (dir.path / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
 }
 
 }  // namespace

@@ -2,13 +2,16 @@
 // Reading a path as `qnm-predict ingest` does, for the readers' tests.
 #include <algorithm>
 #include <cmath>
+#include <fstream>
 #include <functional>
+#include <iterator>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest.h"
 #include "ingest/text_lines.h"
+#include "tests/temp_dir.h"
 #include "util/input_error.h"
 
 namespace qnm::testing {
@@ -51,6 +54,19 @@ inline std::string InputErrorOf(const std::function<void()>& read) {
 /// The one-line error of reading `path` strictly, or "" when it reads.
 inline std::string IngestErrorOf(const std::string& path) {
   return InputErrorOf([&] { IngestPath(path); });
+}
+
+/// The bytes of `path` (a test input read as the readers' own tests compare with).
+inline std::string ReadText(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// Writes `text` to `name` in `dir` (an edited copy of a real input) and returns its path.
+inline std::string WriteCase(const TempDir& dir, const std::string& name, const std::string& text) {
+  const std::string path = (dir.path / name).string();
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
 }
 
 }  // namespace qnm::testing

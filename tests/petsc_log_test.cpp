@@ -20,6 +20,9 @@ using namespace qnm;
 
 namespace {
 
+using testing::ReadText;
+using testing::WriteCase;
+
 const std::string kPetsc = std::string(QNM_TEST_DATA_DIR) + "/petsc/petibm-examples";
 const std::string kCylinder = kPetsc + "/cylinder2dRe100-view.log";
 const std::string kCavity = kPetsc + "/liddrivencavity2dRe100-view.log";
@@ -27,17 +30,6 @@ const std::string kSphere = kPetsc + "/sphere3dRe350-view.log";
 
 std::vector<RunStats> Read(const std::string& path, IngestSummary* summary = nullptr) {
   return testing::IngestPath(path, summary, /*strict=*/false);
-}
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-std::string WriteCase(const testing::TempDir& dir, const std::string& name, const std::string& text) {
-  const std::string path = (dir.path / name).string();
-  std::ofstream(path, std::ios::binary) << text;
-  return path;
 }
 
 std::string Replaced(std::string text, const std::string& from, const std::string& to) {

@@ -21,6 +21,9 @@ using namespace qnm;
 
 namespace {
 
+using testing::ReadText;
+using testing::WriteCase;
+
 const std::string kVasp = std::string(QNM_TEST_DATA_DIR) + "/vasp";
 const std::string kThreaded = kVasp + "/CdTe_2nodes_64cores_4threads_1NCORE_2KPAR_202402261542.OUTCAR";
 
@@ -31,11 +34,6 @@ RunStats ReadOneRun(const std::string& name) {
 }
 
 double Detail(const RunStats& run, const std::string& key) { return testing::DetailNumber(run, key); }
-
-std::string ReadText(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 }  // namespace
 
