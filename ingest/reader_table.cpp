@@ -222,6 +222,8 @@ const std::vector<Reader>& ReaderTable() {
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
       // Before NPB output too: a job's stdout (or a -log_view file) ending in PETSc's performance summary.
       {"PETSc performance summary (-log_view, -log_summary)", SniffPetscLog, ReadPetscLog},
+      // Before NPB output too: pw.x, cp.x and the suite's other programs' standard output.
+      {"Quantum ESPRESSO output (pw.x, cp.x standard output)", SniffQeOutput, ReadQeOutput},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;

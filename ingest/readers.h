@@ -83,6 +83,8 @@ bool SniffCp2kOutput(const std::string& path, std::string_view text);  // cp2k_o
 ReaderOutput ReadCp2kOutput(const ReaderInput& input);
 bool SniffPetscLog(const std::string& path, std::string_view text);  // petsc_log.cpp
 ReaderOutput ReadPetscLog(const ReaderInput& input);
+bool SniffQeOutput(const std::string& path, std::string_view text);  // qe_output.cpp
+ReaderOutput ReadQeOutput(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp
