@@ -93,7 +93,8 @@ bool TimingRow(std::string_view raw, const std::string& path, int line, QeTiming
 
 // "Dense  grid:    12531 G-vectors     FFT dimensions: (  24,  24,  64)" -> "24x24x64".
 std::string FftDimensions(std::string_view trimmed) {
-  const std::size_t open = trimmed.find('('), close = trimmed.rfind(')');
+  const std::size_t fft = trimmed.find("FFT");  // 4.x: "G cutoff = ... (******* G-vectors)     FFT grid: (540,540,540)"
+  const std::size_t open = trimmed.find('(', fft == std::string_view::npos ? 0 : fft), close = trimmed.rfind(')');
   if (open == std::string_view::npos || close == std::string_view::npos || close < open) return "";
   std::vector<std::string_view> parts = SplitFields(trimmed.substr(open + 1, close - open - 1), ',');
   if (parts.size() != 3) return "";
