@@ -592,16 +592,11 @@ bool SniffCp2kOutput(const std::string&, std::string_view text) { return LooksLi
 ReaderOutput ReadCp2kOutput(const ReaderInput& input) {
   const std::vector<Cp2kRun> runs = ParseCp2kOutput(input.text, input.path);
   ReaderOutput output;
-  int unfinished = 0, first_line = 0;
-  std::string first_why;
+  UnfinishedRuns unfinished;
   for (const Cp2kRun& c : runs) {
     int line = 0;
-    const std::string why = Cp2kRunUnfinished(c, &line);
-    if (!why.empty()) {
-      if (++unfinished == 1) {
-        first_line = line;
-        first_why = why;
-      }
+    if (const std::string why = Cp2kRunUnfinished(c, &line); !why.empty()) {
+      unfinished.Add(line, why);
       continue;
     }
     RunStats run = Cp2kRunToRunStats(c, input.path);
@@ -616,11 +611,7 @@ ReaderOutput ReadCp2kOutput(const ReaderInput& input) {
     output.runs.push_back(std::move(run));
   }
   DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  if (output.runs.empty()) throw InputError(input.path, first_line, first_why);
-  if (unfinished > 0)
-    output.notes.push_back(input.path + ": " + std::to_string(unfinished) + " of its " + std::to_string(runs.size()) +
-                           " CP2K runs did not finish (the first at line " + std::to_string(first_line) + ": " +
-                           first_why + "): not read");
+  unfinished.Finish(input.path, runs.size(), "CP2K runs did not finish", &output);
   return output;
 }
 

@@ -314,8 +314,8 @@ bool SniffPetscLog(const std::string&, std::string_view text) { return LooksLike
 ReaderOutput ReadPetscLog(const ReaderInput& input) {
   const std::vector<PetscLogRun> runs = ParsePetscLog(input.text, input.path);
   ReaderOutput output;
-  int unfinished = 0, first_unfinished = 0, debug = 0;
-  std::string first_why;
+  UnfinishedRuns unfinished;
+  int debug = 0;
   for (std::size_t r = 0; r < runs.size(); ++r) {
     const PetscLogRun& p = runs[r];
     std::string why;
@@ -327,7 +327,7 @@ ReaderOutput ReadPetscLog(const ReaderInput& input) {
     if (!why.empty()) {
       why += r + 1 < runs.size() ? ", or the next summary starts at line " + std::to_string(runs[r + 1].line) + ")"
                                  : ")";
-      if (++unfinished == 1) first_unfinished = p.line, first_why = why;
+      unfinished.Add(p.line, why);
       continue;
     }
     RunStats run = PetscLogRunToRunStats(p, input.path);
@@ -342,14 +342,10 @@ ReaderOutput ReadPetscLog(const ReaderInput& input) {
     output.runs.push_back(std::move(run));
   }
   DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  if (output.runs.empty()) throw InputError(input.path, first_unfinished, first_why);
+  unfinished.Finish(input.path, runs.size(), "PETSc summaries are incomplete", &output);
   if (debug > 0)
     output.notes.push_back(input.path + ": " + std::to_string(debug) + " of its summaries come from a PETSc built "
                            "with debugging (PETSc's warning box): its times are not those of an optimised build");
-  if (unfinished > 0)
-    output.notes.push_back(input.path + ": " + std::to_string(unfinished) + " of its " + std::to_string(runs.size()) +
-                           " PETSc summaries are incomplete (the first at line " + std::to_string(first_unfinished) +
-                           ": " + first_why + "): not read");
   return output;
 }
 

@@ -460,16 +460,11 @@ bool SniffQeOutput(const std::string&, std::string_view text) { return LooksLike
 ReaderOutput ReadQeOutput(const ReaderInput& input) {
   const std::vector<QeRun> runs = ParseQeOutput(input.text, input.path);
   ReaderOutput output;
-  int unfinished = 0, first_line = 0;
-  std::string first_why;
+  UnfinishedRuns unfinished;
   for (const QeRun& q : runs) {
     int line = 0;
-    const std::string why = QeRunUnfinished(q, &line);
-    if (!why.empty()) {
-      if (++unfinished == 1) {
-        first_line = line;
-        first_why = why;
-      }
+    if (const std::string why = QeRunUnfinished(q, &line); !why.empty()) {
+      unfinished.Add(line, why);
       continue;
     }
     RunStats run = QeRunToRunStats(q, input.path);
@@ -480,11 +475,7 @@ ReaderOutput ReadQeOutput(const ReaderInput& input) {
     output.runs.push_back(std::move(run));
   }
   DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  if (output.runs.empty()) throw InputError(input.path, first_line, first_why);
-  if (unfinished > 0)
-    output.notes.push_back(input.path + ": " + std::to_string(unfinished) + " of its " + std::to_string(runs.size()) +
-                           " Quantum ESPRESSO runs did not finish (the first at line " + std::to_string(first_line) +
-                           ": " + first_why + "): not read");
+  unfinished.Finish(input.path, runs.size(), "Quantum ESPRESSO runs did not finish", &output);
   return output;
 }
 

@@ -287,6 +287,14 @@ void DropNameNodesOfDifferingRuns(const FileNameInfo& info, std::vector<RunStats
     }
 }
 
+void UnfinishedRuns::Finish(const std::string& path, std::size_t total, const std::string& what,
+                            ReaderOutput* output) const {
+  if (output->runs.empty()) throw InputError(path, first_line, first_why);
+  if (count > 0)
+    output->notes.push_back(path + ": " + std::to_string(count) + " of its " + std::to_string(total) + " " + what +
+                            " (the first at line " + std::to_string(first_line) + ": " + first_why + "): not read");
+}
+
 ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info) {
   ApplyFileName(info, &run);
   ReaderOutput output;

@@ -127,6 +127,21 @@ void AppendConfiguration(std::string words, RunStats* run);
 /// keeps them (ApplyFileName set them on each).
 void DropNameNodesOfDifferingRuns(const FileNameInfo& info, std::vector<RunStats>* runs);
 
+/// The runs of a file of several (a job's output with appended reruns) that did not finish: how
+/// many, and the first one's line and reason.
+struct UnfinishedRuns {
+  int count = 0;
+  int first_line = 0;
+  std::string first_why;
+  void Add(int line, const std::string& why) {
+    if (++count == 1) first_line = line, first_why = why;
+  }
+  /// Once every run of `path` (`total` of them) is read into `output`: throws
+  /// InputError(path, first_line, first_why) when none finished; else, when some did not, notes
+  /// "<path>: N of its `total` <what> (the first at line L: <why>): not read".
+  void Finish(const std::string& path, std::size_t total, const std::string& what, ReaderOutput* output) const;
+};
+
 /// The output of a reader whose file holds one run: `run` with the file
 /// name's identity applied (ApplyFileName).
 ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info);
