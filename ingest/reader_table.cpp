@@ -224,6 +224,8 @@ const std::vector<Reader>& ReaderTable() {
       {"PETSc performance summary (-log_view, -log_summary)", SniffPetscLog, ReadPetscLog},
       // Before NPB output too: pw.x, cp.x and the suite's other programs' standard output.
       {"Quantum ESPRESSO output (pw.x, cp.x standard output)", SniffQeOutput, ReadQeOutput},
+      // Before NPB output too: namd2/namd3 standard output, saved as .log/.out or a batch job's stdout.
+      {"NAMD log (namd2/namd3 standard output)", SniffNamdLog, ReadNamdLog},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;

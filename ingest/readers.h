@@ -85,6 +85,8 @@ bool SniffPetscLog(const std::string& path, std::string_view text);  // petsc_lo
 ReaderOutput ReadPetscLog(const ReaderInput& input);
 bool SniffQeOutput(const std::string& path, std::string_view text);  // qe_output.cpp
 ReaderOutput ReadQeOutput(const ReaderInput& input);
+bool SniffNamdLog(const std::string& path, std::string_view text);  // namd_log.cpp
+ReaderOutput ReadNamdLog(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp
