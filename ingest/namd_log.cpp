@@ -124,6 +124,13 @@ void ReadLine(std::string_view t, int line, const std::string& path, NamdExecuti
   } else if (StartsWith(t, "FATAL ERROR:") && e->fatal_line == 0) {
     e->fatal_line = line;
     e->fatal = std::string(Trim(t.substr(12)));
+  } else if (t.find("Exiting: Called CmiAbort") != std::string_view::npos) {
+    e->cmi_abort = true;
+  } else if (e->cmi_abort && StartsWith(t, "Reason:") && e->fatal_line == 0) {
+    e->fatal_line = line;
+    e->fatal = std::string(Trim(t.substr(7)));
+  } else if (StartsWith(t, "[") && EndsWith(t, "Stack Traceback:") && e->traceback_line == 0) {
+    e->traceback_line = line;
   }
 }
 
@@ -323,6 +330,9 @@ ReaderOutput ReadNamdLog(const ReaderInput& input) {
     const NamdExecution& e = *first_unfinished;
     if (e.fatal_line > 0)
       throw InputError(input.path, e.fatal_line, "NAMD stopped before it finished (no 'WallClock:' line): '" + e.fatal + "'");
+    if (e.traceback_line > 0)
+      throw InputError(input.path, e.traceback_line,
+                       "NAMD crashed before it finished: a process printed Charm++'s stack traceback (no 'WallClock:' line)");
     throw InputError(input.path, e.line,
                      "NAMD execution without its closing 'WallClock:' line: it did not finish (killed, out of time, "
                      "or the log was cut)");

@@ -53,8 +53,10 @@ struct NamdExecution {
   int wallclock_line = 0;      // of "WallClock:": the execution finished
   double wallclock_s = kUnknown, cpu_time_s = kUnknown, memory_mb = kUnknown;
   bool end_of_program = false;     // "[Partition 0][Node 0] End of program"
-  int fatal_line = 0;              // the first "FATAL ERROR:" line
+  int fatal_line = 0;              // the first "FATAL ERROR:" line, or Charm++'s "Reason:" after "Called CmiAbort"
   std::string fatal;               // its text
+  int traceback_line = 0;          // the first "[9] Stack Traceback:": a process crashed
+  bool cmi_abort = false;          // "------------- Processor 0 Exiting: Called CmiAbort ------------"
 };
 
 /// The network layer a build runs on: "mpi", "verbs", "ucx", "ofi", "netlrts", "multicore", ... (from

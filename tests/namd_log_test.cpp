@@ -113,6 +113,13 @@ TEST_CASE("NAMD log: a damaged WallClock, a missing process count, a FATAL ERROR
   error = testing::IngestErrorOf(WriteCase(dir, "fatal.log", fatal));
   CHECK(error.find("fatal.log:218") != std::string::npos);
   CHECK(error.find("Unable to open text file x.psf") != std::string::npos);
+  // A process that crashed: Charm++'s stack traceback is named (rodrigorusa/namd-mo833a's 16-process
+  // runs of NAMD 2.14b1 stop so after start-up; their logs are not ours to copy).
+  const std::string crashed = text.substr(0, text.find("TCL: Running for")) +
+                              "[9] Stack Traceback:\n  [9:0] namd2 0x561fbad93f6b \n  [9:2] libc.so.6 0x7ff11271ae97 gsignal\n";
+  error = testing::IngestErrorOf(WriteCase(dir, "crashed.log", crashed));
+  CHECK(error.find("crashed.log:218") != std::string::npos);
+  CHECK(error.find("stack traceback") != std::string::npos);
 }
 
 TEST_CASE("NAMD log: SMP and MPI builds, and two executions in one job output", "[ingest][namd]") {
