@@ -310,14 +310,34 @@ RunStats NamdExecutionToRunStats(const NamdExecution& e, const std::string& path
 
 bool SniffNamdLog(const std::string&, std::string_view text) { return LooksLikeNamdLog(text); }
 
+namespace {
+
+// Why an execution did not finish, and the line that shows it; empty when it finished.
+std::string NamdExecutionUnfinished(const NamdExecution& e, int* line) {
+  if (e.wallclock_line > 0) return {};
+  if (e.fatal_line > 0) {
+    *line = e.fatal_line;
+    return "NAMD stopped before it finished (no 'WallClock:' line): '" + e.fatal + "'";
+  }
+  if (e.traceback_line > 0) {
+    *line = e.traceback_line;
+    return "NAMD crashed before it finished: a process printed Charm++'s stack traceback (no 'WallClock:' line)";
+  }
+  *line = e.line;
+  return "NAMD execution without its closing 'WallClock:' line: it did not finish (killed, out of time, or the log "
+         "was cut)";
+}
+
+}  // namespace
+
 ReaderOutput ReadNamdLog(const ReaderInput& input) {
   const std::vector<NamdExecution> executions = ParseNamdLog(input.text, input.path);
   ReaderOutput output;
-  const NamdExecution* first_unfinished = nullptr;
-  int unfinished = 0;
+  UnfinishedRuns unfinished;
   for (const NamdExecution& e : executions) {
-    if (e.wallclock_line == 0) {
-      if (++unfinished == 1) first_unfinished = &e;
+    int line = 0;
+    if (const std::string why = NamdExecutionUnfinished(e, &line); !why.empty()) {
+      unfinished.Add(line, why);
       continue;
     }
     RunStats run = NamdExecutionToRunStats(e, input.path);
@@ -326,22 +346,7 @@ ReaderOutput ReadNamdLog(const ReaderInput& input) {
     output.runs.push_back(std::move(run));
   }
   DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  if (output.runs.empty()) {
-    const NamdExecution& e = *first_unfinished;
-    if (e.fatal_line > 0)
-      throw InputError(input.path, e.fatal_line, "NAMD stopped before it finished (no 'WallClock:' line): '" + e.fatal + "'");
-    if (e.traceback_line > 0)
-      throw InputError(input.path, e.traceback_line,
-                       "NAMD crashed before it finished: a process printed Charm++'s stack traceback (no 'WallClock:' line)");
-    throw InputError(input.path, e.line,
-                     "NAMD execution without its closing 'WallClock:' line: it did not finish (killed, out of time, "
-                     "or the log was cut)");
-  }
-  if (unfinished > 0)
-    output.notes.push_back(input.path + ": " + std::to_string(unfinished) + " of its " +
-                           std::to_string(executions.size()) +
-                           " NAMD executions did not finish (no 'WallClock:', the first started at line " +
-                           std::to_string(first_unfinished->line) + "): not read");
+  unfinished.Finish(input.path, executions.size(), "NAMD executions did not finish", &output);
   return output;
 }
 

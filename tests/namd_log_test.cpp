@@ -162,7 +162,7 @@ TEST_CASE("NAMD log: SMP and MPI builds, and two executions in one job output", 
   bool said = false;
   for (const std::string& note : summary.notes)
     said |= note.find("1 of its 2 NAMD executions did not finish") != std::string::npos &&
-            note.find("line 1)") != std::string::npos;
+            note.find("the first at line 1:") != std::string::npos;
   CHECK(said);
 }
 
