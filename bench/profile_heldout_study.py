@@ -71,7 +71,7 @@ def validate(binary, folder, name, train):
     return (series[0] if series else None), err
 
 
-def score_series(doc, train_count):
+def score_series(doc):
     rows = sorted(doc["rows"], key=lambda r: r["predicted"]["procs"])
     training = [(r["predicted"]["procs"], r["measured_s"]) for r in rows if r["predicted"]["procs"] in doc["train"]]
     def fit(procs):
@@ -123,7 +123,7 @@ def main():
                 problems.append(f"{campaign}: validate refused series '{name}': {note}")
                 continue
             doc["train"] = set(train)
-            points = score_series(doc, options.train)
+            points = score_series(doc)
             if points:
                 results.append({"campaign": campaign, "series": name, "kind": doc["model"]["kind"],
                                 "train": train, "points": points})

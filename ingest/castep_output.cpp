@@ -184,10 +184,11 @@ bool SniffCastepOutput(const std::string&, std::string_view text) { return Looks
 ReaderOutput ReadCastepOutput(const ReaderInput& input) {
   const std::vector<CastepRun> runs = ParseCastepOutput(input.text, input.path);
   ReaderOutput output;
-  int unfinished = 0, first_unfinished = 0;
+  UnfinishedRuns unfinished;
   for (const CastepRun& c : runs) {
     if (!Known(c.total_s)) {
-      if (++unfinished == 1) first_unfinished = c.line;
+      unfinished.Add(c.line, "CASTEP run without its closing 'Total time': it did not finish (killed, out of time, "
+                             "or the file was cut)");
       continue;
     }
     RunStats run = CastepRunToRunStats(c, input.path);
@@ -198,14 +199,7 @@ ReaderOutput ReadCastepOutput(const ReaderInput& input) {
     output.runs.push_back(std::move(run));
   }
   DropNameNodesOfDifferingRuns(input.name, &output.runs);  // al3x3_2nodes.castep: 64, then 32 processes
-  if (output.runs.empty())
-    throw InputError(input.path, first_unfinished,
-                     "CASTEP run without its closing 'Total time': it did not finish (killed, out of time, or the "
-                     "file was cut)");
-  if (unfinished > 0)
-    output.notes.push_back(input.path + ": " + std::to_string(unfinished) + " of its " + std::to_string(runs.size()) +
-                           " runs did not finish (no 'Total time', the first started at line " +
-                           std::to_string(first_unfinished) + "): not read");
+  unfinished.Finish(input.path, runs.size(), "runs did not finish", &output);
   return output;
 }
 

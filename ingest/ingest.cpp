@@ -147,14 +147,15 @@ std::string ReadBounded(const std::string& path, const IngestOptions& options, s
     *streamed_as = format_path;
     return sniffed;
   }
-  // A file its head holds whole is below every format's limit (the least, 16 MiB, is 64 times the
-  // head), so only --max-file-size can refuse it; asking every reader's sniff for a limit here cost
-  // a tenth of reading a campaign of small files.
-  static_assert(kSniffHeadBytes < static_cast<std::size_t>(kUnrecognisedMaxBytes), "a head is below every limit");
-  if (head.size() < kSniffHeadBytes && options.max_file_bytes <= 0) return head;  // the whole file
-  const long long limit = InputReadLimitBytes(path, size_bytes, head, options.max_file_bytes);
-  if (head.size() < kSniffHeadBytes) return head;  // the whole file
-  return ReadFile(path, limit);
+  if (head.size() < kSniffHeadBytes) {  // the whole file
+    // It is below every format's limit (the least, 16 MiB, is 64 times the head), so only
+    // --max-file-size can refuse it; asking every reader's sniff for a limit otherwise cost a tenth
+    // of reading a campaign of small files.
+    static_assert(kSniffHeadBytes < static_cast<std::size_t>(kUnrecognisedMaxBytes), "a head is below every limit");
+    if (options.max_file_bytes > 0) (void)InputReadLimitBytes(path, size_bytes, head, options.max_file_bytes);
+    return head;
+  }
+  return ReadFile(path, InputReadLimitBytes(path, size_bytes, head, options.max_file_bytes));
 }
 
 // What a file holds, before a reader sees it. A file compressed as a whole
