@@ -187,6 +187,8 @@ ReaderOutput ReadNpb(const ReaderInput& input) {
 const std::vector<Reader>& ReaderTable() {
   static const std::vector<Reader> kReaders = {
       {"mpiP report", SniffMpip, ReadMpip},
+      // Before the statistics tables and NPB output, which take any .csv/.txt file: by its header line.
+      {"Slurm accounting table (sacct, sacct -P)", SniffSacctTable, ReadSacctTable},
       // Before NPB output, which takes any .txt file.
       {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
       // Before NPB output, which takes any .log/.out/.txt file (LAMMPS's own logs are log.lammps, log.*).

@@ -1,0 +1,233 @@
+// Slurm accounting tables read into run records (tests/data/slurm: what Slurm 22.05.8's own sacct
+// printed of 13 real jobs on a one-node test cluster, SOURCES.md there). The values below are
+// copied from the files by hand.
+#include <catch2/catch.hpp>
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ingest/ingest.h"
+#include "ingest/series_identity.h"
+#include "ingest/slurm_accounting.h"
+#include "ingest_test_util.h"
+#include "temp_dir.h"
+
+using namespace qnm;
+
+namespace {
+
+using testing::ReadText;
+using testing::WriteCase;
+
+const std::string kSlurm = std::string(QNM_TEST_DATA_DIR) + "/slurm";
+const std::string kParsable2 = kSlurm + "/qnmtest-sacct-P.txt";   // sacct -P, 19 fields
+const std::string kParsable = kSlurm + "/qnmtest-sacct-p.txt";    // sacct -p, the same fields
+const std::string kTable = kSlurm + "/qnmtest-sacct-table.txt";   // sacct --format=..., no Cluster
+const std::string kDefault = kSlurm + "/qnmtest-sacct-default.txt";  // sacct with its default fields
+
+// The completed runs of the campaign by job id: processes, seconds (sacct's Elapsed).
+const std::map<std::string, std::pair<int, double>> kRuns = {
+    {"1.0", {2, 3}},   {"2.0", {1, 2}},   {"3.0", {2, 6}},  {"4.0", {4, 16}}, {"5.0", {1, 1}},
+    {"5.1", {2, 6}},   {"5.2", {4, 14}},  {"6", {2, 4}},    {"7.0", {2, 6}},  {"8.0", {2, 3}},
+    {"9_1.0", {1, 1}}, {"9_2.0", {1, 1}}};
+
+std::map<std::string, const RunStats*> ByJob(const std::vector<RunStats>& runs) {
+  std::map<std::string, const RunStats*> by_job;
+  for (const RunStats& run : runs) by_job[run.details.at("slurm_job_id")] = &run;
+  return by_job;
+}
+
+std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("sacct -P: every srun step a run, its tasks the processes, its elapsed time the run's", "[ingest][slurm]") {
+  IngestSummary summary;
+  const std::vector<RunStats> runs = testing::IngestPath(kParsable2, &summary);
+  REQUIRE(runs.size() == kRuns.size());
+  const auto by_job = ByJob(runs);
+  for (const auto& [job, expected] : kRuns) {
+    INFO(job);
+    REQUIRE(by_job.count(job) == 1);
+    CHECK(by_job.at(job)->procs == expected.first);
+    CHECK(by_job.at(job)->wall_time_s == expected.second);
+    CHECK(by_job.at(job)->machine == "qnmtest");  // the Cluster field
+    CHECK(by_job.at(job)->nodes == 1);
+    CHECK(by_job.at(job)->threads_per_proc == 1);
+  }
+  // "4.0|4.0|jacobi||root|4|4|4|1|00:00:16|16|COMPLETED|0:0|vm|qnmtest|...": step 0 of a 4-task job.
+  const RunStats& step = *by_job.at("4.0");
+  CHECK(step.app == "jacobi");
+  CHECK(step.problem_class == "2000000 300");  // the job is named as its program; its arguments
+  CHECK(by_job.at("1.0")->problem_class == "4000000 100");  // another input of the program
+  CHECK(step.hosts == std::vector<std::string>{"vm"});
+  CHECK(step.details.at("slurm_submit_line") == "srun --mpi=pmix ./jacobi 2000000 300");
+  CHECK(step.details.at("slurm_start") == "2026-11-30T03:49:29");
+  CHECK(step.derivations.at("procs") == "sacct NTasks of step 4.0");
+  CHECK(step.origin == "measurement:slurm:qnmtest:4.0");
+  // Job 5 ran srun -n 1, 2, 4 in one script: three runs of the experiment 'jacobi-steps'.
+  CHECK(by_job.at("5.1")->problem_class == "jacobi-steps 2000000 300");
+  // Job 6 ran mpirun -np 2 with no srun step: the job is the run, of its 2 allocated CPUs, said so.
+  const RunStats& mpirun = *by_job.at("6");
+  CHECK(mpirun.app == "jacobi-mpirun");
+  CHECK(mpirun.details.at("slurm_procs_from") == "allocated CPUs");
+  CHECK(mpirun.derivations.at("procs").find("no srun step") != std::string::npos);
+  // Job 8 failed in its second step (srun -n 2 false); its first step completed and is a run.
+  CHECK(by_job.at("8.0")->problem_class == "jacobi-fail 2000000 100");
+  CHECK(by_job.count("8.1") == 0);
+}
+
+TEST_CASE("sacct: runs that did not complete are counted and named, not read", "[ingest][slurm]") {
+  IngestSummary summary;
+  testing::IngestPath(kParsable2, &summary);
+  std::string notes;
+  for (const std::string& note : summary.notes) notes += note + "\n";
+  for (const std::string& reading : summary.readings) notes += reading + "\n";
+  INFO(notes);
+  // 15 runs: the 12 above, step 8.1 (FAILED), 12.0 (cancelled at its time limit), 13.0 (scancel).
+  CHECK(notes.find("3 of its 15 runs (the first at line 26: job 8 step 1: FAILED (exit code 1:0), not a "
+                   "completed run): not read") != std::string::npos);
+  CHECK(notes.find("sacct --parsable table: 15 runs (srun steps, else jobs), 12 completed; 1 without a task "
+                   "count, read as one process per allocated CPU") != std::string::npos);
+
+  // A table of which no run completed is refused with the first one's reason.
+  testing::TempDir dir("qnm-slurm", "none");
+  const std::string text = ReadText(kParsable2);
+  std::string failed = text.substr(0, text.find('\n') + 1);
+  for (const std::string_view line : SplitLines(text))
+    if (StartsWith(line, "12") || StartsWith(line, "13")) failed += std::string(line) + "\n";
+  const std::string error = testing::IngestErrorOf(WriteCase(dir, "failed.txt", failed));
+  CHECK(error.find("failed.txt:2: job 12 step batch") == std::string::npos);
+  CHECK(error.find("failed.txt:") != std::string::npos);
+  CHECK(error.find("not a completed run") != std::string::npos);
+  CHECK(error.find("TIMEOUT") != std::string::npos);
+}
+
+TEST_CASE("sacct -p and the default table read as sacct -P does", "[ingest][slurm]") {
+  const auto parsable2 = testing::IngestPath(kParsable2);
+  for (const std::string& path : {kParsable, kTable}) {
+    INFO(path);
+    const std::vector<RunStats> runs = testing::IngestPath(path);
+    REQUIRE(runs.size() == kRuns.size());
+    const auto by_job = ByJob(runs);
+    for (const auto& [job, expected] : kRuns) {
+      INFO(job);
+      REQUIRE(by_job.count(job) == 1);
+      CHECK(by_job.at(job)->procs == expected.first);
+      CHECK(by_job.at(job)->wall_time_s == expected.second);
+    }
+  }
+  // The default table has no Cluster: the machine is the hosts' stem. sacct cut 'jacobi-steps' to
+  // its column of 10 ("jacobi-st+"); the run keeps it as printed and says so.
+  const std::vector<RunStats> table_runs = testing::IngestPath(kTable);
+  const auto table = ByJob(table_runs);
+  CHECK(table.at("5.1")->machine == "vm");
+  CHECK(table.at("5.1")->problem_class == "jacobi-st+");
+  CHECK(table.at("5.1")->details.count("slurm_cut_values") == 1);
+  CHECK(table.at("2.0")->details.count("slurm_cut_values") == 0);
+}
+
+TEST_CASE("sacct: a campaign forms series by program and experiment", "[ingest][slurm][cli]") {
+  std::vector<Series> series = GroupIntoSeries(testing::IngestPath(kParsable2), GroupBy::kContent);
+  std::map<std::string, std::vector<int>> procs;
+  for (const Series& s : series)
+    for (const RunGroup& g : s.groups) procs[s.name].push_back(g.procs);
+  // Jobs 2-4: one job each at P = 1, 2, 4 named as their program; job 1 ran another input.
+  CHECK(procs.at("jacobi.2000000 300 @qnmtest") == std::vector<int>{1, 2, 4});
+  CHECK(procs.at("jacobi.4000000 100 @qnmtest") == std::vector<int>{2});
+  CHECK(procs.at("jacobi.jacobi-steps 2000000 300 @qnmtest") == std::vector<int>{1, 2, 4});
+  CHECK(procs.at("jacobi-mpirun @qnmtest") == std::vector<int>{2});
+  CHECK(procs.at("jacobi.jacobi-array 1000000 200 @qnmtest") == std::vector<int>{1});
+  CHECK(procs.size() == 7);  // and jacobi-hybrid, jacobi-fail
+}
+
+TEST_CASE("sacct: what cannot be read is refused with its file and line", "[ingest][slurm]") {
+  // sacct's default fields hold no time.
+  CHECK(testing::IngestErrorOf(kDefault).find(
+            "qnmtest-sacct-default.txt:1: a sacct table without Elapsed or ElapsedRaw") != std::string::npos);
+  testing::TempDir dir("qnm-slurm", "bad");
+  const std::string text = ReadText(kParsable2);
+  // An elapsed time that is none (line 12 is job 4.0's row).
+  const std::string bad_time = Replaced(text, "|00:00:16|16|COMPLETED|0:0|vm|qnmtest|2026-11-30T03:49:29|2026-11-30"
+                                              "T03:49:45|00:05.353|srun", "|00:00:16|16s|COMPLETED|0:0|vm|qnmtest|"
+                                              "2026-11-30T03:49:29|2026-11-30T03:49:45|00:05.353|srun");
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "time.txt", bad_time)).find("time.txt:12: job 4.0: field ElapsedRaw") !=
+        std::string::npos);
+  // A row with one field too many (a '|' in a value, which sacct does not escape).
+  const std::string extra = Replaced(text, "srun --mpi=pmix -n 2 -c 2", "srun --mpi=pmix | -n 2 -c 2");
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "extra.txt", extra)).find("20 fields where the header at line 1 names 19") !=
+        std::string::npos);
+  // Tasks that are no count.
+  const std::string tasks = Replaced(text, "5.2|5.2|jacobi||root|4|4|4|", "5.2|5.2|jacobi||root|4|4|-4|");
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "tasks.txt", tasks)).find("job 5.2: field ntasks needs a positive count") !=
+        std::string::npos);
+  // A job id that is none.
+  const std::string id = Replaced(text, "\n7.0|7.0|", "\nseven|7.0|");
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "id.txt", id)).find("'seven' is not a Slurm job id") != std::string::npos);
+  // A header without a job.
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "header.txt", text.substr(0, text.find('\n') + 1)))
+            .find("a sacct header without a job under it") != std::string::npos);
+}
+
+TEST_CASE("sacct: elapsed times with days, and tables without NTasks or State", "[ingest][slurm]") {
+  testing::TempDir dir("qnm-slurm", "fields");
+  const std::string days = WriteCase(dir, "days.txt",
+                                     "JobID|JobName|NTasks|NNodes|Elapsed|State\n"
+                                     "77|wrf_4nodes_n128||4|1-00:03:02|COMPLETED\n"
+                                     "77.0|wrf.exe|128|4|1-00:02:58|COMPLETED\n");
+  const std::vector<RunStats> runs = testing::IngestPath(days);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].wall_time_s == 86400 + 2 * 60 + 58);
+  CHECK(runs[0].procs == 128);
+  CHECK(runs[0].nodes == 4);
+  CHECK(runs[0].ranks_per_node == 32);
+  CHECK(runs[0].app == "wrf.exe");
+  CHECK(runs[0].problem_class == "wrf");  // "4nodes" and "n128" name this run's own counts
+  CHECK(runs[0].machine.empty());
+
+  // sacct -X: allocations only, no task count: one process per allocated CPU, said so.
+  IngestSummary summary;
+  const std::string allocations = WriteCase(dir, "x.txt",
+                                            "JobID|JobName|AllocCPUS|Elapsed\n"
+                                            "80|lmp-64|64|00:10:00\n"
+                                            "81|lmp-128|128|00:05:30\n");
+  const std::vector<RunStats> jobs = testing::IngestPath(allocations, &summary);
+  REQUIRE(jobs.size() == 2);
+  CHECK(jobs[0].app == "lmp");
+  CHECK(jobs[1].app == "lmp");
+  CHECK(jobs[1].procs == 128);
+  CHECK(jobs[1].wall_time_s == 330);
+  std::string notes;
+  for (const std::string& reading : summary.readings) notes += reading + "\n";
+  INFO(notes);
+  CHECK(notes.find("no State field: every run taken as completed") != std::string::npos);
+  CHECK(notes.find("2 without a task count") != std::string::npos);
+}
+
+TEST_CASE("sacct: a job's name without the run's own counts", "[ingest][slurm]") {
+  CHECK(JobNameWithoutCounts("lmp-64", 64, 2) == "lmp");
+  CHECK(JobNameWithoutCounts("lmp-64", 32, 2) == "lmp-64");  // 64 is not this run's count
+  CHECK(JobNameWithoutCounts("gromacs_N2_np64", 64, 2) == "gromacs");
+  CHECK(JobNameWithoutCounts("cp2k.h2o-64.4nodes", 256, 4) == "cp2k.h2o-64");
+  CHECK(JobNameWithoutCounts("bench", 8, 1) == "bench");
+  CHECK(JobNameWithoutCounts("128", 128, 1).empty());
+  CHECK(JobNameWithoutCounts("64-lmp", 64, 1) == "lmp");
+  CHECK(JobNameWithoutCounts("a_64_b", 64, 1) == "a_b");
+  CHECK(ProgramArguments("srun --mpi=pmix -n 4 ./lmp -in in.lj -log log.4", "lmp", 4, 1) == "-in in.lj -log log");
+  CHECK(ProgramArguments("srun -n 4 ./other 1 2", "lmp", 4, 1).empty());
+  CHECK(LooksLikeSacctTable("JobID|JobName|Elapsed\n1|a|00:00:01\n"));
+  CHECK(LooksLikeSacctTable("JobID    Elapsed \n------------ ---------- \n"));
+  CHECK_FALSE(LooksLikeSacctTable("JobID Elapsed\n1 00:00:01\n"));  // no dashes: not sacct's table
+  CHECK_FALSE(LooksLikeSacctTable("procs,time_s\n1,2\n"));
+}
+
+TEST_CASE("sacct --json: refused with what to run instead", "[ingest][slurm]") {
+  // Slurm 22.05.8's sacct --json of the same jobs (the REST API's data model dbv0.0.38).
+  CHECK(testing::IngestErrorOf(kSlurm + "/qnmtest-sacct-json.json.gz")
+            .find("qnmtest-sacct-json.json.gz:1: sacct --json output is not read") != std::string::npos);
+}
