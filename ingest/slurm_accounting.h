@@ -11,7 +11,7 @@
 // by mpirun has a step of mpirun's daemons (orted, prted, hydra_bstrap_proxy), which hides the task
 // count; such a job, and one with no step at all, is a run of its allocated CPUs. Runs that did not
 // complete (FAILED, CANCELLED, TIMEOUT, OUT_OF_MEMORY, RUNNING, ...) are counted, not read.
-// Slurm times no MPI call: the records are runtime only. Read as Slurm 17.11 to 24.11 print it.
+// Slurm times no MPI call: the records are runtime only. Checked on what Slurm 22.05.8's sacct prints.
 #include <map>
 #include <string>
 #include <string_view>
