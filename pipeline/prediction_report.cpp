@@ -6,6 +6,7 @@
 #include <iostream>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -276,6 +277,15 @@ nlohmann::json PredictionJson(const SeriesPrediction& r) {
   return series;
 }
 
+// The flags of a row not printed under an earlier row of its table: a flag shared by many rows ("may
+// leave the node") is written out once, where it first applies; later rows carry only its '!'.
+std::vector<std::string> FlagsNotYetShown(const std::vector<std::string>& flags, std::set<std::string>* shown) {
+  std::vector<std::string> fresh;
+  for (const std::string& flag : flags)
+    if (shown->insert(flag).second) fresh.push_back(flag);
+  return fresh;
+}
+
 std::string PredictionTable(const SeriesPrediction& r) {
   const MeasuredTimes measured(r.observed);
   std::string level = Num(100 * r.model.level, "%.0f") + "% interval";
@@ -288,6 +298,7 @@ std::string PredictionTable(const SeriesPrediction& r) {
                                  "contention C s"});  // docs/glossary.md
   rows.push_back(header);
   std::vector<std::string> trailers(1);  // what follows a row: its flags, or why it has no value
+  std::set<std::string> shown_flags;
   for (const ProcsPrediction& p : r.predictions) {
     std::vector<std::string> cells = {std::to_string(p.procs), Num(measured.At(p.procs))};
     std::string trailer;
@@ -298,7 +309,7 @@ std::string PredictionTable(const SeriesPrediction& r) {
       if (r.model.kind == ModelKind::kQueueing)
         for (const Interval* i : {&p.compute, &p.imbalance, &p.switch_delay, &p.mpi_active, &p.contention})
           cells.push_back(WithInterval(*i));
-      for (const std::string& flag : p.flags) trailer += "\n       ! " + flag;
+      for (const std::string& flag : FlagsNotYetShown(p.flags, &shown_flags)) trailer += "\n       ! " + flag;
     }
     rows.push_back(cells);
     trailers.push_back(trailer);
@@ -350,6 +361,7 @@ std::string ValidationTable(const ValidationResult& r) {
   out << "  validation " << r.summary.BriefReport() << "\n\n";
   out << Pad("P", 7) << Pad("measured s", 12) << Pad("predicted s [interval]", 34) << Pad("error", 9)
       << Pad("<=10%", 7) << Pad("<=30%", 7) << "inside\n";
+  std::set<std::string> shown_flags;
   for (const ValidationRow& row : r.rows) {
     out << Pad(std::to_string(row.procs), 7) << Pad(Num(row.measured_s), 12)
         << Pad(WithInterval(row.predicted.total), 34)
@@ -359,10 +371,11 @@ std::string ValidationTable(const ValidationResult& r) {
       continue;
     }
     out << Pad(row.within_10 ? "yes" : "no", 7) << Pad(row.within_30 ? "yes" : "no", 7)
-        << (row.inside_interval ? "yes" : "no") << "\n";
+        << (row.inside_interval ? "yes" : "no") << (row.predicted.flags.empty() ? "" : "  !") << "\n";
     if (!row.predicted.Ok())
       out << "       " << ToString(row.predicted.termination) << ": " << row.predicted.message << "\n";
-    for (const std::string& flag : row.predicted.flags) out << "       ! " << flag << "\n";
+    for (const std::string& flag : FlagsNotYetShown(row.predicted.flags, &shown_flags))
+      out << "       ! " << flag << "\n";
   }
   return out.str();
 }

@@ -15,6 +15,8 @@
 # wide-table outputs are identical, the queueing model and the transfer do not choose);
 # the load imbalance of SP-MZ and LU-MZ series fitted over every run, not carried from the
 # last one (round 20: their zones are of one size; only their lines of the mpiP outputs differ).
+# A flag shared by several rows of one series' table written out once, under its first row, and the
+# validation table's rows marked '!' (round 28: only those lines of three table outputs differ).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
