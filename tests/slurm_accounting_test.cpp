@@ -38,6 +38,19 @@ std::map<std::string, const RunStats*> ByJob(const std::vector<RunStats>& runs) 
   return by_job;
 }
 
+// Every completed run of the campaign read with its processes and time; the runs by job id.
+std::map<std::string, const RunStats*> CheckCampaign(const std::vector<RunStats>& runs) {
+  REQUIRE(runs.size() == kRuns.size());
+  const auto by_job = ByJob(runs);
+  for (const auto& [job, expected] : kRuns) {
+    INFO(job);
+    REQUIRE(by_job.count(job) == 1);
+    CHECK(by_job.at(job)->procs == expected.first);
+    CHECK(by_job.at(job)->wall_time_s == expected.second);
+  }
+  return by_job;
+}
+
 std::string Replaced(std::string text, const std::string& from, const std::string& to) {
   const std::size_t at = text.find(from);
   REQUIRE(at != std::string::npos);
@@ -49,13 +62,9 @@ std::string Replaced(std::string text, const std::string& from, const std::strin
 TEST_CASE("sacct -P: every srun step a run, its tasks the processes, its elapsed time the run's", "[ingest][slurm]") {
   IngestSummary summary;
   const std::vector<RunStats> runs = testing::IngestPath(kParsable2, &summary);
-  REQUIRE(runs.size() == kRuns.size());
-  const auto by_job = ByJob(runs);
+  const auto by_job = CheckCampaign(runs);
   for (const auto& [job, expected] : kRuns) {
     INFO(job);
-    REQUIRE(by_job.count(job) == 1);
-    CHECK(by_job.at(job)->procs == expected.first);
-    CHECK(by_job.at(job)->wall_time_s == expected.second);
     CHECK(by_job.at(job)->machine == "qnmtest");  // the Cluster field
     CHECK(by_job.at(job)->nodes == 1);
     CHECK(by_job.at(job)->threads_per_proc == 1);
@@ -109,18 +118,9 @@ TEST_CASE("sacct: runs that did not complete are counted and named, not read", "
 }
 
 TEST_CASE("sacct -p and the default table read as sacct -P does", "[ingest][slurm]") {
-  const auto parsable2 = testing::IngestPath(kParsable2);
   for (const std::string& path : {kParsable, kTable}) {
     INFO(path);
-    const std::vector<RunStats> runs = testing::IngestPath(path);
-    REQUIRE(runs.size() == kRuns.size());
-    const auto by_job = ByJob(runs);
-    for (const auto& [job, expected] : kRuns) {
-      INFO(job);
-      REQUIRE(by_job.count(job) == 1);
-      CHECK(by_job.at(job)->procs == expected.first);
-      CHECK(by_job.at(job)->wall_time_s == expected.second);
-    }
+    CheckCampaign(testing::IngestPath(path));
   }
   // The default table has no Cluster: the machine is the hosts' stem. sacct cut 'jacobi-steps' to
   // its column of 10 ("jacobi-st+"); the run keeps it as printed and says so.
