@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "ingest/batch_job_text.h"  // JobNameWithoutCounts, ProgramArguments
 #include "record/run_stats.h"
 
 namespace qnm {
@@ -72,14 +73,5 @@ std::string SacctRunNotRead(const SacctRun& run);
 /// (else the allocated CPUs, noted), nodes, hosts and cluster, the elapsed time as the run's time.
 /// Throws InputError naming `path` and the row's line when a value sacct printed is malformed.
 RunStats SacctRunToRunStats(const SacctRun& run, const SacctTable& table, const std::string& path);
-
-/// A job name without the words that name the run's own process or node count: "lmp-64" of a
-/// 64-task step -> "lmp", "wrf_4nodes_n128" -> "wrf", "bench" -> "bench".
-std::string JobNameWithoutCounts(const std::string& name, int procs, int nodes);
-
-/// The arguments `program` was started with in an srun command line (sacct's SubmitLine of a step:
-/// "srun --mpi=pmix -n 4 ./lmp -in in.lj -log log.64"), each without the words naming the run's own
-/// process or node count: "-in in.lj -log log". Empty when the line does not start `program`.
-std::string ProgramArguments(const std::string& submit_line, const std::string& program, int procs, int nodes);
 
 }  // namespace qnm
