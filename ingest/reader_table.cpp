@@ -189,6 +189,8 @@ const std::vector<Reader>& ReaderTable() {
       {"mpiP report", SniffMpip, ReadMpip},
       // Before the statistics tables and NPB output, which take any .csv/.txt file: by its header line.
       {"Slurm accounting table (sacct, sacct -P)", SniffSacctTable, ReadSacctTable},
+      // Before NPB output too (a job's .o file may hold the record its script printed): by a 'Job Id:' line.
+      {"PBS job record (qstat -f, qstat -fx)", SniffPbsJobStatus, ReadPbsJobStatus},
       // Before NPB output, which takes any .txt file.
       {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
       // Before NPB output, which takes any .log/.out/.txt file (LAMMPS's own logs are log.lammps, log.*).

@@ -89,6 +89,8 @@ bool SniffNamdLog(const std::string& path, std::string_view text);  // namd_log.
 ReaderOutput ReadNamdLog(const ReaderInput& input);
 bool SniffSacctTable(const std::string& path, std::string_view text);  // slurm_accounting.cpp
 ReaderOutput ReadSacctTable(const ReaderInput& input);
+bool SniffPbsJobStatus(const std::string& path, std::string_view text);  // pbs_job_status.cpp
+ReaderOutput ReadPbsJobStatus(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp
