@@ -114,17 +114,25 @@ int PbsJob::LineOf(const std::string& name) const {
 }
 
 bool LooksLikePbsJobStatus(std::string_view text) {
-  std::size_t count = 0;
+  // qstat's output saved as it is, or after the prompt line that ran it ("$ qstat -fx 8"): a record
+  // a job's own script printed among its output is of a running job, whose walltime is no run's.
+  std::size_t count = 0, content = 0;
   bool job_id = false;
   for (std::string_view line : SplitLines(text.substr(0, std::min<std::size_t>(text.size(), 16384)))) {
     if (++count > kSniffLines) break;
-    if (IsJobIdLine(line)) {
-      job_id = true;
-      continue;
+    if (Trim(line).empty()) continue;
+    ++content;
+    if (!job_id) {
+      if (IsJobIdLine(line)) {
+        job_id = true;
+        continue;
+      }
+      if (content == 1 && line.find("qstat") != std::string_view::npos) continue;  // the prompt line
+      return false;
     }
     std::string name, value;
-    if (job_id && Indent(line) > 0 && SplitAttribute(line, &name, &value))
-      return name == "Job_Name" || name == "job_state" || name == "Job_Owner";
+    return Indent(line) > 0 && SplitAttribute(line, &name, &value) &&
+           (name == "Job_Name" || name == "job_state" || name == "Job_Owner");
   }
   return false;
 }

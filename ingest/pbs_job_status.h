@@ -1,7 +1,7 @@
 #pragma once
 // PBS job records: what `qstat -f` (Torque, PBS Pro and OpenPBS) and `qstat -fx` (PBS Pro's finished
-// jobs) print of a job (docs/formats/pbs-qstat.md), the batch record users of PBS clusters have
-// beside a run, often saved by the job script itself. A record is
+// jobs) print of a job (docs/formats/pbs-qstat.md), the batch record users of PBS clusters keep
+// of a run, saved as qstat prints it. A record is
 //   Job Id: 8.scheduler
 //       Job_Name = OPM
 //       resources_used.walltime = 00:00:55
@@ -36,8 +36,9 @@ struct PbsJob {
   int LineOf(const std::string& name) const;
 };
 
-/// True when one of the first lines of `text` opens a qstat -f record ("Job Id: ...") followed by an
-/// attribute line ("    Job_Name = ...").
+/// True when `text` is qstat's output: its first line (or the one after the prompt line that ran
+/// qstat) opens a record ("Job Id: ...") followed by an attribute line ("    Job_Name = ...").
+/// A record a job's own script printed among its output is of a running job and not looked for.
 bool LooksLikePbsJobStatus(std::string_view text);
 
 /// Every record of `text`; throws InputError naming `path` and the line when a line inside a record

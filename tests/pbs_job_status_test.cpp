@@ -99,7 +99,7 @@ TEST_CASE("qstat: records of one job script at several sizes form a series; unfi
             .find("failed.txt:1: job 8.scheduler: exit status 1, not a completed run") != std::string::npos);
 }
 
-TEST_CASE("qstat: Torque's nodes=N:ppn=P, ompthreads, a record inside a job's output", "[ingest][pbs]") {
+TEST_CASE("qstat: Torque's nodes=N:ppn=P, ompthreads, a prompt line before the record", "[ingest][pbs]") {
   testing::TempDir dir("qnm-pbs", "torque");
   // Torque prints no select or mpiprocs: nodes=2:ppn=16 allocates 32 cores, one slot each in exec_host.
   std::string torque = ReadText(kRecord);
@@ -110,9 +110,9 @@ TEST_CASE("qstat: Torque's nodes=N:ppn=P, ompthreads, a record inside a job's ou
   torque = Replaced(torque, "    Resource_List.nodect = 1\n", "");
   torque = Replaced(torque, "Resource_List.select = 1:ncpus=120:mpiprocs=60:slot_type=hpc",
                     "Resource_List.nodes = 2:ppn=16");
-  // The job script printed its record at its end, after the program's own output.
-  const std::string job_output = "Starting OPM Flow\nsimulation done\n" + torque + "\nepilogue: done\n";
-  const std::vector<RunStats> runs = testing::IngestPath(WriteCase(dir, "OPM.o8", job_output));
+  // Saved with the prompt line that ran qstat.
+  const std::vector<RunStats> runs =
+      testing::IngestPath(WriteCase(dir, "OPM.qstat", "[user@login1 ~]$ qstat -f 8.scheduler\n" + torque));
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].procs == 32);
   CHECK(runs[0].details.at("pbs_procs_from") == "allocated cores");
@@ -153,5 +153,7 @@ TEST_CASE("qstat: what cannot be read is refused with its file and line", "[inge
   CHECK(testing::IngestErrorOf(WriteCase(dir, "empty.txt", "Job Id: 12.pbs\n    Job_Name = x\n\nJob Id: 13.pbs\n"))
             .find("empty.txt:4: 'Job Id:' without an attribute under it") != std::string::npos);
   CHECK(LooksLikePbsJobStatus(text));
+  // A record a job's script printed among its output is of a running job: such a file is not claimed.
+  CHECK_FALSE(LooksLikePbsJobStatus("Starting OPM Flow\n" + Replaced(text, "job_state = F", "job_state = R")));
   CHECK_FALSE(LooksLikePbsJobStatus("Job Id: 12\nnothing = here\n"));  // no indented attribute of a record
 }
