@@ -49,7 +49,7 @@ bool IsVariableName(std::string_view word) {
 
 // A row of the timing analysis: "- <name...> cpu % wall % calls gflops [speedup efficacity]"; false
 // for any other line.
-bool TimerRow(const std::vector<std::string_view>& w, AbinitTimerRow* row) {
+bool TimerRow(const std::vector<std::string_view>& w, const std::string& path, int line, AbinitTimerRow* row) {
   if (w.size() < 8 || w[0] != "-") return false;
   std::size_t numbers = 0;
   while (numbers < w.size() - 1 && ParseDouble(w[w.size() - 1 - numbers])) ++numbers;
@@ -60,10 +60,14 @@ bool TimerRow(const std::vector<std::string_view>& w, AbinitTimerRow* row) {
   std::vector<std::string> name;
   for (std::size_t i = 1; i < first; ++i) name.emplace_back(w[i]);
   row->name = JoinNonEmpty(name, " ");
-  row->cpu_s = *ParseDouble(w[first]);
-  row->wall_s = *ParseDouble(w[first + 2]);
+  // The calls are a count, or -N when ABINIT did not count them; a line whose fifth number is not whole
+  // ("- subtotal  4.230 92.0  4.354 92.0  0.97 0.97") is no row. The times are checked: a damaged "nan"
+  // or "-3.2" is refused, not read.
   const std::optional<long long> calls = ParseInteger(w[first + 4]);
-  row->calls = calls ? *calls : 0;
+  if (!calls || *calls < -(1LL << 40) || *calls > (1LL << 40)) return false;
+  row->calls = *calls;
+  row->cpu_s = NonNegativeNumber(w[first], path, line, "timing analysis cpu time");
+  row->wall_s = NonNegativeNumber(w[first + 2], path, line, "timing analysis wall time");
   return true;
 }
 
@@ -130,7 +134,7 @@ struct Parser {
           r.world_timer_wall_s = NonNegativeNumber(w[6], path, line, "'wall_time ='");
           return;
         }
-        if (AbinitTimerRow row; TimerRow(w, &row)) {
+        if (AbinitTimerRow row; TimerRow(w, path, line, &row)) {
           row.line = line;
           r.world_timer.push_back(std::move(row));
           timer_rows_started = true;
@@ -173,8 +177,8 @@ struct Parser {
       std::string_view date = Trim(t.substr(16));
       if (EndsWith(date, ".")) date.remove_suffix(1);
       r->start_date = std::string(date);
-    } else if (StartsWith(t, "- ( at ") && r->start_time.empty() && w.size() >= 5) {
-      r->start_time = std::string(w[4]);
+    } else if (StartsWith(t, "- ( at ") && r->start_time.empty() && w.size() >= 4) {
+      r->start_time = std::string(w[3]);  // "- ( at 19h29 )"
     } else if (StartsWith(t, "- input  file    ->") && r->input_file.empty()) {
       r->input_file = std::string(Trim(t.substr(19)));
     } else if (StartsWith(t, "-outvars: echo values of preprocessed input variables") && r->variables_line == 0) {
@@ -204,10 +208,11 @@ struct Parser {
       }
     } else if (StartsWith(t, "- Timing analysis has been suppressed")) {
       r->timing_suppressed = true;
-    } else if (StartsWith(t, "- Total cpu        time (s,m,h):") && w.size() >= 7) {
-      r->total_cpu_s = NonNegativeNumber(w[6], path, line, "'Total cpu time'");
-    } else if (StartsWith(t, "- Total wall clock time (s,m,h):") && w.size() >= 8) {
-      r->total_wall_s = NonNegativeNumber(w[7], path, line, "'Total wall clock time'");
+    } else if (StartsWith(t, "- Total cpu        time (s,m,h):") && w.size() >= 6) {
+      // "- Total cpu        time (s,m,h):         10.2        0.17      0.003": the seconds
+      r->total_cpu_s = NonNegativeNumber(w[5], path, line, "'Total cpu time'");
+    } else if (StartsWith(t, "- Total wall clock time (s,m,h):") && w.size() >= 7) {
+      r->total_wall_s = NonNegativeNumber(w[6], path, line, "'Total wall clock time'");
     } else if (StartsWith(t, "- Proc.") && t.find("individual time (sec):") != std::string_view::npos) {
       if (r->proc0_line == 0 && w.size() >= 3 && w[2] == "0") {
         r->proc0_line = line;
