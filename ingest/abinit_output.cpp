@@ -320,7 +320,8 @@ std::string AbinitRunUnfinished(const AbinitRun& run, int* line) {
     *line = run.last_line > 0 ? run.last_line : run.line;
     return "ABINIT output without ' Calculation completed.' and its '+Overall time at end' line: the run did not "
            "finish (killed, out of time or memory, or the file was cut; its last line with text is " +
-           std::to_string(*line) + ")";
+           std::to_string(*line) + "), or this is ABINIT's log (its standard output), which the main output file "
+           "(.abo) completes";
   }
   if (run.skipped_driver_line > 0) {
     *line = run.skipped_driver_line;
