@@ -199,3 +199,34 @@ TEST_CASE("a folder of ABINIT outputs of one input is one series by processes; a
   series = GroupIntoSeries(runs, GroupBy::kContent);
   CHECK(series.size() == 2);
 }
+
+TEST_CASE("ABINIT output: OpenMP threads per process, and a sequential build", "[ingest][abinit]") {
+  testing::TempDir dir("qnm-abinit", "builds");
+  const std::string text = ReadText(kSiGw);
+  // Four OpenMP threads per process ("omp_nthreads: 4" on each dataset's 'mpi_nproc:' line).
+  std::vector<RunStats> runs = testing::IngestPath(
+      WriteCase(dir, "omp.abo", ReplacedAll(text, "mpi_nproc: 1, omp_nthreads: 1", "mpi_nproc: 2, omp_nthreads: 4")));
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].procs == 2);
+  CHECK(runs[0].threads_per_proc == 4);
+  // "-1 if OMP is not activated": one thread.
+  runs = testing::IngestPath(
+      WriteCase(dir, "noomp.abo", ReplacedAll(text, "mpi_nproc: 1, omp_nthreads: 1", "mpi_nproc: 8, omp_nthreads: -1")));
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].procs == 8);
+  CHECK(runs[0].threads_per_proc == 1);
+  // A sequential build that prints no process count: one process, and "seq" in its configuration.
+  std::string sequential = Replaced(text, ".(MPI version, prepared for", ".(sequential version, prepared for");
+  sequential = ReplacedAll(sequential, "-   mpi_nproc: 1, omp_nthreads: 1 (-1 if OMP is not activated)\n", "");
+  sequential = ReplacedAll(sequential, "-<BEGIN_TIMER mpi_nprocs = 1,", "-<TIMER mpi_nprocs = 1,");
+  runs = testing::IngestPath(WriteCase(dir, "seq.abo", sequential));
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].procs == 1);
+  CHECK(runs[0].variant == "abinit10.4.0.1-x86_64_linux_intel2025.0-seq");
+  CHECK(runs[0].details.at("abinit_build") == "sequential");
+  // A damaged thread count is refused at its line.
+  const std::string error = testing::IngestErrorOf(
+      WriteCase(dir, "threads.abo", Replaced(text, "mpi_nproc: 1, omp_nthreads: 1", "mpi_nproc: 1, omp_nthreads: x")));
+  CHECK(error.find("threads.abo:316") != std::string::npos);
+  CHECK(error.find("omp_nthreads") != std::string::npos);
+}
