@@ -91,6 +91,8 @@ bool SniffSacctTable(const std::string& path, std::string_view text);  // slurm_
 ReaderOutput ReadSacctTable(const ReaderInput& input);
 bool SniffPbsJobStatus(const std::string& path, std::string_view text);  // pbs_job_status.cpp
 ReaderOutput ReadPbsJobStatus(const ReaderInput& input);
+bool SniffAbinitOutput(const std::string& path, std::string_view text);  // abinit_output.cpp
+ReaderOutput ReadAbinitOutput(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp

@@ -440,7 +440,8 @@ def main():
                                           ("petsc", "petsc", ["*/*.log"], 60),
                                           ("namd", "namd", ["*/*.testlog", "*/*.log"], 60),
                                           ("slurm", "slurm", ["qnmtest-sacct-[Pp].txt", "qnmtest-sacct-table.txt"], 60),
-                                          ("pbs", "pbs", ["*.txt"], 40)):
+                                          ("pbs", "pbs", ["*.txt"], 40),
+                                          ("abinit", "abinit", ["*/*.abo", "*/*/*.abo"], 60)):
         count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
     count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # ingest/qe_output.h
     print(f"{count} cases in {cases}")
