@@ -226,6 +226,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Quantum ESPRESSO output (pw.x, cp.x standard output)", SniffQeOutput, ReadQeOutput},
       // Before NPB output too: namd2/namd3 standard output, saved as .log/.out or a batch job's stdout.
       {"NAMD log (namd2/namd3 standard output)", SniffNamdLog, ReadNamdLog},
+      // Before NPB output too: pmemd's and sander's mdout (md.out, prod.out, *.mdout, mdout.*).
+      {"AMBER mdout (pmemd, sander)", SniffAmberMdout, ReadAmberMdout},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;
