@@ -118,12 +118,25 @@ struct ParseState {
   bool in_final_performance = false;
   bool all_steps = false;
   bool precision_next = false;
+  bool in_defines = false;
 };
 
 void ReadLine(std::string_view t, int line, const std::string& path, ParseState* st, AmberRun* r) {
   const std::string_view u = Unbarred(t);
   if (u.empty()) return;
   std::string_view rest;
+  if (st->in_defines) {  // one define a line ("| MPI", "| CUDA", "| BINTRAJ"), up to the first other line
+    const std::vector<std::string_view> w = SplitWhitespace(u);
+    if (w.size() == 1 && t.front() == '|' && r->defines.size() < 1000) {
+      r->defines += (r->defines.empty() ? "" : " ") + std::string(w[0]);
+      return;
+    }
+    st->in_defines = false;
+  }
+  if (StartsWith(u, "Conditional Compilation Defines Used")) {
+    st->in_defines = true;
+    return;
+  }
   if (u.find("CONTROL  DATA  FOR  THE  RUN") != std::string_view::npos) {
     st->in_control = true;
     r->control_line = line;
@@ -229,9 +242,13 @@ void ReadLine(std::string_view t, int line, const std::string& path, ParseState*
     if (w[0] == "Job") r->job_began_line = line, r->job_began_s = s;
     else if (w[0] == "Setup") r->setup_done_line = line, r->setup_done_s = s;
     else r->run_done_line = line, r->run_done_s = s;
-  } else if (r->error_line == 0 && IsErrorLine(u)) {
-    r->error_line = line;
-    r->error = std::string(u);
+  } else if (IsErrorLine(u) && (r->error_line == 0 || StartsWith(r->error, "vlimit exceeded"))) {
+    // The first error; sander's "vlimit exceeded for step N" is a warning the run goes on after, so a
+    // later error replaces it.
+    if (r->error_line == 0 || !StartsWith(u, "vlimit exceeded")) {
+      r->error_line = line;
+      r->error = std::string(u);
+    }
   }
 }
 
@@ -366,6 +383,7 @@ RunStats AmberRunToRunStats(const AmberRun& r, const std::string& path) {
   run.details["amber_program"] = r.program;
   run.details["amber_version"] = r.version;
   if (!r.executable.empty()) run.details["amber_executable"] = r.executable;
+  if (!r.defines.empty()) run.details["amber_defines"] = r.defines;
   if (!r.mdin.empty()) run.details["amber_mdin"] = r.mdin;
   if (!r.prmtop.empty()) run.details["amber_prmtop"] = r.prmtop;
   if (r.mpi_tasks > 0) run.details["amber_mpi_tasks"] = std::to_string(r.mpi_tasks);

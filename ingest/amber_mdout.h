@@ -29,6 +29,7 @@ struct AmberRun {
   std::string version;          // "24", "18"; msander's year "2021"
   int pmemd_line = 0;           // "| PMEMD implementation of SANDER, Release 18"
   std::string executable;       // "|   Executable path: pmemd.cuda"
+  std::string defines;          // "| Conditional Compilation Defines Used:" then "| MPI", "| CUDA", ...: "MPI CUDA"
   std::string host;             // "|          Hostname: sh03-11n04.int" ("Unknown" not kept)
   std::string mdin, prmtop;     // "|   MDIN: mdin", "|   PARM: prmtop" of "File Assignments:"
   int mpi_line = 0;             // "| Running AMBER/MPI version on    4 MPI task" / "...    4 nodes"

@@ -66,6 +66,7 @@ TEST_CASE("AMBER mdout: pmemd.MPI of Amber 24, its tasks, master wall time, clas
   CHECK(testing::DetailNumber(run, "amber_ns_per_day") == 0.89);
   CHECK(testing::DetailNumber(run, "amber_seconds_per_ns") == 97515.36);
   CHECK(run.details.at("amber_executable") == "pmemd.MPI");
+  CHECK(run.details.at("amber_defines").find("MPI") != std::string::npos);  // "| Conditional Compilation Defines Used:"
   CHECK(run.problem_class ==
         "full.hmr 79056 atoms md 3000 steps dt 0.001 ps cut 9 ntb 2 igb 0 ntp 3 ntc 2 Langevin PME 96x90x120");
   CHECK(run.variant == "pmemd24");
@@ -86,6 +87,7 @@ TEST_CASE("AMBER mdout: pmemd.cuda, SPFP and DPFP, one GPU; a minimization's cyc
   CHECK(run.details.at("amber_gpus") == "1");
   CHECK(run.details.at("amber_gpu_name") == "NVIDIA A40");
   CHECK(run.details.at("amber_precision") == "SPFP");
+  CHECK(run.details.at("amber_defines") == "PUBFFT BINTRAJ CUDA EMIL");
   CHECK(run.variant == "pmemd24-cuda-spfp");
   CHECK(run.problem_class ==
         "full.hmr 79056 atoms md 20000 steps dt 0.001 ps cut 9 ntb 2 igb 0 ntp 3 ntc 2 Langevin PME 96x84x108");
@@ -176,25 +178,37 @@ TEST_CASE("AMBER mdout: the same system at 1 and 2 processes is one series", "[i
 TEST_CASE("AMBER mdout: equilibration and production runs, CPU and GPU, are different series", "[ingest][amber][cli]") {
   testing::TempDir dir("qnm-amber", "series");
   const std::string text = ReadText(kPmemdMpi);
-  // The real 4-task run, and copies as if run on 8 and 16 tasks (the MPI line and the times changed).
-  auto at = [&](int tasks, const std::string& total) {
+  // The real 4-task run, and copies as if run on 8 and 16 tasks (the MPI line, the master's total
+  // wall time and the all-steps Elapsed(s) changed).
+  auto at = [&](int tasks, const std::string& total, const std::string& elapsed) {
     std::string t = Replaced(text, "Running AMBER/MPI version on    4 MPI task",
                              "Running AMBER/MPI version on " + std::string(tasks < 10 ? "   " : "  ") +
                                  std::to_string(tasks) + " MPI task");
+    t = Replaced(t, "Elapsed(s) =     292.55", "Elapsed(s) =     " + elapsed);
     return Replaced(t, "Master Total wall time:         296", "Master Total wall time:         " + total);
   };
   WriteCase(dir, "eq_p4.out", text);
-  WriteCase(dir, "eq_p8.out", at(8, "160"));
-  WriteCase(dir, "eq_p16.out", at(16, " 95"));
+  WriteCase(dir, "eq_p8.out", at(8, "160", "156.31"));
+  WriteCase(dir, "eq_p16.out", at(16, " 95", " 91.12"));
   WriteCase(dir, "prod_gpu.out", ReadText(kPmemdCuda));
   std::vector<Series> series = GroupIntoSeries(testing::IngestPath(dir.path.string()), GroupBy::kContent);
   std::map<std::string, std::vector<int>> procs;
+  std::map<std::string, std::vector<double>> times;
   for (const Series& s : series)
-    for (const RunGroup& g : s.groups) procs[s.name].push_back(g.procs);
+    for (const RunGroup& g : s.groups) procs[s.name].push_back(g.procs), times[s.name].push_back(g.median_time_s);
   REQUIRE(procs.size() == 2);
   std::vector<int> cpu, gpu;
-  for (const auto& [name, p] : procs) (name.find("cuda") != std::string::npos ? gpu : cpu) = p;
+  std::vector<double> cpu_times;
+  for (const auto& [name, p] : procs) {
+    if (name.find("cuda") != std::string::npos) {
+      gpu = p;
+    } else {
+      cpu = p;
+      cpu_times = times[name];
+    }
+  }
   CHECK(cpu == std::vector<int>{4, 8, 16});
+  CHECK(cpu_times == std::vector<double>{296, 160, 95});
   CHECK(gpu == std::vector<int>{1});
 }
 
@@ -217,6 +231,12 @@ TEST_CASE("AMBER mdout: an unfinished run is refused with its reason and line", 
   const std::string sander = ReadText(kMsander + "/dhfr/mdout.dhfr.save");
   error = testing::IngestErrorOf(WriteCase(dir, "sander_cut.out", CutBefore(sander, "Run   done at")));
   CHECK(error.find("sander_cut.out:3") != std::string::npos);
+  // sander's "vlimit exceeded" is a warning the run goes on after: the error that stopped it is quoted.
+  const std::string bomb = CutBefore(sander, "A V E R A G E S") + "vlimit exceeded for step     15; vmax =    21.3\n" +
+                           "SANDER BOMB in subroutine nonbond_list\n";
+  error = testing::IngestErrorOf(WriteCase(dir, "bomb.out", bomb));
+  CHECK(error.find("SANDER BOMB in subroutine nonbond_list") != std::string::npos);
+  CHECK(error.find("bomb.out:" + std::to_string(std::count(bomb.begin(), bomb.end(), '\n'))) != std::string::npos);
   // Two runs in one file (a job's output holding both), the first cut: the second is read and the
   // summary names the first.
   IngestSummary summary;
