@@ -71,8 +71,9 @@ long long DaysFromCivil(long long y, long long m, long long d) {
   return era * 146097 + doe - 719468;
 }
 
-// "15:53:40.425" "05/06/2021" (sander's wallclock, month first) as seconds since 1970.
-double ClockSeconds(std::string_view clock, std::string_view date, const std::string& path, int line) {
+// "15:53:40.425" "05/06/2021" (sander's wallclock, month first) as whole milliseconds since 2000
+// (a double holds them exactly, so differences keep AMBER's three decimals).
+double ClockMilliseconds(std::string_view clock, std::string_view date, const std::string& path, int line) {
   const std::vector<std::string_view> hms = SplitFields(clock, ':');
   const std::vector<std::string_view> mdy = SplitFields(date, '/');
   if (hms.size() != 3 || mdy.size() != 3)
@@ -84,7 +85,8 @@ double ClockSeconds(std::string_view clock, std::string_view date, const std::st
   const long long d = WholeNumber(mdy[1], path, line, "sander clock day", 1, 31);
   const long long y = WholeNumber(mdy[2], path, line, "sander clock year", 1970, 9999);
   if (s >= 61) throw InputError(path, line, "sander clock seconds out of range");
-  return static_cast<double>(DaysFromCivil(y, mo, d) * 86400 + h * 3600 + mi * 60) + s;
+  const long long seconds = (DaysFromCivil(y, mo, d) - DaysFromCivil(2000, 1, 1)) * 86400 + h * 3600 + mi * 60;
+  return static_cast<double>(seconds * 1000 + std::llround(s * 1000));
 }
 
 // A number AMBER may print as asterisks when it overflows its field ("seconds/ns = **********") or
@@ -238,10 +240,10 @@ void ReadLine(std::string_view t, int line, const std::string& path, ParseState*
     const std::vector<std::string_view> w = SplitWhitespace(u);
     if (w.size() < 6 || w[2] != "at" || w[4] != "on")
       throw InputError(path, line, "malformed sander clock line: expected '<event> at HH:MM:SS.sss  on MM/DD/YYYY'");
-    const double s = ClockSeconds(w[3], w[5], path, line);
-    if (w[0] == "Job") r->job_began_line = line, r->job_began_s = s;
-    else if (w[0] == "Setup") r->setup_done_line = line, r->setup_done_s = s;
-    else r->run_done_line = line, r->run_done_s = s;
+    const double ms = ClockMilliseconds(w[3], w[5], path, line);
+    if (w[0] == "Job") r->job_began_line = line, r->job_began_ms = ms;
+    else if (w[0] == "Setup") r->setup_done_line = line, r->setup_done_ms = ms;
+    else r->run_done_line = line, r->run_done_ms = ms;
   } else if (IsErrorLine(u) && (r->error_line == 0 || StartsWith(r->error, "vlimit exceeded"))) {
     // The first error; sander's "vlimit exceeded for step N" is a warning the run goes on after, so a
     // later error replaces it.
@@ -351,7 +353,7 @@ RunStats AmberRunToRunStats(const AmberRun& r, const std::string& path) {
   // The run's time: the whole run, start-up included.
   const bool clock = r.job_began_line > 0 && r.run_done_line > 0;
   if (clock) {
-    const double wall = r.run_done_s - r.job_began_s;
+    const double wall = (r.run_done_ms - r.job_began_ms) / 1000;
     if (wall < 0 || wall > 366.0 * 86400)
       throw InputError(path, r.run_done_line, "sander's 'Run done at' is before its 'Job began at' (or a year after)");
     run.wall_time_s = wall;
@@ -405,7 +407,7 @@ RunStats AmberRunToRunStats(const AmberRun& r, const std::string& path) {
   if (Known(r.setup_cpu_s)) run.details["amber_setup_cpu_s"] = NumberText(r.setup_cpu_s);
   if (Known(r.nonsetup_cpu_s)) run.details["amber_nonsetup_cpu_s"] = NumberText(r.nonsetup_cpu_s);
   if (clock && r.setup_done_line > 0) {
-    const double setup = r.setup_done_s - r.job_began_s, nonsetup = r.run_done_s - r.setup_done_s;
+    const double setup = (r.setup_done_ms - r.job_began_ms) / 1000, nonsetup = (r.run_done_ms - r.setup_done_ms) / 1000;
     if (setup >= 0 && nonsetup >= 0) {
       run.details["amber_setup_wall_s"] = NumberText(setup);
       run.details["amber_nonsetup_wall_s"] = NumberText(nonsetup);

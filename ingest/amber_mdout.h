@@ -57,7 +57,7 @@ struct AmberRun {
   double per_step_ms = kUnknown, ns_per_day = kUnknown, s_per_ns = kUnknown;  // unknown where "*****"
   // sander's clock: "|           Job began  at 15:53:40.425  on 05/06/2021", "Setup done at", "Run   done at".
   int job_began_line = 0, setup_done_line = 0, run_done_line = 0;
-  double job_began_s = kUnknown, setup_done_s = kUnknown, run_done_s = kUnknown;  // since 1970, local time
+  double job_began_ms = kUnknown, setup_done_ms = kUnknown, run_done_ms = kUnknown;  // since 2000, local time
   int error_line = 0;           // the first "ERROR: Calculation halted ...", "SANDER BOMB", ...
   std::string error;
 };

@@ -147,12 +147,14 @@ TEST_CASE("AMBER mdout: sander.MPI's 'nodes' are its MPI tasks; MULTISANDER grou
   CHECK(run.procs == 2);
   CHECK(run.variant == "sander14");
   CHECK(run.wall_time_s == Approx(1.646).margin(1e-9));
-  // Amber 18 thermodynamic integration: "4 nodes" of "MULTISANDER:    2 groups.    4 processors out of    8 total."
+  // Thermodynamic integration by msander.MPI, whose banner then said "Amber 18 SANDER": "4 nodes" of "MULTISANDER:    2 groups.    4 processors out of    8 total."
   run = OneRun(kMsander + "/softcore/short_md/out.0.save");
   CHECK(run.procs == 4);
   CHECK(run.details.at("amber_multisander_groups") == "2");
   CHECK(run.details.at("amber_multisander_processes") == "8");
   CHECK(run.wall_time_s == Approx(0.25).margin(1e-9));
+  CHECK(run.details.at("amber_setup_wall_s") == "0.041");  // 15:53:40.425 to 15:53:40.466, to the millisecond
+  CHECK(run.details.at("amber_nonsetup_wall_s") == "0.209");
   CHECK(run.problem_class == "prmtop.0 2715 atoms md 20 steps dt 0.002 ps cut 9 ntb 1 igb 0 ntc 2 Langevin PME 30x30x30");
 }
 
@@ -162,7 +164,12 @@ TEST_CASE("AMBER mdout: the same system at 1 and 2 processes is one series", "[i
   std::vector<RunStats> runs = testing::IngestPath(kMsander + "/rism3d/ala");
   REQUIRE(runs.size() == 3);
   std::map<int, std::vector<double>> times;
-  for (const RunStats& run : runs) times[run.procs].push_back(run.wall_time_s);
+  for (const RunStats& run : runs) {
+    times[run.procs].push_back(run.wall_time_s);
+    // "ns/day =       0.01   seconds/ns = **********" (ala.np0): the overflowed field is left out.
+    CHECK(run.details.count("amber_seconds_per_ns") == 0);
+    CHECK(run.details.count("amber_ns_per_day") == 1);
+  }
   REQUIRE(times.size() == 2);
   REQUIRE(times[1].size() == 2);
   CHECK(std::min(times[1][0], times[1][1]) == Approx(37.463).margin(1e-9));  // 23:02:47.997 to 23:03:25.460
