@@ -232,6 +232,8 @@ const std::vector<Reader>& ReaderTable() {
       {"NAMD log (namd2/namd3 standard output)", SniffNamdLog, ReadNamdLog},
       // Before NPB output too: ABINIT's main output (.abo, .out), or a job's stdout holding it.
       {"ABINIT output (.abo, the main output file)", SniffAbinitOutput, ReadAbinitOutput},
+      // Before NPB output too: pmemd's and sander's mdout (md.out, prod.out, *.mdout, mdout.*).
+      {"AMBER mdout (pmemd, sander)", SniffAmberMdout, ReadAmberMdout},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;

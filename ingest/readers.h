@@ -93,6 +93,8 @@ bool SniffPbsJobStatus(const std::string& path, std::string_view text);  // pbs_
 ReaderOutput ReadPbsJobStatus(const ReaderInput& input);
 bool SniffAbinitOutput(const std::string& path, std::string_view text);  // abinit_output.cpp
 ReaderOutput ReadAbinitOutput(const ReaderInput& input);
+bool SniffAmberMdout(const std::string& path, std::string_view text);  // amber_mdout.cpp
+ReaderOutput ReadAmberMdout(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp

@@ -444,6 +444,8 @@ def main():
                                           ("abinit", "abinit", ["*/*.abo", "*/*/*.abo"], 60)):
         count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
     count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # ingest/qe_output.h
+    count += application_log_cases(cases, repo, rng, args, ingest, "amber", "amber",  # ingest/amber_mdout.h
+                                   ["*/*.out", "*/*/*.save", "*/*/*/*.out", "*/*/*.sander"], 60)
     print(f"{count} cases in {cases}")
 
 
