@@ -226,6 +226,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Quantum ESPRESSO output (pw.x, cp.x standard output)", SniffQeOutput, ReadQeOutput},
       // Before NPB output too: namd2/namd3 standard output, saved as .log/.out or a batch job's stdout.
       {"NAMD log (namd2/namd3 standard output)", SniffNamdLog, ReadNamdLog},
+      // Before NPB output too: WRF's rsl.error.0000 / rsl.out.0000 (also renamed copies, .out/.log).
+      {"WRF rsl file (process 0's rsl.error.0000 / rsl.out.0000 of wrf.exe)", SniffWrfRsl, ReadWrfRsl},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;
