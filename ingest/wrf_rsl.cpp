@@ -301,7 +301,7 @@ std::string WrfRslRefusal(const WrfRslFile& f, int* line) {
          "last line: " + Quoted(f.last_text);
 }
 
-RunStats WrfRslToRunStats(const WrfRslFile& f, const std::string& path) {
+RunStats WrfRslToRunStats(const WrfRslFile& f, const std::string& path, const std::vector<std::string>& task_hosts) {
   if (f.ntasks_line == 0)
     throw InputError(path, 0, "WRF rsl file without 'Ntasks in X N , ntasks in Y M' (no MPI task count)");
   if (f.main_steps == 0)
@@ -371,7 +371,9 @@ RunStats WrfRslToRunStats(const WrfRslFile& f, const std::string& path) {
   if (!f.dx_m.empty()) d["wrf_dx_m"] = f.dx_m;
   run.derivations["wrf_mean_step_s"] = "WRF: domain 1's 'Timing for main' lines, their mean";
 
-  if (!f.host.empty())
+  if (!task_hosts.empty() && static_cast<int>(task_hosts.size()) == run.procs)
+    ApplyRankHosts(task_hosts, "WRF rsl.error.NNNN lines 'taskid N hostname <host>' of every task", &run);
+  else if (!f.host.empty())
     ApplyHosts({f.host}, "WRF rsl line 'taskid 0 hostname <host>' of process 0", &run);
 
   // The class: the parent domain's grid, the domains, the time step and the simulated period.
@@ -416,23 +418,25 @@ ReaderOutput ReadWrfRsl(const ReaderInput& input) {
   int line = 0;
   if (const std::string why = WrfRslRefusal(f, &line); !why.empty()) throw InputError(input.path, line, why);
   if (f.malformed_line > 0) throw InputError(input.path, f.malformed_line, f.malformed);
-  RunStats run = WrfRslToRunStats(f, input.path);
-  ReaderOutput output;
+  // The other tasks' files beside process 0's: a cross-check of the task count, and every task's host.
+  Companions c;
+  std::vector<std::string> task_hosts;
+  const long long tasks = static_cast<long long>(f.ntasks_x) * f.ntasks_y;
   if (named && !tagged) {
-    // The other ranks' files: a cross-check of the task count, and every rank's host.
-    const Companions c = ReadCompanions(input.path, error_file);
-    output.bytes_beside = c.bytes;
-    if (c.files >= 0) run.details["wrf_rsl_files"] = std::to_string(c.files);
-    if (c.files >= 0 && c.files != run.procs)
+    c = ReadCompanions(input.path, error_file);
+    if (tasks > 0 && static_cast<long long>(c.hosts.size()) == tasks && c.hosts.rbegin()->first == tasks - 1)
+      for (const auto& [r, host] : c.hosts) task_hosts.push_back(host);
+  }
+  RunStats run = WrfRslToRunStats(f, input.path, task_hosts);
+  ReaderOutput output;
+  output.bytes_beside = c.bytes;
+  if (c.files >= 0) {
+    run.details["wrf_rsl_files"] = std::to_string(c.files);
+    if (c.files != run.procs)
       output.notes.push_back(input.path + ": " + std::to_string(c.files) + " rsl." +
                              (error_file ? "error" : "out") + ".NNNN files beside it for " +
                              std::to_string(run.procs) +
                              " MPI tasks ('Ntasks in X ... Y'): the task count is the run's own line");
-    if (error_file && static_cast<int>(c.hosts.size()) == run.procs && c.hosts.rbegin()->first == run.procs - 1) {
-      std::vector<std::string> hosts;
-      for (const auto& [r, host] : c.hosts) hosts.push_back(host);
-      ApplyRankHosts(hosts, "WRF rsl.error.NNNN lines 'taskid N hostname <host>' of every task", &run);
-    }
   }
   ApplyFileName(input.name, &run);
   AppendConfiguration(run.details.at("wrf_configuration"), &run);

@@ -15,6 +15,7 @@
 #include <functional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "record/run_stats.h"
 
@@ -92,8 +93,10 @@ WrfRslFile ParseWrfRsl(std::string_view text, const std::string& path);
 std::string WrfRslRefusal(const WrfRslFile& f, int* line);
 
 /// The run-statistics record of a finished wrf.exe run: app "wrf", procs ntasks_x*ntasks_y, threads from
-/// the OpenMP line, the timed part of the run as its time. Throws InputError when the file gives no
-/// task count or no main step of domain 1.
-RunStats WrfRslToRunStats(const WrfRslFile& f, const std::string& path);
+/// the OpenMP line, the timed part of the run as its time; the hosts of every task (`task_hosts[r]` of
+/// task r, from the other rsl.error files) when given, else process 0's. Throws InputError when the file
+/// gives no task count or no main step of domain 1.
+RunStats WrfRslToRunStats(const WrfRslFile& f, const std::string& path,
+                          const std::vector<std::string>& task_hosts = {});
 
 }  // namespace qnm
