@@ -1,16 +1,17 @@
 #pragma once
 // WRF's rsl files (docs/formats/wrf-rsl.md): wrf.exe built for distributed memory (dmpar, dm+sm)
 // writes one rsl.out.NNNN and one rsl.error.NNNN per MPI task; process 0's (rsl.error.0000, else
-// rsl.out.0000) is the run. It prints "taskid: 0 hostname: nid001234" (WRF 4.x), " Ntasks in X 10 ,
+// rsl.out.0000) is the run. It prints "taskid: 0 hostname: nid001234" (WRF 3.8 on), " Ntasks in X 10 ,
 // ntasks in Y 16", the banner "WRF V4.2.1 MODEL", " Parent domain" with " ids,ide,jds,jde 1 793 1 853",
-// " D01: Time step = 15.00000 (s)" (WRF 4.3 on), "WRF NUMBER OF TILES FROM OMP_GET_MAX_THREADS = 2"
+// " D01: Time step = 15.00000 (s)" (WRF 4.2 on), "WRF NUMBER OF TILES FROM OMP_GET_MAX_THREADS = 2"
 // (OpenMP builds), one "Timing for main: time 2016-08-29_09:00:15 on domain   1:  117.81557 elapsed
 // seconds" per time step of each domain ("Timing for main (dt= 15.00): ..." with an adaptive step),
 // "Timing for Writing <file> for domain 1: ...", "Timing for processing wrfinput file (stream 0) for
 // domain 1: ...", "Timing for processing lateral boundary for domain 1: ...", and at the end
 // "d01 2016-08-29_09:30:00 wrf: SUCCESS COMPLETE WRF"; a run that stops prints
 // "-------------- FATAL CALLED ---------------" and "FATAL CALLED FROM FILE: <stdin> LINE: 1085" before
-// its message. Read as printed by WRF 3.x and 4.1 to 4.5 (frame/module_integrate.F, module_timing.F).
+// its message. Read as printed by WRF 3.8 to 4.7 (frame/module_integrate.F, module_timing.F, module_dm.F)
+// and by TempoQuest's AceCAST ("Equivalent WRF version: WRF V4.6.0 MODEL").
 // WRF times no communication: the records are runtime only.
 #include <functional>
 #include <string>

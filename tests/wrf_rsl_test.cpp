@@ -87,7 +87,7 @@ TEST_CASE("WRF rsl: tasks, threads, the timed part of the run, the class, the ve
   CHECK(run.mpi_time_mean_s != run.mpi_time_mean_s);  // WRF times no communication: unknown
 }
 
-TEST_CASE("WRF rsl: a run folder is one run; the other tasks' files are its own, not errors", "[ingest][wrf]") {
+TEST_CASE("WRF rsl: a run folder is one run, the other tasks' files its own, not errors", "[ingest][wrf]") {
   // The YellowSea folder: rsl.error.0000 of a 1x2-task WRF 4.4 run that stopped ("FATAL CALLED FROM FILE:
   // <stdin> LINE: 1297" then "NOTE:  Please check and reset these options"), rsl.error.0001 its other task,
   // rsl.error.0002/0003 left by an earlier 8x8-task run, rsl.out.0000. Only process 0's file is read.
@@ -177,7 +177,7 @@ TEST_CASE("WRF rsl: unfinished runs, real.exe's files and damaged lines are refu
                   "of valid boundary conditions in file wrfbdy_d01'") != std::string::npos);
 }
 
-TEST_CASE("WRF rsl: a nest's steps are inside its parent's; the class counts the domains", "[ingest][wrf]") {
+TEST_CASE("WRF rsl: a nest's steps are inside its parent's, and the class counts the domains", "[ingest][wrf]") {
   // Two steps of a nest (domain 2) inside domain 1's first step, and its history write after domain 1's
   // last step (med_last_solve_io): the nest's main lines add nothing, the final write adds its time.
   testing::TempDir dir("qnm-wrf", "nest");
