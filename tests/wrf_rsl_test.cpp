@@ -222,3 +222,25 @@ TEST_CASE("a folder of WRF runs of one case is one series by tasks", "[ingest][w
   REQUIRE(archived.size() == 2);
   CHECK(summary.skipped.empty());
 }
+
+TEST_CASE("WRF rsl: rsl.out.0000 is the run when there is no rsl.error.0000, and an adaptive time step",
+          "[ingest][wrf]") {
+  // A run folder of rsl.out files only (the WRF 3.8.1 file as rsl.out.0000 with 1 x 2 tasks, and its other
+  // task's rsl.out.0001), its second step printed as WRF prints steps of an adaptive time step.
+  testing::TempDir dir("qnm-wrf", "out");
+  Write(dir, "run", "rsl.out.0000",
+        Replaced(AtTasks(1, 2, "0.30207"), "Timing for main: time 2005-08-28_00:06:00",
+                 "Timing for main (dt=180.00): time 2005-08-28_00:06:00"));
+  Write(dir, "run", "rsl.out.0001", " Ntasks in X 1 , ntasks in Y 2\n");
+  IngestSummary summary;
+  std::vector<RunStats> runs = testing::IngestPath((dir.path / "run").string(), &summary);
+  REQUIRE(runs.size() == 1);
+  CHECK(summary.files_seen == 1);
+  CHECK(runs[0].procs == 2);
+  CHECK(runs[0].details.at("wrf_rsl_files") == "2");
+  CHECK(runs[0].details.at("wrf_adaptive_time_step") == "yes");
+  CHECK(runs[0].iterations == 480);
+  CHECK(runs[0].wall_time_s == Approx(0.04685 + 33.04555 + 0.02586).epsilon(1e-12));
+  CHECK(runs[0].problem_class ==
+        "d01 98x70 1 domain adaptive dt 480 steps 2005-08-28_00:03:00 to 2005-08-29_00:00:00");
+}
