@@ -27,6 +27,7 @@
 #include "ingest/run_stats_check.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
+#include "ingest/wrf_rsl.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
@@ -84,7 +85,7 @@ void WalkDirectory(const std::string& root, std::vector<FoundFile>* below, std::
       }
       if (!fs::is_regular_file(status)) continue;
       if (HasOtf2Anchor(it->path()) || IsTauProfileOfAnchor(entry) || IsPartOfHpctoolkitDatabase(entry) ||
-          IsPartOfParaverTrace(entry) || IsPartOfExtraeRun(entry, root))
+          IsPartOfParaverTrace(entry) || IsPartOfExtraeRun(entry, root) || IsWrfRslOfAnchor(entry))
         continue;
       below->push_back({entry});
     }

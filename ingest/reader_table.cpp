@@ -234,6 +234,8 @@ const std::vector<Reader>& ReaderTable() {
       {"ABINIT output (.abo, the main output file)", SniffAbinitOutput, ReadAbinitOutput},
       // Before NPB output too: pmemd's and sander's mdout (md.out, prod.out, *.mdout, mdout.*).
       {"AMBER mdout (pmemd, sander)", SniffAmberMdout, ReadAmberMdout},
+      // Before NPB output too: WRF's rsl.error.0000 / rsl.out.0000 (also renamed copies, .out/.log).
+      {"WRF rsl file (process 0's rsl.error.0000 / rsl.out.0000 of wrf.exe)", SniffWrfRsl, ReadWrfRsl},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;

@@ -95,6 +95,8 @@ bool SniffAbinitOutput(const std::string& path, std::string_view text);  // abin
 ReaderOutput ReadAbinitOutput(const ReaderInput& input);
 bool SniffAmberMdout(const std::string& path, std::string_view text);  // amber_mdout.cpp
 ReaderOutput ReadAmberMdout(const ReaderInput& input);
+bool SniffWrfRsl(const std::string& path, std::string_view text);  // wrf_rsl.cpp
+ReaderOutput ReadWrfRsl(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp

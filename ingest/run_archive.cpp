@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <utility>
 
 #include "ingest/compressed_file.h"
@@ -10,6 +11,7 @@
 #include "ingest/hpctoolkit_database.h"
 #include "ingest/tau_profile.h"
 #include "ingest/text_lines.h"
+#include "ingest/wrf_rsl.h"
 #include "util/input_error.h"
 
 namespace qnm {
@@ -69,8 +71,13 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
   // An HPCToolkit database is read through its experiment.xml; its metric-db files and src/ are its own.
   // A database of format 4 is read through its meta.db and profile.db; cct.db, trace.db, FORMATS.md,
   // metrics/ and src/ are its own and not unpacked (the traces may be large).
+  // WRF's rsl files of a run: process 0's is the run, the other tasks' files are its own (wrf_rsl.h).
   std::vector<std::string> trace_stems, databases, format4, paraver_stems;
+  std::set<std::string> rsl_process_zero;  // "<folder>/rsl.error.0000", "<folder>/rsl.out.0000" (less compression)
   visit_members(bytes, path, limits, [&](const std::string& name) {
+    if (const std::string plain = WithoutCompressionSuffix(name);
+        fs::path(plain).filename() == "rsl.error.0000" || fs::path(plain).filename() == "rsl.out.0000")
+      rsl_process_zero.insert(plain);
     if (EndsWith(ToLower(name), ".otf2")) trace_stems.push_back(name.substr(0, name.size() - 5));
     if (fs::path(name).filename() == "experiment.xml") databases.push_back(fs::path(name).parent_path().string());
     if (fs::path(name).filename() == "meta.db") format4.push_back(fs::path(name).parent_path().string());
@@ -125,6 +132,10 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
       if (part == 1 && traces) traces->Add(std::string(inner), std::move(contents));
       return;
     }
+    if (IsWrfRslCompanion(name, [&](const std::string& zero) {
+          return rsl_process_zero.count((fs::path(name).parent_path() / zero).string()) > 0;
+        }))
+      return;
     if (of_a_trace(name)) {
       if (traces) traces->Add(std::string(inner), std::move(contents));
       return;

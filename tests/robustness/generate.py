@@ -441,7 +441,8 @@ def main():
                                           ("namd", "namd", ["*/*.testlog", "*/*.log"], 60),
                                           ("slurm", "slurm", ["qnmtest-sacct-[Pp].txt", "qnmtest-sacct-table.txt"], 60),
                                           ("pbs", "pbs", ["*.txt"], 40),
-                                          ("abinit", "abinit", ["*/*.abo", "*/*/*.abo"], 60)):
+                                          ("abinit", "abinit", ["*/*.abo", "*/*/*.abo"], 60),
+                                          ("wrf", "wrf", ["*/em_real/rsl.error.0000"], 60)):  # ingest/wrf_rsl.h
         count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
     count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # ingest/qe_output.h
     count += application_log_cases(cases, repo, rng, args, ingest, "amber", "amber",  # ingest/amber_mdout.h
