@@ -228,6 +228,11 @@ const std::vector<Reader>& ReaderTable() {
       {"Quantum ESPRESSO output (pw.x, cp.x standard output)", SniffQeOutput, ReadQeOutput},
       // Before NPB output too: namd2/namd3 standard output, saved as .log/.out or a batch job's stdout.
       {"NAMD log (namd2/namd3 standard output)", SniffNamdLog, ReadNamdLog},
+      // Before NPB output too: pat_report's text report (.rpt), or a job's stdout ending in the
+      // CrayPat-lite summary. After the application readers above: their own output with a lite summary
+      // appended stays theirs (docs/formats/craypat-report.md).
+      {"CrayPat report (pat_report .rpt, CrayPat-lite summary in a job's stdout)", SniffCrayPatReport,
+       ReadCrayPatReport},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;

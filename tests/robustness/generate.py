@@ -431,14 +431,16 @@ def main():
     # the one file of each kept plain), GROMACS md.log files (ingest/gromacs_log.h, round 26) and
     # OpenFOAM solver logs (ingest/openfoam_log.h: the one job output kept plain) and CP2K outputs
     # (ingest/cp2k_output.h: the H2O-64 run kept plain) and PETSc -log_view summaries (ingest/petsc_log.h),
-    # NAMD logs (ingest/namd_log.h) and Slurm accounting tables (ingest/slurm_accounting.h, round 28).
+    # NAMD logs (ingest/namd_log.h) and Slurm accounting tables (ingest/slurm_accounting.h, round 28),
+    # CrayPat reports (ingest/craypat_report.h).
     for category, folder, patterns, n in (("lammps", "lammps", ["log.*"], 100), ("vasp", "vasp", ["*.OUTCAR"], 60),
                                           ("castep", "castep", ["*.castep"], 60),
                                           ("gromacs", "gromacs", ["*/*.log"], 100),
                                           ("openfoam", "openfoam", ["*/*.out"], 60), ("cp2k", "cp2k", ["*/*.out"], 60),
                                           ("petsc", "petsc", ["*/*.log"], 60),
                                           ("namd", "namd", ["*/*.testlog", "*/*.log"], 60),
-                                          ("slurm", "slurm", ["qnmtest-sacct-[Pp].txt", "qnmtest-sacct-table.txt"], 60)):
+                                          ("slurm", "slurm", ["qnmtest-sacct-[Pp].txt", "qnmtest-sacct-table.txt"], 60),
+                                          ("craypat", "craypat", ["*/*.report", "*/*.pat", "*/*.out"], 60)):
         count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
     count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # ingest/qe_output.h
     print(f"{count} cases in {cases}")
