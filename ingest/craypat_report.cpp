@@ -77,7 +77,7 @@ std::string_view RowBody(std::string_view t, int* depth) {
 
 bool IsRule(std::string_view body) {
   const std::string_view t = Trim(body);
-  return !t.empty() && (t.front() == '-' || t.front() == '=');
+  return !t.empty() && t.find_first_not_of("-=") == std::string_view::npos;
 }
 
 // A data row's first cell is a number, a percentage or "--"; a header line's is words or blank.
