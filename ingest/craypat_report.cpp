@@ -223,7 +223,9 @@ void ReadReport(const std::vector<std::string_view>& lines, std::size_t begin, s
       ++r->table_titles;
       CrayPatTable table;
       table.title = title;
-      const bool profile = StartsWith(title, "Profile by Function") && r->profile_table < 0 &&
+      // "Profile by Function" (sampling reports), "Profile by Function Group and Function" (lite
+      // summaries, tracing), "Sample Profile by Function" (perftools 23); not "... and Callers".
+      const bool profile = title.find("Profile by Function") != std::string::npos && r->profile_table < 0 &&
                            title.find("Callers") == std::string::npos;
       const bool wall = title.find("Wall Clock Time") != std::string::npos && r->wall_table < 0;
       const bool messages = title.find("MPI Message Stats") != std::string::npos && r->message_table < 0;

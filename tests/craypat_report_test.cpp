@@ -254,11 +254,18 @@ TEST_CASE("CrayPat-lite summary after the program's output in a job's stdout", "
   CHECK(run.call_sites[0].mpi_function == "Waitall");
   CHECK(run.call_sites[0].total_time_s == Approx(0.20 * 9.5 * 128));
 
-  // The lite summary of the same program at 256 PEs: one series with the first.
-  WriteCase(dir, "slurm-1235.out", LiteStdout("256", "64  PEs on each of  4  Nodes", "5.10"));
+  // The lite summary of the same program at 256 PEs, its table titled as perftools 23.12 titles it
+  // ("Table 1:  Sample Profile by Function"): one series with the first.
+  WriteCase(dir, "slurm-1235.out",
+            Replaced(LiteStdout("256", "64  PEs on each of  4  Nodes", "5.10"),
+                     "Table 1:  Profile by Function Group and Function (top 10 functions shown)",
+                     "Table 1:  Sample Profile by Function"));
   runs = testing::IngestPath(dir.path.string());
   REQUIRE(runs.size() == 2);
   CHECK(KeyOf(runs[0]).ToString() == KeyOf(runs[1]).ToString());
+  const RunStats& wide = runs[0].procs == 256 ? runs[0] : runs[1];
+  CHECK(wide.procs == 256);
+  CHECK(wide.mpi_time_mean_s == Approx(0.25 * 5.1));
 }
 
 TEST_CASE("CrayPat tracing report: MPI and MPI_SYNC seconds, calls", "[ingest][craypat]") {
