@@ -87,6 +87,8 @@ bool SniffQeOutput(const std::string& path, std::string_view text);  // qe_outpu
 ReaderOutput ReadQeOutput(const ReaderInput& input);
 bool SniffNamdLog(const std::string& path, std::string_view text);  // namd_log.cpp
 ReaderOutput ReadNamdLog(const ReaderInput& input);
+bool SniffCrayPatReport(const std::string& path, std::string_view text);  // craypat_report.cpp
+ReaderOutput ReadCrayPatReport(const ReaderInput& input);
 bool SniffSacctTable(const std::string& path, std::string_view text);  // slurm_accounting.cpp
 ReaderOutput ReadSacctTable(const ReaderInput& input);
 bool SniffPbsJobStatus(const std::string& path, std::string_view text);  // pbs_job_status.cpp

@@ -432,7 +432,7 @@ def main():
     # OpenFOAM solver logs (ingest/openfoam_log.h: the one job output kept plain) and CP2K outputs
     # (ingest/cp2k_output.h: the H2O-64 run kept plain) and PETSc -log_view summaries (ingest/petsc_log.h),
     # NAMD logs (ingest/namd_log.h), Slurm accounting tables and PBS job records (ingest/slurm_accounting.h,
-    # pbs_job_status.h, round 28).
+    # pbs_job_status.h, round 28), CrayPat reports (ingest/craypat_report.h).
     for category, folder, patterns, n in (("lammps", "lammps", ["log.*"], 100), ("vasp", "vasp", ["*.OUTCAR"], 60),
                                           ("castep", "castep", ["*.castep"], 60),
                                           ("gromacs", "gromacs", ["*/*.log"], 100),
@@ -442,7 +442,8 @@ def main():
                                           ("slurm", "slurm", ["qnmtest-sacct-[Pp].txt", "qnmtest-sacct-table.txt"], 60),
                                           ("pbs", "pbs", ["*.txt"], 40),
                                           ("abinit", "abinit", ["*/*.abo", "*/*/*.abo"], 60),
-                                          ("wrf", "wrf", ["*/em_real/rsl.error.0000"], 60)):  # ingest/wrf_rsl.h
+                                          ("wrf", "wrf", ["*/em_real/rsl.error.0000"], 60),  # ingest/wrf_rsl.h
+                                          ("craypat", "craypat", ["*/*.report", "*/*.pat", "*/*.out"], 60)):
         count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
     count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # ingest/qe_output.h
     count += application_log_cases(cases, repo, rng, args, ingest, "amber", "amber",  # ingest/amber_mdout.h
