@@ -226,6 +226,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Quantum ESPRESSO output (pw.x, cp.x standard output)", SniffQeOutput, ReadQeOutput},
       // Before NPB output too: namd2/namd3 standard output, saved as .log/.out or a batch job's stdout.
       {"NAMD log (namd2/namd3 standard output)", SniffNamdLog, ReadNamdLog},
+      // Before NPB output too: nwchem's standard output, saved as .out/.log or a batch job's stdout.
+      {"NWChem output (nwchem standard output)", SniffNwchemOutput, ReadNwchemOutput},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;

@@ -87,6 +87,8 @@ bool SniffQeOutput(const std::string& path, std::string_view text);  // qe_outpu
 ReaderOutput ReadQeOutput(const ReaderInput& input);
 bool SniffNamdLog(const std::string& path, std::string_view text);  // namd_log.cpp
 ReaderOutput ReadNamdLog(const ReaderInput& input);
+bool SniffNwchemOutput(const std::string& path, std::string_view text);  // nwchem_output.cpp
+ReaderOutput ReadNwchemOutput(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp

@@ -436,7 +436,8 @@ def main():
                                           ("gromacs", "gromacs", ["*/*.log"], 100),
                                           ("openfoam", "openfoam", ["*/*.out"], 60), ("cp2k", "cp2k", ["*/*.out"], 60),
                                           ("petsc", "petsc", ["*/*.log"], 60),
-                                          ("namd", "namd", ["*/*.testlog", "*/*.log"], 60)):
+                                          ("namd", "namd", ["*/*.testlog", "*/*.log"], 60),
+                                          ("nwchem", "nwchem", ["qa/*.out", "*/*/*.out"], 60)):
         count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
     count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # ingest/qe_output.h
     print(f"{count} cases in {cases}")
