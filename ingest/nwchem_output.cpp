@@ -387,7 +387,8 @@ RunStats NwchemJobToRunStats(const NwchemJob& j, const std::string& path) {
     throw InputError(path, j.banner_line, "NWChem output without a process count (no 'nproc =' in its Job information)");
   run.procs = j.nproc;
   run.derivations["procs"] = "NWChem Job information 'nproc' (line " + std::to_string(j.nproc_line) +
-                             "): the processes of the job (MPI ranks; GA's progress ranks of MPI-PR builds included)";
+                             "): GA's process count (ga_nnodes), the processes that compute; a GA build over MPI-PR "
+                             "keeps one more MPI rank per node for communication, which it does not count";
   if (j.omp_threads > 0) {
     run.threads_per_proc = j.omp_threads;
     run.derivations["threads_per_proc"] = "NWChem OpenMP line: 'maximum threads =', omp_get_max_threads of process 0";
