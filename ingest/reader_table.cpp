@@ -236,6 +236,8 @@ const std::vector<Reader>& ReaderTable() {
       {"AMBER mdout (pmemd, sander)", SniffAmberMdout, ReadAmberMdout},
       // Before NPB output too: WRF's rsl.error.0000 / rsl.out.0000 (also renamed copies, .out/.log).
       {"WRF rsl file (process 0's rsl.error.0000 / rsl.out.0000 of wrf.exe)", SniffWrfRsl, ReadWrfRsl},
+      // Before NPB output too: nwchem's standard output, saved as .out/.log or a batch job's stdout.
+      {"NWChem output (nwchem standard output)", SniffNwchemOutput, ReadNwchemOutput},
       // Before NPB output too: pat_report's text report (.rpt), or a job's stdout ending in the
       // CrayPat-lite summary. After the application readers above: their own output with a lite summary
       // appended stays theirs (docs/formats/craypat-report.md).

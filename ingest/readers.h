@@ -99,6 +99,8 @@ bool SniffAmberMdout(const std::string& path, std::string_view text);  // amber_
 ReaderOutput ReadAmberMdout(const ReaderInput& input);
 bool SniffWrfRsl(const std::string& path, std::string_view text);  // wrf_rsl.cpp
 ReaderOutput ReadWrfRsl(const ReaderInput& input);
+bool SniffNwchemOutput(const std::string& path, std::string_view text);  // nwchem_output.cpp
+ReaderOutput ReadNwchemOutput(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp

@@ -443,7 +443,8 @@ def main():
                                           ("pbs", "pbs", ["*.txt"], 40),
                                           ("abinit", "abinit", ["*/*.abo", "*/*/*.abo"], 60),
                                           ("wrf", "wrf", ["*/em_real/rsl.error.0000"], 60),  # ingest/wrf_rsl.h
-                                          ("craypat", "craypat", ["*/*.report", "*/*.pat", "*/*.out"], 60)):
+                                          ("craypat", "craypat", ["*/*.report", "*/*.pat", "*/*.out"], 60),
+                                          ("nwchem", "nwchem", ["qa/*.out", "*/*/*.out"], 60)):
         count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
     count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # ingest/qe_output.h
     count += application_log_cases(cases, repo, rng, args, ingest, "amber", "amber",  # ingest/amber_mdout.h
