@@ -449,26 +449,16 @@ RunStats AbinitRunToRunStats(const AbinitRun& a, const std::string& path) {
 bool SniffAbinitOutput(const std::string&, std::string_view text) { return LooksLikeAbinitOutput(text); }
 
 ReaderOutput ReadAbinitOutput(const ReaderInput& input) {
-  const std::vector<AbinitRun> runs = ParseAbinitOutput(input.text, input.path);
-  ReaderOutput output;
-  UnfinishedRuns unfinished;
-  for (const AbinitRun& a : runs) {
-    int line = 0;
-    if (const std::string why = AbinitRunUnfinished(a, &line); !why.empty()) {
-      unfinished.Add(line, why);
-      continue;
-    }
-    RunStats run = AbinitRunToRunStats(a, input.path);
-    ApplyFileName(input.name, &run);
-    // The configuration: the release and the build (its target names the compiler).
-    AppendConfiguration(JoinNonEmpty({"abinit" + a.version, a.build_target, a.build == "sequential" ? "seq" : ""}, " "),
-                        &run);
-    run.derivations["variant"] = "ABINIT header: the version and the build target ('prepared for a ... computer')";
-    output.runs.push_back(std::move(run));
-  }
-  DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  unfinished.Finish(input.path, runs.size(), "ABINIT runs did not finish", &output);
-  return output;
+  return FinishedRunsOutput(
+      input, ParseAbinitOutput(input.text, input.path), AbinitRunUnfinished,
+      [&](const AbinitRun& a) { return AbinitRunToRunStats(a, input.path); },
+      [](const AbinitRun& a, RunStats* run) {
+        // The configuration: the release and the build (its target names the compiler).
+        AppendConfiguration(
+            JoinNonEmpty({"abinit" + a.version, a.build_target, a.build == "sequential" ? "seq" : ""}, " "), run);
+        run->derivations["variant"] = "ABINIT header: the version and the build target ('prepared for a ... computer')";
+      },
+      "ABINIT runs did not finish");
 }
 
 }  // namespace qnm

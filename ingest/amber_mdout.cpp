@@ -477,23 +477,11 @@ std::string AmberRunUnfinished(const AmberRun& r, int* line) {
 }  // namespace
 
 ReaderOutput ReadAmberMdout(const ReaderInput& input) {
-  const std::vector<AmberRun> runs = ParseAmberMdout(input.text, input.path);
-  ReaderOutput output;
-  UnfinishedRuns unfinished;
-  for (const AmberRun& r : runs) {
-    int line = 0;
-    if (const std::string why = AmberRunUnfinished(r, &line); !why.empty()) {
-      unfinished.Add(line, why);
-      continue;
-    }
-    RunStats run = AmberRunToRunStats(r, input.path);
-    ApplyFileName(input.name, &run);
-    AppendConfiguration(run.details.at("amber_configuration"), &run);
-    output.runs.push_back(std::move(run));
-  }
-  DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  unfinished.Finish(input.path, runs.size(), "AMBER runs did not finish", &output);
-  return output;
+  return FinishedRunsOutput(
+      input, ParseAmberMdout(input.text, input.path), AmberRunUnfinished,
+      [&](const AmberRun& r) { return AmberRunToRunStats(r, input.path); },
+      [](const AmberRun&, RunStats* run) { AppendConfiguration(run->details.at("amber_configuration"), run); },
+      "AMBER runs did not finish");
 }
 
 }  // namespace qnm

@@ -182,25 +182,21 @@ RunStats CastepRunToRunStats(const CastepRun& c, const std::string& path) {
 bool SniffCastepOutput(const std::string&, std::string_view text) { return LooksLikeCastepOutput(text); }
 
 ReaderOutput ReadCastepOutput(const ReaderInput& input) {
-  const std::vector<CastepRun> runs = ParseCastepOutput(input.text, input.path);
-  ReaderOutput output;
-  UnfinishedRuns unfinished;
-  for (const CastepRun& c : runs) {
-    if (!Known(c.total_s)) {
-      unfinished.Add(c.line, "CASTEP run without its closing 'Total time': it did not finish (killed, out of time, "
-                             "or the file was cut)");
-      continue;
-    }
-    RunStats run = CastepRunToRunStats(c, input.path);
-    ApplyFileName(input.name, &run);
-    const std::string build = "castep" + c.version;
-    AppendConfiguration(build, &run);
-    run.derivations["variant"] = "CASTEP banner's version";
-    output.runs.push_back(std::move(run));
-  }
-  DropNameNodesOfDifferingRuns(input.name, &output.runs);  // al3x3_2nodes.castep: 64, then 32 processes
-  unfinished.Finish(input.path, runs.size(), "runs did not finish", &output);
-  return output;
+  // al3x3_2nodes.castep: 64, then 32 processes (the file name's nodes are no run's: FinishedRunsOutput).
+  return FinishedRunsOutput(
+      input, ParseCastepOutput(input.text, input.path),
+      [](const CastepRun& c, int* line) -> std::string {
+        if (Known(c.total_s)) return {};
+        *line = c.line;
+        return "CASTEP run without its closing 'Total time': it did not finish (killed, out of time, or the file "
+               "was cut)";
+      },
+      [&](const CastepRun& c) { return CastepRunToRunStats(c, input.path); },
+      [](const CastepRun& c, RunStats* run) {
+        AppendConfiguration("castep" + c.version, run);
+        run->derivations["variant"] = "CASTEP banner's version";
+      },
+      "runs did not finish");
 }
 
 }  // namespace qnm

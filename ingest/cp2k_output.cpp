@@ -590,29 +590,19 @@ RunStats Cp2kRunToRunStats(const Cp2kRun& c, const std::string& path) {
 bool SniffCp2kOutput(const std::string&, std::string_view text) { return LooksLikeCp2kOutput(text); }
 
 ReaderOutput ReadCp2kOutput(const ReaderInput& input) {
-  const std::vector<Cp2kRun> runs = ParseCp2kOutput(input.text, input.path);
-  ReaderOutput output;
-  UnfinishedRuns unfinished;
-  for (const Cp2kRun& c : runs) {
-    int line = 0;
-    if (const std::string why = Cp2kRunUnfinished(c, &line); !why.empty()) {
-      unfinished.Add(line, why);
-      continue;
-    }
-    RunStats run = Cp2kRunToRunStats(c, input.path);
-    ApplyFileName(input.name, &run);
-    // A GPU build runs other code than a CPU build of one version: its accelerator flags join the version.
-    std::string build = VersionWord(c.version);
-    for (const std::string& flag : c.accelerator_flags) build += "-" + flag;
-    AppendConfiguration(build, &run);
-    run.derivations["variant"] = c.accelerator_flags.empty()
-                                     ? "CP2K header's version"
-                                     : "CP2K header's version and the GPU flags of its cp2kflags line";
-    output.runs.push_back(std::move(run));
-  }
-  DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  unfinished.Finish(input.path, runs.size(), "CP2K runs did not finish", &output);
-  return output;
+  return FinishedRunsOutput(
+      input, ParseCp2kOutput(input.text, input.path), Cp2kRunUnfinished,
+      [&](const Cp2kRun& c) { return Cp2kRunToRunStats(c, input.path); },
+      [](const Cp2kRun& c, RunStats* run) {
+        // A GPU build runs other code than a CPU build of one version: its accelerator flags join the version.
+        std::string build = VersionWord(c.version);
+        for (const std::string& flag : c.accelerator_flags) build += "-" + flag;
+        AppendConfiguration(build, run);
+        run->derivations["variant"] = c.accelerator_flags.empty()
+                                          ? "CP2K header's version"
+                                          : "CP2K header's version and the GPU flags of its cp2kflags line";
+      },
+      "CP2K runs did not finish");
 }
 
 }  // namespace qnm

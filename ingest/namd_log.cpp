@@ -331,23 +331,11 @@ std::string NamdExecutionUnfinished(const NamdExecution& e, int* line) {
 }  // namespace
 
 ReaderOutput ReadNamdLog(const ReaderInput& input) {
-  const std::vector<NamdExecution> executions = ParseNamdLog(input.text, input.path);
-  ReaderOutput output;
-  UnfinishedRuns unfinished;
-  for (const NamdExecution& e : executions) {
-    int line = 0;
-    if (const std::string why = NamdExecutionUnfinished(e, &line); !why.empty()) {
-      unfinished.Add(line, why);
-      continue;
-    }
-    RunStats run = NamdExecutionToRunStats(e, input.path);
-    ApplyFileName(input.name, &run);
-    AppendConfiguration(run.details.at("namd_configuration"), &run);
-    output.runs.push_back(std::move(run));
-  }
-  DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  unfinished.Finish(input.path, executions.size(), "NAMD executions did not finish", &output);
-  return output;
+  return FinishedRunsOutput(
+      input, ParseNamdLog(input.text, input.path), NamdExecutionUnfinished,
+      [&](const NamdExecution& e) { return NamdExecutionToRunStats(e, input.path); },
+      [](const NamdExecution&, RunStats* run) { AppendConfiguration(run->details.at("namd_configuration"), run); },
+      "NAMD executions did not finish");
 }
 
 }  // namespace qnm

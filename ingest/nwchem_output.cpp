@@ -514,23 +514,11 @@ std::string NwchemJobUnfinished(const NwchemJob& j, int* line) {
 }  // namespace
 
 ReaderOutput ReadNwchemOutput(const ReaderInput& input) {
-  const std::vector<NwchemJob> jobs = ParseNwchemOutput(input.text, input.path);
-  ReaderOutput output;
-  UnfinishedRuns unfinished;
-  for (const NwchemJob& j : jobs) {
-    int line = 0;
-    if (const std::string why = NwchemJobUnfinished(j, &line); !why.empty()) {
-      unfinished.Add(line, why);
-      continue;
-    }
-    RunStats run = NwchemJobToRunStats(j, input.path);
-    ApplyFileName(input.name, &run);
-    AppendConfiguration(run.details.at("nwchem_configuration"), &run);
-    output.runs.push_back(std::move(run));
-  }
-  DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  unfinished.Finish(input.path, jobs.size(), "NWChem jobs did not finish", &output);
-  return output;
+  return FinishedRunsOutput(
+      input, ParseNwchemOutput(input.text, input.path), NwchemJobUnfinished,
+      [&](const NwchemJob& j) { return NwchemJobToRunStats(j, input.path); },
+      [](const NwchemJob&, RunStats* run) { AppendConfiguration(run->details.at("nwchem_configuration"), run); },
+      "NWChem jobs did not finish");
 }
 
 }  // namespace qnm

@@ -458,25 +458,15 @@ RunStats QeRunToRunStats(const QeRun& q, const std::string& path) {
 bool SniffQeOutput(const std::string&, std::string_view text) { return LooksLikeQeOutput(text); }
 
 ReaderOutput ReadQeOutput(const ReaderInput& input) {
-  const std::vector<QeRun> runs = ParseQeOutput(input.text, input.path);
-  ReaderOutput output;
-  UnfinishedRuns unfinished;
-  for (const QeRun& q : runs) {
-    int line = 0;
-    if (const std::string why = QeRunUnfinished(q, &line); !why.empty()) {
-      unfinished.Add(line, why);
-      continue;
-    }
-    RunStats run = QeRunToRunStats(q, input.path);
-    ApplyFileName(input.name, &run);
-    AppendConfiguration(VersionWord(q), &run);
-    run.derivations["variant"] = q.gpu ? "Quantum ESPRESSO banner's version, and 'GPU acceleration is ACTIVE'"
-                                       : "Quantum ESPRESSO banner's version";
-    output.runs.push_back(std::move(run));
-  }
-  DropNameNodesOfDifferingRuns(input.name, &output.runs);
-  unfinished.Finish(input.path, runs.size(), "Quantum ESPRESSO runs did not finish", &output);
-  return output;
+  return FinishedRunsOutput(
+      input, ParseQeOutput(input.text, input.path), QeRunUnfinished,
+      [&](const QeRun& q) { return QeRunToRunStats(q, input.path); },
+      [](const QeRun& q, RunStats* run) {
+        AppendConfiguration(VersionWord(q), run);
+        run->derivations["variant"] = q.gpu ? "Quantum ESPRESSO banner's version, and 'GPU acceleration is ACTIVE'"
+                                            : "Quantum ESPRESSO banner's version";
+      },
+      "Quantum ESPRESSO runs did not finish");
 }
 
 }  // namespace qnm

@@ -158,6 +158,32 @@ struct UnfinishedRuns {
   void Finish(const std::string& path, std::size_t total, const std::string& what, ReaderOutput* output) const;
 };
 
+/// The output of a reader whose file holds several runs of one program (a job's output with appended
+/// reruns): each run `why_not(run, &line)` finds finished (an empty reason) becomes `to_record(run)`,
+/// named by the file (ApplyFileName) and given its build (`configure(run, &record)`, which appends
+/// it with AppendConfiguration); the others are counted and noted (UnfinishedRuns, `what`: "NAMD
+/// executions did not finish"); a file's name gives no run its nodes when their process counts differ.
+template <typename Run, typename WhyNot, typename ToRecord, typename Configure>
+ReaderOutput FinishedRunsOutput(const ReaderInput& input, const std::vector<Run>& runs, WhyNot why_not,
+                                ToRecord to_record, Configure configure, const std::string& what) {
+  ReaderOutput output;
+  UnfinishedRuns unfinished;
+  for (const Run& one : runs) {
+    int line = 0;
+    if (const std::string why = why_not(one, &line); !why.empty()) {
+      unfinished.Add(line, why);
+      continue;
+    }
+    RunStats run = to_record(one);
+    ApplyFileName(input.name, &run);
+    configure(one, &run);
+    output.runs.push_back(std::move(run));
+  }
+  DropNameNodesOfDifferingRuns(input.name, &output.runs);
+  unfinished.Finish(input.path, runs.size(), what, &output);
+  return output;
+}
+
 /// The output of a reader whose file holds one run: `run` with the file
 /// name's identity applied (ApplyFileName).
 ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info);
