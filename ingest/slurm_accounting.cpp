@@ -304,8 +304,10 @@ RunStats SacctRunToRunStats(const SacctRun& run, const SacctTable& table, const 
     run_stats.procs = tasks;
     run_stats.derivations["procs"] = "sacct NTasks of step " + row.job_id;
   } else {
-    int cpus = Count(row, "alloccpus", path);
-    if (cpus == 0) cpus = Count(row, "ncpus", path);
+    // mpirun's daemon step runs on the nodes other than the job script's: the job's allocation counts.
+    const SacctRow& counted = run.launcher_step && allocation ? *allocation : row;
+    int cpus = Count(counted, "alloccpus", path);
+    if (cpus == 0) cpus = Count(counted, "ncpus", path);
     if (cpus == 0 && allocation) cpus = std::max(Count(*allocation, "alloccpus", path), Count(*allocation, "ncpus", path));
     if (cpus == 0)
       Fail(path, row, program_step ? "no NTasks and no AllocCPUS: run sacct with --format including NTasks"
@@ -320,12 +322,14 @@ RunStats SacctRunToRunStats(const SacctRun& run, const SacctTable& table, const 
                              "mpirun); taken as one process per allocated CPU");
     run_stats.details["slurm_procs_from"] = "allocated CPUs";
   }
-  int nodes = Count(row, "nnodes", path);
-  if (nodes == 0) nodes = Count(row, "allocnodes", path);
-  if (nodes > 0) run_stats.SetNodes(nodes, "sacct NNodes of " + what);
-  if (const std::string& node_list = row.Value("nodelist"); !node_list.empty() && node_list != "None assigned") {
+  const SacctRow& placed = run.launcher_step && allocation ? *allocation : row;  // its nodes and hosts
+  const std::string placed_what = &placed == &row ? what : "job " + row.job;
+  int nodes = Count(placed, "nnodes", path);
+  if (nodes == 0) nodes = Count(placed, "allocnodes", path);
+  if (nodes > 0) run_stats.SetNodes(nodes, "sacct NNodes of " + placed_what);
+  if (const std::string& node_list = placed.Value("nodelist"); !node_list.empty() && node_list != "None assigned") {
     std::vector<std::string> hosts = ExpandNodeList(node_list, 4096);
-    if (!hosts.empty()) ApplyHosts(hosts, "sacct NodeList of " + what, &run_stats);
+    if (!hosts.empty()) ApplyHosts(hosts, "sacct NodeList of " + placed_what, &run_stats);
   }
   const std::string& cluster = row.Value("cluster").empty() && allocation ? allocation->Value("cluster")
                                                                           : row.Value("cluster");

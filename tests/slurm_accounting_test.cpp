@@ -209,6 +209,28 @@ TEST_CASE("sacct: elapsed times with days, and tables without NTasks or State", 
   CHECK(notes.find("2 without a task count") != std::string::npos);
 }
 
+TEST_CASE("sacct: a job that ran mpirun across nodes: its daemon step, the job's CPUs and nodes", "[ingest][slurm]") {
+  // Open MPI's mpirun starts its orted daemons with srun on the nodes other than the job script's:
+  // the step's one task per node and its CPUs are no count of the program's processes.
+  testing::TempDir dir("qnm-slurm", "orted");
+  IngestSummary summary;
+  const std::vector<RunStats> runs = testing::IngestPath(
+      WriteCase(dir, "orted.txt",
+                "JobID|JobName|NTasks|NNodes|AllocCPUS|Elapsed|State|NodeList|Cluster\n"
+                "90|wrf_2nodes||2|64|00:12:00|COMPLETED|nid[001-002]|archer2\n"
+                "90.batch|batch|1|1|32|00:12:00|COMPLETED|nid001|archer2\n"
+                "90.0|orted|1|1|32|00:11:50|COMPLETED|nid002|archer2\n"),
+      &summary);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].procs == 64);
+  CHECK(runs[0].nodes == 2);
+  CHECK(runs[0].hosts == std::vector<std::string>{"nid001", "nid002"});
+  CHECK(runs[0].wall_time_s == 710);
+  CHECK(runs[0].app == "wrf");  // the job's name, without its node count
+  CHECK(runs[0].machine == "archer2");
+  CHECK(runs[0].derivations.at("procs").find("counts daemons, not processes") != std::string::npos);
+}
+
 TEST_CASE("sacct: a job's name without the run's own counts", "[ingest][slurm]") {
   CHECK(JobNameWithoutCounts("lmp-64", 64, 2) == "lmp");
   CHECK(JobNameWithoutCounts("lmp-64", 32, 2) == "lmp-64");  // 64 is not this run's count
