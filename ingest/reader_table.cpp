@@ -189,7 +189,7 @@ const std::vector<Reader>& ReaderTable() {
       {"mpiP report", SniffMpip, ReadMpip},
       // Before the statistics tables and NPB output, which take any .csv/.txt file: by its header line.
       {"Slurm accounting table (sacct, sacct -P)", SniffSacctTable, ReadSacctTable},
-      // Before NPB output too (a job's .o file may hold the record its script printed): by a 'Job Id:' line.
+      // Before NPB output too: qstat's own output, by its first 'Job Id:' line (pbs_job_status.h).
       {"PBS job record (qstat -f, qstat -fx)", SniffPbsJobStatus, ReadPbsJobStatus},
       // Before NPB output, which takes any .txt file.
       {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
