@@ -67,7 +67,7 @@ TEST_CASE("sacct -P: every srun step a run, its tasks the processes, its elapsed
     INFO(job);
     CHECK(by_job.at(job)->machine == "qnmtest");  // the Cluster field
     CHECK(by_job.at(job)->nodes == 1);
-    CHECK(by_job.at(job)->threads_per_proc == 1);
+    CHECK(by_job.at(job)->threads_per_proc == (job == "7.0" ? 2 : 1));  // 7.0: srun -n 2 -c 2
   }
   // "4.0|4.0|jacobi||root|4|4|4|1|00:00:16|16|COMPLETED|0:0|vm|qnmtest|...": step 0 of a 4-task job.
   const RunStats& step = *by_job.at("4.0");
@@ -143,7 +143,8 @@ TEST_CASE("sacct: a campaign forms series by program and experiment", "[ingest][
   CHECK(procs.at("jacobi.jacobi-steps 2000000 300 @qnmtest") == std::vector<int>{1, 2, 4});
   CHECK(procs.at("jacobi-mpirun @qnmtest") == std::vector<int>{2});
   CHECK(procs.at("jacobi.jacobi-array 1000000 200 @qnmtest") == std::vector<int>{1});
-  CHECK(procs.size() == 7);  // and jacobi-hybrid, jacobi-fail
+  CHECK(procs.at("jacobi.jacobi-hybrid 2000000 300 th=2 @qnmtest") == std::vector<int>{2});  // srun -c 2
+  CHECK(procs.size() == 7);  // and jacobi-fail
 }
 
 TEST_CASE("sacct: what cannot be read is refused with its file and line", "[ingest][slurm]") {
