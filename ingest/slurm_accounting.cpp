@@ -321,7 +321,9 @@ RunStats SacctRunToRunStats(const SacctRun& run, const SacctTable& table, const 
   run_stats.wall_time_s = seconds;
   run_stats.derivations["wall_time_s"] =
       "sacct " + time_field + " of " + what + " (whole seconds: " +
-      (program_step ? "the srun step, from its start to its end)" : "the job's allocation, the job script included)");
+      (program_step         ? "the srun step, from its start to its end)"
+       : run.launcher_step ? "mpirun's daemon step, from its start to its end)"
+                           : "the job's allocation, the job script included)");
 
   // The processes: the step's tasks, else the CPUs the job was allocated.
   const int tasks = program_step ? Count(row, "ntasks", path) : 0;

@@ -230,6 +230,7 @@ TEST_CASE("sacct: a job that ran mpirun across nodes: its daemon step, the job's
   CHECK(runs[0].app == "wrf");  // the job's name, without its node count
   CHECK(runs[0].machine == "archer2");
   CHECK(runs[0].derivations.at("procs").find("counts daemons, not processes") != std::string::npos);
+  CHECK(runs[0].derivations.at("wall_time_s").find("mpirun's daemon step") != std::string::npos);
 }
 
 TEST_CASE("sacct: a job's name without the run's own counts", "[ingest][slurm]") {
