@@ -299,8 +299,7 @@ std::vector<std::string> AbinitVariable(const AbinitRun& run, const std::string&
     if (key.compare(0, name.size(), name) != 0) continue;
     const std::string suffix = key.substr(name.size());
     if (suffix.empty()) return {value};
-    if (!std::all_of(suffix.begin(), suffix.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }) ||
-        suffix.size() > 6)
+    if (!AllDigits(suffix) || suffix.size() > 6)
       continue;
     values.emplace_back(std::stoi(suffix), value);
   }

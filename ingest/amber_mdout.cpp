@@ -18,10 +18,6 @@ namespace {
 
 constexpr std::size_t kSniffLines = 400;  // a job script's own lines may come first
 
-bool AllDigits(std::string_view word) {
-  return !word.empty() && std::all_of(word.begin(), word.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 // "Amber 24 PMEMD   2024", "Amber 18 SANDER   2018" (Amber 8 to 24), "MSANDER   2021": the banner
 // line between two rows of dashes that opens every run.
 bool IsBanner(const std::vector<std::string_view>& w) {

@@ -10,14 +10,6 @@
 #include "ingest/text_lines.h"
 
 namespace qnm {
-namespace {
-
-bool AllDigits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
-}  // namespace
-
 std::optional<double> ClockTimeSeconds(std::string_view text) {
   double days = 0;
   const std::size_t dash = text.find('-');

@@ -35,10 +35,6 @@ bool IsLauncherDaemon(const std::string& name) {
   return daemons.count(name) > 0;
 }
 
-bool AllDigits(std::string_view text) {
-  return !text.empty() && std::all_of(text.begin(), text.end(), [](unsigned char c) { return std::isdigit(c); });
-}
-
 std::string_view FirstLine(std::string_view text, std::size_t* next) {
   std::size_t start = 0;
   while (start < text.size()) {

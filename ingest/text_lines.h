@@ -22,6 +22,8 @@ std::vector<std::string_view> SplitWhitespace(std::string_view text);
 std::vector<std::string_view> SplitFields(std::string_view line, char separator);
 bool StartsWith(std::string_view text, std::string_view prefix);
 bool EndsWith(std::string_view text, std::string_view suffix);
+/// True for a non-empty text of ASCII digits only ("0042"; not "", "-1", "4a").
+bool AllDigits(std::string_view text);
 
 /// The whole token as a number ("1e+04", "0.000624", "nan"); nullopt otherwise.
 std::optional<double> ParseDouble(std::string_view token);
