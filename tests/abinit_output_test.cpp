@@ -21,6 +21,7 @@ using namespace qnm;
 namespace {
 
 using testing::ReadText;
+using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kAbipy = std::string(QNM_TEST_DATA_DIR) + "/abinit/abipy";
@@ -30,13 +31,6 @@ const std::string kLruj = kAbipy + "/tlruj_2.abo.gz";    // 9.11.6, 16 processes
 const std::string kDfpt = kAbipy + "/gs_dfpt.abo.gz";    // 8.3.2, 1 process, 3 datasets
 const std::string kSiGwClass =
     "run natom 2 nkpt 2/6/6/6 nband 4/35/25/30 ecut 6 Ha ngfft 18x18x18 ndtset 4";
-
-// `text` with its first `from` replaced by `to` (the text must be there).
-std::string Replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 // `text` with every `from` replaced by `to` (at least one must be there).
 std::string ReplacedAll(std::string text, const std::string& from, const std::string& to) {

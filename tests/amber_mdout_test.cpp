@@ -21,19 +21,13 @@ using namespace qnm;
 namespace {
 
 using testing::ReadText;
+using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kAmber = std::string(QNM_TEST_DATA_DIR) + "/amber";
 const std::string kPmemdMpi = kAmber + "/batter/eqnpt_pre.out";
 const std::string kPmemdCuda = kAmber + "/batter/eqnpt00.out";
 const std::string kMsander = kAmber + "/msander";
-
-// `text` with its first `from` replaced by `to` (the text must be there).
-std::string Replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 // `text` up to (not including) the line holding `marker`.
 std::string CutBefore(const std::string& text, const std::string& marker) {

@@ -20,6 +20,7 @@ using namespace qnm;
 namespace {
 
 using testing::ReadText;
+using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kData = std::string(QNM_TEST_DATA_DIR) + "/craypat/archer-benchmarks";
@@ -27,12 +28,6 @@ const std::string k128 = kData + "/CdTe_1nodes_128cores_1threads_16NCORE_2KPAR_2
 const std::string k1024 = kData + "/CdTe_8nodes_1024cores_1threads_16NCORE_2KPAR_202011071114.report";
 const std::string k768 = kData + "/CdTe_32nodes_768cores_1threads_8NCORE_2KPAR_202011111914.pat";
 const std::string kGromacs = kData + "/mdrun_mpi+samp+21683-63s.out";
-
-std::string Replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 // A job's stdout under perftools-lite (lite-samples), laid out as perftools-lite 21.02 prints it:
 // the start-up line, the program's output, the banner and the summary. The numbers are the test's.

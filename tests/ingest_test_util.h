@@ -1,6 +1,7 @@
 #pragma once
 // Reading a path as `qnm-predict ingest` does, for the readers' tests.
 #include <algorithm>
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -60,6 +61,13 @@ inline std::string IngestErrorOf(const std::string& path) {
 inline std::string ReadText(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+/// `text` with its first `from` replaced by `to` (an edit of a real input; the text must be there).
+inline std::string Replaced(std::string text, const std::string& from, const std::string& to) {
+  const std::size_t at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
 }
 
 /// Writes `text` to `name` in `dir` (an edited copy of a real input) and returns its path.

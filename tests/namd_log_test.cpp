@@ -20,19 +20,13 @@ using namespace qnm;
 namespace {
 
 using testing::ReadText;
+using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kNamd = std::string(QNM_TEST_DATA_DIR) + "/namd";
 const std::string kFinished = kNamd + "/pestifer/test_namd.testlog";
 const std::string kBilayer =
     "06-00-00-05-test_bilayer_task-patchB-equilibrateB-md-NPT 44200 atoms 8000 steps dt 2 fs PME 72 72 96";
-
-// `text` with its first `from` replaced by `to` (the line must be there).
-std::string Replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 // The real 16-PE multicore log as if run on `pes` PEs (the start-up lines and the WallClock changed).
 std::string AtPes(int pes, const std::string& wallclock) {

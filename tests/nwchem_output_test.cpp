@@ -22,17 +22,11 @@ using namespace qnm;
 namespace {
 
 using testing::ReadText;
+using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kNwchem = std::string(QNM_TEST_DATA_DIR) + "/nwchem";
 const std::string kCosmoNa = kNwchem + "/qa/cosmo_na.out";
-
-// `text` with its first `from` replaced by `to` (the line must be there).
-std::string Replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 RunStats OnlyRun(const std::string& path) {
   std::vector<RunStats> runs = testing::IngestPath(path);

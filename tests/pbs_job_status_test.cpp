@@ -21,15 +21,10 @@ using namespace qnm;
 namespace {
 
 using testing::ReadText;
+using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kRecord = std::string(QNM_TEST_DATA_DIR) + "/pbs/azhop-opm-qstat-fx.txt";
-
-std::string Replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 // The real record as if the job had run `procs` processes on `nodes` nodes in `walltime`.
 std::string Sized(int procs, int nodes, const std::string& walltime, const std::string& id) {

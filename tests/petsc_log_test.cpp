@@ -21,6 +21,7 @@ using namespace qnm;
 namespace {
 
 using testing::ReadText;
+using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kPetsc = std::string(QNM_TEST_DATA_DIR) + "/petsc/petibm-examples";
@@ -30,12 +31,6 @@ const std::string kSphere = kPetsc + "/sphere3dRe350-view.log";
 
 std::vector<RunStats> Read(const std::string& path, IngestSummary* summary = nullptr) {
   return testing::IngestPath(path, summary, /*strict=*/false);
-}
-
-std::string Replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
 }
 
 // The summary table of a PETSc 3.18+ log (the "MPI Msg Count:" names, "processes, by <user> on"),

@@ -18,6 +18,7 @@ using namespace qnm;
 namespace {
 
 using testing::ReadText;
+using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kSlurm = std::string(QNM_TEST_DATA_DIR) + "/slurm";
@@ -49,12 +50,6 @@ std::map<std::string, const RunStats*> CheckCampaign(const std::vector<RunStats>
     CHECK(by_job.at(job)->wall_time_s == expected.second);
   }
   return by_job;
-}
-
-std::string Replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
 }
 
 }  // namespace

@@ -24,6 +24,7 @@ using namespace qnm;
 namespace {
 
 using testing::ReadText;
+using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kWrf = std::string(QNM_TEST_DATA_DIR) + "/wrf";
@@ -34,13 +35,6 @@ const std::string kClass = "d01 98x70 1 domain 480 steps 2005-08-28_00:03:00 to 
 
 // The real WRF 3.8.1 file.
 std::string Finished() { return ReadText(kFinished); }
-
-// `text` with its first `from` replaced by `to` (the line must be there).
-std::string Replaced(std::string text, const std::string& from, const std::string& to) {
-  const std::size_t at = text.find(from);
-  REQUIRE(at != std::string::npos);
-  return text.replace(at, from.size(), to);
-}
 
 // The real file as if run on x*y tasks: its "Ntasks" line changed and its first step's time set to `first_s`.
 std::string AtTasks(int x, int y, const std::string& first_s) {
