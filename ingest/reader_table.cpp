@@ -189,6 +189,8 @@ const std::vector<Reader>& ReaderTable() {
       {"mpiP report", SniffMpip, ReadMpip},
       // Before the statistics tables and NPB output, which take any .csv/.txt file: by its header line.
       {"Slurm accounting table (sacct, sacct -P)", SniffSacctTable, ReadSacctTable},
+      // Before every JSON reader (ReFrame, Caliper, Extra-P, the statistics table): by its first key.
+      {"Slurm accounting records (sacct --json)", SniffSacctJson, ReadSacctJson},
       // Before NPB output too: qstat's own output, by its first 'Job Id:' line (pbs_job_status.h).
       {"PBS job record (qstat -f, qstat -fx)", SniffPbsJobStatus, ReadPbsJobStatus},
       // Before NPB output, which takes any .txt file.

@@ -91,6 +91,8 @@ bool SniffCrayPatReport(const std::string& path, std::string_view text);  // cra
 ReaderOutput ReadCrayPatReport(const ReaderInput& input);
 bool SniffSacctTable(const std::string& path, std::string_view text);  // slurm_accounting.cpp
 ReaderOutput ReadSacctTable(const ReaderInput& input);
+bool SniffSacctJson(const std::string& path, std::string_view text);  // slurm_accounting.cpp
+ReaderOutput ReadSacctJson(const ReaderInput& input);
 bool SniffPbsJobStatus(const std::string& path, std::string_view text);  // pbs_job_status.cpp
 ReaderOutput ReadPbsJobStatus(const ReaderInput& input);
 bool SniffAbinitOutput(const std::string& path, std::string_view text);  // abinit_output.cpp

@@ -13,6 +13,7 @@
 #include "ingest/batch_job_text.h"
 #include "ingest/host_names.h"
 #include "ingest/readers.h"
+#include "ingest/slurm_accounting_json.h"
 #include "ingest/run_stats_check.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
@@ -420,8 +421,12 @@ RunStats SacctRunToRunStats(const SacctRun& run, const SacctTable& table, const 
 
 bool SniffSacctTable(const std::string&, std::string_view text) { return LooksLikeSacctTable(text); }
 
-ReaderOutput ReadSacctTable(const ReaderInput& input) {
-  const SacctTable table = ParseSacctTable(input.text, input.path);
+bool SniffSacctJson(const std::string&, std::string_view text) { return LooksLikeSacctJson(text); }
+
+namespace {
+
+// The runs of a table, whichever layout filled it.
+ReaderOutput ReadSacctRuns(const SacctTable& table, const ReaderInput& input) {
   const std::vector<SacctRun> runs = SacctRuns(table);
   ReaderOutput output;
   UnfinishedRuns not_read;
@@ -438,15 +443,26 @@ ReaderOutput ReadSacctTable(const ReaderInput& input) {
   }
   if (runs.empty()) throw InputError(input.path, table.header_line, "a sacct table without a job");
   not_read.Finish(input.path, runs.size(), "runs", &output);
-  std::string reading = std::string("sacct ") +
-                        (table.layout == SacctTable::Layout::kParsable ? "--parsable table" : "table") + ": " +
-                        std::to_string(runs.size()) + " runs (srun steps, else jobs), " +
+  const char* layout = table.layout == SacctTable::Layout::kParsable ? "sacct --parsable table"
+                       : table.layout == SacctTable::Layout::kJson   ? "sacct --json"
+                                                                     : "sacct table";
+  std::string reading = std::string(layout) + ": " + std::to_string(runs.size()) + " runs (srun steps, else jobs), " +
                         std::to_string(output.runs.size()) + " completed";
   if (from_cpus > 0)
     reading += "; " + std::to_string(from_cpus) + " without a task count, read as one process per allocated CPU";
   if (!table.Has("state")) reading += "; no State field: every run taken as completed";
   output.readings.push_back(reading);
   return output;
+}
+
+}  // namespace
+
+ReaderOutput ReadSacctTable(const ReaderInput& input) {
+  return ReadSacctRuns(ParseSacctTable(input.text, input.path), input);
+}
+
+ReaderOutput ReadSacctJson(const ReaderInput& input) {
+  return ReadSacctRuns(ParseSacctJson(input.text, input.path), input);
 }
 
 }  // namespace qnm

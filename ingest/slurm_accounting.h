@@ -37,7 +37,7 @@ struct SacctRow {
 
 /// A sacct table as printed.
 struct SacctTable {
-  enum class Layout { kParsable, kFixedWidth };
+  enum class Layout { kParsable, kFixedWidth, kJson };  // kJson: sacct --json (slurm_accounting_json.h)
   Layout layout = Layout::kParsable;
   int header_line = 0;
   std::vector<std::string> fields;  // sacct's field names in lower case, in the table's order

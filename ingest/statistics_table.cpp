@@ -479,11 +479,6 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     element_depth = 2;
     if (document.size() != 1) throw InputError(path, 1, "a JSON table object may only hold \"runs\"");
   }
-  if (document.is_object() && document.contains("jobs") && document.contains("meta"))  // Slurm's REST data model
-    throw InputError(path, 1,
-                     "sacct --json output is not read (its shape changes with each Slurm release): save "
-                     "sacct -P --format=JobID,JobName,NTasks,NNodes,Elapsed,State,NodeList,Cluster instead "
-                     "(docs/formats/slurm-sacct.md)");
   if (!rows->is_array()) throw InputError(path, 1, "a JSON table is an array of objects or {\"runs\": [...]}");
   std::vector<int> lines = ObjectLines(text, element_depth);
   // Other names for procs, time_s, series and app, resolved over every object's keys.

@@ -10,6 +10,7 @@
 #include "ingest/ingest.h"
 #include "ingest/series_identity.h"
 #include "ingest/slurm_accounting.h"
+#include "ingest/slurm_accounting_json.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 
@@ -245,8 +246,83 @@ TEST_CASE("sacct: a job's name without the run's own counts", "[ingest][slurm]")
   CHECK_FALSE(LooksLikeSacctTable("procs,time_s\n1,2\n"));
 }
 
-TEST_CASE("sacct --json: refused with what to run instead", "[ingest][slurm]") {
-  // Slurm 22.05.8's sacct --json of the same jobs (the REST API's data model dbv0.0.38).
-  CHECK(testing::IngestErrorOf(kSlurm + "/qnmtest-sacct-json.json.gz")
-            .find("qnmtest-sacct-json.json.gz:1: sacct --json output is not read") != std::string::npos);
+TEST_CASE("sacct --json: the same runs as sacct -P, from Slurm's REST data model", "[ingest][slurm]") {
+  // Slurm 22.05.8's sacct -a --json of the same 13 jobs (data_parser v0.0.38), gzipped as saved.
+  const std::string json = kSlurm + "/qnmtest-sacct-json.json.gz";
+  IngestSummary summary;
+  const std::vector<RunStats> runs = testing::IngestPath(json, &summary);
+  const auto by_job = CheckCampaign(runs);  // every completed run: processes and elapsed time as -P's
+  const std::vector<RunStats> table_runs = testing::IngestPath(kParsable2);
+  const auto table = ByJob(table_runs);
+  for (const auto& [job, run] : by_job) {
+    INFO(job);
+    CHECK(run->machine == "qnmtest");  // "cluster"
+    CHECK(run->nodes == table.at(job)->nodes);
+    CHECK(run->hosts == table.at(job)->hosts);
+    CHECK(run->app == table.at(job)->app);
+    CHECK(run->details.at("slurm_partition") == "batch");
+  }
+  // Job 6 (mpirun, no srun step): the job's allocated TRES cpu count, said so, as in -P.
+  CHECK(by_job.at("6")->details.at("slurm_procs_from") == "allocated CPUs");
+  CHECK(by_job.at("6")->derivations.at("procs").find("no srun step") != std::string::npos);
+  // The array's tasks keep sacct's ids "9_1", "9_2" (their raw job ids are 11 and 9).
+  CHECK(by_job.at("9_1.0")->origin == "measurement:slurm:qnmtest:9_1.0");
+  // A job's line in the file names its runs (the '{' of its element of "jobs").
+  CHECK(by_job.at("4.0")->sources.front() == json + ":1725");
+  std::string notes;
+  for (const std::string& note : summary.notes) notes += note + "\n";
+  for (const std::string& reading : summary.readings) notes += reading + "\n";
+  INFO(notes);
+  CHECK(notes.find("sacct --json: 15 runs (srun steps, else jobs), 12 completed; 1 without a task count") !=
+        std::string::npos);
+  // Slurm 22.05 writes {"status": "SUCCESS", "return_code": 0} for the FAILED step 8.1 (the table: 1:0):
+  // no exit code is quoted rather than a wrong one.
+  CHECK(notes.find("job 8 step 1: FAILED, not a completed run") != std::string::npos);
+  // What v0.0.38 does not hold, the runs do not claim: no command line (so no program arguments in
+  // the class, no srun -c threads for the hybrid job 7).
+  CHECK(by_job.at("4.0")->problem_class.empty());
+  CHECK(by_job.at("7.0")->threads_per_proc == 1);
+  CHECK(LooksLikeSacctJson(ReadText(kParsable2)) == false);
+}
+
+TEST_CASE("sacct --json: later releases' shapes, and what cannot be read", "[ingest][slurm]") {
+  testing::TempDir dir("qnm-slurm", "json");
+  // data_parser v0.0.39 and later: states as flag lists, numbers as {set, infinite, number}, a step's
+  // id as "1234.0", the job's submit_line. An edit of the shape, not a real file of those releases.
+  const std::string later = R"({"jobs": [{"job_id": 1234, "name": "lmp-64", "cluster": "c1",
+    "array": {"job_id": 0, "task_id": {"set": false, "infinite": false, "number": 0}},
+    "het": {"job_id": 0, "job_offset": {"set": false, "infinite": false, "number": 0}},
+    "allocation_nodes": 2, "nodes": "n[01-02]", "state": {"current": ["COMPLETED"], "reason": "None"},
+    "time": {"elapsed": 100}, "exit_code": {"status": ["SUCCESS"], "return_code": {"set": true, "infinite": false, "number": 0}},
+    "submit_line": "sbatch run.sh",
+    "steps": [{"step": {"id": "1234.batch", "name": "batch"}, "tasks": {"count": 1}, "nodes": {"count": 1, "range": "n01"},
+               "time": {"elapsed": 100}, "state": ["COMPLETED"]},
+              {"step": {"id": "1234.0", "name": "lmp"}, "tasks": {"count": 64}, "nodes": {"count": 2, "range": "n[01-02]"},
+               "time": {"elapsed": 95}, "state": ["COMPLETED"]},
+              {"step": {"id": "1234.1", "name": "lmp"}, "tasks": {"count": 64}, "nodes": {"count": 2, "range": "n[01-02]"},
+               "time": {"elapsed": 7}, "state": ["FAILED"],
+               "exit_code": {"status": ["FAILED"], "return_code": {"set": true, "infinite": false, "number": 3}}}]}],
+    "meta": {"slurm": {"release": "24.05.1"}}, "errors": [], "warnings": []})";
+  IngestSummary summary;
+  const std::vector<RunStats> runs = testing::IngestPath(WriteCase(dir, "later.json", later), &summary);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].procs == 64);
+  CHECK(runs[0].wall_time_s == 95);
+  CHECK(runs[0].nodes == 2);
+  CHECK(runs[0].hosts == std::vector<std::string>{"n01", "n02"});
+  CHECK(runs[0].details.at("slurm_job_id") == "1234.0");
+  CHECK(runs[0].app == "lmp");
+  CHECK(runs[0].problem_class.empty());  // the job's name without its count ("lmp-64") is the program's
+  std::string notes;
+  for (const std::string& note : summary.notes) notes += note + "\n";
+  CHECK(notes.find("job 1234 step 1: FAILED (exit code 3:0)") != std::string::npos);
+
+  // Damaged: not JSON, no jobs, a job without its id, a step without one: one line naming the file.
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "cut.json", later.substr(0, 300))).find("cut.json:") != std::string::npos);
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "empty.json", R"({"jobs": [], "meta": {}, "job_id": 1})"))
+            .find("empty.json:1: a sacct --json document whose \"jobs\" array is empty") != std::string::npos);
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "noid.json", "{\"jobs\": [\n {\"name\": \"a\", \"job_id\": null}]}"))
+            .find("noid.json:2: a sacct --json job without a positive \"job_id\"") != std::string::npos);
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "nostep.json", Replaced(later, R"("id": "1234.0", )", "")))
+            .find("nostep.json:1: job 1234: a step without a step id") != std::string::npos);
 }

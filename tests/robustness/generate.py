@@ -15,6 +15,7 @@ Usage: generate.py REPO CASES [--seed N] [--scale F] [--every N]
   the full set: the damage of the others is drawn but not written).
 """
 import argparse
+import gzip
 import json
 import os
 import random
@@ -449,7 +450,25 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # ingest/qe_output.h
     count += application_log_cases(cases, repo, rng, args, ingest, "amber", "amber",  # ingest/amber_mdout.h
                                    ["*/*.out", "*/*/*.save", "*/*/*/*.out", "*/*/*.sander"], 60)
+    count += slurm_json_cases(cases, repo, rng, args, ingest)
     print(f"{count} cases in {cases}")
+
+
+def slurm_json_cases(cases, repo, rng, args, ingest, n=60):
+    """sacct --json (ingest/slurm_accounting_json.h), round 29, appended last: Slurm 22.05.8's real
+    record of the test campaign, unpacked, damaged as text, and gzipped again as the file it was."""
+    base = repo / "tests" / "data" / "slurm" / "qnmtest-sacct-json.json.gz"
+    text = gzip.decompress(base.read_bytes())
+    count = 0
+    for k in range(int(n * args.scale)):
+        damage = TextDamage(rng, text, "text")
+        method = rng.choice(damage.methods())
+        damaged = method()
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "slurm-json", k, repo, base, gzip.compress(damaged, mtime=0), method.__name__,
+                                 ingest + ["{file}"])
+    return count
 
 
 def application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n):
