@@ -232,6 +232,7 @@ const std::vector<Reader>& ReaderTable() {
       {"Quantum ESPRESSO output (pw.x, cp.x standard output)", SniffQeOutput, ReadQeOutput},
       // Before NPB output too: namd2/namd3 standard output, saved as .log/.out or a batch job's stdout.
       {"NAMD log (namd2/namd3 standard output)", SniffNamdLog, ReadNamdLog},
+      {"LULESH 2.0 output (standard output)", SniffLuleshOutput, ReadLuleshOutput},
       // Before NPB output too: ABINIT's main output (.abo, .out), or a job's stdout holding it.
       {"ABINIT output (.abo, the main output file)", SniffAbinitOutput, ReadAbinitOutput},
       // Before NPB output too: pmemd's and sander's mdout (md.out, prod.out, *.mdout, mdout.*).

@@ -85,6 +85,8 @@ bool SniffPetscLog(const std::string& path, std::string_view text);  // petsc_lo
 ReaderOutput ReadPetscLog(const ReaderInput& input);
 bool SniffQeOutput(const std::string& path, std::string_view text);  // qe_output.cpp
 ReaderOutput ReadQeOutput(const ReaderInput& input);
+bool SniffLuleshOutput(const std::string& path, std::string_view text);  // lulesh_output.cpp
+ReaderOutput ReadLuleshOutput(const ReaderInput& input);
 bool SniffNamdLog(const std::string& path, std::string_view text);  // namd_log.cpp
 ReaderOutput ReadNamdLog(const ReaderInput& input);
 bool SniffCrayPatReport(const std::string& path, std::string_view text);  // craypat_report.cpp

@@ -440,6 +440,7 @@ def main():
                                           ("openfoam", "openfoam", ["*/*.out"], 60), ("cp2k", "cp2k", ["*/*.out"], 60),
                                           ("petsc", "petsc", ["*/*.log"], 60),
                                           ("namd", "namd", ["*/*.testlog", "*/*.log"], 60),
+                                          ("lulesh", "lulesh", ["*.out"], 40),  # ingest/lulesh_output.h, round 29
                                           ("slurm", "slurm", ["qnmtest-sacct-[Pp].txt", "qnmtest-sacct-table.txt"], 60),
                                           ("pbs", "pbs", ["*.txt"], 40),
                                           ("abinit", "abinit", ["*/*.abo", "*/*/*.abo"], 60),
