@@ -6,6 +6,7 @@
 #include <optional>
 #include <sstream>
 
+#include "ingest/experiment_factors.h"
 #include "ingest/file_name_info.h"
 #include "ingest/run_stats_check.h"
 #include "ingest/text_lines.h"
@@ -237,8 +238,12 @@ std::vector<RunStats> NpbToRunStats(const NpbOutput& output) {
     run.wall_time_s = ParseDouble(banner.Field("Time in seconds")).value_or(kUnknown);
     run.derivations["wall_time_s"] =
         "NPB 'Time in seconds': timed section, max over ranks (FT includes set-up; docs/formats/npb-format.md §7)";
-    if (auto iterations = ParseInteger(banner.Field("Iterations")))
+    if (auto iterations = ParseInteger(banner.Field("Iterations"))) {
       run.iterations = static_cast<int>(*iterations);
+      // The work a run did: a class's runs with their iterations changed (NPB-MZ class C at 300 and at
+      // 100 steps, one folder each) are different problems, not repetitions (experiment_factors.h).
+      run.details[std::string(kDeclaredSettingPrefix) + "iterations"] = std::to_string(*iterations);
+    }
     auto total_procs = ParseInteger(banner.Field("Total processes"));
     auto total_threads = ParseInteger(banner.Field("Total threads"));
     // Second process line: "Compiled procs" (2.x-3.3), "Active procs" (3.4.0), "Active processes" (3.4.1+).

@@ -13,9 +13,9 @@
 #include "ingest/batch_job_text.h"
 #include "ingest/host_names.h"
 #include "ingest/readers.h"
-#include "ingest/slurm_accounting_json.h"
 #include "ingest/run_stats_check.h"
 #include "ingest/series_identity.h"
+#include "ingest/slurm_accounting_json.h"
 #include "ingest/text_lines.h"
 #include "util/input_error.h"
 

@@ -122,6 +122,43 @@ TEST_CASE("mpiP reports of one program on two inputs are two series, by the Comm
   CHECK(one[0].key.variant.empty());
 }
 
+TEST_CASE("NPB runs of one class with their iterations changed are two series, by the banner's Iterations",
+          "[ingest][series][npb]") {
+  // The per-run layout's NPB-MZ outputs (BT-MZ class C at 100 iterations, 1..16 processes), each also as if
+  // run at 300 iterations (rapl-old-data's campaigns hold both, one folder each, round 29).
+  testing::TempDir dir("factors", "npb");
+  int copies = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(QNM_TEST_DATA_DIR) + "/layouts/per-run")) {
+    std::ifstream in(entry.path() / "out.dat");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string stem = entry.path().filename().string();
+    std::ofstream(dir.path / ("a_" + stem + ".out")) << text;
+    for (const std::string& from : {std::string("Iterations: 100 "), std::string("=                      100")}) {
+      const std::size_t at = text.find(from);
+      REQUIRE(at != std::string::npos);
+      text.replace(at + from.find("100"), 3, "300");
+    }
+    std::ofstream(dir.path / ("b_" + stem + ".out")) << text;
+    ++copies;
+  }
+  REQUIRE(copies == 10);
+  IngestSummary summary;
+  const std::vector<Series> series = SeriesOf({dir.path.string()}, &summary);
+  std::map<std::string, int> by_iterations;
+  for (const Series& one : series) {
+    INFO(one.name);
+    ++by_iterations[one.key.variant];
+    for (const RunGroup& group : one.groups) CHECK(group.runs.size() == 1);  // nothing taken as a repetition
+  }
+  CHECK(by_iterations.size() == 2);
+  CHECK(by_iterations["iterations=100"] == by_iterations["iterations=300"]);
+  CHECK(by_iterations["iterations=100"] > 0);
+  // The outputs as they are (one iteration count): no variant, nothing split.
+  IngestSummary plain;
+  for (const Series& one : SeriesOf({std::string(QNM_TEST_DATA_DIR) + "/layouts/per-run"}, &plain))
+    CHECK(one.key.variant.empty());
+}
+
 TEST_CASE("a campaign of one problem (Thicket's LULESH at 27..343 ranks) is not split",
           "[ingest][series][caliper]") {
   IngestSummary summary;
