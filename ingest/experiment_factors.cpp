@@ -1,5 +1,6 @@
 #include "ingest/experiment_factors.h"
 
+#include <filesystem>
 #include <map>
 #include <set>
 #include <utility>
@@ -80,6 +81,15 @@ void AddToKey(const std::string& words, const std::string& why, RunStats* run) {
 
 void SetCommandArguments(std::string_view command, RunStats* run) {
   const std::vector<std::string_view> words = SplitWhitespace(command);
+  if (words.empty()) return;
+  if (words[0].size() > 1 && words[0][0] == '/') {
+    const std::filesystem::path folder = std::filesystem::path(std::string(words[0])).lexically_normal().parent_path();
+    std::vector<std::string> parts;
+    for (const std::filesystem::path& part : folder.relative_path()) parts.push_back(part.string());
+    if (!parts.empty())
+      run->details[kProgramFolderSetting] =
+          parts.size() == 1 ? parts.back() : parts[parts.size() - 2] + "/" + parts.back();
+  }
   if (words.size() < 2) return;
   std::string arguments;
   for (std::size_t w = 1; w < words.size(); ++w) arguments += (w > 1 ? " " : "") + std::string(words[w]);

@@ -52,8 +52,15 @@ inline constexpr char kDeclaredSettingPrefix[] = "setting.";
 /// two series.
 inline constexpr char kCommandArgumentsSetting[] = "command.arguments";
 
+/// The detail holding where the program's binary lives, when its files give an absolute path
+/// (an mpiP report's `@ Command`): the last two folders of that path with its "." and ".." resolved
+/// (`/g/.../NAS-MZ/BT-MZ/mpip/<run>/../../../bin/bt-mz.C.16` -> `NAS-MZ/bin`). Two builds of one code
+/// installed in two trees (an icc and a gcc campaign of NPB-MZ) are two series, not repetitions.
+inline constexpr char kProgramFolderSetting[] = "command.program_folder";
+
 /// Sets run->details[kCommandArgumentsSetting] to the words of `command` after the first (joined by
-/// single spaces); nothing when it has none.
+/// single spaces), nothing when it has none; and run->details[kProgramFolderSetting] when the first
+/// word is an absolute path with a folder.
 void SetCommandArguments(std::string_view command, RunStats* run);
 
 /// The record's own problem size (RunStats::problem_size: NPB's banner, a table's `size` column,

@@ -285,9 +285,56 @@ TEST_CASE("a command line's arguments are the words after the program", "[ingest
   SetCommandArguments("  /usr/bin/lulesh2.0   -s 30 -i  100 ", &run);  // as mpiP and TAU keep it
   REQUIRE(run.details.count(kCommandArgumentsSetting) == 1);
   CHECK(run.details.at(kCommandArgumentsSetting) == "-s 30 -i 100");
+  CHECK(run.details.at(kProgramFolderSetting) == "usr/bin");
   RunStats bare;
   SetCommandArguments("./cpi-mpi", &bare);  // TAU's Hatchet test run: no arguments, no setting
-  CHECK(bare.details.empty());
+  CHECK(bare.details.empty());  // a relative path names no install tree either
+  // rapl-old-data's mpiP commands: the run's folder, then ../../../bin; "." and ".." resolved.
+  RunStats npb;
+  SetCommandArguments("/g/g90/patki1/local/src/bmarks/NAS-MZ/BT-MZ/mpip/2012_07_11_16_59_26_188610342/../../../bin/bt-mz.C.16",
+                      &npb);
+  CHECK(npb.details.at(kProgramFolderSetting) == "NAS-MZ/bin");
+  CHECK(npb.details.count(kCommandArgumentsSetting) == 0);
+  RunStats root;
+  SetCommandArguments("/a.out 3", &root);  // a binary at the root: no folder
+  CHECK(root.details.count(kProgramFolderSetting) == 0);
+}
+
+TEST_CASE("mpiP reports of one code built in two install trees are two series, by the Command's folder",
+          "[ingest][series][mpip]") {
+  // tests/data/mpip's NPB-MZ reports of 16 threads (P = 1..16, NPB3.3.1-MZ's tree), each also as if its
+  // binary were another build's (rapl-old-data's icc campaign lives in bmarks/NAS-MZ/bin, round 29).
+  testing::TempDir dir("factors", "trees");
+  int copies = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(QNM_TEST_DATA_DIR) + "/mpip")) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind("tpatki-npbmz__bt-mz.C.", 0) != 0) continue;
+    std::ifstream in(entry.path());
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string tree = "/local/src/NPB3.3.1-MZ/NPB3.3-MZ-MPI/BT-MZ/";
+    const std::size_t at = text.find(tree);
+    REQUIRE(at != std::string::npos);
+    std::ofstream(dir.path / ("a_" + name)) << text;
+    std::ofstream(dir.path / ("b_" + name)) << text.substr(0, at) << "/local/src/bmarks/NAS-MZ/BT-MZ/"
+                                              << text.substr(at + tree.size());
+    ++copies;
+  }
+  REQUIRE(copies == 20);  // P = 1..16 x 16, 12, 8 and 4 threads
+  IngestSummary summary;
+  const std::vector<Series> series = SeriesOf({dir.path.string()}, &summary);
+  // The reports alone do not give the threads (NPB's output does): each tree's 20 runs are one series of
+  // 4 runs per P. What matters here: the trees are not each other's repetitions.
+  std::map<std::string, int> by_folder;
+  for (const Series& one : series) {
+    INFO(one.name);
+    ++by_folder[one.key.variant];
+    CHECK(one.groups.size() == 5);
+    for (const RunGroup& group : one.groups) CHECK(group.runs.size() == 4);
+  }
+  CHECK(by_folder == std::map<std::string, int>{{"program_folder=NAS-MZ/bin", 1}, {"program_folder=NPB3.3-MZ-MPI/bin", 1}});
+  // The reports as they are (one tree): no variant.
+  IngestSummary plain;
+  for (const Series& one : SeriesOf({std::string(QNM_TEST_DATA_DIR) + "/mpip"}, &plain)) CHECK(one.key.variant.empty());
 }
 
 }  // namespace qnm
