@@ -4,8 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
-#include <fstream>
-#include <iterator>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
@@ -15,6 +14,7 @@
 #include "ingest/ingest.h"
 #include "ingest/series_identity.h"
 #include "tests/command_runner.h"
+#include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 
 namespace qnm {
@@ -24,6 +24,28 @@ const std::string kSizes = std::string(QNM_TEST_DATA_DIR) + "/caliper/sizes";
 
 std::vector<Series> SeriesOf(const std::vector<std::string>& paths, IngestSummary* summary) {
   return GroupIntoSeries(IngestPaths(paths, IngestOptions{}, summary), GroupBy::kContent);
+}
+
+// (real input, name) of each file of `folder` whose name starts with `prefix`.
+std::vector<std::pair<std::string, std::string>> FilesStartingWith(const std::string& folder, const std::string& prefix) {
+  std::vector<std::pair<std::string, std::string>> files;
+  for (const auto& entry : std::filesystem::directory_iterator(folder)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(prefix, 0) == 0) files.emplace_back(entry.path().string(), name);
+  }
+  return files;
+}
+
+// Each real input of `inputs` written into `dir` twice, as a_<name> and, changed by `edit`, as b_<name>:
+// two campaigns that differ only there. Returns how many inputs.
+int WriteTwoCampaigns(const testing::TempDir& dir, const std::vector<std::pair<std::string, std::string>>& inputs,
+                      const std::function<std::string(const std::string&)>& edit) {
+  for (const auto& [path, name] : inputs) {
+    const std::string text = testing::ReadText(path);
+    testing::WriteCase(dir, "a_" + name, text);
+    testing::WriteCase(dir, "b_" + name, edit(text));
+  }
+  return static_cast<int>(inputs.size());
 }
 
 std::vector<int> ProcsOf(const Series& series) {
@@ -97,16 +119,10 @@ TEST_CASE("mpiP reports of one program on two inputs are two series, by the Comm
           "[ingest][series][mpip]") {
   // The four bitonic-sort reports (P = 8, 8, 16, 32), each also as if run on another input file.
   testing::TempDir dir("factors", "mpip");
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(QNM_TEST_DATA_DIR) + "/mpip")) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("bitonic__", 0) != 0) continue;
-    std::ifstream in(entry.path());
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::size_t at = text.find("testcase/input4");
-    REQUIRE(at != std::string::npos);
-    std::ofstream(dir.path / ("a_" + name)) << text;
-    std::ofstream(dir.path / ("b_" + name)) << text.substr(0, at) << "testcase/input9" << text.substr(at + 15);
-  }
+  REQUIRE(WriteTwoCampaigns(dir, FilesStartingWith(std::string(QNM_TEST_DATA_DIR) + "/mpip", "bitonic__"),
+                            [](const std::string& text) {
+                              return testing::Replaced(text, "testcase/input4", "testcase/input9");
+                            }) == 4);
   IngestSummary summary;
   const std::vector<Series> series = SeriesOf({dir.path.string()}, &summary);
   REQUIRE(series.size() == 2);
@@ -127,21 +143,13 @@ TEST_CASE("NPB runs of one class with their iterations changed are two series, b
   // The per-run layout's NPB-MZ outputs (BT-MZ class C at 100 iterations, 1..16 processes), each also as if
   // run at 300 iterations (rapl-old-data's campaigns hold both, one folder each, round 29).
   testing::TempDir dir("factors", "npb");
-  int copies = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(QNM_TEST_DATA_DIR) + "/layouts/per-run")) {
-    std::ifstream in(entry.path() / "out.dat");
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string stem = entry.path().filename().string();
-    std::ofstream(dir.path / ("a_" + stem + ".out")) << text;
-    for (const std::string& from : {std::string("Iterations: 100 "), std::string("=                      100")}) {
-      const std::size_t at = text.find(from);
-      REQUIRE(at != std::string::npos);
-      text.replace(at + from.find("100"), 3, "300");
-    }
-    std::ofstream(dir.path / ("b_" + stem + ".out")) << text;
-    ++copies;
-  }
-  REQUIRE(copies == 10);
+  std::vector<std::pair<std::string, std::string>> outputs;  // each run folder's out.dat
+  for (const auto& entry : std::filesystem::directory_iterator(std::string(QNM_TEST_DATA_DIR) + "/layouts/per-run"))
+    outputs.emplace_back((entry.path() / "out.dat").string(), entry.path().filename().string() + ".out");
+  REQUIRE(WriteTwoCampaigns(dir, outputs, [](const std::string& text) {  // the banner's and the summary's
+            return testing::Replaced(testing::Replaced(text, "Iterations: 100 ", "Iterations: 300 "),
+                                     "=                      100", "=                      300");
+          }) == 10);
   IngestSummary summary;
   const std::vector<Series> series = SeriesOf({dir.path.string()}, &summary);
   std::map<std::string, int> by_iterations;
@@ -305,21 +313,11 @@ TEST_CASE("mpiP reports of one code built in two install trees are two series, b
   // tests/data/mpip's NPB-MZ reports of 16 threads (P = 1..16, NPB3.3.1-MZ's tree), each also as if its
   // binary were another build's (rapl-old-data's icc campaign lives in bmarks/NAS-MZ/bin, round 29).
   testing::TempDir dir("factors", "trees");
-  int copies = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(QNM_TEST_DATA_DIR) + "/mpip")) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind("tpatki-npbmz__bt-mz.C.", 0) != 0) continue;
-    std::ifstream in(entry.path());
-    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    const std::string tree = "/local/src/NPB3.3.1-MZ/NPB3.3-MZ-MPI/BT-MZ/";
-    const std::size_t at = text.find(tree);
-    REQUIRE(at != std::string::npos);
-    std::ofstream(dir.path / ("a_" + name)) << text;
-    std::ofstream(dir.path / ("b_" + name)) << text.substr(0, at) << "/local/src/bmarks/NAS-MZ/BT-MZ/"
-                                              << text.substr(at + tree.size());
-    ++copies;
-  }
-  REQUIRE(copies == 20);  // P = 1..16 x 16, 12, 8 and 4 threads
+  REQUIRE(WriteTwoCampaigns(dir, FilesStartingWith(std::string(QNM_TEST_DATA_DIR) + "/mpip", "tpatki-npbmz__bt-mz.C."),
+                            [](const std::string& text) {
+                              return testing::Replaced(text, "/local/src/NPB3.3.1-MZ/NPB3.3-MZ-MPI/BT-MZ/",
+                                                       "/local/src/bmarks/NAS-MZ/BT-MZ/");
+                            }) == 20);  // P = 1..16 x 16, 12, 8 and 4 threads
   IngestSummary summary;
   const std::vector<Series> series = SeriesOf({dir.path.string()}, &summary);
   // The reports alone do not give the threads (NPB's output does): each tree's 20 runs are one series of
