@@ -118,41 +118,6 @@ std::string StepName(const Json* id) {
   return text;
 }
 
-// The line of each element of the top-level array `key` (for messages): a string-aware scan.
-std::vector<int> ArrayElementLines(std::string_view text, std::string_view key) {
-  std::vector<int> lines;
-  int line = 1, depth = 0;
-  bool in_string = false, escaped = false, in_array = false, key_seen = false;
-  std::size_t string_start = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\n') ++line;
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') {
-        in_string = false;
-        if (depth == 1 && !in_array) key_seen = text.substr(string_start, i - string_start) == key;
-      }
-      continue;
-    }
-    if (c == '"') {
-      in_string = true;
-      string_start = i + 1;
-    } else if (c == '[' || c == '{') {
-      if (c == '[' && depth == 1 && key_seen) in_array = true;
-      else if (c == '{' && depth == 2 && in_array) lines.push_back(line);
-      ++depth;
-    } else if (c == ']' || c == '}') {
-      --depth;
-      if (depth == 1 && in_array) in_array = key_seen = false;
-    } else if (c == ',' && depth == 1) {
-      key_seen = false;
-    }
-  }
-  return lines;
-}
-
 void AddRow(SacctTable* table, SacctRow row) {
   row.job_id = row.values["jobid"];
   const std::size_t dot = row.job_id.find('.');
@@ -180,7 +145,7 @@ SacctTable ParseSacctJson(std::string_view text, const std::string& path) {
   if (!jobs || !jobs->is_array())
     throw InputError(path, 1, "a sacct --json document without its \"jobs\" array");
   if (jobs->empty()) throw InputError(path, 1, "a sacct --json document whose \"jobs\" array is empty");
-  const std::vector<int> lines = ArrayElementLines(text, "jobs");
+  const std::vector<int> lines = JsonArrayObjectLines(text, "jobs");
   SacctTable table;
   table.layout = SacctTable::Layout::kJson;
   table.header_line = 1;

@@ -236,30 +236,6 @@ bool ReadRow(Reader& reader, std::array<std::string, kColumnCount>& values, std:
   return reader.read_row(values[I]...);
 }
 
-// Line of each array element's '{' (for messages), found by a string-aware scan.
-std::vector<int> ObjectLines(std::string_view text, int element_depth) {
-  std::vector<int> lines;
-  int line = 1, depth = 0;
-  bool in_string = false, escaped = false;
-  for (char c : text) {
-    if (c == '\n') ++line;
-    if (in_string) {
-      if (escaped) escaped = false;
-      else if (c == '\\') escaped = true;
-      else if (c == '"') in_string = false;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    else if (c == '{' || c == '[') {
-      if (c == '{' && depth == element_depth) lines.push_back(line);
-      ++depth;
-    } else if (c == '}' || c == ']') {
-      --depth;
-    }
-  }
-  return lines;
-}
-
 // Keys that `ingest --format json` writes beside the table columns, so its
 // output reads back as the same records (per-rank data included).
 constexpr std::array<const char*, 14> kRecordKeys = {
@@ -473,14 +449,14 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
   std::vector<std::string> ignored;
   nlohmann::json document = ParseJsonDocument(text, path);
   const nlohmann::json* rows = &document;
-  int element_depth = 1;
+  std::string_view rows_key;  // the document itself, else its "runs"
   if (document.is_object() && document.contains("runs")) {
     rows = &document["runs"];
-    element_depth = 2;
+    rows_key = "runs";
     if (document.size() != 1) throw InputError(path, 1, "a JSON table object may only hold \"runs\"");
   }
   if (!rows->is_array()) throw InputError(path, 1, "a JSON table is an array of objects or {\"runs\": [...]}");
-  std::vector<int> lines = ObjectLines(text, element_depth);
+  std::vector<int> lines = JsonArrayObjectLines(text, rows_key);
   // Other names for procs, time_s, series and app, resolved over every object's keys.
   std::vector<std::string> keys;
   for (const nlohmann::json& object : *rows)

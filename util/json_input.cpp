@@ -57,4 +57,40 @@ nlohmann::json ParseJsonDocument(std::string_view text, const std::string& file)
   }
 }
 
+std::vector<int> JsonArrayObjectLines(std::string_view text, std::string_view key) {
+  // The array opens at depth 0 (the document) or at depth 1 after `key`; its objects open one deeper.
+  const int array_depth = key.empty() ? 0 : 1;
+  std::vector<int> lines;
+  int line = 1, depth = 0;
+  bool in_string = false, escaped = false, in_array = false, key_seen = key.empty();
+  std::size_t string_start = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\n') ++line;
+    if (in_string) {
+      if (escaped) escaped = false;
+      else if (c == '\\') escaped = true;
+      else if (c == '"') {
+        in_string = false;
+        if (!key.empty() && depth == 1 && !in_array) key_seen = text.substr(string_start, i - string_start) == key;
+      }
+      continue;
+    }
+    if (c == '"') {
+      in_string = true;
+      string_start = i + 1;
+    } else if (c == '[' || c == '{') {
+      if (c == '[' && depth == array_depth && key_seen && !in_array) in_array = true;
+      else if (c == '{' && depth == array_depth + 1 && in_array) lines.push_back(line);
+      ++depth;
+    } else if (c == ']' || c == '}') {
+      --depth;
+      if (depth == array_depth && in_array) in_array = false, key_seen = key.empty();
+    } else if (c == ',' && depth == 1 && !key.empty()) {
+      key_seen = false;
+    }
+  }
+  return lines;
+}
+
 }  // namespace qnm

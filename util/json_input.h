@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace qnm {
 
@@ -13,5 +14,10 @@ constexpr int kMaxJsonDepth = 64;
 
 /// Parses `text` (read from `file`). Throws InputError("file:line: invalid JSON: ...").
 nlohmann::json ParseJsonDocument(std::string_view text, const std::string& file);
+
+/// The 1-based line of the '{' of each object of an array, for messages (nlohmann gives no
+/// positions): the document's own array when `key` is empty, else the array under `key` of the
+/// top-level object ({"runs": [...]}, sacct's {"jobs": [...]}). A string-aware scan of `text`.
+std::vector<int> JsonArrayObjectLines(std::string_view text, std::string_view key);
 
 }  // namespace qnm
