@@ -233,6 +233,8 @@ const std::vector<Reader>& ReaderTable() {
       // Before NPB output too: namd2/namd3 standard output, saved as .log/.out or a batch job's stdout.
       {"NAMD log (namd2/namd3 standard output)", SniffNamdLog, ReadNamdLog},
       {"LULESH 2.0 output (standard output)", SniffLuleshOutput, ReadLuleshOutput},
+      // Before NPB output too: clover.out, tea.out, or a job's stdout holding them.
+      {"CloverLeaf and TeaLeaf output (clover.out, tea.out)", SniffLeafOutput, ReadLeafOutput},
       // Before NPB output too: ABINIT's main output (.abo, .out), or a job's stdout holding it.
       {"ABINIT output (.abo, the main output file)", SniffAbinitOutput, ReadAbinitOutput},
       // Before NPB output too: pmemd's and sander's mdout (md.out, prod.out, *.mdout, mdout.*).

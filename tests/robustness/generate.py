@@ -452,6 +452,8 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "amber", "amber",  # ingest/amber_mdout.h
                                    ["*/*.out", "*/*/*.save", "*/*/*/*.out", "*/*/*.sander"], 60)
     count += slurm_json_cases(cases, repo, rng, args, ingest)
+    # CloverLeaf and TeaLeaf outputs (ingest/cloverleaf_output.h), round 30, appended last.
+    count += application_log_cases(cases, repo, rng, args, ingest, "cloverleaf", "cloverleaf", ["*.out"], 40)
     print(f"{count} cases in {cases}")
 
 
