@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -269,13 +270,27 @@ RunStats LeafRunToRunStats(const LeafRun& run, const std::string& path) {
   return stats;
 }
 
-bool SniffLeafOutput(const std::string&, std::string_view text) { return LooksLikeLeafOutput(text); }
+bool SniffLeafOutput(const std::string& path, std::string_view text) {
+  if (!LooksLikeLeafOutput(text)) return false;
+  // The program's standard output with its output file beside it is the same run's banner: left
+  // unread, as a job's other files are. Without the file, it is read, to say which file to read.
+  for (const char* file : {"clover.out", "tea.out"})
+    if (text.find(std::string("Output file ") + file + " opened") != std::string_view::npos &&
+        text.find(std::string("*") + std::string(file).substr(0, std::string(file).find('.'))) == std::string_view::npos) {
+      std::error_code error;
+      if (std::filesystem::is_regular_file(std::filesystem::path(path).parent_path() / file, error)) return false;
+    }
+  return true;
+}
 
 ReaderOutput ReadLeafOutput(const ReaderInput& input) {
-  return FinishedRunsOutput(
+  // An MPI profile that names no program (mpitrace) beside it pairs with it (run_pairing.h).
+  ReaderOutput output = FinishedRunsOutput(
       input, ParseLeafOutput(input.text, input.path), LeafRunUnfinished,
       [&](const LeafRun& run) { return LeafRunToRunStats(run, input.path); }, [](const LeafRun&, RunStats*) {},
       "CloverLeaf/TeaLeaf runs did not finish");
+  output.role = PairingRole::kAppOutput;
+  return output;
 }
 
 }  // namespace qnm

@@ -27,6 +27,7 @@
 #include "ingest/run_stats_check.h"
 #include "ingest/series_identity.h"
 #include "ingest/text_lines.h"
+#include "ingest/mpitrace_profile.h"
 #include "ingest/wrf_rsl.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -85,7 +86,8 @@ void WalkDirectory(const std::string& root, std::vector<FoundFile>* below, std::
       }
       if (!fs::is_regular_file(status)) continue;
       if (HasOtf2Anchor(it->path()) || IsTauProfileOfAnchor(entry) || IsPartOfHpctoolkitDatabase(entry) ||
-          IsPartOfParaverTrace(entry) || IsPartOfExtraeRun(entry, root) || IsWrfRslOfAnchor(entry))
+          IsPartOfParaverTrace(entry) || IsPartOfExtraeRun(entry, root) || IsWrfRslOfAnchor(entry) ||
+          IsMpitraceOfAnchor(entry))
         continue;
       below->push_back({entry});
     }

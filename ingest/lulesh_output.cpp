@@ -181,10 +181,13 @@ RunStats LuleshRunToRunStats(const LuleshRun& run, const std::string& path) {
 bool SniffLuleshOutput(const std::string&, std::string_view text) { return LooksLikeLuleshOutput(text); }
 
 ReaderOutput ReadLuleshOutput(const ReaderInput& input) {
-  return FinishedRunsOutput(
+  // An MPI profile that names no program (mpitrace) beside it pairs with it (run_pairing.h).
+  ReaderOutput output = FinishedRunsOutput(
       input, ParseLuleshOutput(input.text, input.path), LuleshRunUnfinished,
       [&](const LuleshRun& run) { return LuleshRunToRunStats(run, input.path); }, [](const LuleshRun&, RunStats*) {},
       "LULESH runs did not finish");
+  output.role = PairingRole::kAppOutput;
+  return output;
 }
 
 }  // namespace qnm

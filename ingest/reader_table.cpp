@@ -187,6 +187,8 @@ ReaderOutput ReadNpb(const ReaderInput& input) {
 const std::vector<Reader>& ReaderTable() {
   static const std::vector<Reader> kReaders = {
       {"mpiP report", SniffMpip, ReadMpip},
+      // mpi_profile.<jobid>.0 of IBM's libmpitrace.so; the other ranks' files are skipped beside it.
+      {"mpitrace profile (mpi_profile.<jobid>.0)", SniffMpitraceProfile, ReadMpitraceProfile},
       // Before the statistics tables and NPB output, which take any .csv/.txt file: by its header line.
       {"Slurm accounting table (sacct, sacct -P)", SniffSacctTable, ReadSacctTable},
       // Before every JSON reader (ReFrame, Caliper, Extra-P, the statistics table): by its first key.

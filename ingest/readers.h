@@ -87,6 +87,8 @@ bool SniffQeOutput(const std::string& path, std::string_view text);  // qe_outpu
 ReaderOutput ReadQeOutput(const ReaderInput& input);
 bool SniffLuleshOutput(const std::string& path, std::string_view text);  // lulesh_output.cpp
 ReaderOutput ReadLuleshOutput(const ReaderInput& input);
+bool SniffMpitraceProfile(const std::string& path, std::string_view text);  // mpitrace_profile.cpp
+ReaderOutput ReadMpitraceProfile(const ReaderInput& input);
 bool SniffLeafOutput(const std::string& path, std::string_view text);  // cloverleaf_output.cpp
 ReaderOutput ReadLeafOutput(const ReaderInput& input);
 bool SniffNamdLog(const std::string& path, std::string_view text);  // namd_log.cpp

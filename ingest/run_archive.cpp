@@ -9,6 +9,7 @@
 #include "ingest/cube_archive.h"
 #include "ingest/cube_profile.h"
 #include "ingest/hpctoolkit_database.h"
+#include "ingest/mpitrace_profile.h"
 #include "ingest/tau_profile.h"
 #include "ingest/text_lines.h"
 #include "ingest/wrf_rsl.h"
@@ -74,7 +75,9 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
   // WRF's rsl files of a run: process 0's is the run, the other tasks' files are its own (wrf_rsl.h).
   std::vector<std::string> trace_stems, databases, format4, paraver_stems;
   std::set<std::string> rsl_process_zero;  // "<folder>/rsl.error.0000", "<folder>/rsl.out.0000" (less compression)
+  std::set<std::string> mpitrace_profiles;  // "<folder>/mpi_profile.<jobid>.<rank>"
   visit_members(bytes, path, limits, [&](const std::string& name) {
+    if (StartsWith(fs::path(name).filename().string(), "mpi_profile.")) mpitrace_profiles.insert(name);
     if (const std::string plain = WithoutCompressionSuffix(name);
         fs::path(plain).filename() == "rsl.error.0000" || fs::path(plain).filename() == "rsl.out.0000")
       rsl_process_zero.insert(plain);
@@ -132,6 +135,10 @@ void ForEachArchivedFile(std::string_view bytes, const std::string& path, long l
       if (part == 1 && traces) traces->Add(std::string(inner), std::move(contents));
       return;
     }
+    if (IsMpitraceCompanion(name, [&](const std::string& zero) {
+          return mpitrace_profiles.count((fs::path(name).parent_path() / zero).string()) > 0;
+        }))
+      return;
     if (IsWrfRslCompanion(name, [&](const std::string& zero) {
           return rsl_process_zero.count((fs::path(name).parent_path() / zero).string()) > 0;
         }))

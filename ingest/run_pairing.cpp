@@ -1,5 +1,6 @@
 #include "ingest/run_pairing.h"
 
+#include <filesystem>
 #include <map>
 
 #include "ingest/text_lines.h"
@@ -24,9 +25,59 @@ bool SameRun(const RunStats& a, const RunStats& b) {
          a.iterations == b.iterations;
 }
 
+// In each folder, an MPI profile that names no program (mpitrace) and the application output of the
+// same run: the one output whose process count no other output of the folder has, with the one
+// profile of that count. A folder of one run each pairs them; one of several runs (renamed outputs
+// and profiles side by side) pairs those whose counts tell them apart.
+void PairProfilesWithOutputs(std::vector<IngestedFile>* files, std::vector<bool>* used, PairingResult* result) {
+  std::map<std::string, std::vector<std::size_t>> profiles, outputs;  // folder -> files
+  for (std::size_t f = 0; f < files->size(); ++f) {
+    const IngestedFile& file = (*files)[f];
+    if (file.runs.size() != 1 || (*used)[f]) continue;
+    const std::string folder = std::filesystem::path(file.path).parent_path().string();
+    if (file.role == PairingRole::kMpiProfile) profiles[folder].push_back(f);
+    if (file.role == PairingRole::kAppOutput || file.role == PairingRole::kNpbOutput) outputs[folder].push_back(f);
+  }
+  auto with_procs = [&](const std::vector<std::size_t>& of, int procs) {
+    std::vector<std::size_t> out;
+    for (std::size_t f : of)
+      if ((*files)[f].runs.front().procs == procs) out.push_back(f);
+    return out;
+  };
+  for (const auto& [folder, folder_profiles] : profiles) {
+    auto found = outputs.find(folder);
+    if (found == outputs.end()) continue;
+    if (folder_profiles.size() == 1 && found->second.size() == 1 &&
+        (*files)[folder_profiles.front()].runs.front().procs != (*files)[found->second.front()].runs.front().procs) {
+      const IngestedFile& profile = (*files)[folder_profiles.front()];
+      const IngestedFile& output = (*files)[found->second.front()];
+      result->notes.push_back(profile.path + " (" + std::to_string(profile.runs.front().procs) + " processes) and " +
+                              output.path + " (" + std::to_string(output.runs.front().procs) +
+                              ") are in one folder but not of one run: not paired");
+      continue;
+    }
+    for (std::size_t p : folder_profiles) {
+      const int procs = (*files)[p].runs.front().procs;
+      const std::vector<std::size_t> same_profiles = with_procs(folder_profiles, procs);
+      const std::vector<std::size_t> same_outputs = with_procs(found->second, procs);
+      if (same_profiles.size() != 1 || same_outputs.size() != 1) continue;
+      IngestedFile& output = (*files)[same_outputs.front()];
+      const RunStats& profile = (*files)[p].runs.front();
+      MergeProfileIntoRun(profile, &output.runs.front(),
+                          "the application's output paired with the MPI profile in its folder (" + profile.tool_version +
+                              ", the same process count): wall time, threads and problem from the output; per-rank "
+                              "data from the profile");
+      (*used)[p] = true;
+      result->runs.push_back(std::move(output.runs.front()));
+      output.runs.clear();
+      ++result->files_paired;
+    }
+  }
+}
+
 }  // namespace
 
-void MergeMpipIntoNpb(const RunStats& report, RunStats* npb) {
+void MergeProfileIntoRun(const RunStats& report, RunStats* npb, const std::string& pairing) {
   npb->app_time_s_per_rank = report.app_time_s_per_rank;
   npb->mpi_time_s_per_rank = report.mpi_time_s_per_rank;
   npb->p2p_calls_per_rank = report.p2p_calls_per_rank;
@@ -47,13 +98,31 @@ void MergeMpipIntoNpb(const RunStats& report, RunStats* npb) {
   for (const auto& [key, value] : report.details) npb->details.emplace(key, value);
   for (const auto& [key, value] : report.derivations) npb->derivations.emplace(key, value);
   for (const std::string& source : report.sources) npb->sources.push_back(source);
-  // Summaries are re-derived from the per-rank data now present.
-  for (double* field : {&npb->app_time_mean_s, &npb->app_time_max_s, &npb->mpi_time_mean_s,
-                        &npb->mpi_time_max_s, &npb->compute_time_mean_s, &npb->messages_per_rank,
-                        &npb->bytes_sent_per_rank, &npb->bytes_per_message})
-    *field = kUnknown;
-  npb->derivations["pairing"] =
-      "NPB stdout paired with its mpiP report: wall time, threads, Mop/s from NPB; per-rank data from mpiP";
+  // Summaries are re-derived from the per-rank data now present; one the profile gives without
+  // per-rank data (mpitrace's messages: rank 0's) is taken as it is, with its derivation.
+  const bool per_rank_app = !report.app_time_s_per_rank.empty(), per_rank_mpi = !report.mpi_time_s_per_rank.empty();
+  const bool per_rank_messages = !report.p2p_calls_per_rank.empty() || !report.collective_calls_per_rank.empty();
+  const bool per_rank_bytes = !report.p2p_bytes_sent_per_rank.empty() || !report.collective_bytes_sent_per_rank.empty();
+  const struct {
+    double RunStats::*field;
+    const char* name;
+    bool from_ranks;
+  } kSummaries[] = {{&RunStats::app_time_mean_s, "app_time_mean_s", per_rank_app},
+                    {&RunStats::app_time_max_s, "app_time_max_s", per_rank_app},
+                    {&RunStats::mpi_time_mean_s, "mpi_time_mean_s", per_rank_mpi},
+                    {&RunStats::mpi_time_max_s, "mpi_time_max_s", per_rank_mpi},
+                    {&RunStats::compute_time_mean_s, "compute_time_mean_s", true},
+                    {&RunStats::messages_per_rank, "messages_per_rank", per_rank_messages},
+                    {&RunStats::bytes_sent_per_rank, "bytes_sent_per_rank", per_rank_bytes},
+                    {&RunStats::bytes_per_message, "bytes_per_message", true}};
+  for (const auto& summary : kSummaries) {
+    npb->*summary.field = kUnknown;
+    if (summary.from_ranks || !Known(report.*summary.field)) continue;
+    npb->*summary.field = report.*summary.field;
+    if (auto how = report.derivations.find(summary.name); how != report.derivations.end())
+      npb->derivations[summary.name] = how->second;
+  }
+  npb->derivations["pairing"] = pairing;
   npb->Derive();
 }
 
@@ -97,13 +166,16 @@ PairingResult PairRuns(std::vector<IngestedFile> files) {
       }
       continue;
     }
-    MergeMpipIntoNpb(report, &npb);
+    MergeProfileIntoRun(report, &npb,
+                        "NPB stdout paired with its mpiP report: wall time, threads, Mop/s from NPB; per-rank data "
+                        "from mpiP");
     report_used[chosen] = true;
     record_of_report[chosen] = result.runs.size();
     result.runs.push_back(std::move(npb));
     file.runs.clear();
     ++result.files_paired;
   }
+  PairProfilesWithOutputs(&files, &report_used, &result);
   std::size_t total = result.runs.size();
   for (std::size_t f = 0; f < files.size(); ++f) total += report_used[f] ? 0 : files[f].runs.size();
   if (result.runs.empty() && files.size() == 1 && !report_used[0]) {

@@ -13,8 +13,10 @@
 namespace qnm {
 
 /// What part a file plays in pairing: an mpiP report and an NPB stdout of the
-/// same run merge; every other file stands alone.
-enum class PairingRole { kNone, kMpipReport, kNpbOutput };
+/// same run merge; an MPI profile that names no program (mpitrace) merges with
+/// the one application output of one run in its folder (NPB, CloverLeaf,
+/// LULESH); every other file stands alone.
+enum class PairingRole { kNone, kMpipReport, kNpbOutput, kMpiProfile, kAppOutput };
 
 /// One file that was read, with the records it produced.
 struct IngestedFile {
@@ -32,12 +34,16 @@ struct PairingResult {
   std::vector<std::string> notes;   // pairs refused (process counts disagree) and why
 };
 
-/// Pairs NPB outputs with mpiP reports; every other record passes through.
+/// Pairs NPB outputs with mpiP reports, then each folder's one MPI profile
+/// (kMpiProfile) with its one unpaired application output of one run (kNpbOutput,
+/// kAppOutput) when their process counts agree; every other record passes through.
 PairingResult PairRuns(std::vector<IngestedFile> files);
 
-/// Adds the mpiP per-rank data of `report` to the NPB record `npb` (NPB wall
-/// time, threads and Mop/s kept; app/MPI time per rank, call sites and message
-/// counts from mpiP).
-void MergeMpipIntoNpb(const RunStats& report, RunStats* npb);
+/// Adds the per-rank data of an MPI profile (`profile`: an mpiP report, an
+/// mpitrace profile) to the application's record `run` (its wall time, threads,
+/// class and figures kept; app/MPI time per rank, call sites and message counts
+/// from the profile; a message count the profile gives only as a summary is
+/// taken as it is). `pairing` says so in derivations["pairing"].
+void MergeProfileIntoRun(const RunStats& profile, RunStats* run, const std::string& pairing);
 
 }  // namespace qnm

@@ -454,6 +454,8 @@ def main():
     count += slurm_json_cases(cases, repo, rng, args, ingest)
     # CloverLeaf and TeaLeaf outputs (ingest/cloverleaf_output.h), round 30, appended last.
     count += application_log_cases(cases, repo, rng, args, ingest, "cloverleaf", "cloverleaf", ["*.out"], 40)
+    # mpitrace profiles (ingest/mpitrace_profile.h), round 30: rank 0's file damaged alone.
+    count += application_log_cases(cases, repo, rng, args, ingest, "mpitrace", "mpitrace", ["*/mpi_profile.*.0"], 40)
     print(f"{count} cases in {cases}")
 
 
