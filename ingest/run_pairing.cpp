@@ -25,8 +25,8 @@ bool SameRun(const RunStats& a, const RunStats& b) {
          a.iterations == b.iterations;
 }
 
-// In each folder, an MPI profile that names no program (mpitrace) and the application output of the
-// same run: the one output whose process count no other output of the folder has, with the one
+// In each folder, an MPI profile (mpitrace's, which names no program, or an mpiP report no NPB stdout
+// named) and the application output of the same run: the one output whose process count no other output of the folder has, with the one
 // profile of that count. A folder of one run each pairs them; one of several runs (renamed outputs
 // and profiles side by side) pairs those whose counts tell them apart.
 void PairProfilesWithOutputs(std::vector<IngestedFile>* files, std::vector<bool>* used, PairingResult* result) {
@@ -35,7 +35,9 @@ void PairProfilesWithOutputs(std::vector<IngestedFile>* files, std::vector<bool>
     const IngestedFile& file = (*files)[f];
     if (file.runs.size() != 1 || (*used)[f]) continue;
     const std::string folder = std::filesystem::path(file.path).parent_path().string();
-    if (file.role == PairingRole::kMpiProfile) profiles[folder].push_back(f);
+    // An mpiP report its NPB stdout did not name is a profile of the run whose output is beside it too
+    // (CloverLeaf's clover.out and its mpiP report in one run folder).
+    if (file.role == PairingRole::kMpiProfile || file.role == PairingRole::kMpipReport) profiles[folder].push_back(f);
     if (file.role == PairingRole::kAppOutput || file.role == PairingRole::kNpbOutput) outputs[folder].push_back(f);
   }
   auto with_procs = [&](const std::vector<std::size_t>& of, int procs) {

@@ -34,9 +34,10 @@ struct PairingResult {
   std::vector<std::string> notes;   // pairs refused (process counts disagree) and why
 };
 
-/// Pairs NPB outputs with mpiP reports, then each folder's one MPI profile
-/// (kMpiProfile) with its one unpaired application output of one run (kNpbOutput,
-/// kAppOutput) when their process counts agree; every other record passes through.
+/// Pairs NPB outputs with the mpiP reports they name, then each folder's one MPI
+/// profile (kMpiProfile, or an mpiP report left unpaired) with its one unpaired
+/// application output of one run (kNpbOutput, kAppOutput) when their process
+/// counts agree; every other record passes through.
 PairingResult PairRuns(std::vector<IngestedFile> files);
 
 /// Adds the per-rank data of an MPI profile (`profile`: an mpiP report, an

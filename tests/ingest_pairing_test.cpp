@@ -153,3 +153,26 @@ TEST_CASE("repeats are summarised by median, min and max", "[ingest][pairing]") 
   CHECK(group.min_time_s == 17.42);
   CHECK(group.max_time_s == 17.46);
 }
+
+TEST_CASE("an application's output and the mpiP report of the same run in one folder: one record",
+          "[ingest][pairing]") {
+  // tests/data/cloverleaf-mpip: CloverLeaf's clover.out and its run's mpiP report (the program
+  // clover_leaf, which no NPB stdout names), one folder per run.
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kData + "/cloverleaf-mpip"}, qnm::IngestOptions{}, &summary);
+  REQUIRE(runs.size() == 2);
+  CHECK(summary.files_paired == 2);
+  for (const qnm::RunStats& run : runs) {
+    CHECK(run.app == "cloverleaf");  // the output's identity, not mpiP's program name
+    CHECK(run.problem_class.str().rfind("960x960 cells, 87 steps, deck ", 0) == 0);
+    CHECK(run.mpi_time_s_per_rank.size() == static_cast<std::size_t>(run.procs));
+    CHECK(run.tool_version == "mpiP 3.5.0");
+    CHECK(run.derivations.at("pairing").find("(mpiP 3.5.0, the same process count)") != std::string::npos);
+  }
+  // clover-np4: "Wall clock 4.4748899936676025" after "Clover is finishing"; mpiP's MPI Time table,
+  // task 3: AppTime 4.88, MPITime 2.06.
+  const qnm::RunStats& four = runs[1].procs == 4 ? runs[1] : runs[0];
+  CHECK(four.wall_time_s == 4.4748899936676025);
+  CHECK(four.mpi_time_s_per_rank[3] == 2.06);
+  CHECK(four.app_time_s_per_rank[3] == 4.88);
+}
