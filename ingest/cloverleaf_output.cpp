@@ -46,8 +46,8 @@ std::string_view KeyValue(std::string_view trimmed, std::string_view key) {
 // fields written for VisIt or summarised more often, or checked against a test problem's answer is
 // the same problem as one without.
 bool IsOutputKeyword(std::string_view word) {
-  return word == "profiler_on" || word == "visit_frequency" || word == "summary_frequency" ||
-         word == "test_problem" || word == "tiles_per_chunk";
+  return word == "profiler_on" || word == "visit_frequency" || word == "summary_frequency" || word == "test_problem" ||
+         word == "tiles_per_chunk";
 }
 
 // "Cell Advection        :          1.1722         18.3315" -> {"cell_advection", 1.1722}.
@@ -62,8 +62,9 @@ std::optional<std::pair<std::string, double>> ProfileRow(std::string_view trimme
   // "The Rest" is the wall clock less the kernels': slightly negative when they overlap.
   const std::optional<double> seconds = ParseDouble(values[0]);
   if (!seconds || !std::isfinite(*seconds) || (*seconds < 0 && key != "the_rest"))
-    throw InputError(path, line, "profiler row '" + name + "' needs a time in seconds, got '" +
-                                     std::string(values[0].substr(0, 40)) + "'");
+    throw InputError(
+        path, line,
+        "profiler row '" + name + "' needs a time in seconds, got '" + std::string(values[0].substr(0, 40)) + "'");
   return std::make_pair(key, *seconds);
 }
 
@@ -127,9 +128,10 @@ std::vector<LeafRun> ParseLeafOutput(std::string_view text, const std::string& p
       const std::string_view keyword = words[0].substr(0, words[0].find('='));
       if (keyword == "tiles_per_chunk") run.tiles_per_chunk = std::string(KeyValue(body, "tiles_per_chunk"));
       // The mesh as the deck gives it (the read-back lines after the deck, defaults included, replace it).
-      for (auto [key, cells] : {std::pair{"x_cells", &run.x_cells}, std::pair{"y_cells", &run.y_cells},
-                                std::pair{"z_cells", &run.z_cells}})
-        if (keyword == key) *cells = WholeNumber(KeyValue(body, key), path, n, (ProgramName(run.code) + " " + key).c_str(), 1, 1LL << 40);
+      for (auto [key, cells] :
+           {std::pair{"x_cells", &run.x_cells}, std::pair{"y_cells", &run.y_cells}, std::pair{"z_cells", &run.z_cells}})
+        if (keyword == key)
+          *cells = WholeNumber(KeyValue(body, key), path, n, (ProgramName(run.code) + " " + key).c_str(), 1, 1LL << 40);
       if (IsOutputKeyword(keyword)) continue;
       std::string spaced(body);  // "energy=1.0" and "energy 1.0" are one setting to the deck's parser
       for (char& c : spaced)
@@ -159,31 +161,34 @@ std::vector<LeafRun> ParseLeafOutput(std::string_view text, const std::string& p
     } else if (!started && (!KeyValue(t, "x_cells").empty() || !KeyValue(t, "y_cells").empty() ||
                             !KeyValue(t, "z_cells").empty())) {
       // The deck's mesh as the program read it back (defaults included); the last reading counts.
-      for (auto [key, cells] : {std::pair{"x_cells", &run.x_cells}, std::pair{"y_cells", &run.y_cells},
-                                std::pair{"z_cells", &run.z_cells}})
+      for (auto [key, cells] :
+           {std::pair{"x_cells", &run.x_cells}, std::pair{"y_cells", &run.y_cells}, std::pair{"z_cells", &run.z_cells}})
         if (std::string_view v = KeyValue(t, key); !v.empty())
           *cells = WholeNumber(v, path, n, (ProgramName(run.code) + " " + key).c_str(), 1, 1LL << 40);
     } else if (words.size() >= 3 && words[0] == "Step" && words[2] == "time") {
       started = true;
       run.last_step = WholeNumber(words[1], path, n, (ProgramName(run.code) + " 'Step'").c_str(), 0);
     } else if (StartsWith(t, "Wall clock")) {
-      const double seconds = NonNegativeNumber(Trim(t.substr(10)), path, n, (ProgramName(run.code) + " 'Wall clock'").c_str());
+      const double seconds =
+          NonNegativeNumber(Trim(t.substr(10)), path, n, (ProgramName(run.code) + " 'Wall clock'").c_str());
       if (run.finishing_line == 0) {
         run.last_running_wall_clock_s = seconds;
       } else if (run.wall_clock_line == 0) {
         // A port echoes the closing lines to standard output as well: the first after finishing counts.
         if (run.last_running_wall_clock_s > 0 && seconds < run.last_running_wall_clock_s * (1 - 1e-9))
-          throw InputError(path, n, ProgramName(run.code) + " 'Wall clock' of the whole run, " +
-                                        FormatDouble("%g", seconds) + " s, is below its last step's, " +
-                                        FormatDouble("%g", run.last_running_wall_clock_s) + " s");
+          throw InputError(path, n,
+                           ProgramName(run.code) + " 'Wall clock' of the whole run, " + FormatDouble("%g", seconds) +
+                               " s, is below its last step's, " + FormatDouble("%g", run.last_running_wall_clock_s) +
+                               " s");
         run.wall_clock_s = seconds;
         run.wall_clock_line = n;
       }
     } else if (StartsWith(t, "First step overhead")) {
       const std::optional<double> overhead = ParseDouble(Trim(t.substr(19)));
       if (!overhead || !std::isfinite(*overhead))  // negative when the second step was the slower
-        throw InputError(path, n, ProgramName(run.code) + " 'First step overhead' needs a number of seconds, got '" +
-                                      std::string(Trim(t.substr(19)).substr(0, 40)) + "'");
+        throw InputError(path, n,
+                         ProgramName(run.code) + " 'First step overhead' needs a number of seconds, got '" +
+                             std::string(Trim(t.substr(19)).substr(0, 40)) + "'");
       run.first_step_overhead_s = *overhead;
       run.has_first_step_overhead = true;
     } else if (t == run.code + " is finishing") {
@@ -202,20 +207,21 @@ std::vector<LeafRun> ParseLeafOutput(std::string_view text, const std::string& p
   }
   // The program's (or a batch job's) standard output: rank 0 printed its banner there and then wrote
   // the run to its output file; the rest is the per-step clocks on standard error, if merged.
-  const bool none_finished = std::none_of(runs.begin(), runs.end(), [](const LeafRun& run) {
-    return run.finishing_line > 0 && run.wall_clock_line > 0;
-  });
+  const bool none_finished = std::none_of(
+      runs.begin(), runs.end(), [](const LeafRun& run) { return run.finishing_line > 0 && run.wall_clock_line > 0; });
   for (const LeafRun& run : runs)
     if (none_finished && run.output_elsewhere_line > 0 && run.deck.empty())
       throw InputError(path, run.output_elsewhere_line,
-                       ProgramName(run.code) + "'s standard output, not its output file: the run wrote its deck, mesh "
-                       "and closing wall clock to " + run.output_file + " ('Output file " + run.output_file +
-                       " opened. All output will go there.'); read that file");
-  if (runs.empty()) throw InputError(path, 0, "no CloverLeaf or TeaLeaf run: no 'Clover Version' or 'Tea Version' line");
+                       ProgramName(run.code) +
+                           "'s standard output, not its output file: the run wrote its deck, mesh "
+                           "and closing wall clock to " +
+                           run.output_file + " ('Output file " + run.output_file +
+                           " opened. All output will go there.'); read that file");
+  if (runs.empty())
+    throw InputError(path, 0, "no CloverLeaf or TeaLeaf run: no 'Clover Version' or 'Tea Version' line");
   for (const LeafRun& run : runs) {
     if (run.finishing_line == 0 || run.wall_clock_line == 0) continue;
-    if (run.procs == 0)
-      throw InputError(path, run.line, ProgramName(run.code) + " run without its 'Task Count' line");
+    if (run.procs == 0) throw InputError(path, run.line, ProgramName(run.code) + " run without its 'Task Count' line");
     if (run.x_cells == 0 || run.y_cells == 0)
       throw InputError(path, run.line, ProgramName(run.code) + " run without its mesh ('x_cells' and 'y_cells')");
   }
@@ -228,8 +234,8 @@ RunStats LeafRunToRunStats(const LeafRun& run, const std::string& path) {
   const std::string prefix = ToLower(program) + "_";
   stats.sources.push_back(path + ":" + std::to_string(run.wall_clock_line));
   stats.app = ToLower(program) + (run.z_cells > 0 ? "3d" : "");
-  stats.derivations["app"] = program + " output: '" + run.code + " Version' (line " + std::to_string(run.line) +
-                             ")" + (run.z_cells > 0 ? ", a 3D mesh ('z_cells')" : "");
+  stats.derivations["app"] = program + " output: '" + run.code + " Version' (line " + std::to_string(run.line) + ")" +
+                             (run.z_cells > 0 ? ", a 3D mesh ('z_cells')" : "");
   stats.procs = run.procs;
   stats.derivations["procs"] = program + " 'Task Count'";
   if (run.threads > 0) {
@@ -238,7 +244,8 @@ RunStats LeafRunToRunStats(const LeafRun& run, const std::string& path) {
   }
   stats.wall_time_s = run.wall_clock_s;
   stats.derivations["wall_time_s"] = program + " 'Wall clock' after '" + run.code + " is finishing' (line " +
-                                     std::to_string(run.wall_clock_line) + "): the time steps and the last field summary";
+                                     std::to_string(run.wall_clock_line) +
+                                     "): the time steps and the last field summary";
   stats.iterations = static_cast<int>(std::min<long long>(run.last_step, 1LL << 30));
   // The problem: the mesh, the steps run and the rest of the deck (states, extents, time-step
   // control, the solver of TeaLeaf) as a digest, so two decks of one mesh are two series.
@@ -251,8 +258,10 @@ RunStats LeafRunToRunStats(const LeafRun& run, const std::string& path) {
   }
   stats.problem_class = JoinNonEmpty(words, ", ");
   stats.derivations["problem_class"] =
-      program + ": the mesh as read back ('x_cells', 'y_cells', 'z_cells'), the last 'Step' line's number and the "
-      "first 8 hex digits of the echoed input deck's digest (lower case, '=' read as a blank, blanks collapsed, '!' comments and the "
+      program +
+      ": the mesh as read back ('x_cells', 'y_cells', 'z_cells'), the last 'Step' line's number and the "
+      "first 8 hex digits of the echoed input deck's digest (lower case, '=' read as a blank, blanks collapsed, '!' "
+      "comments and the "
       "profiler_on, visit_frequency, summary_frequency, test_problem and tiles_per_chunk lines dropped)";
   if (!run.version.empty()) stats.details[std::string(kDeclaredSettingPrefix) + "version"] = run.version;
   if (!run.tiles_per_chunk.empty())
@@ -276,7 +285,8 @@ bool SniffLeafOutput(const std::string& path, std::string_view text) {
   // unread, as a job's other files are. Without the file, it is read, to say which file to read.
   for (const char* file : {"clover.out", "tea.out"})
     if (text.find(std::string("Output file ") + file + " opened") != std::string_view::npos &&
-        text.find(std::string("*") + std::string(file).substr(0, std::string(file).find('.'))) == std::string_view::npos) {
+        text.find(std::string("*") + std::string(file).substr(0, std::string(file).find('.'))) ==
+            std::string_view::npos) {
       std::error_code error;
       if (std::filesystem::is_regular_file(std::filesystem::path(path).parent_path() / file, error)) return false;
     }

@@ -22,21 +22,21 @@ namespace qnm {
 
 /// One run of CloverLeaf or TeaLeaf in an output.
 struct LeafRun {
-  int line = 0;              // its "... Version" line, 1-based
-  std::string code;          // "Clover" or "Tea", as the version line names it
-  std::string version;       // "1.300", as printed
-  int procs = 0;             // "Task Count"
-  int threads = 0;           // "Thread Count:" (0: not printed, a build without OpenMP)
+  int line = 0;                                     // its "... Version" line, 1-based
+  std::string code;                                 // "Clover" or "Tea", as the version line names it
+  std::string version;                              // "1.300", as printed
+  int procs = 0;                                    // "Task Count"
+  int threads = 0;                                  // "Thread Count:" (0: not printed, a build without OpenMP)
   long long x_cells = 0, y_cells = 0, z_cells = 0;  // the deck's mesh, as read back (z: CloverLeaf3D)
-  std::string deck;          // the echoed deck as its digest sees it (docs/formats/cloverleaf-output.md)
+  std::string deck;             // the echoed deck as its digest sees it (docs/formats/cloverleaf-output.md)
   std::string tiles_per_chunk;  // CloverLeaf 1.3's tiling: a tuning setting, not the problem
-  long long last_step = 0;   // the last "Step N time" line's N
-  int finishing_line = 0;    // "Clover is finishing" / "Tea is finishing" (0: the run did not finish)
-  double wall_clock_s = -1;  // the run's "Wall clock" after the finishing line
+  long long last_step = 0;      // the last "Step N time" line's N
+  int finishing_line = 0;       // "Clover is finishing" / "Tea is finishing" (0: the run did not finish)
+  double wall_clock_s = -1;     // the run's "Wall clock" after the finishing line
   int wall_clock_line = 0;
   double first_step_overhead_s = 0;
   bool has_first_step_overhead = false;
-  std::string test_result;   // "PASSED" / "NOT PASSED" ("This test is considered ..."), or empty
+  std::string test_result;  // "PASSED" / "NOT PASSED" ("This test is considered ..."), or empty
   std::vector<std::pair<std::string, double>> profile;  // "Profiler Output" rows: kernel, seconds
   double last_running_wall_clock_s = -1;  // the last per-step "Wall clock" (how far an unfinished run got)
   // " Output file clover.out opened. All output will go there.": the program's standard output (or a

@@ -3,10 +3,10 @@
 
 #include <algorithm>
 #include <cmath>
-#include <optional>
 #include <string>
 #include <vector>
 
+#include "ingest/log_numbers.h"
 #include "ingest/readers.h"
 #include "ingest/run_stats_check.h"
 #include "ingest/text_lines.h"
@@ -25,21 +25,10 @@ std::string_view ValueOf(std::string_view line, std::string_view label) {
   return Trim(rest);
 }
 
-long long Count(std::string_view value, const char* what, const std::string& path, int line, long long max) {
-  const std::optional<long long> n = ParseInteger(SplitWhitespace(value).empty() ? value : SplitWhitespace(value)[0]);
-  if (!n || *n <= 0 || *n > max)
-    throw InputError(path, line, std::string("LULESH ") + what + " needs a positive count, got '" +
-                                     std::string(value.substr(0, 40)) + "'");
-  return *n;
-}
-
-double Number(std::string_view value, const char* what, const std::string& path, int line) {
+// The first word of a value LULESH printed ("9.6 (s)" -> "9.6", "43.368516 (per dom) ..." -> "43.368516").
+std::string_view FirstWord(std::string_view value) {
   const std::vector<std::string_view> words = SplitWhitespace(value);
-  const std::optional<double> x = words.empty() ? std::nullopt : ParseDouble(words[0]);
-  if (!x || !std::isfinite(*x) || *x < 0)
-    throw InputError(path, line, std::string("LULESH ") + what + " needs a number, got '" +
-                                     std::string(value.substr(0, 40)) + "'");
-  return *x;
+  return words.empty() ? value : words[0];
 }
 
 // Why a run did not finish, and the line that shows it; empty when it finished.
@@ -84,11 +73,13 @@ std::vector<LuleshRun> ParseLuleshOutput(std::string_view text, const std::strin
       runs.emplace_back();
       runs.back().line = n;
     } else if (std::string_view v = ValueOf(line, "Num processors"); !v.empty()) {
-      current(n).header_procs = static_cast<int>(Count(v, "'Num processors'", path, n, 1 << 30));
+      current(n).header_procs =
+          static_cast<int>(WholeNumber(FirstWord(v), path, n, "LULESH 'Num processors'", 1, 1 << 30));
     } else if (std::string_view v = ValueOf(line, "Num threads"); !v.empty()) {
-      current(n).threads = static_cast<int>(Count(v, "'Num threads'", path, n, 1 << 20));
+      current(n).threads = static_cast<int>(WholeNumber(FirstWord(v), path, n, "LULESH 'Num threads'", 1, 1 << 20));
     } else if (std::string_view v = ValueOf(line, "Total number of elements"); !v.empty()) {
-      current(n).header_elements = Count(v, "'Total number of elements'", path, n, 1LL << 60);
+      current(n).header_elements =
+          WholeNumber(FirstWord(v), path, n, "LULESH 'Total number of elements'", 1, 1LL << 60);
     } else if (line == "Run completed:") {
       LuleshRun& run = current(n);
       if (run.completed_line > 0) throw InputError(path, n, "a second 'Run completed:' in one LULESH run");
@@ -96,20 +87,21 @@ std::vector<LuleshRun> ParseLuleshOutput(std::string_view text, const std::strin
     } else if (runs.empty() || runs.back().completed_line == 0) {
       continue;  // the closing block's values count only after 'Run completed:'
     } else if (std::string_view v = ValueOf(line, "Problem size"); !v.empty()) {
-      runs.back().domain_size = static_cast<int>(Count(v, "'Problem size'", path, n, 1 << 20));
+      runs.back().domain_size =
+          static_cast<int>(WholeNumber(FirstWord(v), path, n, "LULESH 'Problem size'", 1, 1 << 20));
     } else if (std::string_view v = ValueOf(line, "MPI tasks"); !v.empty()) {
-      runs.back().procs = static_cast<int>(Count(v, "'MPI tasks'", path, n, 1 << 30));
+      runs.back().procs = static_cast<int>(WholeNumber(FirstWord(v), path, n, "LULESH 'MPI tasks'", 1, 1 << 30));
     } else if (std::string_view v = ValueOf(line, "Iteration count"); !v.empty()) {
-      runs.back().iterations = Count(v, "'Iteration count'", path, n, 1LL << 40);
+      runs.back().iterations = WholeNumber(FirstWord(v), path, n, "LULESH 'Iteration count'", 1, 1LL << 40);
     } else if (std::string_view v = ValueOf(line, "Final Origin Energy"); !v.empty()) {
       runs.back().origin_energy = std::string(SplitWhitespace(v)[0]);
     } else if (std::string_view v = ValueOf(line, "Elapsed time"); !v.empty()) {
-      runs.back().elapsed_s = Number(v, "'Elapsed time'", path, n);
+      runs.back().elapsed_s = NonNegativeNumber(FirstWord(v), path, n, "LULESH 'Elapsed time'");
       runs.back().elapsed_line = n;
     } else if (std::string_view v = ValueOf(line, "Grind time (us/z/c)"); !v.empty()) {
-      runs.back().grind_per_domain_us = Number(v, "'Grind time (us/z/c)'", path, n);
+      runs.back().grind_per_domain_us = NonNegativeNumber(FirstWord(v), path, n, "LULESH 'Grind time (us/z/c)'");
     } else if (std::string_view v = ValueOf(line, "FOM"); !v.empty()) {
-      runs.back().fom = Number(v, "'FOM'", path, n);
+      runs.back().fom = NonNegativeNumber(FirstWord(v), path, n, "LULESH 'FOM'");
     }
   }
   if (runs.empty()) throw InputError(path, 0, "no LULESH run: neither 'Running problem size' nor 'Run completed:'");

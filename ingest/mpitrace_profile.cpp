@@ -81,11 +81,13 @@ MpitraceProfile ParseMpitraceProfile(std::string_view text, const std::string& p
     if (p.rank < 0) {
       if (t.empty()) continue;
       if (!ParseDataLine(t, &p.rank, &p.procs))
-        throw InputError(path, n, "mpitrace 'Data for MPI rank R of N:' needs two whole numbers, got '" +
-                                      std::string(t.substr(0, 60)) + "'");
+        throw InputError(
+            path, n,
+            "mpitrace 'Data for MPI rank R of N:' needs two whole numbers, got '" + std::string(t.substr(0, 60)) + "'");
       if (p.procs < 1 || p.rank >= p.procs || p.procs > (1 << 24))
-        throw InputError(path, n, "mpitrace 'Data for MPI rank " + std::to_string(p.rank) + " of " +
-                                      std::to_string(p.procs) + "': no such rank");
+        throw InputError(path, n,
+                         "mpitrace 'Data for MPI rank " + std::to_string(p.rank) + " of " + std::to_string(p.procs) +
+                             "': no such rank");
       continue;
     }
     if (section == Section::kRoutines) {
@@ -96,8 +98,9 @@ MpitraceProfile ParseMpitraceProfile(std::string_view text, const std::string& p
       if (StartsWith(t, "MPI Routine")) continue;
       const std::vector<std::string_view> w = SplitWhitespace(t);
       if (w.size() != 4)
-        throw InputError(path, n, "mpitrace routine row needs a name, #calls, avg. bytes and time(sec), got '" +
-                                      std::string(t.substr(0, 60)) + "'");
+        throw InputError(path, n,
+                         "mpitrace routine row needs a name, #calls, avg. bytes and time(sec), got '" +
+                             std::string(t.substr(0, 60)) + "'");
       MpitraceRoutine routine;
       routine.name = std::string(w[0]);
       routine.calls = WholeNumber(w[1], path, n, "mpitrace #calls", 0, 1LL << 60);
@@ -114,13 +117,16 @@ MpitraceProfile ParseMpitraceProfile(std::string_view text, const std::string& p
       }
       if (w[0] == "taskid") continue;  // the heading
       if (w.size() < 9)
-        throw InputError(path, n, "mpitrace rank row needs taskid, host, cpu, comm(s), elapsed(s), user(s), "
-                                  "system(s), size(MiB) and switches, got '" + std::string(t.substr(0, 60)) + "'");
+        throw InputError(path, n,
+                         "mpitrace rank row needs taskid, host, cpu, comm(s), elapsed(s), user(s), "
+                         "system(s), size(MiB) and switches, got '" +
+                             std::string(t.substr(0, 60)) + "'");
       MpitraceRankRow row;
       row.rank = static_cast<int>(WholeNumber(w[0], path, n, "mpitrace taskid", 0, p.procs - 1));
       if (row.rank != static_cast<int>(p.ranks.size()))
-        throw InputError(path, n, "mpitrace rank row " + std::to_string(row.rank) + " where rank " +
-                                      std::to_string(p.ranks.size()) + " was due");
+        throw InputError(path, n,
+                         "mpitrace rank row " + std::to_string(row.rank) + " where rank " +
+                             std::to_string(p.ranks.size()) + " was due");
       // The host is every word between the taskid and the seven numbers (a host name has no blank,
       // but a damaged or unusual one is kept whole).
       for (std::size_t k = 1; k + 7 < w.size(); ++k) row.host += (row.host.empty() ? "" : " ") + std::string(w[k]);
@@ -128,9 +134,10 @@ MpitraceProfile ParseMpitraceProfile(std::string_view text, const std::string& p
       row.communication_s = NonNegativeNumber(w[c + 1], path, n, "mpitrace comm(s)");
       row.elapsed_s = NonNegativeNumber(w[c + 2], path, n, "mpitrace elapsed(s)");
       if (row.communication_s > row.elapsed_s + 0.01)
-        throw InputError(path, n, "mpitrace rank " + std::to_string(row.rank) + " spent " +
-                                      FormatDouble("%g", row.communication_s) + " s in MPI of its " +
-                                      FormatDouble("%g", row.elapsed_s) + " s");
+        throw InputError(path, n,
+                         "mpitrace rank " + std::to_string(row.rank) + " spent " +
+                             FormatDouble("%g", row.communication_s) + " s in MPI of its " +
+                             FormatDouble("%g", row.elapsed_s) + " s");
       p.ranks.push_back(std::move(row));
       continue;
     }
@@ -165,8 +172,8 @@ MpitraceProfile ParseMpitraceProfile(std::string_view text, const std::string& p
     } else if (StartsWith(t, "Rank ") && t.find("reported the largest elapsed time") != std::string_view::npos) {
       const std::size_t colon = t.rfind(':');
       const std::vector<std::string_view> w = SplitWhitespace(t.substr(colon + 1));
-      p.largest_elapsed_s = NonNegativeNumber(w.empty() ? std::string_view() : w[0], path, n,
-                                              "mpitrace 'largest elapsed time'");
+      p.largest_elapsed_s =
+          NonNegativeNumber(w.empty() ? std::string_view() : w[0], path, n, "mpitrace 'largest elapsed time'");
     } else if (t == "Summary for all tasks:") {
       p.summary_line = n;
     } else if (t == "MPI timing summary for all ranks:") {
@@ -177,7 +184,8 @@ MpitraceProfile ParseMpitraceProfile(std::string_view text, const std::string& p
   }
   if (p.rank < 0) throw InputError(path, 0, "no mpitrace profile: no 'Data for MPI rank R of N:' line");
   if (section == Section::kRoutines)
-    throw InputError(path, static_cast<int>(lines.size()), "mpitrace routine table without its closing dashed line: the file was cut");
+    throw InputError(path, static_cast<int>(lines.size()),
+                     "mpitrace routine table without its closing dashed line: the file was cut");
   if (p.elapsed_line == 0 || p.communication_s < 0)
     throw InputError(path, static_cast<int>(lines.size()),
                      "mpitrace profile without 'total communication time' and 'total elapsed time': the file was cut");
@@ -248,8 +256,8 @@ RunStats MpitraceProfileToRunStats(const MpitraceProfile& p, const std::string& 
     run.derivations["mpi_time_mean_s"] = "mpitrace rank 0's 'total communication time', as every rank's";
   }
   for (const MpitraceRoutine& r : p.routines)
-    run.details["mpitrace_rank0." + r.name] = std::to_string(r.calls) + " calls, " + NumberText(r.average_bytes) +
-                                             " B avg, " + NumberText(r.time_s) + " s";
+    run.details["mpitrace_rank0." + r.name] =
+        std::to_string(r.calls) + " calls, " + NumberText(r.average_bytes) + " B avg, " + NumberText(r.time_s) + " s";
   if (static_cast<int>(every_rank.size()) == p.procs && p.procs > 1) {
     // SAVE_ALL_TASKS=yes: every rank's own routine table.
     for (const MpitraceProfile& rank : every_rank) {
@@ -317,10 +325,11 @@ bool SniffMpitraceProfile(const std::string&, std::string_view text) { return Lo
 ReaderOutput ReadMpitraceProfile(const ReaderInput& input) {
   const MpitraceProfile profile = ParseMpitraceProfile(input.text, input.path);
   if (profile.rank != 0)
-    throw InputError(input.path, 1, "mpitrace profile of rank " + std::to_string(profile.rank) + " of " +
-                                        std::to_string(profile.procs) +
-                                        ": the run's summary (every rank's times) is in rank 0's file, "
-                                        "mpi_profile.<jobid>.0, which is not beside it");
+    throw InputError(input.path, 1,
+                     "mpitrace profile of rank " + std::to_string(profile.rank) + " of " +
+                         std::to_string(profile.procs) +
+                         ": the run's summary (every rank's times) is in rank 0's file, "
+                         "mpi_profile.<jobid>.0, which is not beside it");
   // Every rank's file beside it (SAVE_ALL_TASKS=yes): their routine tables give each rank's messages.
   std::vector<MpitraceProfile> every_rank;
   double bytes_beside = 0;
@@ -341,10 +350,12 @@ ReaderOutput ReadMpitraceProfile(const ReaderInput& input) {
         const std::string text = ReadFile(file, 64LL << 20);  // a text format's limit
         bytes_beside += static_cast<double>(text.size());
         every_rank.push_back(ParseMpitraceProfile(text, file));
-        if (every_rank.back().rank != static_cast<int>(every_rank.size()) - 1 || every_rank.back().procs != profile.procs)
-          throw InputError(file, 1, "mpitrace profile of rank " + std::to_string(every_rank.back().rank) + " of " +
-                                        std::to_string(every_rank.back().procs) + " beside rank 0's of " +
-                                        std::to_string(profile.procs) + " ranks (" + input.path + ")");
+        if (every_rank.back().rank != static_cast<int>(every_rank.size()) - 1 ||
+            every_rank.back().procs != profile.procs)
+          throw InputError(file, 1,
+                           "mpitrace profile of rank " + std::to_string(every_rank.back().rank) + " of " +
+                               std::to_string(every_rank.back().procs) + " beside rank 0's of " +
+                               std::to_string(profile.procs) + " ranks (" + input.path + ")");
       }
     }
   }

@@ -37,9 +37,9 @@ struct MpitraceRankRow {
 };
 
 struct MpitraceProfile {
-  int rank = -1;             // "Data for MPI rank R of N"
+  int rank = -1;  // "Data for MPI rank R of N"
   int procs = 0;
-  std::string window;        // "MPI_Init() to MPI_Finalize()", or "MPI_Pcontrol(1) to MPI_Pcontrol(0)"
+  std::string window;  // "MPI_Init() to MPI_Finalize()", or "MPI_Pcontrol(1) to MPI_Pcontrol(0)"
   std::vector<MpitraceRoutine> routines;
   double communication_s = -1;  // "total communication time"
   double elapsed_s = -1;        // "total elapsed time"

@@ -25,10 +25,11 @@ bool SameRun(const RunStats& a, const RunStats& b) {
          a.iterations == b.iterations;
 }
 
-// In each folder, an MPI profile (mpitrace's, which names no program, or an mpiP report no NPB stdout
-// named) and the application output of the same run: the one output whose process count no other output of the folder has, with the one
-// profile of that count. A folder of one run each pairs them; one of several runs (renamed outputs
-// and profiles side by side) pairs those whose counts tell them apart.
+// In each folder, an MPI profile (mpitrace's, which names no program, or an mpiP report no NPB
+// stdout named) and the application output of the same run: the one output whose process count no
+// other output of the folder has, with the one profile of that count. A folder of one run each pairs
+// them; one of several runs (renamed outputs and profiles side by side) pairs those whose counts
+// tell them apart.
 void PairProfilesWithOutputs(std::vector<IngestedFile>* files, std::vector<bool>* used, PairingResult* result) {
   std::map<std::string, std::vector<std::size_t>> profiles, outputs;  // folder -> files
   for (std::size_t f = 0; f < files->size(); ++f) {
@@ -66,7 +67,8 @@ void PairProfilesWithOutputs(std::vector<IngestedFile>* files, std::vector<bool>
       IngestedFile& output = (*files)[same_outputs.front()];
       const RunStats& profile = (*files)[p].runs.front();
       MergeProfileIntoRun(profile, &output.runs.front(),
-                          "the application's output paired with the MPI profile in its folder (" + profile.tool_version +
+                          "the application's output paired with the MPI profile in its folder (" +
+                              profile.tool_version +
                               ", the same process count): wall time, threads and problem from the output; per-rank "
                               "data from the profile");
       (*used)[p] = true;

@@ -1,13 +1,13 @@
 // CloverLeaf and TeaLeaf outputs read into run records (tests/data/cloverleaf: real runs of the
 // UK-MAC reference codes made for the project and two of TeaLeaf's own reference outputs,
 // SOURCES.md there). The values below are copied from the files by hand.
-#include <catch2/catch.hpp>
+#include "ingest/cloverleaf_output.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <string>
 #include <vector>
 
-#include "ingest/cloverleaf_output.h"
 #include "ingest/ingest.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
@@ -127,8 +127,9 @@ TEST_CASE("CloverLeaf: several runs in one job output, unfinished runs, damaged 
             WriteCase(dir, "clock.out", Replaced(two, "Wall clock    3.3767681121826172", "Wall clock    1.5")))
             .find("clock.out:480: CloverLeaf 'Wall clock' of the whole run, 1.5 s, is below its last step's, "
                   "3.33488 s") != std::string::npos);
-  CHECK(testing::IngestErrorOf(WriteCase(dir, "cells.out", Replaced(two, "x_cells         960", "x_cells         -960")))
-            .find("cells.out:52: CloverLeaf x_cells needs") != std::string::npos);
+  CHECK(
+      testing::IngestErrorOf(WriteCase(dir, "cells.out", Replaced(two, "x_cells         960", "x_cells         -960")))
+          .find("cells.out:52: CloverLeaf x_cells needs") != std::string::npos);
   CHECK(testing::IngestErrorOf(
             WriteCase(dir, "twice.out", Replaced(two, " Calculation complete\n", " Clover is finishing\n")))
             .find("twice.out:479: a second 'Clover is finishing' in one CloverLeaf run") != std::string::npos);
@@ -138,10 +139,11 @@ TEST_CASE("CloverLeaf: several runs in one job output, unfinished runs, damaged 
   // The program's standard output (here with standard error merged, as a batch job keeps them): the
   // banner, then the per-step clocks; the run itself is in clover.out.
   const std::string banner = two.substr(0, two.find(" Clover will run"));
-  const std::string steps = two.substr(two.find(" Step       1 time"), two.find(" Time   0.50297235683269470") -
-                                                                         two.find(" Step       1 time"));
-  CHECK(testing::IngestErrorOf(WriteCase(dir, "slurm-7.out",
-                                         banner + "\n Output file clover.out opened. All output will go there.\n" + steps))
+  const std::string steps = two.substr(two.find(" Step       1 time"),
+                                       two.find(" Time   0.50297235683269470") - two.find(" Step       1 time"));
+  CHECK(testing::IngestErrorOf(
+            WriteCase(dir, "slurm-7.out",
+                      banner + "\n Output file clover.out opened. All output will go there.\n" + steps))
             .find("slurm-7.out:9: CloverLeaf's standard output, not its output file: the run wrote its deck, mesh and "
                   "closing wall clock to clover.out") != std::string::npos);
   CHECK(LooksLikeLeafOutput(two));

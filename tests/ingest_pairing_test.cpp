@@ -159,7 +159,8 @@ TEST_CASE("an application's output and the mpiP report of the same run in one fo
   // tests/data/cloverleaf-mpip: CloverLeaf's clover.out and its run's mpiP report (the program
   // clover_leaf, which no NPB stdout names), one folder per run.
   qnm::IngestSummary summary;
-  const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kData + "/cloverleaf-mpip"}, qnm::IngestOptions{}, &summary);
+  const std::vector<qnm::RunStats> runs =
+      qnm::IngestPaths({kData + "/cloverleaf-mpip"}, qnm::IngestOptions{}, &summary);
   REQUIRE(runs.size() == 2);
   CHECK(summary.files_paired == 2);
   for (const qnm::RunStats& run : runs) {

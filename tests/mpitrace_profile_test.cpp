@@ -1,8 +1,9 @@
 // IBM mpitrace profiles read into run records, alone and paired with the application's output
 // beside them (tests/data/mpitrace: real profiles of CloverLeaf and TeaLeaf runs made for the
 // project, SOURCES.md there). The values below are copied from the files by hand.
-#include <catch2/catch.hpp>
+#include "ingest/mpitrace_profile.h"
 
+#include <catch2/catch.hpp>
 #include <cmath>
 #include <filesystem>
 #include <string>
@@ -10,7 +11,6 @@
 
 #include "cube_builder.h"
 #include "ingest/ingest.h"
-#include "ingest/mpitrace_profile.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 
@@ -107,8 +107,7 @@ TEST_CASE("mpitrace beside the application's output: one record of the run", "[i
   CHECK(run.mpi_time_s_per_rank[3] == 1.86);
   CHECK(run.messages_per_rank == 1366);
   CHECK(run.derivations.at("messages_per_rank").find("mpitrace rank 0's") != std::string::npos);
-  CHECK(run.derivations.at("pairing").find("paired with the MPI profile in its folder (mpitrace") !=
-        std::string::npos);
+  CHECK(run.derivations.at("pairing").find("paired with the MPI profile in its folder (mpitrace") != std::string::npos);
   REQUIRE(run.sources.size() == 2);
   // The same for TeaLeaf, and a whole campaign: a series the queueing model fits (MPI time and messages).
   const std::vector<RunStats> tea = testing::IngestPath(kMpitrace, &summary, /*strict=*/false);
@@ -142,8 +141,8 @@ TEST_CASE("mpitrace beside the application's output: one record of the run", "[i
   std::vector<std::pair<std::string, std::string>> members;
   for (const char* file : {"clover.out", "mpi_profile.3867.0", "mpi_profile.3867.2", "mpi_profile.3867.3"})
     members.emplace_back(std::string("clover-np4/") + file, ReadText(kMpitrace + "/clover-np4/" + file));
-  const RunStats packed = Only(
-      testing::IngestPath(WriteCase(dir, "campaign.tar", testing::TarArchive(members)), &summary));
+  const RunStats packed =
+      Only(testing::IngestPath(WriteCase(dir, "campaign.tar", testing::TarArchive(members)), &summary));
   CHECK(packed.app == "cloverleaf");
   CHECK(packed.mpi_time_s_per_rank == run.mpi_time_s_per_rank);
 }
@@ -152,7 +151,8 @@ TEST_CASE("mpitrace: damaged and older profiles", "[ingest][mpitrace]") {
   testing::TempDir dir("qnm-mpitrace", "cases");
   const std::string four = ReadText(kMpitrace + "/clover-np4/mpi_profile.3867.0");
   // A release without the summary of every rank: rank 0's own times stand for every rank's.
-  const std::string older = four.substr(0, four.find("-----------------------------------------------------------------\n\nSummary"));
+  const std::string older =
+      four.substr(0, four.find("-----------------------------------------------------------------\n\nSummary"));
   const RunStats run = Only(testing::IngestPath(WriteCase(dir, "mpi_profile.1.0", older)));
   CHECK(run.mpi_time_s_per_rank.empty());
   CHECK(run.mpi_time_mean_s == 1.571);  // rank 0's "total communication time"
@@ -169,9 +169,11 @@ TEST_CASE("mpitrace: damaged and older profiles", "[ingest][mpitrace]") {
   CHECK(testing::IngestErrorOf(WriteCase(dir, "mpi_profile.3.0", cut_rows))
             .find("mpi_profile.3.0:60: mpitrace 'MPI timing summary for all ranks' has 3 rows of the run's 4 ranks: "
                   "the file was cut") != std::string::npos);
-  CHECK(testing::IngestErrorOf(WriteCase(dir, "mpi_profile.4.0", Replaced(four, "1.86        4.19", "9.86        4.19")))
-            .find("mpi_profile.4.0:61: mpitrace rank 3 spent 9.86 s in MPI of its 4.19 s") != std::string::npos);
-  CHECK(testing::IngestErrorOf(WriteCase(dir, "mpi_profile.5.0", Replaced(four, "1046        25320.2", "1046        25x20.2")))
+  CHECK(
+      testing::IngestErrorOf(WriteCase(dir, "mpi_profile.4.0", Replaced(four, "1.86        4.19", "9.86        4.19")))
+          .find("mpi_profile.4.0:61: mpitrace rank 3 spent 9.86 s in MPI of its 4.19 s") != std::string::npos);
+  CHECK(testing::IngestErrorOf(
+            WriteCase(dir, "mpi_profile.5.0", Replaced(four, "1046        25320.2", "1046        25x20.2")))
             .find("mpi_profile.5.0:8: mpitrace avg. bytes needs") != std::string::npos);
   CHECK(testing::IngestErrorOf(WriteCase(dir, "mpi_profile.6.0", Replaced(four, "rank 0 of 4:", "rank 7 of 4:")))
             .find("mpi_profile.6.0:1: mpitrace 'Data for MPI rank 7 of 4': no such rank") != std::string::npos);
