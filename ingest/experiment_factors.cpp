@@ -106,10 +106,10 @@ bool VariesPerRun(const std::string& key) {
   const std::string lower = ToLower(key);
   // "mop": NPB's Mop/s is computed from the measured time, a result and not a setting; "perf_":
   // ReFrame's other performance variables (reframe_perf_gflops), results too; "merit": a figure of
-  // merit a program gives Adiak (LULESH's figure_of_merit), another result.
-  for (const char* word :
-       {"time", "elapsed", "memory", "date", "pid", "start", "stop", "host", "repetition", "mop", "jobid", "nodelist",
-        "perf_", "merit"})
+  // merit a program gives Adiak (LULESH's figure_of_merit), another result; "gflops": a rate from the
+  // time (HPL's).
+  for (const char* word : {"time", "elapsed", "memory", "date", "pid", "start", "stop", "host", "repetition", "mop",
+                           "jobid", "nodelist", "perf_", "merit", "gflops"})
     if (lower.find(word) != std::string::npos) return true;
   return false;
 }

@@ -456,6 +456,8 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "cloverleaf", "cloverleaf", ["*.out"], 40)
     # mpitrace profiles (ingest/mpitrace_profile.h), round 30: rank 0's file damaged alone.
     count += application_log_cases(cases, repo, rng, args, ingest, "mpitrace", "mpitrace", ["*/mpi_profile.*.0"], 40)
+    # HPL outputs (ingest/hpl_output.h), round 30.
+    count += application_log_cases(cases, repo, rng, args, ingest, "hpl", "hpl", ["*.out"], 40)
     print(f"{count} cases in {cases}")
 
 
