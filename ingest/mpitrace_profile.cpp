@@ -260,8 +260,10 @@ RunStats MpitraceProfileToRunStats(const MpitraceProfile& p, const std::string& 
         std::to_string(r.calls) + " calls, " + NumberText(r.average_bytes) + " B avg, " + NumberText(r.time_s) + " s";
   if (static_cast<int>(every_rank.size()) == p.procs && p.procs > 1) {
     // SAVE_ALL_TASKS=yes: every rank's own routine table.
+    double calls = 0;
     for (const MpitraceProfile& rank : every_rank) {
       const RankMessages m = MessagesOf(rank);
+      calls += m.calls;
       run.p2p_calls_per_rank.push_back(m.sends);
       run.p2p_bytes_sent_per_rank.push_back(m.send_bytes);
       run.collective_calls_per_rank.push_back(m.collectives);
@@ -271,8 +273,6 @@ RunStats MpitraceProfileToRunStats(const MpitraceProfile& p, const std::string& 
         "mpitrace: each rank's file (mpi_profile.<jobid>.<rank>, SAVE_ALL_TASKS), its point-to-point sends";
     run.derivations["collective_calls_per_rank"] =
         "mpitrace: each rank's file, its collectives (Barrier included); bytes #calls x avg. bytes";
-    double calls = 0;
-    for (const MpitraceProfile& rank : every_rank) calls += MessagesOf(rank).calls;
     run.mpi_calls_per_rank = calls / p.procs;
     run.derivations["mpi_calls_per_rank"] = "mpitrace: the mean over every rank's file of its #calls of every routine";
   } else {

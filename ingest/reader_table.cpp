@@ -235,6 +235,8 @@ const std::vector<Reader>& ReaderTable() {
       // Before NPB output too: namd2/namd3 standard output, saved as .log/.out or a batch job's stdout.
       {"NAMD log (namd2/namd3 standard output)", SniffNamdLog, ReadNamdLog},
       {"LULESH 2.0 output (standard output)", SniffLuleshOutput, ReadLuleshOutput},
+      // Before NPB output too: CoMD's standard output, or its CoMD-mpi.<date>.yaml.
+      {"CoMD output (standard output, CoMD-mpi.<date>.yaml)", SniffComdOutput, ReadComdOutput},
       // Before NPB output too: HPL.out, or xhpl's standard output in a job's .out.
       {"HPL output (HPL.out, xhpl standard output)", SniffHplOutput, ReadHplOutput},
       // Before NPB output too: clover.out, tea.out, or a job's stdout holding them.

@@ -89,6 +89,8 @@ bool SniffLuleshOutput(const std::string& path, std::string_view text);  // lule
 ReaderOutput ReadLuleshOutput(const ReaderInput& input);
 bool SniffMpitraceProfile(const std::string& path, std::string_view text);  // mpitrace_profile.cpp
 ReaderOutput ReadMpitraceProfile(const ReaderInput& input);
+bool SniffComdOutput(const std::string& path, std::string_view text);  // comd_output.cpp
+ReaderOutput ReadComdOutput(const ReaderInput& input);
 bool SniffHplOutput(const std::string& path, std::string_view text);  // hpl_output.cpp
 ReaderOutput ReadHplOutput(const ReaderInput& input);
 bool SniffLeafOutput(const std::string& path, std::string_view text);  // cloverleaf_output.cpp

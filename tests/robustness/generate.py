@@ -458,6 +458,8 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "mpitrace", "mpitrace", ["*/mpi_profile.*.0"], 40)
     # HPL outputs (ingest/hpl_output.h), round 30.
     count += application_log_cases(cases, repo, rng, args, ingest, "hpl", "hpl", ["*.out"], 40)
+    # CoMD outputs and YAML (ingest/comd_output.h), round 30.
+    count += application_log_cases(cases, repo, rng, args, ingest, "comd", "comd", ["*/comd.out", "*/*.yaml"], 40)
     print(f"{count} cases in {cases}")
 
 
