@@ -42,9 +42,9 @@ std::string_view KeyValue(std::string_view trimmed, std::string_view key) {
   return words.empty() ? std::string_view() : words[0];
 }
 
-// Deck keywords that ask for output, not for another problem: a run with the profiler on, its
-// fields written for VisIt or summarised more often, or checked against a test problem's answer is
-// the same problem as one without.
+// Deck keywords that ask for output or tuning, not for another problem: a run with the profiler on,
+// its fields written for VisIt or summarised more often, checked against a test problem's answer, or
+// tiled otherwise (CloverLeaf 1.3's tiles_per_chunk, kept as a setting) is the same problem.
 bool IsOutputKeyword(std::string_view word) {
   return word == "profiler_on" || word == "visit_frequency" || word == "summary_frequency" || word == "test_problem" ||
          word == "tiles_per_chunk";
@@ -121,7 +121,7 @@ std::vector<LeafRun> ParseLeafOutput(std::string_view text, const std::string& p
         continue;
       }
       // The deck as its digest sees it: lower case, one blank between words, no '!' comment, no blank
-      // line, without the keywords that ask only for output.
+      // line, without the keywords that ask only for output or tuning.
       const std::string_view body = Trim(std::string_view(lower).substr(0, lower.find('!')));
       const std::vector<std::string_view> words = SplitWhitespace(body);
       if (words.empty()) continue;
@@ -259,10 +259,9 @@ RunStats LeafRunToRunStats(const LeafRun& run, const std::string& path) {
   stats.problem_class = JoinNonEmpty(words, ", ");
   stats.derivations["problem_class"] =
       program +
-      ": the mesh as read back ('x_cells', 'y_cells', 'z_cells'), the last 'Step' line's number and the "
-      "first 8 hex digits of the echoed input deck's digest (lower case, '=' read as a blank, blanks collapsed, '!' "
-      "comments and the "
-      "profiler_on, visit_frequency, summary_frequency, test_problem and tiles_per_chunk lines dropped)";
+      ": the mesh as read back ('x_cells', 'y_cells', 'z_cells'), the last 'Step' line's number and the first 8 hex "
+      "digits of the echoed input deck's digest (lower case, '=' read as a blank, blanks collapsed, '!' comments and "
+      "the profiler_on, visit_frequency, summary_frequency, test_problem and tiles_per_chunk lines dropped)";
   if (!run.version.empty()) stats.details[std::string(kDeclaredSettingPrefix) + "version"] = run.version;
   if (!run.tiles_per_chunk.empty())
     stats.details[std::string(kDeclaredSettingPrefix) + "tiles_per_chunk"] = run.tiles_per_chunk;
@@ -294,7 +293,7 @@ bool SniffLeafOutput(const std::string& path, std::string_view text) {
 }
 
 ReaderOutput ReadLeafOutput(const ReaderInput& input) {
-  // An MPI profile that names no program (mpitrace) beside it pairs with it (run_pairing.h).
+  // An MPI profile of the same run beside it (mpitrace's, or an mpiP report) pairs with it (run_pairing.h).
   ReaderOutput output = FinishedRunsOutput(
       input, ParseLeafOutput(input.text, input.path), LeafRunUnfinished,
       [&](const LeafRun& run) { return LeafRunToRunStats(run, input.path); }, [](const LeafRun&, RunStats*) {},

@@ -173,7 +173,7 @@ RunStats LuleshRunToRunStats(const LuleshRun& run, const std::string& path) {
 bool SniffLuleshOutput(const std::string&, std::string_view text) { return LooksLikeLuleshOutput(text); }
 
 ReaderOutput ReadLuleshOutput(const ReaderInput& input) {
-  // An MPI profile that names no program (mpitrace) beside it pairs with it (run_pairing.h).
+  // An MPI profile of the same run beside it (mpitrace's, or an mpiP report) pairs with it (run_pairing.h).
   ReaderOutput output = FinishedRunsOutput(
       input, ParseLuleshOutput(input.text, input.path), LuleshRunUnfinished,
       [&](const LuleshRun& run) { return LuleshRunToRunStats(run, input.path); }, [](const LuleshRun&, RunStats*) {},

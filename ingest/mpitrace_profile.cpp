@@ -1,6 +1,7 @@
 // IBM mpitrace profiles (mpitrace_profile.h, docs/formats/mpitrace-profile.md).
 #include "ingest/mpitrace_profile.h"
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <optional>
@@ -84,7 +85,7 @@ MpitraceProfile ParseMpitraceProfile(std::string_view text, const std::string& p
         throw InputError(
             path, n,
             "mpitrace 'Data for MPI rank R of N:' needs two whole numbers, got '" + std::string(t.substr(0, 60)) + "'");
-      if (p.procs < 1 || p.rank >= p.procs || p.procs > (1 << 24))
+      if (p.procs < 1 || p.rank < 0 || p.rank >= p.procs || p.procs > (1 << 24))
         throw InputError(path, n,
                          "mpitrace 'Data for MPI rank " + std::to_string(p.rank) + " of " + std::to_string(p.procs) +
                              "': no such rank");

@@ -43,8 +43,8 @@ void PairProfilesWithOutputs(std::vector<IngestedFile>* files, std::vector<bool>
   }
   auto with_procs = [&](const std::vector<std::size_t>& of, int procs) {
     std::vector<std::size_t> out;
-    for (std::size_t f : of)
-      if ((*files)[f].runs.front().procs == procs) out.push_back(f);
+    for (std::size_t f : of)  // (an output paired already has given its record away)
+      if (!(*files)[f].runs.empty() && (*files)[f].runs.front().procs == procs) out.push_back(f);
     return out;
   };
   for (const auto& [folder, folder_profiles] : profiles) {
