@@ -16,16 +16,12 @@ using namespace qnm;
 namespace {
 
 namespace fs = std::filesystem;
+using testing::Only;
 using testing::ReadText;
 using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kComd = std::string(QNM_TEST_DATA_DIR) + "/comd";
-
-const RunStats& Only(const std::vector<RunStats>& runs) {
-  REQUIRE(runs.size() == 1);
-  return runs.front();
-}
 
 }  // namespace
 

@@ -70,6 +70,13 @@ inline std::string Replaced(std::string text, const std::string& from, const std
   return text.replace(at, from.size(), to);
 }
 
+/// The one record of `runs`, REQUIREd to be one (a file holding one run). Bind the result of a
+/// temporary (`Only(IngestPath(...))`) by value: the reference dies with the vector.
+inline const RunStats& Only(const std::vector<RunStats>& runs) {
+  REQUIRE(runs.size() == 1);
+  return runs.front();
+}
+
 /// Writes `text` to `name` in `dir` (an edited copy of a real input) and returns its path.
 inline std::string WriteCase(const TempDir& dir, const std::string& name, const std::string& text) {
   const std::string path = (dir.path / name).string();

@@ -15,16 +15,12 @@ using namespace qnm;
 
 namespace {
 
+using testing::Only;
 using testing::ReadText;
 using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kLulesh = std::string(QNM_TEST_DATA_DIR) + "/lulesh";
-
-const RunStats& Only(const std::vector<RunStats>& runs) {
-  REQUIRE(runs.size() == 1);
-  return runs.front();
-}
 
 }  // namespace
 

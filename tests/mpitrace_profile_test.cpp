@@ -19,16 +19,13 @@ using namespace qnm;
 namespace {
 
 namespace fs = std::filesystem;
+using testing::Only;
 using testing::ReadText;
 using testing::Replaced;
 using testing::WriteCase;
 
 const std::string kMpitrace = std::string(QNM_TEST_DATA_DIR) + "/mpitrace";
 
-const RunStats& Only(const std::vector<RunStats>& runs) {
-  REQUIRE(runs.size() == 1);
-  return runs.front();
-}
 
 std::string Notes(const IngestSummary& summary) {
   std::string notes;
