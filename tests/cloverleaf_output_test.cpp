@@ -105,8 +105,7 @@ TEST_CASE("CloverLeaf: several runs in one job output, unfinished runs, damaged 
   REQUIRE(runs.size() == 2);
   CHECK(runs[0].procs == 1);
   CHECK(runs[1].procs == 2);
-  std::string notes;
-  for (const std::string& note : summary.notes) notes += note + "\n";
+  const std::string notes = testing::NotesOf(summary);
   INFO(notes);
   CHECK(notes.find("job.out: 1 of its 3 CloverLeaf/TeaLeaf runs did not finish (the first at line 1003: CloverLeaf "
                    "run without its closing 'Clover is finishing' and 'Wall clock': it did not finish (killed, out of "

@@ -67,8 +67,7 @@ TEST_CASE("HPL: cut, damaged and CPU-time outputs", "[ingest][hpl]") {
   IngestSummary summary;
   const std::vector<RunStats> two = testing::IngestPath(WriteCase(dir, "killed.out", killed), &summary);
   CHECK(two.size() == 2);
-  std::string notes;
-  for (const std::string& note : summary.notes) notes += note + "\n";
+  std::string notes = testing::NotesOf(summary);
   CHECK(notes.find("killed.out: 1 of its 3 HPL tests were not read (the first at line 65: HPL result table without "
                    "its row: the run was killed or the output cut during this test)") != std::string::npos);
   // Killed before its first test finished: no run, said so.
@@ -93,8 +92,7 @@ TEST_CASE("HPL: cut, damaged and CPU-time outputs", "[ingest][hpl]") {
                 Replaced(sweep, "WR11C2R4        3000   128     2     2", "CR11C2R4        3000   128     2     2")),
       &summary);
   CHECK(cpu.size() == 3);
-  notes.clear();
-  for (const std::string& note : summary.notes) notes += note + "\n";
+  notes = testing::NotesOf(summary);
   CHECK(notes.find("cpu.out: 1 of its 4 HPL tests were not read (the first at line 77: HPL test of T/V "
                    "'CR11C2R4': its Time is not the wall time") != std::string::npos);
   CHECK(LooksLikeHplOutput(sweep));

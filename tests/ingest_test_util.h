@@ -70,6 +70,13 @@ inline std::string Replaced(std::string text, const std::string& from, const std
   return text.replace(at, from.size(), to);
 }
 
+/// Every note of an ingest summary, a line each (for CHECKs that look for one).
+inline std::string NotesOf(const IngestSummary& summary) {
+  std::string notes;
+  for (const std::string& note : summary.notes) notes += note + "\n";
+  return notes;
+}
+
 /// The one record of `runs`, REQUIREd to be one (a file holding one run). Bind the result of a
 /// temporary (`Only(IngestPath(...))`) by value: the reference dies with the vector.
 inline const RunStats& Only(const std::vector<RunStats>& runs) {

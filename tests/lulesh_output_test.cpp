@@ -65,8 +65,7 @@ TEST_CASE("LULESH: several runs in one job output, unfinished runs, damaged valu
   REQUIRE(runs.size() == 2);
   CHECK(runs[0].procs == 1);
   CHECK(runs[1].procs == 8);
-  std::string notes;
-  for (const std::string& note : summary.notes) notes += note + "\n";
+  const std::string notes = testing::NotesOf(summary);
   INFO(notes);
   CHECK(notes.find("job.out: 1 of its 3 LULESH runs did not finish (the first at line 56: LULESH run without its "
                    "closing 'Run completed:' block") != std::string::npos);

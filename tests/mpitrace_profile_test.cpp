@@ -27,12 +27,6 @@ using testing::WriteCase;
 const std::string kMpitrace = std::string(QNM_TEST_DATA_DIR) + "/mpitrace";
 
 
-std::string Notes(const IngestSummary& summary) {
-  std::string notes;
-  for (const std::string& note : summary.notes) notes += note + "\n";
-  return notes;
-}
-
 }  // namespace
 
 TEST_CASE("mpitrace: every rank's MPI and elapsed time, the hosts, rank 0's messages", "[ingest][mpitrace]") {
@@ -132,7 +126,7 @@ TEST_CASE("mpitrace beside the application's output: one record of the run", "[i
   fs::copy_file(kMpitrace + "/clover-np4/mpi_profile.3867.0", dir.path / "mixed" / "mpi_profile.3867.0");
   const std::vector<RunStats> mixed = testing::IngestPath((dir.path / "mixed").string(), &summary);
   CHECK(mixed.size() == 2);
-  CHECK(Notes(summary).find("mpi_profile.3867.0 (4 processes) and " + (dir.path / "mixed" / "clover.out").string() +
+  CHECK(testing::NotesOf(summary).find("mpi_profile.3867.0 (4 processes) and " + (dir.path / "mixed" / "clover.out").string() +
                             " (2) are in one folder but not of one run: not paired") != std::string::npos);
   // A tar of the run folder: the same record; the other ranks' files are not runs there either.
   std::vector<std::pair<std::string, std::string>> members;

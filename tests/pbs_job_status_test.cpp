@@ -82,8 +82,7 @@ TEST_CASE("qstat: records of one job script at several sizes form a series; unfi
   std::vector<int> procs;
   for (const RunGroup& g : series[0].groups) procs.push_back(g.procs);
   CHECK(procs == std::vector<int>{60, 120, 240});
-  std::string notes;
-  for (const std::string& note : summary.notes) notes += note + "\n";
+  const std::string notes = testing::NotesOf(summary);
   INFO(notes);
   CHECK(notes.find("1 of its 4 jobs (the first at line 166: job 11.scheduler: job_state R (running), not a "
                    "finished job): not read") != std::string::npos);

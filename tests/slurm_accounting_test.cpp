@@ -90,8 +90,7 @@ TEST_CASE("sacct -P: every srun step a run, its tasks the processes, its elapsed
 TEST_CASE("sacct: runs that did not complete are counted and named, not read", "[ingest][slurm]") {
   IngestSummary summary;
   testing::IngestPath(kParsable2, &summary);
-  std::string notes;
-  for (const std::string& note : summary.notes) notes += note + "\n";
+  std::string notes = testing::NotesOf(summary);
   for (const std::string& reading : summary.readings) notes += reading + "\n";
   INFO(notes);
   // 15 runs: the 12 above, step 8.1 (FAILED), 12.0 (cancelled at its time limit), 13.0 (scancel).
@@ -269,8 +268,7 @@ TEST_CASE("sacct --json: the same runs as sacct -P, from Slurm's REST data model
   CHECK(by_job.at("9_1.0")->origin == "measurement:slurm:qnmtest:9_1.0");
   // A job's line in the file names its runs (the '{' of its element of "jobs").
   CHECK(by_job.at("4.0")->sources.front() == json + ":1725");
-  std::string notes;
-  for (const std::string& note : summary.notes) notes += note + "\n";
+  std::string notes = testing::NotesOf(summary);
   for (const std::string& reading : summary.readings) notes += reading + "\n";
   INFO(notes);
   CHECK(notes.find("sacct --json: 15 runs (srun steps, else jobs), 12 completed; 1 without a task count") !=
@@ -313,8 +311,7 @@ TEST_CASE("sacct --json: later releases' shapes, and what cannot be read", "[ing
   CHECK(runs[0].details.at("slurm_job_id") == "1234.0");
   CHECK(runs[0].app == "lmp");
   CHECK(runs[0].problem_class.empty());  // the job's name without its count ("lmp-64") is the program's
-  std::string notes;
-  for (const std::string& note : summary.notes) notes += note + "\n";
+  const std::string notes = testing::NotesOf(summary);
   CHECK(notes.find("job 1234 step 1: FAILED (exit code 3:0)") != std::string::npos);
 
   // Damaged: not JSON, no jobs, a job without its id, a step without one: one line naming the file.
