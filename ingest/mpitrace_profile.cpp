@@ -363,7 +363,7 @@ ReaderOutput ReadMpitraceProfile(const ReaderInput& input) {
   RunStats run = MpitraceProfileToRunStats(profile, input.path, every_rank);
   // No program in the profile: the run's folder names it, without the words of its own size
   // ("clover-np4" -> "clover"); a folder named by the count alone ("4") gives its parent's name.
-  fs::path folder = fs::path(input.path).parent_path();
+  fs::path folder = fs::absolute(fs::path(input.path)).lexically_normal().parent_path();  // "./x": the folder's name
   std::string name = JobNameWithoutCounts(folder.filename().string(), run.procs, run.nodes);
   if (name.empty() && folder.has_parent_path())
     name = JobNameWithoutCounts(folder.parent_path().filename().string(), run.procs, run.nodes);

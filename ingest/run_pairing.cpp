@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <map>
+#include <set>
 
 #include "ingest/text_lines.h"
 
@@ -32,10 +33,17 @@ bool SameRun(const RunStats& a, const RunStats& b) {
 // tell them apart.
 void PairProfilesWithOutputs(std::vector<IngestedFile>* files, std::vector<bool>* used, PairingResult* result) {
   std::map<std::string, std::vector<std::size_t>> profiles, outputs;  // folder -> files
+  std::set<std::pair<std::string, std::string>> measurements;           // (folder, origin) of an output
   for (std::size_t f = 0; f < files->size(); ++f) {
     const IngestedFile& file = (*files)[f];
     if (file.runs.size() != 1 || (*used)[f]) continue;
     const std::string folder = std::filesystem::path(file.path).parent_path().string();
+    // Two outputs of one measurement (CoMD's standard output and its YAML) are one output of the run:
+    // the first pairs, the other is counted once with it later (duplicate_runs.h).
+    const std::string& origin = file.runs.front().origin;
+    if ((file.role == PairingRole::kAppOutput || file.role == PairingRole::kNpbOutput) &&
+        StartsWith(origin, kMeasurementOrigin) && !measurements.insert({folder, origin}).second)
+      continue;
     // An mpiP report its NPB stdout did not name is a profile of the run whose output is beside it too
     // (CloverLeaf's clover.out and its mpiP report in one run folder).
     if (file.role == PairingRole::kMpiProfile || file.role == PairingRole::kMpipReport) profiles[folder].push_back(f);

@@ -3,6 +3,7 @@
 #include "ingest/comd_output.h"
 
 #include <catch2/catch.hpp>
+#include <cmath>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -48,11 +49,11 @@ TEST_CASE("CoMD: ranks, the slowest rank's total, the mean MPI time of its comm 
   CHECK(yaml.messages_per_rank == four.messages_per_rank);
   CHECK(yaml.problem_class == four.problem_class);
   CHECK(yaml.origin == four.origin);
-  // A campaign folder: each run once, though written twice; a strong-scaling series of 1, 2, 4.
+  // A campaign folder: each run once, though written twice; a strong-scaling series of 1, 2, 2, 4.
   IngestSummary summary;
   const std::vector<RunStats> runs = testing::IngestPath(kComd, &summary, /*strict=*/false);
-  REQUIRE(runs.size() == 3);
-  CHECK(summary.duplicates.Total() == 3);
+  REQUIRE(runs.size() == 4);
+  CHECK(summary.duplicates.Total() == 4);
   for (const RunStats& run : runs) CHECK(run.problem_class == four.problem_class);
   // CoMD's own file name, with colons.
   testing::TempDir dir("qnm-comd", "names");
@@ -79,4 +80,22 @@ TEST_CASE("CoMD: unfinished and damaged outputs", "[ingest][comd]") {
   CHECK(Only(testing::IngestPath(WriteCase(dir, "lost.out", lost))).verification == "UNSUCCESSFUL");
   CHECK(LooksLikeComdOutput(out));
   CHECK_FALSE(LooksLikeComdOutput("Mini-Application Name    : miniFE\n"));
+}
+
+TEST_CASE("CoMD under mpitrace: its output, its YAML and the profile, one record", "[ingest][comd][pairing]") {
+  // np2-mpitrace: comd.out and CoMD's YAML of one 2-rank run (one measurement) beside mpitrace's
+  // rank 0 file, "MPI timing summary for all ranks": comm(s) 0.11 and 0.74.
+  IngestSummary summary;
+  const RunStats run = Only(testing::IngestPath(kComd + "/np2-mpitrace", &summary));
+  CHECK(summary.files_paired == 1);
+  CHECK(summary.duplicates.Total() == 1);
+  CHECK(run.app == "comd-mpi");
+  CHECK(run.problem_class == "20x20x20 cells, 50 steps, EAM Cu_u6.eam, 1 fs, 600 K");
+  CHECK(run.mpi_time_s_per_rank == std::vector<double>{0.11, 0.74});
+  CHECK(run.tool_version == "mpitrace");
+  CHECK(run.sources.size() == 3);
+  // CoMD's own comm timers and mpitrace agree on the mean MPI time: 0.4239 s (commHalo 0.3972 +
+  // commReduce 0.0267 on average over the ranks) against mpitrace's 0.425 s.
+  const RunStats own = Only(testing::IngestPath(kComd + "/np2-mpitrace/comd.out"));
+  CHECK(std::fabs(own.mpi_time_mean_s - run.mpi_time_mean_s) < 0.01);
 }
