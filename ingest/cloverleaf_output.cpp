@@ -282,10 +282,9 @@ bool SniffLeafOutput(const std::string& path, std::string_view text) {
   if (!LooksLikeLeafOutput(text)) return false;
   // The program's standard output with its output file beside it is the same run's banner: left
   // unread, as a job's other files are. Without the file, it is read, to say which file to read.
-  for (const char* file : {"clover.out", "tea.out"})
+  for (auto [file, deck] : {std::pair{"clover.out", "*clover"}, std::pair{"tea.out", "*tea"}})
     if (text.find(std::string("Output file ") + file + " opened") != std::string_view::npos &&
-        text.find(std::string("*") + std::string(file).substr(0, std::string(file).find('.'))) ==
-            std::string_view::npos) {
+        text.find(deck) == std::string_view::npos) {
       std::error_code error;
       if (std::filesystem::is_regular_file(std::filesystem::path(path).parent_path() / file, error)) return false;
     }

@@ -102,18 +102,14 @@ std::vector<ComdRun> ParseComdOutput(std::string_view text, const std::string& p
       }
       continue;
     }
-    if (!KeyValue(t, &key, &value)) {
-      // "Timings for Rank 0" / "Timing Statistics Across 4 Ranks:": the standard output's tables.
-      if (StartsWith(t, "Timings for Rank 0")) section = Section::kRank0;
-      if (StartsWith(t, "Timing Statistics Across") && w.size() >= 5) {
-        section = Section::kAcross;
-        run.total_ranks = WholeCount(w[3], path, n, "CoMD 'Timing Statistics Across N Ranks'", 1);
-      }
-      continue;
-    }
-    if (StartsWith(t, "Timing Statistics Across") && w.size() >= 5) {  // ends with ':'
+    // The standard output's tables: "Timings for Rank 0", "Timing Statistics Across 4 Ranks:".
+    if (StartsWith(t, "Timing Statistics Across") && w.size() >= 5) {
       section = Section::kAcross;
       run.total_ranks = WholeCount(w[3], path, n, "CoMD 'Timing Statistics Across N Ranks'", 1);
+      continue;
+    }
+    if (!KeyValue(t, &key, &value)) {
+      if (StartsWith(t, "Timings for Rank 0")) section = Section::kRank0;
       continue;
     }
     if (section == Section::kYamlRank0 || section == Section::kYamlAcross) {
@@ -147,11 +143,11 @@ std::vector<ComdRun> ParseComdOutput(std::string_view text, const std::string& p
     } else if (key == "Threading") {
       // "none", or "OpenMP (4 threads)"
       run.threads = 1;
-      if (const std::size_t open = value.find('('); open != std::string_view::npos)
-        run.threads =
-            WholeCount(SplitWhitespace(value.substr(open + 1)).empty() ? std::string_view()
-                                                                       : SplitWhitespace(value.substr(open + 1))[0],
-                       path, n, "CoMD 'Threading: OpenMP (N threads)'", 1);
+      if (const std::size_t open = value.find('('); open != std::string_view::npos) {
+        const std::vector<std::string_view> count = SplitWhitespace(value.substr(open + 1));
+        run.threads = WholeCount(count.empty() ? std::string_view() : count[0], path, n,
+                                 "CoMD 'Threading: OpenMP (N threads)'", 1);
+      }
     } else if (key == "Total atoms") {
       run.total_atoms = WholeNumber(value, path, n, "CoMD 'Total atoms'", 1, 1LL << 50);
     } else if (key == "TotalRanks") {

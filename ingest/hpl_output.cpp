@@ -1,7 +1,6 @@
 // HPL outputs (hpl_output.h, docs/formats/hpl-output.md).
 #include "ingest/hpl_output.h"
 
-#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
