@@ -237,6 +237,9 @@ const std::vector<Reader>& ReaderTable() {
       {"LULESH 2.0 output (standard output)", SniffLuleshOutput, ReadLuleshOutput},
       // Before NPB output too: CoMD's standard output, or its CoMD-mpi.<date>.yaml.
       {"CoMD output (standard output, CoMD-mpi.<date>.yaml)", SniffComdOutput, ReadComdOutput},
+      // Before NPB output too: miniFE's YAML document, or a job's stdout printing it.
+      {"miniFE output (miniFE.<nx>x<ny>x<nz>.P<ranks>.<date>.yaml, or a job log printing it)", SniffMinifeOutput,
+       ReadMinifeOutput},
       // Before NPB output too: HPL.out, or xhpl's standard output in a job's .out.
       {"HPL output (HPL.out, xhpl standard output)", SniffHplOutput, ReadHplOutput},
       // Before NPB output too: clover.out, tea.out, or a job's stdout holding them.

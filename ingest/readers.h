@@ -91,6 +91,8 @@ bool SniffMpitraceProfile(const std::string& path, std::string_view text);  // m
 ReaderOutput ReadMpitraceProfile(const ReaderInput& input);
 bool SniffComdOutput(const std::string& path, std::string_view text);  // comd_output.cpp
 ReaderOutput ReadComdOutput(const ReaderInput& input);
+bool SniffMinifeOutput(const std::string& path, std::string_view text);  // minife_output.cpp
+ReaderOutput ReadMinifeOutput(const ReaderInput& input);
 bool SniffHplOutput(const std::string& path, std::string_view text);  // hpl_output.cpp
 ReaderOutput ReadHplOutput(const ReaderInput& input);
 bool SniffLeafOutput(const std::string& path, std::string_view text);  // cloverleaf_output.cpp
