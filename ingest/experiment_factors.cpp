@@ -106,10 +106,10 @@ bool VariesPerRun(const std::string& key) {
   const std::string lower = ToLower(key);
   // "mop": NPB's Mop/s is computed from the measured time, a result and not a setting; "perf_":
   // ReFrame's other performance variables (reframe_perf_gflops), results too; "merit": a figure of
-  // merit a program gives Adiak (LULESH's figure_of_merit), another result; "gflops": a rate from the
-  // time (HPL's).
+  // merit a program gives Adiak (LULESH's figure_of_merit), another result; "flops": a rate from the
+  // time (HPL's Gflops, miniFE's Mflops); "rss": memory a run used (miniFE's Max-RSS).
   for (const char* word : {"time", "elapsed", "memory", "date", "pid", "start", "stop", "host", "repetition", "mop",
-                           "jobid", "nodelist", "perf_", "merit", "gflops"})
+                           "jobid", "nodelist", "perf_", "merit", "flops", "rss"})
     if (lower.find(word) != std::string::npos) return true;
   return false;
 }

@@ -192,8 +192,8 @@ RunStats MinifeRunToRunStats(const MinifeRun& m, const std::string& path) {
 
   // Results and phases, as printed; miniFE prints 6 significant digits.
   for (const auto& [key_path, detail] : std::vector<std::pair<std::string, std::string>>{
-           {"Matrix structure generation/Mat-struc-gen Time", "minife.matrix_structure_s"},
-           {"FE assembly/FE assembly Time", "minife.fe_assembly_s"},
+           {"Matrix structure generation/Mat-struc-gen Time", "minife.matrix_structure_time_s"},
+           {"FE assembly/FE assembly Time", "minife.fe_assembly_time_s"},
            {"CG solve/Total/Total CG Time", "minife.cg_time_s"},
            {"CG solve/Time per iteration", "minife.cg_time_per_iteration_s"},
            {"CG solve/Total/Total CG Mflops", "minife.cg_mflops"},

@@ -240,6 +240,8 @@ const std::vector<Reader>& ReaderTable() {
       // Before NPB output too: miniFE's YAML document, or a job's stdout printing it.
       {"miniFE output (miniFE.<nx>x<ny>x<nz>.P<ranks>.<date>.yaml, or a job log printing it)", SniffMinifeOutput,
        ReadMinifeOutput},
+      // Before NPB output too: Kripke's standard output, or a job's .out holding it.
+      {"Kripke output (kripke standard output)", SniffKripkeOutput, ReadKripkeOutput},
       // Before NPB output too: HPL.out, or xhpl's standard output in a job's .out.
       {"HPL output (HPL.out, xhpl standard output)", SniffHplOutput, ReadHplOutput},
       // Before NPB output too: clover.out, tea.out, or a job's stdout holding them.

@@ -93,6 +93,8 @@ bool SniffComdOutput(const std::string& path, std::string_view text);  // comd_o
 ReaderOutput ReadComdOutput(const ReaderInput& input);
 bool SniffMinifeOutput(const std::string& path, std::string_view text);  // minife_output.cpp
 ReaderOutput ReadMinifeOutput(const ReaderInput& input);
+bool SniffKripkeOutput(const std::string& path, std::string_view text);  // kripke_output.cpp
+ReaderOutput ReadKripkeOutput(const ReaderInput& input);
 bool SniffHplOutput(const std::string& path, std::string_view text);  // hpl_output.cpp
 ReaderOutput ReadHplOutput(const ReaderInput& input);
 bool SniffLeafOutput(const std::string& path, std::string_view text);  // cloverleaf_output.cpp

@@ -60,15 +60,36 @@ TEST_CASE("miniFE: ranks, Total Program Time, the box as the class, the build as
   CHECK(hybrid.details.at("setting.cxxflags") == "-O3 -fopenmp");
 }
 
+TEST_CASE("miniFE: a run of 12,288 ranks on 128 cloud nodes (converged-computing's study)", "[ingest][minife]") {
+  // aws-eks-size128: the YAML of an AWS EKS run (MIT, SOURCES.md) beside the job's output, which holds
+  // miniFE's standard output and the Flux job's records: "OpenMP Max Threads:: 1", "number of
+  // processors: 12288", "hostname: buildkitsandbox" (the container build), "Rows per proc MIN: 882",
+  // "MAX: 1200", "Total Program Time: 1.51838".
+  IngestSummary summary;
+  const RunStats run = Only(testing::IngestPath(kMinife + "/aws-eks-size128", &summary, /*strict=*/false));
+  CHECK(run.procs == 12288);
+  CHECK(run.threads_per_proc == 1);
+  CHECK(run.wall_time_s == 1.51838);
+  CHECK(run.problem_class == "230x230x230 elements");
+  CHECK(run.details.at("minife.build_host") == "buildkitsandbox");
+  CHECK(run.machine.empty());
+  CHECK(run.details.at("minife.rows_per_proc_min") == "882");
+  CHECK(run.details.at("minife.rows_per_proc_max") == "1200");
+  CHECK(run.details.at("setting.cxxflags") == "-O3 -fopenmp");
+  REQUIRE(summary.skipped.size() == 1);  // the job's output beside the YAML: left unread
+  CHECK(summary.skipped.front().path == kMinife + "/aws-eks-size128/minife-128-iter-1-758229499904.out");
+}
+
 TEST_CASE("miniFE: a campaign folder, its series and settings; a job log of two runs", "[ingest][minife]") {
   IngestSummary summary;
   const std::vector<RunStats> runs = testing::IngestPath(kMinife, &summary, /*strict=*/false);
-  REQUIRE(runs.size() == 9);
+  REQUIRE(runs.size() == 10);
   // The standard output beside its YAML is left unread, as SOURCES.md is: no run of its own.
-  REQUIRE(summary.skipped.size() == 2);
+  REQUIRE(summary.skipped.size() == 3);
   CHECK(summary.skipped[0].path == kMinife + "/SOURCES.md");
-  CHECK(summary.skipped[1].path == kMinife + "/np1/minife.out");
-  CHECK(summary.skipped[1].reason.find("not a recognised format") != std::string::npos);
+  CHECK(summary.skipped[1].path == kMinife + "/aws-eks-size128/minife-128-iter-1-758229499904.out");
+  CHECK(summary.skipped[2].path == kMinife + "/np1/minife.out");
+  CHECK(summary.skipped[2].reason.find("not a recognised format") != std::string::npos);
   // np2-overlap and np4-overlap ran with -mv_overlap_comm_comp 1: another series, not repetitions.
   CHECK(testing::NotesOf(summary).find("differ in setting.mv_overlap_comm_comp") != std::string::npos);
   int overlapped = 0;

@@ -462,6 +462,8 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "comd", "comd", ["*/comd.out", "*/*.yaml"], 40)
     # miniFE YAML documents and a job log printing them (ingest/minife_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "minife", "minife", ["*/*.yaml", "*/*.out"], 40)
+    # Kripke outputs (ingest/kripke_output.h), round 31.
+    count += application_log_cases(cases, repo, rng, args, ingest, "kripke", "kripke", ["*/*/*.out"], 40)
     print(f"{count} cases in {cases}")
 
 
