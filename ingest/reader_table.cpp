@@ -242,6 +242,8 @@ const std::vector<Reader>& ReaderTable() {
        ReadMinifeOutput},
       // Before NPB output too: Kripke's standard output, or a job's .out holding it.
       {"Kripke output (kripke standard output)", SniffKripkeOutput, ReadKripkeOutput},
+      // Before NPB output too: Laghos's standard output, or a job's .out holding it.
+      {"Laghos output (laghos standard output)", SniffLaghosOutput, ReadLaghosOutput},
       // Before NPB output too: HPL.out, or xhpl's standard output in a job's .out.
       {"HPL output (HPL.out, xhpl standard output)", SniffHplOutput, ReadHplOutput},
       // Before NPB output too: clover.out, tea.out, or a job's stdout holding them.

@@ -95,6 +95,8 @@ bool SniffMinifeOutput(const std::string& path, std::string_view text);  // mini
 ReaderOutput ReadMinifeOutput(const ReaderInput& input);
 bool SniffKripkeOutput(const std::string& path, std::string_view text);  // kripke_output.cpp
 ReaderOutput ReadKripkeOutput(const ReaderInput& input);
+bool SniffLaghosOutput(const std::string& path, std::string_view text);  // laghos_output.cpp
+ReaderOutput ReadLaghosOutput(const ReaderInput& input);
 bool SniffHplOutput(const std::string& path, std::string_view text);  // hpl_output.cpp
 ReaderOutput ReadHplOutput(const ReaderInput& input);
 bool SniffLeafOutput(const std::string& path, std::string_view text);  // cloverleaf_output.cpp

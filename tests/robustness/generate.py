@@ -464,6 +464,8 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "minife", "minife", ["*/*.yaml", "*/*.out"], 40)
     # Kripke outputs (ingest/kripke_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "kripke", "kripke", ["*/*/*.out"], 40)
+    # Laghos outputs (ingest/laghos_output.h), round 31.
+    count += application_log_cases(cases, repo, rng, args, ingest, "laghos", "laghos", ["*/*/*.out"], 40)
     print(f"{count} cases in {cases}")
 
 
