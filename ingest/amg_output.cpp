@@ -25,7 +25,7 @@ struct PhaseName {
   const char* detail;
 };
 constexpr PhaseName kPhaseNames[] = {
-    {"Spatial Operator", "amg_generate_matrix_s"},  // heading "Generate Matrix"
+    {"Spatial Operator", "amg_generate_matrix_s"},    // heading "Generate Matrix"
     {"RHS and Initial Guess", "amg_vector_setup_s"},  // heading "IJ Vector Setup"
     {"PCG Setup", "amg_setup_s"},                     // "Problem 1: AMG Setup Time"
     {"PCG Solve", "amg_solve_s"},                     // "Problem 1: AMG-PCG Solve Time"
@@ -60,8 +60,9 @@ std::vector<std::string_view> TripleFields(std::string_view value, const std::st
   if (value.size() >= 2 && value.front() == '(' && value.back() == ')')
     fields = SplitFields(value.substr(1, value.size() - 2), ',');
   if (fields.size() != 3)
-    throw InputError(path, line, std::string(what) + " needs three numbers in parentheses, got '" +
-                                     std::string(value.substr(0, 60)) + "'");
+    throw InputError(
+        path, line,
+        std::string(what) + " needs three numbers in parentheses, got '" + std::string(value.substr(0, 60)) + "'");
   return fields;
 }
 
@@ -69,16 +70,17 @@ std::vector<std::string_view> TripleFields(std::string_view value, const std::st
 void ReadTasksAndThreads(std::string_view line, const std::string& path, int n, AmgRun* run) {
   const std::vector<std::string_view> w = SplitWhitespace(line);
   if (w.size() != 10 || w[3] != "=" || w[5] != "Num" || w[6] != "OpenMP" || w[7] != "threads" || w[8] != "=")
-    throw InputError(path, n, "AMG statistics line needs 'Num MPI tasks = P  Num OpenMP threads = T', got '" +
-                                  std::string(line.substr(0, 60)) + "'");
+    throw InputError(path, n,
+                     "AMG statistics line needs 'Num MPI tasks = P  Num OpenMP threads = T', got '" +
+                         std::string(line.substr(0, 60)) + "'");
   const int tasks = WholeCount(w[4], path, n, "AMG 'Num MPI tasks'", 1);
   const int threads = WholeCount(w[9], path, n, "AMG 'Num OpenMP threads'", 1);
   // Problem 2 prints it again at every time step: one run, one answer.
   if ((run->stats_tasks > 0 && run->stats_tasks != tasks) || (run->threads > 0 && run->threads != threads))
-    throw InputError(path, n, "AMG 'Num MPI tasks = " + std::to_string(tasks) + "  Num OpenMP threads = " +
-                                  std::to_string(threads) + "' after 'Num MPI tasks = " +
-                                  std::to_string(run->stats_tasks) + "  Num OpenMP threads = " +
-                                  std::to_string(run->threads) + "' in one run");
+    throw InputError(path, n,
+                     "AMG 'Num MPI tasks = " + std::to_string(tasks) + "  Num OpenMP threads = " +
+                         std::to_string(threads) + "' after 'Num MPI tasks = " + std::to_string(run->stats_tasks) +
+                         "  Num OpenMP threads = " + std::to_string(run->threads) + "' in one run");
   run->stats_tasks = tasks;
   run->threads = threads;
 }
@@ -89,17 +91,19 @@ void ReadPhase(std::string_view timer_line, std::string_view value, const std::s
   if (EndsWith(timer, ":")) timer.remove_suffix(1);
   if (timer.empty()) throw InputError(path, n, "AMG 'wall clock time' without its timer's name on the line above");
   if (!FindPhaseName(timer))
-    throw InputError(path, n, "AMG wall clock time of timer '" + std::string(timer.substr(0, 60)) +
-                                  "', not one of its driver's phases (Spatial Operator, RHS and Initial Guess, "
-                                  "PCG Setup, PCG Solve, GMRES Solve)");
+    throw InputError(path, n,
+                     "AMG wall clock time of timer '" + std::string(timer.substr(0, 60)) +
+                         "', not one of its driver's phases (Spatial Operator, RHS and Initial Guess, "
+                         "PCG Setup, PCG Solve, GMRES Solve)");
   for (const AmgPhase& earlier : run->phases)
     if (earlier.timer == timer)
-      throw InputError(path, n, "a second AMG '" + earlier.timer + "' wall clock time in one run (the first at line " +
-                                    std::to_string(earlier.line) + ")");
+      throw InputError(path, n,
+                       "a second AMG '" + earlier.timer + "' wall clock time in one run (the first at line " +
+                           std::to_string(earlier.line) + ")");
   const std::vector<std::string_view> w = SplitWhitespace(value);
   if (w.size() != 2 || w[1] != "seconds")
-    throw InputError(path, n, "AMG 'wall clock time' needs '<number> seconds', got '" +
-                                  std::string(value.substr(0, 60)) + "'");
+    throw InputError(path, n,
+                     "AMG 'wall clock time' needs '<number> seconds', got '" + std::string(value.substr(0, 60)) + "'");
   run->phases.push_back({std::string(timer), NonNegativeNumber(w[0], path, n, "AMG 'wall clock time'"), n});
 }
 
@@ -124,8 +128,9 @@ double ValueAfterLastColon(std::string_view line, const std::string& path, int n
 void ReadRunLine(std::string_view t, std::string_view before, const std::string& path, int n, AmgRun* run) {
   if (ValueAfter(t, "Problem ID")) {
     // AMG2023's driver: its banner names the problem, and it times its phases without printing them.
-    throw InputError(path, n, "AMG2023 output (its banner's 'Problem ID'): not read, only LLNL/AMG's driver "
-                              "(docs/formats/amg-output.md)");
+    throw InputError(path, n,
+                     "AMG2023 output (its banner's 'Problem ID'): not read, only LLNL/AMG's driver "
+                     "(docs/formats/amg-output.md)");
   } else if (auto v = ValueAfter(t, "solver ID")) {
     run->solver_id = static_cast<int>(WholeNumber(*v, path, n, "AMG 'solver ID'", 0, 1000));
   } else if (auto v = ValueAfter(t, "(Nx, Ny, Nz)")) {
@@ -166,24 +171,26 @@ void CheckFinishedRun(const AmgRun& run, const std::string& path) {
     throw InputError(path, run.line, "AMG run without its '(Nx, Ny, Nz)' grid and '(Px, Py, Pz)' processor topology");
   const long long procs = static_cast<long long>(run.topology[0]) * run.topology[1] * run.topology[2];
   if (procs > (1 << 24))
-    throw InputError(path, run.topology_line, "AMG processor topology of " + std::to_string(procs) +
-                                                  " processes is more than 2^24");
+    throw InputError(path, run.topology_line,
+                     "AMG processor topology of " + std::to_string(procs) + " processes is more than 2^24");
   for (int k = 0; k < 3; ++k)
     if (run.grid[k] % run.topology[k] != 0)  // the driver prints the global grid as -P times -n
       throw InputError(path, run.topology_line, "AMG global grid (Nx, Ny, Nz) is not a multiple of (Px, Py, Pz)");
   if (run.stats_tasks > 0 && run.stats_tasks != procs)
-    throw InputError(path, run.topology_line, "AMG processor topology of " + std::to_string(procs) +
-                                                  " processes, its statistics say 'Num MPI tasks = " +
-                                                  std::to_string(run.stats_tasks) + "'");
+    throw InputError(path, run.topology_line,
+                     "AMG processor topology of " + std::to_string(procs) +
+                         " processes, its statistics say 'Num MPI tasks = " + std::to_string(run.stats_tasks) + "'");
   const std::vector<std::string_view> expected = PhasesOfProblem(run.problem);
   for (const AmgPhase& phase : run.phases)
     if (std::find(expected.begin(), expected.end(), phase.timer) == expected.end())
-      throw InputError(path, phase.line, "AMG '" + phase.timer + "' time in a problem " + std::to_string(run.problem) +
-                                             " run (FOM_" + std::to_string(run.problem) + ")");
+      throw InputError(path, phase.line,
+                       "AMG '" + phase.timer + "' time in a problem " + std::to_string(run.problem) + " run (FOM_" +
+                           std::to_string(run.problem) + ")");
   for (std::string_view timer : expected)
     if (std::none_of(run.phases.begin(), run.phases.end(), [&](const AmgPhase& p) { return p.timer == timer; }))
-      throw InputError(path, run.fom_line, "AMG problem " + std::to_string(run.problem) + " run without its '" +
-                                               std::string(timer) + "' wall clock time");
+      throw InputError(path, run.fom_line,
+                       "AMG problem " + std::to_string(run.problem) + " run without its '" + std::string(timer) +
+                           "' wall clock time");
   if (run.iterations < 0)
     throw InputError(path, run.fom_line, "AMG run without its iterations before its 'Figure of Merit'");
 }
@@ -265,8 +272,8 @@ RunStats AmgRunToRunStats(const AmgRun& a, const std::string& path) {
   run.details["amg_iterations"] = std::to_string(a.iterations);
   if (a.time_steps > 0) run.details["amg_time_steps"] = std::to_string(a.time_steps);
   if (!a.final_residual.empty()) run.details["amg_final_relative_residual"] = a.final_residual;
-  run.details["amg_topology"] = std::to_string(a.topology[0]) + "x" + std::to_string(a.topology[1]) + "x" +
-                                std::to_string(a.topology[2]);
+  run.details["amg_topology"] =
+      std::to_string(a.topology[0]) + "x" + std::to_string(a.topology[1]) + "x" + std::to_string(a.topology[2]);
   run.details["amg_figure_of_merit"] = NumberText(a.fom);
   if (a.fom_setup >= 0) run.details["amg_fom_setup"] = NumberText(a.fom_setup);
   if (a.fom_solve >= 0) run.details["amg_fom_solve"] = NumberText(a.fom_solve);

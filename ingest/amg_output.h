@@ -27,21 +27,21 @@ struct AmgPhase {
 
 /// One run of AMG in an output.
 struct AmgRun {
-  int line = 0;                        // its "Running with these driver parameters:" line, 1-based
-  int solver_id = 0;                   // "solver ID = N" (1: AMG-PCG, 3: AMG-GMRES)
-  long long grid[3] = {0, 0, 0};       // "(Nx, Ny, Nz)": the global grid (-n per process x -P)
-  int topology[3] = {0, 0, 0};         // "(Px, Py, Pz)": the processor topology
+  int line = 0;                   // its "Running with these driver parameters:" line, 1-based
+  int solver_id = 0;              // "solver ID = N" (1: AMG-PCG, 3: AMG-GMRES)
+  long long grid[3] = {0, 0, 0};  // "(Nx, Ny, Nz)": the global grid (-n per process x -P)
+  int topology[3] = {0, 0, 0};    // "(Px, Py, Pz)": the processor topology
   int topology_line = 0;
-  std::vector<AmgPhase> phases;        // in the order printed
-  int stats_tasks = 0, threads = 0;    // -printstats' "Num MPI tasks = P  Num OpenMP threads = T" (0: not printed)
-  long long iterations = -1;           // "Iterations = N" (problem 1), "Cum. No. of Iterations = N" (problem 2)
-  long long time_steps = -1;           // "No. of Time Steps = N" (problem 2)
-  std::string final_residual;          // "Final Relative Residual Norm = r", as printed
+  std::vector<AmgPhase> phases;           // in the order printed
+  int stats_tasks = 0, threads = 0;       // -printstats' "Num MPI tasks = P  Num OpenMP threads = T" (0: not printed)
+  long long iterations = -1;              // "Iterations = N" (problem 1), "Cum. No. of Iterations = N" (problem 2)
+  long long time_steps = -1;              // "No. of Time Steps = N" (problem 2)
+  std::string final_residual;             // "Final Relative Residual Norm = r", as printed
   double fom_setup = -1, fom_solve = -1;  // problem 1's "FOM_Setup: ...: f" and "FOM_Solve: ...: f"
-  int problem = 0;                     // k of "Figure of Merit (FOM_k)": 1 or 2 (0: the run did not finish)
-  double fom = -1;                     // its value
+  int problem = 0;                        // k of "Figure of Merit (FOM_k)": 1 or 2 (0: the run did not finish)
+  double fom = -1;                        // its value
   int fom_line = 0;
-  std::string error;                   // "Error: Invalid number of processors or processor topology"
+  std::string error;  // "Error: Invalid number of processors or processor topology"
   int error_line = 0;
 };
 

@@ -127,7 +127,8 @@ TEST_CASE("AMG: unfinished and damaged outputs", "[ingest][amg]") {
   CHECK(testing::IngestErrorOf(WriteCase(dir, "neg.out", Replaced(out, "0.337029 seconds", "-0.337029 seconds")))
             .find("neg.out:32: AMG 'wall clock time' needs a non-negative number, got '-0.337029'") !=
         std::string::npos);
-  CHECK(testing::IngestErrorOf(WriteCase(dir, "grid.out", Replaced(out, "(Px, Py, Pz) = (2, 2, 1)", "(Px, Py, Pz) = (2, 2)")))
+  CHECK(testing::IngestErrorOf(
+            WriteCase(dir, "grid.out", Replaced(out, "(Px, Py, Pz) = (2, 2, 1)", "(Px, Py, Pz) = (2, 2)")))
             .find("grid.out:6: AMG '(Px, Py, Pz)' needs three numbers in parentheses, got '(2, 2)'") !=
         std::string::npos);
   CHECK(testing::IngestErrorOf(WriteCase(dir, "iters.out", Replaced(out, "Iterations = 20", "Iterations = twenty")))
@@ -138,8 +139,8 @@ TEST_CASE("AMG: unfinished and damaged outputs", "[ingest][amg]") {
         std::string::npos);
   CHECK(testing::IngestErrorOf(WriteCase(dir, "fom.out", Replaced(out, "(FOM_1)", "(FOM_2)")))
             .find("fom.out:32: AMG 'PCG Setup' time in a problem 2 run (FOM_2)") != std::string::npos);
-  CHECK(testing::IngestErrorOf(WriteCase(dir, "split.out", Replaced(out, "(Nx, Ny, Nz) = (40, 40, 40)",
-                                                                     "(Nx, Ny, Nz) = (40, 41, 40)")))
+  CHECK(testing::IngestErrorOf(
+            WriteCase(dir, "split.out", Replaced(out, "(Nx, Ny, Nz) = (40, 40, 40)", "(Nx, Ny, Nz) = (40, 41, 40)")))
             .find("split.out:6: AMG global grid (Nx, Ny, Nz) is not a multiple of (Px, Py, Pz)") != std::string::npos);
   const std::string stats = ReadText(kAmg + "/stats-omp2-np2/amg.out");
   CHECK(testing::IngestErrorOf(WriteCase(dir, "tasks.out", Replaced(stats, "Num MPI tasks = 2", "Num MPI tasks = 4")))
@@ -149,8 +150,8 @@ TEST_CASE("AMG: unfinished and damaged outputs", "[ingest][amg]") {
   CHECK(testing::IngestErrorOf(WriteCase(dir, "a2023.out", Replaced(out, "solver ID    = 1", "Problem ID    = 1")))
             .find("a2023.out:2: AMG2023 output (its banner's 'Problem ID'): not read") != std::string::npos);
   // A residual above the driver's tolerance: PCG stopped at its iteration limit.
-  const RunStats unconverged = Only(testing::IngestPath(
-      WriteCase(dir, "limit.out", Replaced(out, "Norm = 3.327247e-09", "Norm = 3.327247e-05"))));
+  const RunStats unconverged = Only(
+      testing::IngestPath(WriteCase(dir, "limit.out", Replaced(out, "Norm = 3.327247e-09", "Norm = 3.327247e-05"))));
   CHECK(unconverged.verification == "UNSUCCESSFUL");
   // Sniffing: AMG's banner with its global grid; hypre's ij driver prints the banner with the local
   // "(nx, ny, nz)", and CoMD is not AMG.

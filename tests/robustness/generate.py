@@ -460,6 +460,8 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "hpl", "hpl", ["*.out"], 40)
     # CoMD outputs and YAML (ingest/comd_output.h), round 30.
     count += application_log_cases(cases, repo, rng, args, ingest, "comd", "comd", ["*/comd.out", "*/*.yaml"], 40)
+    # AMG outputs, one run or a job's log of several (ingest/amg_output.h), round 30.
+    count += application_log_cases(cases, repo, rng, args, ingest, "amg", "amg", ["*/amg.out", "*/*.log"], 40)
     print(f"{count} cases in {cases}")
 
 
