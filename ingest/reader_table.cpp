@@ -246,6 +246,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Laghos output (laghos standard output)", SniffLaghosOutput, ReadLaghosOutput},
       // Before NPB output too: HPL.out, or xhpl's standard output in a job's .out.
       {"HPL output (HPL.out, xhpl standard output)", SniffHplOutput, ReadHplOutput},
+      // Before NPB output too: AMG's standard output (amg.out), or a job's .out/.log running it.
+      {"AMG output (standard output of LLNL's AMG)", SniffAmgOutput, ReadAmgOutput},
       // Before NPB output too: clover.out, tea.out, or a job's stdout holding them.
       {"CloverLeaf and TeaLeaf output (clover.out, tea.out)", SniffLeafOutput, ReadLeafOutput},
       // Before NPB output too: ABINIT's main output (.abo, .out), or a job's stdout holding it.

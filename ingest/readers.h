@@ -99,6 +99,8 @@ bool SniffLaghosOutput(const std::string& path, std::string_view text);  // lagh
 ReaderOutput ReadLaghosOutput(const ReaderInput& input);
 bool SniffHplOutput(const std::string& path, std::string_view text);  // hpl_output.cpp
 ReaderOutput ReadHplOutput(const ReaderInput& input);
+bool SniffAmgOutput(const std::string& path, std::string_view text);  // amg_output.cpp
+ReaderOutput ReadAmgOutput(const ReaderInput& input);
 bool SniffLeafOutput(const std::string& path, std::string_view text);  // cloverleaf_output.cpp
 ReaderOutput ReadLeafOutput(const ReaderInput& input);
 bool SniffNamdLog(const std::string& path, std::string_view text);  // namd_log.cpp

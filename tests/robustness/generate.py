@@ -466,6 +466,8 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "kripke", "kripke", ["*/*/*.out"], 40)
     # Laghos outputs (ingest/laghos_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "laghos", "laghos", ["*/*/*.out"], 40)
+    # AMG outputs, one run or a job's log of several (ingest/amg_output.h), round 31.
+    count += application_log_cases(cases, repo, rng, args, ingest, "amg", "amg", ["*/amg.out", "*/*.log"], 40)
     print(f"{count} cases in {cases}")
 
 
