@@ -25,11 +25,13 @@ struct PhaseName {
   const char* detail;
 };
 constexpr PhaseName kPhaseNames[] = {
+    {"Hypre init", "amg_hypre_init_s"},               // AMG2023: heading "Hypre init times"
     {"Spatial Operator", "amg_generate_matrix_s"},    // heading "Generate Matrix"
     {"RHS and Initial Guess", "amg_vector_setup_s"},  // heading "IJ Vector Setup"
     {"PCG Setup", "amg_setup_s"},                     // "Problem 1: AMG Setup Time"
     {"PCG Solve", "amg_solve_s"},                     // "Problem 1: AMG-PCG Solve Time"
     {"GMRES Solve", "amg_time_steps_s"},              // "Problem 2: Cumulative AMG-GMRES Solve Time"
+    {"GMRES Setup", "amg_setup_s"},                   // AMG2023 problem 1: "Problem 1: AMG Setup Time"
 };
 
 const PhaseName* FindPhaseName(std::string_view timer) {
@@ -38,10 +40,19 @@ const PhaseName* FindPhaseName(std::string_view timer) {
   return nullptr;
 }
 
-// The phases a finished run of `problem` printed, in the driver's order.
-std::vector<std::string_view> PhasesOfProblem(int problem) {
-  if (problem == 1) return {"Spatial Operator", "RHS and Initial Guess", "PCG Setup", "PCG Solve"};
+// The phases a finished run of `problem` printed, in the driver's order (AMG2023's "Hypre init",
+// printed before them, is not required).
+std::vector<std::string_view> PhasesOfProblem(int problem, bool amg2023) {
+  if (amg2023 && problem == 1) return {"Spatial Operator", "RHS and Initial Guess", "GMRES Setup", "GMRES Solve"};
+  if (problem == 1 || amg2023) return {"Spatial Operator", "RHS and Initial Guess", "PCG Setup", "PCG Solve"};
   return {"Spatial Operator", "RHS and Initial Guess", "GMRES Solve"};
+}
+
+// The detail a phase's time is kept under: AMG2023's one GMRES solve is a solve, not LLNL/AMG's
+// loop of time steps.
+std::string PhaseDetail(const AmgRun& run, const std::string& timer) {
+  if (run.problem_id > 0 && timer == "GMRES Solve") return "amg_solve_s";
+  return FindPhaseName(timer)->detail;
 }
 
 // The text after "<label> =" when the trimmed `line` is "<label> = ..."; nullopt otherwise (so
@@ -93,8 +104,8 @@ void ReadPhase(std::string_view timer_line, std::string_view value, const std::s
   if (!FindPhaseName(timer))
     throw InputError(path, n,
                      "AMG wall clock time of timer '" + std::string(timer.substr(0, 60)) +
-                         "', not one of its driver's phases (Spatial Operator, RHS and Initial Guess, "
-                         "PCG Setup, PCG Solve, GMRES Solve)");
+                         "', not one of its driver's phases (Hypre init, Spatial Operator, RHS and Initial "
+                         "Guess, PCG Setup, PCG Solve, GMRES Setup, GMRES Solve)");
   for (const AmgPhase& earlier : run->phases)
     if (earlier.timer == timer)
       throw InputError(path, n,
@@ -119,6 +130,17 @@ void ReadFigureOfMerit(std::string_view line, const std::string& path, int n, Am
   run->fom_line = n;
 }
 
+// AMG2023's "Figure of Merit (FOM): nnz_AP / (Setup Phase Time + 3 * Solve Phase Time) 4.412989e+09":
+// the last line of a finished run, of the problem its banner named.
+void ReadAmg2023FigureOfMerit(std::string_view line, const std::string& path, int n, AmgRun* run) {
+  if (run->problem_id == 0)
+    throw InputError(path, n, "AMG2023 'Figure of Merit (FOM):' in a run whose banner names no 'Problem ID'");
+  const std::vector<std::string_view> w = SplitWhitespace(line);
+  run->problem = run->problem_id;
+  run->fom = NonNegativeNumber(w.back(), path, n, "AMG2023 'Figure of Merit (FOM)'");
+  run->fom_line = n;
+}
+
 // The number after the last ':' of "FOM_Setup: nnz_AP / Setup Phase Time: 8.016058e+06".
 double ValueAfterLastColon(std::string_view line, const std::string& path, int n, const char* what) {
   return NonNegativeNumber(Trim(line.substr(line.rfind(':') + 1)), path, n, what);
@@ -126,11 +148,10 @@ double ValueAfterLastColon(std::string_view line, const std::string& path, int n
 
 // One line of a run (after its banner); `before` is the line above it, trimmed.
 void ReadRunLine(std::string_view t, std::string_view before, const std::string& path, int n, AmgRun* run) {
-  if (ValueAfter(t, "Problem ID")) {
-    // AMG2023's driver: its banner names the problem, and it times its phases without printing them.
-    throw InputError(path, n,
-                     "AMG2023 output (its banner's 'Problem ID'): not read, only LLNL/AMG's driver "
-                     "(docs/formats/amg-output.md)");
+  if (auto v = ValueAfter(t, "Problem ID")) {
+    run->problem_id = static_cast<int>(WholeNumber(*v, path, n, "AMG2023 'Problem ID'", 1, 2));
+  } else if (StartsWith(t, "Laplacian_") && EndsWith(t, "pt:")) {
+    run->stencil = std::string(t.substr(0, t.size() - 1));
   } else if (auto v = ValueAfter(t, "solver ID")) {
     run->solver_id = static_cast<int>(WholeNumber(*v, path, n, "AMG 'solver ID'", 0, 1000));
   } else if (auto v = ValueAfter(t, "(Nx, Ny, Nz)")) {
@@ -159,6 +180,8 @@ void ReadRunLine(std::string_view t, std::string_view before, const std::string&
     run->fom_solve = ValueAfterLastColon(t, path, n, "AMG 'FOM_Solve'");
   } else if (StartsWith(t, "Figure of Merit (FOM_")) {
     ReadFigureOfMerit(t, path, n, run);
+  } else if (StartsWith(t, "Figure of Merit (FOM):")) {
+    ReadAmg2023FigureOfMerit(t, path, n, run);
   } else if (StartsWith(t, "Error:") && run->error_line == 0) {
     run->error = std::string(t);
     run->error_line = n;
@@ -180,9 +203,11 @@ void CheckFinishedRun(const AmgRun& run, const std::string& path) {
     throw InputError(path, run.topology_line,
                      "AMG processor topology of " + std::to_string(procs) +
                          " processes, its statistics say 'Num MPI tasks = " + std::to_string(run.stats_tasks) + "'");
-  const std::vector<std::string_view> expected = PhasesOfProblem(run.problem);
+  const bool amg2023 = run.problem_id > 0;
+  const std::vector<std::string_view> expected = PhasesOfProblem(run.problem, amg2023);
   for (const AmgPhase& phase : run.phases)
-    if (std::find(expected.begin(), expected.end(), phase.timer) == expected.end())
+    if (std::find(expected.begin(), expected.end(), phase.timer) == expected.end() &&
+        !(amg2023 && phase.timer == "Hypre init"))
       throw InputError(path, phase.line,
                        "AMG '" + phase.timer + "' time in a problem " + std::to_string(run.problem) + " run (FOM_" +
                            std::to_string(run.problem) + ")");
@@ -239,9 +264,11 @@ std::vector<AmgRun> ParseAmgOutput(std::string_view text, const std::string& pat
 
 RunStats AmgRunToRunStats(const AmgRun& a, const std::string& path) {
   RunStats run;
+  const bool amg2023 = a.problem_id > 0;
   run.sources.push_back(path + ":" + std::to_string(a.line));
-  run.app = "amg";
-  run.derivations["app"] = "AMG output: 'Running with these driver parameters:' (line " + std::to_string(a.line) + ")";
+  run.app = amg2023 ? "amg2023" : "amg";
+  run.derivations["app"] = std::string(amg2023 ? "AMG2023 output: its banner's 'Problem ID'" : "AMG output") +
+                           ", 'Running with these driver parameters:' (line " + std::to_string(a.line) + ")";
   run.procs = a.topology[0] * a.topology[1] * a.topology[2];
   run.derivations["procs"] = "AMG '(Px, Py, Pz)': Px x Py x Pz (line " + std::to_string(a.topology_line) + ")";
   if (a.threads > 0) {
@@ -256,18 +283,26 @@ RunStats AmgRunToRunStats(const AmgRun& a, const std::string& path) {
   for (const AmgPhase& phase : a.phases) {
     sum_s += phase.wall_s;
     timers += (timers.empty() ? "" : " + ") + phase.timer;
-    run.details[FindPhaseName(phase.timer)->detail] = NumberText(phase.wall_s);
+    run.details[PhaseDetail(a, phase.timer)] = NumberText(phase.wall_s);
   }
   run.wall_time_s = sum_s;
   run.derivations["wall_time_s"] =
       "AMG: the sum of its phases' 'wall clock time' (" + timers + "), each the maximum over the ranks";
   // The problem: AMG's -n is per process, so the global grid (-n x -P, as printed) is what a
   // strong-scaling series keeps while the ranks grow.
-  run.problem_class = "problem " + std::to_string(a.problem) + ", solver " + std::to_string(a.solver_id) +
-                      ", Laplacian_27pt " + std::to_string(a.grid[0]) + "x" + std::to_string(a.grid[1]) + "x" +
-                      std::to_string(a.grid[2]);
-  run.derivations["problem_class"] =
-      "AMG: the problem (its 'Figure of Merit (FOM_k)'), 'solver ID' and the global grid '(Nx, Ny, Nz)'";
+  const std::string grid =
+      std::to_string(a.grid[0]) + "x" + std::to_string(a.grid[1]) + "x" + std::to_string(a.grid[2]);
+  if (amg2023) {
+    // AMG2023's problem fixes its solver: 1 is the 27-point problem with AMG-GMRES, 2 the 7-point with AMG-PCG.
+    const std::string stencil = a.stencil.empty() ? (a.problem == 1 ? "Laplacian_27pt" : "Laplacian_7pt") : a.stencil;
+    run.problem_class = "problem " + std::to_string(a.problem) + ", " + stencil + " " + grid;
+    run.derivations["problem_class"] = "AMG2023: its 'Problem ID', stencil and global grid '(Nx, Ny, Nz)'";
+  } else {
+    run.problem_class =
+        "problem " + std::to_string(a.problem) + ", solver " + std::to_string(a.solver_id) + ", Laplacian_27pt " + grid;
+    run.derivations["problem_class"] =
+        "AMG: the problem (its 'Figure of Merit (FOM_k)'), 'solver ID' and the global grid '(Nx, Ny, Nz)'";
+  }
   run.iterations = static_cast<int>(std::min<long long>(a.iterations, 1LL << 30));
   run.details["amg_iterations"] = std::to_string(a.iterations);
   if (a.time_steps > 0) run.details["amg_time_steps"] = std::to_string(a.time_steps);
@@ -279,7 +314,8 @@ RunStats AmgRunToRunStats(const AmgRun& a, const std::string& path) {
   if (a.fom_solve >= 0) run.details["amg_fom_solve"] = NumberText(a.fom_solve);
   // Problem 1's PCG stops at a relative residual of 1e-8 (test/amg.c), or at its iteration limit.
   // Problem 2's last solves run a fixed number of GMRES steps: its residual is no verdict.
-  if (a.problem == 1 && !a.final_residual.empty()) {
+  // AMG2023 sets its tolerances per problem and build; no verdict is drawn from its residual.
+  if (!amg2023 && a.problem == 1 && !a.final_residual.empty()) {
     const bool converged = *ParseDouble(a.final_residual) < 1e-8;
     run.verification = converged ? "SUCCESSFUL" : "UNSUCCESSFUL";
     run.derivations["verification"] = "AMG problem 1: 'Final Relative Residual Norm' " +

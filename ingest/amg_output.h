@@ -8,7 +8,10 @@
 // vectors, and for problem 1 (AMG-PCG) the AMG setup and the PCG solve, for problem 2 (AMG-GMRES)
 // the whole time-step loop. It ends with the iterations, the final relative residual norm and the
 // Figure of Merit ("Figure of Merit (FOM_1): 1.792130e+08"). With -printstats it prints "Num MPI
-// tasks = 2  Num OpenMP threads = 2". A job's log may hold several runs. AMG times no MPI call: the
+// tasks = 2  Num OpenMP threads = 2". A job's log may hold several runs. AMG2023 (LLNL/AMG2023, on
+// current hypre) prints the same banner with "Problem ID = N" instead of the solver, times hypre's
+// initialisation too, runs problem 1 (27-point, AMG-GMRES) or 2 (7-point, AMG-PCG) as a setup and
+// a solve, and ends with "Figure of Merit (FOM): ... 4.412989e+09". AMG times no MPI call: the
 // records are runtime only.
 #include <string>
 #include <string_view>
@@ -29,6 +32,8 @@ struct AmgPhase {
 struct AmgRun {
   int line = 0;                   // its "Running with these driver parameters:" line, 1-based
   int solver_id = 0;              // "solver ID = N" (1: AMG-PCG, 3: AMG-GMRES)
+  int problem_id = 0;             // AMG2023's "Problem ID = N" (1: 27-point AMG-GMRES, 2: 7-point AMG-PCG); 0: LLNL/AMG
+  std::string stencil;            // AMG2023's "Laplacian_7pt:" / "Laplacian_27pt:" heading
   long long grid[3] = {0, 0, 0};  // "(Nx, Ny, Nz)": the global grid (-n per process x -P)
   int topology[3] = {0, 0, 0};    // "(Px, Py, Pz)": the processor topology
   int topology_line = 0;

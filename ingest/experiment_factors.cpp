@@ -107,9 +107,10 @@ bool VariesPerRun(const std::string& key) {
   // "mop": NPB's Mop/s is computed from the measured time, a result and not a setting; "perf_":
   // ReFrame's other performance variables (reframe_perf_gflops), results too; "merit": a figure of
   // merit a program gives Adiak (LULESH's figure_of_merit), another result; "flops": a rate from the
-  // time (HPL's Gflops, miniFE's Mflops); "rss": memory a run used (miniFE's Max-RSS).
+  // time (HPL's Gflops, miniFE's Mflops); "rss": memory a run used (miniFE's Max-RSS); "fom": a figure
+  // of merit by its short name (AMG's FOM_Setup).
   for (const char* word : {"time", "elapsed", "memory", "date", "pid", "start", "stop", "host", "repetition", "mop",
-                           "jobid", "nodelist", "perf_", "merit", "flops", "rss"})
+                           "jobid", "nodelist", "perf_", "merit", "flops", "rss", "fom"})
     if (lower.find(word) != std::string::npos) return true;
   return false;
 }

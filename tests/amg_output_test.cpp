@@ -55,10 +55,11 @@ TEST_CASE("AMG: the topology's processes, the sum of its phases, the global grid
   CHECK(one.wall_time_s == 0.240541 + 0.008196 + 0.262694 + 0.167760);
   CHECK(one.problem_class == kStrongClass);
   // The folder: np1, np2, np4 one strong-scaling series; the weak-scaling pair (-n 20 20 20 on 1 and
-  // 2 processes: global 20x20x20 and 40x20x20) two; problem 2 on weak-np2's grid another.
+  // 2 processes: global 20x20x20 and 40x20x20) two; problem 2 on weak-np2's grid another; and the
+  // two AMG2023 runs of amg2023/.
   IngestSummary summary;
   const std::vector<RunStats> runs = testing::IngestPath(kAmg, &summary, /*strict=*/false);
-  REQUIRE(runs.size() == 9);
+  REQUIRE(runs.size() == 11);
   int series_of_strong = 0;
   for (const Series& series : GroupIntoSeries(runs)) {
     if (series.key.problem_class != kStrongClass) continue;
@@ -146,9 +147,11 @@ TEST_CASE("AMG: unfinished and damaged outputs", "[ingest][amg]") {
   CHECK(testing::IngestErrorOf(WriteCase(dir, "tasks.out", Replaced(stats, "Num MPI tasks = 2", "Num MPI tasks = 4")))
             .find("tasks.out:6: AMG processor topology of 2 processes, its statistics say 'Num MPI tasks = 4'") !=
         std::string::npos);
-  // AMG2023's banner: refused as such, not read as this driver's output.
-  CHECK(testing::IngestErrorOf(WriteCase(dir, "a2023.out", Replaced(out, "solver ID    = 1", "Problem ID    = 1")))
-            .find("a2023.out:2: AMG2023 output (its banner's 'Problem ID'): not read") != std::string::npos);
+  // AMG2023's Figure of Merit line in a run whose banner names no problem.
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "a2023.out",
+                                         Replaced(out, "Figure of Merit (FOM_1): ", "Figure of Merit (FOM): x ")))
+            .find("AMG2023 'Figure of Merit (FOM):' in a run whose banner names no 'Problem ID'") !=
+        std::string::npos);
   // A residual above the driver's tolerance: PCG stopped at its iteration limit.
   const RunStats unconverged = Only(
       testing::IngestPath(WriteCase(dir, "limit.out", Replaced(out, "Norm = 3.327247e-09", "Norm = 3.327247e-05"))));
@@ -160,4 +163,30 @@ TEST_CASE("AMG: unfinished and damaged outputs", "[ingest][amg]") {
       "Running with these driver parameters:\n  solver ID    = 0\n\n  Laplacian_27pt:\n    (nx, ny, nz) = (10, 10, "
       "10)\n"));
   CHECK_FALSE(LooksLikeAmgOutput(ReadText(std::string(QNM_TEST_DATA_DIR) + "/comd/np1/comd.out")));
+}
+
+TEST_CASE("AMG2023: real cloud runs of its two problems (converged-computing's study)", "[ingest][amg]") {
+  // amg2023/aws-parallel-cluster-cpu-size256: "Problem ID = 2", "Laplacian_7pt:", "(Nx, Ny, Nz) =
+  // (8192, 4096, 2048)", "(Px, Py, Pz) = (32, 16, 16)"; wall clock times 0.000042 (Hypre init),
+  // 2.769589 (Spatial Operator), 0.139367 (RHS and Initial Guess), 35.064247 (PCG Setup), 50.963218
+  // (PCG Solve); "Iterations = 35"; "Figure of Merit (FOM): ... 4.412989e+09".
+  const RunStats pcg = Only(testing::IngestPath(kAmg + "/amg2023/aws-parallel-cluster-cpu-size256/amg-256n-4-iter-4.out"));
+  CHECK(pcg.app == "amg2023");
+  CHECK(pcg.procs == 8192);
+  CHECK(pcg.wall_time_s == 0.000042 + 2.769589 + 0.139367 + 35.064247 + 50.963218);
+  CHECK(pcg.problem_class == "problem 2, Laplacian_7pt 8192x4096x2048");
+  CHECK(pcg.iterations == 35);
+  CHECK(pcg.details.at("amg_hypre_init_s") == "4.2e-05");
+  CHECK(pcg.details.at("amg_setup_s") == "35.064247");
+  CHECK(pcg.details.at("amg_solve_s") == "50.963218");
+  CHECK(pcg.details.at("amg_figure_of_merit") == "4412989000");
+  CHECK(pcg.verification.empty());  // AMG2023's tolerances differ by problem: no verdict drawn
+  // amg2023/aws-eks-cpu-problem1: "Problem ID = 1", the 27-point problem with AMG-GMRES on 4 x 2 x 1.
+  const RunStats gmres = Only(testing::IngestPath(kAmg + "/amg2023/aws-eks-cpu-problem1/_amg2023-2-iter-1-test.out"));
+  CHECK(gmres.procs == 8);
+  CHECK(gmres.wall_time_s == 0.674006 + 0.615471 + 0.012315 + 0.333613 + 0.313069);
+  CHECK(gmres.problem_class == "problem 1, Laplacian_27pt 256x256x128");
+  CHECK(gmres.details.at("amg_setup_s") == "0.333613");
+  CHECK(gmres.details.at("amg_solve_s") == "0.313069");  // one GMRES solve, not LLNL/AMG's time steps
+  CHECK(gmres.details.count("amg_time_steps_s") == 0);
 }
