@@ -244,6 +244,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Kripke output (kripke standard output)", SniffKripkeOutput, ReadKripkeOutput},
       // Before NPB output too: Laghos's standard output, or a job's .out holding it.
       {"Laghos output (laghos standard output)", SniffLaghosOutput, ReadLaghosOutput},
+      // Before NPB output too: Quicksilver's standard output, or a job's .out holding it.
+      {"Quicksilver output (qs standard output)", SniffQuicksilverOutput, ReadQuicksilverOutput},
       // Before NPB output too: HPL.out, or xhpl's standard output in a job's .out.
       {"HPL output (HPL.out, xhpl standard output)", SniffHplOutput, ReadHplOutput},
       // Before NPB output too: AMG's standard output (amg.out), or a job's .out/.log running it.

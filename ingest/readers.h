@@ -97,6 +97,8 @@ bool SniffKripkeOutput(const std::string& path, std::string_view text);  // krip
 ReaderOutput ReadKripkeOutput(const ReaderInput& input);
 bool SniffLaghosOutput(const std::string& path, std::string_view text);  // laghos_output.cpp
 ReaderOutput ReadLaghosOutput(const ReaderInput& input);
+bool SniffQuicksilverOutput(const std::string& path, std::string_view text);  // quicksilver_output.cpp
+ReaderOutput ReadQuicksilverOutput(const ReaderInput& input);
 bool SniffHplOutput(const std::string& path, std::string_view text);  // hpl_output.cpp
 ReaderOutput ReadHplOutput(const ReaderInput& input);
 bool SniffAmgOutput(const std::string& path, std::string_view text);  // amg_output.cpp

@@ -468,6 +468,8 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "laghos", "laghos", ["*/*/*.out"], 40)
     # AMG outputs, one run or a job's log of several (ingest/amg_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "amg", "amg", ["*/amg.out", "*/*.log"], 40)
+    # Quicksilver outputs (ingest/quicksilver_output.h), round 31.
+    count += application_log_cases(cases, repo, rng, args, ingest, "quicksilver", "quicksilver", ["*/*.out"], 40)
     print(f"{count} cases in {cases}")
 
 
