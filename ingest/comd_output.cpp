@@ -18,15 +18,6 @@
 namespace qnm {
 namespace {
 
-// "key : value" / "key: value" (the first colon); false without one.
-bool KeyValue(std::string_view trimmed, std::string_view* key, std::string_view* value) {
-  const std::size_t colon = trimmed.find(':');
-  if (colon == std::string_view::npos) return false;
-  *key = Trim(trimmed.substr(0, colon));
-  *value = Trim(trimmed.substr(colon + 1));
-  return true;
-}
-
 // "3:" -> 3; the rank field of a statistics row.
 bool IsRankField(std::string_view word) {
   return word.size() >= 2 && word.back() == ':' && ParseInteger(word.substr(0, word.size() - 1)).has_value();
@@ -61,7 +52,7 @@ std::vector<ComdRun> ParseComdOutput(std::string_view text, const std::string& p
     const std::string_view raw = lines[i];
     const std::string_view t = Trim(raw);
     std::string_view key, value;
-    if (StartsWith(t, "Mini-Application Name") && KeyValue(t, &key, &value)) {
+    if (StartsWith(t, "Mini-Application Name") && SplitAtFirstColon(t, &key, &value)) {
       runs.emplace_back();
       runs.back().line = n;
       runs.back().name = std::string(value);
@@ -108,7 +99,7 @@ std::vector<ComdRun> ParseComdOutput(std::string_view text, const std::string& p
       run.total_ranks = WholeCount(w[3], path, n, "CoMD 'Timing Statistics Across N Ranks'", 1);
       continue;
     }
-    if (!KeyValue(t, &key, &value)) {
+    if (!SplitAtFirstColon(t, &key, &value)) {
       if (StartsWith(t, "Timings for Rank 0")) section = Section::kRank0;
       continue;
     }

@@ -19,15 +19,6 @@ namespace {
 // Kripke's LLNL release number, printed under its banner in every 1.2 release.
 constexpr std::string_view kCodeNumber = "LLNL-CODE-775068";
 
-// "  Key:   value" -> key, value (the first colon; "Grind time :" keeps its key without the blank).
-bool KeyValue(std::string_view trimmed, std::string_view* key, std::string_view* value) {
-  const std::size_t colon = trimmed.find(':');
-  if (colon == std::string_view::npos || colon == 0) return false;
-  *key = Trim(trimmed.substr(0, colon));
-  *value = Trim(trimmed.substr(colon + 1));
-  return true;
-}
-
 // "448 x 168 x 256  (19267584 total)" / "32 x 24 x 32 MPI tasks" -> {448, 168, 256}, or empty.
 std::vector<long long> Triple(std::string_view text) {
   std::vector<long long> sizes;
@@ -123,7 +114,7 @@ std::vector<KripkeRun> ParseKripkeOutput(std::string_view text, const std::strin
     if (section == Section::kOptions) {
       if (t.back() == ':') {
         group = std::string(Trim(t.substr(0, t.size() - 1)));
-      } else if (KeyValue(t, &key, &value)) {
+      } else if (SplitAtFirstColon(t, &key, &value)) {
         const std::string name = group + "/" + std::string(key);
         run.options[name] = std::string(value);
         run.option_lines[name] = n;
@@ -153,7 +144,7 @@ std::vector<KripkeRun> ParseKripkeOutput(std::string_view text, const std::strin
         run.timers_s.emplace(std::string(w[0]), seconds);  // TIMER_DATA, after the table, overwrites
         if (run.timers_line == 0) run.timers_line = n;
       }
-    } else if (section == Section::kMerits && KeyValue(t, &key, &value)) {
+    } else if (section == Section::kMerits && SplitAtFirstColon(t, &key, &value)) {
       const std::vector<std::string_view> w = SplitWhitespace(value);
       if (!w.empty()) run.merits[std::string(key)] = std::string(w[0]);
     }

@@ -23,12 +23,8 @@ constexpr char kProgramTime[] = "Total Program Time";
 // "  key: value" -> key, value. miniFE's OpenMP builds print one key with its own colon
 // ("OpenMP Max Threads:: 2"): the second colon is the key's, not the value's.
 bool KeyValue(std::string_view trimmed, std::string_view* key, std::string_view* value) {
-  const std::size_t colon = trimmed.find(':');
-  if (colon == std::string_view::npos || colon == 0) return false;
-  *key = Trim(trimmed.substr(0, colon));
-  std::string_view rest = trimmed.substr(colon + 1);
-  if (!rest.empty() && rest.front() == ':') rest.remove_prefix(1);
-  *value = Trim(rest);
+  if (!SplitAtFirstColon(trimmed, key, value)) return false;
+  if (!value->empty() && value->front() == ':') *value = Trim(value->substr(1));
   return true;
 }
 

@@ -18,15 +18,6 @@ namespace {
 constexpr std::string_view kVersion = "Quicksilver Version";
 constexpr double kSecondsPerMicrosecond = 1e-6;
 
-// "Number of MPI ranks     : 8192" / "   nx: 256" -> key, value (the first colon).
-bool KeyValue(std::string_view trimmed, std::string_view* key, std::string_view* value) {
-  const std::size_t colon = trimmed.find(':');
-  if (colon == std::string_view::npos || colon == 0) return false;
-  *key = Trim(trimmed.substr(0, colon));
-  *value = Trim(trimmed.substr(colon + 1));
-  return true;
-}
-
 std::string QuicksilverRunUnfinished(const QuicksilverRun& run, int* line) {
   *line = run.line;
   if (run.timers_line > 0) return {};
@@ -49,7 +40,7 @@ std::vector<QuicksilverRun> ParseQuicksilverOutput(std::string_view text, const 
     const std::string_view raw = lines[i];
     const std::string_view t = Trim(raw);
     std::string_view key, value;
-    if (StartsWith(t, kVersion) && KeyValue(t, &key, &value)) {
+    if (StartsWith(t, kVersion) && SplitAtFirstColon(t, &key, &value)) {
       runs.emplace_back();
       runs.back().line = n;
       runs.back().version = std::string(value);
@@ -59,7 +50,7 @@ std::vector<QuicksilverRun> ParseQuicksilverOutput(std::string_view text, const 
     if (runs.empty()) continue;
     QuicksilverRun& run = runs.back();
     if (section == Section::kSimulation) {
-      if (!raw.empty() && raw[0] == ' ' && KeyValue(t, &key, &value)) {
+      if (!raw.empty() && raw[0] == ' ' && SplitAtFirstColon(t, &key, &value)) {
         run.simulation[std::string(key)] = std::string(value);
         continue;
       }
@@ -101,7 +92,7 @@ std::vector<QuicksilverRun> ParseQuicksilverOutput(std::string_view text, const 
       ++run.checks_passed;
     } else if (StartsWith(t, "FAIL::")) {
       ++run.checks_failed;
-    } else if (KeyValue(t, &key, &value)) {
+    } else if (SplitAtFirstColon(t, &key, &value)) {
       if (key == "Quicksilver Git Hash") run.git_hash = std::string(value);
       if (key == "Number of MPI ranks") run.ranks = WholeCount(value, path, n, "Quicksilver 'Number of MPI ranks'", 1);
       if (key == "Number of OpenMP Threads")

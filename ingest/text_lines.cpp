@@ -60,6 +60,14 @@ bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }
 
+bool SplitAtFirstColon(std::string_view text, std::string_view* key, std::string_view* value) {
+  const std::size_t colon = text.find(':');
+  if (colon == std::string_view::npos || Trim(text.substr(0, colon)).empty()) return false;
+  *key = Trim(text.substr(0, colon));
+  *value = Trim(text.substr(colon + 1));
+  return true;
+}
+
 bool EndsWith(std::string_view text, std::string_view suffix) {
   return text.size() >= suffix.size() && text.substr(text.size() - suffix.size()) == suffix;
 }

@@ -21,6 +21,9 @@ std::vector<std::string_view> SplitWhitespace(std::string_view text);
 /// The fields of a line between `separator`s, each trimmed ("a | b|" -> "a", "b", "").
 std::vector<std::string_view> SplitFields(std::string_view line, char separator);
 bool StartsWith(std::string_view text, std::string_view prefix);
+/// "key: value" split at the first ':' into the trimmed key and value (applications' "Name : v"
+/// reports: CoMD, Kripke, Quicksilver, miniFE); false when there is no ':' or no key before it.
+bool SplitAtFirstColon(std::string_view text, std::string_view* key, std::string_view* value);
 bool EndsWith(std::string_view text, std::string_view suffix);
 /// True for a non-empty text of ASCII digits only ("0042"; not "", "-1", "4a").
 bool AllDigits(std::string_view text);
