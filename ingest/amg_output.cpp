@@ -330,12 +330,9 @@ RunStats AmgRunToRunStats(const AmgRun& a, const std::string& path) {
 bool SniffAmgOutput(const std::string&, std::string_view text) { return LooksLikeAmgOutput(text); }
 
 ReaderOutput ReadAmgOutput(const ReaderInput& input) {
-  ReaderOutput output = FinishedRunsOutput(
+  return AppOutputRuns(
       input, ParseAmgOutput(input.text, input.path), AmgRunUnfinished,
-      [&](const AmgRun& run) { return AmgRunToRunStats(run, input.path); }, [](const AmgRun&, RunStats*) {},
-      "AMG runs did not finish");
-  output.role = PairingRole::kAppOutput;
-  return output;
+      [&](const AmgRun& run) { return AmgRunToRunStats(run, input.path); }, "AMG runs did not finish");
 }
 
 }  // namespace qnm

@@ -293,12 +293,9 @@ bool SniffLeafOutput(const std::string& path, std::string_view text) {
 
 ReaderOutput ReadLeafOutput(const ReaderInput& input) {
   // An MPI profile of the same run beside it (mpitrace's, or an mpiP report) pairs with it (run_pairing.h).
-  ReaderOutput output = FinishedRunsOutput(
+  return AppOutputRuns(
       input, ParseLeafOutput(input.text, input.path), LeafRunUnfinished,
-      [&](const LeafRun& run) { return LeafRunToRunStats(run, input.path); }, [](const LeafRun&, RunStats*) {},
-      "CloverLeaf/TeaLeaf runs did not finish");
-  output.role = PairingRole::kAppOutput;
-  return output;
+      [&](const LeafRun& run) { return LeafRunToRunStats(run, input.path); }, "CloverLeaf/TeaLeaf runs did not finish");
 }
 
 }  // namespace qnm

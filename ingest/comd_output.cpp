@@ -249,12 +249,9 @@ RunStats ComdRunToRunStats(const ComdRun& c, const std::string& path) {
 bool SniffComdOutput(const std::string&, std::string_view text) { return LooksLikeComdOutput(text); }
 
 ReaderOutput ReadComdOutput(const ReaderInput& input) {
-  ReaderOutput output = FinishedRunsOutput(
+  return AppOutputRuns(
       input, ParseComdOutput(input.text, input.path), ComdRunUnfinished,
-      [&](const ComdRun& run) { return ComdRunToRunStats(run, input.path); }, [](const ComdRun&, RunStats*) {},
-      "CoMD runs did not finish");
-  output.role = PairingRole::kAppOutput;
-  return output;
+      [&](const ComdRun& run) { return ComdRunToRunStats(run, input.path); }, "CoMD runs did not finish");
 }
 
 }  // namespace qnm

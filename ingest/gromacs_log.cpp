@@ -2,7 +2,6 @@
 #include "ingest/gromacs_log.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <string>
 #include <utility>
@@ -54,17 +53,6 @@ bool IsVersionHeader(std::string_view line) {
 // ":-) GROMACS - gmx mdrun, 2021.5 (-:"
 bool IsBanner(std::string_view line) {
   return line.find(":-) GROMACS - ") != std::string_view::npos && line.find("mdrun") != std::string_view::npos;
-}
-
-// A row's name as a detail key: "Wait + Comm. F" -> "wait_comm_f".
-std::string DetailKey(const std::string& name) {
-  std::string key;
-  for (char c : ToLower(name)) {
-    if (std::isalnum(static_cast<unsigned char>(c))) key += c;
-    else if (!key.empty() && key.back() != '_') key += '_';
-  }
-  while (!key.empty() && key.back() == '_') key.pop_back();
-  return key;
 }
 
 // The number before a trailing '%' ("0.7%." / "10.7 %"), as the imbalance lines print it.

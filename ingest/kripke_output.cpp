@@ -228,10 +228,7 @@ RunStats KripkeRunToRunStats(const KripkeRun& k, const std::string& path) {
       run.details["kripke.unknowns"] = value;
       continue;
     }
-    std::string key = ToLower(name);
-    for (char& c : key)
-      if (c == ' ') c = '_';
-    run.details["kripke.merit." + key] = value;  // results, not settings (experiment_factors.h)
+    run.details["kripke.merit." + DetailKey(name)] = value;  // results, not settings (experiment_factors.h)
   }
   run.Derive();
   RequirePlausibleRecord(run, path, k.timers_line);
@@ -241,12 +238,9 @@ RunStats KripkeRunToRunStats(const KripkeRun& k, const std::string& path) {
 bool SniffKripkeOutput(const std::string&, std::string_view text) { return LooksLikeKripkeOutput(text); }
 
 ReaderOutput ReadKripkeOutput(const ReaderInput& input) {
-  ReaderOutput output = FinishedRunsOutput(
+  return AppOutputRuns(
       input, ParseKripkeOutput(input.text, input.path), KripkeRunUnfinished,
-      [&](const KripkeRun& run) { return KripkeRunToRunStats(run, input.path); }, [](const KripkeRun&, RunStats*) {},
-      "Kripke runs did not finish");
-  output.role = PairingRole::kAppOutput;
-  return output;
+      [&](const KripkeRun& run) { return KripkeRunToRunStats(run, input.path); }, "Kripke runs did not finish");
 }
 
 }  // namespace qnm

@@ -1,7 +1,6 @@
 // Laghos outputs (laghos_output.h, docs/formats/laghos-output.md).
 #include "ingest/laghos_output.h"
 
-#include <cctype>
 #include <set>
 #include <string>
 #include <vector>
@@ -167,15 +166,8 @@ RunStats LaghosRunToRunStats(const LaghosRun& l, const std::string& path, int pr
     run.details[setting + name.substr(2)] = value.empty() ? "yes" : value;
   }
   if (!l.device.empty()) run.details[setting + "device_configuration"] = l.device;
-  for (const auto& [kernel, seconds] : l.kernel_times_s) {
-    std::string key = ToLower(kernel);
-    std::string clean;
-    for (char c : key)
-      if (std::isalnum(static_cast<unsigned char>(c))) clean += c;
-      else if (!clean.empty() && clean.back() != '_') clean += '_';
-    while (!clean.empty() && clean.back() == '_') clean.pop_back();
-    run.details["laghos." + clean + "_time_s"] = NumberText(seconds);
-  }
+  for (const auto& [kernel, seconds] : l.kernel_times_s)
+    run.details["laghos." + DetailKey(kernel) + "_time_s"] = NumberText(seconds);
   if (l.zones > 0) run.details["laghos.zones"] = std::to_string(l.zones);
   if (l.kinematic_dofs > 0) run.details["laghos.kinematic_dofs"] = std::to_string(l.kinematic_dofs);
   // Laghos prints a line every --visualization-steps steps: the last is not always the last step.
@@ -189,12 +181,10 @@ RunStats LaghosRunToRunStats(const LaghosRun& l, const std::string& path, int pr
 bool SniffLaghosOutput(const std::string&, std::string_view text) { return LooksLikeLaghosOutput(text); }
 
 ReaderOutput ReadLaghosOutput(const ReaderInput& input) {
-  ReaderOutput output = FinishedRunsOutput(
+  return AppOutputRuns(
       input, ParseLaghosOutput(input.text, input.path), LaghosRunUnfinished,
       [&](const LaghosRun& run) { return LaghosRunToRunStats(run, input.path, input.name.procs); },
-      [](const LaghosRun&, RunStats*) {}, "Laghos runs did not finish");
-  output.role = PairingRole::kAppOutput;
-  return output;
+      "Laghos runs did not finish");
 }
 
 }  // namespace qnm

@@ -174,12 +174,9 @@ bool SniffLuleshOutput(const std::string&, std::string_view text) { return Looks
 
 ReaderOutput ReadLuleshOutput(const ReaderInput& input) {
   // An MPI profile of the same run beside it (mpitrace's, or an mpiP report) pairs with it (run_pairing.h).
-  ReaderOutput output = FinishedRunsOutput(
+  return AppOutputRuns(
       input, ParseLuleshOutput(input.text, input.path), LuleshRunUnfinished,
-      [&](const LuleshRun& run) { return LuleshRunToRunStats(run, input.path); }, [](const LuleshRun&, RunStats*) {},
-      "LULESH runs did not finish");
-  output.role = PairingRole::kAppOutput;
-  return output;
+      [&](const LuleshRun& run) { return LuleshRunToRunStats(run, input.path); }, "LULESH runs did not finish");
 }
 
 }  // namespace qnm

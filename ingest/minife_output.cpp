@@ -225,12 +225,9 @@ ReaderOutput ReadMinifeOutput(const ReaderInput& input) {
                      "miniFE's standard output, not its YAML document: rank 0 writes the run's figures to "
                      "miniFE.<nx>x<ny>x<nz>.P<ranks>.<date>.yaml in the run's folder; read that file");
   }
-  ReaderOutput output = FinishedRunsOutput(
+  return AppOutputRuns(
       input, ParseMinifeOutput(input.text, input.path), MinifeRunUnfinished,
-      [&](const MinifeRun& run) { return MinifeRunToRunStats(run, input.path); }, [](const MinifeRun&, RunStats*) {},
-      "miniFE runs did not finish");
-  output.role = PairingRole::kAppOutput;
-  return output;
+      [&](const MinifeRun& run) { return MinifeRunToRunStats(run, input.path); }, "miniFE runs did not finish");
 }
 
 }  // namespace qnm

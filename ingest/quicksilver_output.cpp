@@ -174,12 +174,10 @@ RunStats QuicksilverRunToRunStats(const QuicksilverRun& q, const std::string& pa
 bool SniffQuicksilverOutput(const std::string&, std::string_view text) { return LooksLikeQuicksilverOutput(text); }
 
 ReaderOutput ReadQuicksilverOutput(const ReaderInput& input) {
-  ReaderOutput output = FinishedRunsOutput(
+  return AppOutputRuns(
       input, ParseQuicksilverOutput(input.text, input.path), QuicksilverRunUnfinished,
       [&](const QuicksilverRun& run) { return QuicksilverRunToRunStats(run, input.path); },
-      [](const QuicksilverRun&, RunStats*) {}, "Quicksilver runs did not finish");
-  output.role = PairingRole::kAppOutput;
-  return output;
+      "Quicksilver runs did not finish");
 }
 
 }  // namespace qnm

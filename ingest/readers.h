@@ -206,6 +206,18 @@ ReaderOutput FinishedRunsOutput(const ReaderInput& input, const std::vector<Run>
   return output;
 }
 
+/// FinishedRunsOutput for an application's own output that names no build beside its runs
+/// (CloverLeaf, LULESH, CoMD, miniFE, Kripke, Laghos, Quicksilver, AMG): its records are the
+/// application output of their run, which an MPI profile in the same folder pairs with
+/// (run_pairing.h).
+template <typename Run, typename WhyNot, typename ToRecord>
+ReaderOutput AppOutputRuns(const ReaderInput& input, const std::vector<Run>& runs, WhyNot why_not, ToRecord to_record,
+                           const std::string& what) {
+  ReaderOutput output = FinishedRunsOutput(input, runs, why_not, to_record, [](const Run&, RunStats*) {}, what);
+  output.role = PairingRole::kAppOutput;
+  return output;
+}
+
 /// The output of a reader whose file holds one run: `run` with the file
 /// name's identity applied (ApplyFileName).
 ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info);

@@ -1,6 +1,7 @@
 #include "ingest/text_lines.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <charconv>
 #include <cstdlib>
@@ -58,6 +59,16 @@ std::vector<std::string_view> SplitWhitespace(std::string_view text) {
 
 bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
+}
+
+std::string DetailKey(std::string_view name) {
+  std::string key;
+  for (char c : ToLower(name)) {
+    if (std::isalnum(static_cast<unsigned char>(c))) key += c;
+    else if (!key.empty() && key.back() != '_') key += '_';
+  }
+  while (!key.empty() && key.back() == '_') key.pop_back();
+  return key;
 }
 
 bool SplitAtFirstColon(std::string_view text, std::string_view* key, std::string_view* value) {

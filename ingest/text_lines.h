@@ -24,6 +24,9 @@ bool StartsWith(std::string_view text, std::string_view prefix);
 /// "key: value" split at the first ':' into the trimmed key and value (applications' "Name : v"
 /// reports: CoMD, Kripke, Quicksilver, miniFE); false when there is no ':' or no key before it.
 bool SplitAtFirstColon(std::string_view text, std::string_view* key, std::string_view* value);
+/// A row or timer name as a detail key: lower case, each run of other characters one '_', none at
+/// either end ("Wait + Comm. F" -> "wait_comm_f", "CG (H1)" -> "cg_h1").
+std::string DetailKey(std::string_view name);
 bool EndsWith(std::string_view text, std::string_view suffix);
 /// True for a non-empty text of ASCII digits only ("0042"; not "", "-1", "4a").
 bool AllDigits(std::string_view text);
