@@ -89,32 +89,32 @@ void PairProfilesWithOutputs(std::vector<IngestedFile>* files, std::vector<bool>
 
 }  // namespace
 
-void MergeProfileIntoRun(const RunStats& report, RunStats* npb, const std::string& pairing) {
-  npb->app_time_s_per_rank = report.app_time_s_per_rank;
-  npb->mpi_time_s_per_rank = report.mpi_time_s_per_rank;
-  npb->p2p_calls_per_rank = report.p2p_calls_per_rank;
-  npb->p2p_bytes_sent_per_rank = report.p2p_bytes_sent_per_rank;
-  npb->collective_calls_per_rank = report.collective_calls_per_rank;
-  npb->collective_bytes_sent_per_rank = report.collective_bytes_sent_per_rank;
-  npb->call_sites = report.call_sites;
-  npb->comm_matrix_bytes = report.comm_matrix_bytes;
-  npb->comm_matrix_messages = report.comm_matrix_messages;
-  npb->per_rank_complete = report.per_rank_complete;
-  npb->mpi_calls_per_rank = report.mpi_calls_per_rank;
-  npb->tool_version = report.tool_version;
-  if (npb->allocation.empty()) npb->allocation = report.allocation;
-  if (npb->hosts.empty()) npb->hosts = report.hosts;
-  if (npb->nodes == 0) npb->nodes = report.nodes;  // their derivations come with the others below
-  if (npb->ranks_per_node == 0) npb->ranks_per_node = report.ranks_per_node;
-  if (npb->machine.empty()) npb->machine = report.machine;  // its derivation comes with the others below
-  for (const auto& [key, value] : report.details) npb->details.emplace(key, value);
-  for (const auto& [key, value] : report.derivations) npb->derivations.emplace(key, value);
-  for (const std::string& source : report.sources) npb->sources.push_back(source);
+void MergeProfileIntoRun(const RunStats& profile, RunStats* run, const std::string& pairing) {
+  run->app_time_s_per_rank = profile.app_time_s_per_rank;
+  run->mpi_time_s_per_rank = profile.mpi_time_s_per_rank;
+  run->p2p_calls_per_rank = profile.p2p_calls_per_rank;
+  run->p2p_bytes_sent_per_rank = profile.p2p_bytes_sent_per_rank;
+  run->collective_calls_per_rank = profile.collective_calls_per_rank;
+  run->collective_bytes_sent_per_rank = profile.collective_bytes_sent_per_rank;
+  run->call_sites = profile.call_sites;
+  run->comm_matrix_bytes = profile.comm_matrix_bytes;
+  run->comm_matrix_messages = profile.comm_matrix_messages;
+  run->per_rank_complete = profile.per_rank_complete;
+  run->mpi_calls_per_rank = profile.mpi_calls_per_rank;
+  run->tool_version = profile.tool_version;
+  if (run->allocation.empty()) run->allocation = profile.allocation;
+  if (run->hosts.empty()) run->hosts = profile.hosts;
+  if (run->nodes == 0) run->nodes = profile.nodes;  // their derivations come with the others below
+  if (run->ranks_per_node == 0) run->ranks_per_node = profile.ranks_per_node;
+  if (run->machine.empty()) run->machine = profile.machine;  // its derivation comes with the others below
+  for (const auto& [key, value] : profile.details) run->details.emplace(key, value);
+  for (const auto& [key, value] : profile.derivations) run->derivations.emplace(key, value);
+  for (const std::string& source : profile.sources) run->sources.push_back(source);
   // Summaries are re-derived from the per-rank data now present; one the profile gives without
   // per-rank data (mpitrace's messages: rank 0's) is taken as it is, with its derivation.
-  const bool per_rank_app = !report.app_time_s_per_rank.empty(), per_rank_mpi = !report.mpi_time_s_per_rank.empty();
-  const bool per_rank_messages = !report.p2p_calls_per_rank.empty() || !report.collective_calls_per_rank.empty();
-  const bool per_rank_bytes = !report.p2p_bytes_sent_per_rank.empty() || !report.collective_bytes_sent_per_rank.empty();
+  const bool per_rank_app = !profile.app_time_s_per_rank.empty(), per_rank_mpi = !profile.mpi_time_s_per_rank.empty();
+  const bool per_rank_messages = !profile.p2p_calls_per_rank.empty() || !profile.collective_calls_per_rank.empty();
+  const bool per_rank_bytes = !profile.p2p_bytes_sent_per_rank.empty() || !profile.collective_bytes_sent_per_rank.empty();
   const struct {
     double RunStats::*field;
     const char* name;
@@ -128,14 +128,14 @@ void MergeProfileIntoRun(const RunStats& report, RunStats* npb, const std::strin
                     {&RunStats::bytes_sent_per_rank, "bytes_sent_per_rank", per_rank_bytes},
                     {&RunStats::bytes_per_message, "bytes_per_message", true}};
   for (const auto& summary : kSummaries) {
-    npb->*summary.field = kUnknown;
-    if (summary.from_ranks || !Known(report.*summary.field)) continue;
-    npb->*summary.field = report.*summary.field;
-    if (auto how = report.derivations.find(summary.name); how != report.derivations.end())
-      npb->derivations[summary.name] = how->second;
+    run->*summary.field = kUnknown;
+    if (summary.from_ranks || !Known(profile.*summary.field)) continue;
+    run->*summary.field = profile.*summary.field;
+    if (auto how = profile.derivations.find(summary.name); how != profile.derivations.end())
+      run->derivations[summary.name] = how->second;
   }
-  npb->derivations["pairing"] = pairing;
-  npb->Derive();
+  run->derivations["pairing"] = pairing;
+  run->Derive();
 }
 
 PairingResult PairRuns(std::vector<IngestedFile> files) {
