@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "ingest/compressed_file.h"
 #include "ingest/text_lines.h"
 #include "microbench/micro_benchmark.h"
 #include "microbench/table_rows.h"
@@ -96,13 +97,16 @@ const char* ToString(MicroBenchmarkKind kind) {
 }
 
 std::vector<MicroBenchmarkTable> ReadMicroBenchmarkFile(const std::string& path) {
-  std::string text = ReadFile(path, 64LL << 20);
+  constexpr long long kMaxBytes = 64LL << 20;
+  std::string text = ReadFile(path, kMaxBytes);
+  if (!CompressionOf(text).empty()) text = Unpack(text, path, kMaxBytes);  // osu_bw.log.gz: as zcat shows it
+  if (LooksLikeHpccOutput(text)) return ReadHpccOutput(text, path);
   if (text.find("OSU MPI") != std::string::npos) return ReadOsuOutput(text, path);
   if (text.find("# Benchmarking ") != std::string::npos || text.find("MPI Benchmarks") != std::string::npos)
     return ReadImbOutput(text, path);
   throw InputError(path, 0,
-                   "neither an OSU micro-benchmark output (\"# OSU MPI ... Test\") nor an IMB-MPI1 output "
-                   "(\"# Benchmarking PingPong\")");
+                   "not an OSU micro-benchmark output (\"# OSU MPI ... Test\"), an IMB-MPI1 output "
+                   "(\"# Benchmarking PingPong\") or an HPC Challenge output (hpccoutf.txt)");
 }
 
 }  // namespace qnm

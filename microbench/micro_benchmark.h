@@ -2,9 +2,11 @@
 // What MPI micro-benchmarks measured on a machine: the tables of message size
 // against time of the OSU micro-benchmarks (osu_latency, osu_bw,
 // osu_allreduce; docs/formats/osu.md) and the Intel MPI Benchmarks (IMB-MPI1
-// PingPong and Allreduce; docs/formats/imb.md). Each reader produces the same
+// PingPong and Allreduce; docs/formats/imb.md) and the HPC Challenge's b_eff
+// ping-pong (hpccoutf.txt; docs/formats/hpcc.md). Each reader produces the same
 // tables; microbench/network_profile.h turns them into a machine profile.
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace qnm {
@@ -41,8 +43,17 @@ std::vector<MicroBenchmarkTable> ReadOsuOutput(const std::string& text, const st
 /// Reads an IMB-MPI1 output: its PingPong and Allreduce tables (other benchmarks
 /// are skipped). Throws InputError naming the file and line like ReadOsuOutput.
 std::vector<MicroBenchmarkTable> ReadImbOutput(const std::string& text, const std::string& path);
-/// Reads a file of either suite (told apart by their banners). Throws InputError
-/// naming the file when it is neither.
+/// Reads an HPC Challenge output (hpccoutf.txt, one or several runs appended):
+/// each run's Summary section gives a ping-pong table of two rows, b_eff's
+/// 8-byte latency and 2,000,000-byte time of the slowest pair of processes
+/// (docs/formats/hpcc.md). Throws InputError naming the file and line on a
+/// damaged or unfinished summary, and when every run in the file ran on one
+/// process (HPCC measures no ping-pong there; such runs are passed over).
+std::vector<MicroBenchmarkTable> ReadHpccOutput(const std::string& text, const std::string& path);
+/// True when `text` looks like an HPCC output (its banner or a Summary section).
+bool LooksLikeHpccOutput(std::string_view text);
+/// Reads a file of any of the three suites (told apart by their banners).
+/// Throws InputError naming the file when it is none of them.
 std::vector<MicroBenchmarkTable> ReadMicroBenchmarkFile(const std::string& path);
 
 }  // namespace qnm

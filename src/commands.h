@@ -72,6 +72,9 @@ struct TargetArgs {
 };
 void AddTargetOptions(CLI::App* command, TargetArgs* args);
 bool HasTarget(const TargetArgs& args);
+/// The source's (A's) profile named by --machine (`machine`): all of it without a target; with one,
+/// only when --target-machine names B's (else --machine is B's and A's comes from A's runs).
+std::string SourceMachine(const std::string& machine, const TargetArgs& target);
 /// B's runs and profile; --machine (`machine`) names B's profile when --target-machine is not given.
 TransferTarget LoadTransferTarget(const TargetArgs& args, const std::string& machine, GroupBy group_by,
                                   const RunSelection& selection);

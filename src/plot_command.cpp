@@ -44,7 +44,7 @@ void AddPlotCommand(CLI::App& app) {
     if (!args->train.empty()) train = ParseProcsSpec(args->train, "--train");
     const bool transfer = HasTarget(args->target);
     PredictionOptions options =
-        MakePredictionOptions(transfer ? "" : args->machine, args->level, args->model);
+        MakePredictionOptions(SourceMachine(args->machine, args->target), args->level, args->model);
     std::string origin;
     const GroupBy group_by = ParseGroupByOption(args->group_by);
     const RunSelection selection = ParseRunSelection(args->selection);

@@ -40,7 +40,8 @@ void AddCommon(CLI::App* sub, CommonArgs* args) {
   sub->add_option("--machine", args->machine,
                   "machine profile: a JSON file or a bundled name (llnl-cab, g5k-graphene, "
                   "pi4-ntua); default: the bundled profile whose host pattern matches the runs' "
-                  "host names, else estimated from the series");
+                  "host names, else estimated from the series; with --target it is B's profile, unless "
+                  "--target-machine names B's: then it is A's (the RUNS')");
   sub->add_option("--format", args->format, "table | csv | json")
       ->check(CLI::IsMember({"table", "csv", "json"}));
   sub->add_option("-o,--output", args->output, "write to FILE (atomically) instead of stdout");
@@ -67,11 +68,15 @@ void AddTargetOptions(CLI::App* command, TargetArgs* args) {
                       "(--ranks-per-node is the source's)")
       ->check(CLI::Range(1, 10000000));
   command->add_option("--target-machine", args->profile,
-                      "B's machine profile (JSON file or bundled name); alone, without --target: a profile-only "
-                      "transfer (B's speed unknown, wide intervals)");
+                      "B's machine profile (JSON file or bundled name); --machine then names A's; alone, without "
+                      "--target: a profile-only transfer (B's speed unknown, wide intervals)");
 }
 
 bool HasTarget(const TargetArgs& args) { return !args.runs.empty() || !args.profile.empty(); }
+
+std::string SourceMachine(const std::string& machine, const TargetArgs& target) {
+  return !HasTarget(target) || !target.profile.empty() ? machine : std::string();
+}
 
 TransferTarget LoadTransferTarget(const TargetArgs& args, const std::string& machine, GroupBy group_by,
                                   const RunSelection& selection) {
@@ -177,7 +182,7 @@ void AddPredictCommand(CLI::App& app) {
     std::vector<int> targets = ParseProcsSpec(*procs, "--procs");
     const bool transfer = HasTarget(args->target);
     PredictionOptions options =
-        MakePredictionOptions(transfer ? "" : args->machine, args->level, args->model);
+        MakePredictionOptions(SourceMachine(args->machine, args->target), args->level, args->model);
     std::vector<std::string> inputs = args->runs;
     if (!whatif->config.empty()) inputs.push_back(whatif->config);
     inputs.insert(inputs.end(), args->target.runs.begin(), args->target.runs.end());
@@ -242,7 +247,7 @@ void AddPredictCommand(CLI::App& app) {
     if (!train->empty()) train_procs = ParseProcsSpec(*train, "--train");
     const bool transfer = HasTarget(vargs->target);
     PredictionOptions options =
-        MakePredictionOptions(transfer ? "" : vargs->machine, vargs->level, vargs->model);
+        MakePredictionOptions(SourceMachine(vargs->machine, vargs->target), vargs->level, vargs->model);
     RefuseOutputOverInputs(vargs->output, vargs->runs);
     RefuseOutputOverInputs(vargs->output, vargs->target.runs);
     std::string origin;

@@ -1,5 +1,5 @@
 // `qnm-predict profile FILES... --name NAME -o B.json`: a machine profile from
-// OSU micro-benchmark and IMB-MPI1 outputs (microbench/).
+// OSU micro-benchmark, IMB-MPI1 and HPC Challenge outputs (microbench/).
 #include <iostream>
 #include <memory>
 #include <string>
@@ -22,8 +22,9 @@ void AddProfileCommand(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "profile",
       "Build a machine profile (latency, bandwidth, allreduce) from OSU micro-benchmark outputs "
-      "(osu_latency, osu_bw, osu_allreduce) and IMB-MPI1 outputs (PingPong, Allreduce)");
-  sub->add_option("FILES", args->files, "OSU or IMB-MPI1 output files")->required();
+      "(osu_latency, osu_bw, osu_allreduce), IMB-MPI1 outputs (PingPong, Allreduce) and HPC Challenge "
+      "outputs (hpccoutf.txt: b_eff ping-pong)");
+  sub->add_option("FILES", args->files, "OSU, IMB-MPI1 or HPCC output files")->required();
   sub->add_option("--name", args->name, "the profile's name (default: the output file's name)");
   sub->add_option("--description", args->description, "one line describing the machine");
   sub->add_option("--cores-per-node", args->cores_per_node, "cores per node (default: unknown)")

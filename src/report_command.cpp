@@ -56,7 +56,7 @@ void AddReportCommand(CLI::App& app) {
     if (options.has_target && whatif->Given())
       throw InputError("--target", 0, "--target and --whatif are not combined: report one question at a time");
     options.prediction =
-        MakePredictionOptions(options.has_target ? "" : args->machine, args->level, args->model);
+        MakePredictionOptions(SourceMachine(args->machine, args->target), args->level, args->model);
     if (options.has_target) {
       options.target = LoadTransferTarget(args->target, args->machine, options.group, options.selection);
       options.transfer = MakeTransferOptions(args->level);

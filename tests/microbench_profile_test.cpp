@@ -3,7 +3,10 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <fstream>
+#include <iterator>
+#include <sstream>
 #include <string>
+#include <zlib.h>
 
 #include "command_runner.h"
 #include "microbench/micro_benchmark.h"
@@ -70,6 +73,110 @@ TEST_CASE("IMB-MPI1 PingPong and Allreduce tables are read, the other benchmarks
   CHECK(tables[1].rows[1].time_s == Approx(290.56e-6));  // t_avg, not t_min or t_max
 }
 
+TEST_CASE("HPC Challenge outputs: each run's Summary section a ping-pong of its slowest pair", "[microbench][hpcc]") {
+  // hpcc appends to hpccoutf.txt: two runs of 2 processes, one table each.
+  auto tables = qnm::ReadMicroBenchmarkFile(Data("hpcc/vm-2procs-2runs.hpccoutf.txt"));
+  REQUIRE(tables.size() == 2);
+  CHECK(tables[0].kind == qnm::MicroBenchmarkKind::kPingPongLatency);
+  CHECK(tables[0].suite == "HPC Challenge 1.5.0: b_eff ping-pong, slowest of 2 processes' pairs");
+  CHECK(tables[0].processes == 2);
+  CHECK(tables[0].line == 430);
+  REQUIRE(tables[0].rows.size() == 2);
+  CHECK(tables[0].rows[0].bytes == 8);  // "The latency   measurements were done with        8 bytes"
+  CHECK(tables[0].rows[0].time_s == Approx(0.379889e-6));
+  CHECK(tables[0].rows[0].line == 545);
+  CHECK(tables[0].rows[1].bytes == 2000000);
+  CHECK(tables[0].rows[1].bandwidth_bytes_per_s == Approx(13.0438e9));
+  CHECK(tables[0].rows[1].time_s == Approx(2000000 / 13.0438e9));  // HPCC's bandwidth is L / t
+  CHECK(tables[1].line == 1012);
+  CHECK(tables[1].rows[0].time_s == Approx(0.384917e-6));
+  CHECK(tables[1].rows[1].bandwidth_bytes_per_s == Approx(13.633e9));
+
+  // A profile: the slowest run's latency; the bandwidth the Hockney line's, L / (t - Lat).
+  for (auto& t : qnm::ReadMicroBenchmarkFile(Data("hpcc/vm-4procs-oversubscribed.hpccoutf.txt"))) tables.push_back(t);
+  qnm::NetworkProfileOptions options;
+  options.name = "vm";
+  std::vector<std::string> notes;
+  qnm::MachineProfile profile = qnm::BuildNetworkProfile(tables, options, &notes);
+  CHECK(profile.latency_s == Approx(5.11775e-6));  // 4 processes oversubscribed on 2 cores
+  CHECK(profile.bandwidth_bytes_per_s == Approx(2000000 / (2000000 / 9.12596e9 - 5.11775e-6)));
+  CHECK_FALSE(qnm::Known(profile.allreduce_latency_s));  // HPCC has no allreduce
+  CHECK(profile.source.find("HPC Challenge 1.5.0") != std::string::npos);
+
+  // Runs of one process measure no ping-pong (HPCC prints -1): passed over beside a
+  // run that has one, and a file of them only is refused saying why.
+  CHECK_THROWS_WITH(qnm::ReadMicroBenchmarkFile(Data("hpcc/vm-1proc.hpccoutf.txt")),
+                    Catch::EndsWith("vm-1proc.hpccoutf.txt:496: no ping-pong in this run (1 process; HPCC prints -1): "
+                                    "give the output of a run on 2 or more processes"));
+  CHECK_THROWS_WITH(qnm::ReadMicroBenchmarkFile(Data("hpcc/ezibenroc-hpl-1.4.2-1proc.hpccoutf.txt")),
+                    Catch::Contains("no ping-pong in this run"));
+  qnm::testing::TempDir dir("qnm-microbench", "t" + std::to_string(__LINE__));
+  const std::string both = dir.path.string() + "/hpccoutf.txt";
+  {
+    std::ofstream out(both);
+    for (const char* file : {"hpcc/vm-1proc.hpccoutf.txt", "hpcc/vm-4procs-oversubscribed.hpccoutf.txt"})
+      out << std::ifstream(Data(file)).rdbuf();
+  }
+  auto kept = qnm::ReadMicroBenchmarkFile(both);
+  REQUIRE(kept.size() == 1);
+  CHECK(kept[0].processes == 4);
+
+  // A file compressed as a whole reads as zcat shows it; cut short, it is refused.
+  std::stringstream text;
+  text << std::ifstream(Data("hpcc/vm-4procs-oversubscribed.hpccoutf.txt")).rdbuf();
+  const std::string gz = dir.path.string() + "/hpccoutf.txt.gz";
+  gzFile out = gzopen(gz.c_str(), "wb");
+  REQUIRE(out != nullptr);
+  REQUIRE(gzwrite(out, text.str().data(), static_cast<unsigned>(text.str().size())) > 0);
+  REQUIRE(gzclose(out) == Z_OK);
+  auto unpacked = qnm::ReadMicroBenchmarkFile(gz);
+  REQUIRE(unpacked.size() == 1);
+  CHECK(unpacked[0].rows[0].time_s == kept[0].rows[0].time_s);
+  CHECK(unpacked[0].rows[1].line == 547);
+  std::string bytes;
+  {
+    std::ifstream in(gz, std::ios::binary);
+    bytes.assign(std::istreambuf_iterator<char>(in), {});
+  }
+  std::ofstream(gz, std::ios::binary | std::ios::trunc) << bytes.substr(0, bytes.size() / 2);
+  CHECK_THROWS_WITH(qnm::ReadMicroBenchmarkFile(gz), Catch::Contains("cut short"));
+}
+
+TEST_CASE("damaged HPC Challenge outputs are refused with file and line", "[microbench][hpcc][errors]") {
+  const std::string head =
+      "This is the DARPA/DOE HPC Challenge Benchmark version 1.5.0 October 2012\n"
+      " The latency   measurements were done with        8 bytes\n"
+      "Begin of Summary section.\n";
+  auto error = [](const std::string& text) {
+    try {
+      qnm::ReadHpccOutput(text, "x.txt");
+    } catch (const qnm::InputError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string good = "CommWorldProcs=16\nMaxPingPongLatency_usec=2.11265\nMinPingPongBandwidth_GBytes=1.99586\n";
+  CHECK(error(head + good + "End of Summary section.\n").empty());
+  CHECK(error(head + good) == "x.txt:3: the Summary section has no end (a truncated output?)");
+  CHECK(error(head + "CommWorldProcs=16\nMaxPingPongLatency_usec=nan\nMinPingPongBandwidth_GBytes=1.99586\n"
+                     "End of Summary section.\n") == "x.txt:5: MaxPingPongLatency_usec 'nan' is not a finite number");
+  CHECK(error(head + "CommWorldProcs=16\nMinPingPongBandwidth_GBytes=1.99586\nEnd of Summary section.\n") ==
+        "x.txt:3: the Summary section has no MaxPingPongLatency_usec (not an HPCC 1.x output?)");
+  CHECK(error(head + good + "CommWorldProcs=8\nEnd of Summary section.\n") ==
+        "x.txt:7: CommWorldProcs appears twice in one Summary section");
+  CHECK(error(head + "CommWorldProcs=16\nMaxPingPongLatency_usec=2.1\nMinPingPongBandwidth_GBytes=0\n"
+                     "End of Summary section.\n") ==
+        "x.txt:6: MinPingPongBandwidth_GBytes is not a positive bandwidth");
+  CHECK(error(head + "CommWorldProcs=2.5\n" + good.substr(18) + "End of Summary section.\n") ==
+        "x.txt:4: CommWorldProcs is not a process count");
+  CHECK(error(head + good + "garbage\nEnd of Summary section.\n") ==
+        "x.txt:7: a line of the Summary section is not key=value");
+  CHECK(error(" The latency   measurements were done with  eight bytes\n") ==
+        "x.txt:1: message size 'eight' is not a byte count in [0, 2^40]");
+  CHECK(error("This is the DARPA/DOE HPC Challenge Benchmark version 1.5.0\nHPLinpack 2.0\n") ==
+        "x.txt: no Summary section (\"Begin of Summary section.\"): an HPCC run that did not finish?");
+}
+
 TEST_CASE("a profile from OSU outputs: flat-part latency, osu_bw plateau, allreduce", "[microbench][profile]") {
   std::vector<qnm::MicroBenchmarkTable> tables;
   for (const char* file : {"osu/cofc-osu_latency-compute001.log", "osu/dvsmedeiros-osu_bw.log",
@@ -127,7 +234,7 @@ TEST_CASE("damaged micro-benchmark outputs are refused with file and line", "[mi
   qnm::testing::TempDir dir("qnm-microbench", "t" + std::to_string(__LINE__));
   const std::string other = dir.path.string() + "/other.txt";
   std::ofstream(other) << "hello\n";
-  CHECK_THROWS_WITH(qnm::ReadMicroBenchmarkFile(other), Catch::Contains("neither an OSU micro-benchmark output"));
+  CHECK_THROWS_WITH(qnm::ReadMicroBenchmarkFile(other), Catch::Contains("not an OSU micro-benchmark output"));
   auto bw = qnm::ReadMicroBenchmarkFile(Data("osu/dvsmedeiros-osu_bw.log"));
   qnm::NetworkProfileOptions options;
   options.name = "b";

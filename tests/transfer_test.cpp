@@ -302,6 +302,16 @@ TEST_CASE("predict and validate --target print what was transferred and calibrat
   CHECK(code == 1);
   CHECK(out == "qnm-predict: --train: none of these process counts was measured on "
                "vlasiator-IPshock-light-EuroHPC-LUMI-C_rpn16_omp16\n");
+  // With --target-machine naming B's profile, --machine names A's (it was dropped unsaid before round 32);
+  // without it, A's is the bundled profile its runs' hosts match.
+  const std::string bt = cli + " predict " + Data("mpip") + " --series 'bt-mz.C th=12' --target-machine pi4-ntua";
+  REQUIRE(qnm::testing::RunCommand(bt + " --procs 16 2>&1", &out) == 0);
+  CHECK(out.find("note: machine profile llnl-cab (bundled; its host pattern") != std::string::npos);
+  CHECK(out.find("re-evaluated with the target profile pi4-ntua") != std::string::npos);
+  REQUIRE(qnm::testing::RunCommand(bt + " --machine g5k-graphene --procs 16 2>&1", &out) == 0);
+  CHECK(out.find("note: machine profile g5k-graphene (") != std::string::npos);
+  CHECK(out.find("llnl-cab") == std::string::npos);
+  CHECK(out.find("re-evaluated with the target profile pi4-ntua") != std::string::npos);
 }
 
 TEST_CASE("a queueing model's switch delay and contention are re-evaluated with the target's profile",

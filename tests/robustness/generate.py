@@ -470,6 +470,12 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "amg", "amg", ["*/amg.out", "*/*.log"], 40)
     # Quicksilver outputs (ingest/quicksilver_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "quicksilver", "quicksilver", ["*/*.out"], 40)
+    # Micro-benchmark outputs read into a machine profile (microbench/), round 32: HPC Challenge's
+    # hpccoutf.txt (new), and the OSU and IMB outputs whose dispatch it changed.
+    profile = ["profile", "--name", "damaged"]
+    count += application_log_cases(cases, repo, rng, args, profile, "hpcc", "hpcc", ["*.txt"], 40, "json")
+    count += application_log_cases(cases, repo, rng, args, profile, "osu", "osu", ["*.log", "*.txt"], 20, "json")
+    count += application_log_cases(cases, repo, rng, args, profile, "imb", "imb", ["*.txt"], 20, "json")
     print(f"{count} cases in {cases}")
 
 
@@ -490,15 +496,16 @@ def slurm_json_cases(cases, repo, rng, args, ingest, n=60):
     return count
 
 
-def application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n):
-    """n cases of one application's logs in tests/data/<folder>: a real log, cut or flipped as text."""
+def application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n, output="csv"):
+    """n cases of one application's logs in tests/data/<folder>: a real log, cut or flipped as text,
+    read by `ingest` + the file (any command printing `output`)."""
     logs = sorted_files(repo / "tests" / "data" / folder, patterns)
     count = 0
     for k in range(int(n * args.scale)):
         base, damaged, name = drawn_text_damage(rng, logs, category, k, "text")
         if k % args.every:
             continue
-        count += write_file_case(cases, category, k, repo, base, damaged, name, ingest + ["{file}"])
+        count += write_file_case(cases, category, k, repo, base, damaged, name, ingest + ["{file}"], output)
     return count
 
 
