@@ -6,6 +6,7 @@
 #   git -C STUDY checkout 6f3df687c43df5c3a7b76a73e206481cbbd16457
 #   bench/cloud_study_campaigns.sh STUDY/experiments OUT
 #   python3 bench/profile_heldout_study.py OUT --train 3
+#   python3 bench/cloud_study_transfer.py OUT
 #
 # Each campaign OUT/<app>__<cloud>-<service>-cpu/size<nodes>/ holds the files of
 # experiments/<cloud>/<service>/cpu/size<nodes>/results/<app>/ (the study's runs at 32, 64, 128
@@ -29,6 +30,21 @@ for app in kripke laghos minife lammps-reax; do
       campaign="$out/${app}__${platform//\//-}/$size"
       mkdir -p "$campaign"
       find "$results" -maxdepth 1 -type f -exec cp {} "$campaign/" \;
+    done
+  done
+done
+# Each platform's OSU point-to-point outputs (osu_latency and osu_bw between two nodes, as many pairs
+# as the study ran at every size), for a machine profile per platform (bench/cloud_study_transfer.py).
+for platform in aws/eks/cpu aws/parallel-cluster/cpu azure/aks/cpu azure/cyclecloud/cpu \
+                google/compute-engine/cpu google/gke/cpu; do
+  for results in "$experiments/$platform"/size*/results/osu; do
+    [[ -d $results ]] || continue
+    case $results in *noefa* | *placement*) continue ;; esac
+    campaign="$out/osu__${platform//\//-}"
+    mkdir -p "$campaign"
+    size=$(basename "$(dirname "$(dirname "$results")")")
+    for file in "$results"/*.out; do
+      [[ -f $file ]] && grep -q '# OSU MPI' "$file" && cp "$file" "$campaign/$size-$(basename "$file")"
     done
   done
 done
