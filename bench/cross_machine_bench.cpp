@@ -9,6 +9,8 @@
 //   wavetrisk                      bbserv vs Niagara, 2560 and 640 domains (scaling)
 //   npb                            NPB 3.3/3.4 and NPB-MZ on SeARCH (Myrinet-MX, GbE), ozmpc2, the RPi4
 //                                  cluster and cab (tests/data/npb)
+//   cloud-kripke, -lammps, -minife Kripke, LAMMPS ReaxFF, miniFE on six cloud platforms at 32-256 nodes
+//                                  (cloud; converged-computing/performance-study, round 32)
 // Leave one group out: the rule (processes mapped by cores or by P, node terms
 // in B's nodes or not) and the interval's drift rate are chosen on the other
 // groups, then applied to the left-out group.
@@ -56,8 +58,16 @@ std::string MachineOf(const std::string& text) {
 }
 
 std::vector<Member> Members(const std::vector<Series>& scaling2, const std::vector<Series>& wavetrisk,
-                            const std::vector<Series>& npb) {
+                            const std::vector<Series>& npb, const std::vector<Series>& cloud) {
   std::vector<Member> out;
+  // The cloud study (bench/data/cloud): one group per application, the platform its machine; a
+  // configuration is one thread count per process (miniFE ran 1, 2 and 24 threads on different platforms).
+  for (const Series& s : cloud) {
+    const std::string app = s.name.substr(0, s.name.find('-', 6));  // "cloud-kripke", "cloud-lammps", ...
+    if (s.groups.empty() || s.groups.front().runs.empty()) continue;
+    const qnm::RunStats& run = s.groups.front().runs.front();
+    out.push_back(Member{app, app + " omp" + std::to_string(run.threads_per_proc), run.machine, &s});
+  }
   for (const Series& s : scaling2) {
     Member m{"", "", MachineOf(s.name), &s};
     if (s.name.find("GROMACS") != std::string::npos && s.name.find("1400k") != std::string::npos) m.group = "gromacs-1400k";
@@ -242,7 +252,8 @@ int main(int argc, char** argv) {
           r.machine = s.name.find("bbserv") != std::string::npos ? "bbserv" : "niagara";
         }
     std::vector<Series> npb = qnm::LoadSeries({tests + "/npb/npb_series_median.csv"}, "", nullptr);
-    std::vector<Member> members = Members(scaling2, scaling, npb);
+    std::vector<Series> cloud = qnm::LoadSeries({data + "/cloud/series.csv"}, "", nullptr);
+    std::vector<Member> members = Members(scaling2, scaling, npb, cloud);
 
     std::map<const Series*, qnm::SeriesModel> models;
     qnm::PredictionOptions source_options;  // as `--target` fits A: the default configuration (transfer_runner.cpp)

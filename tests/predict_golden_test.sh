@@ -17,6 +17,8 @@
 # last one (round 20: their zones are of one size; only their lines of the mpiP outputs differ).
 # A flag shared by several rows of one series' table written out once, under its first row, and the
 # validation table's rows marked '!' (round 28: only those lines of three table outputs differ).
+# The cross-machine interval constants chosen on nine groups with the cloud study's (round 32: drift
+# 0.04 -> 0.12 per octave; only the two transfer tables differ, their intervals and drift note).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]

@@ -87,8 +87,10 @@ TEST_CASE("profile-only transfer says so and carries the unknown speed in wide i
   REQUIRE(p.Ok());
   CHECK(moved.to.ranks_per_node == 16);
   CHECK(p.total.value_s == Approx(model.Predict(256).total.value_s));  // level: A's (nothing else is known)
-  // 90% interval of a log sd >= 0.8: at least exp(2 * 1.645 * 0.8) = 14x wide.
-  CHECK(LogWidth(p.total) >= 2 * 1.645 * 0.8 - 1e-9);
+  // 90% interval of a log sd >= the unknown speed's (0.69): at least exp(2 * 1.645 * 0.69) = 9.7x wide.
+  const double unknown_sd = qnm::TransferOptions().unknown_speed_log_sd;
+  CHECK(unknown_sd == Approx(0.69));
+  CHECK(LogWidth(p.total) >= 2 * 1.645 * unknown_sd - 1e-9);
   REQUIRE_FALSE(p.flags.empty());
   CHECK(p.flags.back().find("no run on the target machine") == 0);
   // Neither runs nor a profile: refused.
