@@ -73,9 +73,10 @@ std::optional<MicroBenchmarkTable> SummaryTable(const std::map<std::string, Summ
   const int latency_line = summary.at("MaxPingPongLatency_usec").line;
   const int bandwidth_line = summary.at("MinPingPongBandwidth_GBytes").line;
   if (processes < 2 || latency_us == -1 || bandwidth_gb == -1) {
-    *no_pingpong = InputError(path, latency_line,
-                              "no ping-pong in this run (" + std::to_string(static_cast<long long>(processes)) +
-                                  " process; HPCC prints -1): give the output of a run on 2 or more processes");
+    if (!*no_pingpong)  // the first such run is the one named
+      *no_pingpong = InputError(path, latency_line,
+                                "no ping-pong in this run (" + std::to_string(static_cast<long long>(processes)) +
+                                    " process; HPCC prints -1): give the output of a run on 2 or more processes");
     return std::nullopt;
   }
   MicroBenchmarkTable table;
