@@ -48,7 +48,6 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
   if (group_by == GroupBy::kContent) options.series_filter = name_filter;
   std::vector<RunStats> runs = IngestPaths(inputs, options, &summary);
   ReportSkippedInputs(paths, summary);
-  for (const std::string& warning : summary.warnings) std::cerr << "warning: " << warning << "\n";
   if (runs.empty()) {
     std::string why;
     for (const SkippedFile& skipped : summary.skipped) {
@@ -58,6 +57,15 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
     throw InputError(inputs.front(), 0, "no runs found" + (why.empty() ? "" : " (" + why + ")"));
   }
   std::vector<Series> chosen = SelectSeries(GroupIntoSeries(std::move(runs), group_by), name_filter);
+  // With --series, only the chosen series' warnings: the others are not what was asked about. A
+  // repetition warning starts "series <name>: " with the content key's name (repetition_spread.h),
+  // which is the series' name when series are keyed by content.
+  for (const std::string& warning : summary.warnings) {
+    bool about_chosen = name_filter.empty() || group_by != GroupBy::kContent;
+    for (std::size_t i = 0; i < chosen.size() && !about_chosen; ++i)
+      about_chosen = warning.rfind("series " + chosen[i].name + ": ", 0) == 0;
+    if (about_chosen) std::cerr << "warning: " << warning << "\n";
+  }
   said += ": " + std::to_string(summary.runs) + " runs from " + std::to_string(summary.files_read) +
           " files, " + std::to_string(chosen.size()) + " series";
   if (!summary.skipped.empty()) said += ", " + std::to_string(summary.skipped.size()) + " files skipped";

@@ -84,6 +84,23 @@ TEST_CASE("export, predict, validate and plot select a name that is part of othe
   CHECK(out.find("is part of 4 series names") != std::string::npos);
 }
 
+TEST_CASE("with --series, only the chosen series' repetition warnings are printed", "[series][cli]") {
+  // tests/data/mpip holds series whose repetitions spread (R @wolf-vb, bitonic_mergesort @cn); BT-MZ's do not.
+  const std::string mpip = std::string(QNM_TEST_DATA_DIR) + "/mpip";
+  auto stderr_of = [&](const std::string& arguments, std::string* err) {
+    return qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " " + arguments + " 2>&1 >/dev/null", err);
+  };
+  std::string err;
+  REQUIRE(stderr_of("predict " + mpip + " --procs 32", &err) == 0);
+  CHECK(err.find("warning: series R @wolf-vb: 2 repetitions at P=2") != std::string::npos);
+  CHECK(err.find("warning: series bitonic_mergesort @cn:") != std::string::npos);
+  REQUIRE(stderr_of("predict " + mpip + " --series 'bt-mz.C th=12' --procs 32", &err) == 0);
+  CHECK(err.find("warning:") == std::string::npos);
+  REQUIRE(stderr_of("validate " + mpip + " --series 'R @wolf-vb' --format csv", &err) == 0);
+  CHECK(err.find("warning: series R @wolf-vb: 2 repetitions at P=2") != std::string::npos);
+  CHECK(err.find("bitonic") == std::string::npos);
+}
+
 TEST_CASE("a table with extra columns reads, with one note; ingest sorts by series then P", "[series][ingest][cli]") {
   std::string out;
   // scaling2's layout: ranks_per_node, threads, nodes, machine are record
