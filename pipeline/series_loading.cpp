@@ -57,15 +57,18 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
     throw InputError(inputs.front(), 0, "no runs found" + (why.empty() ? "" : " (" + why + ")"));
   }
   std::vector<Series> chosen = SelectSeries(GroupIntoSeries(std::move(runs), group_by), name_filter);
-  // With --series, only the chosen series' warnings: the others are not what was asked about. A
-  // repetition warning starts "series <name>: " with the content key's name (repetition_spread.h),
-  // which is the series' name when series are keyed by content.
-  for (const std::string& warning : summary.warnings) {
+  // With --series, only the chosen series' warnings (on stderr and in the summary a report shows):
+  // the others are not what was asked about. A repetition warning starts "series <name>: " with the
+  // content key's name (repetition_spread.h), which is the series' name when series are keyed by content.
+  std::vector<std::string> warnings;
+  for (std::string& warning : summary.warnings) {
     bool about_chosen = name_filter.empty() || group_by != GroupBy::kContent;
     for (std::size_t i = 0; i < chosen.size() && !about_chosen; ++i)
       about_chosen = warning.rfind("series " + chosen[i].name + ": ", 0) == 0;
-    if (about_chosen) std::cerr << "warning: " << warning << "\n";
+    if (about_chosen) warnings.push_back(std::move(warning));
   }
+  summary.warnings = std::move(warnings);
+  for (const std::string& warning : summary.warnings) std::cerr << "warning: " << warning << "\n";
   said += ": " + std::to_string(summary.runs) + " runs from " + std::to_string(summary.files_read) +
           " files, " + std::to_string(chosen.size()) + " series";
   if (!summary.skipped.empty()) said += ", " + std::to_string(summary.skipped.size()) + " files skipped";

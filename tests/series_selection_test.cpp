@@ -6,11 +6,14 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "command_runner.h"
+#include "temp_dir.h"
 #include "ingest/ingest.h"
 #include "ingest/series_identity.h"
 #include "pipeline/series_selection.h"
@@ -99,6 +102,14 @@ TEST_CASE("with --series, only the chosen series' repetition warnings are printe
   REQUIRE(stderr_of("validate " + mpip + " --series 'R @wolf-vb' --format csv", &err) == 0);
   CHECK(err.find("warning: series R @wolf-vb: 2 repetitions at P=2") != std::string::npos);
   CHECK(err.find("bitonic") == std::string::npos);
+  // The report's "Inputs found" lists the same.
+  qnm::testing::TempDir dir("qnm-series", "warnings");
+  const std::string html = (dir.path / "r.html").string();
+  REQUIRE(stderr_of("report " + mpip + " --series 'R @wolf-vb' --procs 4 -o " + html, &err) == 0);
+  std::ifstream in(html);
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(page.find("series R @wolf-vb: 2 repetitions at P=2") != std::string::npos);
+  CHECK(page.find("bitonic_mergesort @cn: 2 repetitions") == std::string::npos);
 }
 
 TEST_CASE("a table with extra columns reads, with one note; ingest sorts by series then P", "[series][ingest][cli]") {
