@@ -105,7 +105,8 @@ def main():
     parser.add_argument("--bin", default="build/qnm-predict")
     options = parser.parse_args()
     root = options.root
-    profile_dir = tempfile.mkdtemp(prefix="qnm-cloud-profiles-")
+    scratch = tempfile.TemporaryDirectory(prefix="qnm-cloud-profiles-")  # removed when main returns
+    profile_dir = scratch.name
 
     def profile(platform, rpn):
         folder = os.path.join(root, "osu__" + platform)
