@@ -250,6 +250,12 @@ TEST_CASE("process counts are mapped by nodes, else by cores: 16x8 per node on A
         "process counts mapped by nodes: P on the target (56 ranks per node) fills as many nodes as P*16/56 on the "
         "source");
   CHECK(moved.summary.transferred[2].find("the source was measured at P=16..256, on the target P=56..896;") == 0);
+  // A whole process count prints whole however large (round 31 printed 1.434e+04): one rank per node on A.
+  qnm::Series one_per_node = archer2;
+  for (qnm::RunGroup& g : one_per_node.groups)
+    for (qnm::RunStats& r : g.runs) r.ranks_per_node = 1;
+  qnm::TransferredModel spread = Move(Fit(one_per_node), one_per_node, &one);
+  CHECK(Says(spread.summary.transferred, "the source was measured at P=16..256, on the target P=896..14336;"));
   // Without nodes, by cores: 448 single-thread ranks use the cores of 56 ARCHER2 ranks of 8 threads.
   qnm::TransferOptions cores;
   cores.map_by_nodes = false;

@@ -273,10 +273,16 @@ bool TransferSeriesModel(const SeriesModel& model, const Series& source_series, 
                             std::to_string(t.to.threads_per_proc) + "/" + std::to_string(t.from.threads_per_proc) +
                             " on the source");
   // Where the source's measurements lie on the target's process counts: beyond them A's model extrapolates.
+  // A whole count is printed whole (24576, not 2.458e+04); a fraction of a process with three digits.
+  auto procs_text = [](double procs) {
+    const double whole = std::round(procs);
+    return std::fabs(procs - whole) <= 1e-9 * std::max(1.0, whole) ? std::to_string(std::llround(whole))
+                                                                      : FormatDouble("%.3g", procs);
+  };
   s.transferred.push_back("the source was measured at P=" + std::to_string(model.min_train_procs) + ".." +
                           std::to_string(model.max_train_procs) + ", on the target P=" +
-                          FormatDouble("%.4g", model.min_train_procs / scale) + ".." +
-                          FormatDouble("%.4g", model.max_train_procs / scale) +
+                          procs_text(model.min_train_procs / scale) + ".." +
+                          procs_text(model.max_train_procs / scale) +
                           "; beyond that the source's model extrapolates (its interval widens)");
   // Mapped by nodes, A's node terms already count B's nodes; otherwise they are moved to them.
   if (mapping != Mapping::kNodes && options.node_terms_in_target_nodes && t.to.ranks_per_node > 0 &&
