@@ -39,16 +39,14 @@ import math
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 
+sys.dont_write_bytecode = True  # no __pycache__ in bench/
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from profile_heldout_study import rel, run  # noqa: E402  (one definition)
+
 APPS = ("kripke", "lammps-reax", "minife")
-
-
-def run(binary, args):
-    done = subprocess.run([binary] + args, capture_output=True, text=True)
-    return done.returncode, done.stdout, done.stderr.strip()
 
 
 def campaign_runs(binary, folder):
@@ -93,10 +91,6 @@ def transfer(binary, a, b, rpn_a, rpn_b, profiles=None, train=None):
         return None, err.splitlines()[-1] if err else f"exit {code}"
     series = json.loads(out)["series"]
     return (series[0] if series else None), err
-
-
-def rel(pred, measured):
-    return abs(pred / measured - 1) if pred > 0 else float("inf")
 
 
 def main():
@@ -240,5 +234,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.dont_write_bytecode = True
     main()

@@ -137,4 +137,9 @@ std::vector<std::string> RepetitionSpreadWarnings(const std::vector<RunStats>& r
   return warnings;
 }
 
+bool SpreadWarningIsAbout(std::string_view warning, const std::string& series) {
+  const std::string prefix = "series " + series + ": ";  // as RepetitionSpreadWarnings writes it
+  return warning.substr(0, prefix.size()) == prefix;
+}
+
 }  // namespace qnm

@@ -6,6 +6,7 @@
 // land at one point (issue 18, item 7). Runs whose thread count is known are
 // already kept apart (it is part of the series key, record/run_stats.h).
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "record/run_stats.h"
@@ -23,5 +24,8 @@ constexpr double kSpreadOverNoise = 3.0;
 /// series' noise, and which property differs between the runs if any is
 /// known (a detail, the data set, the file names).
 std::vector<std::string> RepetitionSpreadWarnings(const std::vector<RunStats>& runs);
+/// True when `warning` (one of RepetitionSpreadWarnings') is about the series named `series`: the
+/// name of its content key (record/run_stats.h), as a series keyed by content is named.
+bool SpreadWarningIsAbout(std::string_view warning, const std::string& series);
 
 }  // namespace qnm

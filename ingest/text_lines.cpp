@@ -71,12 +71,16 @@ std::string DetailKey(std::string_view name) {
   return key;
 }
 
-bool SplitAtFirstColon(std::string_view text, std::string_view* key, std::string_view* value) {
-  const std::size_t colon = text.find(':');
-  if (colon == std::string_view::npos || Trim(text.substr(0, colon)).empty()) return false;
-  *key = Trim(text.substr(0, colon));
-  *value = Trim(text.substr(colon + 1));
+bool SplitAtFirst(std::string_view text, char separator, std::string_view* key, std::string_view* value) {
+  const std::size_t at = text.find(separator);
+  if (at == std::string_view::npos || Trim(text.substr(0, at)).empty()) return false;
+  *key = Trim(text.substr(0, at));
+  *value = Trim(text.substr(at + 1));
   return true;
+}
+
+bool SplitAtFirstColon(std::string_view text, std::string_view* key, std::string_view* value) {
+  return SplitAtFirst(text, ':', key, value);
 }
 
 bool EndsWith(std::string_view text, std::string_view suffix) {

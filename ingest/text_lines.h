@@ -21,8 +21,11 @@ std::vector<std::string_view> SplitWhitespace(std::string_view text);
 /// The fields of a line between `separator`s, each trimmed ("a | b|" -> "a", "b", "").
 std::vector<std::string_view> SplitFields(std::string_view line, char separator);
 bool StartsWith(std::string_view text, std::string_view prefix);
-/// "key: value" split at the first ':' into the trimmed key and value (applications' "Name : v"
-/// reports: CoMD, Kripke, Quicksilver, miniFE); false when there is no ':' or no key before it.
+/// "key<separator>value" split at the first `separator` into the trimmed key and value; false when
+/// there is no separator or no key before it (HPCC's "CommWorldProcs=16").
+bool SplitAtFirst(std::string_view text, char separator, std::string_view* key, std::string_view* value);
+/// "key: value" split at the first ':' (applications' "Name : v" reports: CoMD, Kripke, Quicksilver,
+/// miniFE): SplitAtFirst with ':'.
 bool SplitAtFirstColon(std::string_view text, std::string_view* key, std::string_view* value);
 /// A row or timer name as a detail key: lower case, each run of other characters one '_', none at
 /// either end ("Wait + Comm. F" -> "wait_comm_f", "CG (H1)" -> "cg_h1").

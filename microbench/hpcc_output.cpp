@@ -146,10 +146,9 @@ std::vector<MicroBenchmarkTable> ReadHpccOutput(const std::string& text, const s
       continue;
     }
     if (line.empty()) continue;
-    const std::size_t equals = line.find('=');
-    const std::string_view key = equals == std::string_view::npos ? std::string_view() : Trim(line.substr(0, equals));
-    if (key.empty()) throw InputError(path, line_number, "a line of the Summary section is not key=value");
-    const std::string_view value = Trim(line.substr(equals + 1));
+    std::string_view key, value;
+    if (!SplitAtFirst(line, '=', &key, &value))
+      throw InputError(path, line_number, "a line of the Summary section is not key=value");
     if (!summary.emplace(std::string(key), SummaryValue{std::string(value), line_number}).second)
       throw InputError(path, line_number, std::string(key) + " appears twice in one Summary section");
   }

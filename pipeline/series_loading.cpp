@@ -4,6 +4,7 @@
 #include <iostream>
 
 #include "ingest/ingest.h"
+#include "ingest/repetition_spread.h"
 #include "models/machine_profile.h"
 #include "pipeline/series_selection.h"
 #include "pipeline/skipped_inputs.h"
@@ -58,13 +59,13 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
   }
   std::vector<Series> chosen = SelectSeries(GroupIntoSeries(std::move(runs), group_by), name_filter);
   // With --series, only the chosen series' warnings (on stderr and in the summary a report shows):
-  // the others are not what was asked about. A repetition warning starts "series <name>: " with the
-  // content key's name (repetition_spread.h), which is the series' name when series are keyed by content.
+  // the others are not what was asked about. A warning names its series by the content key, which is
+  // the series' name when series are keyed by content.
   std::vector<std::string> warnings;
   for (std::string& warning : summary.warnings) {
     bool about_chosen = name_filter.empty() || group_by != GroupBy::kContent;
     for (std::size_t i = 0; i < chosen.size() && !about_chosen; ++i)
-      about_chosen = warning.rfind("series " + chosen[i].name + ": ", 0) == 0;
+      about_chosen = SpreadWarningIsAbout(warning, chosen[i].name);
     if (about_chosen) warnings.push_back(std::move(warning));
   }
   summary.warnings = std::move(warnings);
