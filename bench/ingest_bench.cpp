@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "ingest/mpip_report.h"
-#include "ingest/npb_output.h"
+#include "profiles/mpip_report.h"
+#include "app_outputs/npb_output.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

@@ -1,4 +1,4 @@
-// libFuzzer target: files compressed as a whole (ingest/compressed_file.h,
+// libFuzzer target: files compressed as a whole (textio/compressed_file.h,
 // gzip_member.h) and tar and zip archives of runs (run_archive.h) must unpack to their
 // bytes or throw an InputError naming the file, within the limit, never crash,
 // hang or throw anything else; a gzip stream is unpacked by both zlib (Unpack)
@@ -9,8 +9,8 @@
 #include <string_view>
 #include <vector>
 
-#include "ingest/compressed_file.h"
-#include "ingest/gzip_member.h"
+#include "textio/compressed_file.h"
+#include "textio/gzip_member.h"
 #include "ingest/run_archive.h"
 #include "util/input_error.h"
 

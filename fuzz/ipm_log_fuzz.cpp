@@ -1,4 +1,4 @@
-// libFuzzer target: the IPM readers (ingest/ipm_log.h, ingest/ipm_banner.h) must
+// libFuzzer target: the IPM readers (profiles/ipm_log.h, profiles/ipm_banner.h) must
 // turn any bytes into a record or an InputError (file:line), never crash, hang or
 // throw anything else: an XML log, or a job's stdout holding IPM's banner (or
 // ipm_parse's report), which is read as a run of its own.
@@ -6,8 +6,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ingest/ipm_banner.h"
-#include "ingest/ipm_log.h"
+#include "profiles/ipm_banner.h"
+#include "profiles/ipm_log.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 

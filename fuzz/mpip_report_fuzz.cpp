@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ingest/mpip_report.h"
+#include "profiles/mpip_report.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ingest/npb_output.h"
+#include "app_outputs/npb_output.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 

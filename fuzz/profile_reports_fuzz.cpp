@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "ingest/readers.h"
+#include "profiles/profile_readers.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 

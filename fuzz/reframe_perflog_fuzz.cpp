@@ -1,12 +1,12 @@
 // libFuzzer target: the ReFrame performance log and JSON run report readers
-// (ingest/reframe_perflog.cpp) must turn any bytes into records or an InputError (file:line),
+// (job_records/reframe_perflog.cpp) must turn any bytes into records or an InputError (file:line),
 // never crash, hang or throw anything else. The first byte picks --metric (none, or a name the
 // seeds use) and, with bit 2, the run report.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "ingest/readers.h"
+#include "job_records/job_record_readers.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 

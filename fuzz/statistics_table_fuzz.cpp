@@ -6,7 +6,7 @@
 #include <string_view>
 
 #include "record/run_stats_json.h"
-#include "ingest/statistics_table.h"
+#include "profiles/statistics_table.h"
 #include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,12 +1,12 @@
 // libFuzzer target: the TAU profile parser and the record built from it
-// (ingest/tau_profile.h) must turn any bytes into a record or an InputError
+// (profiles/tau_profile.h) must turn any bytes into a record or an InputError
 // (file:line), never crash, hang or throw anything else. The bytes are rank
 // 0's profile; rank 1 is the same profile (the record is built over both).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "ingest/tau_profile.h"
+#include "profiles/tau_profile.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 

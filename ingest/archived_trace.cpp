@@ -5,8 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
-#include "ingest/compressed_file.h"
-#include "ingest/text_lines.h"
+#include "textio/compressed_file.h"
+#include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"

@@ -9,7 +9,7 @@
 #include <unordered_map>
 #include <utility>
 
-#include "ingest/text_lines.h"
+#include "textio/text_lines.h"
 #include "util/text_format.h"
 
 namespace qnm {

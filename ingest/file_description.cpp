@@ -1,11 +1,11 @@
 #include "ingest/file_description.h"
 
-#include "ingest/compressed_file.h"
+#include "textio/compressed_file.h"
 #include "ingest/input_size_limits.h"
-#include "ingest/mpip_report.h"
-#include "ingest/npb_output.h"
-#include "ingest/paraver_header.h"
-#include "ingest/text_lines.h"
+#include "profiles/mpip_report.h"
+#include "app_outputs/npb_output.h"
+#include "profiles/paraver_header.h"
+#include "textio/text_lines.h"
 #include "util/atomic_file.h"
 
 namespace qnm {

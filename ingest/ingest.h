@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "ingest/duplicate_runs.h"
-#include "ingest/run_selection.h"
+#include "reader/run_selection.h"
 #include "record/run_stats.h"
 
 namespace qnm {

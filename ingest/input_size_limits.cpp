@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstring>
 
-#include "ingest/compressed_file.h"
-#include "ingest/paraver_trace.h"
-#include "ingest/readers.h"
+#include "textio/compressed_file.h"
+#include "profiles/paraver_trace.h"
+#include "ingest/reader_table.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
 

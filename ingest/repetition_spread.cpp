@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "ingest/experiment_factors.h"
-#include "ingest/text_lines.h"
+#include "reader/experiment_factors.h"
+#include "textio/text_lines.h"
 #include "util/text_format.h"
 
 namespace qnm {

@@ -5,14 +5,14 @@
 #include <set>
 #include <utility>
 
-#include "ingest/compressed_file.h"
-#include "ingest/cube_archive.h"
-#include "ingest/cube_profile.h"
-#include "ingest/hpctoolkit_database.h"
-#include "ingest/mpitrace_profile.h"
-#include "ingest/tau_profile.h"
-#include "ingest/text_lines.h"
-#include "ingest/wrf_rsl.h"
+#include "textio/compressed_file.h"
+#include "profiles/cube_archive.h"
+#include "profiles/cube_profile.h"
+#include "profiles/hpctoolkit_database.h"
+#include "profiles/mpitrace_profile.h"
+#include "profiles/tau_profile.h"
+#include "textio/text_lines.h"
+#include "app_outputs/wrf_rsl.h"
 #include "util/input_error.h"
 
 namespace qnm {

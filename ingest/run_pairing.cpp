@@ -4,7 +4,7 @@
 #include <map>
 #include <set>
 
-#include "ingest/text_lines.h"
+#include "textio/text_lines.h"
 
 namespace qnm {
 namespace {

@@ -7,16 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "ingest/file_name_info.h"
+#include "reader/file_name_info.h"
+#include "reader/reader.h"
 #include "record/run_stats.h"
 
 namespace qnm {
-
-/// What part a file plays in pairing: an mpiP report and an NPB stdout of the
-/// same run merge; an MPI profile that names no program (mpitrace) merges with
-/// the one application output of one run in its folder (NPB, CloverLeaf,
-/// LULESH); every other file stands alone.
-enum class PairingRole { kNone, kMpipReport, kNpbOutput, kMpiProfile, kAppOutput };
 
 /// One file that was read, with the records it produced.
 struct IngestedFile {

@@ -15,7 +15,7 @@
 #include <optional>
 #include <utility>
 
-#include "ingest/text_lines.h"
+#include "textio/text_lines.h"
 #include "microbench/micro_benchmark.h"
 #include "microbench/table_rows.h"
 #include "util/input_error.h"

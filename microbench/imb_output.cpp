@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <utility>
 
-#include "ingest/compressed_file.h"
-#include "ingest/text_lines.h"
+#include "textio/compressed_file.h"
+#include "textio/text_lines.h"
 #include "microbench/micro_benchmark.h"
 #include "microbench/table_rows.h"
 #include "util/atomic_file.h"

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "ingest/text_lines.h"
+#include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/plausible_range.h"
 

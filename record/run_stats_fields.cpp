@@ -45,7 +45,7 @@ std::vector<RunStatsField> MakeFields() {
       Text("class", "problem_class", &RunStats::problem_class, "NPB class letter or another size label"),
       Text("size", "problem_size", &RunStats::problem_size, "problem-size text"),
       Text("machine", "machine", &RunStats::machine,
-           "machine name (cab, graphene); part of the series key (ingest/series_identity.h)"),
+           "machine name (cab, graphene); part of the series key (reader/series_identity.h)"),
       Text("allocation", "allocation", &RunStats::allocation, "block, cyclic, one-per-node"),
       Count("procs", "procs", &RunStats::procs, "count", "MPI processes (required)"),
       Count("threads", "threads_per_proc", &RunStats::threads_per_proc, "count",

@@ -7,8 +7,8 @@
 
 #include "efficiency/pop_efficiency.h"
 #include "ingest/ingest.h"
-#include "ingest/run_selection.h"
-#include "ingest/series_identity.h"
+#include "reader/run_selection.h"
+#include "reader/series_identity.h"
 #include "models/validation.h"
 #include "pipeline/prediction_runner.h"
 #include "pipeline/transfer_runner.h"

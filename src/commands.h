@@ -6,9 +6,9 @@
 #include <limits>
 #include <string>
 
-#include "ingest/readers.h"
-#include "ingest/run_selection.h"
-#include "ingest/series_identity.h"
+#include "ingest/reader_table.h"
+#include "reader/run_selection.h"
+#include "reader/series_identity.h"
 #include "models/prediction.h"
 #include "pipeline/transfer_runner.h"
 #include "whatif/whatif_hypothesis.h"
@@ -28,11 +28,11 @@ void AddProfileCommand(CLI::App& app);   // profile_command.cpp
 void AddEfficiencyCommand(CLI::App& app);  // efficiency_command.cpp
 
 /// Adds `--group-by content|folder|file-prefix` (series identity,
-/// ingest/series_identity.h) to a command; ParseGroupByOption reads its value.
+/// reader/series_identity.h) to a command; ParseGroupByOption reads its value.
 void AddGroupByOption(CLI::App* command, std::string* group_by);
 GroupBy ParseGroupByOption(const std::string& text);
 /// --parameter, --metric, --callpath and --where (which runs a multi-metric,
-/// multi-parameter experiment holds, ingest/run_selection.h) for every command
+/// multi-parameter experiment holds, reader/run_selection.h) for every command
 /// that reads runs; ParseRunSelection checks them (InputError naming the option).
 struct RunSelectionArgs {
   std::string parameter, metric, callpath;

@@ -6,8 +6,8 @@
 
 #include "ingest/file_description.h"
 #include "ingest/ingest.h"
-#include "ingest/series_identity.h"
-#include "ingest/text_lines.h"
+#include "reader/series_identity.h"
+#include "textio/text_lines.h"
 #include "pipeline/skipped_inputs.h"
 #include "record/run_stats_json.h"
 #include "src/commands.h"

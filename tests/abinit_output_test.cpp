@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "ingest/abinit_output.h"
+#include "app_outputs/abinit_output.h"
 #include "ingest/ingest.h"
-#include "ingest/series_identity.h"
+#include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

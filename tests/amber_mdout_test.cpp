@@ -10,9 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "ingest/amber_mdout.h"
+#include "app_outputs/amber_mdout.h"
 #include "ingest/ingest.h"
-#include "ingest/series_identity.h"
+#include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

@@ -1,6 +1,6 @@
 // AMG outputs read into run records (tests/data/amg: real runs of LLNL/AMG made for the project,
 // SOURCES.md there). The values below are copied from the files by hand.
-#include "ingest/amg_output.h"
+#include "app_outputs/amg_output.h"
 
 #include <catch2/catch.hpp>
 #include <string>

@@ -1,4 +1,4 @@
-// Caliper region profiles (ingest/caliper_profile.h, ingest/caliper_stream.h). Acceptance: the
+// Caliper region profiles (profiles/caliper_profile.h, profiles/caliper_stream.h). Acceptance: the
 // .cali files under tests/data/caliper read as Caliper's own Python reader reads them
 // (caliperreader_reads.json, written by scripts/compare_caliper_reads_with_caliperreader.py): Thicket's
 // LULESH campaign at 27..343 ranks, Caliper's and Hatchet's test profiles, and a test program run here
@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "ingest/caliper_profile.h"
-#include "ingest/caliper_stream.h"
+#include "profiles/caliper_profile.h"
+#include "profiles/caliper_stream.h"
 #include "ingest/ingest.h"
 #include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"

@@ -1,7 +1,7 @@
 // CloverLeaf and TeaLeaf outputs read into run records (tests/data/cloverleaf: real runs of the
 // UK-MAC reference codes made for the project and two of TeaLeaf's own reference outputs,
 // SOURCES.md there). The values below are copied from the files by hand.
-#include "ingest/cloverleaf_output.h"
+#include "app_outputs/cloverleaf_output.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

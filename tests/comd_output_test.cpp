@@ -1,6 +1,6 @@
 // CoMD outputs read into run records (tests/data/comd: real runs of ECP-copa/CoMD made for the
 // project, SOURCES.md there). The values below are copied from the files by hand.
-#include "ingest/comd_output.h"
+#include "app_outputs/comd_output.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

@@ -1,4 +1,4 @@
-// Files compressed as a whole (ingest/compressed_file.h): read as the file they
+// Files compressed as a whole (textio/compressed_file.h): read as the file they
 // hold, as zcat/xzcat would show it. Fixtures: tests/data/compressed/, written
 // by its make-fixtures.sh from other fixtures (tests/data/layouts/per-run, the
 // Extra-P JSON Lines example, a CUBE4 profile), so every compressed run has its
@@ -12,7 +12,7 @@
 #include <tuple>
 #include <vector>
 
-#include "ingest/compressed_file.h"
+#include "textio/compressed_file.h"
 #include "ingest/ingest.h"
 #include "tests/command_runner.h"
 #include "util/atomic_file.h"

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "ingest/craypat_report.h"
+#include "profiles/craypat_report.h"
 #include "ingest/ingest.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"

@@ -1,4 +1,4 @@
-// Runs that differ in a setting their program declared (ingest/experiment_factors.h): a campaign of
+// Runs that differ in a setting their program declared (reader/experiment_factors.h): a campaign of
 // Caliper profiles of two problem sizes in one folder is two series, not repetitions; settings that
 // do not recur at other process counts, or results, split nothing.
 #include <catch2/catch.hpp>
@@ -9,10 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "ingest/experiment_factors.h"
+#include "reader/experiment_factors.h"
 #include "ingest/repetition_spread.h"
 #include "ingest/ingest.h"
-#include "ingest/series_identity.h"
+#include "reader/series_identity.h"
 #include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"

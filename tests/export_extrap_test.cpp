@@ -13,8 +13,8 @@
 
 #include "command_runner.h"
 #include "ingest/ingest.h"
-#include "ingest/readers.h"
-#include "ingest/series_identity.h"
+#include "profiles/profile_readers.h"
+#include "reader/series_identity.h"
 #include "pipeline/extrap_export.h"
 #include "util/atomic_file.h"
 

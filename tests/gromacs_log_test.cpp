@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "command_runner.h"
-#include "ingest/gromacs_log.h"
+#include "app_outputs/gromacs_log.h"
 #include "ingest/ingest.h"
-#include "ingest/readers.h"
-#include "ingest/series_identity.h"
-#include "ingest/text_lines.h"
+#include "app_outputs/app_output_readers.h"
+#include "reader/series_identity.h"
+#include "textio/text_lines.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 #include "util/atomic_file.h"

@@ -1,4 +1,4 @@
-// HPCToolkit databases (ingest/hpctoolkit_database.h). Acceptance: Hatchet's
+// HPCToolkit databases (profiles/hpctoolkit_database.h). Acceptance: Hatchet's
 // own HPCToolkit test inputs (tests/data/hpctoolkit: cpi, 4 ranks; osu_allgather,
 // 10 ranks x 2 threads) read as Hatchet reads them (hatchet_reads.json, written
 // by scripts/compare_hpctoolkit_reads_with_hatchet.py). Damage: copies of them
@@ -13,9 +13,9 @@
 #include <string>
 #include <vector>
 
-#include "ingest/hpctoolkit_database.h"
+#include "profiles/hpctoolkit_database.h"
 #include "ingest/ingest.h"
-#include "ingest/xml_text.h"
+#include "textio/xml_text.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/atomic_file.h"

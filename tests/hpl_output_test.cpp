@@ -1,6 +1,6 @@
 // HPL outputs read into run records (tests/data/hpl: real runs of HPL 2.3 made for the project,
 // SOURCES.md there). The values below are copied from the files by hand.
-#include "ingest/hpl_output.h"
+#include "app_outputs/hpl_output.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

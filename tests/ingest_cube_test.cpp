@@ -8,8 +8,8 @@
 #include <map>
 #include <numeric>
 
-#include "ingest/cube_profile.h"
-#include "ingest/experiment_name.h"
+#include "profiles/cube_profile.h"
+#include "reader/experiment_name.h"
 #include "ingest/ingest.h"
 #include "trace/cube_writer.h"
 #include "trace/otf2_reader.h"

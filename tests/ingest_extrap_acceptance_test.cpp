@@ -14,10 +14,10 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "ingest/cube_set.h"
-#include "ingest/extrap_data.h"
-#include "ingest/extrap_file.h"
-#include "ingest/extrap_selection.h"
+#include "profiles/cube_set.h"
+#include "profiles/extrap_data.h"
+#include "profiles/extrap_file.h"
+#include "profiles/extrap_selection.h"
 #include "ingest/ingest.h"
 #include "ingest/repetition_spread.h"
 #include "util/atomic_file.h"

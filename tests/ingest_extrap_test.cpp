@@ -10,9 +10,9 @@
 #include <nlohmann/json.hpp>
 
 #include "command_runner.h"
-#include "ingest/extrap_experiment.h"
+#include "profiles/extrap_experiment.h"
 #include "ingest/ingest.h"
-#include "ingest/text_lines.h"
+#include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

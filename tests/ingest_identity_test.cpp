@@ -1,4 +1,4 @@
-// Series identity from what the files say (ingest/series_identity.h), the
+// Series identity from what the files say (reader/series_identity.h), the
 // run-info files beside a run, host-name stems and counting a measurement read
 // from several files once. Fixtures: tests/data/layouts/ (the LLNL cab NPB-MZ
 // runs of tests/data/mpip re-arranged; see tests/data/layouts/SOURCES.md).
@@ -12,10 +12,10 @@
 #include <vector>
 
 #include "ingest/duplicate_runs.h"
-#include "ingest/host_names.h"
+#include "reader/host_names.h"
 #include "ingest/ingest.h"
-#include "ingest/run_info_file.h"
-#include "ingest/series_identity.h"
+#include "reader/run_info_file.h"
+#include "reader/series_identity.h"
 #include "models/machine_profile.h"
 #include "tests/command_runner.h"
 #include "util/atomic_file.h"

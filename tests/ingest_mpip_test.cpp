@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <map>
 
-#include "ingest/mpip_report.h"
-#include "ingest/text_lines.h"
+#include "profiles/mpip_report.h"
+#include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

@@ -9,8 +9,8 @@
 #include <set>
 
 #include "ingest/ingest.h"
-#include "ingest/npb_output.h"
-#include "ingest/text_lines.h"
+#include "app_outputs/npb_output.h"
+#include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

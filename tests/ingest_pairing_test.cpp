@@ -5,7 +5,7 @@
 #include <map>
 #include <set>
 
-#include "ingest/file_name_info.h"
+#include "reader/file_name_info.h"
 #include "ingest/ingest.h"
 
 namespace {

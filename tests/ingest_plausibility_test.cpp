@@ -11,11 +11,11 @@
 #include <string>
 
 #include "cube_builder.h"
-#include "ingest/cube_profile.h"
+#include "profiles/cube_profile.h"
 #include "ingest/duplicate_runs.h"
 #include "ingest/ingest.h"
-#include "ingest/run_stats_check.h"
-#include "ingest/text_lines.h"
+#include "reader/run_stats_check.h"
+#include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

@@ -9,9 +9,9 @@
 
 #include "command_runner.h"
 #include "ingest/ingest.h"
-#include "ingest/readers.h"
-#include "ingest/series_identity.h"
-#include "ingest/text_lines.h"
+#include "profiles/profile_readers.h"
+#include "reader/series_identity.h"
+#include "textio/text_lines.h"
 #include "ingest_test_util.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

@@ -7,7 +7,7 @@
 
 #include "ingest/ingest.h"
 #include "record/run_stats_json.h"
-#include "ingest/statistics_table.h"
+#include "profiles/statistics_table.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "ingest/text_lines.h"
+#include "textio/text_lines.h"
 #include "tests/temp_dir.h"
 #include "util/input_error.h"
 

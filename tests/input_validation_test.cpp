@@ -11,9 +11,9 @@
 
 #include <unistd.h>
 
-#include "ingest/mpip_report.h"
-#include "ingest/npb_output.h"
-#include "ingest/statistics_table.h"
+#include "profiles/mpip_report.h"
+#include "app_outputs/npb_output.h"
+#include "profiles/statistics_table.h"
 #include "models/machine_profile.h"
 #include "mva/jmva_xml.h"
 #include "mva/network_json.h"

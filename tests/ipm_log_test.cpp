@@ -1,4 +1,4 @@
-// IPM XML logs (ingest/ipm_log.h). Acceptance: IPM 2.0.6's own logs of a ring
+// IPM XML logs (profiles/ipm_log.h). Acceptance: IPM 2.0.6's own logs of a ring
 // exchange at P = 1, 2, 4, 8 (tests/data/ipm, written by its
 // generate-ipm-2.0.6.sh with IPM built from source) read as IPM's own parser,
 // `ipm_parse -full`, reads them (its output beside each log): the job's wall
@@ -17,7 +17,7 @@
 #include <filesystem>
 
 #include "ingest/ingest.h"
-#include "ingest/ipm_log.h"
+#include "profiles/ipm_log.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/atomic_file.h"

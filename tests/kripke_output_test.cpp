@@ -1,7 +1,7 @@
 // Kripke outputs read into run records (tests/data/kripke: real outputs of converged-computing's
 // cloud performance study, MIT, SOURCES.md there). The values below are copied from the files by
 // hand.
-#include "ingest/kripke_output.h"
+#include "app_outputs/kripke_output.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

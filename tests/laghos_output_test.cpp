@@ -1,7 +1,7 @@
 // Laghos outputs read into run records (tests/data/laghos: real outputs of converged-computing's
 // cloud performance study, MIT, SOURCES.md there). The values below are copied from the files by
 // hand.
-#include "ingest/laghos_output.h"
+#include "app_outputs/laghos_output.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

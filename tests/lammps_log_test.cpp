@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "command_runner.h"
-#include "ingest/experiment_factors.h"
+#include "reader/experiment_factors.h"
 #include "ingest/ingest.h"
-#include "ingest/lammps_log.h"
-#include "ingest/readers.h"
-#include "ingest/series_identity.h"
-#include "ingest/text_lines.h"
+#include "app_outputs/lammps_log.h"
+#include "app_outputs/app_output_readers.h"
+#include "reader/series_identity.h"
+#include "textio/text_lines.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 #include "util/atomic_file.h"
@@ -99,7 +99,7 @@ TEST_CASE("LAMMPS log: Bond and Kspace rows, and the 2025 format", "[ingest][lam
         Approx(0.53288 + 0.0012869 + 0.061467 + 0.069998 + 0.00013174 + 0.014275 + 0.001049).epsilon(1e-12));
   CHECK(run.problem_class == "real full lj/charmm/coul/long +bond +kspace 2004 atoms 300 steps");
   // The long-range solver's settings, a setting of the input that keys series when runs differ in it
-  // (ingest/experiment_factors.h): "PPPM initialization ..." and its indented block.
+  // (reader/experiment_factors.h): "PPPM initialization ..." and its indented block.
   REQUIRE(run.details.count("setting.kspace") == 1);
   CHECK(run.details.at("setting.kspace") == "pppm G 0.26872465 grid 15 15 15 order 5");
   CHECK(IsRunSetting("setting.kspace"));

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "ingest/lulesh_output.h"
+#include "app_outputs/lulesh_output.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

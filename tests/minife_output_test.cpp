@@ -1,6 +1,6 @@
 // miniFE outputs read into run records (tests/data/minife: real runs of Mantevo/miniFE made for
 // the project, SOURCES.md there). The values below are copied from the files by hand.
-#include "ingest/minife_output.h"
+#include "app_outputs/minife_output.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>

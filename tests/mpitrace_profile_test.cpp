@@ -1,7 +1,7 @@
 // IBM mpitrace profiles read into run records, alone and paired with the application's output
 // beside them (tests/data/mpitrace: real profiles of CloverLeaf and TeaLeaf runs made for the
 // project, SOURCES.md there). The values below are copied from the files by hand.
-#include "ingest/mpitrace_profile.h"
+#include "profiles/mpitrace_profile.h"
 
 #include <catch2/catch.hpp>
 #include <cmath>

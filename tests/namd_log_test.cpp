@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "ingest/namd_log.h"
-#include "ingest/series_identity.h"
+#include "app_outputs/namd_log.h"
+#include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

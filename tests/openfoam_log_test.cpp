@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "command_runner.h"
-#include "ingest/compressed_file.h"
+#include "textio/compressed_file.h"
 #include "ingest/ingest.h"
-#include "ingest/openfoam_log.h"
-#include "ingest/series_identity.h"
+#include "app_outputs/openfoam_log.h"
+#include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

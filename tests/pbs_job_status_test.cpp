@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "ingest/pbs_job_status.h"
-#include "ingest/series_identity.h"
+#include "job_records/pbs_job_status.h"
+#include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

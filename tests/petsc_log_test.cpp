@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "ingest/petsc_log.h"
-#include "ingest/series_identity.h"
+#include "app_outputs/petsc_log.h"
+#include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 #include "util/input_error.h"

@@ -11,7 +11,7 @@
 
 #include "efficiency/pop_efficiency.h"
 #include "efficiency/pop_efficiency_table.h"
-#include "ingest/text_lines.h"
+#include "textio/text_lines.h"
 #include "tests/command_runner.h"
 #include "report/efficiency_section.h"
 #include "tests/ingest_test_util.h"

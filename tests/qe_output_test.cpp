@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "ingest/qe_output.h"
-#include "ingest/series_identity.h"
+#include "app_outputs/qe_output.h"
+#include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

@@ -1,7 +1,7 @@
 // Quicksilver outputs read into run records (tests/data/quicksilver: real outputs of
 // converged-computing's cloud performance study, MIT, SOURCES.md there). The values below are
 // copied from the files by hand.
-#include "ingest/quicksilver_output.h"
+#include "app_outputs/quicksilver_output.h"
 
 #include <catch2/catch.hpp>
 #include <string>

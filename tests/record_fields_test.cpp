@@ -7,7 +7,7 @@
 #include <sstream>
 #include <string>
 
-#include "ingest/statistics_table.h"
+#include "profiles/statistics_table.h"
 #include "record/run_stats_fields.h"
 #include "record/run_stats_json.h"
 

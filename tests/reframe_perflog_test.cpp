@@ -1,4 +1,4 @@
-// ReFrame performance logs (ingest/reframe_perflog.cpp): a ReFrame campaign's perflogs/ folder read
+// ReFrame performance logs (job_records/reframe_perflog.cpp): a ReFrame campaign's perflogs/ folder read
 // as it is. The acceptance test is the real campaign of ukri-excalibur/excalibur-tests (ReFrame 3,
 // CSD3 and Alaska, 2020; tests/data/reframe/excalibur-tests/SOURCES.md): its runs must give every
 // point of the curated excalibur series of the bench (../shared/data/scaling2, which its collectors

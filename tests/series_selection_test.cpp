@@ -15,7 +15,7 @@
 #include "command_runner.h"
 #include "temp_dir.h"
 #include "ingest/ingest.h"
-#include "ingest/series_identity.h"
+#include "reader/series_identity.h"
 #include "pipeline/series_selection.h"
 #include "util/input_error.h"
 

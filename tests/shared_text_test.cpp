@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "ingest/statistics_table.h"
+#include "profiles/statistics_table.h"
 #include "record/run_stats.h"
 #include "record/shared_text.h"
 

@@ -1,4 +1,4 @@
-// Files read as they stream by (ingest/streamed_file.h, line_reader.h, gzip_member.h): the same
+// Files read as they stream by (textio/streamed_file.h, line_reader.h, gzip_member.h): the same
 // lines and bytes whatever the pieces they arrive in, every compression unpacked as it is read with
 // the checks of reading it whole; and a Paraver trace or a Caliper .cali profile streamed from disk
 // is the file read whole.
@@ -11,13 +11,13 @@
 #include <string>
 #include <vector>
 
-#include "ingest/caliper_profile.h"
-#include "ingest/compressed_file.h"
-#include "ingest/content_digest.h"
-#include "ingest/gzip_member.h"
-#include "ingest/line_reader.h"
-#include "ingest/paraver_trace.h"
-#include "ingest/streamed_file.h"
+#include "profiles/caliper_profile.h"
+#include "textio/compressed_file.h"
+#include "textio/content_digest.h"
+#include "textio/gzip_member.h"
+#include "textio/line_reader.h"
+#include "profiles/paraver_trace.h"
+#include "textio/streamed_file.h"
 #include "record/run_stats_json.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"

@@ -1,4 +1,4 @@
-// Statistics tables under other tools' column names (ingest/table_column_aliases.h): what users
+// Statistics tables under other tools' column names (profiles/table_column_aliases.h): what users
 // already have, `nprocs,runtime` or `ranks,time [ms]`, reads as procs and time_s in seconds, and a
 // table with no series column is one series named after its file.
 #include <catch2/catch.hpp>
@@ -8,8 +8,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "ingest/statistics_table.h"
-#include "ingest/table_column_aliases.h"
+#include "profiles/statistics_table.h"
+#include "profiles/table_column_aliases.h"
 #include "models/prediction.h"
 #include "pipeline/series_loading.h"
 #include "util/input_error.h"

@@ -1,4 +1,4 @@
-// TAU profiles (ingest/tau_profile.h). Acceptance: Hatchet's own TAU test input
+// TAU profiles (profiles/tau_profile.h). Acceptance: Hatchet's own TAU test input
 // (tests/data/tau/hatchet-tau-cpi-mpi, 4 MPI ranks of cpi on NERSC's Cori) read
 // as Hatchet reads it (tests/data/tau/hatchet_reads.json, written by
 // scripts/compare_tau_reads_with_hatchet.py). Layouts and damage: files derived
@@ -12,7 +12,7 @@
 
 #include "ingest/ingest.h"
 #include "tests/ingest_test_util.h"
-#include "ingest/tau_profile.h"
+#include "profiles/tau_profile.h"
 #include "util/input_error.h"
 
 using qnm::testing::IngestErrorOf;

@@ -12,8 +12,8 @@
 
 #include "command_runner.h"
 #include "ingest/ingest.h"
-#include "ingest/series_identity.h"
-#include "ingest/vasp_outcar.h"
+#include "reader/series_identity.h"
+#include "app_outputs/vasp_outcar.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

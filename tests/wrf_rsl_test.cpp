@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "ingest/series_identity.h"
-#include "ingest/wrf_rsl.h"
+#include "reader/series_identity.h"
+#include "app_outputs/wrf_rsl.h"
 #include "cube_builder.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"

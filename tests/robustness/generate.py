@@ -427,48 +427,48 @@ def main():
     count += paraver_cases(cases, repo, rng, args, ingest)
     count += paraver_cases(cases, repo, rng, args, ["efficiency", "--format", "csv"], category="paraver-efficiency",
                            n=60, partner=True)
-    # Applications' own logs, appended last, each read by `ingest`: LAMMPS (ingest/lammps_log.h,
-    # round 25), VASP OUTCARs and CASTEP outputs (ingest/vasp_outcar.h, castep_output.h, round 26:
-    # the one file of each kept plain), GROMACS md.log files (ingest/gromacs_log.h, round 26) and
-    # OpenFOAM solver logs (ingest/openfoam_log.h: the one job output kept plain) and CP2K outputs
-    # (ingest/cp2k_output.h: the H2O-64 run kept plain) and PETSc -log_view summaries (ingest/petsc_log.h),
-    # NAMD logs (ingest/namd_log.h), Slurm accounting tables and PBS job records (ingest/slurm_accounting.h,
-    # pbs_job_status.h, round 28), CrayPat reports (ingest/craypat_report.h).
+    # Applications' own logs, appended last, each read by `ingest`: LAMMPS (app_outputs/lammps_log.h,
+    # round 25), VASP OUTCARs and CASTEP outputs (app_outputs/vasp_outcar.h, castep_output.h, round 26:
+    # the one file of each kept plain), GROMACS md.log files (app_outputs/gromacs_log.h, round 26) and
+    # OpenFOAM solver logs (app_outputs/openfoam_log.h: the one job output kept plain) and CP2K outputs
+    # (app_outputs/cp2k_output.h: the H2O-64 run kept plain) and PETSc -log_view summaries (app_outputs/petsc_log.h),
+    # NAMD logs (app_outputs/namd_log.h), Slurm accounting tables and PBS job records (job_records/slurm_accounting.h,
+    # pbs_job_status.h, round 28), CrayPat reports (profiles/craypat_report.h).
     for category, folder, patterns, n in (("lammps", "lammps", ["log.*"], 100), ("vasp", "vasp", ["*.OUTCAR"], 60),
                                           ("castep", "castep", ["*.castep"], 60),
                                           ("gromacs", "gromacs", ["*/*.log"], 100),
                                           ("openfoam", "openfoam", ["*/*.out"], 60), ("cp2k", "cp2k", ["*/*.out"], 60),
                                           ("petsc", "petsc", ["*/*.log"], 60),
                                           ("namd", "namd", ["*/*.testlog", "*/*.log"], 60),
-                                          ("lulesh", "lulesh", ["*.out"], 40),  # ingest/lulesh_output.h, round 29
+                                          ("lulesh", "lulesh", ["*.out"], 40),  # app_outputs/lulesh_output.h, round 29
                                           ("slurm", "slurm", ["qnmtest-sacct-[Pp].txt", "qnmtest-sacct-table.txt"], 60),
                                           ("pbs", "pbs", ["*.txt"], 40),
                                           ("abinit", "abinit", ["*/*.abo", "*/*/*.abo"], 60),
-                                          ("wrf", "wrf", ["*/em_real/rsl.error.0000"], 60),  # ingest/wrf_rsl.h
+                                          ("wrf", "wrf", ["*/em_real/rsl.error.0000"], 60),  # app_outputs/wrf_rsl.h
                                           ("craypat", "craypat", ["*/*.report", "*/*.pat", "*/*.out"], 60),
                                           ("nwchem", "nwchem", ["qa/*.out", "*/*/*.out"], 60)):
         count += application_log_cases(cases, repo, rng, args, ingest, category, folder, patterns, n)
-    count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # ingest/qe_output.h
-    count += application_log_cases(cases, repo, rng, args, ingest, "amber", "amber",  # ingest/amber_mdout.h
+    count += application_log_cases(cases, repo, rng, args, ingest, "qe", "qe", ["*/*.ref", "*/benchmark.out*"], 60)  # app_outputs/qe_output.h
+    count += application_log_cases(cases, repo, rng, args, ingest, "amber", "amber",  # app_outputs/amber_mdout.h
                                    ["*/*.out", "*/*/*.save", "*/*/*/*.out", "*/*/*.sander"], 60)
     count += slurm_json_cases(cases, repo, rng, args, ingest)
-    # CloverLeaf and TeaLeaf outputs (ingest/cloverleaf_output.h), round 30, appended last.
+    # CloverLeaf and TeaLeaf outputs (app_outputs/cloverleaf_output.h), round 30, appended last.
     count += application_log_cases(cases, repo, rng, args, ingest, "cloverleaf", "cloverleaf", ["*.out"], 40)
-    # mpitrace profiles (ingest/mpitrace_profile.h), round 30: rank 0's file damaged alone.
+    # mpitrace profiles (profiles/mpitrace_profile.h), round 30: rank 0's file damaged alone.
     count += application_log_cases(cases, repo, rng, args, ingest, "mpitrace", "mpitrace", ["*/mpi_profile.*.0"], 40)
-    # HPL outputs (ingest/hpl_output.h), round 30.
+    # HPL outputs (app_outputs/hpl_output.h), round 30.
     count += application_log_cases(cases, repo, rng, args, ingest, "hpl", "hpl", ["*.out"], 40)
-    # CoMD outputs and YAML (ingest/comd_output.h), round 30.
+    # CoMD outputs and YAML (app_outputs/comd_output.h), round 30.
     count += application_log_cases(cases, repo, rng, args, ingest, "comd", "comd", ["*/comd.out", "*/*.yaml"], 40)
-    # miniFE YAML documents and a job log printing them (ingest/minife_output.h), round 31.
+    # miniFE YAML documents and a job log printing them (app_outputs/minife_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "minife", "minife", ["*/*.yaml", "*/*.out"], 40)
-    # Kripke outputs (ingest/kripke_output.h), round 31.
+    # Kripke outputs (app_outputs/kripke_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "kripke", "kripke", ["*/*/*.out"], 40)
-    # Laghos outputs (ingest/laghos_output.h), round 31.
+    # Laghos outputs (app_outputs/laghos_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "laghos", "laghos", ["*/*/*.out"], 40)
-    # AMG outputs, one run or a job's log of several (ingest/amg_output.h), round 31.
+    # AMG outputs, one run or a job's log of several (app_outputs/amg_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "amg", "amg", ["*/amg.out", "*/*.log"], 40)
-    # Quicksilver outputs (ingest/quicksilver_output.h), round 31.
+    # Quicksilver outputs (app_outputs/quicksilver_output.h), round 31.
     count += application_log_cases(cases, repo, rng, args, ingest, "quicksilver", "quicksilver", ["*/*.out"], 40)
     # Micro-benchmark outputs read into a machine profile (microbench/), round 32: HPC Challenge's
     # hpccoutf.txt (new), and the OSU and IMB outputs whose dispatch it changed.
@@ -480,7 +480,7 @@ def main():
 
 
 def slurm_json_cases(cases, repo, rng, args, ingest, n=60):
-    """sacct --json (ingest/slurm_accounting_json.h), round 29, appended last: Slurm 22.05.8's real
+    """sacct --json (job_records/slurm_accounting_json.h), round 29, appended last: Slurm 22.05.8's real
     record of the test campaign, unpacked, damaged as text, and gzipped again as the file it was."""
     base = repo / "tests" / "data" / "slurm" / "qnmtest-sacct-json.json.gz"
     text = gzip.decompress(base.read_bytes())
@@ -510,7 +510,7 @@ def application_log_cases(cases, repo, rng, args, ingest, category, folder, patt
 
 
 def paraver_cases(cases, repo, rng, args, command, category="paraver", n=100, partner=False):
-    """Paraver traces (ingest/paraver_trace.h), round 22, appended last: one of pypop's two smallest
+    """Paraver traces (profiles/paraver_trace.h), round 22, appended last: one of pypop's two smallest
     EPOCH traces, unpacked, damaged as text beside its .pcf and .row (three cases in four), or its
     .pcf or .row damaged beside the trace (one in four). Round 23, category paraver-efficiency: the
     same damage read by `qnm-predict efficiency` (POP's factors, hardware counters included), with
@@ -548,7 +548,7 @@ def paraver_cases(cases, repo, rng, args, command, category="paraver", n=100, pa
 
 
 def hpctoolkit4_cases(cases, repo, rng, args, ingest):
-    """HPCToolkit databases of format 4 (ingest/hpctoolkit_v4_database.h), round 20: in a copy of
+    """HPCToolkit databases of format 4 (profiles/hpctoolkit_v4_database.h), round 20: in a copy of
     Hatchet's cpi database, meta.db's (half the cases) or profile.db's bytes damaged; the other
     files linked. Appended last: earlier cases unchanged."""
     database = repo / "tests" / "data" / "hpctoolkit" / "hatchet-cpi-v4-database"
@@ -572,7 +572,7 @@ def damaged_folder_case(cases, category, k, repo, rng, args, folder, files, base
 
 
 def hpctoolkit_cases(cases, repo, rng, args, ingest):
-    """HPCToolkit databases (ingest/hpctoolkit_database.h), round 19: in a copy of one of Hatchet's
+    """HPCToolkit databases (profiles/hpctoolkit_database.h), round 19: in a copy of one of Hatchet's
     two databases, experiment.xml damaged as XML (half the cases) or one metric-db file's bytes
     damaged; the other files linked. Appended last: earlier cases unchanged."""
     databases = sorted(p for p in (repo / "tests" / "data" / "hpctoolkit").iterdir()
@@ -640,7 +640,7 @@ def drawn_text_damage(rng, bases, category, k, kind):
 
 
 def tau_cases(cases, repo, rng, args, ingest):
-    """TAU profile folders (ingest/tau_profile.h), round 18: one rank's profile
+    """TAU profile folders (profiles/tau_profile.h), round 18: one rank's profile
     of Hatchet's 4-rank cpi run damaged, the other ranks linked. Appended last."""
     folder = repo / "tests" / "data" / "tau" / "hatchet-tau-cpi-mpi"
     profiles = sorted(folder.glob("profile.*"))
@@ -654,7 +654,7 @@ def tau_cases(cases, repo, rng, args, ingest):
 
 
 def compressed_cases(cases, repo, rng, args, ingest):
-    """Files compressed as a whole (ingest/compressed_file.h), round 18: the
+    """Files compressed as a whole (textio/compressed_file.h), round 18: the
     compressed bytes damaged (half the cases), or the text they hold damaged and
     compressed again with gzip under the same name (the magic bytes, not the
     name, say how a file is compressed). Appended last: earlier cases unchanged."""

@@ -1,0 +1,32 @@
+#pragma once
+// Statistics tables from other tools: CSV (libfccp) or JSON (nlohmann) with
+// one run per row/object. Minimal columns: series (or app), procs, time_s;
+// optional columns fill the other fields of the record (docs/statistics-table.md).
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "reader/reader.h"
+#include "record/run_stats.h"
+
+namespace qnm {
+
+/// The accepted column names, in documentation order.
+const std::vector<std::string>& StatisticsTableColumns();
+
+/// Reads a CSV table. Throws InputError(path, line, ...) for a missing
+/// required column or a value that does not parse. Columns that are no record
+/// field (other tools' extras) are ignored; `notes` (when given) gets one line naming them.
+/// `readings` (when given) gets the lines that say how the table was read: columns under other
+/// names (table_column_aliases.h), a table that is one series named after its file; else `notes` does.
+std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
+                                        std::vector<std::string>* notes = nullptr, TableRowFilter* filter = nullptr,
+                                        std::vector<std::string>* readings = nullptr);
+
+/// Reads a JSON table: an array of objects, or {"runs": [...]}, keys as the CSV
+/// columns; other keys are ignored with one note, as in the CSV reader.
+std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
+                                         std::vector<std::string>* notes = nullptr, TableRowFilter* filter = nullptr,
+                                         std::vector<std::string>* readings = nullptr);
+
+}  // namespace qnm
