@@ -7,9 +7,9 @@
 #include <utility>
 #include <vector>
 
-#include "textio/log_numbers.h"
 #include "app_outputs/app_output_readers.h"
 #include "reader/series_identity.h"
+#include "textio/log_numbers.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "textio/content_digest.h"
-#include "reader/experiment_factors.h"
-#include "textio/log_numbers.h"
 #include "app_outputs/app_output_readers.h"
+#include "reader/experiment_factors.h"
 #include "reader/run_stats_check.h"
+#include "textio/content_digest.h"
+#include "textio/log_numbers.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/text_format.h"

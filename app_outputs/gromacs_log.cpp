@@ -6,10 +6,10 @@
 #include <string>
 #include <utility>
 
-#include "reader/experiment_factors.h"
-#include "textio/log_numbers.h"
 #include "app_outputs/app_output_readers.h"
+#include "reader/experiment_factors.h"
 #include "reader/series_identity.h"
+#include "textio/log_numbers.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <utility>
 
+#include "app_outputs/app_output_readers.h"
 #include "reader/experiment_factors.h"
 #include "textio/log_numbers.h"
-#include "app_outputs/app_output_readers.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "textio/log_numbers.h"
 #include "app_outputs/app_output_readers.h"
 #include "reader/run_stats_check.h"
+#include "textio/log_numbers.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/text_format.h"

@@ -9,10 +9,10 @@
 #include <utility>
 #include <vector>
 
-#include "reader/experiment_factors.h"
-#include "textio/log_numbers.h"
 #include "app_outputs/app_output_readers.h"
+#include "reader/experiment_factors.h"
 #include "reader/series_identity.h"
+#include "textio/log_numbers.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/text_format.h"

@@ -10,10 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "textio/compressed_file.h"
-#include "textio/log_numbers.h"
 #include "app_outputs/app_output_readers.h"
 #include "reader/series_identity.h"
+#include "textio/compressed_file.h"
+#include "textio/log_numbers.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

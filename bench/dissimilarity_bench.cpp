@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "ingest/ingest.h"
 #include "imbalance/dissimilarity.h"
 #include "imbalance/dissimilarity_mpip.h"
+#include "ingest/ingest.h"
 
 namespace {
 

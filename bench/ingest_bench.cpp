@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "app_outputs/npb_output.h"
 #include "ingest/ingest.h"
 #include "profiles/mpip_report.h"
-#include "app_outputs/npb_output.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

@@ -15,9 +15,9 @@
 #include <string>
 #include <unistd.h>
 
+#include "tests/support/synthetic_trace.h"
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
-#include "tests/support/synthetic_trace.h"
 #include "whatif/whatif_hypothesis.h"
 #include "whatif/whatif_simulation.h"
 

@@ -9,9 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include "ingest/run_archive.h"
 #include "textio/compressed_file.h"
 #include "textio/gzip_member.h"
-#include "ingest/run_archive.h"
 #include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

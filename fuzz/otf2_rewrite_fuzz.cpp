@@ -14,8 +14,8 @@
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
 #include "trace/wait_states.h"
-#include "whatif/whatif_simulation.h"
 #include "util/input_error.h"
+#include "whatif/whatif_simulation.h"
 
 namespace fs = std::filesystem;
 using namespace qnm::trace;

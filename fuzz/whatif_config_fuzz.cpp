@@ -9,8 +9,8 @@
 #include <string>
 
 #include "trace/otf2_reader.h"
-#include "whatif/whatif_simulation.h"
 #include "util/input_error.h"
+#include "whatif/whatif_simulation.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const qnm::trace::Trace trace =

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "util/text_format.h"
 #include "util/enum_names.h"
+#include "util/text_format.h"
 
 namespace qnm {
 namespace {

@@ -7,9 +7,9 @@
 #include <map>
 #include <numeric>
 
+#include "util/enum_names.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
-#include "util/enum_names.h"
 
 namespace qnm {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "record/run_stats.h"
 #include "imbalance/dissimilarity.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

@@ -4,9 +4,9 @@
 #include <cstdio>
 #include <sstream>
 
+#include "util/enum_names.h"
 #include "util/json_cells.h"
 #include "util/text_format.h"
-#include "util/enum_names.h"
 
 namespace qnm {
 namespace {

@@ -1,10 +1,10 @@
 #include "ingest/file_description.h"
 
-#include "textio/compressed_file.h"
+#include "app_outputs/npb_output.h"
 #include "ingest/input_size_limits.h"
 #include "profiles/mpip_report.h"
-#include "app_outputs/npb_output.h"
 #include "profiles/paraver_header.h"
+#include "textio/compressed_file.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"
 

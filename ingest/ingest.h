@@ -1,6 +1,6 @@
 #pragma once
 // Entry point of ingest/: walks files and directories, dispatches each file to
-// the first reader of the table in readers.h that sniffs it (mpiP report, OTF2
+// the first reader of the table in reader_table.h that sniffs it (mpiP report, OTF2
 // anchor, statistics table CSV/JSON, NPB output),
 // pairs the files of one run (an NPB stdout with its mpiP report), reads the
 // info/env/host files beside a run for its identity (series_identity.h), counts

@@ -3,16 +3,16 @@
 #include <algorithm>
 #include <cstring>
 
-#include "textio/compressed_file.h"
-#include "profiles/paraver_trace.h"
 #include "ingest/reader_table.h"
+#include "profiles/paraver_trace.h"
+#include "textio/compressed_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
 
 namespace qnm {
 namespace {
 
-// Per format, by the reader-table row's name (readers.h). A CUBE profile is
+// Per format, by the reader-table row's name (reader_table.h). A CUBE profile is
 // binary and mostly skipped member by member; the text formats cost several
 // times their size in records, so their limit is lower.
 long long LimitOf(const char* reader_name) {

@@ -1,26 +1,25 @@
-// The reader table (readers.h): one row per input format, in the order a file
-// is offered to them. A new format is one file with its sniff/read pair plus
-// one row in ReaderTable() below.
-#include <algorithm>
+// The reader table (reader_table.h): one row per input format, in the order a
+// file is offered to them. A new format is one file of its family (app_outputs/,
+// profiles/, job_records/) with its sniff/read pair, declared in the family's
+// readers header, plus one row in ReaderTable() below.
 #include <filesystem>
-#include <set>
 #include <utility>
 
-#include "profiles/caliper_profile.h"
-#include "textio/compressed_file.h"
-#include "reader/experiment_factors.h"
-#include "profiles/ipm_banner.h"
-#include "profiles/ipm_log.h"
-#include "profiles/paraver_header.h"
-#include "profiles/paraver_trace.h"
-#include "profiles/mpip_report.h"
-#include "app_outputs/npb_output.h"
 #include "app_outputs/app_output_readers.h"
+#include "app_outputs/npb_output.h"
 #include "ingest/reader_table.h"
 #include "job_records/job_record_readers.h"
+#include "profiles/caliper_profile.h"
+#include "profiles/ipm_banner.h"
+#include "profiles/ipm_log.h"
+#include "profiles/mpip_report.h"
+#include "profiles/paraver_header.h"
+#include "profiles/paraver_trace.h"
 #include "profiles/profile_readers.h"
-#include "reader/series_identity.h"
 #include "profiles/statistics_table.h"
+#include "reader/experiment_factors.h"
+#include "reader/series_identity.h"
+#include "textio/compressed_file.h"
 #include "textio/text_lines.h"
 #include "trace/trace_run_stats.h"
 #include "util/input_error.h"
@@ -280,5 +279,4 @@ std::string ReadableFormatList() {
                "; and tar or .zip archives of them, read as the folders they pack";       // run_archive.h
 }
 
-// Identity a file name adds to a record (readers.h).
 }  // namespace qnm

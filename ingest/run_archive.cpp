@@ -5,14 +5,14 @@
 #include <set>
 #include <utility>
 
-#include "textio/compressed_file.h"
+#include "app_outputs/wrf_rsl.h"
 #include "profiles/cube_archive.h"
 #include "profiles/cube_profile.h"
 #include "profiles/hpctoolkit_database.h"
 #include "profiles/mpitrace_profile.h"
 #include "profiles/tau_profile.h"
+#include "textio/compressed_file.h"
 #include "textio/text_lines.h"
-#include "app_outputs/wrf_rsl.h"
 #include "util/input_error.h"
 
 namespace qnm {

@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
+#include "job_records/job_record_readers.h"
 #include "reader/batch_job_text.h"
 #include "reader/host_names.h"
-#include "job_records/job_record_readers.h"
 #include "reader/run_stats_check.h"
 #include "reader/series_identity.h"
 #include "textio/text_lines.h"

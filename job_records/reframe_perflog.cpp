@@ -16,9 +16,9 @@
 #include <utility>
 #include <vector>
 
-#include "textio/compressed_file.h"
 #include "job_records/job_record_readers.h"
 #include "job_records/reframe_perflog_jobs.h"
+#include "textio/compressed_file.h"
 #include "textio/text_lines.h"
 #include "textio/time_units.h"
 #include "util/input_error.h"

@@ -9,10 +9,10 @@
 #include <algorithm>
 #include <utility>
 
-#include "textio/compressed_file.h"
-#include "textio/text_lines.h"
 #include "microbench/micro_benchmark.h"
 #include "microbench/table_rows.h"
+#include "textio/compressed_file.h"
+#include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

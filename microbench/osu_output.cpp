@@ -8,9 +8,9 @@
 #include <optional>
 #include <utility>
 
-#include "textio/text_lines.h"
 #include "microbench/micro_benchmark.h"
 #include "microbench/table_rows.h"
+#include "textio/text_lines.h"
 #include "util/input_error.h"
 
 namespace qnm {

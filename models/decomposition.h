@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "record/run_stats.h"
 #include "models/machine_profile.h"
 #include "mva/solver.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

@@ -10,11 +10,11 @@
 #include <nlohmann/json.hpp>
 
 #include "util/atomic_file.h"
+#include "util/enum_names.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
 #include "util/plausible_range.h"
 #include "util/text_format.h"
-#include "util/enum_names.h"
 
 namespace qnm {
 namespace {

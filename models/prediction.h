@@ -15,7 +15,6 @@
 #include <string>
 #include <vector>
 
-#include "record/run_stats.h"
 #include "models/decomposition.h"
 #include "models/forward_validation.h"
 #include "models/granularity.h"
@@ -26,6 +25,7 @@
 #include "models/runtime_model.h"
 #include "models/training_anchor.h"
 #include "mva/solver.h"
+#include "record/run_stats.h"
 
 namespace qnm {
 

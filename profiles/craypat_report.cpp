@@ -8,10 +8,10 @@
 #include <utility>
 #include <vector>
 
-#include "reader/experiment_factors.h"
-#include "textio/log_numbers.h"
 #include "profiles/profile_readers.h"
+#include "reader/experiment_factors.h"
 #include "reader/series_identity.h"
+#include "textio/log_numbers.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 

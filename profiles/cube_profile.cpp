@@ -15,9 +15,9 @@
 #include <utility>
 
 #include "profiles/cube_archive.h"
-#include "textio/gzip_member.h"
 #include "profiles/cube_memory_budget.h"
 #include "reader/run_stats_check.h"
+#include "textio/gzip_member.h"
 #include "textio/xml_text.h"
 #include "trace/call_paths.h"
 #include "util/input_error.h"

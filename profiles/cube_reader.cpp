@@ -4,8 +4,8 @@
 // count and the other parameters (cube_set.h).
 #include "profiles/cube_profile.h"
 #include "profiles/cube_set.h"
-#include "reader/experiment_name.h"
 #include "profiles/profile_readers.h"
+#include "reader/experiment_name.h"
 #include "textio/text_lines.h"
 
 namespace qnm {

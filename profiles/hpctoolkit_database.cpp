@@ -12,8 +12,8 @@
 #include <utility>
 
 #include "profiles/routine_call_sites.h"
-#include "textio/xml_text.h"
 #include "textio/text_lines.h"
+#include "textio/xml_text.h"
 #include "util/input_error.h"
 #include "util/plausible_range.h"
 #include "util/text_format.h"

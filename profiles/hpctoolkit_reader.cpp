@@ -6,11 +6,11 @@
 #include <filesystem>
 #include <map>
 
-#include "textio/content_digest.h"
 #include "profiles/hpctoolkit_database.h"
 #include "profiles/hpctoolkit_v4_database.h"
 #include "profiles/profile_readers.h"
 #include "profiles/routine_call_sites.h"
+#include "textio/content_digest.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

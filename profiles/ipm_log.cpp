@@ -9,9 +9,9 @@
 
 #include "profiles/ipm_banner.h"
 #include "profiles/routine_call_sites.h"
-#include "textio/xml_text.h"
 #include "reader/series_identity.h"
 #include "textio/text_lines.h"
+#include "textio/xml_text.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
 

@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "reader/batch_job_text.h"
-#include "textio/log_numbers.h"
 #include "profiles/profile_readers.h"
+#include "reader/batch_job_text.h"
 #include "reader/run_stats_check.h"
 #include "reader/series_identity.h"
+#include "textio/log_numbers.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

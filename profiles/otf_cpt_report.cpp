@@ -10,8 +10,8 @@
 #include <string>
 #include <utility>
 
-#include "textio/compressed_file.h"
 #include "profiles/profile_readers.h"
+#include "textio/compressed_file.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/text_format.h"

@@ -12,10 +12,10 @@
 #include <memory>
 #include <string>
 
-#include "textio/line_reader.h"
 #include "profiles/paraver_header.h"
 #include "profiles/paraver_names.h"
 #include "record/run_stats.h"
+#include "textio/line_reader.h"
 
 namespace qnm {
 

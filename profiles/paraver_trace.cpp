@@ -3,11 +3,11 @@
 #include <filesystem>
 #include <string_view>
 
-#include "textio/compressed_file.h"
-#include "textio/line_reader.h"
 #include "profiles/paraver_header.h"
 #include "profiles/paraver_names.h"
 #include "profiles/paraver_record_sums.h"
+#include "textio/compressed_file.h"
+#include "textio/line_reader.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

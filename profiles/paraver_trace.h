@@ -27,8 +27,8 @@
 #include <string>
 #include <string_view>
 
-#include "textio/line_reader.h"
 #include "record/run_stats.h"
+#include "textio/line_reader.h"
 
 namespace qnm {
 

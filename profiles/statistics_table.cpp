@@ -17,11 +17,11 @@
 #pragma GCC diagnostic pop
 #include <nlohmann/json.hpp>
 
+#include "profiles/table_column_aliases.h"
 #include "reader/run_stats_check.h"
 #include "reader/series_identity.h"
-#include "profiles/table_column_aliases.h"
-#include "textio/text_lines.h"
 #include "record/run_stats_fields.h"
+#include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
 

@@ -5,9 +5,9 @@
 #include <numeric>
 #include <tuple>
 
+#include "util/enum_names.h"
 #include "util/spare_capacity.h"
 #include "util/statistics.h"
-#include "util/enum_names.h"
 
 namespace qnm {
 namespace {

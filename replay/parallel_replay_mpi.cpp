@@ -4,11 +4,11 @@
 
 #include <stdexcept>
 
-#include "trace/call_tree_unify.h"
 #include "replay/mpi_exchange_mpi.h"
+#include "replay/shared_records_mpi.h"
+#include "trace/call_tree_unify.h"
 #include "trace/otf2_reader.h"
 #include "trace/replay_records.h"
-#include "replay/shared_records_mpi.h"
 #include "trace/wait_state_patterns.h"
 
 namespace qnm::trace {

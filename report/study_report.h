@@ -7,11 +7,11 @@
 
 #include "efficiency/pop_efficiency.h"
 #include "ingest/ingest.h"
-#include "reader/run_selection.h"
-#include "reader/series_identity.h"
 #include "models/validation.h"
 #include "pipeline/prediction_runner.h"
 #include "pipeline/transfer_runner.h"
+#include "reader/run_selection.h"
+#include "reader/series_identity.h"
 #include "whatif/whatif_hypothesis.h"
 #include "whatif_scaling/whatif_prediction.h"
 

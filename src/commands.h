@@ -7,10 +7,10 @@
 #include <string>
 
 #include "ingest/reader_table.h"
-#include "reader/run_selection.h"
-#include "reader/series_identity.h"
 #include "models/prediction.h"
 #include "pipeline/transfer_runner.h"
+#include "reader/run_selection.h"
+#include "reader/series_identity.h"
 #include "whatif/whatif_hypothesis.h"
 
 namespace qnm::cli {

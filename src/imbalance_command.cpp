@@ -9,12 +9,12 @@
 
 #include <unistd.h>
 
-#include "ingest/ingest.h"
 #include "imbalance/dissimilarity.h"
 #include "imbalance/dissimilarity_mpip.h"
 #include "imbalance/dissimilarity_report.h"
-#include "src/commands.h"
+#include "ingest/ingest.h"
 #include "pipeline/skipped_inputs.h"
+#include "src/commands.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

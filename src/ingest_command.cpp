@@ -6,11 +6,11 @@
 
 #include "ingest/file_description.h"
 #include "ingest/ingest.h"
-#include "reader/series_identity.h"
-#include "textio/text_lines.h"
 #include "pipeline/skipped_inputs.h"
+#include "reader/series_identity.h"
 #include "record/run_stats_json.h"
 #include "src/commands.h"
+#include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"

@@ -12,13 +12,13 @@
 #include "src/commands.h"
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
 #include "whatif/region_list.h"
 #include "whatif/suggestions.h"
 #include "whatif/whatif_hypothesis.h"
 #include "whatif/whatif_report.h"
 #include "whatif/whatif_simulation.h"
-#include "util/atomic_file.h"
-#include "util/input_error.h"
 #include "whatif_scaling/suggestions_at_scale.h"
 
 namespace qnm::cli {

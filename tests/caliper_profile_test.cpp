@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "ingest/ingest.h"
 #include "profiles/caliper_profile.h"
 #include "profiles/caliper_stream.h"
-#include "ingest/ingest.h"
 #include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"

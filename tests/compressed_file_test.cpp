@@ -12,9 +12,9 @@
 #include <tuple>
 #include <vector>
 
-#include "textio/compressed_file.h"
 #include "ingest/ingest.h"
 #include "tests/command_runner.h"
+#include "textio/compressed_file.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"

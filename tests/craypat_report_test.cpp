@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "profiles/craypat_report.h"
 #include "ingest/ingest.h"
+#include "profiles/craypat_report.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

@@ -13,9 +13,9 @@
 #include <nlohmann/json.hpp>
 #include <unistd.h>
 
-#include "ingest/ingest.h"
 #include "imbalance/dissimilarity.h"
 #include "imbalance/dissimilarity_mpip.h"
+#include "ingest/ingest.h"
 #include "util/atomic_file.h"
 
 namespace {

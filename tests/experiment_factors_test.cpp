@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "reader/experiment_factors.h"
-#include "ingest/repetition_spread.h"
 #include "ingest/ingest.h"
+#include "ingest/repetition_spread.h"
+#include "reader/experiment_factors.h"
 #include "reader/series_identity.h"
 #include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"

@@ -13,9 +13,9 @@
 
 #include "command_runner.h"
 #include "ingest/ingest.h"
+#include "pipeline/extrap_export.h"
 #include "profiles/profile_readers.h"
 #include "reader/series_identity.h"
-#include "pipeline/extrap_export.h"
 #include "util/atomic_file.h"
 
 using namespace qnm;

@@ -13,9 +13,9 @@
 #include <vector>
 
 #include "command_runner.h"
+#include "app_outputs/app_output_readers.h"
 #include "app_outputs/gromacs_log.h"
 #include "ingest/ingest.h"
-#include "app_outputs/app_output_readers.h"
 #include "reader/series_identity.h"
 #include "textio/text_lines.h"
 #include "ingest_test_util.h"

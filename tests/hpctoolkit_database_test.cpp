@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "profiles/hpctoolkit_database.h"
 #include "ingest/ingest.h"
-#include "textio/xml_text.h"
+#include "profiles/hpctoolkit_database.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
+#include "textio/xml_text.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

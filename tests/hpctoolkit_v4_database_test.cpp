@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "ingest/ingest.h"
 #include "profiles/hpctoolkit_database.h"
 #include "profiles/hpctoolkit_v4_database.h"
-#include "ingest/ingest.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/atomic_file.h"

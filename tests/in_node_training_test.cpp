@@ -8,8 +8,8 @@
 
 #include "models/node_regime.h"
 #include "models/prediction.h"
-#include "tests/support/model_notes.h"
 #include "pipeline/chart_adapter.h"
+#include "tests/support/model_notes.h"
 #include "tests/support/single_run_series.h"
 
 namespace {

@@ -8,9 +8,9 @@
 #include <map>
 #include <numeric>
 
+#include "ingest/ingest.h"
 #include "profiles/cube_profile.h"
 #include "reader/experiment_name.h"
-#include "ingest/ingest.h"
 #include "trace/cube_writer.h"
 #include "trace/otf2_reader.h"
 #include "trace/trace_run_stats.h"

@@ -12,11 +12,11 @@
 #include <vector>
 
 #include "ingest/duplicate_runs.h"
-#include "reader/host_names.h"
 #include "ingest/ingest.h"
+#include "models/machine_profile.h"
+#include "reader/host_names.h"
 #include "reader/run_info_file.h"
 #include "reader/series_identity.h"
-#include "models/machine_profile.h"
 #include "tests/command_runner.h"
 #include "util/atomic_file.h"
 

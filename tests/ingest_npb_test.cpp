@@ -8,8 +8,8 @@
 #include <map>
 #include <set>
 
-#include "ingest/ingest.h"
 #include "app_outputs/npb_output.h"
+#include "ingest/ingest.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

@@ -5,8 +5,8 @@
 #include <map>
 #include <set>
 
-#include "reader/file_name_info.h"
 #include "ingest/ingest.h"
+#include "reader/file_name_info.h"
 
 namespace {
 

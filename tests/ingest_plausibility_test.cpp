@@ -11,9 +11,9 @@
 #include <string>
 
 #include "cube_builder.h"
-#include "profiles/cube_profile.h"
 #include "ingest/duplicate_runs.h"
 #include "ingest/ingest.h"
+#include "profiles/cube_profile.h"
 #include "reader/run_stats_check.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"

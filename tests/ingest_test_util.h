@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "textio/text_lines.h"
 #include "tests/temp_dir.h"
+#include "textio/text_lines.h"
 #include "util/input_error.h"
 
 namespace qnm::testing {

@@ -11,18 +11,18 @@
 
 #include <unistd.h>
 
-#include "profiles/mpip_report.h"
 #include "app_outputs/npb_output.h"
-#include "profiles/statistics_table.h"
 #include "models/machine_profile.h"
 #include "mva/jmva_xml.h"
 #include "mva/network_json.h"
+#include "profiles/mpip_report.h"
+#include "profiles/statistics_table.h"
 #include "trace/otf2_reader.h"
-#include "whatif/whatif_hypothesis.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
 #include "util/utf8_text.h"
+#include "whatif/whatif_hypothesis.h"
 
 namespace fs = std::filesystem;
 

@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "command_runner.h"
-#include "reader/experiment_factors.h"
-#include "ingest/ingest.h"
-#include "app_outputs/lammps_log.h"
 #include "app_outputs/app_output_readers.h"
+#include "app_outputs/lammps_log.h"
+#include "ingest/ingest.h"
+#include "reader/experiment_factors.h"
 #include "reader/series_identity.h"
 #include "textio/text_lines.h"
 #include "ingest_test_util.h"

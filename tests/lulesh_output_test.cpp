@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "ingest/ingest.h"
 #include "app_outputs/lulesh_output.h"
+#include "ingest/ingest.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

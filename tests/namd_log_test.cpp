@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "ingest/ingest.h"
 #include "app_outputs/namd_log.h"
+#include "ingest/ingest.h"
 #include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"

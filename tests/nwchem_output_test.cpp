@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "ingest/ingest.h"
 #include "app_outputs/nwchem_output.h"
+#include "ingest/ingest.h"
 #include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"

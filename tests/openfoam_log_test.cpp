@@ -10,10 +10,10 @@
 #include <vector>
 
 #include "command_runner.h"
-#include "textio/compressed_file.h"
-#include "ingest/ingest.h"
 #include "app_outputs/openfoam_log.h"
+#include "ingest/ingest.h"
 #include "reader/series_identity.h"
+#include "textio/compressed_file.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

@@ -19,10 +19,10 @@
 #include "profiles/paraver_header.h"
 #include "profiles/paraver_names.h"
 #include "profiles/paraver_trace.h"
-#include "textio/text_lines.h"
 #include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
+#include "textio/text_lines.h"
 #include "util/input_error.h"
 
 using qnm::testing::IngestErrorOf;

@@ -11,10 +11,10 @@
 
 #include "efficiency/pop_efficiency.h"
 #include "efficiency/pop_efficiency_table.h"
-#include "textio/text_lines.h"
-#include "tests/command_runner.h"
 #include "report/efficiency_section.h"
+#include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
+#include "textio/text_lines.h"
 
 namespace {
 

@@ -15,8 +15,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "tests/command_runner.h"
 #include "record/run_stats.h"
+#include "tests/command_runner.h"
 #include "util/input_error.h"
 
 namespace {

@@ -15,8 +15,8 @@
 #include "command_runner.h"
 #include "temp_dir.h"
 #include "ingest/ingest.h"
-#include "reader/series_identity.h"
 #include "pipeline/series_selection.h"
+#include "reader/series_identity.h"
 #include "util/input_error.h"
 
 using namespace qnm;

@@ -8,9 +8,9 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "reader/series_identity.h"
 #include "job_records/slurm_accounting.h"
 #include "job_records/slurm_accounting_json.h"
+#include "reader/series_identity.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

@@ -12,15 +12,15 @@
 #include <vector>
 
 #include "profiles/caliper_profile.h"
+#include "profiles/paraver_trace.h"
+#include "record/run_stats_json.h"
+#include "tests/ingest_test_util.h"
+#include "tests/temp_dir.h"
 #include "textio/compressed_file.h"
 #include "textio/content_digest.h"
 #include "textio/gzip_member.h"
 #include "textio/line_reader.h"
-#include "profiles/paraver_trace.h"
 #include "textio/streamed_file.h"
-#include "record/run_stats_json.h"
-#include "tests/ingest_test_util.h"
-#include "tests/temp_dir.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

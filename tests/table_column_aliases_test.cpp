@@ -8,10 +8,10 @@
 #include <filesystem>
 #include <fstream>
 
-#include "profiles/statistics_table.h"
-#include "profiles/table_column_aliases.h"
 #include "models/prediction.h"
 #include "pipeline/series_loading.h"
+#include "profiles/statistics_table.h"
+#include "profiles/table_column_aliases.h"
 #include "util/input_error.h"
 
 namespace {

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "ingest/ingest.h"
-#include "tests/ingest_test_util.h"
 #include "profiles/tau_profile.h"
+#include "tests/ingest_test_util.h"
 #include "util/input_error.h"
 
 using qnm::testing::IngestErrorOf;

@@ -17,9 +17,9 @@
 #include "trace/otf2_reader.h"
 #include "trace/otf2_writer.h"
 #include "trace/wait_states.h"
+#include "util/input_error.h"
 #include "whatif/whatif_hypothesis.h"
 #include "whatif/whatif_simulation.h"
-#include "util/input_error.h"
 
 using namespace qnm::trace;
 namespace fs = std::filesystem;

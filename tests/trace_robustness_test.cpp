@@ -10,9 +10,9 @@
 #include <unistd.h>
 
 #include "tests/file_bytes.h"
+#include "tests/support/synthetic_trace.h"
 #include "tests/temp_dir.h"
 #include "trace/otf2_reader.h"
-#include "tests/support/synthetic_trace.h"
 #include "trace/wait_states.h"
 #include "util/input_error.h"
 

@@ -9,11 +9,11 @@
 
 #include "command_runner.h"
 #include "temp_dir.h"
-#include "util/atomic_file.h"
 #include "models/machine_profile.h"
 #include "pipeline/series_loading.h"
 #include "pipeline/transfer_runner.h"
 #include "transfer/machine_transfer.h"
+#include "util/atomic_file.h"
 
 namespace {
 

@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "command_runner.h"
+#include "app_outputs/vasp_outcar.h"
 #include "ingest/ingest.h"
 #include "reader/series_identity.h"
-#include "app_outputs/vasp_outcar.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"
 

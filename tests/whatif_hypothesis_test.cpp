@@ -6,10 +6,10 @@
 #include <string>
 
 #include "trace/otf2_reader.h"
-#include "whatif/whatif_hypothesis.h"
-#include "whatif/whatif_simulation.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
+#include "whatif/whatif_hypothesis.h"
+#include "whatif/whatif_simulation.h"
 
 using namespace qnm::trace;
 namespace fs = std::filesystem;

@@ -12,9 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "app_outputs/wrf_rsl.h"
 #include "ingest/ingest.h"
 #include "reader/series_identity.h"
-#include "app_outputs/wrf_rsl.h"
 #include "cube_builder.h"
 #include "ingest_test_util.h"
 #include "temp_dir.h"

@@ -17,11 +17,11 @@
 #include <vector>
 
 #include "trace/call_tree_unify.h"
+#include "trace/match_while_reading.h"
 #include "trace/otf2_allocation.h"
 #include "trace/otf2_reader.h"
 #include "trace/rank_replay_pass.h"
 #include "trace/replay_records.h"
-#include "trace/match_while_reading.h"
 #include "trace/wait_state_patterns.h"
 #include "trace/window_gate.h"
 #include "util/cpu_clock.h"

@@ -8,8 +8,8 @@
 #include <sstream>
 
 #include "imbalance/dissimilarity_report.h"
-#include "util/text_format.h"
 #include "util/enum_names.h"
+#include "util/text_format.h"
 
 namespace qnm::trace {
 namespace {

@@ -5,10 +5,10 @@
 #include <cstdio>
 #include <map>
 
+#include "util/input_error.h"
 #include "whatif/balance_modes.h"
 #include "whatif/region_names.h"
 #include "whatif/whatif_dependencies.h"
-#include "util/input_error.h"
 
 namespace qnm::trace {
 namespace {
