@@ -81,6 +81,7 @@ TEST_CASE("POP efficiencies: EPOCH's series as modelfactors prints it", "[effici
   CHECK(html.find(">9.36</td>") != std::string::npos);  // speedup at P = 16
   CHECK(html.find("<th>IPC scalability (%)</th>") != std::string::npos);  // EPOCH's traces have counters
   CHECK(html.find(">82.3</td>") != std::string::npos);  // IPC scalability at P = 16
+  CHECK(html.find("Runtime: the trace's elapsed time.") != std::string::npos);
 }
 
 TEST_CASE("POP efficiencies from per-rank application and MPI times", "[efficiency]") {

@@ -54,6 +54,8 @@ TEST_CASE("report of the bundled series has every section, chart and unit", "[re
   CHECK(Count(html, "<svg class=\"chart\"") == std::size_t(4 + inputs));
   CHECK(Count(html, "</svg>") == std::size_t(4 + inputs));
   CHECK(Count(html, "<h3>Efficiencies of the measured runs</h3>") == 1);
+  // Its runtime is the profile's window (mpiP: the longest rank's AppTime), not the run time predicted above.
+  CHECK(Count(html, "Runtime: the longest rank's application time in the profile (MPI_Init to MPI_Finalize)") == 1);
   CHECK(Count(html, "class=\"sortable efficiency\"") == 1);
   CHECK(Count(html, "<code>pop_load_balance</code>") == 1);  // named in "Names and units" too
   CHECK(Count(html, "class=\"bar\"") >= 7 * 2);  // 7 predicted P, at least compute and one MPI part each
