@@ -32,6 +32,31 @@ double PingPongBandwidth(const MicroBenchmarkTable& table, double latency_s, dou
   return kUnknown;
 }
 
+/// A table's value (a latency, a bandwidth) and the table.
+struct Candidate {
+  double value;
+  const MicroBenchmarkTable* table;
+};
+
+/// The table the profile takes of `candidates` (known values only; none: null): the slowest path
+/// (`slower_is_larger`: a latency; else a bandwidth), or with PathChoice::kMedian the middle one by
+/// value, of an even number the slower of the two middle ones. `how` gets ", the median of N ...".
+const Candidate* Choose(std::vector<Candidate>* candidates, PathChoice paths, bool slower_is_larger,
+                        const char* what, std::string* how) {
+  if (candidates->empty()) return nullptr;
+  // Ascending from the fastest to the slowest path.
+  std::stable_sort(candidates->begin(), candidates->end(), [slower_is_larger](const Candidate& a, const Candidate& b) {
+    return slower_is_larger ? a.value < b.value : a.value > b.value;
+  });
+  const std::size_t n = candidates->size();
+  if (paths == PathChoice::kSlowest || n == 1) {
+    if (n > 1) *how = ", the slowest of " + std::to_string(n) + " " + what;
+    return &candidates->back();
+  }
+  *how = ", the median of " + std::to_string(n) + " " + what + " (repetitions of one path)";
+  return &(*candidates)[n / 2];
+}
+
 }  // namespace
 
 bool NetworkProfileOptions::IsValid(std::string* error) const {
@@ -63,54 +88,57 @@ MachineProfile BuildNetworkProfile(const std::vector<MicroBenchmarkTable>& table
   std::vector<std::string> said;
   std::vector<std::string> sources;
 
-  const MicroBenchmarkTable* latency_table = nullptr;
-  for (const MicroBenchmarkTable& table : tables) {
-    if (table.kind != MicroBenchmarkKind::kPingPongLatency) continue;
-    double latency = FlatLatency(table, options.flat_max_bytes);
-    if (Known(latency) && (!latency_table || latency > profile.latency_s)) {
-      profile.latency_s = latency;
-      latency_table = &table;
-    }
-  }
-  if (!latency_table)
+  std::vector<Candidate> latencies;
+  for (const MicroBenchmarkTable& table : tables)
+    if (table.kind == MicroBenchmarkKind::kPingPongLatency)
+      if (double latency = FlatLatency(table, options.flat_max_bytes); Known(latency))
+        latencies.push_back({latency, &table});
+  std::string how;
+  const Candidate* latency = Choose(&latencies, options.paths, true, "latency tables", &how);
+  if (!latency)
     throw InputError(first, 0,
                      "a profile needs a latency: give an osu_latency or IMB-MPI1 PingPong output beside the others");
+  profile.latency_s = latency->value;
+  const MicroBenchmarkTable* latency_table = latency->table;
   said.push_back("latency " + FormatDouble("%.3g", profile.latency_s * 1e6) +
                  " us: median one-way time of messages <= " + FormatDouble("%.0f", options.flat_max_bytes) +
-                 " bytes, " + Where(*latency_table));
+                 " bytes" + how + ", " + Where(*latency_table));
   sources.push_back(latency_table->suite + " (" + latency_table->file + ")");
 
-  const MicroBenchmarkTable* bandwidth_table = nullptr;
+  std::vector<Candidate> plateaus;
   for (const MicroBenchmarkTable& table : tables) {
     if (table.kind != MicroBenchmarkKind::kStreamBandwidth) continue;
     double peak = 0;
     for (const MessageSizeRow& row : table.rows)
       if (row.bytes >= options.bandwidth_min_bytes) peak = std::max(peak, row.bandwidth_bytes_per_s);
-    if (peak > 0 && (!bandwidth_table || peak < profile.bandwidth_bytes_per_s)) {
-      profile.bandwidth_bytes_per_s = peak;
-      bandwidth_table = &table;
-    }
+    if (peak > 0) plateaus.push_back({peak, &table});
   }
-  if (bandwidth_table) {
+  how.clear();
+  const MicroBenchmarkTable* bandwidth_table = nullptr;
+  if (const Candidate* plateau = Choose(&plateaus, options.paths, false, "bandwidth tables", &how)) {
+    profile.bandwidth_bytes_per_s = plateau->value;
+    bandwidth_table = plateau->table;
     said.push_back("bandwidth " + FormatDouble("%.4g", profile.bandwidth_bytes_per_s / 1e6) +
                    " MB/s: plateau of the messages >= " + FormatDouble("%.0f", options.bandwidth_min_bytes) +
-                   " bytes, " + Where(*bandwidth_table));
+                   " bytes" + how + ", " + Where(*bandwidth_table));
     sources.push_back(bandwidth_table->suite + " (" + bandwidth_table->file + ")");
   } else {
-    for (const MicroBenchmarkTable& table : tables) {
-      if (table.kind != MicroBenchmarkKind::kPingPongLatency) continue;
-      double bandwidth = PingPongBandwidth(table, profile.latency_s, options.bandwidth_min_bytes);
-      if (Known(bandwidth) && (!bandwidth_table || bandwidth < profile.bandwidth_bytes_per_s)) {
-        profile.bandwidth_bytes_per_s = bandwidth;
-        bandwidth_table = &table;
-      }
-    }
-    if (!bandwidth_table)
+    std::vector<Candidate> lines;
+    for (const MicroBenchmarkTable& table : tables)
+      if (table.kind == MicroBenchmarkKind::kPingPongLatency)
+        if (double bandwidth = PingPongBandwidth(table, profile.latency_s, options.bandwidth_min_bytes);
+            Known(bandwidth))
+          lines.push_back({bandwidth, &table});
+    const Candidate* line = Choose(&lines, options.paths, false, "ping-pong tables", &how);
+    if (!line)
       throw InputError(first, 0,
                        "no bandwidth: no osu_bw output and no ping-pong message of at least " +
                            FormatDouble("%.0f", options.bandwidth_min_bytes) + " bytes");
+    profile.bandwidth_bytes_per_s = line->value;
+    bandwidth_table = line->table;
     said.push_back("bandwidth " + FormatDouble("%.4g", profile.bandwidth_bytes_per_s / 1e6) +
-                   " MB/s: L / (t(L) - latency) at the largest ping-pong message, " + Where(*bandwidth_table));
+                   " MB/s: L / (t(L) - latency) at the largest ping-pong message" + how + ", " +
+                   Where(*bandwidth_table));
   }
   RequirePlausible(profile.latency_s, kLatencyS, "latency", latency_table->file, latency_table->line);
   RequirePlausible(profile.bandwidth_bytes_per_s, kBandwidthBytesPerS, "bandwidth", bandwidth_table->file,

@@ -15,6 +15,12 @@
 
 namespace qnm {
 
+/// Which of several latency (or bandwidth) tables the profile takes.
+enum class PathChoice {
+  kSlowest,  // the tables are different paths (intra- and inter-node, node pairs): the network is the slowest
+  kMedian,   // the tables are repetitions of one path (a monitoring history): the middle one by value
+};
+
 struct NetworkProfileOptions {
   std::string name;         // the profile's name (required)
   std::string description;  // one line for reports
@@ -27,13 +33,17 @@ struct NetworkProfileOptions {
   // Bandwidth from the messages at least this large (64 KiB: past the eager
   // limit of the common MPI libraries, where the curve is a line).
   double bandwidth_min_bytes = 65536;
+  // Several latency or bandwidth tables: the slowest path (default), or the median of repetitions.
+  PathChoice paths = PathChoice::kSlowest;
 
   bool IsValid(std::string* error) const;
 };
 
 /// Builds the profile. With several ping-pong tables (intra- and inter-node
 /// files) the slowest path is the network: the largest latency, the smallest
-/// bandwidth. `notes` (may be null) receives where each number came from.
+/// bandwidth; with PathChoice::kMedian the tables are repetitions of one path and
+/// the middle table by value gives each (of an even number, the slower of the two
+/// middle ones). `notes` (may be null) receives where each number came from.
 /// Throws InputError naming the first table's file when a ping-pong table is missing.
 MachineProfile BuildNetworkProfile(const std::vector<MicroBenchmarkTable>& tables,
                                    const NetworkProfileOptions& options, std::vector<std::string>* notes);

@@ -15,7 +15,7 @@ namespace qnm::cli {
 void AddProfileCommand(CLI::App& app) {
   struct Args {
     std::vector<std::string> files;
-    std::string name, description, allocation = "block", output;
+    std::string name, description, allocation = "block", output, paths = "slowest";
     int cores_per_node = 0, nodes = 0;
   };
   auto args = std::make_shared<Args>();
@@ -32,6 +32,10 @@ void AddProfileCommand(CLI::App& app) {
   sub->add_option("--nodes", args->nodes, "nodes available (default: unknown)")->check(CLI::Range(1, 10000000));
   sub->add_option("--allocation", args->allocation, "how ranks are placed: block (default), cyclic, one-per-node")
       ->check(CLI::IsMember({"block", "cyclic", "one-per-node"}));
+  sub->add_option("--paths", args->paths,
+                  "several latency or bandwidth outputs: slowest (default; different paths, intra- and inter-node "
+                  "or node pairs: the network is the slowest) or median (repetitions of one path: the middle one)")
+      ->check(CLI::IsMember({"slowest", "median"}));
   sub->add_option("-o,--output", args->output, "write the profile JSON to FILE (atomically) instead of stdout");
   sub->callback([args] {
     NetworkProfileOptions options;
@@ -45,6 +49,7 @@ void AddProfileCommand(CLI::App& app) {
     options.cores_per_node = args->cores_per_node;
     options.nodes = args->nodes;
     ParseAllocation(args->allocation, &options.allocation);
+    options.paths = args->paths == "median" ? PathChoice::kMedian : PathChoice::kSlowest;
     RefuseOutputOverInputs(args->output, args->files);
     std::vector<MicroBenchmarkTable> tables;
     for (const std::string& file : args->files)

@@ -2,6 +2,7 @@
 // on the real samples in tests/data/osu and tests/data/imb (docs/formats/osu.md, imb.md).
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -241,6 +242,48 @@ TEST_CASE("damaged micro-benchmark outputs are refused with file and line", "[mi
   CHECK_THROWS_WITH(qnm::BuildNetworkProfile(bw, options, nullptr), Catch::Contains("a profile needs a latency"));
 }
 
+TEST_CASE("repeated measurements of one path: the slowest by default, the median with PathChoice::kMedian",
+          "[microbench][profile]") {
+  // 28 osu_latency and 28 osu_bw runs between node pairs of 256 AWS EKS nodes, one osu_allreduce
+  // (tests/data/osu-repeated/SOURCES.md). Each latency is the median of a table's 0..8-byte rows.
+  std::vector<qnm::MicroBenchmarkTable> tables;
+  for (const auto& entry : std::filesystem::directory_iterator(Data("osu-repeated")))
+    if (entry.path().extension() == ".out")
+      for (auto& t : qnm::ReadMicroBenchmarkFile(entry.path().string())) tables.push_back(t);
+  REQUIRE(tables.size() == 57);
+  qnm::NetworkProfileOptions options;
+  options.name = "eks256";
+  std::vector<std::string> notes;
+  const qnm::MachineProfile slowest = qnm::BuildNetworkProfile(tables, options, &notes);
+  CHECK(slowest.latency_s == Approx(49.12e-6));               // osu-2-iter-0, two or three times the others
+  CHECK(slowest.bandwidth_bytes_per_s == Approx(2528.94e6));  // osu-2-iter-6's plateau
+  REQUIRE(notes.size() == 3);
+  CHECK(notes[0].find("the slowest of 28 latency tables, ") != std::string::npos);
+  CHECK(notes[0].find("osu-2-iter-0-1409604911104.out:1") != std::string::npos);
+  options.paths = qnm::PathChoice::kMedian;
+  const qnm::MachineProfile median = qnm::BuildNetworkProfile(tables, options, &notes);
+  // Of 28, the slower of the two middle ones: 22.33 us (21.74 the other), 4689.93 MB/s (4694.84).
+  CHECK(median.latency_s == Approx(22.33e-6));
+  CHECK(median.bandwidth_bytes_per_s == Approx(4689.93e6));
+  CHECK(median.allreduce_latency_s == slowest.allreduce_latency_s);  // one allreduce table either way
+  CHECK(notes[0].find("the median of 28 latency tables (repetitions of one path), ") != std::string::npos);
+  CHECK(notes[0].find("osu-2-iter-19-1486729773056.out:1") != std::string::npos);
+  CHECK(notes[1].find("the median of 28 bandwidth tables") != std::string::npos);
+  // One table: no choice to speak of, the same with either.
+  std::vector<qnm::MicroBenchmarkTable> one = qnm::ReadMicroBenchmarkFile(Data("imb/juno-IMB-MPI1_internode.txt"));
+  options.name = "juno";
+  CHECK(qnm::BuildNetworkProfile(one, options, &notes).latency_s == Approx(153.68e-6));
+  CHECK(notes[0].find("the median of") == std::string::npos);
+  // The ping-pong's own bandwidth (no osu_bw): the median of the two IMB tables' lines is the slower one.
+  for (auto& t : qnm::ReadMicroBenchmarkFile(Data("imb/juno-IMB-MPI1_intranode.txt"))) one.push_back(t);
+  const qnm::MachineProfile two = qnm::BuildNetworkProfile(one, options, &notes);
+  options.paths = qnm::PathChoice::kSlowest;
+  const qnm::MachineProfile two_slowest = qnm::BuildNetworkProfile(one, options, nullptr);
+  CHECK(two.latency_s == Approx(two_slowest.latency_s));
+  CHECK(two.bandwidth_bytes_per_s == Approx(two_slowest.bandwidth_bytes_per_s));
+  CHECK(notes[1].find("the median of 2 ping-pong tables") != std::string::npos);
+}
+
 TEST_CASE("qnm-predict profile writes a profile that --machine reads; bad input is one line", "[microbench][cli]") {
   qnm::testing::TempDir dir("qnm-microbench", "t" + std::to_string(__LINE__));
   const std::string out = dir.path.string() + "/juno.json";
@@ -257,4 +300,14 @@ TEST_CASE("qnm-predict profile writes a profile that --machine reads; bad input 
   int code = qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " profile " + bad + " --name b 2>&1", &output);
   CHECK(code == 1);
   CHECK(output == "qnm-predict: " + bad + ":3: column 2 'nan' is not a finite number\n");
+  // --paths median over the repeated runs; an unknown choice is refused.
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " profile " + Data("osu-repeated") +
+                                       "/osu-2-iter-* --paths median -o " + out + " 2>/dev/null",
+                                   &output) == 0);
+  CHECK(qnm::ReadMachineProfile(out).latency_s == Approx(22.33e-6));
+  code = qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " profile " + Data("osu-repeated") +
+                                      "/osu-2-iter-0-1409604911104.out --name x --paths mean 2>&1",
+                                  &output);
+  CHECK(code != 0);
+  CHECK(output.find("--paths") != std::string::npos);
 }
