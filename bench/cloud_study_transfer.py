@@ -97,6 +97,9 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("root")
     parser.add_argument("--bin", default="build/qnm-predict")
+    parser.add_argument("--paths", choices=["slowest", "median"], default="slowest",
+                        help="`qnm-predict profile --paths`: the platform's OSU runs as different paths (the "
+                             "slowest taken) or as repetitions of one path (the median)")
     options = parser.parse_args()
     root = options.root
     scratch = tempfile.TemporaryDirectory(prefix="qnm-cloud-profiles-")  # removed when main returns
@@ -109,7 +112,7 @@ def main():
         path = os.path.join(profile_dir, platform + ".json")
         files = sorted(os.path.join(folder, f) for f in os.listdir(folder))
         code, _, err = run(options.bin, ["profile", *files, "--name", platform, "--cores-per-node", str(rpn),
-                                         "-o", path])
+                                         "--paths", options.paths, "-o", path])
         return path if code == 0 else None
 
     pairs, problems = [], []
