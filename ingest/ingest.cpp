@@ -24,6 +24,7 @@
 #include "profiles/paraver_trace.h"
 #include "profiles/profile_readers.h"
 #include "reader/experiment_factors.h"
+#include "reader/micro_benchmark_files.h"
 #include "reader/run_info_file.h"
 #include "reader/run_stats_check.h"
 #include "reader/series_identity.h"
@@ -228,6 +229,7 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
   if (IsExtraeIntermediateFile(format_path)) throw InputError(path, 0, ExtraeIntermediateReason(format_path));
   if (IsZipHead(text))  // an office document, a Java archive, or runs zipped under another name
     throw InputError(path, 0, "a zip archive not named .zip: not read (an archive of runs is read under a .zip name)");
+  if (const std::string reason = NotARunReason(text); !reason.empty()) throw InputError(path, 0, reason);
   throw InputError(path, 0, "not a recognised format (" + ReadableFormatList() + ")");
 }
 

@@ -18,6 +18,7 @@
 #include "profiles/profile_readers.h"
 #include "profiles/statistics_table.h"
 #include "reader/experiment_factors.h"
+#include "reader/micro_benchmark_files.h"
 #include "reader/series_identity.h"
 #include "textio/compressed_file.h"
 #include "textio/text_lines.h"
@@ -171,6 +172,10 @@ bool SniffNpb(const std::string& path, std::string_view text) {
 }
 
 ReaderOutput ReadNpb(const ReaderInput& input) {
+  // Taken by its name (.out, .log, .txt): a micro-benchmark's output is a machine profile's input.
+  if (!LooksLikeNpbOutput(input.text))
+    if (const std::string reason = NotARunReason(input.text); !reason.empty())
+      throw InputError(input.path, 0, reason);
   NpbOutput npb = ParseNpbOutput(input.text, input.path);
   ReaderOutput output;
   output.role = PairingRole::kNpbOutput;

@@ -106,11 +106,6 @@ std::optional<MicroBenchmarkTable> SummaryTable(const std::map<std::string, Summ
 
 }  // namespace
 
-bool LooksLikeHpccOutput(std::string_view text) {
-  return text.find("HPC Challenge Benchmark") != std::string_view::npos ||
-         text.find(kSummaryBegin) != std::string_view::npos;
-}
-
 std::vector<MicroBenchmarkTable> ReadHpccOutput(const std::string& text, const std::string& path) {
   std::vector<MicroBenchmarkTable> tables;
   std::vector<std::string_view> lines = SplitLines(text);

@@ -50,9 +50,7 @@ std::vector<MicroBenchmarkTable> ReadImbOutput(const std::string& text, const st
 /// damaged or unfinished summary, and when every run in the file ran on one
 /// process (HPCC measures no ping-pong there; such runs are passed over).
 std::vector<MicroBenchmarkTable> ReadHpccOutput(const std::string& text, const std::string& path);
-/// True when `text` looks like an HPCC output (its banner or a Summary section).
-bool LooksLikeHpccOutput(std::string_view text);
-/// Reads a file of any of the three suites (told apart by their banners).
+/// Reads a file of any of the three suites (told apart by their banners: reader/micro_benchmark_files.h).
 /// Throws InputError naming the file when it is none of them.
 std::vector<MicroBenchmarkTable> ReadMicroBenchmarkFile(const std::string& path);
 

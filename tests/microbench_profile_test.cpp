@@ -12,6 +12,7 @@
 #include "command_runner.h"
 #include "microbench/micro_benchmark.h"
 #include "microbench/network_profile.h"
+#include "reader/micro_benchmark_files.h"
 #include "temp_dir.h"
 #include "util/input_error.h"
 
@@ -282,6 +283,24 @@ TEST_CASE("repeated measurements of one path: the slowest by default, the median
   CHECK(two.latency_s == Approx(two_slowest.latency_s));
   CHECK(two.bandwidth_bytes_per_s == Approx(two_slowest.bandwidth_bytes_per_s));
   CHECK(notes[1].find("the median of 2 ping-pong tables") != std::string::npos);
+}
+
+TEST_CASE("micro-benchmark outputs among runs: ingest says they are a profile's input, not unrecognised",
+          "[microbench][ingest]") {
+  std::string output;
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " ingest " + Data("osu") + " " + Data("imb") + " " +
+                                       Data("hpcc") + " --format csv 2>&1",
+                                   &output) == 0);
+  // Each suite by its banner; HPCC's outputs also hold an HPL run, which ingest reads.
+  CHECK(output.find("3 x an OSU micro-benchmark output: not a run; `qnm-predict profile` makes of it a machine "
+                    "profile for --machine") != std::string::npos);
+  CHECK(output.find("2 x an IMB-MPI1 output: not a run;") != std::string::npos);
+  CHECK(output.find("1 x not a recognised format") != std::string::npos);  // tests/data/hpcc/SOURCES.md alone
+  CHECK(output.find("hpl") != std::string::npos);
+  CHECK(qnm::MicroBenchmarkSuiteOf("# OSU MPI Latency Test v7.1\n0 1.5\n") == qnm::MicroBenchmarkSuite::kOsu);
+  CHECK(qnm::MicroBenchmarkSuiteOf("#----\n# Benchmarking PingPong\n") == qnm::MicroBenchmarkSuite::kImb);
+  CHECK(qnm::MicroBenchmarkSuiteOf("Begin of Summary section.\n") == qnm::MicroBenchmarkSuite::kHpcc);
+  CHECK(qnm::NotARunReason(" NAS Parallel Benchmarks 3.3 -- BT Benchmark\n").empty());
 }
 
 TEST_CASE("qnm-predict profile writes a profile that --machine reads; bad input is one line", "[microbench][cli]") {
