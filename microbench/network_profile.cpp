@@ -44,17 +44,17 @@ struct Candidate {
 const Candidate* Choose(std::vector<Candidate>* candidates, PathChoice paths, bool slower_is_larger,
                         const char* what, std::string* how) {
   if (candidates->empty()) return nullptr;
-  // Ascending from the fastest to the slowest path.
+  // From the slowest path to the fastest; of equal values the first given stays first.
   std::stable_sort(candidates->begin(), candidates->end(), [slower_is_larger](const Candidate& a, const Candidate& b) {
-    return slower_is_larger ? a.value < b.value : a.value > b.value;
+    return slower_is_larger ? a.value > b.value : a.value < b.value;
   });
   const std::size_t n = candidates->size();
   if (paths == PathChoice::kSlowest || n == 1) {
     if (n > 1) *how = ", the slowest of " + std::to_string(n) + " " + what;
-    return &candidates->back();
+    return &candidates->front();
   }
   *how = ", the median of " + std::to_string(n) + " " + what + " (repetitions of one path)";
-  return &(*candidates)[n / 2];
+  return &(*candidates)[(n - 1) / 2];
 }
 
 }  // namespace
