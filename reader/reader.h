@@ -41,7 +41,7 @@ struct ReaderInput {
   FileNameInfo name;          // what the file name says (ParseFileName)
   const RunSelection* selection = nullptr;  // --parameter/--metric/--callpath/--where, or none
   TableRowFilter* table_filter = nullptr;   // --series: table rows of other series dropped as read, or none
-  std::string format_path;  // `path` without a compression suffix (compressed_file.h), whose extension says
+  std::string format_path;  // `path` without a compression suffix (textio/compressed_file.h), whose extension says
                             // what the file holds; empty: `path`
   bool streamed = false;     // `text` is only the file's (unpacked) head: a Reader::streams reader reads `path`
   long long max_file_bytes = 0;  // --max-file-size (> 0), for a reader that streams its file
@@ -52,7 +52,7 @@ struct ReaderInput {
 /// What a reader returns for one file.
 struct ReaderOutput {
   std::vector<RunStats> runs;
-  PairingRole role = PairingRole::kNone;  // NPB stdout and mpiP report pair up (run_pairing.h)
+  PairingRole role = PairingRole::kNone;  // NPB stdout and mpiP report pair up (ingest/run_pairing.h)
   std::string mpip_report;                // NPB stdout: the mpiP report it names, or empty
   std::vector<std::string> notes;         // one line each, shown in ingest's summary (ignored columns)
   std::vector<std::string> readings;      // how the file was read (a table's other column names): ingest's
@@ -133,7 +133,7 @@ ReaderOutput FinishedRunsOutput(const ReaderInput& input, const std::vector<Run>
 /// FinishedRunsOutput for an application's own output that names no build beside its runs
 /// (CloverLeaf, LULESH, CoMD, miniFE, Kripke, Laghos, Quicksilver, AMG): its records are the
 /// application output of their run, which an MPI profile in the same folder pairs with
-/// (run_pairing.h).
+/// (ingest/run_pairing.h).
 template <typename Run, typename WhyNot, typename ToRecord>
 ReaderOutput AppOutputRuns(const ReaderInput& input, const std::vector<Run>& runs, WhyNot why_not, ToRecord to_record,
                            const std::string& what) {
