@@ -11,8 +11,6 @@
 
 #include "microbench/micro_benchmark.h"
 #include "microbench/table_rows.h"
-#include "reader/micro_benchmark_files.h"
-#include "textio/compressed_file.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -95,21 +93,6 @@ const char* ToString(MicroBenchmarkKind kind) {
     case MicroBenchmarkKind::kAllreduce: return "allreduce";
   }
   return "unknown";
-}
-
-std::vector<MicroBenchmarkTable> ReadMicroBenchmarkFile(const std::string& path) {
-  constexpr long long kMaxBytes = 64LL << 20;
-  std::string text = ReadFile(path, kMaxBytes);
-  if (!CompressionOf(text).empty()) text = Unpack(text, path, kMaxBytes);  // osu_bw.log.gz: as zcat shows it
-  switch (MicroBenchmarkSuiteOf(text)) {
-    case MicroBenchmarkSuite::kHpcc: return ReadHpccOutput(text, path);
-    case MicroBenchmarkSuite::kOsu: return ReadOsuOutput(text, path);
-    case MicroBenchmarkSuite::kImb: return ReadImbOutput(text, path);
-    case MicroBenchmarkSuite::kNone: break;
-  }
-  throw InputError(path, 0,
-                   "not an OSU micro-benchmark output (\"# OSU MPI ... Test\"), an IMB-MPI1 output "
-                   "(\"# Benchmarking PingPong\") or an HPC Challenge output (hpccoutf.txt)");
 }
 
 }  // namespace qnm

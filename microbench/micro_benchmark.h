@@ -53,5 +53,11 @@ std::vector<MicroBenchmarkTable> ReadHpccOutput(const std::string& text, const s
 /// Reads a file of any of the three suites (told apart by their banners: reader/micro_benchmark_files.h).
 /// Throws InputError naming the file when it is none of them.
 std::vector<MicroBenchmarkTable> ReadMicroBenchmarkFile(const std::string& path);
+/// The tables of every file given, and of every file of a folder given (walked, sorted by path)
+/// that is an output of one of the suites by its banners; a folder's other files are passed over
+/// (said in `notes`, may be null), a folder without such a file is refused. A damaged output, in a
+/// folder or named, is refused with its file and line (ReadMicroBenchmarkFile).
+std::vector<MicroBenchmarkTable> ReadMicroBenchmarkPaths(const std::vector<std::string>& paths,
+                                                         std::vector<std::string>* notes);
 
 }  // namespace qnm

@@ -24,7 +24,7 @@ void AddProfileCommand(CLI::App& app) {
       "Build a machine profile (latency, bandwidth, allreduce) from OSU micro-benchmark outputs "
       "(osu_latency, osu_bw, osu_allreduce), IMB-MPI1 outputs (PingPong, Allreduce) and HPC Challenge "
       "outputs (hpccoutf.txt: b_eff ping-pong)");
-  sub->add_option("FILES", args->files, "OSU, IMB-MPI1 or HPCC output files")->required();
+  sub->add_option("FILES", args->files, "OSU, IMB-MPI1 or HPCC output files, or folders of them")->required();
   sub->add_option("--name", args->name, "the profile's name (default: the output file's name)");
   sub->add_option("--description", args->description, "one line describing the machine");
   sub->add_option("--cores-per-node", args->cores_per_node, "cores per node (default: unknown)")
@@ -51,11 +51,11 @@ void AddProfileCommand(CLI::App& app) {
     ParseAllocation(args->allocation, &options.allocation);
     options.paths = args->paths == "median" ? PathChoice::kMedian : PathChoice::kSlowest;
     RefuseOutputOverInputs(args->output, args->files);
-    std::vector<MicroBenchmarkTable> tables;
-    for (const std::string& file : args->files)
-      for (MicroBenchmarkTable& table : ReadMicroBenchmarkFile(file)) tables.push_back(std::move(table));
+    std::vector<std::string> walked;
+    const std::vector<MicroBenchmarkTable> tables = ReadMicroBenchmarkPaths(args->files, &walked);
     std::vector<std::string> notes;
     MachineProfile profile = BuildNetworkProfile(tables, options, &notes);
+    notes.insert(notes.begin(), walked.begin(), walked.end());
     WriteOutput(args->output, MachineProfileToJson(profile));
     for (const std::string& note : notes) std::cerr << "qnm-predict: profile: " << note << "\n";
   });

@@ -324,6 +324,20 @@ TEST_CASE("qnm-predict profile writes a profile that --machine reads; bad input 
                                        "/osu-2-iter-* --paths median -o " + out + " 2>/dev/null",
                                    &output) == 0);
   CHECK(qnm::ReadMachineProfile(out).latency_s == Approx(22.33e-6));
+  // A folder is walked: its micro-benchmark outputs read, its other files (SOURCES.md) passed over
+  // and said; a folder with none is refused naming it.
+  REQUIRE(qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " profile " + Data("osu-repeated") +
+                                       " --paths median -o " + out + " 2>&1",
+                                   &output) == 0);
+  CHECK(qnm::ReadMachineProfile(out).latency_s == Approx(22.33e-6));
+  CHECK(output.find("osu-repeated: read 57 micro-benchmark outputs; passed over 1 other file (the first ") !=
+        std::string::npos);
+  const std::string empty = dir.path.string() + "/empty";
+  std::filesystem::create_directory(empty);
+  std::ofstream(empty + "/README") << "no benchmark here\n";
+  code = qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " profile " + empty + " --name e 2>&1", &output);
+  CHECK(code == 1);
+  CHECK(output == "qnm-predict: " + empty + ": no OSU, IMB-MPI1 or HPC Challenge output in this folder (1 file)\n");
   code = qnm::testing::RunCommand(std::string(QNM_CLI_PATH) + " profile " + Data("osu-repeated") +
                                       "/osu-2-iter-0-1409604911104.out --name x --paths mean 2>&1",
                                   &output);
