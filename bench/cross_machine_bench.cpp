@@ -25,6 +25,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/accuracy/interval_score.h"
 #include "pipeline/series_loading.h"
 #include "transfer/machine_transfer.h"
 
@@ -181,19 +182,26 @@ PairScore ScorePair(const Member& a, const Member& b, const qnm::SeriesModel& mo
   return s;
 }
 
-bool Inside(const PointScore& p, double drift, double noise_sd, double z) {
-  double added = z * std::hypot(drift * p.octaves, noise_sd);
-  return p.log_error <= std::hypot(p.lower_half, added) && -p.log_error <= std::hypot(p.upper_half, added);
+/// The interval at a point as log half-widths below and above the prediction: A's own, widened by
+/// the drift and run noise the transfer adds (in quadrature).
+struct LogHalfWidths {
+  double lower, upper;
+};
+LogHalfWidths Interval(const PointScore& p, double drift, double noise_sd, double z) {
+  const double added = z * std::hypot(drift * p.octaves, noise_sd);
+  return {std::hypot(p.lower_half, added), std::hypot(p.upper_half, added)};
 }
 
-/// The interval score of a 90% interval in log space (Gneiting & Raftery 2007, s6.2): its width
-/// plus 2/0.1 = 20 x the log distance by which the measured time falls outside; lower is better
-/// (the accuracy bench's measure). Coverage alone rewards width; this weighs it.
+bool Inside(const PointScore& p, double drift, double noise_sd, double z) {
+  const LogHalfWidths half = Interval(p, drift, noise_sd, z);
+  return p.log_error <= half.lower && -p.log_error <= half.upper;
+}
+
+/// The point's interval score (bench/accuracy/interval_score.h), relative to the prediction: the
+/// measured time lies at -log_error.
 double IntervalScore(const PointScore& p, double drift, double noise_sd, double z) {
-  const double added = z * std::hypot(drift * p.octaves, noise_sd);
-  const double lower = std::hypot(p.lower_half, added), upper = std::hypot(p.upper_half, added);
-  const double measured = -p.log_error;  // log(measured / predicted)
-  return lower + upper + 20 * (std::max(0.0, -lower - measured) + std::max(0.0, measured - upper));
+  const LogHalfWidths half = Interval(p, drift, noise_sd, z);
+  return qnm::bench::LogIntervalScore(-half.lower, half.upper, -p.log_error);
 }
 
 /// What the interval adds to A's own: a drift per octave from B's run, and the noise of

@@ -6,6 +6,7 @@
 
 #include <boost/math/distributions/binomial.hpp>
 
+#include "bench/accuracy/interval_score.h"
 #include "models/forward_validation.h"
 
 namespace accuracy {
@@ -82,7 +83,7 @@ void PrintIntervalQuality(const std::map<std::string, std::vector<SeriesResult>>
         above += y > hi;
         below += y < lo;
         widths.push_back(p.upper_s / p.lower_s);
-        score += (hi - lo) + 2 / kAlpha * (std::max(0.0, lo - y) + std::max(0.0, y - hi));
+        score += qnm::bench::LogIntervalScore(lo, hi, y, kAlpha);
       }
     if (points == 0) return;
     std::printf("| %s | %d | %s | %s | %s | %.2fx | %.3f |\n", label.c_str(), points, Pct(double(inside) / points).c_str(),
