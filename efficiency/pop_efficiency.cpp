@@ -43,6 +43,7 @@ PopEfficiency PopEfficiencyOfRun(const RunStats& run) {
     e.compute_sum_s = useful_sum;
     e.runtime_s = runtime;
     e.compute_from = "useful computation (Paraver state Running)";
+    e.runtime_from = "the trace's elapsed time";
   } else if (ranks > 0 && run.app_time_s_per_rank.size() == ranks && run.mpi_time_s_per_rank.size() == ranks) {
     double sum = 0, most = 0, longest = 0;
     for (std::size_t r = 0; r < ranks; ++r) {
@@ -56,6 +57,9 @@ PopEfficiency PopEfficiencyOfRun(const RunStats& run) {
     e.compute_sum_s = sum;
     e.runtime_s = longest;
     e.compute_from = "application - MPI time per rank";
+    e.runtime_from =
+        "the longest rank's application time in the profile (MPI_Init to MPI_Finalize), which exceeds the run "
+        "time the predictions above use where the program's own timer leaves its set-up out";
   } else {
     return PopEfficiency{};
   }

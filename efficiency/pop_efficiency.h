@@ -44,6 +44,7 @@ struct PopEfficiency {
   double ipc = kUnknown, frequency_ghz = kUnknown;
   double ipc_scalability = kUnknown, instruction_scalability = kUnknown, frequency_scalability = kUnknown;
   std::string compute_from;  // "useful computation (Paraver state Running)" or "application - MPI time per rank"
+  std::string runtime_from;  // what runtime_s is: "the trace's elapsed time" or the longest rank's application time
 };
 
 /// The factors of one run, when it has what they need (per-rank application and MPI times, or a

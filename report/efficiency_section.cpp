@@ -55,11 +55,7 @@ std::string EfficiencyPart(const std::vector<PopEfficiency>& efficiencies) {
       "product; computation scalability = total compute at P = " +
       std::to_string(efficiencies.front().procs) +
       " / total compute at P, global efficiency = parallel efficiency &times; computation scalability. Compute: " +
-      EscapeHtml(efficiencies.front().compute_from) + ". Runtime: " +
-      (efficiencies.front().compute_from == "application - MPI time per rank"
-           ? "the longest rank's application time in the profile (MPI_Init to MPI_Finalize), which exceeds the run "
-             "time the predictions above use where the program's own timer leaves its set-up out"
-           : "the trace's elapsed time") +
+      EscapeHtml(efficiencies.front().compute_from) + ". Runtime: " + efficiencies.front().runtime_from +
       ". A factor of 80% costs a fifth of the run.</p>\n";
   if (efficiencies.size() > 1) html += "<figure>" + FactorChart(efficiencies) + "</figure>\n";
   // With hardware counters in useful computation, computation scalability's causes too.
