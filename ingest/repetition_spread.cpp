@@ -100,6 +100,9 @@ std::string DifferingProperty(const std::vector<const RunStats*>& runs) {
   return "no property known to differ";
 }
 
+/// How a warning starts: the series it is about (SpreadWarningIsAbout matches it).
+std::string WarningPrefix(const std::string& series) { return "series " + series + ": "; }
+
 }  // namespace
 
 std::vector<std::string> RepetitionSpreadWarnings(const std::vector<RunStats>& runs) {
@@ -130,7 +133,7 @@ std::vector<std::string> RepetitionSpreadWarnings(const std::vector<RunStats>& r
                     times.size(), procs, *low, *high, 100 * point.spread);
       std::string noise_text = others.empty() ? "no other point to compare with"
                                               : "the series' other points spread " + FormatDouble("%.0f%%", 100 * noise);
-      warnings.push_back("series " + key.ToString() + ": " + text + noise_text + "): " + DifferingProperty(point.runs) +
+      warnings.push_back(WarningPrefix(key.ToString()) + text + noise_text + "): " + DifferingProperty(point.runs) +
                          "; are these one configuration?");
     }
   }
@@ -138,7 +141,7 @@ std::vector<std::string> RepetitionSpreadWarnings(const std::vector<RunStats>& r
 }
 
 bool SpreadWarningIsAbout(std::string_view warning, const std::string& series) {
-  const std::string prefix = "series " + series + ": ";  // as RepetitionSpreadWarnings writes it
+  const std::string prefix = WarningPrefix(series);
   return warning.substr(0, prefix.size()) == prefix;
 }
 
