@@ -211,10 +211,14 @@ RunStats MinifeRunToRunStats(const MinifeRun& m, const std::string& path) {
   return run;
 }
 
+bool IsMinifeOutputBesideItsDocument(const std::string& path, std::string_view text) {
+  return LooksLikeMinifeProgress(text) && !LooksLikeMinifeOutput(text) && HasMinifeDocumentBeside(path);
+}
+
 bool SniffMinifeOutput(const std::string& path, std::string_view text) {
   if (LooksLikeMinifeOutput(text)) return true;
   // The standard output alone names where the run went; beside the document it is left unread.
-  return LooksLikeMinifeProgress(text) && !HasMinifeDocumentBeside(path);
+  return LooksLikeMinifeProgress(text) && !IsMinifeOutputBesideItsDocument(path, text);
 }
 
 ReaderOutput ReadMinifeOutput(const ReaderInput& input) {

@@ -44,6 +44,10 @@ bool LooksLikeMinifeOutput(std::string_view text);
 /// ("creating/filling mesh...") and the CG residuals.
 bool LooksLikeMinifeProgress(std::string_view text);
 
+/// True for miniFE's standard output with a `miniFE.*.yaml` document beside it (in the folder of
+/// `path`): the run is the document's, and the output is left unread, by every reader.
+bool IsMinifeOutputBesideItsDocument(const std::string& path, std::string_view text);
+
 /// Every run of a file; throws InputError naming `path` and the line when the document is
 /// malformed or the file holds none.
 std::vector<MinifeRun> ParseMinifeOutput(std::string_view text, const std::string& path);

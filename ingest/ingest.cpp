@@ -19,6 +19,8 @@
 #include "ingest/repetition_spread.h"
 #include "ingest/run_archive.h"
 #include "ingest/run_pairing.h"
+#include "job_records/flux_job_record.h"
+#include "job_records/job_record_readers.h"
 #include "profiles/extrae_files.h"
 #include "profiles/mpitrace_profile.h"
 #include "profiles/paraver_trace.h"
@@ -199,6 +201,22 @@ std::vector<std::string> CollapseRepeats(const std::vector<std::string>& reading
   return order;
 }
 
+// A file of one run (an application's output) with its Flux job's record appended
+// (job_records/flux_job_record.h): the record adds the nodes and threads the output does not say; a damaged record is a note, the
+// output's own reading stays.
+void ApplyAppendedFluxRecord(const std::string& path, std::string_view text, std::vector<RunStats>* runs,
+                             std::vector<std::string>* notes) {
+  if (runs->size() != 1 || !HasFluxJobRecord(text)) return;
+  try {
+    const FluxJobRecord record = ReadFluxJobRecord(text, path);
+    if (std::string note = ApplyFluxJobRecord(record, path, &runs->front()); !note.empty())
+      notes->push_back(std::move(note));
+  } catch (const InputError& error) {
+    notes->push_back(std::string(error.what()) + ": the Flux job record in the output is not read; the output's own "
+                                                 "reading stays");
+  }
+}
+
 IngestedFile ReadOne(const std::string& path, const std::string& format_path, std::string_view text,
                      const IngestOptions& options, std::vector<std::string>* notes, std::vector<std::string>* readings,
                      TableRowFilter* table_filter, bool streamed = false) {
@@ -213,6 +231,7 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
     // One validation path for every reader (util/plausible_range.h, parts
     // within the whole): formats that check as they parse pass it again.
     for (const RunStats& run : output.runs) RequirePlausibleRecord(run, path, 0);
+    if (reader.read != ReadFluxJobOutput) ApplyAppendedFluxRecord(path, text, &output.runs, notes);
     IngestedFile file;
     file.path = path;
     file.role = output.role;

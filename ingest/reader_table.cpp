@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "app_outputs/app_output_readers.h"
+#include "app_outputs/minife_output.h"
 #include "app_outputs/npb_output.h"
 #include "ingest/reader_table.h"
 #include "job_records/job_record_readers.h"
@@ -189,6 +190,13 @@ ReaderOutput ReadNpb(const ReaderInput& input) {
   return output;
 }
 
+// A job's output with its Flux job record appended, unless an application reader leaves the output
+// unread on purpose because its run is read from another file beside it (miniFE's YAML document): one
+// measurement is one run.
+bool SniffFluxJobOutput(const std::string& path, std::string_view text) {
+  return SniffFluxJobRecord(path, text) && !IsMinifeOutputBesideItsDocument(path, text);
+}
+
 }  // namespace
 
 const std::vector<Reader>& ReaderTable() {
@@ -272,6 +280,10 @@ const std::vector<Reader>& ReaderTable() {
       // appended stays theirs (docs/formats/craypat-report.md).
       {"CrayPat report (pat_report .rpt, CrayPat-lite summary in a job's stdout)", SniffCrayPatReport,
        ReadCrayPatReport},
+      // Before NPB output, after every application reader: a job's output that only the Flux job record
+      // appended to it makes a run of (an application reader's output keeps its own reading, the record
+      // adding nodes and threads: ingest.cpp).
+      {"Flux job record (jobspec and eventlog in a job's output)", SniffFluxJobOutput, ReadFluxJobOutput},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;
