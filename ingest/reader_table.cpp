@@ -208,6 +208,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Slurm accounting table (sacct, sacct -P)", SniffSacctTable, ReadSacctTable},
       // Before every JSON reader (ReFrame, Caliper, Extra-P, the statistics table): by its first key.
       {"Slurm accounting records (sacct --json)", SniffSacctJson, ReadSacctJson},
+      // Before every JSON reader too: an object with Flux's t_submit and ntasks keys.
+      {"Flux job listing (flux jobs --json)", SniffFluxJobsListing, ReadFluxJobsListing},
       // Before NPB output too: qstat's own output, by its first 'Job Id:' line (pbs_job_status.h).
       {"PBS job record (qstat -f, qstat -fx)", SniffPbsJobStatus, ReadPbsJobStatus},
       // Before NPB output, which takes any .txt file.

@@ -15,6 +15,8 @@ bool SniffSacctJson(const std::string& path, std::string_view text);  // slurm_a
 ReaderOutput ReadSacctJson(const ReaderInput& input);
 bool SniffPbsJobStatus(const std::string& path, std::string_view text);  // pbs_job_status.cpp
 ReaderOutput ReadPbsJobStatus(const ReaderInput& input);
+bool SniffFluxJobsListing(const std::string& path, std::string_view text);  // flux_jobs_listing.cpp
+ReaderOutput ReadFluxJobsListing(const ReaderInput& input);
 bool SniffFluxJobRecord(const std::string& path, std::string_view text);  // flux_job_record.cpp
 ReaderOutput ReadFluxJobOutput(const ReaderInput& input);
 bool SniffReframePerflog(const std::string& path, std::string_view text);  // reframe_perflog.cpp

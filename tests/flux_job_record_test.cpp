@@ -98,9 +98,15 @@ TEST_CASE("Flux: a failed job alone is refused with its status", "[ingest][flux]
   CHECK(testing::IngestErrorOf(kFlux + "/failed") ==
         kFlux + "/failed/mixbench--iter-1-1765499994112.out:14: the Flux job failed (exit code 127): not a finished "
                 "run");
+  // The jobs' outputs of the folder: six runs, and the failed job skipped with its reason.
   IngestSummary summary;
-  CHECK(testing::IngestPath(kFlux, &summary, /*strict=*/false).size() == 6);
-  REQUIRE(summary.skipped.size() == 2);  // the failed job and SOURCES.md
+  IngestOptions options;
+  const std::vector<RunStats> runs =
+      IngestPaths({kFlux + "/failed", kFlux + "/lammps", kFlux + "/mt-gemm"}, options, &summary);
+  CHECK(runs.size() == 6);
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped.front().reason ==
+        kFlux + "/failed/mixbench--iter-1-1765499994112.out:14: the Flux job failed (exit code 127): not a finished run");
 }
 
 TEST_CASE("Flux: the job's own eventlog counts as flux jobs does; the text form; the jobspec's forms",
@@ -206,4 +212,60 @@ TEST_CASE("Flux: wait statuses as wait(2) encodes them", "[flux]") {
   CHECK(DescribeWaitStatus(36608) == "exit code 143 (128 + signal 15)");
   CHECK(DescribeWaitStatus(9) == "killed by signal 9");
   CHECK(DescribeWaitStatus(13) == "killed by signal 13");
+}
+
+TEST_CASE("flux jobs --json: every completed job a run, timed as flux jobs' RUNTIME", "[ingest][flux]") {
+  // jobs-listing/flux-jobs.json (SOURCES.md): the four mt-gemm runs as flux jobs lists them, with
+  // t_run and t_cleanup the init and complete of their exec eventlogs, then a failed, a canceled and
+  // a running job.
+  const std::string listing = kFlux + "/jobs-listing/flux-jobs.json";
+  IngestSummary summary;
+  std::vector<RunStats> runs = testing::IngestPath(listing, &summary);
+  REQUIRE(runs.size() == 4);
+  std::sort(runs.begin(), runs.end(), [](const RunStats& a, const RunStats& b) { return a.procs < b.procs; });
+  // The same runs read from the jobs' outputs: the same processes, nodes and times.
+  std::vector<RunStats> outputs = testing::IngestPath(kFlux + "/mt-gemm");
+  std::sort(outputs.begin(), outputs.end(), [](const RunStats& a, const RunStats& b) { return a.procs < b.procs; });
+  for (int k = 0; k < 4; ++k) {
+    INFO(k);
+    CHECK(runs[k].app == "1_dense_gemm_mpi");
+    CHECK(runs[k].procs == outputs[k].procs);
+    CHECK(runs[k].nodes == outputs[k].nodes);
+    CHECK(runs[k].ranks_per_node == 96);
+    CHECK(runs[k].wall_time_s == Approx(outputs[k].wall_time_s).epsilon(1e-12));
+    CHECK(runs[k].hosts.size() == static_cast<std::size_t>(runs[k].nodes));  // flux-sample-[0-N]
+  }
+  CHECK(runs[0].details.at("flux_job_id") == "ƒ2MCsJzb5QR");
+  CHECK(runs[0].hosts.front() == "flux-sample-0");
+  REQUIRE(summary.readings.size() == 1);
+  CHECK(summary.readings.front().find("flux jobs --json: 7 jobs, 4 completed") != std::string::npos);
+  const std::string notes = testing::NotesOf(summary);
+  CHECK(notes.find("3 of its 7 jobs (the first at line 1: job ƒ2TnrXmUDWM: FAILED (exit code 127), exception exec: "
+                   "task 69 (host flux-sample-30): start failed") != std::string::npos);
+}
+
+TEST_CASE("flux jobs --json: one job, cores per task, and what is refused", "[ingest][flux]") {
+  testing::TempDir dir("qnm-flux", "listing");
+  // flux jobs --json ID prints the one job as the object itself; job-list's raw result number 1.
+  const std::string one =
+      "{\"id\": 13671518437376, \"userid\": 0, \"t_submit\": 1706336418.268734, \"t_run\": 1706336418.2916782, "
+      "\"t_cleanup\": 1706336448.301414, \"state\": \"INACTIVE\", \"name\": \"lmp\", \"ntasks\": 8, \"ncores\": 32, "
+      "\"nnodes\": 2, \"nodelist\": \"node[3,5]\", \"success\": true, \"result\": 1, \"waitstatus\": 0}\n";
+  RunStats run = testing::Only(testing::IngestPath(WriteCase(dir, "one.json", one)));
+  CHECK(run.app == "lmp");
+  CHECK(run.procs == 8);
+  CHECK(run.threads_per_proc == 4);
+  CHECK(run.nodes == 2);
+  CHECK(run.ranks_per_node == 4);
+  CHECK(run.wall_time_s == Approx(1706336448.301414 - 1706336418.2916782).epsilon(1e-12));
+  CHECK(run.hosts == std::vector<std::string>{"node3", "node5"});
+  // Damaged: a count that is no whole number, a document that is no JSON, no completed job.
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "count.json", Replaced(one, "\"ntasks\": 8", "\"ntasks\": \"8x\"")))
+            .find("count.json:1: job 13671518437376: \"ntasks\" is not a positive whole number") != std::string::npos);
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "cut.json", one.substr(0, 120))).find("cut.json:1: invalid JSON") !=
+        std::string::npos);
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "failed.json", Replaced(one, "\"result\": 1", "\"result\": 8"))) ==
+        (dir.path / "failed.json").string() + ":1: job 13671518437376: TIMEOUT (exit code 0), not a completed run");
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "order.json", Replaced(one, "1706336448.301414", "1706336400.0")))
+            .find("t_cleanup is before t_run") != std::string::npos);
 }

@@ -476,6 +476,11 @@ def main():
     count += application_log_cases(cases, repo, rng, args, profile, "hpcc", "hpcc", ["*.txt"], 40, "json")
     count += application_log_cases(cases, repo, rng, args, profile, "osu", "osu", ["*.log", "*.txt"], 20, "json")
     count += application_log_cases(cases, repo, rng, args, profile, "imb", "imb", ["*.txt"], 20, "json")
+    # Flux job records in jobs' outputs (job_records/flux_job_record.h), round 34, appended last: the cloud study's
+    # mt-gemm outputs (the record is the run) and LAMMPS outputs (the record adds nodes), damaged as text.
+    count += application_log_cases(cases, repo, rng, args, ingest, "flux", "flux", ["*/*/*.out", "*/*.out"], 60)
+    # ... and `flux jobs --json` listings (job_records/flux_jobs_listing.h), round 34, appended last.
+    count += application_log_cases(cases, repo, rng, args, ingest, "flux-jobs", "flux", ["jobs-listing/*.json"], 40)
     print(f"{count} cases in {cases}")
 
 
