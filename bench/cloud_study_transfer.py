@@ -80,8 +80,9 @@ def loglog(curve, procs):
 
 
 def transfer(binary, a, b, rpn_a, rpn_b, profiles=None, train=None):
-    args = ["validate", a, "--target", b, "--format", "json", "--ranks-per-node", str(rpn_a),
-            "--target-ranks-per-node", str(rpn_b)]
+    args = ["validate", a, "--target", b, "--format", "json"]
+    if rpn_a and rpn_b:  # else the runs' own records say it (the Flux jobspecs in the study's outputs)
+        args += ["--ranks-per-node", str(rpn_a), "--target-ranks-per-node", str(rpn_b)]
     if train:
         args += ["--train", ",".join(map(str, train))]
     if profiles:
@@ -100,7 +101,13 @@ def main():
     parser.add_argument("--paths", choices=["slowest", "median"], default="slowest",
                         help="`qnm-predict profile --paths`: the platform's OSU runs as different paths (the "
                              "slowest taken) or as repetitions of one path (the median)")
+    parser.add_argument("--rpn-from-records", action="store_true",
+                        help="give no --ranks-per-node: the tool takes each run's nodes from the Flux job record its "
+                             "output ends with (qnm-predict round 34 on)")
     options = parser.parse_args()
+
+    def given(rpn):  # the ranks per node passed on the command line, or none (--rpn-from-records)
+        return 0 if options.rpn_from_records else rpn
     root = options.root
     scratch = tempfile.TemporaryDirectory(prefix="qnm-cloud-profiles-")  # removed when main returns
     profile_dir = scratch.name
@@ -136,7 +143,7 @@ def main():
                 if a == b or name_a != name_b:  # one configuration: problem, threads per process
                     continue
                 folder_a, folder_b = (os.path.join(root, f"{app}__{p}") for p in (a, b))
-                doc, note = transfer(options.bin, folder_a, folder_b, rpn_a, rpn_b)
+                doc, note = transfer(options.bin, folder_a, folder_b, given(rpn_a), given(rpn_b))
                 if doc is None:
                     problems.append(f"{app} {a} -> {b}: refused: {note}")
                     continue
@@ -145,12 +152,12 @@ def main():
                 if kind == "queueing":
                     pa, pb = profile(a, rpn_a), profile(b, rpn_b)
                     if pa and pb:
-                        with_profiles, note = transfer(options.bin, folder_a, folder_b, rpn_a, rpn_b, (pa, pb))
+                        with_profiles, note = transfer(options.bin, folder_a, folder_b, given(rpn_a), given(rpn_b), (pa, pb))
                         if with_profiles is None:
                             problems.append(f"{app} {a} -> {b} with profiles: refused: {note}")
                 two = None  # B's two smallest node counts calibrate (the ratio followed run by run)
                 if len(curve_b) >= 3:
-                    two, note = transfer(options.bin, folder_a, folder_b, rpn_a, rpn_b, train=sorted(curve_b)[:2])
+                    two, note = transfer(options.bin, folder_a, folder_b, given(rpn_a), given(rpn_b), train=sorted(curve_b)[:2])
                     if two is None:
                         problems.append(f"{app} {a} -> {b} with two runs: refused: {note}")
                 p0 = min(curve_b)

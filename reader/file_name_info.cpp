@@ -157,8 +157,11 @@ FileNameInfo ParseFileName(const std::string& path) {
     if (int np = NumberAfter(token, "np")) { info.procs = np; continue; }
     if (int th = NumberAfter(token, "th")) { info.threads_total = th; continue; }
     if (int ranks = NumberBefore(token, "ranks")) { info.procs = ranks; continue; }
-    if (int nodes = NumberBefore(ToLower(token), "nodes")) { info.nodes_word = nodes; continue; }
-    if (int nodes = NumberBefore(ToLower(token), "node")) { info.nodes_word = nodes; continue; }
+    if (int nodes = NumberBefore(ToLower(token), "nodes")) { info.nodes_word = nodes, info.nodes_token = token; continue; }
+    if (int nodes = NumberBefore(ToLower(token), "node")) { info.nodes_word = nodes, info.nodes_token = token; continue; }
+    // "32n": a run's node count as job names and Arm's report names write it (kripke-32n-25-iter-1.out,
+    // benchmark_44p_1n_<date>.txt).
+    if (int nodes = NumberBefore(ToLower(token), "n")) { info.nodes_word = nodes, info.nodes_token = token; continue; }
     if (IsRoman(token)) { info.repetition = token; continue; }
     auto number = ParseInteger(token);
     if (number) {

@@ -16,7 +16,7 @@ void ApplyFileName(const FileNameInfo& info, RunStats* run) {
   run->data_set = info.data_set;
   run->variant = info.Variant();
   if (run->nodes == 0 && info.nodes_word > 0)  // the run's own files did not say
-    run->SetNodes(info.nodes_word, "file name '" + std::to_string(info.nodes_word) + "nodes'");
+    run->SetNodes(info.nodes_word, "file name '" + info.nodes_token + "'");
   if (run->app.empty()) {
     std::string app, problem_class;
     if (!info.mpip_app.empty() && SplitNpbBinaryName(info.mpip_app, &app, &problem_class)) {

@@ -56,6 +56,13 @@ TEST_CASE("Laghos: a strong-scaling series on 32 to 128 nodes, and a run that st
   CHECK(runs[1].procs == 6144);
   CHECK(runs[2].procs == 12288);
   for (const RunStats& run : runs) CHECK(KeyOf(run) == KeyOf(runs[0]));
+  // The job's name says its nodes ("laghos-32n-30-iter-1": 32 nodes), as the study's folders (size32):
+  // 96 ranks on each of hpc6a's 96 cores.
+  for (const RunStats& run : runs) {
+    CHECK(run.nodes == run.procs / 96);
+    CHECK(run.ranks_per_node == 96);
+  }
+  CHECK(runs[0].derivations.at("nodes") == "file name '32n'");
   // size256-stopped: the job's output ends after the dof lines (its run on 256 nodes failed).
   REQUIRE(summary.skipped.size() == 1);
   CHECK(testing::IngestErrorOf(kLaghos + "/size256-stopped/laghos-256n-19-iter-3.out")
