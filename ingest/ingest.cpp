@@ -15,6 +15,7 @@
 #include "app_outputs/wrf_rsl.h"
 #include "ingest/duplicate_runs.h"
 #include "ingest/input_size_limits.h"
+#include "ingest/job_records_beside.h"
 #include "ingest/reader_table.h"
 #include "ingest/repetition_spread.h"
 #include "ingest/run_archive.h"
@@ -560,6 +561,7 @@ std::vector<RunStats> Combine(std::vector<IngestedFile> files, const std::map<st
   sum.notes = paired.notes;
   std::vector<RunStats> runs = std::move(paired.runs);
   ApplyRunInfoFiles(run_files, archived_info, &runs, &sum);
+  ApplyJobRecordsBeside(sum.skipped, &runs, &sum);
   ReconcileMachineNames(&runs);
   runs = CountMeasurementsOnce(std::move(runs), &sum.duplicates);
   if (sum.duplicates.Total() > 0) sum.notes.push_back(sum.duplicates.Note());

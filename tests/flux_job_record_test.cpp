@@ -269,3 +269,24 @@ TEST_CASE("flux jobs --json: one job, cores per task, and what is refused", "[in
   CHECK(testing::IngestErrorOf(WriteCase(dir, "order.json", Replaced(one, "1706336448.301414", "1706336400.0")))
             .find("t_cleanup is before t_run") != std::string::npos);
 }
+
+TEST_CASE("Flux: a job's output left unread beside its run's document gives the run its nodes, when its folder's "
+          "records agree", "[ingest][flux]") {
+  const std::string minife = std::string(QNM_TEST_DATA_DIR) + "/minife/aws-eks-size128";
+  const std::string yaml = minife + "/miniFE.230x230x230.P12288.T1.2024-08-23-01-28-47.yaml";
+  const std::string output = minife + "/minife-128-iter-1-758229499904.out";
+  testing::TempDir dir("qnm-flux", "beside");
+  const std::string copy = WriteCase(dir, "miniFE.230x230x230.P12288.T1.2024-08-23-01-28-47.yaml", ReadText(yaml));
+  WriteCase(dir, "minife-128-iter-1.out", ReadText(output));
+  RunStats run = testing::Only(testing::IngestPath(copy.substr(0, copy.rfind('/')), nullptr, /*strict=*/false));
+  CHECK(run.nodes == 128);
+  // A second output of the same 12,288 tasks on 64 nodes of 192: the folder's records disagree, none is taken.
+  WriteCase(dir, "minife-128-iter-2.out",
+            Replaced(ReadText(output), "\"count\": 128, \"with\": [{\"type\": \"slot\", \"count\": 96",
+                     "\"count\": 64, \"with\": [{\"type\": \"slot\", \"count\": 192"));
+  IngestSummary summary;
+  run = testing::Only(testing::IngestPath(dir.path.string(), &summary, /*strict=*/false));
+  CHECK(run.nodes == 0);
+  CHECK(testing::NotesOf(summary).find("the Flux job records beside its runs of 12288 processes name 2 node counts: "
+                                       "none is taken") != std::string::npos);
+}

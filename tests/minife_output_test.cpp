@@ -76,6 +76,11 @@ TEST_CASE("miniFE: a run of 12,288 ranks on 128 cloud nodes (converged-computing
   CHECK(run.details.at("minife.rows_per_proc_min") == "882");
   CHECK(run.details.at("minife.rows_per_proc_max") == "1200");
   CHECK(run.details.at("setting.cxxflags") == "-O3 -fopenmp");
+  // The job's output beside it is left unread, but its Flux jobspec (128 nodes of 96 tasks) says where
+  // the run ran (ingest/job_records_beside.h).
+  CHECK(run.nodes == 128);
+  CHECK(run.ranks_per_node == 96);
+  CHECK(run.derivations.at("nodes").find("the Flux jobspec of the job's output beside the run") != std::string::npos);
   REQUIRE(summary.skipped.size() == 1);  // the job's output beside the YAML: left unread
   CHECK(summary.skipped.front().path == kMinife + "/aws-eks-size128/minife-128-iter-1-758229499904.out");
 }
