@@ -73,13 +73,17 @@ struct Event {
 
 [[noreturn]] void Fail(const std::string& path, int line, const std::string& why) { throw InputError(path, line, why); }
 
-Event ParseJsonEvent(std::string_view text, const std::string& path, int line) {
-  Json json;
+// One line of JSON, at `line` of its file: "a Flux <what> line that is not JSON: ..." otherwise.
+Json ParseJsonLine(std::string_view text, const std::string& path, int line, const char* what) {
   try {
-    json = ParseJsonDocument(text, path);
+    return ParseJsonDocument(text, path);
   } catch (const InputError& error) {
-    Fail(path, line, "a Flux eventlog line that is not JSON: " + error.message());
+    Fail(path, line, std::string("a Flux ") + what + " line that is not JSON: " + error.message());
   }
+}
+
+Event ParseJsonEvent(std::string_view text, const std::string& path, int line) {
+  const Json json = ParseJsonLine(text, path, line, "eventlog");
   Event event;
   event.line = line;
   const auto timestamp = json.find("timestamp");
@@ -242,12 +246,7 @@ std::string ProgramOf(const std::vector<std::string>& command) {
 }
 
 FluxJobspec ReadJobspec(std::string_view text, const std::string& path, int line) {
-  Json json;
-  try {
-    json = ParseJsonDocument(text, path);
-  } catch (const InputError& error) {
-    Fail(path, line, "a Flux jobspec line that is not JSON: " + error.message());
-  }
+  const Json json = ParseJsonLine(text, path, line, "jobspec");
   FluxJobspec spec;
   spec.line = line;
   const auto version = json.find("version");
