@@ -1,6 +1,7 @@
 // A Flux job's record in a job's output (flux_job_record.h, docs/formats/flux-job.md).
 #include "job_records/flux_job_record.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 #include <set>
@@ -99,21 +100,39 @@ Event ParseJsonEvent(std::string_view text, const std::string& path, int line) {
   return event;
 }
 
-// "1724293601.490 complete status=0": the context as key=value words, whole numbers as numbers.
+// "1724293601.490522 complete status=0": flux job eventlog's text (libeventlog's formatter: the
+// timestamp as %lf, the name, then each context key=value with the value as compact JSON, so a string
+// is quoted and may hold spaces: note="resource allocation expired").
 Event ParseTextEvent(std::string_view text, int line) {
   Event event;
   event.line = line;
-  std::vector<std::string_view> words = SplitWhitespace(text);
-  event.timestamp = ParseDouble(words[0]).value_or(0);
-  event.name = std::string(words[1]);
   event.context = Json::object();
-  for (std::size_t w = 2; w < words.size(); ++w) {
-    const std::size_t equals = words[w].find('=');
-    if (equals == std::string_view::npos || equals == 0) continue;
-    const std::string key(words[w].substr(0, equals));
-    const std::string_view value = words[w].substr(equals + 1);
-    if (const std::optional<long long> number = ParseInteger(value)) event.context[key] = *number;
-    else event.context[key] = std::string(value);
+  const std::size_t space = text.find(' ');
+  event.timestamp = ParseDouble(text.substr(0, space)).value_or(0);
+  std::size_t at = space + 1;
+  std::size_t name_end = text.find(' ', at);
+  event.name = std::string(text.substr(at, name_end == std::string_view::npos ? std::string_view::npos : name_end - at));
+  at = name_end;
+  while (at != std::string_view::npos && at < text.size()) {
+    while (at < text.size() && text[at] == ' ') ++at;
+    const std::size_t equals = text.find('=', at);
+    if (equals == std::string_view::npos) break;
+    const std::string key(text.substr(at, equals - at));
+    std::size_t end = equals + 1;
+    if (end < text.size() && text[end] == '"') {  // a JSON string: to its closing quote
+      for (++end; end < text.size() && text[end] != '"'; ++end)
+        if (text[end] == '\\') ++end;
+      end = std::min(end + 1, text.size());
+    } else {
+      end = std::min(text.find(' ', end), text.size());
+    }
+    const std::string value(text.substr(equals + 1, end - equals - 1));
+    try {  // (the guarded parser: a value nested a thousand deep is refused, not recursed into)
+      event.context[key] = ParseJsonDocument(value, "");
+    } catch (const InputError&) {
+      event.context[key] = value;
+    }
+    at = end;
   }
   return event;
 }
@@ -286,10 +305,14 @@ FluxJobspec ReadJobspec(std::string_view text, const std::string& path, int line
   const auto count = task.find("count");
   if (count == task.end() || !count->is_object())
     Fail(path, line, "a Flux jobspec whose task has no \"count\" (per_slot or total; RFC 25)");
-  const long long slots = static_cast<long long>(spec.slots_per_node) * std::max(1, spec.nodes);
-  if (count->contains("total")) spec.tasks = Count(*count, "total", path, line, "task");
-  else spec.tasks = Count(*count, "per_slot", path, line, "task") * slots;
-  if (spec.tasks > 100000000) Fail(path, line, "a Flux jobspec of more than 100 million tasks");
+  if (count->contains("total")) {
+    spec.tasks = Count(*count, "total", path, line, "task");
+  } else {  // each count is at most 1e8: their product in double, checked before it is a whole number
+    const double tasks = static_cast<double>(Count(*count, "per_slot", path, line, "task")) * spec.slots_per_node *
+                         std::max(1, spec.nodes);
+    if (tasks > 1e8) Fail(path, line, "a Flux jobspec of more than 100 million tasks");
+    spec.tasks = static_cast<long long>(tasks);
+  }
   return spec;
 }
 

@@ -14,6 +14,7 @@
 #            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz microbench_output_fuzz
 #            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
 #            hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz
+#            flux_job_record_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30
@@ -103,6 +104,10 @@ seed() {  # seed <target> -> directory of seed files
       cp tests/data/compressed/archives/trace-and-profile.zip "$dir/archive-trace-and-profile.zip"
       cp tests/data/compressed/archives/bad/encrypted.zip "$dir/archive-encrypted.zip" ;;
     ipm_log_fuzz) cp tests/data/ipm/*.ipm.xml tests/data/ipm/*.out tests/data/ipm/*.ipm_parse.txt "$dir" ;;
+    flux_job_record_fuzz)  # first byte bit 0: the jobs' outputs with their records (0), the listing (1)
+      find tests/data/flux -name '*.out' | while read -r f; do
+        { printf '\0'; tail -c 6000 "$f"; } > "$dir/out-$(basename "$f")"; done
+      { printf '\1'; cat tests/data/flux/jobs-listing/flux-jobs.json; } > "$dir/listing" ;;
     hpctoolkit_database_fuzz)  # the databases' experiment.xml (first byte 0) and the cpi metric-db files (1)
       for f in tests/data/hpctoolkit/*/experiment.xml; do
         { printf '\0'; cat "$f"; } > "$dir/xml-$(basename "$(dirname "$f")")"; done

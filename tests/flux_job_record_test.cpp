@@ -128,10 +128,18 @@ TEST_CASE("Flux: the job's own eventlog counts as flux jobs does; the text form;
   run = testing::Only(testing::IngestPath(WriteCase(dir, "both.out", text + "\n" + job_log)));
   CHECK(run.wall_time_s == Approx(16.25).epsilon(1e-9));
   // flux job eventlog's default text form.
+  // flux job eventlog's default text form (libeventlog's formatter: %lf, the name, key=compact JSON).
   const std::string text_log =
-      "1724293585.500000 alloc\n1724293586.250000 start\n1724293601.750000 finish status=0\n";
+      "1724293585.100000 submit userid=0 urgency=16 flags=0 version=1\n1724293585.500000 alloc\n"
+      "1724293586.250000 start\n1724293601.750000 finish status=0\n";
   run = testing::Only(testing::IngestPath(WriteCase(dir, "text.out", Replaced(text, kGemmEventlog, text_log))));
   CHECK(run.wall_time_s == Approx(16.25).epsilon(1e-9));
+  // ... whose quoted strings hold spaces: a severity-0 exception's type and note read whole.
+  const std::string cancelled = "1724293585.500000 alloc\n"
+                                "1724293590.000000 exception type=\"cancel\" severity=0 note=\"by the user\" userid=0\n"
+                                "1724293590.250000 finish status=15\n";
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "cancel.out", Replaced(text, kGemmEventlog, cancelled)))
+            .find("the Flux job raised an exception (cancel: by the user)") != std::string::npos);
   // A task count given as a total; cores per slot are the threads; a container image's program.
   std::string spec = Replaced(text, "\"count\": {\"per_slot\": 1}", "\"count\": {\"total\": 64}");
   spec = Replaced(spec, "{\"type\": \"core\", \"count\": 1}", "{\"type\": \"core\", \"count\": 4}");
