@@ -221,11 +221,17 @@ long long Count(const Json& object, const char* key, const std::string& path, in
   return it->get<long long>();
 }
 
+// A resource's "type" (RFC 14: a string), or "" when it has none or another kind of value.
+std::string TypeOf(const Json& resource) {
+  const auto type = resource.find("type");
+  return type != resource.end() && type->is_string() ? type->get<std::string>() : std::string();
+}
+
 const Json* WithOfType(const Json& resource, const char* type) {
   const auto with = resource.find("with");
   if (with == resource.end() || !with->is_array()) return nullptr;
   for (const Json& child : *with)
-    if (child.is_object() && child.value("type", "") == type) return &child;
+    if (child.is_object() && TypeOf(child) == type) return &child;
   return nullptr;
 }
 
@@ -275,7 +281,7 @@ FluxJobspec ReadJobspec(std::string_view text, const std::string& path, int line
   if (resources == json.end() || !resources->is_array() || resources->size() != 1 || !(*resources)[0].is_object())
     Fail(path, line, "a Flux jobspec needs \"resources\": one node or slot resource (RFC 25)");
   const Json& top = (*resources)[0];
-  const std::string top_type = top.value("type", "");
+  const std::string top_type = TypeOf(top);
   const Json* slot = nullptr;
   if (top_type == "node") {
     spec.nodes = static_cast<int>(Count(top, "count", path, line, "node resource"));
