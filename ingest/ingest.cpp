@@ -203,8 +203,8 @@ std::vector<std::string> CollapseRepeats(const std::vector<std::string>& reading
 }
 
 // A file of one run (an application's output) with its Flux job's record appended
-// (job_records/flux_job_record.h): the record adds the nodes and threads the output does not say; a damaged record is a note, the
-// output's own reading stays.
+// (job_records/flux_job_record.h): the record adds the nodes and threads the output does not say;
+// a damaged record is a note, and the output's own reading stays.
 void ApplyAppendedFluxRecord(const std::string& path, std::string_view text, std::vector<RunStats>* runs,
                              std::vector<std::string>* notes) {
   if (runs->size() != 1 || !HasFluxJobRecord(text)) return;

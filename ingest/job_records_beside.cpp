@@ -39,8 +39,8 @@ void ApplyJobRecordsBeside(const std::vector<SkippedFile>& skipped, std::vector<
   std::set<std::pair<std::string, long long>> disagreeing;
   for (RunStats& run : *runs) {
     if (run.nodes > 0 || run.sources.empty()) continue;
-    const auto key = std::make_pair(fs::path(run.sources.front()).parent_path().string(),
-                                    static_cast<long long>(run.procs));
+    const auto key =
+        std::make_pair(fs::path(run.sources.front()).parent_path().string(), static_cast<long long>(run.procs));
     const auto found = nodes.find(key);
     if (found == nodes.end()) continue;
     if (found->second.size() != 1) {
@@ -50,10 +50,9 @@ void ApplyJobRecordsBeside(const std::vector<SkippedFile>& skipped, std::vector<
                                  " node counts: none is taken");
       continue;
     }
-    run.SetNodes(*found->second.begin(),
-                 "the Flux jobspec of the job's output beside the run (" + example.at(key) + ", " +
-                     std::to_string(found->second.size()) + " node count in the folder's records of " +
-                     std::to_string(run.procs) + " tasks)");
+    run.SetNodes(*found->second.begin(), "the Flux jobspec of the job's output beside the run (" + example.at(key) +
+                                             "; every record of " + std::to_string(run.procs) +
+                                             " tasks in the folder names these nodes)");
   }
 }
 

@@ -111,7 +111,8 @@ Event ParseTextEvent(std::string_view text, int line) {
   event.timestamp = ParseDouble(text.substr(0, space)).value_or(0);
   std::size_t at = space + 1;
   std::size_t name_end = text.find(' ', at);
-  event.name = std::string(text.substr(at, name_end == std::string_view::npos ? std::string_view::npos : name_end - at));
+  event.name =
+      std::string(text.substr(at, name_end == std::string_view::npos ? std::string_view::npos : name_end - at));
   at = name_end;
   while (at != std::string_view::npos && at < text.size()) {
     while (at < text.size() && text[at] == ' ') ++at;
@@ -152,8 +153,8 @@ std::string ContextText(const Event& event, const char* key) {
 }
 
 bool IsJobEvent(const std::string& name) {
-  static const std::set<std::string> kNames = {"submit", "validate", "depend", "priority", "alloc",
-                                               "start",  "finish",   "release", "free",    "clean"};
+  static const std::set<std::string> kNames = {"submit", "validate", "depend",  "priority", "alloc",
+                                               "start",  "finish",   "release", "free",     "clean"};
   return kNames.count(name) > 0;
 }
 
@@ -181,7 +182,8 @@ FluxEventlog ReadEventlog(const std::vector<Event>& events, const std::string& p
     if (!std::isfinite(event.timestamp) || event.timestamp <= 0)
       Fail(path, event.line, "a Flux event's timestamp must be a positive number of seconds since 1970");
     if (event.timestamp < previous)
-      Fail(path, event.line, "Flux event '" + event.name + "' is earlier than the event before it: an eventlog is in order");
+      Fail(path, event.line,
+           "Flux event '" + event.name + "' is earlier than the event before it: an eventlog is in order");
     previous = event.timestamp;
     if (event.name == "alloc" && !alloc) alloc = event.timestamp;
     if (event.name == "start" && !start) start = event.timestamp;
@@ -192,7 +194,8 @@ FluxEventlog ReadEventlog(const std::vector<Event>& events, const std::string& p
     if (ends && !log.ended) {
       const std::optional<long long> status = ContextInteger(event, "status");
       if (!status || *status < 0 || *status > 65535)
-        Fail(path, event.line, "Flux event '" + event.name + "' needs a wait status (\"status\": 0-65535) in its context");
+        Fail(path, event.line,
+             "Flux event '" + event.name + "' needs a wait status (\"status\": 0-65535) in its context");
       log.ended = true;
       log.end_s = event.timestamp;
       log.end_line = event.line;
@@ -214,8 +217,10 @@ long long Count(const Json& object, const char* key, const std::string& path, in
   const auto it = object.find(key);
   if (it == object.end()) Fail(path, line, "a Flux jobspec whose " + what + " has no \"" + key + "\"");
   if (it->is_object())
-    Fail(path, line, "a Flux jobspec whose " + what + " count is a range (RFC 14): the job's own count is in its R, "
-                     "not in the jobspec");
+    Fail(path, line,
+         "a Flux jobspec whose " + what +
+             " count is a range (RFC 14): the job's own count is in its R, "
+             "not in the jobspec");
   if (!it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > 100000000)
     Fail(path, line, "a Flux jobspec whose " + what + " " + key + " is not a positive whole number");
   return it->get<long long>();
@@ -244,7 +249,8 @@ std::string BaseNameOf(const std::string& word) {
 // container runtime with its options and image (singularity/apptainer exec [--opt value] IMAGE), no
 // container image run as a program (IMAGE.sif), no VAR=value; a shell running a script is the script.
 std::string ProgramOf(const std::vector<std::string>& command) {
-  static const std::set<std::string> kLaunchers = {"sudo", "env", "time", "numactl", "taskset", "nice", "chrt", "stdbuf"};
+  static const std::set<std::string> kLaunchers = {"sudo",    "env",  "time", "numactl",
+                                                   "taskset", "nice", "chrt", "stdbuf"};
   static const std::set<std::string> kShells = {"bash", "sh", "dash", "zsh"};
   auto is_image = [](const std::string& word) {
     return EndsWith(word, ".sif") || EndsWith(word, ".simg") || StartsWith(word, "docker://") ||
@@ -290,12 +296,14 @@ FluxJobspec ReadJobspec(std::string_view text, const std::string& path, int line
   } else if (top_type == "slot") {
     slot = &top;
   } else {
-    Fail(path, line, "a Flux jobspec whose resources start with '" + top_type.substr(0, 40) +
-                         "', not a node or slot (RFC 25)");
+    Fail(path, line,
+         "a Flux jobspec whose resources start with '" + top_type.substr(0, 40) + "', not a node or slot (RFC 25)");
   }
   spec.slots_per_node = static_cast<int>(Count(*slot, "count", path, line, "slot resource"));
-  if (const Json* core = WithOfType(*slot, "core")) spec.cores_per_slot = static_cast<int>(Count(*core, "count", path, line, "core resource"));
-  if (const Json* gpu = WithOfType(*slot, "gpu")) spec.gpus_per_slot = static_cast<int>(Count(*gpu, "count", path, line, "gpu resource"));
+  if (const Json* core = WithOfType(*slot, "core"))
+    spec.cores_per_slot = static_cast<int>(Count(*core, "count", path, line, "core resource"));
+  if (const Json* gpu = WithOfType(*slot, "gpu"))
+    spec.gpus_per_slot = static_cast<int>(Count(*gpu, "count", path, line, "gpu resource"));
   const auto tasks = json.find("tasks");
   if (tasks == json.end() || !tasks->is_array() || tasks->empty() || !(*tasks)[0].is_object())
     Fail(path, line, "a Flux jobspec needs \"tasks\" (RFC 25)");
@@ -367,8 +375,8 @@ FluxJobRecord ReadFluxJobRecord(std::string_view text, const std::string& path) 
       in_block = false;
       continue;
     }
-    const Event event = form == EventForm::kJson ? ParseJsonEvent(Trimmed(line), path, number)
-                                                 : ParseTextEvent(Trimmed(line), number);
+    const Event event =
+        form == EventForm::kJson ? ParseJsonEvent(Trimmed(line), path, number) : ParseTextEvent(Trimmed(line), number);
     if (!in_block) blocks.emplace_back();
     blocks.back().push_back(event);
     in_block = true;
@@ -379,8 +387,9 @@ FluxJobRecord ReadFluxJobRecord(std::string_view text, const std::string& path) 
     FluxEventlog log = ReadEventlog(block, path);
     std::optional<FluxEventlog>& slot = log.kind == FluxEventlog::Kind::kJob ? job : exec;
     if (slot && slot->ended && log.ended && (slot->begin_s != log.begin_s || slot->end_s != log.end_s))
-      Fail(path, log.first_line, "two Flux eventlogs of different runs in one file (the first at line " +
-                                     std::to_string(slot->first_line) + "): one job's record each");
+      Fail(path, log.first_line,
+           "two Flux eventlogs of different runs in one file (the first at line " + std::to_string(slot->first_line) +
+               "): one job's record each");
     if (!slot || (!slot->ended && log.ended)) slot = log;
   }
   if (job || exec) {
@@ -400,18 +409,23 @@ std::string DescribeWaitStatus(int status) {
 }
 
 RunStats FluxJobRecordToRunStats(const FluxJobRecord& record, const std::string& path) {
-  if (!record.has_jobspec) Fail(path, 0, "a Flux eventlog without the job's jobspec: its processes are unknown "
-                                         "(save `flux job info ID jobspec` beside it)");
-  if (!record.has_eventlog) Fail(path, record.jobspec.line, "a Flux jobspec without the job's eventlog: its run time is "
-                                                            "unknown (save `flux job eventlog -f json ID` beside it)");
+  if (!record.has_jobspec)
+    Fail(path, 0,
+         "a Flux eventlog without the job's jobspec: its processes are unknown "
+         "(save `flux job info ID jobspec` beside it)");
+  if (!record.has_eventlog)
+    Fail(path, record.jobspec.line,
+         "a Flux jobspec without the job's eventlog: its run time is "
+         "unknown (save `flux job eventlog -f json ID` beside it)");
   const FluxJobspec& spec = record.jobspec;
   const FluxEventlog& log = record.eventlog;
   if (!log.exception.empty())
-    Fail(path, log.first_line, "the Flux job raised an exception (" + log.exception.substr(0, 200) + "): not a finished run");
+    Fail(path, log.first_line,
+         "the Flux job raised an exception (" + log.exception.substr(0, 200) + "): not a finished run");
   if (!log.ended)
-    Fail(path, log.first_line, log.kind == FluxEventlog::Kind::kJob
-                                   ? "the Flux job eventlog has no finish event: the job had not ended"
-                                   : "the Flux exec eventlog has no complete event: the job had not ended");
+    Fail(path, log.first_line,
+         log.kind == FluxEventlog::Kind::kJob ? "the Flux job eventlog has no finish event: the job had not ended"
+                                              : "the Flux exec eventlog has no complete event: the job had not ended");
   if (log.status != 0)
     Fail(path, log.end_line, "the Flux job failed (" + DescribeWaitStatus(log.status) + "): not a finished run");
   const char* kind = log.kind == FluxEventlog::Kind::kJob ? "job eventlog" : "exec eventlog";
@@ -436,8 +450,10 @@ RunStats FluxJobRecordToRunStats(const FluxJobRecord& record, const std::string&
   std::string arguments;
   bool after_program = false;
   for (const std::string& word : spec.command) {
-    if (after_program) arguments += (arguments.empty() ? "" : " ") + word;
-    else if (BaseNameOf(word) == spec.program) after_program = true;
+    if (after_program)
+      arguments += (arguments.empty() ? "" : " ") + word;
+    else if (BaseNameOf(word) == spec.program)
+      after_program = true;
   }
   SetCommandArguments(spec.program + (arguments.empty() ? "" : " " + arguments), &run);
   run.details["flux_command"] = JoinNonEmpty(spec.command, " ");

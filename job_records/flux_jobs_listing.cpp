@@ -13,7 +13,6 @@
 #include "job_records/job_record_readers.h"
 #include "reader/host_names.h"
 #include "reader/series_identity.h"
-#include "textio/log_numbers.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
@@ -61,11 +60,16 @@ std::string ResultOf(const Json& job) {
   if (result->is_string()) return result->get<std::string>();
   if (result->is_number_integer()) {
     switch (result->get<long long>()) {
-      case 1: return "COMPLETED";
-      case 2: return "FAILED";
-      case 4: return "CANCELED";
-      case 8: return "TIMEOUT";
-      default: return "result " + std::to_string(result->get<long long>());
+      case 1:
+        return "COMPLETED";
+      case 2:
+        return "FAILED";
+      case 4:
+        return "CANCELED";
+      case 8:
+        return "TIMEOUT";
+      default:
+        return "result " + std::to_string(result->get<long long>());
     }
   }
   return "";
@@ -151,7 +155,8 @@ ReaderOutput ReadFluxJobsListing(const ReaderInput& input) {
   UnfinishedRuns not_read;
   for (std::size_t k = 0; k < jobs.size(); ++k) {
     const int line = k < lines.size() ? lines[k] : 1;
-    if (!jobs[k]->is_object()) throw InputError(input.path, line, "flux jobs --json: job " + std::to_string(k + 1) + " is not an object");
+    if (!jobs[k]->is_object())
+      throw InputError(input.path, line, "flux jobs --json: job " + std::to_string(k + 1) + " is not an object");
     const Json& job = *jobs[k];
     const std::string id = !Text(job, "jobid").empty() ? Text(job, "jobid") : Text(job, "id");
     const std::string what = "job " + (id.empty() ? std::to_string(k + 1) : id);

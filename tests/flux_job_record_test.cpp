@@ -96,8 +96,9 @@ TEST_CASE("Flux: a job that ended badly after the program finished keeps the pro
 
 TEST_CASE("Flux: a failed job alone is refused with its status", "[ingest][flux]") {
   CHECK(testing::IngestErrorOf(kFlux + "/failed") ==
-        kFlux + "/failed/mixbench--iter-1-1765499994112.out:14: the Flux job failed (exit code 127): not a finished "
-                "run");
+        kFlux +
+            "/failed/mixbench--iter-1-1765499994112.out:14: the Flux job failed (exit code 127): not a finished "
+            "run");
   // The jobs' outputs of the folder: six runs, and the failed job skipped with its reason.
   IngestSummary summary;
   IngestOptions options;
@@ -106,7 +107,8 @@ TEST_CASE("Flux: a failed job alone is refused with its status", "[ingest][flux]
   CHECK(runs.size() == 6);
   REQUIRE(summary.skipped.size() == 1);
   CHECK(summary.skipped.front().reason ==
-        kFlux + "/failed/mixbench--iter-1-1765499994112.out:14: the Flux job failed (exit code 127): not a finished run");
+        kFlux +
+            "/failed/mixbench--iter-1-1765499994112.out:14: the Flux job failed (exit code 127): not a finished run");
 }
 
 TEST_CASE("Flux: the job's own eventlog counts as flux jobs does; the text form; the jobspec's forms",
@@ -135,9 +137,10 @@ TEST_CASE("Flux: the job's own eventlog counts as flux jobs does; the text form;
   run = testing::Only(testing::IngestPath(WriteCase(dir, "text.out", Replaced(text, kGemmEventlog, text_log))));
   CHECK(run.wall_time_s == Approx(16.25).epsilon(1e-9));
   // ... whose quoted strings hold spaces: a severity-0 exception's type and note read whole.
-  const std::string cancelled = "1724293585.500000 alloc\n"
-                                "1724293590.000000 exception type=\"cancel\" severity=0 note=\"by the user\" userid=0\n"
-                                "1724293590.250000 finish status=15\n";
+  const std::string cancelled =
+      "1724293585.500000 alloc\n"
+      "1724293590.000000 exception type=\"cancel\" severity=0 note=\"by the user\" userid=0\n"
+      "1724293590.250000 finish status=15\n";
   CHECK(testing::IngestErrorOf(WriteCase(dir, "cancel.out", Replaced(text, kGemmEventlog, cancelled)))
             .find("the Flux job raised an exception (cancel: by the user)") != std::string::npos);
   // A task count given as a total; cores per slot are the threads; a container image's program.
@@ -161,15 +164,17 @@ TEST_CASE("Flux: damaged or unfinished records are one-line errors naming the li
   auto error_of = [&](const std::string& name, const std::string& edited) {
     return testing::IngestErrorOf(WriteCase(dir, name, edited));
   };
-  CHECK(error_of("cut.out", Replaced(text, "\"version\": 1}", "\"version\": 1")).find("cut.out:3: a Flux jobspec line "
-                                                                                      "that is not JSON") !=
-        std::string::npos);
+  CHECK(error_of("cut.out", Replaced(text, "\"version\": 1}", "\"version\": 1"))
+            .find("cut.out:3: a Flux jobspec line "
+                  "that is not JSON") != std::string::npos);
   CHECK(error_of("order.out", Replaced(text, "1724293600.9446857", "1724293500.9446857"))
-            .find("order.out:9: Flux event 'shell.task-exit' is earlier than the event before it") != std::string::npos);
-  CHECK(error_of("running.out", Replaced(text, "{\"timestamp\":1724293601.4905522,\"name\":\"complete\","
-                                               "\"context\":{\"status\":0}}\n",
-                                         "")) .find("running.out:5: the Flux exec eventlog has no complete event") !=
+            .find("order.out:9: Flux event 'shell.task-exit' is earlier than the event before it") !=
         std::string::npos);
+  CHECK(error_of("running.out", Replaced(text,
+                                         "{\"timestamp\":1724293601.4905522,\"name\":\"complete\","
+                                         "\"context\":{\"status\":0}}\n",
+                                         ""))
+            .find("running.out:5: the Flux exec eventlog has no complete event") != std::string::npos);
   CHECK(error_of("nostatus.out", Replaced(text, "\"complete\",\"context\":{\"status\":0}", "\"complete\""))
             .find("nostatus.out:10: Flux event 'complete' needs a wait status") != std::string::npos);
   CHECK(error_of("nodes.out", Replaced(text, "\"type\": \"node\", \"count\": 32", "\"type\": \"node\", \"count\": 0"))
@@ -197,8 +202,8 @@ TEST_CASE("Flux: a record the output disagrees with adds nothing; a micro-benchm
           "[ingest][flux]") {
   testing::TempDir dir("qnm-flux", "disagree");
   // LAMMPS says 3072 processes; a jobspec of 16 nodes x 96 slots says 1536.
-  const std::string edited = Replaced(ReadText(kLammps32), "\"type\": \"node\", \"count\": 32",
-                                      "\"type\": \"node\", \"count\": 16");
+  const std::string edited =
+      Replaced(ReadText(kLammps32), "\"type\": \"node\", \"count\": 32", "\"type\": \"node\", \"count\": 16");
   IngestSummary summary;
   const RunStats run = testing::Only(testing::IngestPath(WriteCase(dir, "lammps.out", edited), &summary));
   CHECK(run.nodes == 0);
@@ -278,8 +283,10 @@ TEST_CASE("flux jobs --json: one job, cores per task, and what is refused", "[in
             .find("t_cleanup is before t_run") != std::string::npos);
 }
 
-TEST_CASE("Flux: a job's output left unread beside its run's document gives the run its nodes, when its folder's "
-          "records agree", "[ingest][flux]") {
+TEST_CASE(
+    "Flux: a job's output left unread beside its run's document gives the run its nodes, when its folder's "
+    "records agree",
+    "[ingest][flux]") {
   const std::string minife = std::string(QNM_TEST_DATA_DIR) + "/minife/aws-eks-size128";
   const std::string yaml = minife + "/miniFE.230x230x230.P12288.T1.2024-08-23-01-28-47.yaml";
   const std::string output = minife + "/minife-128-iter-1-758229499904.out";
