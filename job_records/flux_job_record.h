@@ -15,33 +15,11 @@
 #include <string_view>
 #include <vector>
 
+#include "job_records/flux_eventlog.h"
+#include "job_records/flux_jobspec.h"
 #include "record/run_stats.h"
 
 namespace qnm {
-
-struct FluxJobspec {
-  int line = 0;                       // 1-based line of the jobspec in its file
-  long long tasks = 0;                // processes: count.total, or count.per_slot x the slots
-  int nodes = 0;                      // the node resource's count (0: the jobspec names no nodes)
-  int slots_per_node = 0;             // slots per node (with nodes), else the slots in all
-  int cores_per_slot = 0;             // cores of each slot (a task's threads)
-  int gpus_per_slot = 0;              // GPUs of each slot
-  std::vector<std::string> command;   // tasks[0].command
-  std::string program;                // the command's program: its first word that is no container or launcher
-};
-
-struct FluxEventlog {
-  enum class Kind { kJob, kExec };
-  Kind kind = Kind::kJob;
-  int first_line = 0;       // 1-based line of its first event
-  int end_line = 0;         // line of the event that ends the run (finish / complete), 0 if none
-  double begin_s = 0;       // timestamp the run time counts from (alloc, else start; exec: init)
-  double end_s = 0;         // finish / complete
-  bool ended = false;       // a finish (job) or complete (exec) event was read
-  int status = 0;           // its wait(2) status
-  std::string exception;    // the first severity-0 exception's "type: note", empty if none
-  double RunTimeSeconds() const { return end_s - begin_s; }
-};
 
 struct FluxJobRecord {
   bool has_jobspec = false;
@@ -55,14 +33,12 @@ struct FluxJobRecord {
 /// a scan, no JSON parsing; a file without a "resources" key costs one search.
 bool HasFluxJobRecord(std::string_view text);
 
-/// Finds and reads the jobspec and the eventlog in `text`. An eventlog is the longest run of
-/// consecutive event lines. Throws InputError naming `path` and
-/// the line when a jobspec or event line is damaged (not JSON, no resources or tasks, counts that
-/// are not positive whole numbers, timestamps out of order) or the file holds two different jobspecs.
+/// Finds and reads the jobspec and the eventlog in `text`: an eventlog is a block of consecutive
+/// event lines; of a job's eventlog and its execution system's, the job's counts, as `flux jobs`
+/// counts it. Throws InputError naming `path` and the line when a jobspec or event line is damaged
+/// (flux_jobspec.h, flux_eventlog.h), or the file holds two different jobspecs or the eventlogs of
+/// two runs.
 FluxJobRecord ReadFluxJobRecord(std::string_view text, const std::string& path);
-
-/// What a wait(2) status says: "exit code 1", "killed by signal 9", "exit code 143 (128 + signal 15)".
-std::string DescribeWaitStatus(int status);
 
 /// The run the record describes, alone (no application output read it): the program, processes,
 /// nodes, threads and the job's run time. Throws InputError naming `path` when the job did not

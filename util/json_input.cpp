@@ -93,4 +93,12 @@ std::vector<int> JsonArrayObjectLines(std::string_view text, std::string_view ke
   return lines;
 }
 
+nlohmann::json ParseJsonLine(std::string_view text, const std::string& file, int line, const std::string& what) {
+  try {
+    return ParseJsonDocument(text, file);
+  } catch (const InputError& error) {
+    throw InputError(file, line, what + " line that is not JSON: " + error.message());
+  }
+}
+
 }  // namespace qnm

@@ -15,6 +15,10 @@ constexpr int kMaxJsonDepth = 64;
 /// Parses `text` (read from `file`). Throws InputError("file:line: invalid JSON: ...").
 nlohmann::json ParseJsonDocument(std::string_view text, const std::string& file);
 
+/// One line of a file that is JSON by itself (a JSON-lines record, an eventlog's event), at `line`
+/// of `file`: throws InputError(file, line, "<what> line that is not JSON: ...") otherwise.
+nlohmann::json ParseJsonLine(std::string_view text, const std::string& file, int line, const std::string& what);
+
 /// The 1-based line of the '{' of each object of an array, for messages (nlohmann gives no
 /// positions): the document's own array when `key` is empty, else the array under `key` of the
 /// top-level object ({"runs": [...]}, sacct's {"jobs": [...]}). A string-aware scan of `text`.
