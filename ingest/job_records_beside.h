@@ -11,9 +11,10 @@
 
 namespace qnm {
 
-/// For each skipped file on disk (at most 4 MB: it is read again) holding a Flux job record: the
-/// records' nodes go to the runs of the same folder with the records' task count and no nodes of
-/// their own. Records of one folder and task count that disagree give nothing (a note says so).
+/// For each file no reader took (skipped as not a recognised format), on disk, of at most 4 MB (it
+/// is read again) and holding a Flux job record: the records' nodes go to the runs of the same folder
+/// with the records' task count and no nodes of their own. Records of one folder and task count that
+/// disagree give nothing (a note says so).
 void ApplyJobRecordsBeside(const std::vector<SkippedFile>& skipped, std::vector<RunStats>* runs,
                            IngestSummary* summary);
 
