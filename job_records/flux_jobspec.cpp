@@ -24,10 +24,8 @@ long long Count(const Json& object, const char* key, const std::string& path, in
   const auto it = object.find(key);
   if (it == object.end()) Fail(path, line, "a Flux jobspec whose " + what + " has no \"" + key + "\"");
   if (it->is_object())
-    Fail(path, line,
-         "a Flux jobspec whose " + what +
-             " count is a range (RFC 14): the job's own count is in its R, "
-             "not in the jobspec");
+    Fail(path, line, "a Flux jobspec whose " + what +
+                         " count is a range (RFC 14): the job's own count is in its R, not in the jobspec");
   if (!it->is_number_integer() || it->get<long long>() < 1 || it->get<long long>() > 100000000)
     Fail(path, line, "a Flux jobspec whose " + what + " " + key + " is not a positive whole number");
   return it->get<long long>();
