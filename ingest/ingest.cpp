@@ -250,7 +250,7 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
   if (IsZipHead(text))  // an office document, a Java archive, or runs zipped under another name
     throw InputError(path, 0, "a zip archive not named .zip: not read (an archive of runs is read under a .zip name)");
   if (const std::string reason = NotARunReason(text); !reason.empty()) throw InputError(path, 0, reason);
-  throw InputError(path, 0, "not a recognised format (" + ReadableFormatList() + ")");
+  throw InputError(path, 0, std::string(kNotRecognisedFormat) + " (" + ReadableFormatList() + ")");
 }
 
 // Identity from the info/env/hostfile beside each run (run_info_file.h): a
@@ -332,7 +332,7 @@ std::string IngestSummary::Report() const {
   std::map<std::string, int> by_kind;
   for (const SkippedFile& file : skipped) ++by_kind[file.Kind()];
   // The list of formats once, not after every file that is none of them.
-  const std::string unrecognised = "not a recognised format";
+  const std::string unrecognised = kNotRecognisedFormat;
   for (const auto& [kind, count] : by_kind)
     out << "  " << count << " x " << kind << (kind == unrecognised ? " (" + ReadableFormatList() + ")" : "") << "\n";
   for (const SkippedFile& file : skipped) {

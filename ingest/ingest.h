@@ -27,13 +27,19 @@ struct IngestOptions {
   std::string series_filter;
 };
 
+/// The reason of a file no reader took (its specifics follow in parentheses).
+inline constexpr char kNotRecognisedFormat[] = "not a recognised format";
+
 struct SkippedFile {
   std::string path;
-  std::string reason;  // "file:line: message" or "not a recognised format"
+  std::string reason;  // "file:line: message" or "file: not a recognised format (...)"
 
   /// The kind of failure: the message without the file and line before it and the specifics in
   /// parentheses after it ("empty file" of "runs/a.out: empty file (0 bytes)"), to count files by.
   std::string Kind() const;
+  /// True when no reader took the file (its reason says kNotRecognisedFormat), rather than one
+  /// refusing it.
+  bool Unrecognised() const { return reason.find(kNotRecognisedFormat) != std::string::npos; }
 };
 
 struct IngestSummary {

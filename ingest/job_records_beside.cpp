@@ -23,7 +23,7 @@ void ApplyJobRecordsBeside(const std::vector<SkippedFile>& skipped, std::vector<
   for (const SkippedFile& file : skipped) {
     // Only files no reader took (miniFE's stdout beside its YAML): a file a reader refused is damaged
     // or no run, and reading every skipped file again cost a twentieth of ingest's time.
-    if (file.reason.find("not a recognised format") == std::string::npos) continue;
+    if (!file.Unrecognised()) continue;
     std::error_code error;
     if (!fs::is_regular_file(file.path, error) || fs::file_size(file.path, error) > kMaxBytes || error) continue;
     try {

@@ -24,7 +24,7 @@ void ReportSkippedInputs(const std::vector<std::string>& named, const IngestSumm
   std::map<std::string, std::string> first_more;
   for (const SkippedFile& skipped : summary.skipped) {
     RefuseIfNamed(named, skipped);
-    if (skipped.reason.find("not a recognised format") != std::string::npos) continue;
+    if (skipped.Unrecognised()) continue;
     const std::string why = skipped.Kind();
     if (said[why] < kSkippedLinesPerReason) {
       ++said[why];
