@@ -23,13 +23,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-const Json* Member(const Json& object, const char* key) {
-  const auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
-
 std::optional<double> Number(const Json& job, const char* key) {
-  const Json* value = Member(job, key);
+  const Json* value = JsonMember(job, key);
   if (!value || !value->is_number()) return std::nullopt;
   return value->get<double>();
 }
@@ -37,7 +32,7 @@ std::optional<double> Number(const Json& job, const char* key) {
 // A count Flux lists ("ntasks": 96); job-list leaves a count it does not know out, the Python
 // listing writes "" in its place.
 int Count(const Json& job, const char* key, const std::string& path, int line, const std::string& what) {
-  const Json* value = Member(job, key);
+  const Json* value = JsonMember(job, key);
   if (!value || (value->is_string() && value->get<std::string>().empty())) return 0;
   if (!value->is_number_integer() || value->get<long long>() < 1 || value->get<long long>() > 10000000)
     throw InputError(path, line, what + ": \"" + key + "\" is not a positive whole number");
@@ -45,7 +40,7 @@ int Count(const Json& job, const char* key, const std::string& path, int line, c
 }
 
 std::string Text(const Json& job, const char* key) {
-  const Json* value = Member(job, key);
+  const Json* value = JsonMember(job, key);
   if (!value) return "";
   if (value->is_string()) return value->get<std::string>();
   if (value->is_number_integer()) return std::to_string(value->get<long long>());
@@ -55,7 +50,7 @@ std::string Text(const Json& job, const char* key) {
 // The job's result as flux jobs names it: the listing's text, or job-list's number (RFC 21's
 // FLUX_JOB_RESULT_*: 1 COMPLETED, 2 FAILED, 4 CANCELED, 8 TIMEOUT).
 std::string ResultOf(const Json& job) {
-  const Json* result = Member(job, "result");
+  const Json* result = JsonMember(job, "result");
   if (!result) return "";
   if (result->is_string()) return result->get<std::string>();
   if (result->is_number_integer()) {
@@ -82,9 +77,9 @@ std::string NotARun(const Json& job, const std::string& what) {
     return what + ": still active (no result, no t_cleanup), not a finished run";
   if (result != "COMPLETED") {
     std::string why = what + ": " + result;
-    if (const Json* waitstatus = Member(job, "waitstatus"); waitstatus && waitstatus->is_number_integer())
+    if (const Json* waitstatus = JsonMember(job, "waitstatus"); waitstatus && waitstatus->is_number_integer())
       why += " (" + DescribeWaitStatus(static_cast<int>(waitstatus->get<long long>())) + ")";
-    const Json* exception = Member(job, "exception");
+    const Json* exception = JsonMember(job, "exception");
     if (exception && exception->is_object()) {
       const std::string type = Text(*exception, "type"), note = Text(*exception, "note");
       if (!type.empty()) why += ", exception " + type + (note.empty() ? "" : ": " + note.substr(0, 120));
@@ -142,7 +137,7 @@ ReaderOutput ReadFluxJobsListing(const ReaderInput& input) {
   if (!document.is_object()) throw InputError(input.path, 1, "a flux jobs --json document is one JSON object");
   std::vector<const Json*> jobs;
   std::vector<int> lines;
-  if (const Json* list = Member(document, "jobs")) {
+  if (const Json* list = JsonMember(document, "jobs")) {
     if (!list->is_array()) throw InputError(input.path, 1, "flux jobs --json: \"jobs\" is not an array");
     lines = JsonArrayObjectLines(input.text, "jobs");
     for (const Json& job : *list) jobs.push_back(&job);

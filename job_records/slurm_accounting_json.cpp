@@ -20,16 +20,10 @@ namespace {
 
 using Json = nlohmann::json;
 
-const Json* Member(const Json& object, const char* key) {
-  if (!object.is_object()) return nullptr;
-  const auto it = object.find(key);
-  return it == object.end() || it->is_null() ? nullptr : &*it;
-}
-
 const Json* Path(const Json& object, std::initializer_list<const char*> keys) {
   const Json* at = &object;
   for (const char* key : keys)
-    if (!(at = Member(*at, key))) return nullptr;
+    if (!(at = JsonMember(*at, key))) return nullptr;
   return at;
 }
 
@@ -38,11 +32,11 @@ const Json* Path(const Json& object, std::initializer_list<const char*> keys) {
 std::optional<long long> Whole(const Json* value) {
   if (!value) return std::nullopt;
   if (value->is_object()) {
-    const Json* set = Member(*value, "set");
-    const Json* infinite = Member(*value, "infinite");
+    const Json* set = JsonMember(*value, "set");
+    const Json* infinite = JsonMember(*value, "infinite");
     if ((set && set->is_boolean() && !set->get<bool>()) || (infinite && infinite->is_boolean() && infinite->get<bool>()))
       return std::nullopt;
-    return Whole(Member(*value, "number"));
+    return Whole(JsonMember(*value, "number"));
   }
   if (value->is_number_integer()) return value->get<long long>();
   if (value->is_number_float()) {
@@ -68,7 +62,7 @@ std::string Text(const Json* value) {
 // ["COMPLETED"]} or ["CANCELLED", "TIMEOUT"] (later releases: the base state first, then flags).
 std::string State(const Json* value) {
   if (!value) return {};
-  if (value->is_object()) return State(Member(*value, "current"));
+  if (value->is_object()) return State(JsonMember(*value, "current"));
   if (value->is_array()) return value->empty() ? std::string() : Text(&value->front());
   return Text(value);
 }
@@ -77,8 +71,8 @@ std::string State(const Json* value) {
 // empty for a status of SUCCESS, which says nothing (Slurm 22.05 writes it with return code 0 even for
 // a step sacct's table shows FAILED with exit code 1:0).
 std::string ExitCode(const Json* value) {
-  if (!value || State(Member(*value, "status")) == "SUCCESS") return {};
-  const std::optional<long long> code = Whole(Member(*value, "return_code"));
+  if (!value || State(JsonMember(*value, "status")) == "SUCCESS") return {};
+  const std::optional<long long> code = Whole(JsonMember(*value, "return_code"));
   if (!code) return {};
   std::optional<long long> signal = Whole(Path(*value, {"signal", "id"}));
   if (!signal) signal = Whole(Path(*value, {"signal", "signal_id"}));
@@ -89,14 +83,14 @@ std::string ExitCode(const Json* value) {
 std::string AllocatedCpus(const Json& job) {
   if (const Json* allocated = Path(job, {"tres", "allocated"}); allocated && allocated->is_array())
     for (const Json& tres : *allocated)
-      if (Text(Member(tres, "type")) == "cpu") return WholeText(Member(tres, "count"));
+      if (Text(JsonMember(tres, "type")) == "cpu") return WholeText(JsonMember(tres, "count"));
   return WholeText(Path(job, {"required", "CPUs"}));
 }
 
 // The allocation's id as sacct's JobID prints it: "1234", an array task "1234_7", a
 // heterogeneous job's component "1234+1".
 std::string JobId(const Json& job, const std::string& path, int line) {
-  const std::optional<long long> id = Whole(Member(job, "job_id"));
+  const std::optional<long long> id = Whole(JsonMember(job, "job_id"));
   if (!id || *id <= 0) throw InputError(path, line, "a sacct --json job without a positive \"job_id\"");
   const std::optional<long long> array_job = Whole(Path(job, {"array", "job_id"}));
   const std::optional<long long> task = Whole(Path(job, {"array", "task_id"}));
@@ -141,7 +135,7 @@ bool LooksLikeSacctJson(std::string_view text) {
 
 SacctTable ParseSacctJson(std::string_view text, const std::string& path) {
   const Json document = ParseJsonDocument(text, path);
-  const Json* jobs = Member(document, "jobs");
+  const Json* jobs = JsonMember(document, "jobs");
   if (!jobs || !jobs->is_array())
     throw InputError(path, 1, "a sacct --json document without its \"jobs\" array");
   if (jobs->empty()) throw InputError(path, 1, "a sacct --json document whose \"jobs\" array is empty");
@@ -160,20 +154,20 @@ SacctTable ParseSacctJson(std::string_view text, const std::string& path) {
     const std::string id = JobId(job, path, line);
     auto& a = allocation.values;
     a["jobid"] = id;
-    a["jobname"] = Text(Member(job, "name"));
-    a["nnodes"] = WholeText(Member(job, "allocation_nodes"));
+    a["jobname"] = Text(JsonMember(job, "name"));
+    a["nnodes"] = WholeText(JsonMember(job, "allocation_nodes"));
     a["alloccpus"] = AllocatedCpus(job);
     a["elapsedraw"] = WholeText(Path(job, {"time", "elapsed"}));
-    a["state"] = State(Member(job, "state"));
-    a["exitcode"] = ExitCode(Member(job, "exit_code"));
-    a["nodelist"] = Text(Member(job, "nodes"));
-    a["cluster"] = Text(Member(job, "cluster"));
-    a["partition"] = Text(Member(job, "partition"));
-    a["account"] = Text(Member(job, "account"));
-    a["submitline"] = Text(Member(job, "submit_line"));
-    a["workdir"] = Text(Member(job, "working_directory"));
+    a["state"] = State(JsonMember(job, "state"));
+    a["exitcode"] = ExitCode(JsonMember(job, "exit_code"));
+    a["nodelist"] = Text(JsonMember(job, "nodes"));
+    a["cluster"] = Text(JsonMember(job, "cluster"));
+    a["partition"] = Text(JsonMember(job, "partition"));
+    a["account"] = Text(JsonMember(job, "account"));
+    a["submitline"] = Text(JsonMember(job, "submit_line"));
+    a["workdir"] = Text(JsonMember(job, "working_directory"));
     AddRow(&table, std::move(allocation));
-    const Json* steps = Member(job, "steps");
+    const Json* steps = JsonMember(job, "steps");
     if (!steps) continue;
     if (!steps->is_array()) throw InputError(path, line, "job " + id + ": \"steps\" is not an array");
     for (const Json& step : *steps) {
@@ -188,11 +182,11 @@ SacctTable ParseSacctJson(std::string_view text, const std::string& path) {
       s["ntasks"] = WholeText(Path(step, {"tasks", "count"}));
       s["nnodes"] = WholeText(Path(step, {"nodes", "count"}));
       s["elapsedraw"] = WholeText(Path(step, {"time", "elapsed"}));
-      s["state"] = State(Member(step, "state"));
-      s["exitcode"] = ExitCode(Member(step, "exit_code"));
+      s["state"] = State(JsonMember(step, "state"));
+      s["exitcode"] = ExitCode(JsonMember(step, "exit_code"));
       s["nodelist"] = Text(Path(step, {"nodes", "range"}));
       s["cluster"] = a["cluster"];
-      s["submitline"] = Text(Member(step, "submit_line"));
+      s["submitline"] = Text(JsonMember(step, "submit_line"));
       AddRow(&table, std::move(row));
     }
   }

@@ -101,4 +101,10 @@ nlohmann::json ParseJsonLine(std::string_view text, const std::string& file, int
   }
 }
 
+const nlohmann::json* JsonMember(const nlohmann::json& object, const char* key) {
+  if (!object.is_object()) return nullptr;
+  const auto it = object.find(key);
+  return it == object.end() || it->is_null() ? nullptr : &*it;
+}
+
 }  // namespace qnm

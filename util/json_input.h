@@ -15,6 +15,10 @@ constexpr int kMaxJsonDepth = 64;
 /// Parses `text` (read from `file`). Throws InputError("file:line: invalid JSON: ...").
 nlohmann::json ParseJsonDocument(std::string_view text, const std::string& file);
 
+/// The member `key` of a JSON object, or nullptr when `object` is no object, has no such member or
+/// holds null there (readers of records whose writers leave unset fields out or null).
+const nlohmann::json* JsonMember(const nlohmann::json& object, const char* key);
+
 /// One line of a file that is JSON by itself (a JSON-lines record, an eventlog's event), at `line`
 /// of `file`: throws InputError(file, line, "<what> line that is not JSON: ...") otherwise.
 nlohmann::json ParseJsonLine(std::string_view text, const std::string& file, int line, const std::string& what);
