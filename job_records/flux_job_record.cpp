@@ -126,15 +126,7 @@ RunStats FluxJobRecordToRunStats(const FluxJobRecord& record, const std::string&
   }
   run.app = spec.program;
   run.derivations["app"] = "Flux jobspec: the program of the task's command";
-  std::string arguments;
-  bool after_program = false;
-  for (const std::string& word : spec.command) {
-    if (after_program)
-      arguments += (arguments.empty() ? "" : " ") + word;
-    else if (BaseName(word) == spec.program)
-      after_program = true;
-  }
-  SetCommandArguments(spec.program + (arguments.empty() ? "" : " " + arguments), &run);
+  SetCommandArguments(JoinNonEmpty({spec.program, JoinNonEmpty(spec.arguments, " ")}, " "), &run);
   run.details["flux_command"] = JoinNonEmpty(spec.command, " ");
   run.details["flux_eventlog"] = kind;
   if (spec.gpus_per_slot > 0) run.details["flux_gpus_per_task"] = std::to_string(spec.gpus_per_slot);

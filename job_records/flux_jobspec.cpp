@@ -45,10 +45,11 @@ const Json* WithOfType(const Json& resource, const char* type) {
   return nullptr;
 }
 
-// The program a command runs: its first word that is no launcher (sudo, env, time, numactl), no
-// container runtime with its options and image (singularity/apptainer exec [--opt value] IMAGE), no
-// container image run as a program (IMAGE.sif), no VAR=value; a shell running a script is the script.
-std::string ProgramOf(const std::vector<std::string>& command) {
+// The word of a command (not empty) that is its program: its first word that is no launcher (sudo,
+// env, time, numactl), no container runtime with its options and image (singularity/apptainer exec
+// [--opt value] IMAGE), no container image run as a program (IMAGE.sif), no VAR=value; a shell running
+// a script is the script; a command of such words alone, its first.
+std::size_t ProgramWord(const std::vector<std::string>& command) {
   static const std::set<std::string> kLaunchers = {"sudo",    "env",  "time", "numactl",
                                                    "taskset", "nice", "chrt", "stdbuf"};
   static const std::set<std::string> kShells = {"bash", "sh", "dash", "zsh"};
@@ -64,16 +65,16 @@ std::string ProgramOf(const std::vector<std::string>& command) {
     if (name == "singularity" || name == "apptainer") {  // ... exec|run [options] IMAGE PROGRAM
       std::size_t image = w + 1;
       while (image < command.size() && !is_image(command[image])) ++image;
-      if (image == command.size()) return name;
+      if (image == command.size()) return w;
       w = image;
       continue;
     }
     if (is_image(command[w])) continue;
     if (kShells.count(name) && w + 1 < command.size() && !command[w + 1].empty() && command[w + 1][0] != '-')
-      return BaseName(command[w + 1]);
-    return name;
+      return w + 1;
+    return w;
   }
-  return command.empty() ? std::string() : BaseName(command.front());
+  return 0;
 }
 
 }  // namespace
@@ -124,7 +125,9 @@ FluxJobspec ReadFluxJobspec(std::string_view text, const std::string& path, int 
     if (!word.is_string()) Fail(path, line, "a Flux jobspec whose command holds a word that is not a string");
     spec.command.push_back(word.get<std::string>());
   }
-  spec.program = ProgramOf(spec.command);
+  const std::size_t program = ProgramWord(spec.command);
+  spec.program = BaseName(spec.command[program]);
+  spec.arguments.assign(spec.command.begin() + program + 1, spec.command.end());
   const auto count = task.find("count");
   if (count == task.end() || !count->is_object())
     Fail(path, line, "a Flux jobspec whose task has no \"count\" (per_slot or total; RFC 25)");

@@ -10,14 +10,15 @@
 namespace qnm {
 
 struct FluxJobspec {
-  int line = 0;                      // 1-based line of the jobspec in its file
-  long long tasks = 0;               // processes: count.total, or count.per_slot x the slots
-  int nodes = 0;                     // the node resource's count (0: the jobspec names no nodes)
-  int slots_per_node = 0;            // slots per node (with nodes), else the slots in all
-  int cores_per_slot = 0;            // cores of each slot (a task's threads)
-  int gpus_per_slot = 0;             // GPUs of each slot
-  std::vector<std::string> command;  // tasks[0].command
-  std::string program;               // the command's program: its first word that is no container or launcher
+  int line = 0;                        // 1-based line of the jobspec in its file
+  long long tasks = 0;                 // processes: count.total, or count.per_slot x the slots
+  int nodes = 0;                       // the node resource's count (0: the jobspec names no nodes)
+  int slots_per_node = 0;              // slots per node (with nodes), else the slots in all
+  int cores_per_slot = 0;              // cores of each slot (a task's threads)
+  int gpus_per_slot = 0;               // GPUs of each slot
+  std::vector<std::string> command;    // tasks[0].command
+  std::string program;                 // the command's program: its first word that is no container or launcher
+  std::vector<std::string> arguments;  // the command's words after its program
 };
 
 /// True for a line that is a JSON object whose first key is "resources": a jobspec as Flux prints it.
