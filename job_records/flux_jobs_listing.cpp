@@ -89,7 +89,9 @@ std::string NotARun(const Json& job, const std::string& what) {
   return "";
 }
 
-RunStats JobToRunStats(const Json& job, const std::string& path, int line, const std::string& what) {
+// The run of a completed job; `id` is its f58 "jobid", else its "id", and `what` names it in messages.
+RunStats JobToRunStats(const Json& job, const std::string& path, int line, const std::string& id,
+                       const std::string& what) {
   RunStats run;
   run.sources.push_back(path + ":" + std::to_string(line));
   run.procs = Count(job, "ntasks", path, line, what);
@@ -112,7 +114,6 @@ RunStats JobToRunStats(const Json& job, const std::string& path, int line, const
     const std::vector<std::string> hosts = ExpandNodeList(nodelist, 100000);
     if (!hosts.empty()) ApplyHosts(hosts, "flux jobs: nodelist", &run);
   }
-  const std::string id = !Text(job, "jobid").empty() ? Text(job, "jobid") : Text(job, "id");
   run.origin = std::string(kMeasurementOrigin) + "flux:" + id;
   run.details["flux_job_id"] = id;
   for (const char* key : {"queue", "cwd", "project", "bank"})
@@ -159,7 +160,7 @@ ReaderOutput ReadFluxJobsListing(const ReaderInput& input) {
       not_read.Add(line, why);
       continue;
     }
-    RunStats run = JobToRunStats(job, input.path, line, what);
+    RunStats run = JobToRunStats(job, input.path, line, id, what);
     ApplyFileName(input.name, &run);
     output.runs.push_back(std::move(run));
   }
