@@ -114,8 +114,12 @@ RunStats JobToRunStats(const Json& job, const std::string& path, int line, const
     const std::vector<std::string> hosts = ExpandNodeList(nodelist, 100000);
     if (!hosts.empty()) ApplyHosts(hosts, "flux jobs: nodelist", &run);
   }
-  run.origin = std::string(kMeasurementOrigin) + "flux:" + id;
-  run.details["flux_job_id"] = id;
+  // The job's id is the measurement's identity (the same job in two listings is one run); a job
+  // without one has none, and ingest tells it apart by its file and place in it.
+  if (!id.empty()) {
+    run.origin = std::string(kMeasurementOrigin) + "flux:" + id;
+    run.details["flux_job_id"] = id;
+  }
   for (const char* key : {"queue", "cwd", "project", "bank"})
     if (const std::string value = Text(job, key); !value.empty()) run.details[std::string("flux_") + key] = value;
   run.Derive();

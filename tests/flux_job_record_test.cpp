@@ -279,6 +279,21 @@ TEST_CASE("flux jobs --json: one job, cores per task, and what is refused", "[in
         std::string::npos);
   CHECK(testing::IngestErrorOf(WriteCase(dir, "failed.json", Replaced(one, "\"result\": 1", "\"result\": 8"))) ==
         (dir.path / "failed.json").string() + ":1: job 13671518437376: TIMEOUT (exit code 0), not a completed run");
+  // Jobs without an id are three runs, not one measurement read three times.
+  const std::string no_ids =
+      "{\"jobs\": [{\"t_submit\": 1.0, \"t_run\": 10.0, \"t_cleanup\": 26.25, \"name\": \"a\", \"ntasks\": 4, "
+      "\"result\": \"COMPLETED\"}, {\"t_submit\": 1.0, \"t_run\": 30.0, \"t_cleanup\": 38.5, \"name\": \"a\", "
+      "\"ntasks\": 8, \"result\": \"COMPLETED\"}, {\"t_submit\": 1.0, \"t_run\": 40.0, \"t_cleanup\": 48.25, "
+      "\"name\": \"a\", \"ntasks\": 8, \"result\": \"COMPLETED\"}]}\n";
+  std::vector<RunStats> runs = testing::IngestPath(WriteCase(dir, "noids.json", no_ids));
+  REQUIRE(runs.size() == 3);
+  std::sort(runs.begin(), runs.end(),
+            [](const RunStats& a, const RunStats& b) { return a.wall_time_s > b.wall_time_s; });
+  CHECK(runs[0].procs == 4);
+  CHECK(runs[0].wall_time_s == 16.25);
+  CHECK(runs[1].wall_time_s == 8.5);
+  CHECK(runs[2].wall_time_s == 8.25);
+  CHECK(runs[0].details.count("flux_job_id") == 0);
   CHECK(testing::IngestErrorOf(WriteCase(dir, "order.json", Replaced(one, "1706336448.301414", "1706336400.0")))
             .find("t_cleanup is before t_run") != std::string::npos);
 }
