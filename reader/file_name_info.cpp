@@ -157,11 +157,16 @@ FileNameInfo ParseFileName(const std::string& path) {
     if (int np = NumberAfter(token, "np")) { info.procs = np; continue; }
     if (int th = NumberAfter(token, "th")) { info.threads_total = th; continue; }
     if (int ranks = NumberBefore(token, "ranks")) { info.procs = ranks; continue; }
-    if (int nodes = NumberBefore(ToLower(token), "nodes")) { info.nodes_word = nodes, info.nodes_token = token; continue; }
-    if (int nodes = NumberBefore(ToLower(token), "node")) { info.nodes_word = nodes, info.nodes_token = token; continue; }
-    // "32n": a run's node count as job names and Arm's report names write it (kripke-32n-25-iter-1.out,
-    // benchmark_44p_1n_<date>.txt).
-    if (int nodes = NumberBefore(ToLower(token), "n")) { info.nodes_word = nodes, info.nodes_token = token; continue; }
+    // The run's node count: "16nodes", "1node", and "32n" as job names and Arm's report names write it
+    // (kripke-32n-25-iter-1.out, benchmark_44p_1n_<date>.txt).
+    int nodes = 0;
+    for (const char* suffix : {"nodes", "node", "n"})
+      if ((nodes = NumberBefore(ToLower(token), suffix)) > 0) break;
+    if (nodes > 0) {
+      info.nodes_word = nodes;
+      info.nodes_token = token;
+      continue;
+    }
     if (IsRoman(token)) { info.repetition = token; continue; }
     auto number = ParseInteger(token);
     if (number) {

@@ -15,7 +15,7 @@ struct FileNameInfo {
   std::string problem_class;  // the class letter after the benchmark
   int procs = 0;              // first number after the class, "np16", "64ranks"
   int nodes = 0;              // "<bench>-<CLASS>-<procs>-<nodes>" (pi4-ntua)
-  int nodes_word = 0;         // "16nodes", "1node", "32n" (campaigns' run names: CdTe_16nodes_2048cores_…, kripke-32n-25)
+  int nodes_word = 0;         // "16nodes", "1node", "32n" (run names: CdTe_16nodes_2048cores_…, kripke-32n-25)
   std::string nodes_token;    // the word that said it ("16nodes", "32n")
   int threads_total = 0;      // "th256"
   long long mpip_pid = -1;    // "<app>.<tasks>.<pid>.<index>.mpiP": collector PID
