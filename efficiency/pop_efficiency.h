@@ -19,7 +19,7 @@
 //   frequency scalability    frequency at P / frequency at the smallest P
 //
 // "Compute" is POP's useful computation: from a Paraver trace the time in state Running
-// (profiles/paraver_trace.h keeps it as pop_useful_* details), from any other record with per-rank
+// (paraver/paraver_trace.h keeps it as pop_useful_* details), from any other record with per-rank
 // times the application time less the MPI time of each rank; runtime is the longest rank's.
 #include <string>
 #include <vector>

@@ -1,11 +1,11 @@
 // libFuzzer target: Caliper's json-split reader and the record built from it
-// (profiles/caliper_profile.h, profiles/caliper_reduction.h) must turn any bytes into
+// (caliper/caliper_profile.h, caliper/caliper_reduction.h) must turn any bytes into
 // a record or an InputError (file:line), never crash, hang or throw anything else.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
-#include "profiles/caliper_profile.h"
+#include "caliper/caliper_profile.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 

@@ -1,5 +1,5 @@
 // libFuzzer target: the .cali stream reader and the record built from it
-// (profiles/caliper_stream.h, profiles/caliper_profile.h) must turn any bytes into
+// (caliper/caliper_stream.h, caliper/caliper_profile.h) must turn any bytes into
 // a record or an InputError (file:line), never crash, hang or throw anything else.
 // The text is read whole and again in pieces of a few bytes, as a file streams
 // from disk (line_reader.h): both must say the same.
@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
+#include "caliper/caliper_profile.h"
 #include "fuzz/record_outcome.h"
-#include "profiles/caliper_profile.h"
 #include "textio/line_reader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

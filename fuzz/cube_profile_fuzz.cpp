@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "profiles/cube_profile.h"
+#include "cube/cube_profile.h"
 #include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

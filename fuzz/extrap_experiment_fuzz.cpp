@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "profiles/extrap_experiment.h"
+#include "extrap/extrap_experiment.h"
 #include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -1,4 +1,4 @@
-// libFuzzer target: the HPCToolkit database parsers (profiles/hpctoolkit_database.h)
+// libFuzzer target: the HPCToolkit database parsers (hpctoolkit/hpctoolkit_database.h)
 // must turn any bytes into a record or an InputError (file:line), never crash,
 // hang or throw anything else. A first byte 0 makes the rest an experiment.xml
 // (its tree, tables and metric); any other makes it a metric-db file, read
@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <string_view>
 
-#include "profiles/hpctoolkit_database.h"
+#include "hpctoolkit/hpctoolkit_database.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 

@@ -1,4 +1,4 @@
-// libFuzzer target: the format-4 HPCToolkit readers (profiles/hpctoolkit_v4_database.h)
+// libFuzzer target: the format-4 HPCToolkit readers (hpctoolkit/hpctoolkit_v4_database.h)
 // must turn any bytes into times or an InputError, never crash, hang or throw
 // anything else. A first byte 0 makes the rest a meta.db; any other makes it a
 // 4-byte little-endian length, a meta.db of that length and a profile.db (written
@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "profiles/hpctoolkit_v4_database.h"
+#include "hpctoolkit/hpctoolkit_v4_database.h"
 #include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

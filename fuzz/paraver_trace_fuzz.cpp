@@ -1,4 +1,4 @@
-// libFuzzer target: the Paraver trace reader (profiles/paraver_trace.h with its header, .pcf and .row
+// libFuzzer target: the Paraver trace reader (paraver/paraver_trace.h with its header, .pcf and .row
 // parsers) must turn any bytes into a record or an InputError (file:line), never crash, hang or throw
 // anything else. The input is the trace, then optionally "\n%%\n" and its .pcf, then "\n%%\n" and its
 // .row, so the three files are fuzzed together. The trace is read whole and again in pieces of a few
@@ -9,7 +9,7 @@
 #include <string_view>
 
 #include "fuzz/record_outcome.h"
-#include "profiles/paraver_trace.h"
+#include "paraver/paraver_trace.h"
 
 namespace {
 

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "extrap/extrap_readers.h"
 #include "profiles/profile_readers.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"

@@ -5,8 +5,8 @@
 #include <cstdint>
 #include <string_view>
 
-#include "profiles/statistics_table.h"
 #include "record/run_stats_json.h"
+#include "tables/statistics_table.h"
 #include "util/input_error.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -2,8 +2,8 @@
 
 #include "app_outputs/npb_output.h"
 #include "ingest/input_size_limits.h"
+#include "paraver/paraver_header.h"
 #include "profiles/mpip_report.h"
-#include "profiles/paraver_header.h"
 #include "textio/compressed_file.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"

@@ -13,6 +13,7 @@
 #include <sstream>
 
 #include "app_outputs/wrf_rsl.h"
+#include "hpctoolkit/hpctoolkit_readers.h"
 #include "ingest/duplicate_runs.h"
 #include "ingest/input_size_limits.h"
 #include "ingest/job_records_beside.h"
@@ -22,9 +23,9 @@
 #include "ingest/run_pairing.h"
 #include "job_records/flux_job_record.h"
 #include "job_records/job_record_readers.h"
-#include "profiles/extrae_files.h"
+#include "paraver/extrae_files.h"
+#include "paraver/paraver_trace.h"
 #include "profiles/mpitrace_profile.h"
-#include "profiles/paraver_trace.h"
 #include "profiles/profile_readers.h"
 #include "reader/experiment_factors.h"
 #include "reader/micro_benchmark_files.h"

@@ -4,7 +4,7 @@
 #include <cstring>
 
 #include "ingest/reader_table.h"
-#include "profiles/paraver_trace.h"
+#include "paraver/paraver_trace.h"
 #include "textio/compressed_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"

@@ -6,9 +6,9 @@
 #include <utility>
 
 #include "app_outputs/wrf_rsl.h"
-#include "profiles/cube_archive.h"
-#include "profiles/cube_profile.h"
-#include "profiles/hpctoolkit_database.h"
+#include "cube/cube_archive.h"
+#include "cube/cube_profile.h"
+#include "hpctoolkit/hpctoolkit_database.h"
 #include "profiles/mpitrace_profile.h"
 #include "profiles/tau_profile.h"
 #include "textio/compressed_file.h"

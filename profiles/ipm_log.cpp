@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "profiles/ipm_banner.h"
-#include "profiles/routine_call_sites.h"
+#include "reader/routine_call_sites.h"
 #include "reader/series_identity.h"
 #include "textio/text_lines.h"
 #include "textio/xml_text.h"

@@ -6,8 +6,8 @@
 #include <cmath>
 #include <filesystem>
 
-#include "profiles/routine_call_sites.h"
 #include "reader/experiment_factors.h"
+#include "reader/routine_call_sites.h"
 #include "reader/series_identity.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"

@@ -6,8 +6,8 @@
 #include <map>
 
 #include "profiles/profile_readers.h"
-#include "profiles/routine_call_sites.h"
 #include "profiles/tau_profile.h"
+#include "reader/routine_call_sites.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

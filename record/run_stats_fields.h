@@ -1,7 +1,7 @@
 #pragma once
 // The record's external names in one table: each row is one statistics-table
 // column, with the RunStats member it fills, its unit and what it means. The
-// table reader (profiles/statistics_table.cpp), the JSON and CSV writers
+// table reader (tables/statistics_table.cpp), the JSON and CSV writers
 // (record/run_stats_json.cpp) and docs/statistics-table.md (checked by
 // tests/record_fields_test.cpp) all follow it.
 #include <string>

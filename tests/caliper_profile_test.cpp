@@ -1,4 +1,4 @@
-// Caliper region profiles (profiles/caliper_profile.h, profiles/caliper_stream.h). Acceptance: the
+// Caliper region profiles (caliper/caliper_profile.h, caliper/caliper_stream.h). Acceptance: the
 // .cali files under tests/data/caliper read as Caliper's own Python reader reads them
 // (caliperreader_reads.json, written by scripts/compare_caliper_reads_with_caliperreader.py): Thicket's
 // LULESH campaign at 27..343 ranks, Caliper's and Hatchet's test profiles, and a test program run here
@@ -14,9 +14,9 @@
 #include <string>
 #include <vector>
 
+#include "caliper/caliper_profile.h"
+#include "caliper/caliper_stream.h"
 #include "ingest/ingest.h"
-#include "profiles/caliper_profile.h"
-#include "profiles/caliper_stream.h"
 #include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"

@@ -12,9 +12,9 @@
 #include <vector>
 
 #include "command_runner.h"
+#include "extrap/extrap_readers.h"
 #include "ingest/ingest.h"
 #include "pipeline/extrap_export.h"
-#include "profiles/profile_readers.h"
 #include "reader/series_identity.h"
 #include "util/atomic_file.h"
 

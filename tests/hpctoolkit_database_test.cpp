@@ -1,4 +1,4 @@
-// HPCToolkit databases (profiles/hpctoolkit_database.h). Acceptance: Hatchet's
+// HPCToolkit databases (hpctoolkit/hpctoolkit_database.h). Acceptance: Hatchet's
 // own HPCToolkit test inputs (tests/data/hpctoolkit: cpi, 4 ranks; osu_allgather,
 // 10 ranks x 2 threads) read as Hatchet reads them (hatchet_reads.json, written
 // by scripts/compare_hpctoolkit_reads_with_hatchet.py). Damage: copies of them
@@ -13,8 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "hpctoolkit/hpctoolkit_database.h"
 #include "ingest/ingest.h"
-#include "profiles/hpctoolkit_database.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "textio/xml_text.h"

@@ -1,4 +1,4 @@
-// HPCToolkit databases of format 4 (profiles/hpctoolkit_v4_database.h: meta.db
+// HPCToolkit databases of format 4 (hpctoolkit/hpctoolkit_v4_database.h: meta.db
 // and profile.db). Acceptance: Hatchet's own format-4 test database
 // (tests/data/hpctoolkit/hatchet-cpi-v4-database: cpi, 4 ranks x 4 threads)
 // read as Hatchet's v4 reader reads it (hatchet_reads.json, written by
@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
+#include "hpctoolkit/hpctoolkit_database.h"
+#include "hpctoolkit/hpctoolkit_v4_database.h"
 #include "ingest/ingest.h"
-#include "profiles/hpctoolkit_database.h"
-#include "profiles/hpctoolkit_v4_database.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"
 #include "util/atomic_file.h"

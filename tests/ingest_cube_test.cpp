@@ -8,8 +8,8 @@
 #include <map>
 #include <numeric>
 
+#include "cube/cube_profile.h"
 #include "ingest/ingest.h"
-#include "profiles/cube_profile.h"
 #include "reader/experiment_name.h"
 #include "trace/cube_writer.h"
 #include "trace/otf2_reader.h"

@@ -14,12 +14,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "cube/cube_set.h"
+#include "extrap/extrap_data.h"
+#include "extrap/extrap_file.h"
+#include "extrap/extrap_selection.h"
 #include "ingest/ingest.h"
 #include "ingest/repetition_spread.h"
-#include "profiles/cube_set.h"
-#include "profiles/extrap_data.h"
-#include "profiles/extrap_file.h"
-#include "profiles/extrap_selection.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

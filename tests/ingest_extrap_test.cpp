@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "command_runner.h"
+#include "extrap/extrap_experiment.h"
 #include "ingest/ingest.h"
-#include "profiles/extrap_experiment.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

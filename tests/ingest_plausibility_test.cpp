@@ -10,10 +10,10 @@
 #include <unistd.h>
 #include <string>
 
+#include "cube/cube_profile.h"
 #include "cube_builder.h"
 #include "ingest/duplicate_runs.h"
 #include "ingest/ingest.h"
-#include "profiles/cube_profile.h"
 #include "reader/run_stats_check.h"
 #include "textio/text_lines.h"
 #include "util/atomic_file.h"

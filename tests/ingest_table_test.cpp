@@ -6,8 +6,8 @@
 #include <filesystem>
 
 #include "ingest/ingest.h"
-#include "profiles/statistics_table.h"
 #include "record/run_stats_json.h"
+#include "tables/statistics_table.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 

@@ -16,7 +16,7 @@
 #include "mva/jmva_xml.h"
 #include "mva/network_json.h"
 #include "profiles/mpip_report.h"
-#include "profiles/statistics_table.h"
+#include "tables/statistics_table.h"
 #include "trace/otf2_reader.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"

@@ -1,4 +1,4 @@
-// Paraver traces (profiles/paraver_trace.h, paraver_header.h, paraver_names.h). Acceptance: pypop's
+// Paraver traces (paraver/paraver_trace.h, paraver_header.h, paraver_names.h). Acceptance: pypop's
 // EPOCH traces at 1..16 ranks (Extrae, MareNostrum 4) read as BSC's modelfactors read them
 // (tests/data/paraver/epoch/modelfactors.csv): the runtime, the useful computation (average,
 // maximum, total) to the 0.01 us it prints, and the POP efficiencies to its 6 decimals; and as
@@ -15,10 +15,10 @@
 #include <string>
 #include <vector>
 
-#include "profiles/extrae_files.h"
-#include "profiles/paraver_header.h"
-#include "profiles/paraver_names.h"
-#include "profiles/paraver_trace.h"
+#include "paraver/extrae_files.h"
+#include "paraver/paraver_header.h"
+#include "paraver/paraver_names.h"
+#include "paraver/paraver_trace.h"
 #include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"

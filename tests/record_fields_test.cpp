@@ -7,9 +7,9 @@
 #include <sstream>
 #include <string>
 
-#include "profiles/statistics_table.h"
 #include "record/run_stats_fields.h"
 #include "record/run_stats_json.h"
+#include "tables/statistics_table.h"
 
 namespace {
 

@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "profiles/statistics_table.h"
 #include "record/run_stats.h"
 #include "record/shared_text.h"
+#include "tables/statistics_table.h"
 
 namespace qnm {
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "profiles/caliper_profile.h"
-#include "profiles/paraver_trace.h"
+#include "caliper/caliper_profile.h"
+#include "paraver/paraver_trace.h"
 #include "record/run_stats_json.h"
 #include "tests/ingest_test_util.h"
 #include "tests/temp_dir.h"

@@ -1,4 +1,4 @@
-// Statistics tables under other tools' column names (profiles/table_column_aliases.h): what users
+// Statistics tables under other tools' column names (tables/table_column_aliases.h): what users
 // already have, `nprocs,runtime` or `ranks,time [ms]`, reads as procs and time_s in seconds, and a
 // table with no series column is one series named after its file.
 #include <catch2/catch.hpp>
@@ -10,8 +10,8 @@
 
 #include "models/prediction.h"
 #include "pipeline/series_loading.h"
-#include "profiles/statistics_table.h"
-#include "profiles/table_column_aliases.h"
+#include "tables/statistics_table.h"
+#include "tables/table_column_aliases.h"
 #include "util/input_error.h"
 
 namespace {

@@ -8,7 +8,7 @@
 
 #include <string>
 
-#include "profiles/cube_profile.h"
+#include "cube/cube_profile.h"
 #include "trace/cube_writer.h"
 #include "trace/otf2_reader.h"
 #include "trace/wait_state_report.h"

@@ -83,7 +83,7 @@ class Campaign:
 def big_cube(rng, mpi_paths, compute_paths, locations):
     """A valid profile whose declared table (call paths x locations) is large
     but whose index lists only the root and the MPI call paths: the reader
-    keeps those rows only (profiles/cube_memory_budget.h)."""
+    keeps those rows only (cube/cube_memory_budget.h)."""
     regions = [("main", "user", "artificial"), ("MPI_Send", "mpi", "point2point"),
                ("compute", "user", "function"), ("MPI_Allreduce", "mpi", "other collective")]
     out = ['<?xml version="1.0" encoding="UTF-8"?>\n<cube version="4.4">\n<attr key="Creator" value="campaign19"/>\n'

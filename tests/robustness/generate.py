@@ -515,7 +515,7 @@ def application_log_cases(cases, repo, rng, args, ingest, category, folder, patt
 
 
 def paraver_cases(cases, repo, rng, args, command, category="paraver", n=100, partner=False):
-    """Paraver traces (profiles/paraver_trace.h), round 22, appended last: one of pypop's two smallest
+    """Paraver traces (paraver/paraver_trace.h), round 22, appended last: one of pypop's two smallest
     EPOCH traces, unpacked, damaged as text beside its .pcf and .row (three cases in four), or its
     .pcf or .row damaged beside the trace (one in four). Round 23, category paraver-efficiency: the
     same damage read by `qnm-predict efficiency` (POP's factors, hardware counters included), with
@@ -553,7 +553,7 @@ def paraver_cases(cases, repo, rng, args, command, category="paraver", n=100, pa
 
 
 def hpctoolkit4_cases(cases, repo, rng, args, ingest):
-    """HPCToolkit databases of format 4 (profiles/hpctoolkit_v4_database.h), round 20: in a copy of
+    """HPCToolkit databases of format 4 (hpctoolkit/hpctoolkit_v4_database.h), round 20: in a copy of
     Hatchet's cpi database, meta.db's (half the cases) or profile.db's bytes damaged; the other
     files linked. Appended last: earlier cases unchanged."""
     database = repo / "tests" / "data" / "hpctoolkit" / "hatchet-cpi-v4-database"
@@ -577,7 +577,7 @@ def damaged_folder_case(cases, category, k, repo, rng, args, folder, files, base
 
 
 def hpctoolkit_cases(cases, repo, rng, args, ingest):
-    """HPCToolkit databases (profiles/hpctoolkit_database.h), round 19: in a copy of one of Hatchet's
+    """HPCToolkit databases (hpctoolkit/hpctoolkit_database.h), round 19: in a copy of one of Hatchet's
     two databases, experiment.xml damaged as XML (half the cases) or one metric-db file's bytes
     damaged; the other files linked. Appended last: earlier cases unchanged."""
     databases = sorted(p for p in (repo / "tests" / "data" / "hpctoolkit").iterdir()

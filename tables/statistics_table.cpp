@@ -1,0 +1,525 @@
+#include "tables/statistics_table.h"
+
+#include <algorithm>
+#include <array>
+#include <map>
+#include <stdexcept>
+#include <type_traits>
+#include <utility>
+
+#define CSV_IO_NO_THREAD  // one small table per call: no reader thread
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wparentheses"
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wstringop-truncation"
+#endif
+#include <csv.h>
+#pragma GCC diagnostic pop
+#include <nlohmann/json.hpp>
+
+#include "reader/run_stats_check.h"
+#include "reader/series_identity.h"
+#include "record/run_stats_fields.h"
+#include "tables/table_column_aliases.h"
+#include "textio/text_lines.h"
+#include "util/input_error.h"
+#include "util/json_input.h"
+
+namespace qnm {
+namespace {
+
+// The columns are the rows of the record's field table (record/run_stats_fields.h);
+// libfccp needs their number at compile time.
+constexpr std::size_t kColumnCount = 30;
+
+const std::array<const char*, kColumnCount>& Columns() {
+  static const std::array<const char*, kColumnCount> columns = [] {
+    const std::vector<RunStatsField>& fields = RunStatsFields();
+    if (fields.size() != kColumnCount)
+      throw std::logic_error("statistics_table.cpp: kColumnCount differs from RunStatsFields()");
+    std::array<const char*, kColumnCount> names{};
+    for (std::size_t c = 0; c < kColumnCount; ++c) names[c] = fields[c].column;
+    return names;
+  }();
+  return columns;
+}
+
+// Sets one column of `run` from its text; empty text leaves the field unknown.
+class RowBuilder {
+ public:
+  RowBuilder(const std::string& path, int line) : path_(path), line_(line) {
+    run_.sources.push_back(path + ":" + std::to_string(line));
+    run_.derivations["wall_time_s"] = "statistics table column time_s";
+  }
+
+  void Set(const std::string& column, const std::string& raw) {
+    std::string value(Trim(raw));
+    if (value.empty()) return;
+    seen_.push_back(column);
+    const RunStatsField* field = FindRunStatsField(column);
+    if (!field) Fail("unknown column '" + column + "'");
+    switch (field->kind) {
+      case RunStatsField::Kind::kText: run_.*field->text = value; break;
+      case RunStatsField::Kind::kCount:
+      case RunStatsField::Kind::kCountOrNone: run_.*field->count = PositiveInt(column, value); break;
+      case RunStatsField::Kind::kSeconds:
+        run_.*field->number = NonNegative(column, value) * (column == "time_s" ? seconds_per_time_unit_ : 1.0);
+        break;
+      case RunStatsField::Kind::kSources: run_.sources.push_back(value); break;
+      case RunStatsField::Kind::kRunLabel: run_.details["run"] = value; break;
+      case RunStatsField::Kind::kDetail: run_.details[field->detail] = value; break;
+    }
+    ApplyTableIdentity(column, value, &run_);  // where identity keys came from; `system` is a description
+  }
+
+  /// The table's own names of our columns (table_column_aliases.h; it outlives the row), for the
+  /// time column's unit and the messages; `time_derivation` is the wall time's derivation then.
+  void SetAliases(const TableColumnAliases& aliases, const std::string& time_derivation) {
+    aliases_ = &aliases;
+    if (aliases.HeaderOf("time_s").empty()) return;
+    seconds_per_time_unit_ = aliases.seconds_per_time_unit;
+    run_.derivations["wall_time_s"] = time_derivation;
+  }
+  /// A ';'-separated table's numbers may use ',' as their decimal mark (1,5 = 1.5).
+  void AcceptDecimalComma() { decimal_comma_ = true; }
+  /// The series of every row when the table has no series or application column.
+  void SetFileSeries(const std::string& name) { file_series_ = name; }
+
+  RunStats Finish() {
+    if (!file_series_.empty() && run_.series.empty() && run_.app.empty()) {
+      run_.series = file_series_;
+      ApplyTableIdentity("series", file_series_, &run_);
+    }
+    if (run_.procs <= 0) Fail("missing value for the required column 'procs'");
+    if (!Known(run_.TotalTimeSeconds())) Fail("missing value for the required column 'time_s'");
+    if (run_.series.empty() && run_.app.empty())
+      Fail("a row needs 'series' (or 'app'/'benchmark') to name its series");
+    static const std::pair<const char*, const char*> kFieldOf[] = {
+        {"app_time_s", "app_time_mean_s"}, {"mpi_time_s", "mpi_time_mean_s"},
+        {"messages", "messages_per_rank"}, {"bytes", "bytes_sent_per_rank"}};
+    for (const auto& [column, field] : kFieldOf)
+      if (std::find(seen_.begin(), seen_.end(), column) != seen_.end())
+        run_.derivations.emplace(field, std::string("statistics table column ") + column);
+    // The layout from whichever of the two columns the table gives.
+    if (run_.ranks_per_node == 0 && run_.nodes > 0) {
+      run_.SetNodes(run_.nodes, "statistics table column nodes");
+    } else if (run_.nodes == 0 && run_.ranks_per_node > 0) {
+      run_.SetRanksPerNode(run_.ranks_per_node, "statistics table column ranks_per_node");
+    }
+    run_.Derive();
+    RequirePlausibleRecord(run_, path_, line_);
+    return std::move(run_);
+  }
+
+  [[noreturn]] void Fail(const std::string& message) const { throw InputError(path_, line_, message); }
+  RunStats& run() { return run_; }
+
+ private:
+  /// 'time_s', or 'runtime_ms' (time_s) when the table names it otherwise.
+  std::string Named(const std::string& column) const {
+    const std::string* header = aliases_ ? &aliases_->HeaderOf(column) : nullptr;
+    return header && !header->empty() ? "'" + *header + "' (" + column + ")" : "'" + column + "'";
+  }
+  double NonNegative(const std::string& column, const std::string& value) const {
+    auto number = ParseDouble(value);
+    if (!number && decimal_comma_ && std::count(value.begin(), value.end(), ',') == 1) {
+      std::string dotted = value;
+      std::replace(dotted.begin(), dotted.end(), ',', '.');
+      number = ParseDouble(dotted);
+    }
+    if (!number || !(*number >= 0) || std::isinf(*number))
+      Fail("column " + Named(column) + " needs a non-negative number, got '" + value.substr(0, 40) + "'");
+    return *number;
+  }
+  int PositiveInt(const std::string& column, const std::string& value) const {
+    auto number = ParseInteger(value);
+    if (!number || *number <= 0 || *number > (1 << 30))
+      Fail("column " + Named(column) + " needs a positive integer, got '" + value.substr(0, 40) + "'");
+    return static_cast<int>(*number);
+  }
+
+  const std::string& path_;
+  int line_;
+  RunStats run_;
+  std::vector<std::string> seen_;
+  double seconds_per_time_unit_ = 1.0;
+  bool decimal_comma_ = false;
+  std::string file_series_;
+  const TableColumnAliases* aliases_ = nullptr;
+};
+
+// TableRowFilter: a row with a series name of one source (not a row citing
+// files) whose name does not contain the filter is dropped.
+bool Kept(const RunStats& run, TableRowFilter* filter) {
+  if (!filter || filter->series.empty() || run.series.empty() || run.sources.size() != 1) return true;
+  if (ToLower(run.series.str()).find(ToLower(filter->series)) != std::string::npos) return true;
+  ++filter->dropped;
+  return false;
+}
+
+// One reader type per separator: ',' (ours), ';' (spreadsheets of locales whose decimal mark is
+// ','), tab; a tab-separated table trims spaces only.
+template <char Separator>
+using CsvReader = io::CSVReader<kColumnCount,
+                                std::conditional_t<Separator == '\t', io::trim_chars<' '>, io::trim_chars<' ', '\t'>>,
+                                io::double_quote_escape<Separator, '"'>, io::throw_on_overflow,
+                                io::single_line_comment<'#'>>;
+
+template <typename Reader, std::size_t... I>
+void ReadHeader(Reader& reader, const std::array<const char*, kColumnCount>& names, std::index_sequence<I...>) {
+  // Extra columns are other tools' (n_runs, a second time): ignored, with a note.
+  reader.read_header(io::ignore_missing_column | io::ignore_extra_column, names[I]...);
+}
+
+// The first line that is neither empty nor a comment.
+std::string_view HeaderLine(std::string_view text) {
+  for (std::string_view line : SplitLines(text)) {
+    std::string_view trimmed = Trim(line);
+    if (!trimmed.empty() && trimmed.front() != '#') return trimmed;
+  }
+  return {};
+}
+
+// The header's separator: ',' when it has one outside double quotes, else ';', else a tab.
+char Separator(std::string_view header) {
+  bool quoted = false, semicolon = false, tab = false;
+  for (char c : header) {
+    if (c == '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (c == ',') return ',';
+    else if (c == ';') semicolon = true;
+    else if (c == '\t') tab = true;
+  }
+  return semicolon ? ';' : tab ? '\t' : ',';
+}
+
+// The header's column names, split as the CSV reader does: `separator` outside double
+// quotes, blanks trimmed.
+std::vector<std::string> CsvHeader(std::string_view text, char separator) {
+  std::string_view line = HeaderLine(text);
+  if (line.empty()) return {};
+  std::vector<std::string> names;
+  std::string cell;
+  bool quoted = false;
+  auto flush = [&] {
+    names.emplace_back(Trim(cell));
+    cell.clear();
+  };
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == separator && !quoted) flush();
+    else cell += c;
+  }
+  flush();
+  return names;
+}
+
+// The header's names that are no record field and stand for none (for the note).
+std::vector<std::string> UnknownColumns(const std::vector<std::string>& header, const TableColumnAliases& aliases) {
+  std::vector<std::string> unknown;
+  for (const std::string& name : header)
+    if (!name.empty() && !FindRunStatsField(name) && aliases.OursOf(name).empty() &&
+        std::find(unknown.begin(), unknown.end(), name) == unknown.end())
+      unknown.push_back(name);
+  return unknown;
+}
+
+std::string IgnoredColumnsNote(const std::string& path, const std::vector<std::string>& columns) {
+  std::string names;
+  for (const std::string& column : columns) names += (names.empty() ? "'" : ", '") + column + "'";
+  return path + ": column" + (columns.size() > 1 ? "s " : " ") + names +
+         " ignored (not a record field; docs/statistics-table.md lists them)";
+}
+
+template <typename Reader, std::size_t... I>
+bool ReadRow(Reader& reader, std::array<std::string, kColumnCount>& values, std::index_sequence<I...>) {
+  return reader.read_row(values[I]...);
+}
+
+// Keys that `ingest --format json` writes beside the table columns, so its
+// output reads back as the same records (per-rank data included).
+constexpr std::array<const char*, 14> kRecordKeys = {
+    "series_key", "data_set", "variant", "procs_requested", "wall_time_s", "tool_version",
+    "per_rank_complete", "sources", "hosts", "per_rank", "call_sites", "details", "derivations",
+    "comm_matrix_bytes"};
+
+bool IsRecordKey(const std::string& key) {
+  return key == "comm_matrix_messages" ||
+         std::find(kRecordKeys.begin(), kRecordKeys.end(), key) != kRecordKeys.end();
+}
+
+std::vector<double> NumberArray(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
+  if (!value.is_array()) row.Fail("'" + key + "' needs an array of numbers");
+  std::vector<double> out;
+  out.reserve(value.size());
+  for (const nlohmann::json& element : value) {
+    if (element.is_null()) out.push_back(kUnknown);
+    else if (element.is_number()) out.push_back(element.get<double>());
+    else row.Fail("'" + key + "' needs an array of numbers");
+  }
+  return out;
+}
+
+double NumberOrUnknown(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
+  if (value.is_null()) return kUnknown;
+  if (!value.is_number()) row.Fail("'" + key + "' needs a number");
+  return value.get<double>();
+}
+
+int IntOf(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
+  double number = NumberOrUnknown(value, key, row);
+  if (!(number >= -(1 << 30) && number <= (1 << 30))) row.Fail("'" + key + "' needs an integer");
+  return static_cast<int>(number);
+}
+
+std::string Text(const nlohmann::json& value, const std::string& key, const RowBuilder& row) {
+  if (!value.is_string()) row.Fail("'" + key + "' needs a string");
+  return value.get<std::string>();
+}
+
+std::map<std::string, std::string> TextsOf(const nlohmann::json& value, const std::string& key,
+                                           const RowBuilder& row) {
+  if (!value.is_object()) row.Fail("'" + key + "' needs an object of strings");
+  std::map<std::string, std::string> out;
+  for (const auto& [name, text] : value.items()) out[name] = Text(text, key + "." + name, row);
+  return out;
+}
+
+CallSiteStats CallSiteFromJson(const nlohmann::json& value, RowBuilder& row) {
+  if (!value.is_object()) row.Fail("'call_sites' needs an array of objects");
+  CallSiteStats site;
+  for (const auto& [key, field] : value.items()) {
+    if (key == "id") site.id = IntOf(field, key, row);
+    else if (key == "mpi_function") site.mpi_function = Text(field, key, row);
+    else if (key == "source_location") site.source_location = Text(field, key, row);
+    else if (key == "activity") continue;  // re-derived from the MPI function
+    else if (key == "time_s_per_rank") site.time_s_per_rank = NumberArray(field, key, row);
+    else if (key == "calls_per_rank") site.calls_per_rank = NumberArray(field, key, row);
+    else if (key == "bytes_sent_per_rank") site.bytes_sent_per_rank = NumberArray(field, key, row);
+    else if (key == "total_time_s") site.total_time_s = NumberOrUnknown(field, key, row);
+    else if (key == "total_calls") site.total_calls = NumberOrUnknown(field, key, row);
+    else if (key == "total_bytes_sent") site.total_bytes_sent = NumberOrUnknown(field, key, row);
+    else if (key == "ranks_complete") site.ranks_complete = field.is_boolean() && field.get<bool>();
+    else row.Fail("unknown call-site key '" + key + "'");
+  }
+  site.activity = ClassifyMpiCall(site.mpi_function);
+  return site;
+}
+
+void SetRecordKey(const std::string& key, const nlohmann::json& value, RowBuilder& row) {
+  RunStats& run = row.run();
+  if (key == "series_key") return;  // derived from the other keys
+  if (key == "data_set") run.data_set = Text(value, key, row);
+  else if (key == "variant") run.variant = Text(value, key, row);
+  else if (key == "tool_version") run.tool_version = Text(value, key, row);
+  else if (key == "procs_requested") run.procs_requested = IntOf(value, key, row);
+  else if (key == "wall_time_s") run.wall_time_s = NumberOrUnknown(value, key, row);
+  else if (key == "per_rank_complete") run.per_rank_complete = value.is_boolean() && value.get<bool>();
+  else if (key == "details") run.details = TextsOf(value, key, row);
+  else if (key == "derivations") run.derivations = TextsOf(value, key, row);
+  else if (key == "comm_matrix_bytes") run.comm_matrix_bytes = NumberArray(value, key, row);
+  else if (key == "comm_matrix_messages") run.comm_matrix_messages = NumberArray(value, key, row);
+  else if (key == "sources" || key == "hosts") {
+    if (!value.is_array()) row.Fail("'" + key + "' needs an array of strings");
+    for (const nlohmann::json& text : value) (key == "hosts" ? run.hosts : run.sources).push_back(Text(text, key, row));
+  } else if (key == "call_sites") {
+    if (!value.is_array()) row.Fail("'call_sites' needs an array of objects");
+    for (const nlohmann::json& site : value) run.call_sites.push_back(CallSiteFromJson(site, row));
+  } else if (key == "per_rank") {
+    if (!value.is_object()) row.Fail("'per_rank' needs an object of arrays");
+    for (const auto& [name, values] : value.items()) {
+      std::vector<double> numbers = NumberArray(values, "per_rank." + name, row);
+      if (name == "app_time_s") run.app_time_s_per_rank = numbers;
+      else if (name == "mpi_time_s") run.mpi_time_s_per_rank = numbers;
+      else if (name == "p2p_calls") run.p2p_calls_per_rank = numbers;
+      else if (name == "p2p_bytes_sent") run.p2p_bytes_sent_per_rank = numbers;
+      else if (name == "collective_calls") run.collective_calls_per_rank = numbers;
+      else if (name == "collective_bytes_sent") run.collective_bytes_sent_per_rank = numbers;
+      else row.Fail("unknown per-rank key '" + name + "'");
+    }
+  }
+}
+
+}  // namespace
+
+const std::vector<std::string>& StatisticsTableColumns() {
+  static const std::vector<std::string> columns(Columns().begin(), Columns().end());
+  return columns;
+}
+
+namespace {
+
+template <char Separator>
+std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::string& path,
+                                         std::vector<std::string>* notes, TableRowFilter* filter,
+                                         std::vector<std::string>* readings) {
+  std::vector<RunStats> runs;
+  const std::vector<std::string> header = CsvHeader(text, Separator);
+  if constexpr (Separator != ',')
+    if (readings)
+      readings->push_back(path + ": separated by " + (Separator == ';' ? "';' (a decimal ',' read as '.')" : "tabs"));
+  TableColumnAliases aliases;
+  if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error)) throw InputError(path, 1, error);
+  // The table's own name for each column: ours, or the alias that stands for it.
+  std::array<const char*, kColumnCount> names = Columns();
+  for (std::size_t c = 0; c < kColumnCount; ++c) {
+    const std::string_view column = Columns()[c];
+    const std::string& alias = aliases.HeaderOf(column);
+    if (!alias.empty()) names[c] = alias.c_str();
+  }
+  if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
+  const std::string time_derivation = aliases.TimeDerivation();
+  std::vector<std::string> ignored = UnknownColumns(header, aliases);
+  if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
+  try {
+    CsvReader<Separator> reader(path, text.data(), text.data() + text.size());
+    ReadHeader(reader, names, std::make_index_sequence<kColumnCount>());
+    auto has = [&](const char* column) {  // ours, under the table's name for it
+      const std::string& alias = aliases.HeaderOf(column);
+      return reader.has_column(alias.empty() ? column : alias.c_str());
+    };
+    if (!has("procs") || !has("time_s")) {
+      // `cores` counts threads too in a hybrid run: never read as procs, but named when it is the reason.
+      const bool cores = !has("procs") && std::any_of(header.begin(), header.end(), [](const std::string& name) {
+        return ToLower(Trim(name)) == "cores";
+      });
+      throw InputError(path, 1, std::string("a statistics table needs the columns procs and time_s (or names such as "
+                                            "nprocs, ranks, np; runtime, time [ms], elapsed_s: "
+                                            "docs/statistics-table.md)") +
+                                    (cores ? "; its column 'cores' is not read as procs (in a hybrid run it counts "
+                                             "threads too): rename it procs if each core ran one MPI process"
+                                           : ""));
+    }
+    const bool file_series = !has("series") && !has("app") && !has("benchmark");
+    const std::string file_series_name = file_series ? SeriesNameOfTableFile(path) : "";
+    if (file_series && readings)
+      readings->push_back(path + ": no series or application column: its rows are one series, '" +
+                          file_series_name + "' (the file's name)");
+    std::array<std::string, kColumnCount> values;
+    // At most one record per line: no doubling of a million records as they come.
+    runs.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
+    TextMapPool shared;  // the rows' derivations and details, one map per distinct content
+    SharedTextPool texts;  // the rows' identity texts, one block per distinct text
+    while (true) {
+      for (std::string& value : values) value.clear();
+      if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
+      RowBuilder row(path, static_cast<int>(reader.get_file_line()));
+      row.SetAliases(aliases, time_derivation);
+      if constexpr (Separator == ';') row.AcceptDecimalComma();
+      if (file_series) row.SetFileSeries(file_series_name);
+      for (std::size_t c = 0; c < kColumnCount; ++c)
+        if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
+      RunStats run = row.Finish();
+      if (!Kept(run, filter)) continue;
+      runs.push_back(std::move(run));
+      runs.back().derivations.ShareWith(&shared);
+      runs.back().details.ShareWith(&shared);
+      ShareIdentityTexts(&runs.back(), &texts);
+    }
+  } catch (const io::error::extra_column_in_header& error) {
+    throw InputError(path, 1, std::string("unknown column '") + error.column_name +
+                                  "' (accepted: see docs/statistics-table.md)");
+  } catch (const io::error::base& error) {
+    int line = 0;
+    if (auto* with_line = dynamic_cast<const io::error::with_file_line*>(&error)) line = with_line->file_line;
+    std::string message = error.what();
+    throw InputError(path, line, "CSV: " + message);
+  }
+  if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
+  return runs;
+}
+
+}  // namespace
+
+std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
+                                        std::vector<std::string>* notes, TableRowFilter* filter,
+                                        std::vector<std::string>* readings) {
+  if (!readings) readings = notes;
+  switch (Separator(HeaderLine(text))) {
+    case ';': return ReadCsvSeparatedBy<';'>(text, path, notes, filter, readings);
+    case '\t': return ReadCsvSeparatedBy<'\t'>(text, path, notes, filter, readings);
+    default: return ReadCsvSeparatedBy<','>(text, path, notes, filter, readings);
+  }
+}
+
+std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
+                                         std::vector<std::string>* notes, TableRowFilter* filter,
+                                         std::vector<std::string>* readings) {
+  if (!readings) readings = notes;
+  std::vector<std::string> ignored;
+  nlohmann::json document = ParseJsonDocument(text, path);
+  const nlohmann::json* rows = &document;
+  std::string_view rows_key;  // the document itself, else its "runs"
+  if (document.is_object() && document.contains("runs")) {
+    rows = &document["runs"];
+    rows_key = "runs";
+    if (document.size() != 1) throw InputError(path, 1, "a JSON table object may only hold \"runs\"");
+  }
+  if (!rows->is_array()) throw InputError(path, 1, "a JSON table is an array of objects or {\"runs\": [...]}");
+  std::vector<int> lines = JsonArrayObjectLines(text, rows_key);
+  // Other names for procs, time_s, series and app, resolved over every object's keys.
+  std::vector<std::string> keys;
+  for (const nlohmann::json& object : *rows)
+    if (object.is_object())
+      for (const auto& item : object.items())
+        if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) keys.push_back(item.key());
+  TableColumnAliases aliases;
+  if (std::string error; !ResolveTableColumnAliases(keys, &aliases, &error)) throw InputError(path, 1, error);
+  auto canonical = [&](const std::string& key) -> std::string {
+    const std::string& ours = aliases.OursOf(key);
+    return ours.empty() ? key : ours;
+  };
+  const std::string time_derivation = aliases.TimeDerivation();
+  const bool file_series = !keys.empty() && std::none_of(keys.begin(), keys.end(), [&](const std::string& key) {
+    const std::string c = canonical(key);
+    return c == "series" || c == "app" || c == "benchmark";
+  });
+  if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
+  const std::string file_series_name = file_series ? SeriesNameOfTableFile(path) : "";
+  if (file_series && readings)
+    readings->push_back(path + ": no series or application key: its objects are one series, '" +
+                        file_series_name + "' (the file's name)");
+  std::vector<RunStats> runs;
+  runs.reserve(rows->size());
+  TextMapPool shared;
+  SharedTextPool texts;
+  for (std::size_t k = 0; k < rows->size(); ++k) {
+    int line = k < lines.size() ? lines[k] : 1;
+    const nlohmann::json& object = (*rows)[k];
+    if (!object.is_object()) throw InputError(path, line, "JSON table element is not an object");
+    RowBuilder row(path, line);
+    row.SetAliases(aliases, time_derivation);
+    if (file_series) row.SetFileSeries(file_series_name);
+    for (const auto& [original, value] : object.items()) {
+      const std::string key = canonical(original);
+      if (IsRecordKey(key)) continue;  // applied after the columns (wall_time_s overrides time_s)
+      if (!FindRunStatsField(key)) {
+        if (std::find(ignored.begin(), ignored.end(), key) == ignored.end()) ignored.push_back(key);
+        continue;
+      }
+      if (value.is_null()) continue;
+      if (value.is_string()) row.Set(key, value.get<std::string>());
+      else if (value.is_number_integer()) row.Set(key, std::to_string(value.get<long long>()));
+      else if (value.is_number()) {
+        char buffer[40];
+        std::snprintf(buffer, sizeof buffer, "%.17g", value.get<double>());
+        row.Set(key, buffer);
+      } else {
+        row.Fail("column '" + key + "' needs a number or a string");
+      }
+    }
+    for (const auto& [key, value] : object.items())
+      if (IsRecordKey(key)) SetRecordKey(key, value, row);
+    RunStats run = row.Finish();
+    if (!Kept(run, filter)) continue;
+    runs.push_back(std::move(run));
+    runs.back().derivations.ShareWith(&shared);
+    runs.back().details.ShareWith(&shared);
+    ShareIdentityTexts(&runs.back(), &texts);
+  }
+  if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
+  if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
+  return runs;
+}
+
+}  // namespace qnm

@@ -1,0 +1,166 @@
+#include "tables/table_column_aliases.h"
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <string_view>
+#include <utility>
+
+#include "textio/text_lines.h"
+#include "textio/time_units.h"
+
+namespace qnm {
+namespace {
+
+/// Lower case, blanks and '-' inside a name as '_' ("Wall time" and "wall-time" are "wall_time").
+std::string Lower(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    out += c == ' ' || c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// A header name split into its base and its unit: "time [ms]", "runtime (s)", "elapsed_ms".
+std::pair<std::string, std::string> BaseAndUnit(const std::string& header) {
+  const std::string_view trimmed = Trim(header);
+  for (auto [open, close] : {std::pair{'[', ']'}, std::pair{'(', ')'}}) {
+    const std::size_t at = trimmed.rfind(open);
+    if (!trimmed.empty() && trimmed.back() == close && at != std::string_view::npos)
+      return {Lower(Trim(trimmed.substr(0, at))), Lower(Trim(trimmed.substr(at + 1, trimmed.size() - at - 2)))};
+  }
+  const std::string name = Lower(trimmed);
+  const std::size_t underscore = name.rfind('_');
+  if (underscore != std::string::npos && SecondsPerTimeUnit(std::string_view(name).substr(underscore + 1)) > 0)
+    return {name.substr(0, underscore), name.substr(underscore + 1)};
+  return {name, ""};
+}
+
+bool OneOf(const std::string& name, std::initializer_list<std::string_view> names) {
+  return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+/// Seconds per unit when `header` names a run time ("runtime", "time [ms]", "seconds"), else 0.
+double TimeNameSeconds(const std::string& header) {
+  auto [base, unit] = BaseAndUnit(header);
+  if (unit.empty() && SecondsPerTimeUnit(base) > 0 && base.size() > 1)  // "seconds", "ms"
+    return SecondsPerTimeUnit(base);
+  if (!OneOf(base, {"time", "runtime", "run_time", "wall_time", "walltime", "wallclock", "wall_clock",
+                    "wall_clock_time", "wallclock_time", "elapsed", "elapsed_time", "execution_time", "exec_time",
+                    "total_time", "time_total"}))
+    return 0.0;
+  if (unit.empty()) return 1.0;
+  return SecondsPerTimeUnit(unit);
+}
+
+/// Our columns other tables name otherwise, and their other names (compared lower-cased). The time
+/// column is matched by TimeNameSeconds; `app` is looked for only when no series column is found.
+struct OtherNames {
+  const char* column;
+  const char* what;  // for the refusal of two candidates
+  std::initializer_list<std::string_view> names;
+};
+
+const OtherNames kOtherNames[] = {
+    {"procs", "number of processes",
+     {"number_of_processes", "number_of_ranks", "np", "nprocs", "n_procs", "num_procs", "nproc", "processes",
+      "nprocesses", "num_processes", "mpi_procs",
+      "mpi_processes", "ranks", "nranks", "n_ranks", "num_ranks", "mpi_ranks", "tasks", "ntasks", "p"}},
+    {"time_s", "run time", {}},
+    {"series", "series name", {"series_name", "name", "experiment"}},
+    {"app", "application", {"application", "code", "program"}},
+    {"threads", "threads per process",
+     {"number_of_threads", "nthreads", "num_threads", "omp_threads", "omp_num_threads", "threads_per_proc",
+      "threads_per_process",
+      "threads_per_rank", "threads_per_task", "cpus_per_task"}},
+    {"nodes", "number of nodes", {"number_of_nodes", "nnodes", "n_nodes", "num_nodes", "node_count", "nodes_used"}},
+    {"ranks_per_node", "ranks per node",
+     {"rpn", "ppn", "tasks_per_node", "ntasks_per_node", "procs_per_node", "processes_per_node", "mpi_per_node",
+      "ranks_node"}},
+    {"machine", "machine", {"cluster", "platform"}},
+};
+
+bool Has(const std::vector<std::string>& header, std::initializer_list<std::string_view> names) {
+  return std::any_of(header.begin(), header.end(),
+                     [&](const std::string& h) { return OneOf(std::string(Trim(h)), names); });
+}
+
+/// The one header name `matches` accepts, into `found`; false with `error` when two do.
+template <typename Match>
+bool FindAlias(const std::vector<std::string>& header, const Match& matches, const std::string& what,
+               const std::string& column, std::string* found, std::string* error) {
+  for (const std::string& h : header) {
+    if (!matches(h)) continue;
+    if (!found->empty()) {
+      *error = "columns '" + *found + "' and '" + h + "' could each be the " + what + " (" + column +
+               "): rename one of them to " + column;
+      return false;
+    }
+    *found = std::string(Trim(h));
+  }
+  return true;
+}
+
+}  // namespace
+
+const std::string& TableColumnAliases::HeaderOf(std::string_view column) const {
+  static const std::string kNone;
+  for (const auto& [ours, header] : renamed)
+    if (ours == column) return header;
+  return kNone;
+}
+
+const std::string& TableColumnAliases::OursOf(const std::string& header) const {
+  static const std::string kNone;
+  for (const auto& [ours, name] : renamed)
+    if (name == header) return ours;
+  return kNone;
+}
+
+std::string TableColumnAliases::TimeDerivation() const {
+  const std::string& time = HeaderOf("time_s");
+  if (time.empty()) return "";
+  return "statistics table column '" + time + "'" + (time_unit == "s" ? std::string() : " (" + time_unit + ")");
+}
+
+std::string TableColumnAliases::Note(const std::string& path) const {
+  std::string parts;
+  for (const auto& [ours, header] : renamed) {
+    const std::string as = ours == "time_s" && time_unit != "s" ? ours + " (" + time_unit + ")" : ours;
+    parts += (parts.empty() ? "column '" : ", '") + header + "' read as " + as;
+  }
+  return parts.empty() ? "" : path + ": " + parts + " (docs/statistics-table.md, other names)";
+}
+
+bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColumnAliases* aliases,
+                               std::string* error) {
+  TableColumnAliases out;
+  bool has_series = Has(header, {"series", "app", "benchmark"});
+  for (const OtherNames& other : kOtherNames) {
+    const std::string column = other.column;
+    if (column == "app" ? has_series : Has(header, {other.column})) continue;
+    std::string found;
+    auto matches = [&](const std::string& h) {  // our own name in other case too ("Procs")
+      const std::string lower = Lower(Trim(h));
+      return column == "time_s" ? TimeNameSeconds(h) > 0 : lower == column || OneOf(lower, other.names);
+    };
+    if (!FindAlias(header, matches, other.what, column, &found, error)) return false;
+    if (found.empty()) continue;
+    out.renamed.emplace_back(column, found);
+    if (column == "series") has_series = true;
+    if (column == "time_s") {
+      out.seconds_per_time_unit = TimeNameSeconds(found);
+      const auto [base, unit] = BaseAndUnit(found);
+      const std::string word = !unit.empty() ? unit : SecondsPerTimeUnit(base) > 0 ? base : "s";
+      out.time_unit = out.seconds_per_time_unit == 1.0 ? "s" : word;
+    }
+  }
+  *aliases = std::move(out);
+  return true;
+}
+
+std::string SeriesNameOfTableFile(const std::string& path) {
+  const std::string stem = std::filesystem::path(path).stem().string();
+  return stem.empty() ? "table" : stem;
+}
+
+}  // namespace qnm
