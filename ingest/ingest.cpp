@@ -317,6 +317,12 @@ std::string SkippedFile::Kind() const {
   return kind.substr(0, kind.find(" ("));
 }
 
+std::string SkippedFile::Brief() const {
+  const std::string unrecognised = kNotRecognisedFormat;
+  const std::size_t at = reason.find(": " + unrecognised + " (");
+  return at == std::string::npos ? reason : reason.substr(0, at + 2 + unrecognised.size());
+}
+
 std::string IngestSummary::Report() const {
   std::ostringstream out;
   out << "ingest: read " << files_read << " of " << files_seen << " files";
@@ -336,11 +342,7 @@ std::string IngestSummary::Report() const {
   const std::string unrecognised = kNotRecognisedFormat;
   for (const auto& [kind, count] : by_kind)
     out << "  " << count << " x " << kind << (kind == unrecognised ? " (" + ReadableFormatList() + ")" : "") << "\n";
-  for (const SkippedFile& file : skipped) {
-    const std::size_t at = file.reason.find(": " + unrecognised + " (");
-    out << "  skipped " << (at == std::string::npos ? file.reason : file.reason.substr(0, at + 2 + unrecognised.size()))
-        << "\n";
-  }
+  for (const SkippedFile& file : skipped) out << "  skipped " << file.Brief() << "\n";
   return out.str();
 }
 

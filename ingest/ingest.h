@@ -40,6 +40,9 @@ struct SkippedFile {
   /// True when no reader took the file (its reason says kNotRecognisedFormat), rather than one
   /// refusing it.
   bool Unrecognised() const { return reason.find(kNotRecognisedFormat) != std::string::npos; }
+  /// The reason as a listing of many files shows it: an unrecognised file's list of the formats
+  /// read left out (the listing gives it once).
+  std::string Brief() const;
 };
 
 struct IngestSummary {

@@ -1,6 +1,10 @@
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <string>
+#include <vector>
 
+#include "ingest/reader_table.h"
 #include "report/html_text.h"
 #include "report/report_style.h"
 #include "report/series_charts.h"
@@ -21,6 +25,36 @@ const ValidationResult* ValidationOf(const Study& study, const std::string& name
   for (const ValidationResult& v : study.validations)
     if (v.series_name == name) return &v;
   return nullptr;
+}
+
+// The skipped files counted by kind, then each with its reason (folded: a study of a thousand
+// files may skip hundreds); the formats read said once, not after every file no reader took.
+std::string SkippedFiles(const std::vector<SkippedFile>& skipped) {
+  std::map<std::string, int> by_kind;
+  for (const SkippedFile& f : skipped) ++by_kind[f.Kind()];
+  std::string html = "<h3>Skipped files and why</h3>\n<table class=\"sortable\"><thead><tr><th>files</th>"
+                     "<th>why</th></tr></thead><tbody>\n";
+  for (const auto& [kind, count] : by_kind) html += "<tr>" + CountCell(count) + Text(kind) + "</tr>\n";
+  html += "</tbody></table>\n";
+  if (by_kind.count(kNotRecognisedFormat))
+    html += "<p class=\"note\">" + EscapeHtml(std::string(kNotRecognisedFormat)) +
+            ": none of the formats read took the file (" + EscapeHtml(ReadableFormatList()) + ").</p>\n";
+  html += "<details><summary>every skipped file (" + std::to_string(skipped.size()) +
+          ")</summary>\n<table><thead><tr><th>file</th><th>reason</th></tr></thead><tbody>\n";
+  for (const SkippedFile& f : skipped) {
+    // The reason names the file (and line) first; the row's first cell already names it.
+    std::string reason = f.Brief();
+    if (reason.compare(0, f.path.size(), f.path) == 0 && reason.size() > f.path.size() &&
+        reason[f.path.size()] == ':') {
+      reason.erase(0, f.path.size() + 1);
+      const std::size_t digits = reason.find_first_not_of("0123456789");
+      if (digits != 0 && digits != std::string::npos && reason[digits] == ':')
+        reason = "line " + reason.substr(0, digits) + reason.substr(digits);
+      reason.erase(0, reason.find_first_not_of(' '));
+    }
+    html += "<tr>" + Text(f.path) + Text(reason) + "</tr>\n";
+  }
+  return html + "</tbody></table>\n</details>\n";
 }
 
 std::string InputsSection(const Study& study) {
@@ -65,11 +99,7 @@ std::string InputsSection(const Study& study) {
   }
   html += "</tbody></table>\n";
 
-  if (!in.skipped.empty()) {
-    html += "<h3>Skipped files and why</h3>\n<table><thead><tr><th>file</th><th>reason</th></tr></thead><tbody>\n";
-    for (const SkippedFile& f : in.skipped) html += "<tr>" + Text(f.path) + Text(f.reason) + "</tr>\n";
-    html += "</tbody></table>\n";
-  }
+  if (!in.skipped.empty()) html += SkippedFiles(in.skipped);
   for (const std::string& note : in.notes) html += "<p class=\"note\">note: " + EscapeHtml(note) + "</p>\n";
   for (const std::string& warning : in.warnings)
     html += "<p class=\"warn\">warning: " + EscapeHtml(warning) + "</p>\n";

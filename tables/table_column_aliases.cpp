@@ -77,6 +77,11 @@ const OtherNames kOtherNames[] = {
      {"rpn", "ppn", "tasks_per_node", "ntasks_per_node", "procs_per_node", "processes_per_node", "mpi_per_node",
       "ranks_node"}},
     {"machine", "machine", {"cluster", "platform"}},
+    // A table beside the runs it lists names each run's file: a row citing a file that is read too
+    // is that run, counted once (ingest/duplicate_runs.h).
+    {"source", "file the numbers come from",
+     {"file", "filename", "file_name", "filepath", "file_path", "path", "log_file", "logfile", "output_file",
+      "report_file"}},
 };
 
 bool Has(const std::vector<std::string>& header, std::initializer_list<std::string_view> names) {

@@ -203,6 +203,41 @@ TEST_CASE("threads per process from the info file when the run has no NPB output
   CHECK(text.find("app bt-mz: mpiP file name (1 run") != std::string::npos);
 }
 
+TEST_CASE("an index table naming each run's file counts each run once", "[ingest][identity][duplicates]") {
+  // index-table/runs.csv lists the 10 runs of per-run/ under the names users give such columns
+  // ('time', 'file'): read together, each row is the run read from the file it names.
+  qnm::IngestSummary summary;
+  auto together = SeriesOf({kLayouts + "/per-run", kLayouts + "/index-table"}, &summary);
+  qnm::IngestSummary alone_summary;
+  auto alone = SeriesOf({kLayouts + "/per-run"}, &alone_summary);
+  REQUIRE(together.size() == alone.size());
+  REQUIRE(together.size() == 2);
+  for (std::size_t s = 0; s < together.size(); ++s) {
+    CHECK(together[s].name == alone[s].name);
+    REQUIRE(together[s].groups.size() == 5);
+    for (const qnm::RunGroup& group : together[s].groups) {
+      REQUIRE(group.runs.size() == 1);
+      const qnm::RunStats& run = group.runs.front();
+      CHECK(std::any_of(run.sources.begin(), run.sources.end(),
+                        [](const std::string& source) { return source.find("runs.csv:") != std::string::npos; }));
+    }
+  }
+  CHECK(summary.duplicates.citations == 10);
+  CHECK(summary.duplicates.Note() ==
+        "10 duplicate measurements of the same runs counted once (10 table rows citing a file read; files runs.csv)");
+  bool read_as_source = false;
+  for (const std::string& note : summary.readings)
+    read_as_source = read_as_source || note.find("'file' read as source") != std::string::npos;
+  CHECK(read_as_source);
+  // The table alone is the data: its rows are the runs.
+  auto table = SeriesOf({kLayouts + "/index-table/runs.csv"}, &summary);
+  std::size_t rows = 0;
+  for (const qnm::Series& one : table)
+    for (const qnm::RunGroup& group : one.groups) rows += group.runs.size();
+  CHECK(rows == 10);
+  CHECK(summary.duplicates.citations == 0);
+}
+
 TEST_CASE("logs and the tables describing them count each run once", "[ingest][identity][duplicates]") {
   qnm::IngestSummary summary;
   auto series = SeriesOf({kLayouts + "/logs-and-tables"}, &summary);

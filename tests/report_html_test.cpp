@@ -94,6 +94,28 @@ TEST_CASE("report shows names from the inputs as text, never as markup", "[repor
   CHECK(html.find("notes<b>") == std::string::npos);
 }
 
+TEST_CASE("report counts skipped files by why, says the formats once, and lists each file folded",
+          "[report]") {
+  qnm::testing::TempDir dir("qnm-report", "skipped");
+  std::ofstream((dir.path / "runs.csv").string()) << "series,procs,time_s\na,1,100\na,2,52\na,4,27\na,8,15\n";
+  std::ofstream((dir.path / "README.txt").string()) << "not a run\n";
+  std::ofstream((dir.path / "notes.txt").string()) << "nor this\n";
+  std::ofstream((dir.path / "index.csv").string()) << "benchmark,npb_time_s\nbt,1.0\n";
+  qnm::report::StudyOptions options;
+  options.paths = {dir.path.string()};
+  options.procs = {1, 2, 4, 8, 16};
+  const std::string html = qnm::report::RenderStudyHtml(qnm::report::BuildStudy(options));
+  CHECK(html.find("<tr><td class=\"num\">2</td><td>not a recognised format</td></tr>") != std::string::npos);
+  CHECK(html.find("<tr><td class=\"num\">1</td><td>a statistics table needs the columns procs and time_s</td></tr>") !=
+        std::string::npos);
+  CHECK(Count(html, "mpiP report, mpitrace profile") == 1);  // the formats read, said once
+  CHECK(html.find("<summary>every skipped file (3)</summary>") != std::string::npos);
+  const std::string readme = (dir.path / "README.txt").string();
+  CHECK(html.find("<tr><td>" + readme + "</td><td>not a recognised format</td></tr>") != std::string::npos);
+  const std::string index = (dir.path / "index.csv").string();
+  CHECK(html.find("<tr><td>" + index + "</td><td>line 1: a statistics table needs") != std::string::npos);
+}
+
 TEST_CASE("report command writes the page and refuses bad input with one line", "[report]") {
   qnm::testing::TempDir dir("qnm-report", "cli");
   const std::string page = (dir.path / "study.html").string();
