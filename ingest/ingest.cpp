@@ -12,6 +12,7 @@
 #include <set>
 #include <sstream>
 
+#include "app_outputs/pattern_output.h"
 #include "app_outputs/wrf_rsl.h"
 #include "hpctoolkit/hpctoolkit_readers.h"
 #include "ingest/duplicate_runs.h"
@@ -225,15 +226,13 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
   ReaderInput input{path, text, ParseFileName(format_path), &options.selection, table_filter, format_path};
   input.streamed = streamed;
   input.max_file_bytes = options.max_file_bytes;
-  for (const Reader& reader : ReaderTable()) {
-    if (!reader.sniff(format_path, text)) continue;
-    ReaderOutput output = reader.read(input);
+  auto taken = [&](ReaderOutput output, bool flux_reader) {
     notes->insert(notes->end(), output.notes.begin(), output.notes.end());
     readings->insert(readings->end(), output.readings.begin(), output.readings.end());
     // One validation path for every reader (util/plausible_range.h, parts
     // within the whole): formats that check as they parse pass it again.
     for (const RunStats& run : output.runs) RequirePlausibleRecord(run, path, 0);
-    if (reader.read != ReadFluxJobOutput) ApplyAppendedFluxRecord(path, text, &output.runs, notes);
+    if (!flux_reader) ApplyAppendedFluxRecord(path, text, &output.runs, notes);
     IngestedFile file;
     file.path = path;
     file.role = output.role;
@@ -246,11 +245,34 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
       if (!StartsWith(file.runs[r].origin, kMeasurementOrigin))  // an identity of its own: no file in it
         file.runs[r].origin = digest + "#" + (file.runs[r].origin.empty() ? std::to_string(r) : file.runs[r].origin);
     return file;
+  };
+  // The user's patterns (--pattern) read what no reader reads: a file no reader takes, or one a
+  // reader took by its name and then refused (NPB's reader takes every *.out); only text.
+  const bool patterns = !options.selection.output_patterns.empty() && !streamed &&
+                        text.substr(0, 1 << 16).find('\0') == std::string_view::npos;
+  for (const Reader& reader : ReaderTable()) {
+    if (!reader.sniff(format_path, text)) continue;
+    if (!patterns) return taken(reader.read(input), reader.read == ReadFluxJobOutput);
+    ReaderOutput output;
+    try {
+      output = reader.read(input);
+    } catch (const InputError& refused) {
+      ReaderOutput by_patterns = ReadByOutputPatterns(input);
+      if (by_patterns.runs.empty()) throw;  // the reader's reason stands
+      return taken(std::move(by_patterns), false);
+    }
+    return taken(std::move(output), reader.read == ReadFluxJobOutput);
   }
   if (IsExtraeIntermediateFile(format_path)) throw InputError(path, 0, ExtraeIntermediateReason(format_path));
   if (IsZipHead(text))  // an office document, a Java archive, or runs zipped under another name
     throw InputError(path, 0, "a zip archive not named .zip: not read (an archive of runs is read under a .zip name)");
   if (const std::string reason = NotARunReason(text); !reason.empty()) throw InputError(path, 0, reason);
+  if (patterns) {
+    ReaderOutput by_patterns = ReadByOutputPatterns(input);
+    if (!by_patterns.runs.empty()) return taken(std::move(by_patterns), false);
+    throw InputError(path, 0, std::string(kNotRecognisedFormat) + " (no line matches the --pattern of the run time; " +
+                                  ReadableFormatList() + ")");
+  }
   throw InputError(path, 0, std::string(kNotRecognisedFormat) + " (" + ReadableFormatList() + ")");
 }
 

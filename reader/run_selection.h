@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "reader/output_patterns.h"
+
 namespace qnm {
 
 struct RunSelection {
@@ -19,6 +21,9 @@ struct RunSelection {
   // replace what the files say, and the derivation records it.
   int ranks_per_node = 0;
   int work_units = 0;
+  // --pattern FIELD=REGEX: where the outputs no reader knows say their run time, process count,
+  // ... (reader/output_patterns.h); empty = such outputs are not read.
+  std::vector<OutputPattern> output_patterns;
 
   bool Empty() const { return parameter.empty() && metric.empty() && callpath.empty() && where.empty(); }
 };

@@ -38,6 +38,7 @@ struct RunSelectionArgs {
   std::string parameter, metric, callpath;
   std::vector<std::string> where;
   int ranks_per_node = 0, work_units = 0;  // --ranks-per-node, --work-units
+  std::vector<std::string> patterns;       // --pattern FIELD=REGEX
 };
 void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
 RunSelection ParseRunSelection(const RunSelectionArgs& args);

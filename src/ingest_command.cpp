@@ -108,7 +108,8 @@ void AddIngestCommand(CLI::App& app) {
   CLI::App* sub = app.add_subcommand(
       "ingest",
       "Read files into run-statistics records; directories are walked; NPB stdout files are paired with "
-      "their mpiP reports. Formats: " + ReadableFormatList());
+      "their mpiP reports. Formats: " + ReadableFormatList() +
+          "; any other program's output by --pattern FIELD=REGEX (where it says its run time and processes)");
   sub->add_option("paths", args->paths, "files or directories to read");
   sub->add_option("-o,--output", args->output, "write the records to FILE (atomically) instead of stdout");
   sub->add_option("--format", args->format, "output format: table (default), csv or json")

@@ -2,6 +2,7 @@
 // command that reads runs (ingest, predict, validate, plot, export).
 #include <stdexcept>
 
+#include "reader/output_patterns.h"
 #include "src/commands.h"
 #include "util/input_error.h"
 
@@ -27,6 +28,14 @@ void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args) {
                       "NPB-MZ banner's): a process count beyond it is reported as impossible, not predicted, "
                       "and one that does not divide it is no faster than units / ceil(units / P)")
       ->check(CLI::Range(1, 1 << 30));
+  command->add_option("--pattern", args->patterns,
+                      std::string("FIELD=REGEX (repeatable): read the outputs no reader knows by where they say their "
+                                  "values: a regular expression with one group around the value, matched line by line, "
+                                  "the last matching line taken; fields: ") +
+                          OutputPatternFieldList() +
+                          "; e.g. --pattern 'time=hydro cycle run time=\\s*(\\S+)' --pattern "
+                          "'procs=Running on (\\d+) MPI' (docs/formats/output-patterns.md)")
+      ->allow_extra_args(false);  // one value per --pattern: the paths after it stay paths
 }
 
 RunSelection ParseRunSelection(const RunSelectionArgs& args) {
@@ -36,6 +45,13 @@ RunSelection ParseRunSelection(const RunSelectionArgs& args) {
   selection.callpath = args.callpath;
   selection.ranks_per_node = args.ranks_per_node;
   selection.work_units = args.work_units;
+  for (const std::string& pattern : args.patterns) {
+    try {
+      selection.output_patterns.push_back(ParseOutputPattern(pattern));
+    } catch (const std::invalid_argument& error) {
+      throw InputError("--pattern", 0, error.what());
+    }
+  }
   for (const std::string& where : args.where) {
     try {
       AddWhere(where, &selection);

@@ -154,6 +154,11 @@ const Misuse kMisuses[] = {
     {"predict --machine '' {series}", 105, "--machine: an empty value"},
     {"ingest -q {series} -o ''", 105, "--output: an empty value"},
     {"predict ''", 105, "an empty value"},
+    // --pattern FIELD=REGEX: what is wrong with one, said before any file is read.
+    {"predict --pattern 'time=(a)(b)' {series}", 1, "--pattern: time: '(a)(b)' has 2 capture groups"},
+    {"ingest -q --pattern 'speed=(\\d+)' {series}", 1, "--pattern: unknown field 'speed'"},
+    {"validate --pattern 'time=(' {series}", 1, "is not a regular expression"},
+    {"report -o {tmp}/r.html --pattern 'no-field' {series}", 1, "is not FIELD=REGEX"},
     // Numbers are decimal on the command line too (CLI11 reads "0x10" as 16).
     {"whatif {data}/otf2/synthetic-patterns-4rank --scale-computation 0x10", 105, "--scale-computation: '0x10' is not a decimal number"},
     {"whatif {data}/otf2/synthetic-patterns-4rank --top 0x5", 105, "--top: '0x5' is not a decimal number"},

@@ -481,6 +481,13 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "flux", "flux", ["*/*/*.out", "*/*.out"], 60)
     # ... and `flux jobs --json` listings (job_records/flux_jobs_listing.h), round 34, appended last.
     count += application_log_cases(cases, repo, rng, args, ingest, "flux-jobs", "flux", ["jobs-listing/*.json"], 40)
+    # Any program's output read by --pattern (app_outputs/pattern_output.h), round 35, appended last: PENNANT's
+    # outputs (the repository's samples and the runs made here, the short ones), damaged as text.
+    pennant = ["--pattern", r"time=hydro cycle run time=\s*(\S+)", "--pattern", r"procs=Running on (\d+) MPI PE",
+               "--pattern", r"threads=Running on (\d+) thread", "--pattern", r"class=^Zones:\s+(\d+)"]
+    count += application_log_cases(cases, repo, rng, args, ingest + pennant, "patterns", "pennant",
+                                   ["sedovbig-c300/*.out", "sample_outputs/*/leblancbig*.out",
+                                    "sample_outputs/*/nohpoly*.out", "sample_outputs/vulcan/sedovflat.out"], 60)
     print(f"{count} cases in {cases}")
 
 

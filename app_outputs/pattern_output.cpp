@@ -1,0 +1,183 @@
+#include "app_outputs/pattern_output.h"
+
+#include <cctype>
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <string_view>
+
+#include "reader/run_stats_check.h"
+#include "textio/text_lines.h"
+#include "util/input_error.h"
+#include "util/text_format.h"
+
+namespace qnm {
+namespace {
+
+// A line longer than this is data, not a summary a program prints: not matched (libstdc++'s
+// std::regex recurses per character and would overflow the stack on megabyte lines).
+constexpr std::size_t kLongestMatchedLine = 64 * 1024;
+
+struct Found {
+  std::string value;  // the group of the last matching line
+  int line = 0;       // 1-based
+  int matches = 0;    // lines that matched
+};
+
+// Each pattern's last match, one pass over the lines.
+std::vector<Found> MatchLines(std::string_view text, const std::vector<OutputPattern>& patterns) {
+  std::vector<Found> found(patterns.size());
+  int number = 0;
+  std::match_results<std::string_view::const_iterator> match;
+  while (!text.empty()) {
+    const std::size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
+    ++number;
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.size() > kLongestMatchedLine) continue;
+    for (std::size_t k = 0; k < patterns.size(); ++k) {
+      if (!std::regex_search(line.begin(), line.end(), match, patterns[k].regex)) continue;
+      found[k].value.clear();
+      if (match[1].matched)
+        found[k].value = std::string(Trim(line.substr(match[1].first - line.begin(), match[1].length())));
+      found[k].line = number;
+      ++found[k].matches;
+    }
+  }
+  return found;
+}
+
+double Number(const std::string& path, const OutputPattern& pattern, const Found& found) {
+  const char* begin = found.value.c_str();
+  char* end = nullptr;
+  errno = 0;
+  const double value = std::strtod(begin, &end);
+  if (found.value.empty() || end != begin + found.value.size() || errno == ERANGE || !std::isfinite(value))
+    throw InputError(path, found.line,
+                     "--pattern " + pattern.name + " matched '" + found.value + "', which is not a number");
+  return value;
+}
+
+int Count(const std::string& path, const OutputPattern& pattern, const Found& found) {
+  const double value = Number(path, pattern, found);
+  if (value < 1 || value > 1e9 || value != std::floor(value))
+    throw InputError(path, found.line,
+                     "--pattern " + pattern.name + " matched '" + found.value + "', which is not a whole number >= 1");
+  return static_cast<int>(value);
+}
+
+// The fields that are counts, and the record's members they fill.
+struct CountField {
+  const char* field;         // as --pattern names it
+  const char* record_field;  // as the record's derivations name it
+  int RunStats::*member;
+};
+const CountField* CountFieldOf(const std::string& field) {
+  static const CountField kCounts[] = {{"procs", "procs", &RunStats::procs},
+                                       {"threads", "threads_per_proc", &RunStats::threads_per_proc},
+                                       {"nodes", "nodes", &RunStats::nodes},
+                                       {"ranks_per_node", "ranks_per_node", &RunStats::ranks_per_node}};
+  for (const CountField& count : kCounts)
+    if (field == count.field) return &count;
+  return nullptr;
+}
+
+bool IsOutputWord(const std::string& word) {
+  static const char* const kWords[] = {"out",   "output", "outputs", "log",  "logs",  "stdout", "stderr", "job",
+                                       "jobs",  "run",    "runs",    "result", "results", "slurm", "pbs", "lsf",
+                                       "flux",  "np",     "p",       "n",    "ranks", "procs",  "nodes",  "test",
+                                       "tests", "data",   "tmp",     "x"};
+  for (const char* known : kWords)
+    if (word == known) return true;
+  return false;
+}
+
+// The leading letters of a name ("sedovflat.out" -> "sedovflat", "leblancx16" -> "leblancx").
+std::string FirstWord(const std::string& name) {
+  std::string word;
+  for (char c : name) {
+    if (!std::isalpha(static_cast<unsigned char>(c))) break;
+    word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return word;
+}
+
+}  // namespace
+
+std::string ApplicationFromPath(const std::string& path) {
+  const std::filesystem::path file(path);
+  const std::string own = FirstWord(file.filename().string());
+  if (!own.empty() && !IsOutputWord(own)) return own;
+  const std::string folder = FirstWord(file.parent_path().filename().string());
+  if (!folder.empty() && !IsOutputWord(folder)) return folder;
+  return "output";
+}
+
+ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
+  ReaderOutput output;
+  if (!input.selection || input.selection->output_patterns.empty()) return output;
+  const std::vector<OutputPattern>& patterns = input.selection->output_patterns;
+  const std::vector<Found> found = MatchLines(input.text, patterns);
+  const std::string& path = input.path;
+
+  RunStats run;
+  run.sources.push_back(path);
+  std::string reading = "read by --pattern:";
+  bool has_time = false;
+  for (std::size_t k = 0; k < patterns.size(); ++k) {
+    const OutputPattern& pattern = patterns[k];
+    const Found& f = found[k];
+    if (f.matches == 0) continue;
+    const std::string said = "--pattern " + pattern.name + ", line " + std::to_string(f.line) +
+                             (f.matches > 1 ? " (the last of " + std::to_string(f.matches) + " matching lines)" : "");
+    const std::string& field = pattern.field;
+    if (pattern.IsTime()) {
+      run.wall_time_s = Number(path, pattern, f) * pattern.seconds_per_unit;
+      if (!(run.wall_time_s > 0))
+        throw InputError(path, f.line, "--pattern " + pattern.name + " matched '" + f.value + "': no run time > 0");
+      run.derivations["wall_time_s"] = said;
+      has_time = true;
+    } else if (const CountField* count = CountFieldOf(field)) {
+      run.*(count->member) = Count(path, pattern, f);
+      run.derivations[count->record_field] = said;
+    } else if (field == "app" && !f.value.empty()) {
+      run.app = f.value;
+      run.derivations["app"] = said;
+    } else if (field == "class" && !f.value.empty()) {
+      run.problem_class = f.value;
+      run.derivations["problem_class"] = said;
+    }
+  }
+  for (const OutputPattern& pattern : patterns) reading += " " + pattern.name;
+  if (!has_time) return output;  // not a run the patterns describe: the caller says why
+  if (run.procs == 0 && input.name.procs > 0) {
+    run.procs = input.name.procs;
+    run.derivations["procs"] = "the file name";
+  }
+  if (run.procs == 0)
+    throw InputError(path, 0, "the run time is found (--pattern) but no process count: no line matches a --pattern "
+                              "procs, and the file name names none (np16, 64ranks)");
+  if (run.nodes > 0 && run.ranks_per_node == 0 && run.procs % run.nodes == 0) {
+    run.ranks_per_node = run.procs / run.nodes;
+    run.derivations["ranks_per_node"] = "procs / nodes (--pattern)";
+  }
+  if (run.app.empty()) {
+    run.app = ApplicationFromPath(input.FormatPath());
+    run.derivations["app"] = "the file's or its folder's name (no --pattern app)";
+  }
+  ApplyFileName(input.name, &run);
+  run.Derive();
+  int time_line = 0;
+  for (std::size_t k = 0; k < patterns.size(); ++k)
+    if (patterns[k].IsTime() && found[k].matches > 0) time_line = found[k].line;
+  RequirePlausibleRecord(run, path, time_line);
+  output.readings.push_back(reading);
+  output.role = PairingRole::kAppOutput;
+  output.runs.push_back(std::move(run));
+  return output;
+}
+
+}  // namespace qnm

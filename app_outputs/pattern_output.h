@@ -1,0 +1,27 @@
+#pragma once
+// Any program's output read by the user's patterns (`--pattern FIELD=REGEX`,
+// reader/output_patterns.h): the run a file no reader of ours takes describes, when its lines say
+// the run time. Ingest offers it the files every reader refused as not theirs
+// (ingest/ingest.cpp), so a pattern never changes how a known format is read.
+//
+// A file is one run. Each pattern is matched line by line; the last matching line's group is the
+// value. The run time is required; the process count comes from its pattern or else from the file
+// name ("np16", "64ranks", reader/file_name_info.h); threads default to 1. The application is the
+// `app` pattern's value, else the first word of the file's name, else of its folder's
+// (docs/formats/output-patterns.md).
+#include "reader/reader.h"
+
+namespace qnm {
+
+/// The run of `input` by `input.selection->output_patterns`; no run (an empty output) when none is
+/// given or no line matches the run time's pattern. Throws InputError naming the file (and line)
+/// when a matched value is no number, or the run time is found but no process count.
+ReaderOutput ReadByOutputPatterns(const ReaderInput& input);
+
+/// The application a pattern-read run is named for when no `app` pattern says it: the first word
+/// of the file's base name ("sedovflat.out" -> "sedovflat", "slurm-123.out" -> "slurm"), or of its
+/// folder's when that word names an output, not a program ("out", "log", "stdout", "np"...);
+/// "output" when neither has a word.
+std::string ApplicationFromPath(const std::string& path);
+
+}  // namespace qnm
