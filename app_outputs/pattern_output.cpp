@@ -123,10 +123,16 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
   const std::vector<Found> found = MatchLines(input.text, patterns);
   const std::string& path = input.path;
 
+  // No line with the run time: not a run the patterns describe, whatever else matched (the caller
+  // says why).
+  int time_line = 0;
+  for (std::size_t k = 0; k < patterns.size(); ++k)
+    if (patterns[k].IsTime() && found[k].matches > 0) time_line = found[k].line;
+  if (time_line == 0) return output;
+
   RunStats run;
   run.sources.push_back(path);
   std::string reading = "read by --pattern:";
-  bool has_time = false;
   for (std::size_t k = 0; k < patterns.size(); ++k) {
     const OutputPattern& pattern = patterns[k];
     const Found& f = found[k];
@@ -139,7 +145,6 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
       if (!(run.wall_time_s > 0))
         throw InputError(path, f.line, "--pattern " + pattern.name + " matched '" + f.value + "': no run time > 0");
       run.derivations["wall_time_s"] = said;
-      has_time = true;
     } else if (const CountField* count = CountFieldOf(field)) {
       run.*(count->member) = Count(path, pattern, f);
       run.derivations[count->record_field] = said;
@@ -152,7 +157,6 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
     }
   }
   for (const OutputPattern& pattern : patterns) reading += " " + pattern.name;
-  if (!has_time) return output;  // not a run the patterns describe: the caller says why
   if (run.procs == 0 && input.name.procs > 0) {
     run.procs = input.name.procs;
     run.derivations["procs"] = "the file name";
@@ -170,9 +174,6 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
   }
   ApplyFileName(input.name, &run);
   run.Derive();
-  int time_line = 0;
-  for (std::size_t k = 0; k < patterns.size(); ++k)
-    if (patterns[k].IsTime() && found[k].matches > 0) time_line = found[k].line;
   RequirePlausibleRecord(run, path, time_line);
   output.readings.push_back(reading);
   output.role = PairingRole::kAppOutput;
