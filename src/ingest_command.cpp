@@ -59,11 +59,12 @@ std::string Render(const std::vector<RunStats>& runs, const std::string& format,
 }
 
 // Everything one file contains: what it says about itself (ingest/file_description.h), then the records.
-std::string Show(const std::string& path, const std::string& format) {
+std::string Show(const std::string& path, const std::string& format, const RunSelection& selection) {
   const std::string out = DescribeFile(path);
   IngestSummary summary;
   IngestOptions options;
   options.strict = true;
+  options.selection = selection;  // --pattern, --metric, ...: the file read as the other commands read it
   std::vector<RunStats> runs = IngestPaths({path}, options, &summary);
   std::string records = Render(runs, format == "table" ? "json" : format, false);
   return out + (out.empty() ? "" : "records:\n") + records;
@@ -73,7 +74,7 @@ void Run(const IngestArgs& args) {
   std::string format = FormatFor(args);
   std::string result;
   if (!args.show.empty()) {
-    result = Show(args.show, format);
+    result = Show(args.show, format, ParseRunSelection(args.selection));
   } else {
     if (args.paths.empty()) throw std::runtime_error("ingest: give files or directories (or --show FILE)");
     IngestOptions options;
