@@ -383,12 +383,21 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       const bool cores = !has("procs") && std::any_of(header.begin(), header.end(), [](const std::string& name) {
         return ToLower(Trim(name)) == "cores";
       });
+      // Columns that name a time, none of them the run's by its name ("npb_time_s", "mpip_apptime_max_s"):
+      // named, so the user can say which one is.
+      std::string times;
+      if (!has("time_s"))
+        for (const std::string& name : header)
+          if (ToLower(name).find("time") != std::string::npos)
+            times += (times.empty() ? "'" : ", '") + std::string(Trim(name)) + "'";
       throw InputError(path, 1, std::string("a statistics table needs the columns procs and time_s (or names such as "
                                             "nprocs, ranks, np; runtime, time [ms], elapsed_s: "
                                             "docs/statistics-table.md)") +
                                     (cores ? "; its column 'cores' is not read as procs (in a hybrid run it counts "
                                              "threads too): rename it procs if each core ran one MPI process"
-                                           : ""));
+                                           : "") +
+                                    (times.empty() ? "" : "; its columns " + times + " name times, none of them "
+                                                          "the run's by its name: rename the one that is the run time to time_s"));
     }
     const bool file_series = !has("series") && !has("app") && !has("benchmark");
     const std::string file_series_name = file_series ? SeriesNameOfTableFile(path) : "";

@@ -139,6 +139,11 @@ TEST_CASE("tables that still cannot be read say why in one line", "[ingest][tabl
             "its column 'cores' is not read as procs (in a hybrid run it counts threads too): rename it procs") !=
         std::string::npos);
   CHECK(ErrorOf("np,timer\n1,2\n").find("cores") == std::string::npos);
+  // A campaign's index with two times (../shared/data/mpip-scaling/runs.csv): which is the run's, the
+  // user says; the message names both.
+  CHECK(ErrorOf("benchmark,procs,npb_time_s,mpip_apptime_max_s,file\nSP-MZ,1,113.11,114,a.mpiP\n")
+            .find("; its columns 'npb_time_s', 'mpip_apptime_max_s' name times, none of them the run's by its name: "
+                  "rename the one that is the run time to time_s") != std::string::npos);
   CHECK(ErrorOf("np,runtime\n1,-2\n").find("t.csv:2: column 'runtime' (time_s) needs a non-negative number") == 0);
   CHECK(ErrorOf("ranks,time_s\n0,2\n").find("t.csv:2: column 'ranks' (procs) needs a positive integer") == 0);
 }
