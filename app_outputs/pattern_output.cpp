@@ -55,7 +55,9 @@ double Number(const std::string& path, const OutputPattern& pattern, const Found
   char* end = nullptr;
   errno = 0;
   const double value = std::strtod(begin, &end);
-  if (found.value.empty() || end != begin + found.value.size() || errno == ERANGE || !std::isfinite(value))
+  // Decimal only: strtod would take "0x10" as 16 and "infinity" as a number.
+  const bool decimal = found.value.find_first_not_of("0123456789+-.eE") == std::string::npos;
+  if (found.value.empty() || !decimal || end != begin + found.value.size() || errno == ERANGE || !std::isfinite(value))
     throw InputError(path, found.line,
                      "--pattern " + pattern.name + " matched '" + found.value + "', which is not a number");
   return value;

@@ -153,6 +153,11 @@ TEST_CASE("a pattern-read file that says too little is skipped with its reason",
   REQUIRE(summary.skipped.size() == 1);
   CHECK(summary.skipped[0].reason.find("sedovflat.out:") != std::string::npos);
   CHECK(summary.skipped[0].reason.find("--pattern time matched 'time', which is not a number") != std::string::npos);
+  // Hexadecimal is no number here: BG/Q's runjob lines carry "[0x400033af950]".
+  CHECK(Ingest({kPennant + "/sample_outputs/vulcan/leblancx16.out"},
+               {R"(time=hydro cycle run time=\s*(\S+))", R"(procs=\[(0x[0-9a-f]+)\])"}, &summary).empty());
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped[0].reason.find("matched '0x400033af950', which is not a number") != std::string::npos);
   // A process count that is no whole number ("kinetic =   2.244475e-01").
   CHECK(Ingest({kPennant + "/sample_outputs/vulcan/sedovflat.out"},
                {R"(time=hydro cycle run time=\s*(\S+))", R"(procs=kinetic =\s+([0-9.e+-]+))"}, &summary).empty());
