@@ -145,6 +145,11 @@ bool StreamsFromDisk(const std::string& path, std::string_view head, std::string
 // on disk (`*streamed_as` is its format path, and the unpacked head is
 // returned); a file larger than the limit of the formats it looks like is
 // refused before it is read whole.
+// How large a file no reader recognises may be read: larger when the user's patterns may read it.
+long long UnrecognisedLimit(const IngestOptions& options) {
+  return options.selection.output_patterns.empty() ? kUnrecognisedMaxBytes : kPatternMaxBytes;
+}
+
 std::string ReadBounded(const std::string& path, const IngestOptions& options, std::string* streamed_as) {
   streamed_as->clear();
   if (IsExtraeIntermediateFile(path)) throw InputError(path, 0, ExtraeIntermediateReason(path));
@@ -165,7 +170,7 @@ std::string ReadBounded(const std::string& path, const IngestOptions& options, s
     if (options.max_file_bytes > 0) (void)InputReadLimitBytes(path, size_bytes, head, options.max_file_bytes);
     return head;
   }
-  return ReadFile(path, InputReadLimitBytes(path, size_bytes, head, options.max_file_bytes));
+  return ReadFile(path, InputReadLimitBytes(path, size_bytes, head, options.max_file_bytes, UnrecognisedLimit(options)));
 }
 
 // What a file holds, before a reader sees it. A file compressed as a whole
@@ -187,7 +192,7 @@ Holds Unwrap(const std::string& path, const IngestOptions& options, std::string*
   *format_path = WithoutCompressionSuffix(path);
   if (EndsWith(ToLower(*format_path), ".otf2"))
     throw InputError(path, 0, "a compressed OTF2 anchor: unpack the trace (anchor, .def and its folder) first");
-  const long long limit = InputReadLimitBytes(*format_path, 0, head, options.max_file_bytes);
+  const long long limit = InputReadLimitBytes(*format_path, 0, head, options.max_file_bytes, UnrecognisedLimit(options));
   *text = Unpack(*text, path, limit);
   return Holds::kFile;
 }
@@ -500,7 +505,8 @@ std::vector<RunStats> IngestPaths(const std::vector<std::string>& paths, const I
       [&](const std::string& path, std::string text, int depth, std::size_t* shared) {
     guarded(path, [&text] { return text.size(); }, [&] {
       if (depth > 0)  // a file on disk met its limit as it was read (ReadBounded)
-        (void)InputReadLimitBytes(path, static_cast<long long>(text.size()), text, options.max_file_bytes);
+        (void)InputReadLimitBytes(path, static_cast<long long>(text.size()), text, options.max_file_bytes,
+                                  UnrecognisedLimit(options));
       std::string format_path;
       if (Unwrap(path, options, &text, &format_path) == Holds::kArchiveOfRuns) {
         if (depth >= 2)

@@ -32,7 +32,7 @@ long long LimitOf(const char* reader_name) {
 }  // namespace
 
 long long InputReadLimitBytes(const std::string& path, long long size_bytes, std::string_view head,
-                              long long override_bytes) {
+                              long long override_bytes, long long unrecognised_bytes) {
   long long limit = 0;
   std::string formats;
   for (const Reader& reader : ReaderTable())
@@ -49,7 +49,7 @@ long long InputReadLimitBytes(const std::string& path, long long size_bytes, std
     formats = !compression.empty() ? compression + "-compressed file" : IsZipHead(head) ? "zip archive" : "tar archive";
   }
   const bool recognised = limit > 0;
-  if (!recognised) limit = kUnrecognisedMaxBytes;
+  if (!recognised) limit = unrecognised_bytes;
   if (override_bytes > 0) limit = override_bytes;
   if (size_bytes > limit)
     throw InputError(path, 0,
@@ -57,7 +57,8 @@ long long InputReadLimitBytes(const std::string& path, long long size_bytes, std
                          (override_bytes > 0 ? "any file (--max-file-size)"
                           : recognised       ? "a file that looks like " + formats
                                              : "a file whose first " + std::to_string(kSniffHeadBytes / 1024) +
-                                                   " KB no reader recognises"));
+                                                   " KB no reader recognises" +
+                                                   (unrecognised_bytes > kUnrecognisedMaxBytes ? " (--pattern)" : "")));
   return limit;
 }
 

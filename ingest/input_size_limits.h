@@ -12,7 +12,7 @@
 //   reader, whatever its size (held whole, in an archive of runs: 256 MiB and
 //   1 GiB);
 //   a file whose head no reader recognises: 16 MiB (read whole only so that a
-//   reader looking past the head can still claim it);
+//   reader looking past the head can still claim it), 64 MiB with --pattern;
 //   a compressed file (compressed_file.h) or tar archive of runs
 //   (run_archive.h): 512 MiB as it is, and what it unpacks to the limit of the
 //   format that looks like.
@@ -27,12 +27,15 @@ namespace qnm {
 inline constexpr std::size_t kSniffHeadBytes = 256 * 1024;
 /// The limit for a file no reader recognises from its head.
 inline constexpr long long kUnrecognisedMaxBytes = 16LL << 20;
+/// ... when the user's --pattern may read it (app_outputs/pattern_output.h): a program's log, as
+/// large as an NPB output or an mpiP report may be.
+inline constexpr long long kPatternMaxBytes = 64LL << 20;
 
 /// The most bytes to read of `path` (`size_bytes` long, starting with
 /// `head`): the largest limit of the formats whose sniff accepts the head,
-/// or `override_bytes` when > 0. Throws InputError naming `path` when the
-/// file is already larger.
+/// or `override_bytes` when > 0; `unrecognised_bytes` for a head no reader recognises. Throws
+/// InputError naming `path` when the file is already larger.
 long long InputReadLimitBytes(const std::string& path, long long size_bytes, std::string_view head,
-                              long long override_bytes);
+                              long long override_bytes, long long unrecognised_bytes = kUnrecognisedMaxBytes);
 
 }  // namespace qnm

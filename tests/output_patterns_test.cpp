@@ -4,7 +4,10 @@
 // here (tests/data/pennant/SOURCES.md). Values come from the files' own digits.
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
 #include <map>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -179,4 +182,33 @@ TEST_CASE("a pattern-read run is named for its program", "[patterns]") {
   CHECK(qnm::ApplicationFromPath("campaign/pennant/slurm-12345.out") == "pennant");  // slurm names no program
   CHECK(qnm::ApplicationFromPath("np16/out.log") == "output");
   CHECK(qnm::ApplicationFromPath("Nek5000-run/np16.log") == "nek");
+}
+
+TEST_CASE("a program's long log is read by the patterns up to 64 MiB", "[patterns][ingest]") {
+  // PENNANT's sedovflat output with its cycle lines repeated past the 16 MiB that a file no reader
+  // knows may have: with --pattern it is a run; without, refused before it is read.
+  std::ifstream in(kPennant + "/sample_outputs/vulcan/sedovflat.out");
+  std::stringstream whole;
+  whole << in.rdbuf();
+  const std::string text = whole.str();
+  const std::size_t cycles = text.find("End cycle"), done = text.find("Run complete");
+  REQUIRE(cycles != std::string::npos);
+  REQUIRE(done != std::string::npos);
+  const std::string middle = text.substr(cycles, done - cycles);
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "qnm-patterns-long-run-np16";  // no reader claims the name
+  {
+    std::ofstream out(file);
+    out << text.substr(0, done);
+    for (std::size_t written = text.size(); written < (20u << 20); written += middle.size()) out << middle;
+    out << text.substr(done);
+  }
+  qnm::IngestSummary summary;
+  const auto runs = Ingest({file.string()}, PennantPatterns(), &summary);
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].wall_time_s == Approx(116.2704).epsilon(1e-12));
+  CHECK(Ingest({file.string()}, {}, &summary).empty());
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped[0].reason.find("larger than the 16 MiB limit for a file whose first 256 KB no reader") !=
+        std::string::npos);
+  std::filesystem::remove(file);
 }
