@@ -26,9 +26,26 @@ struct Found {
   int matches = 0;    // lines that matched
 };
 
-// Each pattern's last match, one pass over the lines.
-std::vector<Found> MatchLines(std::string_view text, const std::vector<OutputPattern>& patterns) {
-  std::vector<Found> found(patterns.size());
+// What the patterns found in a file: each pattern's last match, and the runs its run-time lines
+// close. Consecutive run-time lines with the same values of the other patterns are one run, its
+// last time line (a summary after per-step lines); a change of those values (another process
+// count, another problem) between two run-time lines starts another run (a job that ran the
+// program several times, appending).
+struct Matches {
+  std::vector<Found> last;                 // per pattern
+  std::vector<std::vector<Found>> runs;    // per run: every pattern as at its last run-time line
+};
+
+bool SameConfiguration(const std::vector<Found>& a, const std::vector<Found>& b,
+                       const std::vector<OutputPattern>& patterns) {
+  for (std::size_t k = 0; k < patterns.size(); ++k)
+    if (!patterns[k].IsTime() && a[k].value != b[k].value) return false;
+  return true;
+}
+
+Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patterns) {
+  Matches found;
+  found.last.resize(patterns.size());
   int number = 0;
   std::match_results<std::string_view::const_iterator> match;
   while (!text.empty()) {
@@ -38,14 +55,19 @@ std::vector<Found> MatchLines(std::string_view text, const std::vector<OutputPat
     ++number;
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.size() > kLongestMatchedLine) continue;
+    bool time_line = false;
     for (std::size_t k = 0; k < patterns.size(); ++k) {
       if (!std::regex_search(line.begin(), line.end(), match, patterns[k].regex)) continue;
-      found[k].value.clear();
-      if (match[1].matched)
-        found[k].value = std::string(Trim(line.substr(match[1].first - line.begin(), match[1].length())));
-      found[k].line = number;
-      ++found[k].matches;
+      Found& f = found.last[k];
+      f.value.clear();
+      if (match[1].matched) f.value = std::string(Trim(line.substr(match[1].first - line.begin(), match[1].length())));
+      f.line = number;
+      ++f.matches;
+      time_line = time_line || patterns[k].IsTime();
     }
+    if (!time_line) continue;
+    if (!found.runs.empty() && SameConfiguration(found.runs.back(), found.last, patterns)) found.runs.back() = found.last;
+    else found.runs.push_back(found.last);
   }
   return found;
 }
@@ -118,35 +140,29 @@ std::string ApplicationFromPath(const std::string& path) {
   return "output";
 }
 
-ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
-  ReaderOutput output;
-  if (!input.selection || input.selection->output_patterns.empty()) return output;
-  const std::vector<OutputPattern>& patterns = input.selection->output_patterns;
-  const std::vector<Found> found = MatchLines(input.text, patterns);
+namespace {
+
+// One run from what the patterns found for it; `of_several`: the file holds several runs, so a
+// match count over the whole file would say nothing of this one.
+RunStats RunFrom(const ReaderInput& input, const std::vector<OutputPattern>& patterns, const std::vector<Found>& found,
+                 bool of_several) {
   const std::string& path = input.path;
-
-  // No line with the run time: not a run the patterns describe, whatever else matched (the caller
-  // says why).
-  int time_line = 0;
-  for (std::size_t k = 0; k < patterns.size(); ++k)
-    if (patterns[k].IsTime() && found[k].matches > 0) time_line = found[k].line;
-  if (time_line == 0) return output;
-
   RunStats run;
-  run.sources.push_back(path);
-  std::string reading = "read by --pattern:";
+  int time_line = 0;
   for (std::size_t k = 0; k < patterns.size(); ++k) {
     const OutputPattern& pattern = patterns[k];
     const Found& f = found[k];
     if (f.matches == 0) continue;
-    const std::string said = "--pattern " + pattern.name + ", line " + std::to_string(f.line) +
-                             (f.matches > 1 ? " (the last of " + std::to_string(f.matches) + " matching lines)" : "");
+    const std::string said =
+        "--pattern " + pattern.name + ", line " + std::to_string(f.line) +
+        (f.matches > 1 && !of_several ? " (the last of " + std::to_string(f.matches) + " matching lines)" : "");
     const std::string& field = pattern.field;
     if (pattern.IsTime()) {
       run.wall_time_s = Number(path, pattern, f) * pattern.seconds_per_unit;
       if (!(run.wall_time_s > 0))
         throw InputError(path, f.line, "--pattern " + pattern.name + " matched '" + f.value + "': no run time > 0");
       run.derivations["wall_time_s"] = said;
+      time_line = f.line;
     } else if (const CountField* count = CountFieldOf(field)) {
       run.*(count->member) = Count(path, pattern, f);
       run.derivations[count->record_field] = said;
@@ -158,14 +174,17 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
       run.derivations["problem_class"] = said;
     }
   }
-  for (const OutputPattern& pattern : patterns) reading += " " + pattern.name;
-  if (run.procs == 0 && input.name.procs > 0) {
+  run.sources.push_back(of_several ? path + ":" + std::to_string(time_line) : path);
+  if (run.procs == 0 && input.name.procs > 0 && !of_several) {
     run.procs = input.name.procs;
     run.derivations["procs"] = "the file name";
   }
   if (run.procs == 0)
-    throw InputError(path, 0, "the run time is found (--pattern) but no process count: no line matches a --pattern "
-                              "procs, and the file name names none (np16, 64ranks)");
+    throw InputError(path, time_line,
+                     "the run time is found (--pattern) but no process count: " +
+                         std::string(of_several ? "no line before it matches a --pattern procs"
+                                                : "no line matches a --pattern procs, and the file name names none "
+                                                  "(np16, 64ranks)"));
   if (run.nodes > 0 && run.ranks_per_node == 0 && run.procs % run.nodes == 0) {
     run.ranks_per_node = run.procs / run.nodes;
     run.derivations["ranks_per_node"] = "procs / nodes (--pattern)";
@@ -177,9 +196,36 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
   ApplyFileName(input.name, &run);
   run.Derive();
   RequirePlausibleRecord(run, path, time_line);
+  return run;
+}
+
+}  // namespace
+
+ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
+  ReaderOutput output;
+  if (!input.selection || input.selection->output_patterns.empty()) return output;
+  const std::vector<OutputPattern>& patterns = input.selection->output_patterns;
+  const Matches found = MatchLines(input.text, patterns);
+  // No line with the run time: not a run the patterns describe, whatever else matched (the caller
+  // says why).
+  if (found.runs.empty()) return output;
+  if (found.runs.size() == 1) {
+    // One run: each pattern's last match in the file, wherever it is.
+    output.runs.push_back(RunFrom(input, patterns, found.last, false));
+  } else {
+    std::string lines;
+    for (const std::vector<Found>& one : found.runs) {
+      output.runs.push_back(RunFrom(input, patterns, one, true));
+      lines += (lines.empty() ? "" : ", ") + output.runs.back().sources.front().substr(input.path.size() + 1);
+    }
+    output.notes.push_back(input.path + ": " + std::to_string(found.runs.size()) +
+                           " runs, one per change of the other patterns' values between its run-time lines "
+                           "(lines " + lines + ")");
+  }
+  std::string reading = "read by --pattern:";
+  for (const OutputPattern& pattern : patterns) reading += " " + pattern.name;
   output.readings.push_back(reading);
-  output.role = PairingRole::kAppOutput;
-  output.runs.push_back(std::move(run));
+  output.role = found.runs.size() == 1 ? PairingRole::kAppOutput : PairingRole::kNone;
   return output;
 }
 

@@ -4,6 +4,7 @@
 // here (tests/data/pennant/SOURCES.md). Values come from the files' own digits.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -210,5 +211,55 @@ TEST_CASE("a program's long log is read by the patterns up to 64 MiB", "[pattern
   REQUIRE(summary.skipped.size() == 1);
   CHECK(summary.skipped[0].reason.find("larger than the 16 MiB limit for a file whose first 256 KB no reader") !=
         std::string::npos);
+  std::filesystem::remove(file);
+}
+
+TEST_CASE("a job that ran the program several times, appending, is as many runs", "[patterns][ingest]") {
+  // The three runs made here, one after the other in one file, as `for np in ...; do mpirun ...; done`
+  // writes them: each run-time line closes a run when the process count or threads changed.
+  std::vector<std::string> texts;
+  std::string joined;
+  for (const char* name : {"pennant-np1.out", "pennant-np2.out", "pennant-np1-th2.out", "pennant-np2.out"}) {
+    std::ifstream in(kPennant + "/sedovbig-c300/" + name);
+    std::stringstream whole;
+    whole << in.rdbuf();
+    texts.push_back(whole.str());
+    joined += texts.back();
+  }
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "qnm-patterns-appended.log";
+  std::ofstream(file) << joined;
+  qnm::IngestSummary summary;
+  auto runs = Ingest({file.string()}, PennantPatterns(), &summary);
+  REQUIRE(runs.size() == 4);
+  // In the file's order (ingest orders records by their source text, "file:141" before "file:35").
+  auto line_of = [](const qnm::RunStats& run) {
+    return std::stoi(run.sources.front().substr(run.sources.front().rfind(':') + 1));
+  };
+  std::sort(runs.begin(), runs.end(),
+            [&](const qnm::RunStats& a, const qnm::RunStats& b) { return line_of(a) < line_of(b); });
+  CHECK(runs[0].procs == 1);
+  CHECK(runs[0].threads_per_proc == 1);
+  CHECK(runs[0].wall_time_s == Approx(35.96972).epsilon(1e-12));
+  CHECK(runs[1].procs == 2);
+  CHECK(runs[1].wall_time_s == Approx(18.10886).epsilon(1e-12));
+  CHECK(runs[2].procs == 1);
+  CHECK(runs[2].threads_per_proc == 2);
+  CHECK(runs[2].wall_time_s == Approx(17.0978).epsilon(1e-12));
+  CHECK(runs[3].procs == 2);
+  // Each run names its run-time line: the fourth is in the fourth text.
+  auto lines = [](const std::string& text) { return static_cast<int>(std::count(text.begin(), text.end(), '\n')); };
+  const std::string& last = texts[3];
+  const int time_line = lines(texts[0]) + lines(texts[1]) + lines(texts[2]) +
+                        lines(last.substr(0, last.find("hydro cycle run time"))) + 1;
+  CHECK(runs[3].sources.front() == file.string() + ":" + std::to_string(time_line));
+  bool noted = false;
+  for (const std::string& note : summary.notes)
+    noted = noted || note.find("4 runs, one per change of the other patterns' values") != std::string::npos;
+  CHECK(noted);
+  // The same run appended twice is one configuration: the last of its run-time lines.
+  std::ofstream(file) << texts[0] << texts[0];
+  const auto twice = Ingest({file.string()}, PennantPatterns(), &summary);
+  REQUIRE(twice.size() == 1);
+  CHECK(twice[0].derivations.at("wall_time_s").find("(the last of 2 matching lines)") != std::string::npos);
   std::filesystem::remove(file);
 }
