@@ -157,6 +157,27 @@ bool Kept(const RunStats& run, TableRowFilter* filter) {
   return false;
 }
 
+// The rows a table keeps, their derivations, details and identity texts held once per distinct
+// content (a million rows of one series share them).
+struct KeptRows {
+  std::vector<RunStats> runs;
+  TextMapPool shared;
+  SharedTextPool texts;
+
+  void Add(RunStats run, TableRowFilter* filter) {
+    if (!Kept(run, filter)) return;
+    runs.push_back(std::move(run));
+    runs.back().derivations.ShareWith(&shared);
+    runs.back().details.ShareWith(&shared);
+    ShareIdentityTexts(&runs.back(), &texts);
+  }
+  /// The rows kept; a table without one (whose filter dropped none either) is refused.
+  std::vector<RunStats> Take(const std::string& path, const TableRowFilter* filter) {
+    if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
+    return std::move(runs);
+  }
+};
+
 // One reader type per separator: ',' (ours), ';' (spreadsheets of locales whose decimal mark is
 // ','), tab; a tab-separated table trims spaces only.
 template <char Separator>
@@ -353,7 +374,7 @@ template <char Separator>
 std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::string& path,
                                          std::vector<std::string>* notes, TableRowFilter* filter,
                                          std::vector<std::string>* readings) {
-  std::vector<RunStats> runs;
+  KeptRows kept;
   const std::vector<std::string> header = CsvHeader(text, Separator);
   if constexpr (Separator != ',')
     if (readings)
@@ -406,9 +427,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
                           file_series_name + "' (the file's name)");
     std::array<std::string, kColumnCount> values;
     // At most one record per line: no doubling of a million records as they come.
-    runs.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
-    TextMapPool shared;  // the rows' derivations and details, one map per distinct content
-    SharedTextPool texts;  // the rows' identity texts, one block per distinct text
+    kept.runs.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
     while (true) {
       for (std::string& value : values) value.clear();
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
@@ -418,12 +437,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       if (file_series) row.SetFileSeries(file_series_name);
       for (std::size_t c = 0; c < kColumnCount; ++c)
         if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
-      RunStats run = row.Finish();
-      if (!Kept(run, filter)) continue;
-      runs.push_back(std::move(run));
-      runs.back().derivations.ShareWith(&shared);
-      runs.back().details.ShareWith(&shared);
-      ShareIdentityTexts(&runs.back(), &texts);
+      kept.Add(row.Finish(), filter);
     }
   } catch (const io::error::extra_column_in_header& error) {
     throw InputError(path, 1, std::string("unknown column '") + error.column_name +
@@ -434,8 +448,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
     std::string message = error.what();
     throw InputError(path, line, "CSV: " + message);
   }
-  if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
-  return runs;
+  return kept.Take(path, filter);
 }
 
 }  // namespace
@@ -488,10 +501,8 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
   if (file_series && readings)
     readings->push_back(path + ": no series or application key: its objects are one series, '" +
                         file_series_name + "' (the file's name)");
-  std::vector<RunStats> runs;
-  runs.reserve(rows->size());
-  TextMapPool shared;
-  SharedTextPool texts;
+  KeptRows kept;
+  kept.runs.reserve(rows->size());
   for (std::size_t k = 0; k < rows->size(); ++k) {
     int line = k < lines.size() ? lines[k] : 1;
     const nlohmann::json& object = (*rows)[k];
@@ -519,14 +530,9 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     }
     for (const auto& [key, value] : object.items())
       if (IsRecordKey(key)) SetRecordKey(key, value, row);
-    RunStats run = row.Finish();
-    if (!Kept(run, filter)) continue;
-    runs.push_back(std::move(run));
-    runs.back().derivations.ShareWith(&shared);
-    runs.back().details.ShareWith(&shared);
-    ShareIdentityTexts(&runs.back(), &texts);
+    kept.Add(row.Finish(), filter);
   }
-  if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
+  std::vector<RunStats> runs = kept.Take(path, filter);
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   return runs;
 }
