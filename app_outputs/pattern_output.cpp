@@ -16,8 +16,7 @@
 namespace qnm {
 namespace {
 
-// A line longer than this is data, not a summary a program prints: not matched (libstdc++'s
-// std::regex recurses per character and would overflow the stack on megabyte lines).
+// A line longer than this is data, not a summary a program prints: not matched.
 constexpr std::size_t kLongestMatchedLine = 64 * 1024;
 
 struct Found {
@@ -43,11 +42,11 @@ bool SameConfiguration(const std::vector<Found>& a, const std::vector<Found>& b,
   return true;
 }
 
-Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patterns) {
+Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patterns, const std::string& path) {
   Matches found;
   found.last.resize(patterns.size());
   int number = 0;
-  std::match_results<std::string_view::const_iterator> match;
+  boost::match_results<std::string_view::const_iterator> match;
   while (!text.empty()) {
     const std::size_t end = text.find('\n');
     std::string_view line = text.substr(0, end);
@@ -57,7 +56,16 @@ Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patt
     if (line.size() > kLongestMatchedLine) continue;
     bool time_line = false;
     for (std::size_t k = 0; k < patterns.size(); ++k) {
-      if (!std::regex_search(line.begin(), line.end(), match, patterns[k].regex)) continue;
+      bool matched = false;
+      try {
+        matched = boost::regex_search(line.begin(), line.end(), match, patterns[k].regex);
+      } catch (const std::runtime_error& error) {  // Boost.Regex's bound on backtracking, or its memory
+        const std::string why = error.what();        // its first sentence: the rest is advice, said below
+        throw InputError(path, number, "--pattern " + patterns[k].name + " gave up on this line (" +
+                                           why.substr(0, why.find('.')) +
+                                           "): write the expression so that it backtracks less");
+      }
+      if (!matched) continue;
       Found& f = found.last[k];
       f.value.clear();
       if (match[1].matched) f.value = std::string(Trim(line.substr(match[1].first - line.begin(), match[1].length())));
@@ -205,7 +213,7 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
   ReaderOutput output;
   if (!input.selection || input.selection->output_patterns.empty()) return output;
   const std::vector<OutputPattern>& patterns = input.selection->output_patterns;
-  const Matches found = MatchLines(input.text, patterns);
+  const Matches found = MatchLines(input.text, patterns, input.path);
   // No line with the run time: not a run the patterns describe, whatever else matched (the caller
   // says why).
   if (found.runs.empty()) return output;

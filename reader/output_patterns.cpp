@@ -32,8 +32,8 @@ OutputPattern ParseOutputPattern(const std::string& spec) {
   }
   if (pattern.text.empty()) throw std::invalid_argument(name + ": empty regular expression");
   try {
-    pattern.regex = std::regex(pattern.text, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& error) {
+    pattern.regex = boost::regex(pattern.text, boost::regex::perl);
+  } catch (const boost::regex_error& error) {
     throw std::invalid_argument(name + ": '" + pattern.text + "' is not a regular expression (" + error.what() + ")");
   }
   if (pattern.regex.mark_count() != 1)

@@ -4,11 +4,12 @@
 // JUBE's pattern sets (Lührs et al. 2016, "Flexible and Generic Workflow Management", §3.3) serve
 // the same need in benchmarking workflows: one regular expression with one group per value.
 //
-// A pattern is an ECMAScript regular expression (std::regex) with exactly one capture group,
+// A pattern is a regular expression (Boost.Regex, Perl syntax) with exactly one capture group,
 // matched against each line of a file on its own; the group of the last matching line is the
 // value (a log's summary comes last; per-step lines come before it). docs/formats/output-patterns.md.
-#include <regex>
 #include <string>
+
+#include <boost/regex.hpp>
 
 namespace qnm {
 
@@ -20,7 +21,7 @@ struct OutputPattern {
   std::string field;  // "time_s", "procs", "threads", "nodes", "ranks_per_node", "app", "class"
   std::string name;   // what the user wrote before '=' ("time_ms"), for messages
   std::string text;   // the regular expression as written
-  std::regex regex;
+  boost::regex regex;
   double seconds_per_unit = 0;  // time fields: seconds per captured unit; 0 otherwise
 
   bool IsTime() const { return seconds_per_unit > 0; }

@@ -9,6 +9,7 @@ packages=(
   libeigen3-dev libboost-dev libboost-math-dev libcli11-dev libfccp-dev catch2
   nlohmann-json3-dev libotf2-trace-dev otf2-tools
   gnuplot-nox libgnuplot-iostream-dev libboost-iostreams-dev libboost-filesystem-dev
+  libboost-regex-dev
   fontconfig fonts-dejavu-core fonts-liberation
   libopenmpi-dev openmpi-bin
   clang libclang-rt-14-dev

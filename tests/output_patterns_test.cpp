@@ -263,3 +263,24 @@ TEST_CASE("a job that ran the program several times, appending, is as many runs"
   CHECK(twice[0].derivations.at("wall_time_s").find("(the last of 2 matching lines)") != std::string::npos);
   std::filesystem::remove(file);
 }
+
+TEST_CASE("a user's expression never crashes or hangs the reading", "[patterns][ingest]") {
+  // A 60,000-character line (std::regex recursed per character there and overflowed the stack) and
+  // an expression that backtracks without bound (Boost.Regex gives up and says so, at its line).
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "qnm-patterns-hard-np4.log";
+  std::ofstream(file) << std::string(60000, 'x') << "\n" << std::string(40, 'a') << "c\n"
+                      << "hydro cycle run time=   1.162704e+02\n";
+  qnm::IngestSummary summary;
+  const auto whole_lines = Ingest({file.string()}, {R"(time=^hydro cycle run time=\s*(.*)$)"}, &summary);
+  REQUIRE(whole_lines.size() == 1);
+  CHECK(whole_lines[0].wall_time_s == Approx(116.2704).epsilon(1e-12));
+  CHECK(whole_lines[0].procs == 4);  // the file name's np4
+  CHECK(Ingest({file.string()}, {R"(time=^(.*)$)"}, &summary).empty());  // every line matches: the last is no number
+  CHECK(summary.skipped[0].reason.find(":3: --pattern time matched 'hydro cycle run time=") != std::string::npos);
+  CHECK(Ingest({file.string()}, {R"(time=(a+)+b)"}, &summary).empty());
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped[0].reason.find(":2: --pattern time gave up on this line (The complexity of matching the "
+                                       "regular expression exceeded predefined bounds): write the expression so "
+                                       "that it backtracks less") != std::string::npos);
+  std::filesystem::remove(file);
+}
