@@ -1,11 +1,10 @@
 #include "app_outputs/pattern_output.h"
 
 #include <cctype>
-#include <cerrno>
 #include <cmath>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string_view>
 
 #include "reader/run_stats_check.h"
@@ -81,16 +80,12 @@ Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patt
 }
 
 double Number(const std::string& path, const OutputPattern& pattern, const Found& found) {
-  const char* begin = found.value.c_str();
-  char* end = nullptr;
-  errno = 0;
-  const double value = std::strtod(begin, &end);
-  // Decimal only: strtod would take "0x10" as 16 and "infinity" as a number.
-  const bool decimal = found.value.find_first_not_of("0123456789+-.eE") == std::string::npos;
-  if (found.value.empty() || !decimal || end != begin + found.value.size() || errno == ERANGE || !std::isfinite(value))
+  // The whole group, decimal (textio's ParseDouble: no "0x10", no trailing text); finite.
+  const std::optional<double> value = ParseDouble(found.value);
+  if (!value || !std::isfinite(*value))
     throw InputError(path, found.line,
                      "--pattern " + pattern.name + " matched '" + found.value + "', which is not a number");
-  return value;
+  return *value;
 }
 
 int Count(const std::string& path, const OutputPattern& pattern, const Found& found) {
