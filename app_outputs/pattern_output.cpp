@@ -18,32 +18,78 @@ namespace {
 // A line longer than this is data, not a summary a program prints: not matched.
 constexpr std::size_t kLongestMatchedLine = 64 * 1024;
 
+// What the lines of one run (or of the whole file) say for one pattern.
 struct Found {
-  std::string value;  // the group of the last matching line
-  int line = 0;       // 1-based
-  int matches = 0;    // lines that matched
+  std::string value;   // first, last: the chosen line's group
+  double number = 0;   // sum, min, max: the statistic of the numbers so far
+  int line = 0;        // 1-based: the chosen line (sum: the last matching line)
+  int first_line = 0;  // the first matching line
+  int last_line = 0;   // the last matching line
+  int matches = 0;     // lines that matched
 };
 
-// What the patterns found in a file: each pattern's last match, and the runs its run-time lines
-// close. Consecutive run-time lines with the same values of the other patterns are one run, its
-// last time line (a summary after per-step lines); a change of those values (another process
-// count, another problem) between two run-time lines starts another run (a job that ran the
-// program several times, appending).
+double Number(const std::string& path, const OutputPattern& pattern, const std::string& value, int line) {
+  // The whole group, decimal (textio's ParseDouble: no "0x10", no trailing text); finite.
+  const std::optional<double> number = ParseDouble(value);
+  if (!number || !std::isfinite(*number))
+    throw InputError(path, line, "--pattern " + pattern.name + " matched '" + value + "', which is not a number");
+  return *number;
+}
+
+double Number(const std::string& path, const OutputPattern& pattern, const Found& found) {
+  return pattern.IsArithmetic() ? found.number : Number(path, pattern, found.value, found.line);
+}
+
+// `a` and `b` as one, `b`'s lines after `a`'s, by the pattern's reduction.
+Found Combine(const Found& a, const Found& b, const OutputPattern& pattern) {
+  if (b.matches == 0) return a;
+  if (a.matches == 0) return b;
+  Found both = b;
+  both.first_line = a.first_line;
+  both.matches = a.matches + b.matches;
+  const bool keep_a = pattern.reduction == PatternReduction::kFirst ||
+                      (pattern.reduction == PatternReduction::kMin && a.number <= b.number) ||
+                      (pattern.reduction == PatternReduction::kMax && a.number >= b.number);
+  if (keep_a) {
+    both.value = a.value;
+    both.number = a.number;
+    both.line = a.line;
+  } else if (pattern.reduction == PatternReduction::kSum) {
+    both.number = a.number + b.number;
+  }
+  return both;
+}
+
+// What the patterns found in a file: each pattern over the whole file, and the runs its run-time
+// lines close. Consecutive run-time lines with the same configuration (the values of the patterns
+// that are not measured values) are one run; a change of the configuration (another process count,
+// another problem) between two run-time lines starts another run (a job that ran the program
+// several times, appending). A run's configuration is the one in force at its last run-time line;
+// its measured values are those of the lines after the previous run's last run-time line (the last
+// run's: to the end of the file), reduced as each pattern says.
 struct Matches {
-  std::vector<Found> last;                 // per pattern
-  std::vector<std::vector<Found>> runs;    // per run: every pattern as at its last run-time line
+  std::vector<Found> whole;               // per pattern
+  std::vector<std::vector<Found>> runs;   // per run, per pattern
 };
 
 bool SameConfiguration(const std::vector<Found>& a, const std::vector<Found>& b,
                        const std::vector<OutputPattern>& patterns) {
   for (std::size_t k = 0; k < patterns.size(); ++k)
-    if (!patterns[k].IsTime() && a[k].value != b[k].value) return false;
+    if (!patterns[k].IsMeasure() && a[k].value != b[k].value) return false;
   return true;
+}
+
+// Adds the measured values of `lines` to `run`'s.
+void AddMeasures(const std::vector<Found>& lines, const std::vector<OutputPattern>& patterns,
+                 std::vector<Found>* run) {
+  for (std::size_t k = 0; k < patterns.size(); ++k)
+    if (patterns[k].IsMeasure()) (*run)[k] = Combine((*run)[k], lines[k], patterns[k]);
 }
 
 Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patterns, const std::string& path) {
   Matches found;
-  found.last.resize(patterns.size());
+  found.whole.resize(patterns.size());
+  std::vector<Found> pending(patterns.size());  // measured values since the last run-time line
   int number = 0;
   boost::match_results<std::string_view::const_iterator> match;
   while (!text.empty()) {
@@ -55,37 +101,41 @@ Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patt
     if (line.size() > kLongestMatchedLine) continue;
     bool time_line = false;
     for (std::size_t k = 0; k < patterns.size(); ++k) {
+      const OutputPattern& pattern = patterns[k];
       bool matched = false;
       try {
-        matched = boost::regex_search(line.begin(), line.end(), match, patterns[k].regex);
+        matched = boost::regex_search(line.begin(), line.end(), match, pattern.regex);
       } catch (const std::runtime_error& error) {  // Boost.Regex's bound on backtracking, or its memory
         const std::string why = error.what();        // its first sentence: the rest is advice, said below
-        throw InputError(path, number, "--pattern " + patterns[k].name + " gave up on this line (" +
+        throw InputError(path, number, "--pattern " + pattern.name + " gave up on this line (" +
                                            why.substr(0, why.find('.')) +
                                            "): write the expression so that it backtracks less");
       }
       if (!matched) continue;
-      Found& f = found.last[k];
-      f.value.clear();
-      if (match[1].matched) f.value = std::string(Trim(line.substr(match[1].first - line.begin(), match[1].length())));
-      f.line = number;
-      ++f.matches;
-      time_line = time_line || patterns[k].IsTime();
+      Found one;
+      if (match[1].matched) one.value = std::string(Trim(line.substr(match[1].first - line.begin(), match[1].length())));
+      if (pattern.IsArithmetic()) one.number = Number(path, pattern, one.value, number);
+      one.line = one.first_line = one.last_line = number;
+      one.matches = 1;
+      found.whole[k] = Combine(found.whole[k], one, pattern);
+      if (pattern.IsMeasure()) pending[k] = Combine(pending[k], one, pattern);
+      time_line = time_line || pattern.IsRunTime();
     }
     if (!time_line) continue;
-    if (!found.runs.empty() && SameConfiguration(found.runs.back(), found.last, patterns)) found.runs.back() = found.last;
-    else found.runs.push_back(found.last);
+    if (!found.runs.empty() && SameConfiguration(found.runs.back(), found.whole, patterns)) {
+      AddMeasures(pending, patterns, &found.runs.back());
+      for (std::size_t k = 0; k < patterns.size(); ++k)
+        if (!patterns[k].IsMeasure()) found.runs.back()[k] = found.whole[k];
+    } else {
+      std::vector<Found> run = found.whole;  // the configuration in force
+      for (std::size_t k = 0; k < patterns.size(); ++k)
+        if (patterns[k].IsMeasure()) run[k] = pending[k];
+      found.runs.push_back(std::move(run));
+    }
+    pending.assign(patterns.size(), Found());
   }
+  if (!found.runs.empty()) AddMeasures(pending, patterns, &found.runs.back());
   return found;
-}
-
-double Number(const std::string& path, const OutputPattern& pattern, const Found& found) {
-  // The whole group, decimal (textio's ParseDouble: no "0x10", no trailing text); finite.
-  const std::optional<double> value = ParseDouble(found.value);
-  if (!value || !std::isfinite(*value))
-    throw InputError(path, found.line,
-                     "--pattern " + pattern.name + " matched '" + found.value + "', which is not a number");
-  return *value;
 }
 
 int Count(const std::string& path, const OutputPattern& pattern, const Found& found) {
@@ -145,8 +195,42 @@ std::string ApplicationFromPath(const std::string& path) {
 
 namespace {
 
+// The measured values a pattern may give, and the record's members they fill (the statistics
+// table's columns of the same names, docs/statistics-table.md).
+struct MeasureField {
+  const char* field;
+  const char* record_field;
+  double RunStats::*member;
+};
+const MeasureField* MeasureFieldOf(const std::string& field) {
+  static const MeasureField kMeasures[] = {{"time_s", "wall_time_s", &RunStats::wall_time_s},
+                                           {"app_time_s", "app_time_mean_s", &RunStats::app_time_mean_s},
+                                           {"app_time_max_s", "app_time_max_s", &RunStats::app_time_max_s},
+                                           {"mpi_time_s", "mpi_time_mean_s", &RunStats::mpi_time_mean_s},
+                                           {"mpi_time_max_s", "mpi_time_max_s", &RunStats::mpi_time_max_s},
+                                           {"messages", "messages_per_rank", &RunStats::messages_per_rank},
+                                           {"bytes", "bytes_sent_per_rank", &RunStats::bytes_sent_per_rank}};
+  for (const MeasureField& measure : kMeasures)
+    if (field == measure.field) return &measure;
+  return nullptr;
+}
+
+// How a value was found: "--pattern time, line 89 (the last of 4 matching lines)", "--pattern
+// mpi_time:sum, the sum of 3 matching lines (lines 12-40)". `counted`: the match count is this run's.
+std::string Said(const OutputPattern& pattern, const Found& f, bool counted) {
+  const std::string head = "--pattern " + pattern.name + ", ";
+  const std::string of = std::to_string(f.matches) + " matching lines";
+  if (pattern.reduction == PatternReduction::kSum)
+    return head + (f.matches == 1 ? "line " + std::to_string(f.line)
+                                  : "the sum of " + of + " (lines " + std::to_string(f.first_line) + "-" +
+                                        std::to_string(f.last_line) + ")");
+  return head + "line " + std::to_string(f.line) +
+         (f.matches > 1 && counted ? " (the " + std::string(PatternReductionName(pattern.reduction)) + " of " + of + ")"
+                                   : "");
+}
+
 // One run from what the patterns found for it; `of_several`: the file holds several runs, so a
-// match count over the whole file would say nothing of this one.
+// configuration pattern's match count over the whole file would say nothing of this one.
 RunStats RunFrom(const ReaderInput& input, const std::vector<OutputPattern>& patterns, const std::vector<Found>& found,
                  bool of_several) {
   const std::string& path = input.path;
@@ -156,16 +240,16 @@ RunStats RunFrom(const ReaderInput& input, const std::vector<OutputPattern>& pat
     const OutputPattern& pattern = patterns[k];
     const Found& f = found[k];
     if (f.matches == 0) continue;
-    const std::string said =
-        "--pattern " + pattern.name + ", line " + std::to_string(f.line) +
-        (f.matches > 1 && !of_several ? " (the last of " + std::to_string(f.matches) + " matching lines)" : "");
+    const std::string said = Said(pattern, f, !of_several || pattern.IsMeasure());
     const std::string& field = pattern.field;
-    if (pattern.IsTime()) {
-      run.wall_time_s = Number(path, pattern, f) * pattern.seconds_per_unit;
-      if (!(run.wall_time_s > 0))
-        throw InputError(path, f.line, "--pattern " + pattern.name + " matched '" + f.value + "': no run time > 0");
-      run.derivations["wall_time_s"] = said;
-      time_line = f.line;
+    if (const MeasureField* measure = MeasureFieldOf(field)) {
+      const double value = Number(path, pattern, f) * (pattern.seconds_per_unit > 0 ? pattern.seconds_per_unit : 1.0);
+      if (!std::isfinite(value) || (pattern.IsRunTime() ? value <= 0 : value < 0))
+        throw InputError(path, f.line, "--pattern " + pattern.name + " gave " + FormatDouble("%g", value) + ": " +
+                                           (pattern.IsRunTime() ? "no run time > 0" : "not a measured value >= 0"));
+      run.*(measure->member) = value;
+      run.derivations[measure->record_field] = said;
+      if (pattern.IsRunTime()) time_line = f.last_line;
     } else if (const CountField* count = CountFieldOf(field)) {
       run.*(count->member) = Count(path, pattern, f);
       run.derivations[count->record_field] = said;
@@ -176,6 +260,12 @@ RunStats RunFrom(const ReaderInput& input, const std::vector<OutputPattern>& pat
       run.problem_class = f.value;
       run.derivations["problem_class"] = said;
     }
+  }
+  // The program's MPI time without its application time: the run time is the time the MPI time is
+  // part of (the queueing model decomposes app time = compute + MPI, models/decomposition.h).
+  if (Known(run.mpi_time_mean_s) && !Known(run.app_time_mean_s)) {
+    run.app_time_mean_s = run.wall_time_s;
+    run.derivations["app_time_mean_s"] = "the run time (" + run.derivations["wall_time_s"] + "; no --pattern app_time)";
   }
   run.sources.push_back(of_several ? path + ":" + std::to_string(time_line) : path);
   if (run.procs == 0 && input.name.procs > 0 && !of_several) {
@@ -213,8 +303,8 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
   // says why).
   if (found.runs.empty()) return output;
   if (found.runs.size() == 1) {
-    // One run: each pattern's last match in the file, wherever it is.
-    output.runs.push_back(RunFrom(input, patterns, found.last, false));
+    // One run: each pattern over the whole file, wherever its lines are.
+    output.runs.push_back(RunFrom(input, patterns, found.whole, false));
   } else {
     std::string lines;
     for (const std::vector<Found>& one : found.runs) {

@@ -5,9 +5,44 @@
 #include "textio/time_units.h"
 
 namespace qnm {
+namespace {
+
+// Durations a pattern may give, by the names the statistics table gives their columns
+// (docs/statistics-table.md), each with an optional unit: "mpi_time_ms", "time_min".
+const char* const kDurations[] = {"app_time_max", "mpi_time_max", "app_time", "mpi_time", "time"};
+
+// The unit a duration's name ends with, in seconds: "mpi_time" and "mpi_time_s" 1, "mpi_time_ms"
+// 0.001; 0 when `name` is not `base` with a unit.
+double DurationUnit(const std::string& name, const std::string& base) {
+  if (name == base) return 1.0;
+  if (name.size() <= base.size() + 1 || name.compare(0, base.size(), base) != 0 || name[base.size()] != '_') return 0;
+  return SecondsPerTimeUnit(name.substr(base.size() + 1));
+}
+
+PatternReduction ParseReduction(const std::string& field, const std::string& word) {
+  for (PatternReduction reduction : {PatternReduction::kLast, PatternReduction::kFirst, PatternReduction::kSum,
+                                     PatternReduction::kMin, PatternReduction::kMax})
+    if (word == PatternReductionName(reduction)) return reduction;
+  throw std::invalid_argument(field + ": unknown reduction '" + word + "' (first, last, sum, min, max)");
+}
+
+}  // namespace
 
 const char* OutputPatternFieldList() {
-  return "time (seconds; or time_ms, time_us, time_min, time_h), procs, threads, nodes, ranks_per_node, app, class";
+  return "time (seconds; or time_ms, time_us, time_min, time_h), procs, threads, nodes, ranks_per_node, app, "
+         "class; measured per rank: app_time, app_time_max, mpi_time, mpi_time_max (seconds, or with a unit as "
+         "time's), messages, bytes; a measured value may name a reduction: FIELD:first, :last, :sum, :min, :max";
+}
+
+const char* PatternReductionName(PatternReduction reduction) {
+  switch (reduction) {
+    case PatternReduction::kFirst: return "first";
+    case PatternReduction::kSum: return "sum";
+    case PatternReduction::kMin: return "min";
+    case PatternReduction::kMax: return "max";
+    case PatternReduction::kLast: break;
+  }
+  return "last";
 }
 
 OutputPattern ParseOutputPattern(const std::string& spec) {
@@ -17,27 +52,39 @@ OutputPattern ParseOutputPattern(const std::string& spec) {
   OutputPattern pattern;
   pattern.name = spec.substr(0, equals);
   pattern.text = spec.substr(equals + 1);
-  const std::string& name = pattern.name;
-  if (name == "time" || name == "time_s") {
-    pattern.field = "time_s";
-    pattern.seconds_per_unit = 1.0;
-  } else if (name.rfind("time_", 0) == 0 && SecondsPerTimeUnit(name.substr(5)) > 0) {
-    pattern.field = "time_s";
-    pattern.seconds_per_unit = SecondsPerTimeUnit(name.substr(5));
-  } else if (name == "procs" || name == "threads" || name == "nodes" || name == "ranks_per_node" || name == "app" ||
-             name == "class") {
-    pattern.field = name;
-  } else {
-    throw std::invalid_argument("unknown field '" + name + "' (fields: " + OutputPatternFieldList() + ")");
+  const std::size_t colon = pattern.name.find(':');
+  const std::string field = pattern.name.substr(0, colon);
+  for (const char* base : kDurations)
+    if (const double unit = DurationUnit(field, base); unit > 0) {
+      pattern.field = std::string(base) + "_s";
+      pattern.seconds_per_unit = unit;
+      break;
+    }
+  if (pattern.field.empty()) {
+    static const char* const kOthers[] = {"messages", "bytes", "procs", "threads", "nodes", "ranks_per_node", "app",
+                                          "class"};
+    for (const char* other : kOthers)
+      if (field == other) pattern.field = field;
+    if (pattern.field.empty())
+      throw std::invalid_argument("unknown field '" + field + "' (fields: " + OutputPatternFieldList() + ")");
   }
-  if (pattern.text.empty()) throw std::invalid_argument(name + ": empty regular expression");
+  if (colon != std::string::npos) {
+    pattern.reduction = ParseReduction(field, pattern.name.substr(colon + 1));
+    if (!pattern.IsMeasure())
+      throw std::invalid_argument(field + ": takes no reduction; a run's " + field +
+                                  " is the value in force at its run-time line (reductions are for measured "
+                                  "values: time, app_time, mpi_time, messages, bytes)");
+  }
+  if (pattern.text.empty()) throw std::invalid_argument(pattern.name + ": empty regular expression");
   try {
     pattern.regex = boost::regex(pattern.text, boost::regex::perl);
   } catch (const boost::regex_error& error) {
-    throw std::invalid_argument(name + ": '" + pattern.text + "' is not a regular expression (" + error.what() + ")");
+    throw std::invalid_argument(pattern.name + ": '" + pattern.text + "' is not a regular expression (" +
+                                error.what() + ")");
   }
   if (pattern.regex.mark_count() != 1)
-    throw std::invalid_argument(name + ": '" + pattern.text + "' has " + std::to_string(pattern.regex.mark_count()) +
+    throw std::invalid_argument(pattern.name + ": '" + pattern.text + "' has " +
+                                std::to_string(pattern.regex.mark_count()) +
                                 " capture groups; it needs exactly one, around the value (use (?:...) for others)");
   return pattern;
 }

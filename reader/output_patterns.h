@@ -1,36 +1,56 @@
 #pragma once
-// Output patterns: how a user tells the tool where any program's output says its run time and
-// process count (`--pattern FIELD=REGEX`, repeatable), for the outputs no reader of ours knows.
-// JUBE's pattern sets (Lührs et al. 2016, "Flexible and Generic Workflow Management", §3.3) serve
-// the same need in benchmarking workflows: one regular expression with one group per value.
+// Output patterns: how a user tells the tool where any program's output says its run time, process
+// count and, when the program measures them, its MPI time and messages (`--pattern FIELD=REGEX`,
+// repeatable), for the outputs no reader of ours knows. JUBE's pattern sets (Lührs et al. 2016,
+// "Flexible and Generic Workflow Management", §3.3) serve the same need in benchmarking workflows:
+// one regular expression with one group per value, and a statistic (first, last, sum, min, max) of
+// a value several lines give.
 //
 // A pattern is a regular expression (Boost.Regex, Perl syntax) with exactly one capture group,
 // matched against each line of a file on its own; the group of the last matching line is the
-// value (a log's summary comes last; per-step lines come before it). docs/formats/output-patterns.md.
+// value (a log's summary comes last; per-step lines come before it), unless a measured value's
+// pattern names another reduction (`messages:first=...`). docs/formats/output-patterns.md.
 #include <string>
 
 #include <boost/regex.hpp>
 
 namespace qnm {
 
-/// The record fields a pattern may fill, for messages: "time (s; or time_ms, time_us, time_min,
-/// time_h), procs, threads, nodes, ranks_per_node, app, class".
+/// The record fields a pattern may fill, for messages.
 const char* OutputPatternFieldList();
 
+/// How the values of a run's matching lines make one value.
+enum class PatternReduction { kLast, kFirst, kSum, kMin, kMax };
+const char* PatternReductionName(PatternReduction reduction);  // "last", "first", "sum", "min", "max"
+
 struct OutputPattern {
-  std::string field;  // "time_s", "procs", "threads", "nodes", "ranks_per_node", "app", "class"
-  std::string name;   // what the user wrote before '=' ("time_ms"), for messages
+  // What the value is: "time_s" (the run time), "app_time_s", "app_time_max_s", "mpi_time_s",
+  // "mpi_time_max_s", "messages", "bytes" (measured values; the statistics table's column names),
+  // "procs", "threads", "nodes", "ranks_per_node", "app", "class" (the run's configuration).
+  std::string field;
+  std::string name;   // what the user wrote before '=' ("time_ms", "messages:first"), for messages
   std::string text;   // the regular expression as written
   boost::regex regex;
-  double seconds_per_unit = 0;  // time fields: seconds per captured unit; 0 otherwise
+  double seconds_per_unit = 0;  // durations: seconds per captured unit; 0 otherwise
+  PatternReduction reduction = PatternReduction::kLast;
 
-  bool IsTime() const { return seconds_per_unit > 0; }
+  /// The run time: its lines close a run.
+  bool IsRunTime() const { return field == "time_s"; }
+  /// A value the run measured (a duration or a count of messages or bytes), as opposed to one that
+  /// says which run it is; runs in one file are told apart by the configuration's values.
+  bool IsMeasure() const { return seconds_per_unit > 0 || field == "messages" || field == "bytes"; }
   bool IsText() const { return field == "app" || field == "class"; }
+  /// A reduction computed from numbers as the lines come (sum, min, max), not one line's text.
+  bool IsArithmetic() const {
+    return reduction == PatternReduction::kSum || reduction == PatternReduction::kMin ||
+           reduction == PatternReduction::kMax;
+  }
 };
 
-/// Parses "FIELD=REGEX" ("time=hydro cycle run time=\s*(\S+)": the first '=' ends the field).
-/// Throws std::invalid_argument naming what is wrong: an unknown field, an empty or malformed
-/// expression, or one without exactly one capture group.
+/// Parses "FIELD[:REDUCTION]=REGEX" ("time=hydro cycle run time=\s*(\S+)": the first '=' ends the
+/// field; "messages:first=Messages sent\s*:\s*(\S+)"). Throws std::invalid_argument naming what is
+/// wrong: an unknown field or reduction, a reduction on a configuration field, an empty or
+/// malformed expression, or one without exactly one capture group.
 OutputPattern ParseOutputPattern(const std::string& spec);
 
 }  // namespace qnm

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "app_outputs/pattern_output.h"
+#include "models/decomposition.h"
 #include "ingest/ingest.h"
 #include "record/run_stats.h"
 #include "reader/output_patterns.h"
@@ -70,6 +71,24 @@ TEST_CASE("a pattern is FIELD=REGEX with one group; what is wrong with one is sa
   CHECK(refusal("time=\\d+ s").find("has 0 capture groups; it needs exactly one") != std::string::npos);
   CHECK(refusal("time=(\\d+)\\.(\\d+)").find("has 2 capture groups") != std::string::npos);
   CHECK(refusal("time=(?:real|user) (\\S+)").empty());  // a group that captures nothing is not counted
+  // The measured values, by the statistics table's column names, with a unit and a reduction.
+  const qnm::OutputPattern mpi = qnm::ParseOutputPattern("mpi_time_ms:sum=MPI (\\S+) ms");
+  CHECK(mpi.field == "mpi_time_s");
+  CHECK(mpi.seconds_per_unit == Approx(1e-3));
+  CHECK(mpi.reduction == qnm::PatternReduction::kSum);
+  CHECK(mpi.IsMeasure());
+  CHECK_FALSE(mpi.IsRunTime());
+  CHECK(qnm::ParseOutputPattern("mpi_time_max_us=(\\S+)").field == "mpi_time_max_s");
+  CHECK(qnm::ParseOutputPattern("mpi_time_max_us=(\\S+)").seconds_per_unit == Approx(1e-6));
+  CHECK(qnm::ParseOutputPattern("app_time=(\\S+)").field == "app_time_s");
+  CHECK(qnm::ParseOutputPattern("messages:first=(\\S+)").reduction == qnm::PatternReduction::kFirst);
+  CHECK(qnm::ParseOutputPattern("bytes:max=(\\S+)").IsMeasure());
+  CHECK(qnm::ParseOutputPattern("time:min=(\\S+)").IsRunTime());
+  CHECK_FALSE(qnm::ParseOutputPattern("procs=(\\d+)").IsMeasure());
+  CHECK(refusal("mpi_time:avg=(\\S+)").find("mpi_time: unknown reduction 'avg' (first, last, sum, min, max)") !=
+        std::string::npos);
+  CHECK(refusal("procs:first=(\\d+)").find("procs: takes no reduction") != std::string::npos);
+  CHECK(refusal("mpi_time_fortnights=(\\S+)").find("unknown field 'mpi_time_fortnights'") != std::string::npos);
 }
 
 TEST_CASE("PENNANT's own sample outputs read by four patterns", "[patterns][ingest]") {
@@ -282,5 +301,114 @@ TEST_CASE("a user's expression never crashes or hangs the reading", "[patterns][
   CHECK(summary.skipped[0].reason.find(":2: --pattern time gave up on this line (The complexity of matching the "
                                        "regular expression exceeded predefined bounds): write the expression so "
                                        "that it backtracks less") != std::string::npos);
+  std::filesystem::remove(file);
+}
+
+namespace {
+
+const std::string kMiniAmr = std::string(QNM_TEST_DATA_DIR) + "/miniamr";
+
+// miniAMR's profile prints its block communication four times (the whole exchange, then the X, Y
+// and Z directions); the first of each is the whole's (tests/data/miniamr/SOURCES.md).
+std::vector<std::string> MiniAmrPatterns() {
+  return {R"(time=^Summary: .* time (\S+))", R"(procs=^Summary: ranks (\d+))",
+          R"(mpi_time:first=^\s+Wait time\s+:\s*(\S+))", R"(messages:first=^\s+Messages sent\s+:\s*(\S+))",
+          R"(bytes:first=^\s+Bytes sent\s+:\s*(\S+))"};
+}
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream whole;
+  whole << in.rdbuf();
+  return whole.str();
+}
+
+}  // namespace
+
+TEST_CASE("a program's own MPI time and messages, read by patterns, are the queueing model's inputs",
+          "[patterns][ingest]") {
+  qnm::IngestSummary summary;
+  const auto runs = Ingest({kMiniAmr}, MiniAmrPatterns(), &summary);
+  REQUIRE(runs.size() == 2);
+  const auto by = ByFile(runs);
+  const qnm::RunStats& one = *by.at("np1.out");
+  const qnm::RunStats& two = *by.at("np2.out");
+  // "Summary: ranks 2 ts 40 time 42.456614 calc 21.089362 comm 18.133432 red 2.345690 ..."
+  CHECK(two.procs == 2);
+  CHECK(two.wall_time_s == Approx(42.456614).epsilon(1e-12));
+  // "     Wait time              : 2.789556 0.818965 1.970590 3.608521" (the whole exchange's, line 249)
+  CHECK(two.mpi_time_mean_s == Approx(2.789556).epsilon(1e-12));
+  CHECK(two.derivations.at("mpi_time_mean_s") == "--pattern mpi_time:first, line 249 (the first of 4 matching lines)");
+  CHECK(two.messages_per_rank == 2000.0);
+  CHECK(two.bytes_sent_per_rank == 1019392000.0);
+  CHECK(two.bytes_per_message == Approx(509696.0).epsilon(1e-12));
+  // No --pattern app_time: the run time is the time the MPI time is part of.
+  CHECK(two.app_time_mean_s == two.wall_time_s);
+  CHECK(two.derivations.at("app_time_mean_s") == "the run time (--pattern time, line 445; no --pattern app_time)");
+  CHECK(two.compute_time_mean_s == Approx(42.456614 - 2.789556).epsilon(1e-12));
+  CHECK(qnm::HasMpiProfile(two));
+  CHECK(one.procs == 1);
+  CHECK(one.wall_time_s == Approx(62.594959).epsilon(1e-12));
+  CHECK(one.mpi_time_mean_s == Approx(0.000129).epsilon(1e-12));
+  CHECK(one.messages_per_rank == 0.0);  // one rank sends no message
+  CHECK(qnm::HasMpiProfile(one));
+  // Without the MPI patterns the same files are runtime-only runs.
+  const auto plain = Ingest({kMiniAmr}, {MiniAmrPatterns()[0], MiniAmrPatterns()[1]}, &summary);
+  REQUIRE(plain.size() == 2);
+  for (const qnm::RunStats& run : plain) CHECK_FALSE(qnm::HasMpiProfile(run));
+}
+
+TEST_CASE("a measured value's lines reduced: first, last, sum, min, max", "[patterns][ingest]") {
+  qnm::IngestSummary summary;
+  const std::string np2 = kMiniAmr + "/np2.out";
+  auto read = [&](const std::string& pattern) {
+    const auto runs = Ingest({np2}, {MiniAmrPatterns()[0], MiniAmrPatterns()[1], pattern}, &summary);
+    REQUIRE(runs.size() == 1);
+    return runs[0];
+  };
+  // "Messages sent" per direction after the whole's 2000: 800 (X), 600 (Y), 600 (Z); "Bytes sent"
+  // 1019392000, then 886272000, 87040000, 46080000.
+  CHECK(read(R"(messages=^\s+Messages sent\s+:\s*(\S+))").messages_per_rank == 600.0);  // last: Z's
+  const qnm::RunStats least = read(R"(messages:min=^\s+Messages sent\s+:\s*(\S+))");
+  CHECK(least.messages_per_rank == 600.0);
+  CHECK(least.derivations.at("messages_per_rank") == "--pattern messages:min, line 313 (the min of 4 matching lines)");
+  CHECK(read(R"(messages:max=^\s+Messages sent\s+:\s*(\S+))").messages_per_rank == 2000.0);
+  const qnm::RunStats sum = read(R"(bytes:sum=^\s+Bytes sent\s+:\s*(\S+))");
+  CHECK(sum.bytes_sent_per_rank == 1019392000.0 + 886272000.0 + 87040000.0 + 46080000.0);
+  CHECK(sum.derivations.at("bytes_sent_per_rank") == "--pattern bytes:sum, the sum of 4 matching lines (lines 262-340)");
+  // With a unit, summed: the whole's wait and its three directions' (lines 249, 278, 304, 330), read
+  // as milliseconds.
+  const qnm::RunStats waits = read(R"(mpi_time_ms:sum=^\s+Wait time\s+:\s*(\S+))");
+  CHECK(waits.mpi_time_mean_s == Approx((2.789556 + 1.322747 + 0.593002 + 0.873806) * 1e-3).epsilon(1e-12));
+  // A measured value must be a number >= 0; a sum's value that is not names its line.
+  CHECK(Ingest({np2}, {MiniAmrPatterns()[0], MiniAmrPatterns()[1], R"(mpi_time:sum=^\s+Wait (time))"}, &summary)
+            .empty());
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped[0].reason.find("np2.out:249: --pattern mpi_time:sum matched 'time', which is not a number") !=
+        std::string::npos);
+  CHECK(Ingest({np2}, {MiniAmrPatterns()[0], MiniAmrPatterns()[1], R"(bytes=^Center starting at (\S+))"}, &summary)
+            .empty());
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped[0].reason.find("--pattern bytes gave -1.1: not a measured value >= 0") != std::string::npos);
+}
+
+TEST_CASE("in a job of appended runs each run's measured values are its own lines'", "[patterns][ingest]") {
+  // np1's output, then np2's, as a job running both would write them: the first of np2's "Wait
+  // time" lines is after np1's run-time line, so it is np2's, not np1's.
+  const std::string first = Slurp(kMiniAmr + "/np1.out"), second = Slurp(kMiniAmr + "/np2.out");
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "qnm-patterns-miniamr-job.log";
+  std::ofstream(file) << first << second;
+  qnm::IngestSummary summary;
+  auto runs = Ingest({file.string()}, MiniAmrPatterns(), &summary);
+  REQUIRE(runs.size() == 2);
+  std::sort(runs.begin(), runs.end(), [](const qnm::RunStats& a, const qnm::RunStats& b) { return a.procs < b.procs; });
+  const int lines_of_first = static_cast<int>(std::count(first.begin(), first.end(), '\n'));
+  CHECK(runs[0].mpi_time_mean_s == Approx(0.000129).epsilon(1e-12));
+  CHECK(runs[0].messages_per_rank == 0.0);
+  CHECK(runs[1].mpi_time_mean_s == Approx(2.789556).epsilon(1e-12));
+  CHECK(runs[1].derivations.at("mpi_time_mean_s") ==
+        "--pattern mpi_time:first, line " + std::to_string(lines_of_first + 249) + " (the first of 4 matching lines)");
+  CHECK(runs[1].messages_per_rank == 2000.0);
+  CHECK(runs[1].sources.front() == file.string() + ":" + std::to_string(lines_of_first + 445));
   std::filesystem::remove(file);
 }

@@ -488,6 +488,13 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest + pennant, "patterns", "pennant",
                                    ["sedovbig-c300/*.out", "sample_outputs/*/leblancbig*.out",
                                     "sample_outputs/*/nohpoly*.out", "sample_outputs/vulcan/sedovflat.out"], 60)
+    # ... and a program's own MPI time and messages by --pattern with reductions, round 36, appended last:
+    # miniAMR's two outputs made here, damaged as text.
+    miniamr = ["--pattern", r"time=^Summary: .* time (\S+)", "--pattern", r"procs=^Summary: ranks (\d+)",
+               "--pattern", r"mpi_time:first=^\s+Wait time\s+:\s*(\S+)",
+               "--pattern", r"messages:first=^\s+Messages sent\s+:\s*(\S+)",
+               "--pattern", r"bytes:sum=^\s+Bytes sent\s+:\s*(\S+)"]
+    count += application_log_cases(cases, repo, rng, args, ingest + miniamr, "patterns-mpi", "miniamr", ["*.out"], 40)
     print(f"{count} cases in {cases}")
 
 
