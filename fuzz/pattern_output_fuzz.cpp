@@ -1,7 +1,6 @@
-// libFuzzer target: any bytes read by the user's patterns (app_outputs/pattern_output.h; PENNANT's
-// four, the ones docs/formats/output-patterns.md shows) become one run or an InputError
-// (file:line), never a crash, a hang or anything else thrown. The line length limit keeps
-// std::regex's recursion off the stack on long lines.
+// libFuzzer target: any bytes read by the user's patterns (app_outputs/pattern_output.h: PENNANT's
+// four and miniAMR's measured values with reductions, as docs/formats/output-patterns.md shows
+// them) become runs or an InputError (file:line), never a crash, a hang or anything else thrown.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -15,7 +14,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   static const qnm::RunSelection selection = [] {
     qnm::RunSelection s;
     for (const char* spec : {R"(time=hydro cycle run time=\s*(\S+))", R"(procs=Running on (\d+) MPI PE)",
-                             R"(threads=Running on (\d+) thread)", R"(class=^Zones:\s+(\d+))"})
+                             R"(threads=Running on (\d+) thread)", R"(class=^Zones:\s+(\d+))",
+                             R"(time:max=^Summary: .* time (\S+))", R"(mpi_time:first=^\s+Wait time\s+:\s*(\S+))",
+                             R"(messages:sum=^\s+Messages sent\s+:\s*(\S+))", R"(bytes:min=^\s+Bytes sent\s+:\s*(\S+))",
+                             R"(app_time_ms=^Total time for test: .*: (\S+))"})
       s.output_patterns.push_back(qnm::ParseOutputPattern(spec));
     return s;
   }();

@@ -104,7 +104,7 @@ seed() {  # seed <target> -> directory of seed files
       cp tests/data/compressed/archives/trace-and-profile.zip "$dir/archive-trace-and-profile.zip"
       cp tests/data/compressed/archives/bad/encrypted.zip "$dir/archive-encrypted.zip" ;;
     ipm_log_fuzz) cp tests/data/ipm/*.ipm.xml tests/data/ipm/*.out tests/data/ipm/*.ipm_parse.txt "$dir" ;;
-    pattern_output_fuzz) find tests/data/pennant -name '*.out' -size -40k -exec cp {} "$dir" \; ;;
+    pattern_output_fuzz) find tests/data/pennant tests/data/miniamr -name '*.out' -size -40k -exec cp {} "$dir" \; ;;
     flux_job_record_fuzz)  # first byte bit 0: the jobs' outputs with their records (0), the listing (1)
       find tests/data/flux -name '*.out' | while read -r f; do
         { printf '\0'; tail -c 6000 "$f"; } > "$dir/out-$(basename "$f")"; done
