@@ -13,12 +13,13 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const qnm::RunSelection selection = [] {
     qnm::RunSelection s;
-    for (const char* spec : {R"(time=hydro cycle run time=\s*(\S+))", R"(procs=Running on (\d+) MPI PE)",
-                             R"(threads=Running on (\d+) thread)", R"(class=^Zones:\s+(\d+))",
-                             R"(time:max=^Summary: .* time (\S+))", R"(mpi_time:first=^\s+Wait time\s+:\s*(\S+))",
+    // One pattern a field (reader/output_patterns.h, AddOutputPattern): PENNANT's run time or miniAMR's.
+    for (const char* spec : {R"(time:max=(?:hydro cycle run time=\s*|^Summary: .* time )(\S+))",
+                             R"(procs=Running on (\d+) MPI PE)", R"(threads=Running on (\d+) thread)",
+                             R"(class=^Zones:\s+(\d+))", R"(mpi_time:first=^\s+Wait time\s+:\s*(\S+))",
                              R"(messages:sum=^\s+Messages sent\s+:\s*(\S+))", R"(bytes:min=^\s+Bytes sent\s+:\s*(\S+))",
                              R"(app_time_ms=^Total time for test: .*: (\S+))"})
-      s.output_patterns.push_back(qnm::ParseOutputPattern(spec));
+      qnm::AddOutputPattern(qnm::ParseOutputPattern(spec), &s.output_patterns);
     return s;
   }();
   qnm::ReaderInput input;

@@ -1,8 +1,12 @@
 #include "reader/output_patterns.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string_view>
 
 #include "textio/time_units.h"
+#include "util/atomic_file.h"
+#include "util/input_error.h"
 
 namespace qnm {
 namespace {
@@ -87,6 +91,46 @@ OutputPattern ParseOutputPattern(const std::string& spec) {
                                 std::to_string(pattern.regex.mark_count()) +
                                 " capture groups; it needs exactly one, around the value (use (?:...) for others)");
   return pattern;
+}
+
+void AddOutputPattern(OutputPattern pattern, std::vector<OutputPattern>* patterns) {
+  for (const OutputPattern& other : *patterns)
+    if (other.field == pattern.field)
+      throw std::invalid_argument(pattern.name + ": its field is given twice (" + other.name + " and " +
+                                  pattern.name + "); one pattern a field");
+  patterns->push_back(std::move(pattern));
+}
+
+std::vector<OutputPattern> ReadOutputPatternFile(const std::string& path) {
+  constexpr long long kLargestPatternFile = 1 << 20;  // a few lines; anything larger is another file
+  const std::string text = ReadFile(path, kLargestPatternFile);
+  std::vector<OutputPattern> patterns;
+  std::string_view rest = text;
+  for (int number = 1; !rest.empty(); ++number) {
+    const std::size_t end = rest.find('\n');
+    std::string_view line = rest.substr(0, end);
+    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    const std::size_t first = line.find_first_not_of(" \t");
+    if (first == std::string_view::npos || line[first] == '#') continue;
+    try {
+      AddOutputPattern(ParseOutputPattern(std::string(line.substr(first))), &patterns);
+    } catch (const std::invalid_argument& error) {
+      throw InputError(path, number, error.what());
+    }
+  }
+  if (patterns.empty()) throw InputError(path, 0, "no pattern in the file (one FIELD=REGEX a line)");
+  return patterns;
+}
+
+std::vector<OutputPattern> WithOverrides(std::vector<OutputPattern> base, const std::vector<OutputPattern>& overrides) {
+  for (const OutputPattern& pattern : overrides) {
+    base.erase(std::remove_if(base.begin(), base.end(),
+                              [&](const OutputPattern& kept) { return kept.field == pattern.field; }),
+               base.end());
+    base.push_back(pattern);
+  }
+  return base;
 }
 
 }  // namespace qnm

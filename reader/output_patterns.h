@@ -11,6 +11,7 @@
 // value (a log's summary comes last; per-step lines come before it), unless a measured value's
 // pattern names another reduction (`messages:first=...`). docs/formats/output-patterns.md.
 #include <string>
+#include <vector>
 
 #include <boost/regex.hpp>
 
@@ -52,5 +53,19 @@ struct OutputPattern {
 /// wrong: an unknown field or reduction, a reduction on a configuration field, an empty or
 /// malformed expression, or one without exactly one capture group.
 OutputPattern ParseOutputPattern(const std::string& spec);
+
+/// Adds `pattern` to `patterns`; throws std::invalid_argument when a pattern of the same field is
+/// there already ("time is given twice": `time` and `time_ms` are one field).
+void AddOutputPattern(OutputPattern pattern, std::vector<OutputPattern>* patterns);
+
+/// A pattern file (`--pattern-file`): a program's patterns kept beside its runs, one FIELD=REGEX a
+/// line as `--pattern` takes it; blank lines and lines whose first non-blank character is '#' are
+/// skipped. Throws InputError naming the file and line of a pattern that is wrong or a field given
+/// twice, or the file when it cannot be read or holds no pattern.
+std::vector<OutputPattern> ReadOutputPatternFile(const std::string& path);
+
+/// `base` (a pattern file's) with each of `overrides` (the command line's) replacing the pattern
+/// of its field, or added.
+std::vector<OutputPattern> WithOverrides(std::vector<OutputPattern> base, const std::vector<OutputPattern>& overrides);
 
 }  // namespace qnm

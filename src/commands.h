@@ -39,6 +39,7 @@ struct RunSelectionArgs {
   std::vector<std::string> where;
   int ranks_per_node = 0, work_units = 0;  // --ranks-per-node, --work-units
   std::vector<std::string> patterns;       // --pattern FIELD=REGEX
+  std::vector<std::string> pattern_files;  // --pattern-file FILE
 };
 void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
 RunSelection ParseRunSelection(const RunSelectionArgs& args);

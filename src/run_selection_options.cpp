@@ -36,6 +36,11 @@ void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args) {
                           "; e.g. --pattern 'time=hydro cycle run time=\\s*(\\S+)' --pattern "
                           "'procs=Running on (\\d+) MPI' (docs/formats/output-patterns.md)")
       ->allow_extra_args(false);  // one value per --pattern: the paths after it stay paths
+  command->add_option("--pattern-file", args->pattern_files,
+                      "FILE (repeatable): a program's --pattern set kept in a file, one FIELD=REGEX a line ('#' "
+                      "comments); a --pattern of the same field replaces the file's (data/patterns/ has PENNANT's "
+                      "and miniAMR's)")
+      ->allow_extra_args(false);
 }
 
 RunSelection ParseRunSelection(const RunSelectionArgs& args) {
@@ -45,13 +50,24 @@ RunSelection ParseRunSelection(const RunSelectionArgs& args) {
   selection.callpath = args.callpath;
   selection.ranks_per_node = args.ranks_per_node;
   selection.work_units = args.work_units;
+  std::vector<OutputPattern> from_files, from_command_line;
+  for (const std::string& file : args.pattern_files)
+    for (OutputPattern& pattern : ReadOutputPatternFile(file)) {
+      const std::string name = pattern.name;
+      try {
+        AddOutputPattern(std::move(pattern), &from_files);
+      } catch (const std::invalid_argument&) {
+        throw InputError(file, 0, name + ": an earlier --pattern-file gives its field too; one pattern a field");
+      }
+    }
   for (const std::string& pattern : args.patterns) {
     try {
-      selection.output_patterns.push_back(ParseOutputPattern(pattern));
+      AddOutputPattern(ParseOutputPattern(pattern), &from_command_line);
     } catch (const std::invalid_argument& error) {
       throw InputError("--pattern", 0, error.what());
     }
   }
+  selection.output_patterns = WithOverrides(std::move(from_files), from_command_line);
   for (const std::string& where : args.where) {
     try {
       AddWhere(where, &selection);

@@ -161,6 +161,10 @@ const Misuse kMisuses[] = {
     {"report -o {tmp}/r.html --pattern 'no-field' {series}", 1, "is not FIELD=REGEX"},
     {"plot -o {tmp}/p --pattern 'procs:sum=(\\d+)' {series}", 1, "--pattern: procs: takes no reduction"},
     {"efficiency --pattern 'mpi_time:mean=(\\S+)' {series}", 1, "--pattern: mpi_time: unknown reduction 'mean'"},
+    {"ingest -q --pattern-file {tmp}/none.patterns {series}", 1, "none.patterns: cannot open"},
+    {"predict --pattern-file {tmp} {series}", 1, "cannot read: is a directory"},
+    {"validate --pattern-file {data}/../../data/patterns/pennant.patterns --pattern-file {data}/../../data/patterns/pennant.patterns {series}", 1,
+     "pennant.patterns: time: an earlier --pattern-file gives its field too"},
     // Numbers are decimal on the command line too (CLI11 reads "0x10" as 16).
     {"whatif {data}/otf2/synthetic-patterns-4rank --scale-computation 0x10", 105, "--scale-computation: '0x10' is not a decimal number"},
     {"whatif {data}/otf2/synthetic-patterns-4rank --top 0x5", 105, "--top: '0x5' is not a decimal number"},

@@ -14,10 +14,12 @@
 #include <vector>
 
 #include "app_outputs/pattern_output.h"
-#include "models/decomposition.h"
 #include "ingest/ingest.h"
-#include "record/run_stats.h"
+#include "models/decomposition.h"
 #include "reader/output_patterns.h"
+#include "record/run_stats.h"
+#include "record/run_stats_json.h"
+#include "util/input_error.h"
 
 namespace {
 
@@ -411,4 +413,58 @@ TEST_CASE("in a job of appended runs each run's measured values are its own line
   CHECK(runs[1].messages_per_rank == 2000.0);
   CHECK(runs[1].sources.front() == file.string() + ":" + std::to_string(lines_of_first + 445));
   std::filesystem::remove(file);
+}
+
+TEST_CASE("a program's pattern set kept in a file reads as the same patterns on the command line",
+          "[patterns][ingest]") {
+  const std::string bundled = std::string(QNM_SOURCE_DIR) + "/data/patterns/";
+  const std::vector<qnm::OutputPattern> pennant = qnm::ReadOutputPatternFile(bundled + "pennant.patterns");
+  REQUIRE(pennant.size() == PennantPatterns().size());
+  for (std::size_t k = 0; k < pennant.size(); ++k)
+    CHECK(pennant[k].name + "=" + pennant[k].text == PennantPatterns()[k]);
+  const std::vector<qnm::OutputPattern> miniamr = qnm::ReadOutputPatternFile(bundled + "miniamr.patterns");
+  REQUIRE(miniamr.size() == MiniAmrPatterns().size());
+  for (std::size_t k = 0; k < miniamr.size(); ++k)
+    CHECK(miniamr[k].name + "=" + miniamr[k].text == MiniAmrPatterns()[k]);
+  // The runs they read are the same records.
+  qnm::IngestSummary summary;
+  qnm::IngestOptions options;
+  options.selection.output_patterns = miniamr;
+  const auto by_file = qnm::IngestPaths({kMiniAmr}, options, &summary);
+  const auto by_specs = Ingest({kMiniAmr}, MiniAmrPatterns(), &summary);
+  REQUIRE(by_file.size() == 2);
+  CHECK(qnm::RunsToCsv(by_file) == qnm::RunsToCsv(by_specs));
+
+  // A command-line pattern replaces the file's of its field (time and time_ms are one field).
+  const auto merged = qnm::WithOverrides(pennant, {qnm::ParseOutputPattern(R"(time_ms=hydro cycle run time=\s*(\S+))")});
+  REQUIRE(merged.size() == 4);
+  CHECK(merged.back().name == "time_ms");
+  CHECK(std::count_if(merged.begin(), merged.end(), [](const qnm::OutputPattern& p) { return p.field == "time_s"; }) ==
+        1);
+}
+
+TEST_CASE("a pattern file that is wrong is refused with its file and line", "[patterns]") {
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "qnm-patterns-file-test.patterns";
+  auto refusal = [&](const std::string& text) {
+    std::ofstream(file) << text;
+    try {
+      qnm::ReadOutputPatternFile(file.string());
+    } catch (const qnm::InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  CHECK(refusal("# PENNANT\n\ntime=hydro cycle run time=\\s*(\\S+)\nprocs=Running on \\d+ MPI PE\n")
+            .find(file.string() + ":4: procs: 'Running on \\d+ MPI PE' has 0 capture groups") != std::string::npos);
+  CHECK(refusal("time=run time (\\S+)\r\n  # a comment after blanks\r\ntime_ms=took (\\d+) ms\r\n")
+            .find(":3: time_ms: its field is given twice (time and time_ms); one pattern a field") != std::string::npos);
+  CHECK(refusal("# nothing but comments\n\n").find("no pattern in the file") != std::string::npos);
+  CHECK(refusal("time=run time (\\S+)\r\n   procs=on (\\d+) ranks\n").empty());  // CRLF and leading blanks
+  std::filesystem::remove(file);
+  CHECK_THROWS_AS(qnm::ReadOutputPatternFile(file.string()), qnm::InputError);
+  // Twice on the command line, refused as well.
+  std::vector<qnm::OutputPattern> patterns;
+  qnm::AddOutputPattern(qnm::ParseOutputPattern("mpi_time=(\\S+)"), &patterns);
+  CHECK_THROWS_AS(qnm::AddOutputPattern(qnm::ParseOutputPattern("mpi_time_ms:sum=(\\S+)"), &patterns),
+                  std::invalid_argument);
 }
