@@ -204,7 +204,8 @@ NpbOutput ParseNpbOutput(std::string_view text, const std::string& path) {
     if (Trim(text).empty()) reason = "empty file";
     else if (title.empty() && !output.problems.empty())
       // Which program the job ran, the file does not say (NPB's banner or another format's never came).
-      reason = "no run in it: the job failed before its program printed one (" + output.problems.front() + ")";
+      reason = "no run in it: the job failed before its program printed one, or it is no NPB output (" +
+               output.problems.front() + ")";
     // Named like an output (.txt, .log) but no reader's format and no NPB text at all: counted with
     // the other unrecognised files, not said one line each (a benchmark folder's lscpu dumps).
     else if (title.empty()) reason = "not a recognised format (named like a job's output, but no NPB text in it)";

@@ -350,6 +350,15 @@ std::string SkippedFile::Brief() const {
   return at == std::string::npos ? reason : reason.substr(0, at + 2 + unrecognised.size());
 }
 
+std::string IngestSummary::NoRunsReason(bool patterns_given) const {
+  // A reader's refusal says more than "not a recognised format": the first of them, else the first file.
+  const auto refused = std::find_if(skipped.begin(), skipped.end(), [](const SkippedFile& f) { return !f.Unrecognised(); });
+  std::string why = skipped.empty() ? "" : (refused != skipped.end() ? *refused : skipped.front()).Brief();
+  if (skipped.size() > 1) why += "; " + std::to_string(skipped.size() - 1) + " more files skipped";
+  if (!patterns_given && !skipped.empty()) why += "; " + std::string(kOutputPatternHint);
+  return why;
+}
+
 std::string IngestSummary::Report() const {
   std::ostringstream out;
   out << "ingest: read " << files_read << " of " << files_seen << " files";

@@ -29,6 +29,11 @@ struct IngestOptions {
 
 /// The reason of a file no reader took (its specifics follow in parentheses).
 inline constexpr char kNotRecognisedFormat[] = "not a recognised format";
+/// What a user whose files gave no run may not know: said with "no runs found" when no --pattern
+/// was given.
+inline constexpr char kOutputPatternHint[] =
+    "a program's output no reader of ours knows is read by where it says its values: --pattern FIELD=REGEX or "
+    "--pattern-file FILE (docs/formats/output-patterns.md)";
 
 struct SkippedFile {
   std::string path;
@@ -65,6 +70,9 @@ struct IngestSummary {
   double elapsed_s = 0;
   /// One closing paragraph: files read, paired and skipped, and why.
   std::string Report() const;
+  /// Why no run was found, in one line: the first reader's refusal (else the first skipped file's
+  /// reason, without the list of formats read), how many more files were skipped, and, when `patterns_given` is false, kOutputPatternHint.
+  std::string NoRunsReason(bool patterns_given) const;
 };
 
 /// Reads every file under `paths` (directories are walked, sorted by name).

@@ -50,11 +50,7 @@ std::vector<Series> LoadSeries(const std::vector<std::string>& paths, const std:
   std::vector<RunStats> runs = IngestPaths(inputs, options, &summary);
   ReportSkippedInputs(paths, summary);
   if (runs.empty()) {
-    std::string why;
-    for (const SkippedFile& skipped : summary.skipped) {
-      why = skipped.reason.empty() ? skipped.path : skipped.reason;
-      break;
-    }
+    const std::string why = summary.NoRunsReason(!selection.output_patterns.empty());
     throw InputError(inputs.front(), 0, "no runs found" + (why.empty() ? "" : " (" + why + ")"));
   }
   std::vector<Series> chosen = SelectSeries(GroupIntoSeries(std::move(runs), group_by), name_filter);

@@ -87,7 +87,10 @@ void Run(const IngestArgs& args) {
     // Damaged files found by walking a folder are skipped and counted below.
     RefuseSkippedNamedInputs(args.paths, summary);
     if (!args.quiet) std::cerr << summary.Report();
-    if (runs.empty()) throw std::runtime_error("ingest: no runs found in the given paths");
+    if (runs.empty()) {
+      const std::string why = summary.NoRunsReason(!options.selection.output_patterns.empty());
+      throw std::runtime_error("ingest: no runs found in the given paths" + (why.empty() ? "" : " (" + why + ")"));
+    }
     if (!args.series && (format == "csv" || format == "json")) {
       // Written as it is formatted: the text of a million records is never held whole.
       OutputStream out(args.output);

@@ -468,3 +468,17 @@ TEST_CASE("a pattern file that is wrong is refused with its file and line", "[pa
   CHECK_THROWS_AS(qnm::AddOutputPattern(qnm::ParseOutputPattern("mpi_time_ms:sum=(\\S+)"), &patterns),
                   std::invalid_argument);
 }
+
+TEST_CASE("a user whose program's outputs gave no run is told how to read them", "[patterns][ingest]") {
+  // miniAMR's outputs are named *.out, which NPB's reader takes; it finds no NPB text and an
+  // "Error tolorance for variable sums" line, so it cannot tell a failed job from another program.
+  qnm::IngestSummary summary;
+  CHECK(Ingest({kMiniAmr}, {}, &summary).empty());
+  const std::string why = summary.NoRunsReason(false);
+  CHECK(why.find(kMiniAmr + "/np1.out:180: no run in it: the job failed before its program printed one, or it is no "
+                            "NPB output (line 180: Error tolorance for variable sums is 10^(-8)); 2 more files "
+                            "skipped; ") == 0);
+  CHECK(why.find(qnm::kOutputPatternHint) != std::string::npos);
+  CHECK(summary.NoRunsReason(true).find("--pattern") == std::string::npos);  // patterns given: no hint
+  CHECK(qnm::IngestSummary().NoRunsReason(false).empty());                    // nothing skipped, nothing to say
+}
