@@ -21,7 +21,7 @@ constexpr std::size_t kLongestMatchedLine = 64 * 1024;
 // What the lines of one run (or of the whole file) say for one pattern.
 struct Found {
   std::string value;   // first, last: the chosen line's group
-  double number = 0;   // sum, min, max: the statistic of the numbers so far
+  double number = 0;   // sum, min, max: the statistic of the numbers so far; mean: their sum
   int line = 0;        // 1-based: the chosen line (sum: the last matching line)
   int first_line = 0;  // the first matching line
   int last_line = 0;   // the last matching line
@@ -37,6 +37,7 @@ double Number(const std::string& path, const OutputPattern& pattern, const std::
 }
 
 double Number(const std::string& path, const OutputPattern& pattern, const Found& found) {
+  if (pattern.reduction == PatternReduction::kMean) return found.number / found.matches;
   return pattern.IsArithmetic() ? found.number : Number(path, pattern, found.value, found.line);
 }
 
@@ -54,7 +55,7 @@ Found Combine(const Found& a, const Found& b, const OutputPattern& pattern) {
     both.value = a.value;
     both.number = a.number;
     both.line = a.line;
-  } else if (pattern.reduction == PatternReduction::kSum) {
+  } else if (pattern.reduction == PatternReduction::kSum || pattern.reduction == PatternReduction::kMean) {
     both.number = a.number + b.number;
   }
   return both;
@@ -216,13 +217,14 @@ const MeasureField* MeasureFieldOf(const std::string& field) {
 }
 
 // How a value was found: "--pattern time, line 89 (the last of 4 matching lines)", "--pattern
-// mpi_time:sum, the sum of 3 matching lines (lines 12-40)". `counted`: the match count is this run's.
+// mpi_time:mean, the mean of 3 matching lines (lines 12-40)". `counted`: the match count is this run's.
 std::string Said(const OutputPattern& pattern, const Found& f, bool counted) {
   const std::string head = "--pattern " + pattern.name + ", ";
   const std::string of = std::to_string(f.matches) + " matching lines";
-  if (pattern.reduction == PatternReduction::kSum)
+  if (pattern.reduction == PatternReduction::kSum || pattern.reduction == PatternReduction::kMean)
     return head + (f.matches == 1 ? "line " + std::to_string(f.line)
-                                  : "the sum of " + of + " (lines " + std::to_string(f.first_line) + "-" +
+                                  : "the " + std::string(PatternReductionName(pattern.reduction)) + " of " + of +
+                                        " (lines " + std::to_string(f.first_line) + "-" +
                                         std::to_string(f.last_line) + ")");
   return head + "line " + std::to_string(f.line) +
          (f.matches > 1 && counted ? " (the " + std::string(PatternReductionName(pattern.reduction)) + " of " + of + ")"

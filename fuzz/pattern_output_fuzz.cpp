@@ -18,7 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                              R"(procs=Running on (\d+) MPI PE)", R"(threads=Running on (\d+) thread)",
                              R"(class=^Zones:\s+(\d+))", R"(mpi_time:first=^\s+Wait time\s+:\s*(\S+))",
                              R"(messages:sum=^\s+Messages sent\s+:\s*(\S+))", R"(bytes:min=^\s+Bytes sent\s+:\s*(\S+))",
-                             R"(app_time_ms=^Total time for test: .*: (\S+))"})
+                             R"(app_time_ms:mean=^Total time for test: .*: (\S+))"})
       qnm::AddOutputPattern(qnm::ParseOutputPattern(spec), &s.output_patterns);
     return s;
   }();

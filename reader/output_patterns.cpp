@@ -25,9 +25,10 @@ double DurationUnit(const std::string& name, const std::string& base) {
 
 PatternReduction ParseReduction(const std::string& field, const std::string& word) {
   for (PatternReduction reduction : {PatternReduction::kLast, PatternReduction::kFirst, PatternReduction::kSum,
+                                     PatternReduction::kMean,
                                      PatternReduction::kMin, PatternReduction::kMax})
     if (word == PatternReductionName(reduction)) return reduction;
-  throw std::invalid_argument(field + ": unknown reduction '" + word + "' (first, last, sum, min, max)");
+  throw std::invalid_argument(field + ": unknown reduction '" + word + "' (first, last, sum, mean, min, max)");
 }
 
 }  // namespace
@@ -35,13 +36,14 @@ PatternReduction ParseReduction(const std::string& field, const std::string& wor
 const char* OutputPatternFieldList() {
   return "time (seconds; or time_ms, time_us, time_min, time_h), procs, threads, nodes, ranks_per_node, app, "
          "class; measured per rank: app_time, app_time_max, mpi_time, mpi_time_max (seconds, or with a unit as "
-         "time's), messages, bytes; a measured value may name a reduction: FIELD:first, :last, :sum, :min, :max";
+         "time's), messages, bytes; a measured value may name a reduction: FIELD:first, :last, :sum, :mean, :min, :max";
 }
 
 const char* PatternReductionName(PatternReduction reduction) {
   switch (reduction) {
     case PatternReduction::kFirst: return "first";
     case PatternReduction::kSum: return "sum";
+    case PatternReduction::kMean: return "mean";
     case PatternReduction::kMin: return "min";
     case PatternReduction::kMax: return "max";
     case PatternReduction::kLast: break;

@@ -3,7 +3,7 @@
 // count and, when the program measures them, its MPI time and messages (`--pattern FIELD=REGEX`,
 // repeatable), for the outputs no reader of ours knows. JUBE's pattern sets (Lührs et al. 2016,
 // "Flexible and Generic Workflow Management", §3.3) serve the same need in benchmarking workflows:
-// one regular expression with one group per value, and a statistic (first, last, sum, min, max) of
+// one regular expression with one group per value, and a statistic (first, last, sum, mean, min, max) of
 // a value several lines give.
 //
 // A pattern is a regular expression (Boost.Regex, Perl syntax) with exactly one capture group,
@@ -21,8 +21,8 @@ namespace qnm {
 const char* OutputPatternFieldList();
 
 /// How the values of a run's matching lines make one value.
-enum class PatternReduction { kLast, kFirst, kSum, kMin, kMax };
-const char* PatternReductionName(PatternReduction reduction);  // "last", "first", "sum", "min", "max"
+enum class PatternReduction { kLast, kFirst, kSum, kMean, kMin, kMax };
+const char* PatternReductionName(PatternReduction reduction);  // "last", "first", "sum", "mean", "min", "max"
 
 struct OutputPattern {
   // What the value is: "time_s" (the run time), "app_time_s", "app_time_max_s", "mpi_time_s",
@@ -41,9 +41,10 @@ struct OutputPattern {
   /// says which run it is; runs in one file are told apart by the configuration's values.
   bool IsMeasure() const { return seconds_per_unit > 0 || field == "messages" || field == "bytes"; }
   bool IsText() const { return field == "app" || field == "class"; }
-  /// A reduction computed from numbers as the lines come (sum, min, max), not one line's text.
+  /// A reduction computed from numbers as the lines come (sum, mean, min, max), not one line's text.
   bool IsArithmetic() const {
-    return reduction == PatternReduction::kSum || reduction == PatternReduction::kMin ||
+    return reduction == PatternReduction::kSum || reduction == PatternReduction::kMean ||
+           reduction == PatternReduction::kMin ||
            reduction == PatternReduction::kMax;
   }
 };

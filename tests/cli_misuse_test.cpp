@@ -160,7 +160,7 @@ const Misuse kMisuses[] = {
     {"validate --pattern 'time=(' {series}", 1, "is not a regular expression"},
     {"report -o {tmp}/r.html --pattern 'no-field' {series}", 1, "is not FIELD=REGEX"},
     {"plot -o {tmp}/p --pattern 'procs:sum=(\\d+)' {series}", 1, "--pattern: procs: takes no reduction"},
-    {"efficiency --pattern 'mpi_time:mean=(\\S+)' {series}", 1, "--pattern: mpi_time: unknown reduction 'mean'"},
+    {"efficiency --pattern 'mpi_time:median=(\\S+)' {series}", 1, "--pattern: mpi_time: unknown reduction 'median'"},
     {"ingest -q --pattern-file {tmp}/none.patterns {series}", 1, "none.patterns: cannot open"},
     {"predict --pattern-file {tmp} {series}", 1, "cannot read: is a directory"},
     {"validate --pattern-file {data}/../../data/patterns/pennant.patterns --pattern-file {data}/../../data/patterns/pennant.patterns {series}", 1,

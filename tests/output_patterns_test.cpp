@@ -87,7 +87,7 @@ TEST_CASE("a pattern is FIELD=REGEX with one group; what is wrong with one is sa
   CHECK(qnm::ParseOutputPattern("bytes:max=(\\S+)").IsMeasure());
   CHECK(qnm::ParseOutputPattern("time:min=(\\S+)").IsRunTime());
   CHECK_FALSE(qnm::ParseOutputPattern("procs=(\\d+)").IsMeasure());
-  CHECK(refusal("mpi_time:avg=(\\S+)").find("mpi_time: unknown reduction 'avg' (first, last, sum, min, max)") !=
+  CHECK(refusal("mpi_time:avg=(\\S+)").find("mpi_time: unknown reduction 'avg' (first, last, sum, mean, min, max)") !=
         std::string::npos);
   CHECK(refusal("procs:first=(\\d+)").find("procs: takes no reduction") != std::string::npos);
   CHECK(refusal("mpi_time_fortnights=(\\S+)").find("unknown field 'mpi_time_fortnights'") != std::string::npos);
@@ -382,6 +382,10 @@ TEST_CASE("a measured value's lines reduced: first, last, sum, min, max", "[patt
   // as milliseconds.
   const qnm::RunStats waits = read(R"(mpi_time_ms:sum=^\s+Wait time\s+:\s*(\S+))");
   CHECK(waits.mpi_time_mean_s == Approx((2.789556 + 1.322747 + 0.593002 + 0.873806) * 1e-3).epsilon(1e-12));
+  // Their mean (a program printing one line per rank: the mean over the ranks).
+  const qnm::RunStats mean = read(R"(mpi_time:mean=^\s+Wait time\s+:\s*(\S+))");
+  CHECK(mean.mpi_time_mean_s == Approx((2.789556 + 1.322747 + 0.593002 + 0.873806) / 4).epsilon(1e-12));
+  CHECK(mean.derivations.at("mpi_time_mean_s") == "--pattern mpi_time:mean, the mean of 4 matching lines (lines 249-330)");
   // A measured value must be a number >= 0; a sum's value that is not names its line.
   CHECK(Ingest({np2}, {MiniAmrPatterns()[0], MiniAmrPatterns()[1], R"(mpi_time:sum=^\s+Wait (time))"}, &summary)
             .empty());
