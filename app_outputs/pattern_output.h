@@ -4,12 +4,14 @@
 // the run time. Ingest offers it the files every reader refused as not theirs
 // (ingest/ingest.cpp), so a pattern never changes how a known format is read.
 //
-// A file is one run, or several when the other patterns' values change between its run-time lines
-// (a job that ran the program several times, appending). Each pattern is matched line by line; the
-// last matching line's group is the value. The run time is required; the process count comes from its pattern or else from the file
-// name ("np16", "64ranks", reader/file_name_info.h); threads default to 1. The application is the
-// `app` pattern's value, else the first word of the file's name, else of its folder's
-// (docs/formats/output-patterns.md).
+// A file is one run, or several when the configuration patterns' values change between its
+// run-time lines (a job that ran the program several times, appending). Each pattern is matched
+// line by line; the last matching line's group is the value, or a measured value's reduction of its
+// run's lines (first, sum, mean, min, max). The run time is required; the process count comes from
+// its pattern or else from the file name ("np16", "64ranks", reader/file_name_info.h); threads
+// default to 1. The application is the `app` pattern's value, else the first word of the file's
+// name, else of its folder's. MPI time, application time, messages and bytes, when patterns give
+// them, are the queueing model's inputs (docs/formats/output-patterns.md).
 #include "reader/reader.h"
 
 namespace qnm {

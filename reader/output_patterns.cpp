@@ -105,7 +105,9 @@ void AddOutputPattern(OutputPattern pattern, std::vector<OutputPattern>* pattern
 
 std::vector<OutputPattern> ReadOutputPatternFile(const std::string& path) {
   constexpr long long kLargestPatternFile = 1 << 20;  // a few lines; anything larger is another file
+  constexpr std::size_t kLongestPatternLine = 4096;
   const std::string text = ReadFile(path, kLargestPatternFile);
+  if (text.find('\0') != std::string::npos) throw InputError(path, 0, "not a pattern file (binary: a zero byte)");
   std::vector<OutputPattern> patterns;
   std::string_view rest = text;
   for (int number = 1; !rest.empty(); ++number) {
@@ -115,6 +117,8 @@ std::vector<OutputPattern> ReadOutputPatternFile(const std::string& path) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos || line[first] == '#') continue;
+    if (line.size() > kLongestPatternLine)
+      throw InputError(path, number, "a line longer than 4 KiB: not a pattern (one FIELD=REGEX a line)");
     try {
       AddOutputPattern(ParseOutputPattern(std::string(line.substr(first))), &patterns);
     } catch (const std::invalid_argument& error) {

@@ -463,6 +463,10 @@ TEST_CASE("a pattern file that is wrong is refused with its file and line", "[pa
   CHECK(refusal("time=run time (\\S+)\r\n  # a comment after blanks\r\ntime_ms=took (\\d+) ms\r\n")
             .find(":3: time_ms: its field is given twice (time and time_ms); one pattern a field") != std::string::npos);
   CHECK(refusal("# nothing but comments\n\n").find("no pattern in the file") != std::string::npos);
+  CHECK(refusal(std::string("time=(\\S+)\n\0\x7f", 13)).find("not a pattern file (binary: a zero byte)") !=
+        std::string::npos);
+  CHECK(refusal("# long\ntime=" + std::string(5000, 'x') + "(\\S+)\n").find(":2: a line longer than 4 KiB") !=
+        std::string::npos);
   CHECK(refusal("time=run time (\\S+)\r\n   procs=on (\\d+) ranks\n").empty());  // CRLF and leading blanks
   std::filesystem::remove(file);
   CHECK_THROWS_AS(qnm::ReadOutputPatternFile(file.string()), qnm::InputError);
