@@ -24,11 +24,12 @@ double DurationUnit(const std::string& name, const std::string& base) {
 }
 
 PatternReduction ParseReduction(const std::string& field, const std::string& word) {
+  if (word == "avg") return PatternReduction::kMean;  // JUBE's name of it
   for (PatternReduction reduction : {PatternReduction::kLast, PatternReduction::kFirst, PatternReduction::kSum,
                                      PatternReduction::kMean,
                                      PatternReduction::kMin, PatternReduction::kMax})
     if (word == PatternReductionName(reduction)) return reduction;
-  throw std::invalid_argument(field + ": unknown reduction '" + word + "' (first, last, sum, mean, min, max)");
+  throw std::invalid_argument(field + ": unknown reduction '" + word + "' (first, last, sum, mean or avg, min, max)");
 }
 
 }  // namespace
@@ -36,7 +37,7 @@ PatternReduction ParseReduction(const std::string& field, const std::string& wor
 const char* OutputPatternFieldList() {
   return "time (seconds; or time_ms, time_us, time_min, time_h), procs, threads, nodes, ranks_per_node, app, "
          "class; measured per rank: app_time, app_time_max, mpi_time, mpi_time_max (seconds, or with a unit as "
-         "time's), messages, bytes; a measured value may name a reduction: FIELD:first, :last, :sum, :mean, :min, :max";
+         "time's), messages, bytes; a measured value may name a reduction: FIELD:first, :last, :sum, :mean (or :avg), :min, :max";
 }
 
 const char* PatternReductionName(PatternReduction reduction) {

@@ -87,8 +87,9 @@ TEST_CASE("a pattern is FIELD=REGEX with one group; what is wrong with one is sa
   CHECK(qnm::ParseOutputPattern("bytes:max=(\\S+)").IsMeasure());
   CHECK(qnm::ParseOutputPattern("time:min=(\\S+)").IsRunTime());
   CHECK_FALSE(qnm::ParseOutputPattern("procs=(\\d+)").IsMeasure());
-  CHECK(refusal("mpi_time:avg=(\\S+)").find("mpi_time: unknown reduction 'avg' (first, last, sum, mean, min, max)") !=
-        std::string::npos);
+  CHECK(refusal("mpi_time:median=(\\S+)").find("mpi_time: unknown reduction 'median' (first, last, sum, mean or avg, "
+                                               "min, max)") != std::string::npos);
+  CHECK(qnm::ParseOutputPattern("mpi_time:avg=(\\S+)").reduction == qnm::PatternReduction::kMean);  // JUBE's name
   CHECK(refusal("procs:first=(\\d+)").find("procs: takes no reduction") != std::string::npos);
   CHECK(refusal("mpi_time_fortnights=(\\S+)").find("unknown field 'mpi_time_fortnights'") != std::string::npos);
 }
