@@ -62,23 +62,18 @@ Found Combine(const Found& a, const Found& b, const OutputPattern& pattern) {
 }
 
 // What the patterns found in a file: each pattern over the whole file, and the runs its run-time
-// lines close. Consecutive run-time lines with the same configuration (the values of the patterns
-// that are not measured values) are one run; a change of the configuration (another process count,
-// another problem) between two run-time lines starts another run (a job that ran the program
-// several times, appending). A run's configuration is the one in force at its last run-time line;
-// its measured values are those of the lines after the previous run's last run-time line (the last
-// run's: to the end of the file), reduced as each pattern says.
+// lines close. A run-time line closes the run of the lines before it when a configuration pattern
+// (one that is not a measured value: procs, threads, class, ...) matched since the previous
+// run-time line, this line included: the program printed its configuration again, so it started
+// again (a job that ran it several times, appending, the same configuration or another). Without
+// one, the line continues the run before it (a program printing its time every few steps, then a
+// summary). A run's configuration is the one in force at its last run-time line; its measured
+// values are those of the lines after the previous run's last run-time line (the last run's: to
+// the end of the file), reduced as each pattern says.
 struct Matches {
   std::vector<Found> whole;               // per pattern
   std::vector<std::vector<Found>> runs;   // per run, per pattern
 };
-
-bool SameConfiguration(const std::vector<Found>& a, const std::vector<Found>& b,
-                       const std::vector<OutputPattern>& patterns) {
-  for (std::size_t k = 0; k < patterns.size(); ++k)
-    if (!patterns[k].IsMeasure() && a[k].value != b[k].value) return false;
-  return true;
-}
 
 // Adds the measured values of `lines` to `run`'s.
 void AddMeasures(const std::vector<Found>& lines, const std::vector<OutputPattern>& patterns,
@@ -91,6 +86,7 @@ Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patt
   Matches found;
   found.whole.resize(patterns.size());
   std::vector<Found> pending(patterns.size());  // measured values since the last run-time line
+  bool configured = false;  // a configuration pattern matched since the last run-time line
   int number = 0;
   boost::match_results<std::string_view::const_iterator> match;
   while (!text.empty()) {
@@ -121,12 +117,11 @@ Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patt
       found.whole[k] = Combine(found.whole[k], one, pattern);
       if (pattern.IsMeasure()) pending[k] = Combine(pending[k], one, pattern);
       time_line = time_line || pattern.IsRunTime();
+      configured = configured || !pattern.IsMeasure();
     }
     if (!time_line) continue;
-    if (!found.runs.empty() && SameConfiguration(found.runs.back(), found.whole, patterns)) {
-      AddMeasures(pending, patterns, &found.runs.back());
-      for (std::size_t k = 0; k < patterns.size(); ++k)
-        if (!patterns[k].IsMeasure()) found.runs.back()[k] = found.whole[k];
+    if (!found.runs.empty() && !configured) {
+      AddMeasures(pending, patterns, &found.runs.back());  // its configuration is the run's: nothing matched it
     } else {
       std::vector<Found> run = found.whole;  // the configuration in force
       for (std::size_t k = 0; k < patterns.size(); ++k)
@@ -134,6 +129,7 @@ Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patt
       found.runs.push_back(std::move(run));
     }
     pending.assign(patterns.size(), Found());
+    configured = false;
   }
   if (!found.runs.empty()) AddMeasures(pending, patterns, &found.runs.back());
   return found;
@@ -314,8 +310,8 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
       lines += (lines.empty() ? "" : ", ") + output.runs.back().sources.front().substr(input.path.size() + 1);
     }
     output.notes.push_back(input.path + ": " + std::to_string(found.runs.size()) +
-                           " runs, one per change of the other patterns' values between its run-time lines "
-                           "(lines " + lines + ")");
+                           " runs: each run-time line after a line of its configuration (procs, threads, ...) "
+                           "starts one (lines " + lines + ")");
   }
   std::string reading = "read by --pattern:";
   for (const OutputPattern& pattern : patterns) reading += " " + pattern.name;

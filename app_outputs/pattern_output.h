@@ -4,8 +4,8 @@
 // the run time. Ingest offers it the files every reader refused as not theirs
 // (ingest/ingest.cpp), so a pattern never changes how a known format is read.
 //
-// A file is one run, or several when the configuration patterns' values change between its
-// run-time lines (a job that ran the program several times, appending). Each pattern is matched
+// A file is one run, or several when its configuration lines are printed again before another
+// run-time line (a job that ran the program several times, appending). Each pattern is matched
 // line by line; the last matching line's group is the value, or a measured value's reduction of its
 // run's lines (first, sum, mean, min, max). The run time is required; the process count comes from
 // its pattern or else from the file name ("np16", "64ranks", reader/file_name_info.h); threads

@@ -276,13 +276,26 @@ TEST_CASE("a job that ran the program several times, appending, is as many runs"
   CHECK(runs[3].sources.front() == file.string() + ":" + std::to_string(time_line));
   bool noted = false;
   for (const std::string& note : summary.notes)
-    noted = noted || note.find("4 runs, one per change of the other patterns' values") != std::string::npos;
+    noted = noted || note.find("4 runs: each run-time line after a line of its configuration") != std::string::npos;
   CHECK(noted);
-  // The same run appended twice is one configuration: the last of its run-time lines.
+  // The same configuration run twice (a repetition): the second printed its "Running on" lines
+  // again, so it is a second run, not a later line of the first.
   std::ofstream(file) << texts[0] << texts[0];
-  const auto twice = Ingest({file.string()}, PennantPatterns(), &summary);
-  REQUIRE(twice.size() == 1);
-  CHECK(twice[0].derivations.at("wall_time_s").find("(the last of 2 matching lines)") != std::string::npos);
+  auto twice = Ingest({file.string()}, PennantPatterns(), &summary);
+  REQUIRE(twice.size() == 2);
+  std::sort(twice.begin(), twice.end(),
+            [&](const qnm::RunStats& a, const qnm::RunStats& b) { return line_of(a) < line_of(b); });
+  CHECK(line_of(twice[1]) == lines(texts[0]) + line_of(twice[0]));
+  for (const qnm::RunStats& run : twice) {
+    CHECK(run.procs == 1);
+    CHECK(run.wall_time_s == Approx(35.96972).epsilon(1e-12));
+  }
+  // Time lines with no configuration line between them are one run: PENNANT's "wall = " every 100
+  // cycles, with its process count's line printed once before them.
+  const auto steps = Ingest({kPennant + "/sedovbig-c300/pennant-np2.out"},
+                            {R"(time=, wall = (\S+))", R"(procs=Running on (\d+) MPI PE)"}, &summary);
+  REQUIRE(steps.size() == 1);
+  CHECK(steps[0].derivations.at("wall_time_s").find("(the last of 4 matching lines)") != std::string::npos);
   std::filesystem::remove(file);
 }
 
