@@ -71,7 +71,8 @@ struct IngestSummary {
   /// One closing paragraph: files read, paired and skipped, and why.
   std::string Report() const;
   /// Why no run was found, in one line: the first reader's refusal (else the first skipped file's
-  /// reason, without the list of formats read), how many more files were skipped, and, when `patterns_given` is false, kOutputPatternHint.
+  /// reason, without the list of formats read), how many more files were skipped, and, when
+  /// `patterns_given` is false, kOutputPatternHint.
   std::string NoRunsReason(bool patterns_given) const;
 };
 
