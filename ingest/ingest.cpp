@@ -352,7 +352,8 @@ std::string SkippedFile::Brief() const {
 
 std::string IngestSummary::NoRunsReason(bool patterns_given) const {
   // A reader's refusal says more than "not a recognised format": the first of them, else the first file.
-  const auto refused = std::find_if(skipped.begin(), skipped.end(), [](const SkippedFile& f) { return !f.Unrecognised(); });
+  const auto refused =
+      std::find_if(skipped.begin(), skipped.end(), [](const SkippedFile& f) { return !f.Unrecognised(); });
   std::string why = skipped.empty() ? "" : (refused != skipped.end() ? *refused : skipped.front()).Brief();
   if (skipped.size() > 1) why += "; " + std::to_string(skipped.size() - 1) + " more files skipped";
   if (!patterns_given && !skipped.empty()) why += "; " + std::string(kOutputPatternHint);

@@ -37,7 +37,8 @@ PatternReduction ParseReduction(const std::string& field, const std::string& wor
 const char* OutputPatternFieldList() {
   return "time (seconds; or time_ms, time_us, time_min, time_h), procs, threads, nodes, ranks_per_node, app, "
          "class; measured per rank: app_time, app_time_max, mpi_time, mpi_time_max (seconds, or with a unit as "
-         "time's), messages, bytes; a measured value may name a reduction: FIELD:first, :last, :sum, :mean (or :avg), :min, :max";
+         "time's), messages, bytes; a measured value may name a reduction: FIELD:first, :last, :sum, :mean (or "
+         ":avg), :min, :max";
 }
 
 const char* PatternReductionName(PatternReduction reduction) {

@@ -391,7 +391,8 @@ TEST_CASE("a measured value's lines reduced: first, last, sum, min, max", "[patt
   CHECK(read(R"(messages:max=^\s+Messages sent\s+:\s*(\S+))").messages_per_rank == 2000.0);
   const qnm::RunStats sum = read(R"(bytes:sum=^\s+Bytes sent\s+:\s*(\S+))");
   CHECK(sum.bytes_sent_per_rank == 1019392000.0 + 886272000.0 + 87040000.0 + 46080000.0);
-  CHECK(sum.derivations.at("bytes_sent_per_rank") == "--pattern bytes:sum, the sum of 4 matching lines (lines 262-340)");
+  CHECK(sum.derivations.at("bytes_sent_per_rank") ==
+        "--pattern bytes:sum, the sum of 4 matching lines (lines 262-340)");
   // With a unit, summed: the whole's wait and its three directions' (lines 249, 278, 304, 330), read
   // as milliseconds.
   const qnm::RunStats waits = read(R"(mpi_time_ms:sum=^\s+Wait time\s+:\s*(\S+))");
