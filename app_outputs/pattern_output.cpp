@@ -8,6 +8,7 @@
 #include <string_view>
 
 #include "reader/run_stats_check.h"
+#include "textio/line_reader.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
@@ -61,39 +62,32 @@ Found Combine(const Found& a, const Found& b, const OutputPattern& pattern) {
   return both;
 }
 
-// What the patterns found in a file: each pattern over the whole file, and the runs its run-time
-// lines close. A run-time line closes the run of the lines before it when a configuration pattern
-// (one that is not a measured value: procs, threads, class, ...) matched since the previous
-// run-time line, this line included: the program printed its configuration again, so it started
-// again (a job that ran it several times, appending, the same configuration or another). Without
-// one, the line continues the run before it (a program printing its time every few steps, then a
-// summary). A run's configuration is the one in force at its last run-time line; its measured
-// values are those of the lines after the previous run's last run-time line (the last run's: to
-// the end of the file), reduced as each pattern says.
-struct Matches {
-  std::vector<Found> whole;               // per pattern
-  std::vector<std::vector<Found>> runs;   // per run, per pattern
-};
+// What the patterns found in a file: the runs its run-time lines close. A run-time line closes the
+// run of the lines before it when a configuration pattern (one that is not a measured value:
+// procs, threads, class, ...) matched since the previous run-time line, this line included: the
+// program printed its configuration again, so it started again (a job that ran it several times,
+// appending, the same configuration or another). Without one, the line continues the run before
+// it (a program printing its time every few steps, then a summary). A run's configuration is the
+// one in force at its last run-time line (a file of one run: at its end); its measured values are
+// those of the lines after the previous run's last run-time line (the last run's: to the end of
+// the file), reduced as each pattern says.
+using Runs = std::vector<std::vector<Found>>;  // per run, per pattern
 
-// Adds the measured values of `lines` to `run`'s.
-void AddMeasures(const std::vector<Found>& lines, const std::vector<OutputPattern>& patterns,
-                 std::vector<Found>* run) {
-  for (std::size_t k = 0; k < patterns.size(); ++k)
-    if (patterns[k].IsMeasure()) (*run)[k] = Combine((*run)[k], lines[k], patterns[k]);
-}
-
-Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patterns, const std::string& path) {
-  Matches found;
-  found.whole.resize(patterns.size());
-  std::vector<Found> pending(patterns.size());  // measured values since the last run-time line
+Runs MatchLines(std::string_view text, const std::vector<OutputPattern>& patterns, const std::string& path) {
+  Runs runs;
+  // Per pattern: a configuration pattern's matches so far; a measured one's since the last
+  // run-time line. Each keeps only its own kind (the other kind's entries stay empty).
+  std::vector<Found> configuration(patterns.size()), pending(patterns.size());
+  auto add_measures = [&](std::vector<Found>* run) {
+    for (std::size_t k = 0; k < patterns.size(); ++k)
+      if (patterns[k].IsMeasure()) (*run)[k] = Combine((*run)[k], pending[k], patterns[k]);
+  };
   bool configured = false;  // a configuration pattern matched since the last run-time line
-  int number = 0;
+  LineReader lines(text);
+  std::string_view line;
   boost::match_results<std::string_view::const_iterator> match;
-  while (!text.empty()) {
-    const std::size_t end = text.find('\n');
-    std::string_view line = text.substr(0, end);
-    text.remove_prefix(end == std::string_view::npos ? text.size() : end + 1);
-    ++number;
+  while (lines.Next(&line)) {
+    const int number = lines.ErrorLine();
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     if (line.size() > kLongestMatchedLine) continue;
     bool time_line = false;
@@ -114,25 +108,26 @@ Matches MatchLines(std::string_view text, const std::vector<OutputPattern>& patt
       if (pattern.IsArithmetic()) one.number = Number(path, pattern, one.value, number);
       one.line = one.first_line = one.last_line = number;
       one.matches = 1;
-      found.whole[k] = Combine(found.whole[k], one, pattern);
-      if (pattern.IsMeasure()) pending[k] = Combine(pending[k], one, pattern);
+      Found& kept = pattern.IsMeasure() ? pending[k] : configuration[k];
+      kept = Combine(kept, one, pattern);
       time_line = time_line || pattern.IsRunTime();
       configured = configured || !pattern.IsMeasure();
     }
     if (!time_line) continue;
-    if (!found.runs.empty() && !configured) {
-      AddMeasures(pending, patterns, &found.runs.back());  // its configuration is the run's: nothing matched it
-    } else {
-      std::vector<Found> run = found.whole;  // the configuration in force
-      for (std::size_t k = 0; k < patterns.size(); ++k)
-        if (patterns[k].IsMeasure()) run[k] = pending[k];
-      found.runs.push_back(std::move(run));
-    }
+    // A new run starts from the configuration in force (its measured entries empty); a run
+    // continued keeps its configuration, which nothing matched since.
+    if (runs.empty() || configured) runs.push_back(configuration);
+    add_measures(&runs.back());
     pending.assign(patterns.size(), Found());
     configured = false;
   }
-  if (!found.runs.empty()) AddMeasures(pending, patterns, &found.runs.back());
-  return found;
+  if (runs.empty()) return runs;
+  add_measures(&runs.back());  // the lines after the last run-time line
+  // A file of one run: each configuration pattern over the whole file, wherever its lines are.
+  if (runs.size() == 1)
+    for (std::size_t k = 0; k < patterns.size(); ++k)
+      if (!patterns[k].IsMeasure()) runs.front()[k] = configuration[k];
+  return runs;
 }
 
 int Count(const std::string& path, const OutputPattern& pattern, const Found& found) {
@@ -296,27 +291,26 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
   ReaderOutput output;
   if (!input.selection || input.selection->output_patterns.empty()) return output;
   const std::vector<OutputPattern>& patterns = input.selection->output_patterns;
-  const Matches found = MatchLines(input.text, patterns, input.path);
+  const Runs found = MatchLines(input.text, patterns, input.path);
   // No line with the run time: not a run the patterns describe, whatever else matched (the caller
   // says why).
-  if (found.runs.empty()) return output;
-  if (found.runs.size() == 1) {
-    // One run: each pattern over the whole file, wherever its lines are.
-    output.runs.push_back(RunFrom(input, patterns, found.whole, false));
+  if (found.empty()) return output;
+  if (found.size() == 1) {
+    output.runs.push_back(RunFrom(input, patterns, found.front(), false));
   } else {
     std::string lines;
-    for (const std::vector<Found>& one : found.runs) {
+    for (const std::vector<Found>& one : found) {
       output.runs.push_back(RunFrom(input, patterns, one, true));
       lines += (lines.empty() ? "" : ", ") + output.runs.back().sources.front().substr(input.path.size() + 1);
     }
-    output.notes.push_back(input.path + ": " + std::to_string(found.runs.size()) +
+    output.notes.push_back(input.path + ": " + std::to_string(found.size()) +
                            " runs: each run-time line after a line of its configuration (procs, threads, ...) "
                            "starts one (lines " + lines + ")");
   }
   std::string reading = "read by --pattern:";
   for (const OutputPattern& pattern : patterns) reading += " " + pattern.name;
   output.readings.push_back(reading);
-  output.role = found.runs.size() == 1 ? PairingRole::kAppOutput : PairingRole::kNone;
+  output.role = found.size() == 1 ? PairingRole::kAppOutput : PairingRole::kNone;
   return output;
 }
 

@@ -4,6 +4,7 @@
 #include <stdexcept>
 #include <string_view>
 
+#include "textio/line_reader.h"
 #include "textio/time_units.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -111,11 +112,10 @@ std::vector<OutputPattern> ReadOutputPatternFile(const std::string& path) {
   const std::string text = ReadFile(path, kLargestPatternFile);
   if (text.find('\0') != std::string::npos) throw InputError(path, 0, "not a pattern file (binary: a zero byte)");
   std::vector<OutputPattern> patterns;
-  std::string_view rest = text;
-  for (int number = 1; !rest.empty(); ++number) {
-    const std::size_t end = rest.find('\n');
-    std::string_view line = rest.substr(0, end);
-    rest.remove_prefix(end == std::string_view::npos ? rest.size() : end + 1);
+  LineReader lines(text);
+  std::string_view line;
+  while (lines.Next(&line)) {
+    const int number = lines.ErrorLine();
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
     const std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string_view::npos || line[first] == '#') continue;
