@@ -53,5 +53,7 @@ bool SniffWrfRsl(const std::string& path, std::string_view text);  // wrf_rsl.cp
 ReaderOutput ReadWrfRsl(const ReaderInput& input);
 bool SniffNwchemOutput(const std::string& path, std::string_view text);  // nwchem_output.cpp
 ReaderOutput ReadNwchemOutput(const ReaderInput& input);
+bool SniffHpcgOutput(const std::string& path, std::string_view text);  // hpcg_output.cpp
+ReaderOutput ReadHpcgOutput(const ReaderInput& input);
 
 }  // namespace qnm

@@ -55,11 +55,6 @@ bool HasMinifeDocumentBeside(const std::string& path) {
 
 }  // namespace
 
-const MinifeValue* MinifeRun::Find(const std::string& path) const {
-  const auto found = values.find(path);
-  return found == values.end() ? nullptr : &found->second;
-}
-
 bool LooksLikeMinifeOutput(std::string_view text) { return text.find(kNameLine) != std::string_view::npos; }
 
 bool LooksLikeMinifeProgress(std::string_view text) {
@@ -105,7 +100,7 @@ std::vector<MinifeRun> ParseMinifeOutput(std::string_view text, const std::strin
       continue;
     }
     MinifeRun& run = runs.back();
-    const auto [at, added] = run.values.emplace(key_path, MinifeValue{std::string(value), n});
+    const auto [at, added] = run.values.emplace(key_path, KeyedValue{std::string(value), n});
     if (!added)
       throw InputError(path, n,
                        "miniFE document repeats '" + key_path + "' (first at line " + std::to_string(at->second.line) +
@@ -120,12 +115,11 @@ std::vector<MinifeRun> ParseMinifeOutput(std::string_view text, const std::strin
 }
 
 RunStats MinifeRunToRunStats(const MinifeRun& m, const std::string& path) {
-  auto required = [&](const std::string& key_path) -> const MinifeValue& {
-    if (const MinifeValue* value = m.Find(key_path)) return *value;
-    throw InputError(path, m.line, "miniFE run without its '" + key_path + "'");
+  auto required = [&](const std::string& key_path) -> const KeyedValue& {
+    return m.Require(key_path, path, m.line, "miniFE run");
   };
   auto text_of = [&](const std::string& key_path) {
-    const MinifeValue* value = m.Find(key_path);
+    const KeyedValue* value = m.Find(key_path);
     return value == nullptr ? std::string() : Unquoted(value->text);
   };
   RunStats run;
@@ -133,10 +127,10 @@ RunStats MinifeRunToRunStats(const MinifeRun& m, const std::string& path) {
   run.app = "minife";
   run.derivations["app"] = "miniFE 'Mini-Application Name' (line " + std::to_string(m.line) + ")";
 
-  const MinifeValue& procs = required("Global Run Parameters/number of processors");
+  const KeyedValue& procs = required("Global Run Parameters/number of processors");
   run.procs = WholeCount(procs.text, path, procs.line, "miniFE 'number of processors'", 1);
   run.derivations["procs"] = "miniFE 'number of processors' (its Global Run Parameters)";
-  if (const MinifeValue* threads = m.Find("Global Run Parameters/OpenMP Max Threads")) {
+  if (const KeyedValue* threads = m.Find("Global Run Parameters/OpenMP Max Threads")) {
     run.threads_per_proc = WholeCount(threads->text, path, threads->line, "miniFE 'OpenMP Max Threads'", 1);
     run.derivations["threads_per_proc"] = "miniFE 'OpenMP Max Threads' (omp_get_max_threads on rank 0)";
   } else if (text_of("Build/using OpenMP") == "yes") {
@@ -145,7 +139,7 @@ RunStats MinifeRunToRunStats(const MinifeRun& m, const std::string& path) {
   }
 
   // The run's time: rank 0's clock from MPI_Init to the end of the CG solve, set-up included.
-  const MinifeValue& total = required(kProgramTime);
+  const KeyedValue& total = required(kProgramTime);
   run.wall_time_s = NonNegativeNumber(total.text, path, total.line, "miniFE 'Total Program Time'");
   run.derivations["wall_time_s"] =
       "miniFE 'Total Program Time' (rank 0, MPI_Init to the end of the CG solve; line " + std::to_string(total.line) +
@@ -154,14 +148,14 @@ RunStats MinifeRunToRunStats(const MinifeRun& m, const std::string& path) {
   // The problem: the box of nx x ny x nz hexahedral elements, whatever the ranks.
   std::string box;
   for (const char* axis : {"nx", "ny", "nz"}) {
-    const MinifeValue& size = required(std::string("Global Run Parameters/dimensions/") + axis);
+    const KeyedValue& size = required(std::string("Global Run Parameters/dimensions/") + axis);
     const long long elements = WholeNumber(size.text, path, size.line, "miniFE box dimension", 1, 1LL << 31);
     box += (box.empty() ? "" : "x") + std::to_string(elements);
   }
   run.problem_class = box + " elements";
   run.derivations["problem_class"] = "miniFE 'dimensions' nx x ny x nz (its Global Run Parameters)";
 
-  if (const MinifeValue* iterations = m.Find("CG solve/Iterations")) {
+  if (const KeyedValue* iterations = m.Find("CG solve/Iterations")) {
     run.iterations = static_cast<int>(
         WholeNumber(iterations->text, path, iterations->line, "miniFE CG 'Iterations'", 0, 1LL << 30));
     run.derivations["iterations"] = "miniFE CG solve 'Iterations' (CG stops at its tolerance or its maximum)";

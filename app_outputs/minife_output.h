@@ -17,24 +17,15 @@
 #include <vector>
 
 #include "record/run_stats.h"
+#include "textio/keyed_values.h"
 
 namespace qnm {
 
-/// One value of the document: its text and 1-based line.
-struct MinifeValue {
-  std::string text;
-  int line = 0;
-};
-
 /// One run of miniFE: every key of its document by path ("Global Run Parameters/dimensions/nx",
 /// "CG solve/Total/Total CG Time").
-struct MinifeRun {
+struct MinifeRun : KeyedValues {
   int line = 0;      // its "Mini-Application Name: miniFE" line
   int end_line = 0;  // its "Total Program Time" line; 0: the document is cut (the run did not finish)
-  std::map<std::string, MinifeValue> values;
-
-  /// The value at `path`, or nullptr.
-  const MinifeValue* Find(const std::string& path) const;
 };
 
 /// True when `text` holds a miniFE document ("Mini-Application Name: miniFE").

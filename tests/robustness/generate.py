@@ -495,6 +495,10 @@ def main():
                "--pattern", r"messages:first=^\s+Messages sent\s+:\s*(\S+)",
                "--pattern", r"bytes:sum=^\s+Bytes sent\s+:\s*(\S+)"]
     count += application_log_cases(cases, repo, rng, args, ingest + miniamr, "patterns-mpi", "miniamr", ["*.out"], 40)
+    # HPCG reports (app_outputs/hpcg_output.h), round 37, appended last: the 3.1 key=value and 3.0 YAML
+    # layouts, Intel's builds, the Arm fork's reports and a job's output printing one, damaged as text.
+    count += application_log_cases(cases, repo, rng, args, ingest, "hpcg", "hpcg",
+                                   ["*.txt", "*.yaml", "intel/*", "strong/f*.txt"], 40)
     print(f"{count} cases in {cases}")
 
 
