@@ -223,6 +223,8 @@ const std::vector<Reader>& ReaderTable() {
       {"PBS job record (qstat -f, qstat -fx)", SniffPbsJobStatus, ReadPbsJobStatus},
       // Before NPB output, which takes any .txt file.
       {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
+      // Before NPB output, which takes any .txt file: by its "| Summary information" heading.
+      {"Intel APS report (aps --report text)", SniffIntelApsReport, ReadIntelApsReport},
       // Before NPB output, which takes any .log/.out/.txt file (LAMMPS's own logs are log.lammps, log.*).
       {"LAMMPS log (log.lammps)", SniffLammpsLog, ReadLammpsLog},
       // Before NPB output, which takes any .out file (VASP's OUTCAR, job stdout copies).

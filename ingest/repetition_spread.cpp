@@ -55,6 +55,12 @@ std::string DifferingProperty(const std::vector<const RunStats*>& runs) {
     values["problem size"].insert(run->problem_size);
     values["allocation"].insert(run->allocation);
   }
+  // Ranks per node where the runs say it (a run that does not is no evidence of a difference): the same
+  // P on 4 nodes and on 8 (APS reports of one run at 6 and 12 ranks a node).
+  std::set<std::string> per_node;
+  for (const RunStats* run : runs)
+    if (run->ranks_per_node > 0) per_node.insert(std::to_string(run->ranks_per_node));
+  if (per_node.size() > 1) values["ranks per node"] = per_node;
   std::set<std::string> keys;
   for (const RunStats* run : runs)
     for (const auto& [key, value] : run->details)

@@ -1,5 +1,5 @@
 #pragma once
-// The readers of per-rank profiles (Arm Performance Reports, mpitrace, CrayPat, OTF-CPT, TAU): the sniff and read functions
+// The readers of per-rank profiles (Arm Performance Reports, Intel APS, mpitrace, CrayPat, OTF-CPT, TAU): the sniff and read functions
 // ingest's table of readers (ingest/reader_table.cpp) offers each file to, in
 // the contract of reader/reader.h. Each is defined in the file its comment names.
 #include <string>
@@ -11,6 +11,8 @@ namespace qnm {
 
 bool SniffArmPerformanceReport(const std::string& path, std::string_view text);  // arm_performance_report.cpp
 ReaderOutput ReadArmPerformanceReport(const ReaderInput& input);
+bool SniffIntelApsReport(const std::string& path, std::string_view text);  // intel_aps_report.cpp
+ReaderOutput ReadIntelApsReport(const ReaderInput& input);
 bool SniffMpitraceProfile(const std::string& path, std::string_view text);  // mpitrace_profile.cpp
 ReaderOutput ReadMpitraceProfile(const ReaderInput& input);
 bool SniffCrayPatReport(const std::string& path, std::string_view text);  // craypat_report.cpp

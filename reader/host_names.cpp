@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <regex>
 #include <set>
 
 #include "textio/text_lines.h"
@@ -19,6 +20,10 @@ bool IsDigit(char c) { return std::isdigit(static_cast<unsigned char>(c)) != 0; 
 std::string HostStem(const std::string& host) {
   std::string name = ToLower(Trim(host));
   name = name.substr(0, name.find('.'));  // "cab36.llnl.gov" -> "cab36"
+  // HPE Cray EX names a node by where it sits, x<cabinet>c<chassis>s<slot>b<board>n<node>
+  // ("x4013c2s1b0n0" on Aurora, "x3004c0s13b0n0" on Polaris): every number is the node's place.
+  static const std::regex kCrayExName("x[0-9]+c[0-9]+s[0-9]+b[0-9]+n[0-9]+");
+  if (!name.empty() && name[0] == 'x' && std::regex_match(name, kCrayExName)) return std::string(kCrayExNodeStem);
   // Drop the trailing node number with the separators around it: "c401-102" ->
   // "c", "graphene-12" -> "graphene", "nid00012" -> "nid".
   std::size_t end = name.size();
@@ -55,7 +60,7 @@ std::string MachineFromHosts(const std::vector<std::string>& hosts) {
 }
 
 bool IsGenericNodeStem(const std::string& stem) {
-  return stem == "nid" || stem == "node" || stem == "compute" || stem == "cn";
+  return stem == "nid" || stem == "node" || stem == "compute" || stem == "cn" || stem == kCrayExNodeStem;
 }
 
 std::string CpuModelName(const std::string& brand) {
@@ -66,8 +71,9 @@ std::string CpuModelName(const std::string& brand) {
   for (std::string_view word : SplitWhitespace(text)) {
     const std::string lower = ToLower(word);
     // Vendor and filler words; "64-Core" and "Processor" say nothing of the model.
+    // Intel's tools name a part by its code name: "Intel(R) Xeon(R) Processor code named Sapphirerapids".
     if (lower == "intel" || lower == "amd" || lower == "cpu" || lower == "processor" || lower == "unknown" ||
-        lower == "brand" || EndsWith(lower, "-core"))
+        lower == "brand" || lower == "code" || lower == "named" || EndsWith(lower, "-core"))
       continue;
     model += (model.empty() ? "" : " ") + std::string(word);
   }

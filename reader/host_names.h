@@ -20,9 +20,14 @@ std::string HostStem(const std::string& host);
 /// distinct stems joined by '+'. Empty when `hosts` is empty.
 std::string MachineFromHosts(const std::vector<std::string>& hosts);
 
+/// The stem of every HPE Cray EX node named by its place, x<cabinet>c<chassis>s<slot>b<board>n<node>
+/// ("x4013c2s1b0n0"): the numbers say where in the machine, not which machine.
+inline constexpr char kCrayExNodeStem[] = "xname";
+
 /// A stem that names a node, not a machine: HPE Cray systems call every compute node nid#####
 /// (ARCHER, ARCHER2, LUMI, Perlmutter, Isambard alike), and "node", "compute" and "cn" are as
-/// generic. Runs on two such machines share the stem; the processor tells them apart.
+/// generic, as is an HPE Cray EX place name (kCrayExNodeStem). Runs on two such machines share the stem;
+/// the processor tells them apart.
 bool IsGenericNodeStem(const std::string& stem);
 
 /// A processor's brand string cut to its model: "Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz" ->

@@ -67,6 +67,12 @@ TEST_CASE("host-name stems name the machine", "[ingest][identity]") {
   CHECK(qnm::HostStem("zarate-4d.cnca") == "zarate");  // CeNAT node ids are hexadecimal
   CHECK(qnm::HostStem("c6gn-dy-c6gn16xlarge-2") == "c6gn-dy-c6gn16xlarge");
   CHECK(qnm::HostStem("1234").empty());
+  // HPE Cray EX nodes named by their place (Aurora, Polaris): one stem for every node, on any rack.
+  CHECK(qnm::HostStem("x4013c2s7b0n0") == qnm::kCrayExNodeStem);
+  CHECK(qnm::HostStem("x3004c0s13b0n0.hsn.cm.polaris.alcf.anl.gov") == qnm::kCrayExNodeStem);
+  CHECK(qnm::MachineFromHosts({"x4013c2s7b0n0", "x4118c5s1b0n0"}) == qnm::kCrayExNodeStem);
+  CHECK(qnm::IsGenericNodeStem(qnm::kCrayExNodeStem));
+  CHECK(qnm::HostStem("xeon12") == "xeon");
   CHECK(qnm::MachineFromHosts({"cab183", "cab194", "cab1281"}) == "cab");
   CHECK(qnm::MachineFromHosts({"graphene-1", "graphene-144"}) == "graphene");
   CHECK(qnm::MachineFromHosts({"cab5", "zin12"}) == "cab+zin");
@@ -78,6 +84,7 @@ TEST_CASE("host-name stems name the machine", "[ingest][identity]") {
   CHECK(qnm::CpuModelName("AMD EPYC 7742 64-Core Processor                ") == "EPYC 7742");
   CHECK(qnm::CpuModelName("Intel(R) Xeon(R) Gold 6142 CPU @ 2.60GHz") == "Xeon Gold 6142");
   CHECK(qnm::CpuModelName("Unknown CPU brand").empty());
+  CHECK(qnm::CpuModelName("Intel(R) Xeon(R) Processor code named Sapphirerapids") == "Xeon Sapphirerapids");
   CHECK(qnm::CpuModelName("").empty());
   qnm::RunStats archer, archer2, cab;
   qnm::ApplyHosts({"nid04506"}, "test", &archer, "Intel(R) Xeon(R) CPU E5-2697 v2 @ 2.70GHz");

@@ -499,6 +499,9 @@ def main():
     # layouts, Intel's builds, the Arm fork's reports and a job's output printing one, damaged as text.
     count += application_log_cases(cases, repo, rng, args, ingest, "hpcg", "hpcg",
                                    ["*.txt", "*.yaml", "intel/*", "strong/f*.txt"], 40)
+    # Intel APS reports (profiles/intel_aps_report.cpp), round 37, appended last: the two layouts written in
+    # tests/data/aps, damaged as text.
+    count += application_log_cases(cases, repo, rng, args, ingest, "aps", "aps", ["*.txt"], 40)
     print(f"{count} cases in {cases}")
 
 
