@@ -73,18 +73,16 @@ bool IsSummaryLine(std::string_view t, bool* yaml) {
   return false;
 }
 
-// Keeps `key` = `value` in `report`: each coarse grid repeats its keys (the first grid's are kept); any other
-// key given twice with two values is a damaged report.
-void Keep(const std::string& key, std::string value, int line, const std::string& path, HpcgReport* report) {
+// Keeps `key` = `value` in `report`, the first of a repeated key (each coarse grid and each of the Arm
+// fork's MG counter levels repeats its keys); a key repeated with another value is noted, and refused
+// only if the record takes it (Used).
+void Keep(const std::string& key, std::string value, int line, HpcgReport* report) {
   const auto at = report->values.find(key);
   if (at == report->values.end()) {
     report->values.emplace(key, KeyedValue{std::move(value), line});
     return;
   }
-  if (key.find("::Coarse Grids::") != std::string::npos || at->second.text == value) return;
-  throw InputError(path, line,
-                   "HPCG report gives '" + key + "' twice, with two values (first at line " +
-                       std::to_string(at->second.line) + ": '" + at->second.text + "')");
+  if (at->second.text != value) report->conflicts.emplace(key, line);
 }
 
 // Reads one report from its "Machine Summary" line (index `start`); returns the index of the first line after
@@ -104,7 +102,7 @@ std::size_t ParseReport(const std::vector<std::string_view>& lines, std::size_t 
     if (!yaml) {
       if (!KeyValueLine(t, &key, &value)) break;
       if (key.find("::") == std::string::npos) continue;  // a section's own line
-      Keep(key, std::move(value), n, path, report);
+      Keep(key, std::move(value), n, report);
       continue;
     }
     if (t.empty()) break;
@@ -128,7 +126,7 @@ std::size_t ParseReport(const std::vector<std::string_view>& lines, std::size_t 
     key = section;
     for (const auto& [depth, name] : open) key += "::" + name;
     key += "::" + std::string(Trim(t.substr(0, separator)));
-    Keep(key, std::string(Trim(t.substr(separator + 2))), n, path, report);
+    Keep(key, std::string(Trim(t.substr(separator + 2))), n, report);
   }
   report->end_line = static_cast<int>(i + 1);
   report->end_text = i < lines.size() ? std::string(Trim(lines[i]).substr(0, 60)) : std::string();
@@ -182,7 +180,16 @@ std::vector<HpcgReport> ParseHpcgOutput(std::string_view text, const std::string
 }
 
 RunStats HpcgReportToRunStats(const HpcgReport& report, const std::string& path) {
+  // A value the record takes: refused when the report gives its key twice with two values.
+  auto used = [&](const std::string& key) -> const KeyedValue* {
+    if (const auto conflict = report.conflicts.find(key); conflict != report.conflicts.end())
+      throw InputError(path, conflict->second,
+                       "HPCG report gives '" + key + "' twice, with two values (first at line " +
+                           std::to_string(report.values.at(key).line) + ": '" + report.values.at(key).text + "')");
+    return report.Find(key);
+  };
   auto required = [&](const std::string& key) -> const KeyedValue& {
+    used(key);
     return report.Require(key, path, report.line, "HPCG report");
   };
   RunStats run;
@@ -193,7 +200,7 @@ RunStats HpcgReportToRunStats(const HpcgReport& report, const std::string& path)
   const KeyedValue& procs = required("Machine Summary::Distributed Processes");
   run.procs = WholeCount(procs.text, path, procs.line, "HPCG 'Distributed Processes'", 1);
   run.derivations["procs"] = "HPCG 'Machine Summary::Distributed Processes'";
-  if (const KeyedValue* threads = report.Find("Machine Summary::Threads per processes")) {
+  if (const KeyedValue* threads = used("Machine Summary::Threads per processes")) {
     run.threads_per_proc = WholeCount(threads->text, path, threads->line, "HPCG 'Threads per processes'", 1);
     run.derivations["threads_per_proc"] = "HPCG 'Machine Summary::Threads per processes'";
   }
@@ -205,9 +212,9 @@ RunStats HpcgReportToRunStats(const HpcgReport& report, const std::string& path)
     const KeyedValue& size = required(std::string("Global Problem Dimensions::Global n") + axis);
     global += (global.empty() ? "" : "x") +
               std::to_string(WholeNumber(size.text, path, size.line, "HPCG global dimension", 1, 1LL << 31));
-    if (const KeyedValue* part = report.Find(std::string("Local Domain Dimensions::n") + axis))
+    if (const KeyedValue* part = used(std::string("Local Domain Dimensions::n") + axis))
       local += (local.empty() ? "" : "x") + part->text;
-    if (const KeyedValue* count = report.Find(std::string("Processor Dimensions::np") + axis))
+    if (const KeyedValue* count = used(std::string("Processor Dimensions::np") + axis))
       grid += (grid.empty() ? "" : "x") + count->text;
   }
   run.problem_class = global;
@@ -217,8 +224,8 @@ RunStats HpcgReportToRunStats(const HpcgReport& report, const std::string& path)
   // official run) over one set's time, so one set is the fixed work a series compares.
   const KeyedValue& total = required("Benchmark Time Summary::Total");
   const double total_s = NonNegativeNumber(total.text, path, total.line, "HPCG 'Benchmark Time Summary::Total'");
-  const KeyedValue* all_iterations = report.Find("Iteration Count Information::Total number of optimized iterations");
-  const KeyedValue* per_set = report.Find("Iteration Count Information::Optimized CG iterations per set");
+  const KeyedValue* all_iterations = used("Iteration Count Information::Total number of optimized iterations");
+  const KeyedValue* per_set = used("Iteration Count Information::Optimized CG iterations per set");
   if ((all_iterations == nullptr) != (per_set == nullptr))
     throw InputError(path, (all_iterations != nullptr ? all_iterations : per_set)->line,
                      "HPCG report gives one of 'Total number of optimized iterations' and 'Optimized CG iterations per "
@@ -251,6 +258,7 @@ RunStats HpcgReportToRunStats(const HpcgReport& report, const std::string& path)
   // HPCG's verdict: "HPCG result is VALID with a GFLOP/s rating of=..." or "HPCG result is=INVALID.".
   for (const auto& [key, value] : report.values) {
     if (!StartsWith(key, "Final Summary::HPCG result is")) continue;
+    used(key);
     const bool invalid = key.find("INVALID") != std::string::npos || value.text.find("INVALID") != std::string::npos;
     run.verification = invalid ? "UNSUCCESSFUL" : "SUCCESSFUL";
     run.derivations["verification"] =
@@ -274,22 +282,32 @@ RunStats HpcgReportToRunStats(const HpcgReport& report, const std::string& path)
            {"DDOT Timing Variations::Avg DDOT MPI_Allreduce time", "hpcg.ddot_allreduce_mean_s"},
            {"DDOT Timing Variations::Max DDOT MPI_Allreduce time", "hpcg.ddot_allreduce_max_s"},
            {"Iteration Count Information::Reference CG iterations per set", "hpcg.reference_iterations_per_set"}})
-    if (const KeyedValue* value = report.Find(key)) run.details[detail] = value->text;
+    if (const KeyedValue* value = used(key)) run.details[detail] = value->text;
   // The Arm fork names a run "<host>-<N>ranks-<T>threads" and keeps its job's SLURM variables.
   static const std::regex kArmName(R"(^(.+)-([0-9]+)ranks-([0-9]+)threads$)");
   std::smatch named;
-  if (const KeyedValue* list = report.Find("SLURM VARIABLES::SLURM_JOB_NODELIST");
-      list != nullptr && !list->text.empty())
+  // Outside a Slurm job the fork prints each variable's name as its value ("SLURM_JOB_NUM_NODES=SLURM_JOB_NUM_NODES").
+  auto slurm = [&](const std::string& variable) -> const KeyedValue* {
+    const KeyedValue* value = used("SLURM VARIABLES::" + variable);
+    return value == nullptr || value->text.empty() || value->text == variable ? nullptr : value;
+  };
+  if (const KeyedValue* list = slurm("SLURM_JOB_NODELIST"))
     ApplyHosts(ExpandNodeList(list->text), "HPCG report's SLURM VARIABLES::SLURM_JOB_NODELIST", &run);
   else if (std::regex_match(report.name, named, kArmName) && named[2].str() == std::to_string(run.procs))
     ApplyHosts({named[1].str()}, "HPCG report's first line (the Arm fork's '<host>-<N>ranks-<T>threads')", &run);
-  if (const KeyedValue* nodes = report.Find("SLURM VARIABLES::SLURM_JOB_NUM_NODES"))
+  if (const KeyedValue* nodes = slurm("SLURM_JOB_NUM_NODES"))
     run.SetNodes(WholeCount(nodes->text, path, nodes->line, "HPCG 'SLURM_JOB_NUM_NODES'", 1),
                  "HPCG report's SLURM VARIABLES::SLURM_JOB_NUM_NODES (the job's allocation)");
 
   // The same report printed into a job's output and left in its file: one measurement.
-  run.origin = std::string(kMeasurementOrigin) + "hpcg:" + report.version + ":" + global + ":" +
-               std::to_string(run.procs) + ":" + total.text;
+  // Two runs of one problem can print the same Total (the Arm fork's, 297.985 s at 37 sets and at 66): the
+  // name line, the iterations, the set-up time and the rating tell them apart.
+  std::string origin = std::string(kMeasurementOrigin) + "hpcg:" + report.name + ":" + report.version + ":" + global +
+                       ":" + std::to_string(run.procs) + "x" + std::to_string(run.threads_per_proc) + ":" + total.text;
+  for (const char* key : {"Iteration Count Information::Total number of optimized iterations",
+                          "Setup Information::Setup Time", "GFLOP/s Summary::Raw Total"})
+    if (const KeyedValue* value = report.Find(key)) origin += ":" + value->text;
+  run.origin = origin;
   run.Derive();
   RequirePlausibleRecord(run, path, total.line);
   return run;

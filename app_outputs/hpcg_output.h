@@ -12,6 +12,7 @@
 //
 // HPCG times its DDOT's MPI_Allreduce apart (the halo exchange is inside SpMV and MG): a share of the MPI
 // time, kept as a detail; the records are runtime-only.
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,7 @@ struct HpcgReport : KeyedValues {
   std::string end_text;  // that line's text (cut to 60 characters); empty at the end of the text
   std::string name;      // "HPCG-Benchmark", "f0138.nhr.fau.de-1000ranks-3threads", "n104-4p-1t" (or empty)
   std::string version;   // "3.1", "HPCG-Benchmark_3.0", "V3.1" (or empty)
+  std::map<std::string, int> conflicts;  // keys given again with another value: the line of the second
 };
 
 /// True when `text` holds an HPCG report: a "Machine Summary" section whose first key is "Distributed

@@ -168,6 +168,21 @@ TEST_CASE("HPCG: several reports in one job log, cut and damaged reports", "[ing
                                           Replaced(report, "Summary::Total=127.845\n",
                                                    "Summary::Total=127.845\nBenchmark Time Summary::Total=127.845\n"))))
             .details.at("hpcg.total_time_s") == "127.845");
+  // A key the record does not take may repeat with other values (the Arm fork's MG counters, one per level).
+  const std::vector<RunStats> counters = testing::IngestPath(WriteCase(
+      dir, "counters.txt",
+      Replaced(report, "Final Summary=\n",
+               "MG Counters=\nMG Counters::MG Counter level=0\nMG Counters::MG Counter level=1\nFinal Summary=\n")));
+  CHECK(counters.size() == 1);
+  // Outside a Slurm job the fork prints each variable's name: no nodes, no hosts, no error.
+  const std::string arm = ReadText(kHpcg + "/strong/f0308.nhr.fau.de-8ranks-3threads_HPCG-Benchmark_3.0_2023-05-17_18-50-42.txt");
+  std::string unset = arm.substr(0, arm.find("SLURM VARIABLES::SLURM_JOB_ID="));
+  unset += "SLURM VARIABLES::SLURM_JOB_NODELIST=SLURM_JOB_NODELIST\nSLURM VARIABLES::SLURM_JOB_NUM_NODES=SLURM_JOB_NUM_NODES\n";
+  const RunStats outside = testing::Only(testing::IngestPath(WriteCase(dir, "f0308-8ranks-3threads_unset.txt", unset)));
+  CHECK(outside.nodes == 0);
+  CHECK(outside.machine == "f");  // from the report's name line, f0308.nhr.fau.de
+  CHECK(testing::IngestErrorOf(WriteCase(dir, "nodes.txt", Replaced(arm, "SLURM_JOB_NUM_NODES=1", "SLURM_JOB_NUM_NODES=one")))
+            .find("nodes.txt:") != std::string::npos);
   // Numbers that do not parse, and iterations that are no whole number of sets.
   CHECK(testing::IngestErrorOf(
             WriteCase(dir, "procs.txt", Replaced(report, "Distributed Processes=4", "Distributed Processes=four")))
