@@ -136,3 +136,34 @@ TEST_CASE("the validation chart names the configuration: chosen for the series a
   REQUIRE(caveat.size() == 1);
   CHECK(caveat[0] == "Runtime model: nodes + split + cost 0.5 (the default).");
 }
+
+TEST_CASE("beyond a node no training run crossed, the interval reaches down to perfect scaling", "[models][node]") {
+  // HPCG on FAU's Fritz (the Arm fork's 480^3 campaign, tests/data/hpcg/SOURCES.md), medians at the five
+  // smallest rank counts, all on one node: 8 and 10 ranks run alike (memory bandwidth shared), and
+  // across nodes the runs scale again (1.17 s at 1000 ranks on 42 nodes).
+  const std::vector<std::pair<int, double>> hpcg = {{2, 222.8}, {4, 104.2}, {5, 112.3}, {8, 73.21}, {10, 73.12}};
+  std::string error;
+  qnm::SeriesModel one_node, unknown, layout;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(hpcg, 0, 1), {}, qnm::PredictionOptions(), &one_node, &error));
+  REQUIRE(qnm::FitSeriesModel(TableSeries(hpcg, 0, 0), {}, qnm::PredictionOptions(), &unknown, &error));
+  REQUIRE(qnm::FitSeriesModel(TableSeries(hpcg, 24, 1), {}, qnm::PredictionOptions(), &layout, &error));
+  const qnm::ProcsPrediction beyond = one_node.Predict(1000), blind = unknown.Predict(1000);
+  // The point is the fitted curve's, as without the layout; the lower end is 73.12 s x 10 / 1000.
+  CHECK(beyond.total.value_s == blind.total.value_s);
+  CHECK(beyond.total.upper_s == blind.total.upper_s);
+  CHECK(blind.total.lower_s > 1.174);  // without what the runs say of their node, 1.17 s is outside
+  CHECK(beyond.total.lower_s == Approx(73.12 * 10 / 1000).epsilon(1e-12));
+  REQUIRE(beyond.flags.size() == 1);
+  CHECK(beyond.flags[0].find("may leave the node") == 0);
+  CHECK(beyond.flags[0].find("; the interval reaches down to perfect scaling from P=10") != std::string::npos);
+  // With the node's size: the same from the first P beyond it; inside it, nothing changes.
+  const qnm::ProcsPrediction crossing = layout.Predict(1000);
+  CHECK(crossing.total.lower_s == Approx(0.7312).epsilon(1e-12));
+  CHECK(crossing.flags[0].find("leaves the node (24 ranks per node)") == 0);
+  CHECK(layout.Predict(20).flags.empty());
+  CHECK(layout.Predict(20).total.lower_s == unknown.Predict(20).total.lower_s);
+  // Where the interval already reaches lower, it stays (and the flag says nothing of it).
+  const qnm::ProcsPrediction near = one_node.Predict(11);
+  CHECK(near.total.lower_s == unknown.Predict(11).total.lower_s);
+  CHECK(near.flags[0].find("perfect scaling") == std::string::npos);
+}

@@ -19,6 +19,9 @@
 # validation table's rows marked '!' (round 28: only those lines of three table outputs differ).
 # The cross-machine interval constants chosen on nine groups with the cloud study's (round 32: drift
 # 0.04 -> 0.12 per octave; only the two transfer tables differ, their intervals and drift note).
+# Beyond a node no training run crossed, the total's interval reaching down to perfect scaling from
+# the last training run (round 37: only the mpiP series trained on one node, its P >= 256 lower ends
+# and flag, in the three predict-mpip outputs).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
