@@ -92,11 +92,14 @@ seed() {  # seed <target> -> directory of seed files
         { printf '\0'; head -c 20000 "$f"; } > "$dir/log-$(echo "$f" | tr / _)"; done
       find tests/data/reframe -name '*.json' | while read -r f; do
         { printf '\4'; cat "$f"; } > "$dir/report-$(echo "$f" | tr / _)"; done ;;
-    profile_reports_fuzz)  # first byte % 4: Arm Performance Reports, OTF-CPT
+    profile_reports_fuzz)  # first byte % 6: Arm Performance Reports, OTF-CPT, (export), Intel APS, HPCG
       find tests/data/profiles/arm-performance-reports -name '*.txt' | while read -r f; do
         { printf '\0'; cat "$f"; } > "$dir/arm-$(basename "$f")"; done
       find tests/data/profiles/otf-cpt -name '*.txt' | while read -r f; do
-        { printf '\1'; cat "$f"; } > "$dir/otf-cpt-$(basename "$f")"; done ;;
+        { printf '\1'; cat "$f"; } > "$dir/otf-cpt-$(basename "$f")"; done
+      for f in tests/data/aps/*.txt; do { printf '\4'; cat "$f"; } > "$dir/aps-$(basename "$f")"; done
+      find tests/data/hpcg -name '*HPCG-Benchmark*' -o -name '*.yaml' -o -name 'n104-*' | while read -r f; do
+        { printf '\5'; cat "$f"; } > "$dir/hpcg-$(basename "$f")"; done ;;
     compressed_file_fuzz)  # every compression of tests/data/compressed, whole or damaged
       find tests/data/compressed -type f \( -name '*.gz' -o -name '*.xz' -o -name '*.bz2' -o -name '*.zst' -o -name '*.lz4' \) \
         ! -name '*.cubex.gz' -exec sh -c 'cp "$1" "$2/$(echo "$1" | tr / _)"' _ {} "$dir" \;
