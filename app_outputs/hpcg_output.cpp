@@ -73,18 +73,6 @@ bool IsSummaryLine(std::string_view t, bool* yaml) {
   return false;
 }
 
-// Keeps `key` = `value` in `report`, the first of a repeated key (each coarse grid and each of the Arm
-// fork's MG counter levels repeats its keys); a key repeated with another value is noted, and refused
-// only if the record takes it (Used).
-void Keep(const std::string& key, std::string value, int line, HpcgReport* report) {
-  const auto at = report->values.find(key);
-  if (at == report->values.end()) {
-    report->values.emplace(key, KeyedValue{std::move(value), line});
-    return;
-  }
-  if (at->second.text != value) report->conflicts.emplace(key, line);
-}
-
 // Reads one report from its "Machine Summary" line (index `start`); returns the index of the first line after
 // it, which the report keeps with its text (HpcgReport::end_line, end_text).
 std::size_t ParseReport(const std::vector<std::string_view>& lines, std::size_t start, bool yaml,
@@ -102,7 +90,7 @@ std::size_t ParseReport(const std::vector<std::string_view>& lines, std::size_t 
     if (!yaml) {
       if (!KeyValueLine(t, &key, &value)) break;
       if (key.find("::") == std::string::npos) continue;  // a section's own line
-      Keep(key, std::move(value), n, report);
+      report->Add(key, std::move(value), n);
       continue;
     }
     if (t.empty()) break;
@@ -126,7 +114,7 @@ std::size_t ParseReport(const std::vector<std::string_view>& lines, std::size_t 
     key = section;
     for (const auto& [depth, name] : open) key += "::" + name;
     key += "::" + std::string(Trim(t.substr(0, separator)));
-    Keep(key, std::string(Trim(t.substr(separator + 2))), n, report);
+    report->Add(key, std::string(Trim(t.substr(separator + 2))), n);
   }
   report->end_line = static_cast<int>(i + 1);
   report->end_text = i < lines.size() ? std::string(Trim(lines[i]).substr(0, 60)) : std::string();
@@ -181,15 +169,8 @@ std::vector<HpcgReport> ParseHpcgOutput(std::string_view text, const std::string
 
 RunStats HpcgReportToRunStats(const HpcgReport& report, const std::string& path) {
   // A value the record takes: refused when the report gives its key twice with two values.
-  auto used = [&](const std::string& key) -> const KeyedValue* {
-    if (const auto conflict = report.conflicts.find(key); conflict != report.conflicts.end())
-      throw InputError(path, conflict->second,
-                       "HPCG report gives '" + key + "' twice, with two values (first at line " +
-                           std::to_string(report.values.at(key).line) + ": '" + report.values.at(key).text + "')");
-    return report.Find(key);
-  };
+  auto used = [&](const std::string& key) { return report.Taken(key, path, "HPCG report"); };
   auto required = [&](const std::string& key) -> const KeyedValue& {
-    used(key);
     return report.Require(key, path, report.line, "HPCG report");
   };
   RunStats run;

@@ -12,7 +12,6 @@
 //
 // HPCG times its DDOT's MPI_Allreduce apart (the halo exchange is inside SpMV and MG): a share of the MPI
 // time, kept as a detail; the records are runtime-only.
-#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,14 +22,14 @@
 namespace qnm {
 
 /// One HPCG report: every key by its path, "Section::Key" ("Multigrid Information::Coarse Grids::Grid Level":
-/// the first coarse grid's), the first line, the version line's text and the name line before it.
+/// the first coarse grid's; a key repeated with another value refused only if taken, KeyedValues::Add),
+/// the first line, the version line's text and the name line before it.
 struct HpcgReport : KeyedValues {
   int line = 0;          // its "Machine Summary" line
   int end_line = 0;      // the first line after it (a line that is none of its keys, or the end + 1)
   std::string end_text;  // that line's text (cut to 60 characters); empty at the end of the text
   std::string name;      // "HPCG-Benchmark", "f0138.nhr.fau.de-1000ranks-3threads", "n104-4p-1t" (or empty)
   std::string version;   // "3.1", "HPCG-Benchmark_3.0", "V3.1" (or empty)
-  std::map<std::string, int> conflicts;  // keys given again with another value: the line of the second
 };
 
 /// True when `text` holds an HPCG report: a "Machine Summary" section whose first key is "Distributed

@@ -115,7 +115,7 @@ TEST_CASE("Intel APS reports that cannot be read: one line naming the file and t
             .find("cut.txt:1: APS report without its 'Elapsed Time:' line") != std::string::npos);
   CHECK(testing::IngestErrorOf(
             WriteCase(dir, "twice.txt", Replaced(report, "  SP GFLOPS:", "  MPI Time:     21.80 s\n  SP GFLOPS:")))
-            .find("twice.txt:20: APS report gives 'MPI Time' twice, with two values (first at line 17)") !=
+            .find("twice.txt:20: APS report gives 'MPI Time' twice, with two values (first at line 17: '21.80 s')") !=
         std::string::npos);
   CHECK(testing::IngestErrorOf(WriteCase(dir, "call.txt",
                                          Replaced(report, "MPI_Isend:                           50.44 s",
