@@ -294,9 +294,17 @@ RunStats HpcgReportToRunStats(const HpcgReport& report, const std::string& path)
   return run;
 }
 
-bool SniffHpcgOutput(const std::string&, std::string_view text) { return LooksLikeHpcgReport(text); }
+// The log beside a report is taken too, to say where the run's figures are (miniFE does the same with
+// its standard output).
+bool SniffHpcgOutput(const std::string&, std::string_view text) {
+  return LooksLikeHpcgReport(text) || LooksLikeHpcgLog(text);
+}
 
 ReaderOutput ReadHpcgOutput(const ReaderInput& input) {
+  if (!LooksLikeHpcgReport(input.text))
+    throw InputError(input.path, 0,
+                     "HPCG's log of a run (its validation residuals): the run's figures are in the report it wrote "
+                     "beside it, HPCG-Benchmark_<version>_<date>.txt");
   // The version line names the build as well as the release ("3.1" upstream, Intel's "V3.1", the Arm fork's
   // "HPCG-Benchmark_3.0"): two builds on one problem are two series, not repetitions.
   ReaderOutput output = FinishedRunsOutput(

@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "app_outputs/app_output_readers.h"
-#include "app_outputs/hpcg_output.h"
 #include "app_outputs/minife_output.h"
 #include "app_outputs/npb_output.h"
 #include "caliper/caliper_profile.h"
@@ -178,14 +177,9 @@ bool SniffNpb(const std::string& path, std::string_view text) {
 
 ReaderOutput ReadNpb(const ReaderInput& input) {
   // Taken by its name (.out, .log, .txt): a micro-benchmark's output is a machine profile's input.
-  if (!LooksLikeNpbOutput(input.text)) {
+  if (!LooksLikeNpbOutput(input.text))
     if (const std::string reason = NotARunReason(input.text); !reason.empty())
       throw InputError(input.path, 0, reason);
-    if (LooksLikeHpcgLog(input.text))
-      throw InputError(input.path, 0,
-                       "HPCG's log of a run (its validation residuals): the run's figures are in the report it "
-                       "wrote beside it, HPCG-Benchmark_<version>_<date>.txt");
-  }
   NpbOutput npb = ParseNpbOutput(input.text, input.path);
   ReaderOutput output;
   output.role = PairingRole::kNpbOutput;
@@ -276,7 +270,8 @@ const std::vector<Reader>& ReaderTable() {
       {"Quicksilver output (qs standard output)", SniffQuicksilverOutput, ReadQuicksilverOutput},
       // Before NPB output too: HPL.out, or xhpl's standard output in a job's .out.
       {"HPL output (HPL.out, xhpl standard output)", SniffHplOutput, ReadHplOutput},
-      // Before NPB output too: HPCG-Benchmark_<version>_<date>.txt (or .yaml), or a job's output printing it.
+      // Before NPB output too: HPCG-Benchmark_<version>_<date>.txt (or .yaml), or a job's output printing it;
+      // HPCG's log (hpcg<date>.txt) too, refused with where the run's figures are.
       {"HPCG report (HPCG-Benchmark_3.1_<date>.txt, HPCG-Benchmark-3.0_<date>.yaml)", SniffHpcgOutput, ReadHpcgOutput},
       // Before NPB output too: AMG's standard output (amg.out), or a job's .out/.log running it.
       {"AMG output (standard output of LLNL's AMG)", SniffAmgOutput, ReadAmgOutput},

@@ -38,7 +38,7 @@ struct OutputPattern {
   /// The run time: its lines close a run.
   bool IsRunTime() const { return field == "time_s"; }
   /// A value the run measured (a duration or a count of messages or bytes), as opposed to one that
-  /// says which run it is; runs in one file are told apart by the configuration's values.
+  /// says which run it is; a configuration line printed again before a run-time line starts another run.
   bool IsMeasure() const { return seconds_per_unit > 0 || field == "messages" || field == "bytes"; }
   bool IsText() const { return field == "app" || field == "class"; }
   /// A reduction computed from numbers as the lines come (sum, mean, min, max), not one line's text.
