@@ -582,13 +582,13 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
   // that stopped scaling inside the node because its ranks shared them may scale again across nodes
   // (HPCG on Fritz: 73 s on 8 and 10 ranks of one node, 1.17 s on 1000 ranks of 42). Nothing in the
   // training runs rules that out, so the interval reaches down to perfect scaling from the last of them.
-  // training is sorted by P (its last is max_train_procs); O(1): a table of a million P predicts each.
-  const auto last = training.empty() ? training.end() : training.end() - 1;
-  if ((leaves_node || may_leave_node) && last != training.end() && Known(last->measured_time_s)) {
-    const double perfect_s = last->measured_time_s * last->procs / procs;
+  // training is sorted by P (its last is max_train_procs).
+  if ((leaves_node || may_leave_node) && !training.empty() && Known(training.back().measured_time_s)) {
+    const ProcsObservation& last = training.back();
+    const double perfect_s = last.measured_time_s * last.procs / procs;
     if (perfect_s < p.total.lower_s) {
       p.total.lower_s = perfect_s;
-      p.flags.back() += "; the interval reaches down to perfect scaling from P=" + std::to_string(last->procs);
+      p.flags.back() += "; the interval reaches down to perfect scaling from P=" + std::to_string(last.procs);
     }
   }
   return p;
