@@ -32,7 +32,10 @@ struct RuntimeConfiguration {
 /// validation, interval rate): nodes + split (the choice per series' fallback); Occam + nodes + split;
 /// Amdahl alone; nodes + split + cost 0.5 (the shipped one) (bench/accuracy's names).
 std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeModelOptions& base);
-/// The standard configuration called `name`, built on `base`; false when none is.
+/// Every configuration a caller may name: the standard ones, then those fitted only when named
+/// (the saturating cost's, alone and beside the cost laws).
+std::vector<std::string> NamedRuntimeConfigurations();
+/// The configuration called `name` (standard or named-only), built on `base`; false when none is.
 bool StandardRuntimeConfigurationNamed(const std::string& name, const RuntimeModelOptions& base,
                                        RuntimeConfiguration* out);
 /// The index of "nodes + split" in StandardRuntimeConfigurations: the configuration the choice

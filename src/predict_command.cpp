@@ -112,8 +112,7 @@ GroupBy ParseGroupByOption(const std::string& text) {
 
 void AddModelChoiceOptions(CLI::App* command, ModelChoiceArgs* choice) {
   std::string names;
-  for (const RuntimeConfiguration& c : StandardRuntimeConfigurations(RuntimeModelOptions()))
-    names += (names.empty() ? "'" : ", '") + c.name + "'";
+  for (const std::string& name : NamedRuntimeConfigurations()) names += (names.empty() ? "'" : ", '") + name + "'";
   command->add_option("--configuration", choice->configuration,
                       std::string("runtime-only series: one of ") + names + " (default: '" +
                           kShippedRuntimeConfiguration + "'), or " + kPerSeriesConfiguration +

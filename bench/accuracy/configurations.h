@@ -43,7 +43,8 @@ inline constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                       {"nodes + split + cost 0.5", false, false, true, false, true, 0.5},
                                       {"nodes + split + cost 0.75", false, false, true, false, true, 0.75},
                                       {"nodes + split + adaptive cost", false, false, true, false, true, 0.5, true},
-                                      {"nodes + split + saturating cost", false, false, true, false, true, 0, false, true}};
+                                      {"nodes + split + saturating cost", false, false, true, false, true, 0, false, true},
+                                      {"nodes + split + cost 0.5 + saturating cost", false, false, true, false, true, 0.5, false, true}};
 
 /// The index in kConfigs of the configuration the tool fits by default (kShippedRuntimeConfiguration).
 std::size_t ShippedConfigIndex();
