@@ -263,6 +263,27 @@ void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, const LogHalfW
   }
 }
 
+/// A 90% interval wider than this ratio (two decades) tells a user nothing about the run time.
+constexpr double kUninformativeIntervalWidth = 100.0;
+
+/// Flags an extrapolation whose total interval is uninformative and says why: the interval grows
+/// with the distance beyond the training runs at the per-octave rate their forward errors gave,
+/// so training runs close together (Gray-Scott on Bebop in round 38's set L: P = 37..44, errors
+/// of 0.2 over a tenth of an octave, 4.6 per octave) extrapolated far give widths of 1e20 and more.
+void FlagUninformativeInterval(int min_train_procs, int max_train_procs, double per_octave_log_sd,
+                               ProcsPrediction* p) {
+  const Interval& total = p->total;
+  if (p->procs <= max_train_procs || !(total.lower_s > 0) || !(total.upper_s / total.lower_s > kUninformativeIntervalWidth))
+    return;
+  p->flags.push_back("the 90% interval spans " + FormatDouble("%.3g", total.upper_s / total.lower_s) +
+                     "x, too wide to inform: the training runs span P=" + std::to_string(min_train_procs) + ".." +
+                     std::to_string(max_train_procs) + " (" +
+                     FormatDouble("%.2g", std::log2(static_cast<double>(max_train_procs) / min_train_procs)) +
+                     " octaves) and the interval's log sd grows " + FormatDouble("%.3g", per_octave_log_sd) +
+                     " per octave beyond them, here " + FormatDouble("%.2g", p->extrapolation) +
+                     " octaves; runs at larger P would narrow it");
+}
+
 /// "P=4" or "P=4, 8, 32".
 std::string ProcsList(const std::vector<int>& procs) {
   std::string out = "P=";
@@ -591,6 +612,7 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
       p.flags.back() += "; the interval reaches down to perfect scaling from P=" + std::to_string(last.procs);
     }
   }
+  FlagUninformativeInterval(min_train_procs, max_train_procs, error.per_octave_log_sd, &p);
   return p;
 }
 

@@ -153,9 +153,13 @@ TEST_CASE("beyond a node no training run crossed, the interval reaches down to p
   CHECK(beyond.total.upper_s == blind.total.upper_s);
   CHECK(blind.total.lower_s > 1.174);  // without what the runs say of their node, 1.17 s is outside
   CHECK(beyond.total.lower_s == Approx(73.12 * 10 / 1000).epsilon(1e-12));
-  REQUIRE(beyond.flags.size() == 1);
+  REQUIRE(beyond.flags.size() == 2);
   CHECK(beyond.flags[0].find("may leave the node") == 0);
   CHECK(beyond.flags[0].find("; the interval reaches down to perfect scaling from P=10") != std::string::npos);
+  // So wide an interval (0.73 s up to the fitted curve's upper end) is said to be uninformative.
+  CHECK(beyond.total.upper_s / beyond.total.lower_s > 100);
+  CHECK(beyond.flags[1].find("the 90% interval spans ") == 0);
+  CHECK(beyond.flags[1].find("the training runs span P=2..10 (2.3 octaves)") != std::string::npos);
   // With the node's size: the same from the first P beyond it; inside it, nothing changes.
   const qnm::ProcsPrediction crossing = layout.Predict(1000);
   CHECK(crossing.total.lower_s == Approx(0.7312).epsilon(1e-12));

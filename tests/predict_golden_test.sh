@@ -22,6 +22,8 @@
 # Beyond a node no training run crossed, the total's interval reaching down to perfect scaling from
 # the last training run (round 37: only the mpiP series trained on one node, its P >= 256 lower ends
 # and flag, in the three predict-mpip outputs).
+# An extrapolation whose 90% interval spans more than 100x flagged as too wide to inform (round 38:
+# flags only; with the flag switched off every output is byte-identical to the recorded one).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
