@@ -2,6 +2,7 @@
 // report draws the 30% tolerance "typical of QNM models" as error bars; here it
 // is a shaded band around the modeled curve, with the 10% band as dashed lines.
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <set>
 
@@ -90,8 +91,19 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
     for (double value : {point.time_s, point.min_s, point.max_s}) extend(value);
   }
   for (const PredictedPoint& point : predicted) {
-    for (double value : {0.7 * point.time_s, 1.3 * point.time_s, point.lower_s, point.upper_s})
-      extend(value);
+    for (double value : {0.7 * point.time_s, 1.3 * point.time_s}) extend(value);
+  }
+  // An interval reaching more than a decade beyond every time drawn (an extrapolation from runs close
+  // together: 3e-11 .. 5e17 s) would squeeze the points into a line; the axis stops a decade beyond
+  // them and the interval runs off the chart, said under the key.
+  const double clip_low = y_low / 10, clip_high = y_high * 10;
+  bool clipped = false;
+  for (const PredictedPoint& point : predicted) {
+    for (double value : {point.lower_s, point.upper_s}) {
+      if (!Positive(value)) continue;
+      clipped = clipped || (std::isfinite(clip_low) && (value < clip_low || value > clip_high));
+      extend(std::isfinite(clip_low) ? std::clamp(value, clip_low, clip_high) : value);
+    }
   }
   const std::string level = FormatValue(100.0 * charts.interval_level);
   std::vector<std::string> plots;
@@ -130,6 +142,12 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
   for (std::size_t k = 0; k < charts.context.caveat.size(); ++k)
     body += "set label " + std::to_string(k + 1) + " " + GnuplotQuote(charts.context.caveat[k]) +
             " at screen 0.625, screen " + FormatValue(0.62 - 0.04 * k) + " left font ',10'\n";
+  if (clipped) body += "set yrange [" + FormatValue(y_low) + ":" + FormatValue(y_high) + "]\n";
+  if (clipped)
+    body += "set label " + std::to_string(charts.context.caveat.size() + 1) + " " +
+            GnuplotQuote("The " + level + "% interval runs off the chart (the table gives its ends).") +
+            " at screen 0.625, screen " + FormatValue(0.62 - 0.04 * charts.context.caveat.size()) +
+            " left font ',10'\n";
   chart->body = body + PlotCommand(plots);
   return true;
 }

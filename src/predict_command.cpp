@@ -116,8 +116,8 @@ void AddModelChoiceOptions(CLI::App* command, ModelChoiceArgs* choice) {
   command->add_option("--configuration", choice->configuration,
                       std::string("runtime-only series: one of ") + names + " (default: '" +
                           kShippedRuntimeConfiguration + "'), or " + kPerSeriesConfiguration +
-                          ": the configuration whose forecast of the largest training P from the ones before it "
-                          "erred least, with 5 or more training P");
+                          ": of the first four, the configuration whose forecast of the largest training P from the "
+                          "ones before it erred least, with 5 or more training P");
   command->add_flag("--no-hold", choice->no_hold,
                     "runtime-only series whose fitted curve turns upward beyond the training range though every "
                     "training run was faster than the one before: predict the rising curve beyond its minimum "
