@@ -267,3 +267,23 @@ TEST_CASE("A sweep of 255 predicted P keeps the components bars and the P axis r
   CHECK(std::count(tics.begin(), tics.end(), ',') + 1 <= 17);
   CHECK(tics.find("256") != std::string::npos);
 }
+
+TEST_CASE("An interval far beyond every time drawn runs off the run-time chart and the chart says so", "[plots]") {
+  ChartSet set = qnm::plots::testdata::LuMzClassC();
+  qnm::plots::ChartScript chart;
+  REQUIRE(qnm::plots::BuildValidationChart(set, &chart));
+  CHECK(chart.body.find("set yrange") == std::string::npos);  // autoscaled to what is drawn
+  CHECK(chart.body.find("runs off the chart") == std::string::npos);
+  // Gray-Scott on Bebop extrapolated from P = 37..44 (bench/README.md, round 38): 3e-11 .. 5e17 s.
+  REQUIRE(!set.predicted.empty());
+  set.predicted.back().lower_s = 3e-11;
+  set.predicted.back().upper_s = 5e17;
+  REQUIRE(qnm::plots::BuildValidationChart(set, &chart));
+  const std::size_t at = chart.body.find("set yrange [");
+  REQUIRE(at != std::string::npos);
+  const double low = std::stod(chart.body.substr(at + 12));
+  const double high = std::stod(chart.body.substr(chart.body.find(':', at) + 1));
+  CHECK(low > 1e-4);  // a decade below the smallest time drawn, not 3e-11
+  CHECK(high < 1e5);
+  CHECK(chart.body.find("interval runs off the chart") != std::string::npos);
+}
