@@ -263,7 +263,7 @@ void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, const LogHalfW
   }
 }
 
-/// A 90% interval wider than this ratio (two decades) tells a user nothing about the run time.
+/// An interval wider than this ratio (two decades) tells a user nothing about the run time.
 constexpr double kUninformativeIntervalWidth = 100.0;
 
 /// Flags an extrapolation whose total interval is uninformative and says why: the interval grows
@@ -273,9 +273,9 @@ constexpr double kUninformativeIntervalWidth = 100.0;
 void FlagUninformativeInterval(int min_train_procs, int max_train_procs, double per_octave_log_sd,
                                ProcsPrediction* p) {
   const Interval& total = p->total;
-  if (p->procs <= max_train_procs || !(total.lower_s > 0) || !(total.upper_s / total.lower_s > kUninformativeIntervalWidth))
-    return;
-  p->flags.push_back("the 90% interval spans " + FormatDouble("%.3g", total.upper_s / total.lower_s) +
+  const bool uninformative = total.lower_s > 0 && total.upper_s / total.lower_s > kUninformativeIntervalWidth;
+  if (p->procs <= max_train_procs || !uninformative) return;
+  p->flags.push_back("the interval spans " + FormatDouble("%.3g", total.upper_s / total.lower_s) +
                      "x, too wide to inform: the training runs span P=" + std::to_string(min_train_procs) + ".." +
                      std::to_string(max_train_procs) + " (" +
                      FormatDouble("%.2g", std::log2(static_cast<double>(max_train_procs) / min_train_procs)) +

@@ -142,12 +142,13 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
   for (std::size_t k = 0; k < charts.context.caveat.size(); ++k)
     body += "set label " + std::to_string(k + 1) + " " + GnuplotQuote(charts.context.caveat[k]) +
             " at screen 0.625, screen " + FormatValue(0.62 - 0.04 * k) + " left font ',10'\n";
-  if (clipped) body += "set yrange [" + FormatValue(y_low) + ":" + FormatValue(y_high) + "]\n";
-  if (clipped)
+  if (clipped) {
+    body += "set yrange [" + FormatValue(y_low) + ":" + FormatValue(y_high) + "]\n";
     body += "set label " + std::to_string(charts.context.caveat.size() + 1) + " " +
             GnuplotQuote("The " + level + "% interval runs off the chart (the table gives its ends).") +
             " at screen 0.625, screen " + FormatValue(0.62 - 0.04 * charts.context.caveat.size()) +
             " left font ',10'\n";
+  }
   chart->body = body + PlotCommand(plots);
   return true;
 }
