@@ -273,10 +273,12 @@ constexpr double kUninformativeIntervalWidth = 100.0;
 void FlagUninformativeInterval(int min_train_procs, int max_train_procs, double per_octave_log_sd,
                                ProcsPrediction* p) {
   const Interval& total = p->total;
-  const bool uninformative = total.lower_s > 0 && total.upper_s / total.lower_s > kUninformativeIntervalWidth;
-  if (p->procs <= max_train_procs || !uninformative) return;
-  p->flags.push_back("the interval spans " + FormatDouble("%.3g", total.upper_s / total.lower_s) +
-                     "x, too wide to inform: the training runs span P=" + std::to_string(min_train_procs) + ".." +
+  if (p->procs <= max_train_procs || !(total.lower_s > 0) || !(total.upper_s > 0)) return;
+  // In decades, since the ratio itself may overflow (1e-146 .. 1e+209 s).
+  const double decades = std::log10(total.upper_s) - std::log10(total.lower_s);
+  if (!(decades > std::log10(kUninformativeIntervalWidth))) return;
+  p->flags.push_back("the interval spans " + FormatDouble("%.3g", decades) +
+                     " decades (upper / lower), too wide to inform: the training runs span P=" + std::to_string(min_train_procs) + ".." +
                      std::to_string(max_train_procs) + " (" +
                      FormatDouble("%.2g", std::log2(static_cast<double>(max_train_procs) / min_train_procs)) +
                      " octaves) and the interval's log sd grows " + FormatDouble("%.3g", per_octave_log_sd) +

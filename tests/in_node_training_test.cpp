@@ -159,6 +159,7 @@ TEST_CASE("beyond a node no training run crossed, the interval reaches down to p
   // So wide an interval (0.73 s up to the fitted curve's upper end) is said to be uninformative.
   CHECK(beyond.total.upper_s / beyond.total.lower_s > 100);
   CHECK(beyond.flags[1].find("the interval spans ") == 0);
+  CHECK(beyond.flags[1].find(" decades (upper / lower), too wide to inform") != std::string::npos);
   CHECK(beyond.flags[1].find("the training runs span P=2..10 (2.3 octaves)") != std::string::npos);
   // With the node's size: the same from the first P beyond it; inside it, nothing changes.
   const qnm::ProcsPrediction crossing = layout.Predict(1000);
@@ -170,4 +171,28 @@ TEST_CASE("beyond a node no training run crossed, the interval reaches down to p
   const qnm::ProcsPrediction near = one_node.Predict(11);
   CHECK(near.total.lower_s == unknown.Predict(11).total.lower_s);
   CHECK(near.flags[0].find("perfect scaling") == std::string::npos);
+}
+
+TEST_CASE("an interval too wide to inform is flagged in decades, however wide", "[models][interval]") {
+  // Gray-Scott on Bebop, 35 ranks a node (ArtifactDescription/HPC_Autotuner's data/gp/gs.csv, bench/README.md
+  // round 38): an autotuner's five smallest rank counts lie within a quarter of an octave.
+  const std::vector<std::pair<int, double>> gray_scott = {{37, 135.21}, {39, 130.37}, {41, 137.94}, {43, 134.34},
+                                                          {44, 95.98}};
+  std::string error;
+  qnm::SeriesModel model;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(gray_scott, 0, 0), {}, qnm::PredictionOptions(), &model, &error));
+  const qnm::ProcsPrediction inside = model.Predict(44);
+  for (const std::string& flag : inside.flags) CHECK(flag.find("too wide to inform") == std::string::npos);
+  for (int procs : {869, 4194304}) {
+    INFO("P = " << procs);
+    const qnm::ProcsPrediction p = model.Predict(procs);
+    REQUIRE(p.total.lower_s > 0);
+    const double decades = std::log10(p.total.upper_s) - std::log10(p.total.lower_s);
+    CHECK(decades > 20);
+    bool said = false;
+    for (const std::string& flag : p.flags)
+      said = said || (flag.find("the interval spans ") == 0 && flag.find(" decades (upper / lower)") != std::string::npos &&
+                      flag.find("P=37..44 (0.25 octaves)") != std::string::npos && flag.find("spans inf") == std::string::npos);
+    CHECK(said);
+  }
 }
