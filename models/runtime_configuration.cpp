@@ -14,6 +14,7 @@ struct Spec {
   bool occam, nodes, amdahl_only, split;
   double cost;
   bool saturating;
+  bool named_only;  // fitted only when named, never among the choice per series
 };
 
 // One configuration per way of averaging the candidates that bench/accuracy scores, each in
@@ -24,16 +25,16 @@ struct Spec {
 // node) and the cost laws at other shares; with them, eleven configurations cost 12 fits per
 // series instead of 5 and scored 118 series better than Extra-P instead of 121 (round 15).
 // Ties in the backcast go to the earlier one, nodes + split first.
-constexpr Spec kStandardSpecs[] = {{"nodes + split", false, true, false, true, 0.0, false},
-                                   {"Occam + nodes + split", true, true, false, true, 0.0, false},
-                                   {"Amdahl alone", false, false, true, false, 0.0, false},
-                                   {"nodes + split + cost 0.5", false, true, false, true, 0.5, false}};
-// Configurations fitted only when named (not chosen among per series): the candidates with the
-// cost that rises to a ceiling (SaturatingCostCandidates, bench/README.md round 19), alone and
-// beside the shipped one's cost laws; scored on held-out series by a rule registered before they
-// were seen (bench/README.md, round 38).
-constexpr Spec kNamedOnlySpecs[] = {{"nodes + split + saturating cost", false, true, false, true, 0.0, true},
-                                    {"nodes + split + cost 0.5 + saturating cost", false, true, false, true, 0.5, true}};
+// Then those fitted only when named: the candidates with the cost that rises to a ceiling
+// (SaturatingCostCandidates, bench/README.md round 19), alone and beside the shipped one's cost
+// laws; scored on held-out series by a rule registered before they were seen (bench/README.md,
+// round 38).
+constexpr Spec kSpecs[] = {{"nodes + split", false, true, false, true, 0.0, false, false},
+                           {"Occam + nodes + split", true, true, false, true, 0.0, false, false},
+                           {"Amdahl alone", false, false, true, false, 0.0, false, false},
+                           {"nodes + split + cost 0.5", false, true, false, true, 0.5, false, false},
+                           {"nodes + split + saturating cost", false, true, false, true, 0.0, true, true},
+                           {"nodes + split + cost 0.5 + saturating cost", false, true, false, true, 0.5, true, true}};
 
 RuntimeConfiguration Build(const Spec& s, const RuntimeModelOptions& base) {
   RuntimeConfiguration c;
@@ -53,25 +54,20 @@ RuntimeConfiguration Build(const Spec& s, const RuntimeModelOptions& base) {
 
 std::vector<RuntimeConfiguration> StandardRuntimeConfigurations(const RuntimeModelOptions& base) {
   std::vector<RuntimeConfiguration> out;
-  for (const Spec& s : kStandardSpecs) out.push_back(Build(s, base));
+  for (const Spec& s : kSpecs)
+    if (!s.named_only) out.push_back(Build(s, base));
   return out;
 }
 
 std::vector<std::string> NamedRuntimeConfigurations() {
   std::vector<std::string> names;
-  for (const Spec& s : kStandardSpecs) names.push_back(s.name);
-  for (const Spec& s : kNamedOnlySpecs) names.push_back(s.name);
+  for (const Spec& s : kSpecs) names.push_back(s.name);
   return names;
 }
 
 bool StandardRuntimeConfigurationNamed(const std::string& name, const RuntimeModelOptions& base,
                                        RuntimeConfiguration* out) {
-  for (const Spec& s : kStandardSpecs)
-    if (name == s.name) {
-      *out = Build(s, base);
-      return true;
-    }
-  for (const Spec& s : kNamedOnlySpecs)
+  for (const Spec& s : kSpecs)
     if (name == s.name) {
       *out = Build(s, base);
       return true;
