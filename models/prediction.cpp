@@ -278,8 +278,8 @@ void FlagUninformativeInterval(int min_train_procs, int max_train_procs, double 
   const double decades = std::log10(total.upper_s) - std::log10(total.lower_s);
   if (!(decades > std::log10(kUninformativeIntervalWidth))) return;
   p->flags.push_back("the interval spans " + FormatDouble("%.3g", decades) +
-                     " decades (upper / lower), too wide to inform: the training runs span P=" + std::to_string(min_train_procs) + ".." +
-                     std::to_string(max_train_procs) + " (" +
+                     " decades (upper / lower), too wide to inform: the training runs span P=" +
+                     std::to_string(min_train_procs) + ".." + std::to_string(max_train_procs) + " (" +
                      FormatDouble("%.2g", std::log2(static_cast<double>(max_train_procs) / min_train_procs)) +
                      " octaves) and the interval's log sd grows " + FormatDouble("%.3g", per_octave_log_sd) +
                      " per octave beyond them, here " + FormatDouble("%.2g", p->extrapolation) +

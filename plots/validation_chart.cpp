@@ -96,13 +96,14 @@ bool BuildValidationChart(const ChartSet& charts, ChartScript* chart) {
   // An interval reaching more than a decade beyond every time drawn (an extrapolation from runs close
   // together: 3e-11 .. 5e17 s) would squeeze the points into a line; the axis stops a decade beyond
   // them and the interval runs off the chart, said under the key.
+  const bool can_clip = std::isfinite(y_low);  // some time is drawn
   const double clip_low = y_low / 10, clip_high = y_high * 10;
   bool clipped = false;
   for (const PredictedPoint& point : predicted) {
     for (double value : {point.lower_s, point.upper_s}) {
       if (!Positive(value)) continue;
-      clipped = clipped || (std::isfinite(clip_low) && (value < clip_low || value > clip_high));
-      extend(std::isfinite(clip_low) ? std::clamp(value, clip_low, clip_high) : value);
+      clipped = clipped || (can_clip && (value < clip_low || value > clip_high));
+      extend(can_clip ? std::clamp(value, clip_low, clip_high) : value);
     }
   }
   const std::string level = FormatValue(100.0 * charts.interval_level);
