@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
+
+#include <boost/math/tools/minima.hpp>
 
 #include "record/run_stats.h"
 
@@ -21,6 +24,28 @@ bool ExtrapolationErrorOptions::IsValid(std::string* error) const {
     return false;
   }
   return true;
+}
+
+const char* IntervalNoiseName(ExtrapolationErrorOptions::Noise noise) {
+  switch (noise) {
+    case ExtrapolationErrorOptions::Noise::kInSample:
+      return "in-sample";
+    case ExtrapolationErrorOptions::Noise::kFitted:
+      return "fitted";
+    case ExtrapolationErrorOptions::Noise::kNone:
+      break;
+  }
+  return "none";
+}
+
+bool ParseIntervalNoise(const std::string& text, ExtrapolationErrorOptions::Noise* noise) {
+  for (auto candidate : {ExtrapolationErrorOptions::Noise::kNone, ExtrapolationErrorOptions::Noise::kInSample,
+                         ExtrapolationErrorOptions::Noise::kFitted})
+    if (text == IntervalNoiseName(candidate)) {
+      *noise = candidate;
+      return true;
+    }
+  return false;
 }
 
 std::vector<int> ForwardOrigins(const std::vector<double>& procs, const ForwardValidationOptions& options) {
@@ -92,6 +117,65 @@ double ExtrapolationError::LogSd(double distance_log2) const {
   return std::sqrt(base_log_sd * base_log_sd + spread * spread);
 }
 
+namespace {
+
+/// Minus the log likelihood (up to a constant) of the binned forward errors under
+/// error ~ N(0, noise^2 + rate^2 d^2), the errors counting `count` in all, plus the prior:
+/// `prior_weight` errors of `prior_rate` at one octave without noise (the conjugate form whose
+/// maximum, with no noise, is the shrunk mean of squares of the kNone estimate).
+double NegativeLogLikelihood(const ForwardErrorSums& sums, double count, double noise_variance, double rate_squared,
+                             const ExtrapolationErrorOptions& options) {
+  const double scale = count / sums.weights;
+  double sum = 0;
+  for (const ForwardErrorSums::DistanceBin& bin : sums.bins) {
+    if (!(bin.weights > 0)) continue;
+    const double variance = noise_variance + rate_squared * bin.weighted_distance_squares / bin.weights;
+    sum += scale * 0.5 * (bin.weights * std::log(variance) + bin.weighted_squares / variance);
+  }
+  const double prior = options.prior_log_sd_per_octave * options.prior_log_sd_per_octave;
+  return sum + options.prior_weight * 0.5 * (std::log(rate_squared) + prior / rate_squared);
+}
+
+/// The rate^2 of the largest likelihood at a given noise variance (Brent on log rate^2,
+/// boost::math::tools::brent_find_minima), and that minimum.
+std::pair<double, double> BestRateSquared(const ForwardErrorSums& sums, double count, double noise_variance,
+                                          const ExtrapolationErrorOptions& options) {
+  auto f = [&](double log_rate_squared) {
+    return NegativeLogLikelihood(sums, count, noise_variance, std::exp(log_rate_squared), options);
+  };
+  // log sd per octave between 1e-3 and 30: a factor e^30 per octave is beyond any series.
+  std::pair<double, double> best = boost::math::tools::brent_find_minima(f, std::log(1e-6), std::log(900.0), 30);
+  return {std::exp(best.first), best.second};
+}
+
+}  // namespace
+
+void FitNoiseAndRate(const ForwardErrorSums& sums, double count, const ExtrapolationErrorOptions& options,
+                     ExtrapolationError* out) {
+  if (!(sums.weights > 0) || !(count > 0)) return;
+  const double floor_variance = out->base_log_sd * out->base_log_sd;
+  double noise_variance = floor_variance;
+  double rate_squared = BestRateSquared(sums, count, noise_variance, options).first;
+  if (options.noise == ExtrapolationErrorOptions::Noise::kFitted) {
+    // The noise between the floor and the largest mean square of a bin (more would be noise
+    // beyond every error seen), by Brent on its log, the rate at its best for each.
+    double largest = floor_variance;
+    for (const ForwardErrorSums::DistanceBin& bin : sums.bins)
+      if (bin.weights > 0) largest = std::max(largest, bin.weighted_squares / bin.weights);
+    if (largest > floor_variance * (1 + 1e-9)) {
+      auto f = [&](double log_noise_variance) {
+        return BestRateSquared(sums, count, std::exp(log_noise_variance), options).second;
+      };
+      std::pair<double, double> best =
+          boost::math::tools::brent_find_minima(f, std::log(floor_variance), std::log(largest), 30);
+      noise_variance = std::exp(best.first);
+      rate_squared = BestRateSquared(sums, count, noise_variance, options).first;
+    }
+  }
+  out->base_log_sd = std::sqrt(noise_variance);
+  out->per_octave_log_sd = std::sqrt(rate_squared);
+}
+
 ExtrapolationError CalibrateExtrapolationError(const std::vector<ForwardError>& errors,
                                                const std::vector<double>& weights,
                                                int independent_errors, double in_sample_log_rms,
@@ -114,6 +198,8 @@ ExtrapolationError CalibrateExtrapolationError(const ForwardErrorSums& sums, int
       total_weight > 0 ? std::sqrt((observed * count + prior * options.prior_weight) / total_weight)
                        : options.prior_log_sd_per_octave;
   out.base_log_sd = std::max(0.02, Known(in_sample_log_rms) ? in_sample_log_rms : 0.02);
+  if (options.noise != ExtrapolationErrorOptions::Noise::kNone && count > 0)
+    FitNoiseAndRate(sums, count, options, &out);
   return out;
 }
 

@@ -5,6 +5,8 @@
 // "Out-of-sample tests of forecasting accuracy", §2: rolling-origin
 // evaluation). Unlike leave-one-out, which mostly scores interpolation, every
 // error here is an extrapolation, the use the models are chosen for.
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -72,8 +74,20 @@ struct ExtrapolationErrorOptions {
   // what happens further out.
   double prior_log_sd_per_octave = 0.25;
   double prior_weight = 2.0;
+  // How the per-octave rate is read from the forward errors. The interval's own model is
+  // sd(d)^2 = noise^2 + (rate d)^2; kNone takes every error as growth (rate^2 = the mean of
+  // (error / d)^2, so an error of 0.2 at a tenth of an octave reads as 2 per octave), the others
+  // fit the rate by maximum likelihood under that model, the noise either the in-sample log RMS
+  // (kInSample) or fitted too, at least that (kFitted). With no noise the likelihood's maximum is
+  // kNone's estimate.
+  enum class Noise { kNone, kInSample, kFitted };
+  Noise noise = Noise::kNone;
   bool IsValid(std::string* error) const;
 };
+
+/// "none", "in-sample" or "fitted" (the command line's names of the noise modes), and back.
+const char* IntervalNoiseName(ExtrapolationErrorOptions::Noise noise);
+bool ParseIntervalNoise(const std::string& text, ExtrapolationErrorOptions::Noise* noise);
 
 /// How uncertain a prediction is as a function of its extrapolation distance d:
 /// log-space sd = sqrt(base^2 + (per_octave * d)^2).
@@ -93,17 +107,39 @@ struct ExtrapolationError {
 struct ForwardErrorSums {
   double weighted_rate_squares = 0;  // sum of w * (log_error / distance_log2)^2
   double weights = 0;                // sum of w
+  /// The sums of one bin of distances (1/kBinsPerOctave octave wide), what the likelihood of a
+  /// noise term needs: it is not a function of the two sums above.
+  struct DistanceBin {
+    double weights = 0;                   // sum of w
+    double weighted_squares = 0;          // sum of w * log_error^2
+    double weighted_distance_squares = 0;  // sum of w * distance_log2^2
+  };
+  static constexpr int kBinsPerOctave = 16;
+  static constexpr int kMaxBins = 64 * kBinsPerOctave;  // distances beyond 64 octaves share the last
+  std::vector<DistanceBin> bins;
   void Add(const ForwardError& e, double w) {
     if (!(e.distance_log2 > 0)) return;
     double rate = e.log_error / e.distance_log2;
     weighted_rate_squares += w * rate * rate;
     weights += w;
+    std::size_t k = static_cast<std::size_t>(
+        std::min<double>(kMaxBins - 1, std::floor(e.distance_log2 * kBinsPerOctave)));
+    if (bins.size() <= k) bins.resize(k + 1);
+    bins[k].weights += w;
+    bins[k].weighted_squares += w * e.log_error * e.log_error;
+    bins[k].weighted_distance_squares += w * e.distance_log2 * e.distance_log2;
   }
 };
 
 /// CalibrateExtrapolationError from the sums of the errors.
 ExtrapolationError CalibrateExtrapolationError(const ForwardErrorSums& sums, int independent_errors,
                                                double in_sample_log_rms, const ExtrapolationErrorOptions& options);
+
+/// The noise (`out->base_log_sd`, at least its value on entry) and the per-octave rate of
+/// sd(d)^2 = noise^2 + (rate d)^2 of largest likelihood given the forward errors (counting
+/// `count` errors) and the prior of `options`; what `options.noise` asks (not kNone).
+void FitNoiseAndRate(const ForwardErrorSums& sums, double count, const ExtrapolationErrorOptions& options,
+                     ExtrapolationError* out);
 
 /// Shrinks the observed per-octave error rate of `errors` (weighted, e.g. the
 /// errors of several averaged candidates) towards the prior: a mean of squares

@@ -43,17 +43,18 @@ struct RunSelectionArgs {
 };
 void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args);
 RunSelection ParseRunSelection(const RunSelectionArgs& args);
-/// How series are modelled: --configuration, --no-hold and --interval-upper-share.
+/// How series are modelled: --configuration, --no-hold, --interval-upper-share and --interval-noise.
 struct ModelChoiceArgs {
   std::string configuration;  // empty: the library's default (kShippedRuntimeConfiguration)
   bool no_hold = false;       // PredictionOptions::hold_after_unevidenced_turn = false
   double interval_upper_share = std::numeric_limits<double>::quiet_NaN();  // NaN: the library's default
+  std::string interval_noise;  // empty: the library's default (ExtrapolationErrorOptions::noise)
 };
-/// PredictionOptions from --machine, --level, --configuration, --no-hold and --interval-upper-share
+/// PredictionOptions from --machine, --level, --configuration, --no-hold, --interval-upper-share and --interval-noise
 /// (predict, validate, plot, report; what-if at scale with the defaults).
 PredictionOptions MakePredictionOptions(const std::string& machine, double level, const ModelChoiceArgs& choice = {});
-/// --configuration NAME (per-series or one of StandardRuntimeConfigurations' names), --no-hold and
-/// --interval-upper-share SHARE.
+/// --configuration NAME (per-series or one of StandardRuntimeConfigurations' names), --no-hold,
+/// --interval-upper-share SHARE and --interval-noise MODE.
 void AddModelChoiceOptions(CLI::App* command, ModelChoiceArgs* choice);
 
 /// --whatif HYPOTHESIS (repeatable) and --config FILE of `predict` and `report`

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "models/forward_validation.h"
 #include "models/machine_profile.h"
 #include "models/procs_spec.h"
 #include "pipeline/chart_adapter.h"
@@ -127,6 +128,13 @@ void AddModelChoiceOptions(CLI::App* command, ModelChoiceArgs* choice) {
                       "(default " + FormatDouble("%.2g", PredictionOptions().interval_upper_share) +
                           "; 0.5: the prediction in the interval's geometric middle)")
       ->check(CLI::Range(0.1, 0.9));
+  command->add_option("--interval-noise", choice->interval_noise,
+                      std::string("how the interval's growth per octave is read from the forward-validation errors: "
+                                  "none (every error is growth), in-sample (a noise term of the fit's in-sample "
+                                  "error, the rate by maximum likelihood) or fitted (the noise fitted too; "
+                                  "default ") +
+                          IntervalNoiseName(ExtrapolationErrorOptions().noise) + ")")
+      ->check(CLI::IsMember({"none", "in-sample", "fitted"}));
 }
 
 PredictionOptions MakePredictionOptions(const std::string& machine, double level, const ModelChoiceArgs& choice) {
@@ -134,6 +142,8 @@ PredictionOptions MakePredictionOptions(const std::string& machine, double level
   options.interval_level = level;
   options.hold_after_unevidenced_turn = !choice.no_hold;
   if (!std::isnan(choice.interval_upper_share)) options.interval_upper_share = choice.interval_upper_share;
+  if (!choice.interval_noise.empty() && !ParseIntervalNoise(choice.interval_noise, &options.runtime.error.noise))
+    throw InputError("--interval-noise", 0, "must be none, in-sample or fitted, not '" + choice.interval_noise + "'");
   const std::string& configuration = choice.configuration;
   // Not given: the library's default (a transfer then fits A in kDefaultRuntimeConfiguration, as
   // calibrated); per-series: the choice; a name: that configuration, everywhere.

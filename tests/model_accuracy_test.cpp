@@ -64,6 +64,54 @@ TEST_CASE("interval width per octave shrinks from the prior towards the forward 
   CHECK(some.LogSd(3) == Approx(std::sqrt(0.05 * 0.05 + 9 * 0.24 / 8)));
 }
 
+TEST_CASE("the interval's rate by maximum likelihood under a noise term", "[model][accuracy]") {
+  qnm::ExtrapolationErrorOptions options;
+  options.prior_log_sd_per_octave = 0.3;
+  // Errors that grow with distance, 0.2 per octave, no noise: every reading agrees with the
+  // shrunk mean of squares, sqrt((6 * 0.04 + 2 * 0.09) / 8) (the noise floor, 0.02, barely moves it).
+  std::vector<qnm::ForwardError> growth;
+  for (double d : {1.0, 2.0, 3.0})
+    for (double sign : {-1.0, 1.0}) growth.push_back({d, sign * 0.2 * d});
+  const double shrunk = std::sqrt((6 * 0.04 + 2 * 0.09) / 8);
+  for (auto noise : {qnm::ExtrapolationErrorOptions::Noise::kNone, qnm::ExtrapolationErrorOptions::Noise::kInSample,
+                     qnm::ExtrapolationErrorOptions::Noise::kFitted}) {
+    INFO(qnm::IntervalNoiseName(noise));
+    options.noise = noise;
+    qnm::ExtrapolationError e = qnm::CalibrateExtrapolationError(growth, {}, 6, 0.0, options);
+    CHECK(e.per_octave_log_sd == Approx(shrunk).epsilon(0.02));
+    CHECK(e.base_log_sd == Approx(0.02).epsilon(0.05));
+  }
+  // Errors of 0.2 at a tenth of an octave whatever the distance (noise, not growth), the fit's
+  // in-sample error 0.15: every error as growth reads sqrt((8 * 4 + 2 * 0.09) / 10) = 1.79 per
+  // octave; with the noise term the rate falls towards the prior, and fitting the noise (at most
+  // the errors' own 0.2) explains them all.
+  std::vector<qnm::ForwardError> noisy;
+  for (double d : {0.05, 0.1, 0.15, 0.2})
+    for (double sign : {-1.0, 1.0}) noisy.push_back({d, sign * 0.2});
+  options.noise = qnm::ExtrapolationErrorOptions::Noise::kNone;
+  CHECK(qnm::CalibrateExtrapolationError(noisy, {}, 8, 0.15, options).per_octave_log_sd > 1.5);
+  options.noise = qnm::ExtrapolationErrorOptions::Noise::kInSample;
+  qnm::ExtrapolationError in_sample = qnm::CalibrateExtrapolationError(noisy, {}, 8, 0.15, options);
+  CHECK(in_sample.base_log_sd == Approx(0.15));
+  CHECK(in_sample.per_octave_log_sd < 1.0);
+  options.noise = qnm::ExtrapolationErrorOptions::Noise::kFitted;
+  qnm::ExtrapolationError fitted = qnm::CalibrateExtrapolationError(noisy, {}, 8, 0.15, options);
+  CHECK(fitted.base_log_sd > 0.15);
+  CHECK(fitted.base_log_sd <= 0.2 + 1e-9);
+  CHECK(fitted.per_octave_log_sd < in_sample.per_octave_log_sd);
+  CHECK(fitted.per_octave_log_sd < 0.35);
+  // The command line's names of the modes, both ways.
+  for (auto noise : {qnm::ExtrapolationErrorOptions::Noise::kNone, qnm::ExtrapolationErrorOptions::Noise::kInSample,
+                     qnm::ExtrapolationErrorOptions::Noise::kFitted}) {
+    auto parsed = qnm::ExtrapolationErrorOptions::Noise::kNone;
+    REQUIRE(qnm::ParseIntervalNoise(qnm::IntervalNoiseName(noise), &parsed));
+    CHECK(parsed == noise);
+  }
+  auto untouched = qnm::ExtrapolationErrorOptions::Noise::kFitted;
+  CHECK_FALSE(qnm::ParseIntervalNoise("fit", &untouched));
+  CHECK(untouched == qnm::ExtrapolationErrorOptions::Noise::kFitted);
+}
+
 TEST_CASE("runtime-only model follows a series that reaches a minimum and rises",
           "[model][accuracy]") {
   // T = 1 + 64/P + 0.02 P: minimum near P = 57; trained to P = 128, predicted at 512.
