@@ -393,6 +393,7 @@ void FillSummary(SeriesModel* m) {
   if (m->kind == ModelKind::kRuntimeOnly && !m->runtime.members.empty())
     m->summary.forward_log_rms = m->runtime.members.front().forward_log_rms;
   m->summary.per_octave_log_sd = m->summary.extrapolatable ? m->error.per_octave_log_sd : kUnknown;
+  m->summary.noise_log_sd = m->error.base_log_sd;
   if (m->kind == ModelKind::kRuntimeOnly)
     m->summary.notes.push_back("total run time = " + m->runtime.Formula());
   if (m->work_units > 0)
@@ -463,7 +464,8 @@ std::string SeriesModelSummary::BriefReport() const {
     out += "; forward-validation RMS log error " + FormatDouble("%.3f", forward_log_rms) + " over " +
            std::to_string(forward_points) + " held-back points";
   if (Known(per_octave_log_sd))
-    out += "; interval log sd " + FormatDouble("%.3f", per_octave_log_sd) + " per octave of extrapolation";
+    out += "; interval log sd " + FormatDouble("%.3f", per_octave_log_sd) + " per octave of extrapolation" +
+           (Known(noise_log_sd) ? " over a noise of " + FormatDouble("%.3f", noise_log_sd) : "");
   return out;
 }
 

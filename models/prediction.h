@@ -139,6 +139,7 @@ struct SeriesModelSummary {
   int forward_points = 0;         // forward-validation errors behind the intervals
   double forward_log_rms = kUnknown;    // RMS of log(predicted/measured), forward validation
   double per_octave_log_sd = kUnknown;  // interval log sd per octave of extrapolation
+  double noise_log_sd = kUnknown;       // interval log sd inside the training range (the noise)
   std::vector<std::string> notes;  // machine profile used or estimated, fallbacks, flags
   RuntimeConfigurationChoice configuration;  // runtime-only: the configuration chosen for the series
   std::string BriefReport() const;

@@ -48,6 +48,7 @@ nlohmann::json JsonModel(const SeriesModel& model) {
                         {"extrapolatable", model.summary.extrapolatable},
                         {"forward_log_rms", JsonNumber(model.summary.forward_log_rms)},
                         {"per_octave_log_sd", JsonNumber(model.summary.per_octave_log_sd)},
+                        {"noise_log_sd", JsonNumber(model.summary.noise_log_sd)},
                         {"notes", model.summary.notes}};
   for (const ProcsObservation& o : model.training) out["training_procs"].push_back(o.procs);
   // Measured at a training P but not fitted: no MPI profile there (the queueing model's others).

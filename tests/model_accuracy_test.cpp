@@ -54,6 +54,7 @@ TEST_CASE("interval width per octave shrinks from the prior towards the forward 
           "[model][accuracy]") {
   qnm::ExtrapolationErrorOptions options;
   options.prior_log_sd_per_octave = 0.3;  // the formula, not the default, is under test
+  options.noise = qnm::ExtrapolationErrorOptions::Noise::kNone;  // every error read as growth (rounds 1-38)
   qnm::ExtrapolationError none = qnm::CalibrateExtrapolationError({}, {}, 0, 0.01, options);
   CHECK(none.per_octave_log_sd == Approx(options.prior_log_sd_per_octave));
   CHECK(none.LogSd(0) == Approx(0.02));  // floor of the in-sample error

@@ -24,6 +24,9 @@
 # and flag, in the three predict-mpip outputs).
 # An extrapolation whose 90% interval spans more than 100x flagged as too wide to inform (round 38:
 # flags only; with the flag switched off every output is byte-identical to the recorded one).
+# The interval's per-octave rate fitted under a noise term (round 39, --interval-noise fitted: interval
+# ends, rates and their flags only; with --interval-noise none every output is byte-identical to the
+# one recorded before).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
