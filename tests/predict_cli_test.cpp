@@ -199,3 +199,33 @@ TEST_CASE("option interval-upper-share moves an interval's log width above the p
   CHECK(text.find("--interval-upper-share") != std::string::npos);
   CHECK(std::count(text.begin(), text.end(), '\n') == 1);
 }
+
+TEST_CASE("option interval-noise reaches the interval and the JSON: fitted by default, none explodes", "[predict][cli]") {
+  // Gray-Scott's five smallest rank counts of an autotuner's samples (bench/README.md, rounds 38-39):
+  // 37..44 ranks, 30% scatter; the run at P = 869 took 12.8 s.
+  const std::string table = (std::filesystem::temp_directory_path() / "qnm_interval_noise_gray_scott.csv").string();
+  qnm::WriteFileAtomically(table, "procs,time_s\n37,135.21\n39,130.37\n41,137.94\n43,134.34\n44,95.98\n");
+  auto model_and_point = [&](const std::string& extra) {
+    std::string text;
+    REQUIRE(Run("predict --format json --procs 869 " + extra + table, &text) == 0);
+    const nlohmann::json json = nlohmann::json::parse(text.substr(text.find('{')));
+    return std::make_pair(json["series"][0]["model"], json["series"][0]["predictions"].back()["total"]);
+  };
+  const auto [fitted_model, fitted] = model_and_point("");
+  const auto [given_model, given] = model_and_point("--interval-noise fitted ");
+  const auto [none_model, none] = model_and_point("--interval-noise none ");
+  CHECK(fitted == given);
+  CHECK(fitted_model["noise_log_sd"].get<double>() >= 0.1);  // the scatter is noise, not growth
+  CHECK(fitted_model["per_octave_log_sd"].get<double>() < 0.5);
+  CHECK(fitted["lower_s"].get<double>() < 12.8);
+  CHECK(fitted["upper_s"].get<double>() > 12.8);
+  CHECK(std::log10(fitted["upper_s"].get<double>() / fitted["lower_s"].get<double>()) < 2);
+  CHECK(none_model["per_octave_log_sd"].get<double>() > 2);  // every error read as growth
+  CHECK(std::log10(none["upper_s"].get<double>() / none["lower_s"].get<double>()) > 20);
+  CHECK(none["value_s"].get<double>() == Approx(fitted["value_s"].get<double>()).epsilon(1e-12));  // intervals only
+  std::string text;
+  CHECK(Run("predict --interval-noise sometimes " + table, &text) != 0);
+  CHECK(text.find("--interval-noise") != std::string::npos);
+  CHECK(std::count(text.begin(), text.end(), '\n') == 1);
+  std::filesystem::remove(table);
+}
