@@ -269,21 +269,33 @@ constexpr double kUninformativeIntervalWidth = 100.0;
 /// Flags an extrapolation whose total interval is uninformative and says why: the interval grows
 /// with the distance beyond the training runs at the per-octave rate their forward errors gave,
 /// so training runs close together (Gray-Scott on Bebop in round 38's set L: P = 37..44, errors
-/// of 0.2 over a tenth of an octave, 4.6 per octave) extrapolated far give widths of 1e20 and more.
-void FlagUninformativeInterval(int min_train_procs, int max_train_procs, double per_octave_log_sd,
+/// of 0.2 over a tenth of an octave, 4.6 per octave) extrapolated far give widths of 1e20 and more;
+/// or the forward errors read as noise around the model (sd(d)^2 = noise^2 + (rate d)^2, round 39)
+/// and the noise is the larger part: runs that follow no one curve (CASTEP on CSD3 RoCE, 14x
+/// slower at P = 3136 than at 1792), which runs further out would not narrow.
+void FlagUninformativeInterval(int min_train_procs, int max_train_procs, const ExtrapolationError& error,
                                ProcsPrediction* p) {
   const Interval& total = p->total;
   if (p->procs <= max_train_procs || !(total.lower_s > 0) || !(total.upper_s > 0)) return;
   // In decades, since the ratio itself may overflow (1e-146 .. 1e+209 s).
   const double decades = std::log10(total.upper_s) - std::log10(total.lower_s);
   if (!(decades > std::log10(kUninformativeIntervalWidth))) return;
-  p->flags.push_back("the interval spans " + FormatDouble("%.3g", decades) +
-                     " decades (upper / lower), too wide to inform: the training runs span P=" +
-                     std::to_string(min_train_procs) + ".." + std::to_string(max_train_procs) + " (" +
-                     FormatDouble("%.2g", std::log2(static_cast<double>(max_train_procs) / min_train_procs)) +
-                     " octaves) and the interval's log sd grows " + FormatDouble("%.3g", per_octave_log_sd) +
-                     " per octave beyond them, here " + FormatDouble("%.2g", p->extrapolation) +
-                     " octaves; runs at larger P would narrow it");
+  const std::string span = "P=" + std::to_string(min_train_procs) + ".." + std::to_string(max_train_procs) + " (" +
+                           FormatDouble("%.2g", std::log2(static_cast<double>(max_train_procs) / min_train_procs)) +
+                           " octaves)";
+  const std::string growth = FormatDouble("%.3g", error.per_octave_log_sd) + " per octave";
+  std::string why;
+  if (error.base_log_sd >= error.per_octave_log_sd * std::max(0.0, p->extrapolation))
+    why = "the training runs at " + span + " scatter around the model by a log sd of " +
+          FormatDouble("%.3g", error.base_log_sd) +
+          " (the noise fitted to their forward errors), more than the interval grows beyond them (" + growth +
+          ", here " + FormatDouble("%.2g", p->extrapolation) + " octaves): they follow no one curve";
+  else
+    why = "the training runs span " + span + " and the interval's log sd grows " + growth +
+          " beyond them, here " + FormatDouble("%.2g", p->extrapolation) +
+          " octaves; runs at larger P would narrow it";
+  p->flags.push_back("the interval spans " + FormatDouble("%.3g", decades) + " decades (upper / lower), too wide to inform: " +
+                     why);
 }
 
 /// "P=4" or "P=4, 8, 32".
@@ -616,7 +628,7 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
       p.flags.back() += "; the interval reaches down to perfect scaling from P=" + std::to_string(last.procs);
     }
   }
-  FlagUninformativeInterval(min_train_procs, max_train_procs, error.per_octave_log_sd, &p);
+  FlagUninformativeInterval(min_train_procs, max_train_procs, error, &p);
   return p;
 }
 

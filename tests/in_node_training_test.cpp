@@ -224,3 +224,25 @@ TEST_CASE("a noise term keeps errors over a tenth of an octave from reading as g
     for (const std::string& flag : p.flags) CHECK(flag.find("too wide to inform") == std::string::npos);
   }
 }
+
+TEST_CASE("an interval too wide because of the fitted noise says so, not that runs further out would narrow it",
+          "[models][interval]") {
+  // CASTEP Al3x3 on CSD3 Cascade Lake, RoCE (scaling2, excalibur; 56 ranks per node): 451 s at
+  // P = 1792, 6,471 s at 3136. The forward errors read as a noise of log sd ~2 around the model.
+  const std::vector<std::pair<int, double>> castep = {{56, 550.405},  {112, 295.08},  {224, 273.61},  {448, 288.07},
+                                                      {896, 357.47}, {1792, 451.225}, {3136, 6471.26}};
+  std::string error;
+  qnm::SeriesModel model;
+  REQUIRE(qnm::FitSeriesModel(TableSeries(castep, 56), {}, qnm::PredictionOptions(), &model, &error));
+  REQUIRE(model.error.base_log_sd > model.error.per_octave_log_sd);
+  const qnm::ProcsPrediction p = model.Predict(4096);
+  bool noise_said = false, growth_said = false;
+  for (const std::string& flag : p.flags) {
+    noise_said = noise_said || (flag.find("too wide to inform: the training runs at P=56..3136") != std::string::npos &&
+                                flag.find("scatter around the model by a log sd of") != std::string::npos &&
+                                flag.find("they follow no one curve") != std::string::npos);
+    growth_said = growth_said || flag.find("runs at larger P would narrow it") != std::string::npos;
+  }
+  CHECK(noise_said);
+  CHECK_FALSE(growth_said);
+}

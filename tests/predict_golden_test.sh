@@ -26,7 +26,8 @@
 # flags only; with the flag switched off every output is byte-identical to the recorded one).
 # The interval's per-octave rate fitted under a noise term (round 39, --interval-noise fitted: interval
 # ends, rates and their flags only; with --interval-noise none every output is byte-identical to the
-# one recorded before).
+# one recorded before). A too-wide flag whose width is mostly the fitted noise says so (round 40: that
+# flag's text only; with the old wording restored every output is byte-identical).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
