@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include "util/text_format.h"
@@ -20,8 +21,15 @@ LogHalfWidths SplitLogWidth(double half_width_log, double upper_share) {
 
 void SetInterval(Interval* interval, const LogHalfWidths& half) {
   if (!Known(interval->value_s)) return;
+  // Ends beyond double's range (a log sd of 30 per octave over 17 octaves is e^-839 .. e^839) are
+  // held at its smallest normal and largest finite values: an end of 0 or inf would print as no
+  // interval at all; the flag of a too-wide interval says what they mean.
   interval->lower_s = interval->value_s * std::exp(-half.below);
   interval->upper_s = interval->value_s * std::exp(half.above);
+  if (interval->value_s > 0) {
+    interval->lower_s = std::max(interval->lower_s, std::numeric_limits<double>::min());
+    interval->upper_s = std::min(interval->upper_s, std::numeric_limits<double>::max());
+  }
 }
 
 /// Flags a prediction outside the plausible envelope and widens its interval to it.
@@ -50,7 +58,7 @@ void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, const LogHalfW
 void FlagUninformativeInterval(int min_train_procs, int max_train_procs, const ExtrapolationError& error,
                                ProcsPrediction* p) {
   const Interval& total = p->total;
-  if (p->procs <= max_train_procs || !(total.lower_s > 0) || !(total.upper_s > 0)) return;
+  if (!(p->extrapolation > 0) || !(total.lower_s > 0) || !(total.upper_s > 0)) return;
   // In decades, since the ratio itself may overflow (1e-146 .. 1e+209 s).
   const double decades = std::log10(total.upper_s) - std::log10(total.lower_s);
   if (!(decades > std::log10(kUninformativeIntervalWidth))) return;
@@ -66,7 +74,8 @@ void FlagUninformativeInterval(int min_train_procs, int max_train_procs, const E
           ", here " + FormatDouble("%.2g", p->extrapolation) + " octaves): they follow no one curve";
   else
     why = "the training runs span " + span + " and the interval's log sd grows " + growth + " beyond them, here " +
-          FormatDouble("%.2g", p->extrapolation) + " octaves; runs at larger P would narrow it";
+          FormatDouble("%.2g", p->extrapolation) + " octaves; runs at " +
+          (p->procs < min_train_procs ? "smaller" : "larger") + " P would narrow it";
   p->flags.push_back("the interval spans " + FormatDouble("%.3g", decades) +
                      " decades (upper / lower), too wide to inform: " + why);
 }

@@ -29,7 +29,7 @@ void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, const LogHalfW
 /// An interval wider than this ratio (two decades) tells a user nothing about the run time.
 constexpr double kUninformativeIntervalWidth = 100.0;
 
-/// Flags an extrapolation beyond `max_train_procs` whose total interval is wider than
+/// Flags an extrapolation (above or below the training range) whose total interval is wider than
 /// kUninformativeIntervalWidth and says why: the per-octave growth of `error` over a short
 /// training span, or its fitted noise where that is the larger part.
 void FlagUninformativeInterval(int min_train_procs, int max_train_procs, const ExtrapolationError& error,

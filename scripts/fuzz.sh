@@ -14,7 +14,7 @@
 #            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz microbench_output_fuzz
 #            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
 #            hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz
-#            flux_job_record_fuzz
+#            flux_job_record_fuzz series_model_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30
@@ -33,7 +33,8 @@ if [ ${#targets[@]} -eq 0 ]; then
   targets=(mpip_report_fuzz npb_output_fuzz statistics_table_fuzz mva_network_fuzz otf2_trace_fuzz
            otf2_rewrite_fuzz machine_profile_fuzz whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz
            microbench_output_fuzz reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
-           hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz)
+           hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz
+           series_model_fuzz)
 fi
 build=build-fuzz
 # Leaks inside libotf2 that no API call can free (fuzz/lsan.supp says which).
@@ -106,6 +107,10 @@ seed() {  # seed <target> -> directory of seed files
       cp tests/data/compressed/archives/campaign.tar.gz "$dir/archive-campaign.tar.gz"
       cp tests/data/compressed/archives/trace-and-profile.zip "$dir/archive-trace-and-profile.zip"
       cp tests/data/compressed/archives/bad/encrypted.zip "$dir/archive-encrypted.zip" ;;
+    series_model_fuzz)  # bytes -> a table of one series (fuzz/series_model_fuzz.cpp says how): a few shapes
+      printf '\005\000\001\000\000\140\002\000\000\134\004\000\000\130\010\000\000\124\020\000\000\120' > "$dir/amdahl"
+      printf '\005\001\001\000\000\140\200\377\377\002\000\000\134\200\377\377\004\000\000\130\200\377\377\010\000\000\124\200\377\377\020\000\000\120\200\377\377' > "$dir/profiled"
+      printf '\005\002\005\045\000\000\140\047\000\000\140\051\000\000\140\053\000\000\140\054\000\000\134' > "$dir/close-together" ;;
     ipm_log_fuzz) cp tests/data/ipm/*.ipm.xml tests/data/ipm/*.out tests/data/ipm/*.ipm_parse.txt "$dir" ;;
     pattern_output_fuzz) find tests/data/pennant tests/data/miniamr -name '*.out' -size -40k -exec cp {} "$dir" \; ;;
     flux_job_record_fuzz)  # first byte bit 0: the jobs' outputs with their records (0), the listing (1)

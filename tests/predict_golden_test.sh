@@ -28,6 +28,8 @@
 # ends, rates and their flags only; with --interval-noise none every output is byte-identical to the
 # one recorded before). A too-wide flag whose width is mostly the fitted noise says so (round 40: that
 # flag's text only; with the old wording restored every output is byte-identical).
+# The too-wide flag below the training range too (round 40: flags only, checked against the outputs
+# before with every flag line and marker removed); interval ends held inside double's range.
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]

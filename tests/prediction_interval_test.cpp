@@ -34,6 +34,12 @@ TEST_CASE("a predicted point's distance from the training range and its interval
   qnm::SetInterval(&interval, half);
   CHECK(interval.upper_s == Approx(10 * std::exp(1.2)));
   CHECK(interval.lower_s == Approx(10 * std::exp(-0.8)));
+  qnm::Interval huge;  // e^-900 .. e^900 around 1 s: held inside double's range, not 0 and inf
+  huge.value_s = 1;
+  qnm::SetInterval(&huge, qnm::SplitLogWidth(900, 0.5));
+  CHECK(huge.lower_s > 0);
+  CHECK(std::isfinite(huge.upper_s));
+  CHECK(huge.upper_s > 1e300);
   qnm::Interval unknown;  // no value: no interval either
   qnm::SetInterval(&unknown, half);
   CHECK_FALSE(qnm::Known(unknown.lower_s));
@@ -63,6 +69,11 @@ TEST_CASE("an interval too wide to inform is flagged with the larger of its two 
     qnm::FlagUninformativeInterval(4, 16, error, &inside);
     CHECK(inside.flags.empty());
   }
+  // Below the training range too, and then runs at smaller P would narrow it.
+  qnm::ProcsPrediction below = Point(1, 10, 1, 1000, 2.0);
+  qnm::FlagUninformativeInterval(4, 16, growth, &below);
+  REQUIRE(below.flags.size() == 1);
+  CHECK(below.flags[0].find("runs at smaller P would narrow it") != std::string::npos);
   // Ends beyond double's range still give a number of decades, not inf.
   qnm::ProcsPrediction huge = Point(1 << 20, 1, 1e-200, 1e200, 16.0);
   qnm::FlagUninformativeInterval(4, 16, growth, &huge);
