@@ -529,7 +529,7 @@ ProcsPrediction SeriesModel::Predict(int procs) const {
                       (HoldsAfterTurn() ? " (the fitted curve rises after it)" : "") +
                       "; no training run was slower than the one before");
     if (widen_to_envelope || HoldsAfterTurn())
-      p.total.lower_s = std::min(p.total.lower_s, unevidenced_turn_time_s * std::exp(-half.below));
+      p.total.lower_s = std::min(p.total.lower_s, ScaledEnd(unevidenced_turn_time_s, -half.below));
     // Held flat: the rise is the fitted overhead terms' own, the upper end keeps it.
     if (HoldsAfterTurn()) p.total.value_s = unevidenced_turn_time_s;
   }

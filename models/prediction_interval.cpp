@@ -19,17 +19,16 @@ LogHalfWidths SplitLogWidth(double half_width_log, double upper_share) {
   return {2 * (1 - upper_share) * half_width_log, 2 * upper_share * half_width_log};
 }
 
+double ScaledEnd(double value_s, double log_factor) {
+  const double end = value_s * std::exp(log_factor);
+  if (!(value_s > 0)) return end;
+  return std::clamp(end, std::numeric_limits<double>::min(), std::numeric_limits<double>::max());
+}
+
 void SetInterval(Interval* interval, const LogHalfWidths& half) {
   if (!Known(interval->value_s)) return;
-  // Ends beyond double's range (a log sd of 30 per octave over 17 octaves is e^-839 .. e^839) are
-  // held at its smallest normal and largest finite values: an end of 0 or inf would print as no
-  // interval at all; the flag of a too-wide interval says what they mean.
-  interval->lower_s = interval->value_s * std::exp(-half.below);
-  interval->upper_s = interval->value_s * std::exp(half.above);
-  if (interval->value_s > 0) {
-    interval->lower_s = std::max(interval->lower_s, std::numeric_limits<double>::min());
-    interval->upper_s = std::min(interval->upper_s, std::numeric_limits<double>::max());
-  }
+  interval->lower_s = ScaledEnd(interval->value_s, -half.below);
+  interval->upper_s = ScaledEnd(interval->value_s, half.above);
 }
 
 /// Flags a prediction outside the plausible envelope and widens its interval to it.
@@ -40,11 +39,11 @@ void CheckEnvelope(const PlausibleEnvelope& envelope, bool widen, const LogHalfW
     p->flags.push_back("faster than perfect speedup from the fastest training run (" +
                        FormatDouble("%.4g", envelope.fastest_time_s) +
                        " s at P=" + FormatDouble("%.0f", envelope.fastest_procs) + ")");
-    if (widen) p->total.upper_s = std::max(p->total.upper_s, lower * std::exp(half.above));
+    if (widen) p->total.upper_s = std::max(p->total.upper_s, ScaledEnd(lower, half.above));
   } else if (p->total.value_s > upper * 1.01) {
     p->flags.push_back("slower than " + FormatDouble("%.3g", envelope.slower_factor) +
                        "x the slowest training run or its measured growth (" + FormatDouble("%.4g", upper) + " s)");
-    if (widen) p->total.lower_s = std::min(p->total.lower_s, upper * std::exp(-half.below));
+    if (widen) p->total.lower_s = std::min(p->total.lower_s, ScaledEnd(upper, -half.below));
   }
 }
 

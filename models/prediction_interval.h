@@ -20,7 +20,12 @@ struct LogHalfWidths {
 };
 LogHalfWidths SplitLogWidth(double half_width_log, double upper_share);
 
-/// value x exp(-below) .. value x exp(above); an unknown value keeps no interval.
+/// value x exp(log_factor), an end of an interval: for a positive value held inside double's range
+/// (a log sd of 30 per octave over 17 octaves is e^-839 .. e^839), since an end of 0 or inf would
+/// print as no interval at all; the flag of a too-wide interval says what such an end means.
+double ScaledEnd(double value_s, double log_factor);
+
+/// value x exp(-below) .. value x exp(above) (ScaledEnd); an unknown value keeps no interval.
 void SetInterval(Interval* interval, const LogHalfWidths& half);
 
 /// Flags a prediction outside the plausible envelope and, with `widen`, widens its interval to it.

@@ -1,11 +1,12 @@
 // The interval of one predicted point (models/prediction_interval.h): its distance from the
 // training range, the uneven split of its log width, the plausible envelope and the flag of an
 // interval too wide to inform, with its cause.
+#include "models/prediction_interval.h"
+
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <string>
-
-#include "models/prediction_interval.h"
 
 namespace {
 
@@ -40,6 +41,9 @@ TEST_CASE("a predicted point's distance from the training range and its interval
   CHECK(huge.lower_s > 0);
   CHECK(std::isfinite(huge.upper_s));
   CHECK(huge.upper_s > 1e300);
+  CHECK(qnm::ScaledEnd(2, std::log(3.0)) == Approx(6));
+  CHECK(qnm::ScaledEnd(1e10, 900) == std::numeric_limits<double>::max());  // the envelope's widening too
+  CHECK(qnm::ScaledEnd(1e-10, -900) == std::numeric_limits<double>::min());
   qnm::Interval unknown;  // no value: no interval either
   qnm::SetInterval(&unknown, half);
   CHECK_FALSE(qnm::Known(unknown.lower_s));
