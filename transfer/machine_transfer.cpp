@@ -5,6 +5,7 @@
 #include <cmath>
 #include <set>
 
+#include "models/prediction_interval.h"
 #include "util/text_format.h"
 
 namespace qnm {
@@ -216,8 +217,7 @@ ProcsPrediction TransferredModel::Predict(int procs) const {
                       {&p.contention, overhead_factor}}) {
     if (!Known(i->value_s)) continue;
     i->value_s *= f;
-    i->lower_s = i->value_s * std::exp(-lower_half);
-    i->upper_s = i->value_s * std::exp(upper_half);
+    SetInterval(i, LogHalfWidths{lower_half, upper_half});  // ends held inside double's range
   }
   // A's extrapolation distance is A's business; on B the distance that matters is from B's runs.
   if (!target_runs.empty()) p.extrapolation = OctavesFromRuns(target_runs, procs);
