@@ -1,5 +1,6 @@
 #include "reader/experiment_factors.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <set>
@@ -27,6 +28,29 @@ std::string ShortName(const std::string& key) {
   if (key == kRanksPerNodeSetting) return "rpn";
   const std::size_t dot = key.rfind('.');
   return dot == std::string::npos || dot + 1 == key.size() ? key : key.substr(dot + 1);
+}
+
+/// `factors` without those that name the same split as an earlier one: a table's `scale`, `m`, `n` and
+/// `unknowns` columns that each tell the same five grids apart are one factor, shown by the first.
+/// Two factors split alike when, over the runs holding both, each value of one goes with one value
+/// of the other.
+std::vector<std::string> WithoutRedundantFactors(const std::vector<RunStats*>& members,
+                                                 const std::vector<std::string>& factors) {
+  auto same_split = [&](const std::string& a, const std::string& b) {
+    std::map<std::string, std::string> b_of_a, a_of_b;
+    for (const RunStats* run : members) {
+      const std::string va = ValueOf(*run, a), vb = ValueOf(*run, b);
+      if (va.empty() || vb.empty()) continue;
+      if (!b_of_a.try_emplace(va, vb).first->second.empty() && b_of_a[va] != vb) return false;
+      if (!a_of_b.try_emplace(vb, va).first->second.empty() && a_of_b[vb] != va) return false;
+    }
+    return true;
+  };
+  std::vector<std::string> kept;
+  for (const std::string& factor : factors)
+    if (std::none_of(kept.begin(), kept.end(), [&](const std::string& k) { return same_split(k, factor); }))
+      kept.push_back(factor);
+  return kept;
 }
 
 /// The settings of `members` (runs of one series) that are experiment factors (header).
@@ -57,7 +81,7 @@ std::vector<std::string> FactorsOf(const std::vector<RunStats*>& members) {
     for (const auto& [value, at] : procs_of_value) recurring += at.size() >= 2;
     if (differs_at_one_point && recurring >= 2) factors.push_back(key);
   }
-  return factors;
+  return WithoutRedundantFactors(members, factors);
 }
 
 /// Adds the factors' `words` to the part of the series key that `run` has: its explicit series name
@@ -139,7 +163,10 @@ std::vector<std::string> SplitByExperimentFactors(std::vector<RunStats>* runs) {
       AddToKey(words, "settings that take several values at one process count, each value at several process "
                       "counts: " + names, run);
     }
-    notes.push_back("series " + key.ToString() + ": its runs at one process count differ in " + names +
+    // A table's series name leaves out the threads: said here, where one name holds several thread counts.
+    const std::string thread_count =
+        key.series.empty() || key.threads_per_proc <= 1 ? "" : " th=" + std::to_string(key.threads_per_proc);
+    notes.push_back("series " + key.ToString() + thread_count + ": its runs at one process count differ in " + names +
                     " (values recurring at other process counts): kept apart as " + std::to_string(parts.size()) +
                     " series, not taken as repetitions");
   }

@@ -18,7 +18,8 @@
 //     size of an mpiP report read without its NPB output), and
 //   - at least two of its values each recur at two or more process counts
 //     (a date or job id, one per run, never does).
-// The runs are then kept apart by the values of every factor: each run's
+// Factors that split the runs alike (a table's `scale` and `unknowns` naming the same grids) count
+// once, by the first. The runs are then kept apart by the values of every factor: each run's
 // `variant` (the run configuration, part of the series key) gains
 // "<setting>=<value> ...", or, when a table names the run's series (its series
 // column, or the file's name), that name gains " (<setting>=<value> ...)"; the

@@ -240,6 +240,15 @@ std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
     by_procs.clear();  // its nodes are freed as the series are built, not at the end
     series.push_back(std::move(one));
   }
+  // A table's series name leaves out the threads (the name says it all, as a rule), but one name
+  // may hold runs at several thread counts (a table sweeping OpenMP threads as well as ranks): there
+  // each series' name says its threads, so no two series print alike.
+  std::map<std::string, int> named;
+  for (const Series& one : series) ++named[one.name];
+  for (Series& one : series)
+    if (named[one.name] > 1 && !one.key.series.empty())
+      one.name = one.key.series + " th=" + std::to_string(one.key.threads_per_proc) +
+                 (one.key.group.empty() ? "" : " in " + one.key.group);
   return series;
 }
 

@@ -21,6 +21,7 @@
 #include "reader/series_identity.h"
 #include "record/run_stats_fields.h"
 #include "tables/table_column_aliases.h"
+#include "tables/table_setting_columns.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
@@ -214,16 +215,14 @@ char Separator(std::string_view header) {
   return semicolon ? ';' : tab ? '\t' : ',';
 }
 
-// The header's column names, split as the CSV reader does: `separator` outside double
-// quotes, blanks trimmed.
-std::vector<std::string> CsvHeader(std::string_view text, char separator) {
-  std::string_view line = HeaderLine(text);
-  if (line.empty()) return {};
-  std::vector<std::string> names;
+// The cells of one line, split as the CSV reader does: `separator` outside double quotes,
+// blanks trimmed.
+std::vector<std::string> SplitCells(std::string_view line, char separator) {
+  std::vector<std::string> cells;
   std::string cell;
   bool quoted = false;
   auto flush = [&] {
-    names.emplace_back(Trim(cell));
+    cells.emplace_back(Trim(cell));
     cell.clear();
   };
   for (char c : line) {
@@ -232,7 +231,35 @@ std::vector<std::string> CsvHeader(std::string_view text, char separator) {
     else cell += c;
   }
   flush();
-  return names;
+  return cells;
+}
+
+// The header's column names.
+std::vector<std::string> CsvHeader(std::string_view text, char separator) {
+  std::string_view line = HeaderLine(text);
+  if (line.empty()) return {};
+  return SplitCells(line, separator);
+}
+
+// The columns of `header` that name the problem a run solved (table_setting_columns.h), taken out
+// of `ignored`: (their index in the header, the detail key their values go under).
+std::vector<std::pair<std::size_t, std::string>> ProblemSettingColumns(const std::vector<std::string>& header,
+                                                                       std::vector<std::string>* ignored) {
+  std::vector<std::pair<std::size_t, std::string>> columns;
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    auto at = std::find(ignored->begin(), ignored->end(), header[c]);
+    if (at == ignored->end() || !IsProblemSettingColumn(header[c])) continue;
+    columns.emplace_back(c, ProblemSettingKey(header[c]));
+    ignored->erase(at);
+  }
+  return columns;
+}
+
+std::string ProblemSettingsNote(const std::string& path, const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "'" : ", '") + name + "'";
+  return path + ": column" + (names.size() > 1 ? "s " : " ") + list + " read as the problem's settings (runs " +
+         "that differ in them at one process count are kept apart as series, not taken as repetitions)";
 }
 
 // The header's names that are no record field and stand for none (for the note).
@@ -391,7 +418,21 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
   const std::string time_derivation = aliases.TimeDerivation();
   std::vector<std::string> ignored = UnknownColumns(header, aliases);
+  const std::vector<std::pair<std::size_t, std::string>> problem_columns = ProblemSettingColumns(header, &ignored);
+  if (!problem_columns.empty() && readings) {
+    std::vector<std::string> names;
+    for (const auto& [c, key] : problem_columns) names.push_back(header[c]);
+    readings->push_back(ProblemSettingsNote(path, names));
+  }
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
+  // Where each line starts (the problem columns are read from a row's own line: the CSV reader
+  // holds a fixed set of columns).
+  std::vector<std::size_t> line_starts;
+  if (!problem_columns.empty()) {
+    line_starts.push_back(0);
+    for (std::size_t at = 0; at < text.size(); ++at)
+      if (text[at] == '\n') line_starts.push_back(at + 1);
+  }
   try {
     CsvReader<Separator> reader(path, text.data(), text.data() + text.size());
     ReadHeader(reader, names, std::make_index_sequence<kColumnCount>());
@@ -437,6 +478,13 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       if (file_series) row.SetFileSeries(file_series_name);
       for (std::size_t c = 0; c < kColumnCount; ++c)
         if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
+      if (const std::size_t line = reader.get_file_line(); !problem_columns.empty() && line >= 1 &&
+                                                           line <= line_starts.size()) {
+        std::string_view rest = std::string_view(text).substr(line_starts[line - 1]);
+        const std::vector<std::string> cells = SplitCells(rest.substr(0, rest.find('\n')), Separator);
+        for (const auto& [c, key] : problem_columns)
+          if (c < cells.size() && !cells[c].empty()) row.run().details[key] = cells[c];
+      }
       kept.Add(row.Finish(), filter);
     }
   } catch (const io::error::extra_column_in_header& error) {
@@ -468,7 +516,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
                                          std::vector<std::string>* notes, TableRowFilter* filter,
                                          std::vector<std::string>* readings) {
   if (!readings) readings = notes;
-  std::vector<std::string> ignored;
+  std::vector<std::string> ignored, problem_keys;
   nlohmann::json document = ParseJsonDocument(text, path);
   const nlohmann::json* rows = &document;
   std::string_view rows_key;  // the document itself, else its "runs"
@@ -514,7 +562,13 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
       const std::string key = canonical(original);
       if (IsRecordKey(key)) continue;  // applied after the columns (wall_time_s overrides time_s)
       if (!FindRunStatsField(key)) {
-        if (std::find(ignored.begin(), ignored.end(), key) == ignored.end()) ignored.push_back(key);
+        if (IsProblemSettingColumn(original) && (value.is_string() || value.is_number())) {
+          row.run().details[ProblemSettingKey(original)] = value.is_string() ? value.get<std::string>() : value.dump();
+          if (std::find(problem_keys.begin(), problem_keys.end(), original) == problem_keys.end())
+            problem_keys.push_back(original);
+        } else if (std::find(ignored.begin(), ignored.end(), key) == ignored.end()) {
+          ignored.push_back(key);
+        }
         continue;
       }
       if (value.is_null()) continue;
@@ -533,6 +587,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     kept.Add(row.Finish(), filter);
   }
   std::vector<RunStats> runs = kept.Take(path, filter);
+  if (!problem_keys.empty() && readings) readings->push_back(ProblemSettingsNote(path, problem_keys));
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   return runs;
 }

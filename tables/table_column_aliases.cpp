@@ -12,13 +12,6 @@
 namespace qnm {
 namespace {
 
-/// Lower case, blanks and '-' inside a name as '_' ("Wall time" and "wall-time" are "wall_time").
-std::string Lower(std::string_view text) {
-  std::string out;
-  for (char c : text)
-    out += c == ' ' || c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 /// A header name split into its base and its unit: "time [ms]", "runtime (s)", "elapsed_ms".
 std::pair<std::string, std::string> BaseAndUnit(const std::string& header) {
@@ -26,9 +19,9 @@ std::pair<std::string, std::string> BaseAndUnit(const std::string& header) {
   for (auto [open, close] : {std::pair{'[', ']'}, std::pair{'(', ')'}}) {
     const std::size_t at = trimmed.rfind(open);
     if (!trimmed.empty() && trimmed.back() == close && at != std::string_view::npos)
-      return {Lower(Trim(trimmed.substr(0, at))), Lower(Trim(trimmed.substr(at + 1, trimmed.size() - at - 2)))};
+      return {NormalizedColumnName(Trim(trimmed.substr(0, at))), NormalizedColumnName(Trim(trimmed.substr(at + 1, trimmed.size() - at - 2)))};
   }
-  const std::string name = Lower(trimmed);
+  const std::string name = NormalizedColumnName(trimmed);
   const std::size_t underscore = name.rfind('_');
   if (underscore != std::string::npos && SecondsPerTimeUnit(std::string_view(name).substr(underscore + 1)) > 0)
     return {name.substr(0, underscore), name.substr(underscore + 1)};
@@ -81,7 +74,7 @@ const OtherNames kOtherNames[] = {
     // is that run, counted once (ingest/duplicate_runs.h).
     {"source", "file the numbers come from",
      {"file", "filename", "file_name", "filepath", "file_path", "path", "log_file", "logfile", "output_file",
-      "report_file"}},
+      "report_file", "source_file"}},
 };
 
 bool Has(const std::vector<std::string>& header, std::initializer_list<std::string_view> names) {
@@ -106,6 +99,13 @@ bool FindAlias(const std::vector<std::string>& header, const Match& matches, con
 }
 
 }  // namespace
+
+std::string NormalizedColumnName(std::string_view text) {
+  std::string out;
+  for (char c : text)
+    out += c == ' ' || c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
 
 const std::string& TableColumnAliases::HeaderOf(std::string_view column) const {
   static const std::string kNone;
@@ -145,7 +145,7 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
     if (column == "app" ? has_series : Has(header, {other.column})) continue;
     std::string found;
     auto matches = [&](const std::string& h) {  // our own name in other case too ("Procs")
-      const std::string lower = Lower(Trim(h));
+      const std::string lower = NormalizedColumnName(Trim(h));
       return column == "time_s" ? TimeNameSeconds(h) > 0 : lower == column || OneOf(lower, other.names);
     };
     if (!FindAlias(header, matches, other.what, column, &found, error)) return false;

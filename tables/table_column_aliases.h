@@ -34,6 +34,10 @@ struct TableColumnAliases {
   std::string Note(const std::string& path) const;
 };
 
+/// A header name as the aliases compare it: lower case, blanks and '-' as '_' ("Wall time" and
+/// "wall-time" are "wall_time").
+std::string NormalizedColumnName(std::string_view name);
+
 /// Resolves the aliases of a header (the table's column names, as written). Canonical names win:
 /// an alias is looked for only where the header lacks the column itself. Returns false with
 /// `error` when two header names could each be the same column.

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 #include <functional>
 #include <map>
 #include <string>
@@ -15,6 +16,7 @@
 #include "reader/series_identity.h"
 #include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
+#include "tables/table_setting_columns.h"
 #include "tests/temp_dir.h"
 
 namespace qnm {
@@ -333,6 +335,101 @@ TEST_CASE("mpiP reports of one code built in two install trees are two series, b
   // The reports as they are (one tree): no variant.
   IngestSummary plain;
   for (const Series& one : SeriesOf({std::string(QNM_TEST_DATA_DIR) + "/mpip"}, &plain)) CHECK(one.key.variant.empty());
+}
+
+TEST_CASE("a study's own table of two grids, its columns named its way, is two series by its problem columns",
+          "[ingest][series][tables]") {
+  // The six runs of tests/data/caliper/sizes in the layout of a PETSc study's results table (scale,
+  // unknowns, ppn, mpi_ranks, unknowns_per_core, runtime_seconds, status, source_file): `scale` and
+  // `unknowns` name the problem and split alike (one factor, shown by the first); `unknowns_per_core`
+  // follows P (5e8 recurs on the weak-scaling diagonal: small at P = 2, large at P = 4) and splits nothing.
+  IngestSummary summary;
+  const std::vector<Series> series =
+      SeriesOf({std::string(QNM_TEST_DATA_DIR) + "/tables/grids_study_layout.csv"}, &summary);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].name == "grids_study_layout (scale=large)");
+  CHECK(series[1].name == "grids_study_layout (scale=small)");
+  for (const Series& one : series) CHECK(ProcsOf(one) == std::vector<int>{1, 2, 4});
+  CHECK(series[0].groups[0].median_time_s == Approx(3.2911));
+  CHECK(series[1].groups[2].median_time_s == Approx(0.8717));
+  CHECK(series[1].groups[0].runs[0].details.at("setting.unknowns") == "1000000000");
+  std::string read_as_settings, ignored, split;
+  std::vector<std::string> lines = summary.readings;
+  lines.insert(lines.end(), summary.notes.begin(), summary.notes.end());
+  for (const std::string& note : lines) {
+    if (note.find("read as the problem's settings") != std::string::npos) read_as_settings = note;
+    if (note.find("ignored (not a record field") != std::string::npos) ignored = note;
+    if (note.find("kept apart as 2 series") != std::string::npos) split = note;
+  }
+  CHECK(read_as_settings.find("'scale', 'unknowns' read as") != std::string::npos);
+  CHECK(ignored.find("'total_cores', 'unknowns_per_core', 'memory_mb', 'status' ignored") != std::string::npos);
+  CHECK(split.find("differ in setting.scale (") != std::string::npos);
+}
+
+TEST_CASE("the same study as a JSON table splits the same way", "[ingest][series][tables]") {
+  testing::TempDir dir("factors", "json_grids");
+  std::ofstream(dir.path / "grids.json")
+      << R"([{"scale": "small", "unknowns": 1000000000, "mpi_ranks": 1, "runtime_seconds": 1.6398, "status": "ok"},
+  {"scale": "large", "unknowns": 2000000000, "mpi_ranks": 1, "runtime_seconds": 3.2911, "status": "ok"},
+  {"scale": "small", "unknowns": 1000000000, "mpi_ranks": 2, "runtime_seconds": 0.8250, "status": "ok"},
+  {"scale": "large", "unknowns": 2000000000, "mpi_ranks": 2, "runtime_seconds": 1.6546, "status": "ok"}])";
+  IngestSummary summary;
+  const std::vector<Series> series = SeriesOf({(dir.path / "grids.json").string()}, &summary);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].name == "grids (scale=large)");
+  CHECK(series[1].groups[1].median_time_s == Approx(0.8250));
+  CHECK(series[0].groups[0].runs[0].details.at("setting.unknowns") == "2000000000");
+}
+
+TEST_CASE("only names that say the problem are read as its settings", "[tables][series]") {
+  for (const char* name : {"scale", "Grid size", "grid", "mesh-size", "problem_size", "N", "nx", "unknowns", "dofs",
+                           "natoms", "input", "case", "dataset", "resolution", "box_size"}) {
+    INFO(name);
+    CHECK(IsProblemSettingColumn(name));
+  }
+  for (const char* name : {"unknowns_per_core", "atoms_per_rank", "dofs per node", "message_size", "msg_size",
+                           "buffer_size", "memory_mb", "status", "job_id", "total_cores", "size", "time_s", "n_runs",
+                           "iterations", "setup_time", "wall time"}) {
+    INFO(name);
+    CHECK_FALSE(IsProblemSettingColumn(name));
+  }
+  CHECK(ProblemSettingKey("Grid size") == "setting.grid_size");
+}
+
+TEST_CASE("factors that split the runs alike count once, by the first", "[ingest][series]") {
+  std::vector<RunStats> runs = {Run(1, 10, {{"setting.grid", "a"}, {"setting.n", "100"}}),
+                                Run(1, 40, {{"setting.grid", "b"}, {"setting.n", "200"}}),
+                                Run(2, 5, {{"setting.grid", "a"}, {"setting.n", "100"}}),
+                                Run(2, 20, {{"setting.grid", "b"}, {"setting.n", "200"}})};
+  for (RunStats& run : runs) run.series = "t";
+  const std::vector<std::string> notes = SplitByExperimentFactors(&runs);
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0].find("differ in setting.grid (") != std::string::npos);
+  CHECK(runs[0].series == "t (grid=a)");
+  CHECK(runs[3].series == "t (grid=b)");
+  // Not alike (n splits grid a in two): both count.
+  std::vector<RunStats> three;
+  for (int procs : {1, 2})
+    for (const char* n : {"100", "150"}) three.push_back(Run(procs, 10.0 / procs, {{"setting.grid", "a"}, {"setting.n", n}}));
+  for (int procs : {1, 2}) three.push_back(Run(procs, 40.0 / procs, {{"setting.grid", "b"}, {"setting.n", "200"}}));
+  for (RunStats& run : three) run.series = "t";
+  REQUIRE(SplitByExperimentFactors(&three).size() == 1);
+  CHECK(three[0].series == "t (grid=a n=100)");
+  CHECK(three[1].series == "t (grid=a n=150)");
+  CHECK(three[4].series == "t (grid=b n=200)");
+}
+
+TEST_CASE("one table series name at several thread counts prints each series' threads", "[series]") {
+  std::vector<RunStats> runs = {Run(1, 10, {}), Run(2, 5, {}), Run(1, 6, {}), Run(2, 3, {})};
+  for (RunStats& run : runs) run.series = "sweep";
+  runs[2].threads_per_proc = runs[3].threads_per_proc = 2;
+  const std::vector<Series> series = GroupIntoSeries(runs);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].name == "sweep th=1");
+  CHECK(series[1].name == "sweep th=2");
+  // One thread count: the name as it is.
+  runs.resize(2);
+  CHECK(GroupIntoSeries(runs)[0].name == "sweep");
 }
 
 }  // namespace qnm
