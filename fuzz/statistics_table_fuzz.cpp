@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <string_view>
 
+#include "reader/experiment_factors.h"
 #include "record/run_stats_json.h"
 #include "tables/statistics_table.h"
 #include "util/input_error.h"
@@ -16,6 +17,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     std::vector<qnm::RunStats> runs = (data[0] & 1) ? qnm::ReadStatisticsJson(text, "fuzz.json")
                                                     : qnm::ReadStatisticsCsv(text, "fuzz.csv");
     (void)qnm::RunsToCsv(runs);
+    (void)qnm::SplitByExperimentFactors(&runs);  // a table's problem columns split its series
     (void)qnm::GroupIntoSeries(runs);
   } catch (const qnm::InputError&) {
   }
