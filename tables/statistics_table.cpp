@@ -505,6 +505,9 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
                                         std::vector<std::string>* notes, TableRowFilter* filter,
                                         std::vector<std::string>* readings) {
   if (!readings) readings = notes;
+  // A spreadsheet's "CSV UTF-8" export starts with a byte-order mark; it is no part of the first
+  // column's name (`\xEF\xBB\xBFnprocs` was no column of ours, and the table was refused).
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   switch (Separator(HeaderLine(text))) {
     case ';': return ReadCsvSeparatedBy<';'>(text, path, notes, filter, readings);
     case '\t': return ReadCsvSeparatedBy<'\t'>(text, path, notes, filter, readings);

@@ -102,6 +102,24 @@ TEST_CASE("extra table columns are ignored with one note naming them", "[ingest]
   CHECK(notes[0].find("column 'cores' ignored") != std::string::npos);
 }
 
+TEST_CASE("a spreadsheet's CSV UTF-8 export (a byte-order mark first) reads as the same table", "[ingest][table]") {
+  // tests/data/tables/sizes_two_problems.csv as a spreadsheet saves it: the mark is no part of the
+  // first column's name (`size`, or `nprocs` read as procs).
+  const std::string plain = qnm::ReadFile(kTables + "/sizes_two_problems.csv");
+  std::vector<std::string> notes, readings;
+  const std::vector<qnm::RunStats> runs =
+      qnm::ReadStatisticsCsv("\xEF\xBB\xBF" + plain, "marked.csv", &notes, nullptr, &readings);
+  REQUIRE(runs.size() == 6);
+  CHECK(runs[1].problem_size == "2000000000");
+  CHECK(runs[1].wall_time_s == 3.2911);
+  CHECK(notes.empty());
+  const std::string renamed = "\xEF\xBB\xBFnprocs,runtime\n1,10\n2,5\n";
+  const std::vector<qnm::RunStats> aliased = qnm::ReadStatisticsCsv(renamed, "runs.csv");
+  REQUIRE(aliased.size() == 2);
+  CHECK(aliased[1].procs == 2);
+  CHECK(aliased[1].wall_time_s == 5.0);
+}
+
 TEST_CASE("bad statistics tables fail with file:line and the column", "[ingest][table]") {
   CHECK(ErrorOf("bad_value.csv").find("bad_value.csv:3: column 'procs' needs a positive integer") !=
         std::string::npos);
