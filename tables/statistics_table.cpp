@@ -180,12 +180,13 @@ struct KeptRows {
 };
 
 // One reader type per separator: ',' (ours), ';' (spreadsheets of locales whose decimal mark is
-// ','), tab; a tab-separated table trims spaces only.
+// ','), tab; a tab-separated table trims spaces only. Lines starting with '#' and blank lines are
+// skipped (a file ending in an empty line was refused: "too few columns in line 402").
 template <char Separator>
 using CsvReader = io::CSVReader<kColumnCount,
                                 std::conditional_t<Separator == '\t', io::trim_chars<' '>, io::trim_chars<' ', '\t'>>,
                                 io::double_quote_escape<Separator, '"'>, io::throw_on_overflow,
-                                io::single_line_comment<'#'>>;
+                                io::single_and_empty_line_comment<'#'>>;
 
 template <typename Reader, std::size_t... I>
 void ReadHeader(Reader& reader, const std::array<const char*, kColumnCount>& names, std::index_sequence<I...>) {

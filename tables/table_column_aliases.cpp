@@ -62,7 +62,7 @@ const OtherNames kOtherNames[] = {
     {"series", "series name", {"series_name", "name", "experiment"}},
     {"app", "application", {"application", "code", "program"}},
     {"threads", "threads per process",
-     {"number_of_threads", "nthreads", "num_threads", "omp_threads", "omp_num_threads", "threads_per_proc",
+     {"number_of_threads", "nthreads", "n_threads", "num_threads", "omp_threads", "omp_num_threads", "threads_per_proc",
       "threads_per_process",
       "threads_per_rank", "threads_per_task", "cpus_per_task"}},
     {"nodes", "number of nodes", {"number_of_nodes", "nnodes", "n_nodes", "num_nodes", "node_count", "nodes_used"}},

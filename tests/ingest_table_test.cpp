@@ -120,6 +120,15 @@ TEST_CASE("a spreadsheet's CSV UTF-8 export (a byte-order mark first) reads as t
   CHECK(aliased[1].wall_time_s == 5.0);
 }
 
+TEST_CASE("blank lines in a table are skipped, as comments are", "[ingest][table]") {
+  // hpx_fft's FFTW-MPI timings end in an empty line (the last of 402): it was "too few columns".
+  const std::string text = "procs;time_s;series;\n\n1;6.97;fft;\n  \n2;3.5;fft;\n# note\n4;1.8;fft;\n\n";
+  const std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(text, "fft.csv");
+  REQUIRE(runs.size() == 3);
+  CHECK(runs[2].procs == 4);
+  CHECK(runs[2].sources[0] == "fft.csv:7");
+}
+
 TEST_CASE("bad statistics tables fail with file:line and the column", "[ingest][table]") {
   CHECK(ErrorOf("bad_value.csv").find("bad_value.csv:3: column 'procs' needs a positive integer") !=
         std::string::npos);
