@@ -80,6 +80,25 @@ TEST_CASE("other names for procs and the run time, with the unit the name gives"
   CHECK(qnm::SeriesNameOfTableFile("runs/lulesh.strong.csv") == "lulesh.strong");
 }
 
+TEST_CASE("course projects' and studies' own names for the tasks and the time", "[ingest][table][aliases]") {
+  // Headers of round 41's held-out sources, refused before: "Total Tasks,Execution Time (s)",
+  // "Iteration,Total Tasks,Elapsed Time(s),...", "mpi_size,omp_threads,n_x,...,time_seconds".
+  qnm::TableColumnAliases a = Resolve({"Total Tasks", "Execution Time (s)"});
+  CHECK(a.HeaderOf("procs") == "Total Tasks");
+  CHECK(a.HeaderOf("time_s") == "Execution Time (s)");
+  a = Resolve({"Iteration", "Total Tasks", "Elapsed Time(s)", "Computation Time(s)", "Gathering Time(s)"});
+  CHECK(a.HeaderOf("time_s") == "Elapsed Time(s)");
+  a = Resolve({"mpi_size", "omp_threads", "n_x", "n_y", "time_seconds"});
+  CHECK(a.HeaderOf("procs") == "mpi_size");
+  CHECK(a.HeaderOf("threads") == "omp_threads");
+  CHECK(Resolve({"world_size", "TotalTime"}).HeaderOf("time_s") == "TotalTime");
+  const std::vector<qnm::RunStats> runs =
+      qnm::ReadStatisticsCsv("Total Tasks,Execution Time (s)\n2,0.142583\n4,0.116141\n", "mpi_strong_epyc.csv");
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[1].procs == 4);
+  CHECK(runs[1].wall_time_s == Approx(0.116141));
+}
+
 TEST_CASE("a table of nprocs and runtime in milliseconds reads as one series in seconds", "[ingest][table][aliases]") {
   std::vector<std::string> notes;
   const std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(
