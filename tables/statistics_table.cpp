@@ -242,16 +242,36 @@ std::vector<std::string> CsvHeader(std::string_view text, char separator) {
   return SplitCells(line, separator);
 }
 
-// The columns of `header` that name the problem a run solved (table_setting_columns.h), taken out
-// of `ignored`: (their index in the header, the detail key their values go under).
-std::vector<std::pair<std::size_t, std::string>> ProblemSettingColumns(const std::vector<std::string>& header,
+// The columns of `header` that name the problem a run solved (table_setting_columns.h) and hold a
+// value in some row of `text` (an empty one is as good as absent), taken out of `ignored`: (their
+// index in the header, the detail key their values go under).
+std::vector<std::pair<std::size_t, std::string>> ProblemSettingColumns(std::string_view text, char separator,
+                                                                       const std::vector<std::string>& header,
                                                                        std::vector<std::string>* ignored) {
+  std::vector<std::size_t> named;
+  for (std::size_t c = 0; c < header.size(); ++c)
+    if (IsProblemSettingColumn(header[c]) &&
+        std::find(ignored->begin(), ignored->end(), header[c]) != ignored->end())
+      named.push_back(c);
+  std::vector<bool> held(named.size(), false);
+  if (!named.empty()) {
+    bool past_header = false;
+    for (std::string_view line : SplitLines(text)) {
+      const std::string_view trimmed = Trim(line);
+      if (trimmed.empty() || trimmed.front() == '#') continue;
+      if (!past_header) {
+        past_header = true;
+        continue;
+      }
+      const std::vector<std::string> cells = SplitCells(line, separator);
+      for (std::size_t k = 0; k < named.size(); ++k) held[k] = held[k] || (named[k] < cells.size() && !cells[named[k]].empty());
+    }
+  }
   std::vector<std::pair<std::size_t, std::string>> columns;
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    auto at = std::find(ignored->begin(), ignored->end(), header[c]);
-    if (at == ignored->end() || !IsProblemSettingColumn(header[c])) continue;
-    columns.emplace_back(c, ProblemSettingKey(header[c]));
-    ignored->erase(at);
+  for (std::size_t k = 0; k < named.size(); ++k) {
+    if (!held[k]) continue;
+    columns.emplace_back(named[k], ProblemSettingKey(header[named[k]]));
+    ignored->erase(std::find(ignored->begin(), ignored->end(), header[named[k]]));
   }
   return columns;
 }
@@ -419,7 +439,8 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
   const std::string time_derivation = aliases.TimeDerivation();
   std::vector<std::string> ignored = UnknownColumns(header, aliases);
-  const std::vector<std::pair<std::size_t, std::string>> problem_columns = ProblemSettingColumns(header, &ignored);
+  const std::vector<std::pair<std::size_t, std::string>> problem_columns =
+      ProblemSettingColumns(text, Separator, header, &ignored);
   if (!problem_columns.empty() && readings) {
     std::vector<std::string> names;
     for (const auto& [c, key] : problem_columns) names.push_back(header[c]);
@@ -566,12 +587,13 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
       const std::string key = canonical(original);
       if (IsRecordKey(key)) continue;  // applied after the columns (wall_time_s overrides time_s)
       if (!FindRunStatsField(key)) {
-        if (IsProblemSettingColumn(original) && (value.is_string() || value.is_number())) {
+        const bool held = (value.is_string() && !value.get_ref<const std::string&>().empty()) || value.is_number();
+        if (IsProblemSettingColumn(original) && held) {
           row.run().details[ProblemSettingKey(original)] = value.is_string() ? value.get<std::string>() : value.dump();
           if (std::find(problem_keys.begin(), problem_keys.end(), original) == problem_keys.end())
             problem_keys.push_back(original);
         } else if (std::find(ignored.begin(), ignored.end(), key) == ignored.end()) {
-          ignored.push_back(key);
+          ignored.push_back(key);  // a problem key without a value here: dropped below if another object has one
         }
         continue;
       }
@@ -591,6 +613,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     kept.Add(row.Finish(), filter);
   }
   std::vector<RunStats> runs = kept.Take(path, filter);
+  for (const std::string& key : problem_keys) ignored.erase(std::remove(ignored.begin(), ignored.end(), key), ignored.end());
   if (!problem_keys.empty() && readings) readings->push_back(ProblemSettingsNote(path, problem_keys));
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   return runs;

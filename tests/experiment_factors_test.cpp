@@ -16,6 +16,7 @@
 #include "reader/series_identity.h"
 #include "tests/command_runner.h"
 #include "tests/ingest_test_util.h"
+#include "tables/statistics_table.h"
 #include "tables/table_setting_columns.h"
 #include "tests/temp_dir.h"
 
@@ -364,6 +365,20 @@ TEST_CASE("a study's own table of two grids, its columns named its way, is two s
   CHECK(read_as_settings.find("'scale', 'unknowns' read as") != std::string::npos);
   CHECK(ignored.find("'total_cores', 'unknowns_per_core', 'memory_mb', 'status' ignored") != std::string::npos);
   CHECK(split.find("differ in setting.scale (") != std::string::npos);
+}
+
+TEST_CASE("a problem column that is empty in every row is as good as absent", "[ingest][series][tables]") {
+  std::vector<std::string> notes, readings;
+  const std::vector<RunStats> runs = ReadStatisticsCsv(
+      "grid,matrix_type,procs,time\na,,1,2\nb,,1,4\na,,2,1\nb,,2,2\n", "study.csv", &notes, nullptr, &readings);
+  REQUIRE(runs.size() == 4);
+  CHECK(runs[0].details.count("setting.matrix_type") == 0);
+  CHECK(runs[1].details.at("setting.grid") == "b");
+  REQUIRE(notes.size() == 1);
+  CHECK(notes[0] == "study.csv: column 'matrix_type' ignored (not a record field; docs/statistics-table.md lists them)");
+  bool read_grid = false;
+  for (const std::string& line : readings) read_grid |= line.find("column 'grid' read as the problem's settings") != std::string::npos;
+  CHECK(read_grid);
 }
 
 TEST_CASE("the same study as a JSON table splits the same way", "[ingest][series][tables]") {
