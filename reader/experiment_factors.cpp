@@ -163,10 +163,9 @@ std::vector<std::string> SplitByExperimentFactors(std::vector<RunStats>* runs) {
       AddToKey(words, "settings that take several values at one process count, each value at several process "
                       "counts: " + names, run);
     }
-    // A table's series name leaves out the threads: said here, where one name holds several thread counts.
-    const std::string thread_count =
-        key.series.empty() || key.threads_per_proc <= 1 ? "" : " th=" + std::to_string(key.threads_per_proc);
-    notes.push_back("series " + key.ToString() + thread_count + ": its runs at one process count differ in " + names +
+    // A table's series name leaves out the threads: said here, where one name may hold several thread counts.
+    notes.push_back("series " + (key.threads_per_proc > 1 ? key.ToStringWithThreads() : key.ToString()) +
+                    ": its runs at one process count differ in " + names +
                     " (values recurring at other process counts): kept apart as " + std::to_string(parts.size()) +
                     " series, not taken as repetitions");
   }

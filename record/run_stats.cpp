@@ -153,6 +153,11 @@ std::string SeriesKey::ToString() const {
   return out + in_group;
 }
 
+std::string SeriesKey::ToStringWithThreads() const {
+  if (series.empty()) return ToString();  // it names threads above one already
+  return series + " th=" + std::to_string(threads_per_proc) + (group.empty() ? "" : " in " + group);
+}
+
 bool SeriesKey::operator<(const SeriesKey& other) const {
   return std::tie(group, series, app, problem_class, machine, variant, threads_per_proc) <
          std::tie(other.group, other.series, other.app, other.problem_class, other.machine,
@@ -246,9 +251,7 @@ std::vector<Series> GroupIntoSeries(std::vector<RunStats> runs,
   std::map<std::string, int> named;
   for (const Series& one : series) ++named[one.name];
   for (Series& one : series)
-    if (named[one.name] > 1 && !one.key.series.empty())
-      one.name = one.key.series + " th=" + std::to_string(one.key.threads_per_proc) +
-                 (one.key.group.empty() ? "" : " in " + one.key.group);
+    if (named[one.name] > 1 && !one.key.series.empty()) one.name = one.key.ToStringWithThreads();
   return series;
 }
 

@@ -153,6 +153,9 @@ struct SeriesKey {
   std::string group;    // folder or file prefix when the user groups by them (series_identity.h), or empty
   int threads_per_proc = 1;
   std::string ToString() const;  // "lu-mz.C th=4 @machine (variant)"
+  /// ToString() with the threads also where an explicit name leaves them out ("study th=2"): what
+  /// tells apart series of one name at several thread counts.
+  std::string ToStringWithThreads() const;
   bool operator<(const SeriesKey& other) const;
   bool operator==(const SeriesKey& other) const;
 };

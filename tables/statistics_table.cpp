@@ -242,45 +242,63 @@ std::vector<std::string> CsvHeader(std::string_view text, char separator) {
   return SplitCells(line, separator);
 }
 
-// The columns of `header` that name the problem a run solved (table_setting_columns.h) and hold a
-// value in some row of `text` (an empty one is as good as absent), taken out of `ignored`: (their
-// index in the header, the detail key their values go under).
-std::vector<std::pair<std::size_t, std::string>> ProblemSettingColumns(std::string_view text, char separator,
-                                                                       const std::vector<std::string>& header,
-                                                                       std::vector<std::string>* ignored) {
+// The columns of a table that name the problem a run solved (table_setting_columns.h) and hold a
+// value in some row (an empty one is as good as absent). The CSV reader holds a fixed set of
+// columns, so their cells are split from the row's own line of `lines` (views into the text: a
+// million rows cost 16 MB here, not a copy of their cells).
+struct ProblemColumns {
+  std::vector<std::size_t> at;          // index in the header
+  std::vector<std::string> keys;        // the detail each column's values go under
+  std::vector<std::string_view> lines;  // the text's lines, [file line - 1]
+
+  /// Sets `run`'s problem settings from the cells of file line `line`.
+  void Read(std::size_t line, char separator, RunStats* run) const {
+    if (at.empty() || line < 1 || line > lines.size()) return;
+    const std::vector<std::string> cells = SplitCells(lines[line - 1], separator);
+    for (std::size_t k = 0; k < at.size(); ++k)
+      if (at[k] < cells.size() && !cells[at[k]].empty()) run->details[keys[k]] = cells[at[k]];
+  }
+};
+
+// The problem columns of `header`, taken out of `ignored`.
+ProblemColumns FindProblemColumns(std::string_view text, char separator, const std::vector<std::string>& header,
+                                  std::vector<std::string>* ignored) {
   std::vector<std::size_t> named;
   for (std::size_t c = 0; c < header.size(); ++c)
-    if (IsProblemSettingColumn(header[c]) &&
-        std::find(ignored->begin(), ignored->end(), header[c]) != ignored->end())
+    if (IsProblemSettingColumn(header[c]) && std::find(ignored->begin(), ignored->end(), header[c]) != ignored->end())
       named.push_back(c);
+  ProblemColumns found;
+  if (named.empty()) return found;
+  found.lines = SplitLines(text);
   std::vector<bool> held(named.size(), false);
-  if (!named.empty()) {
-    bool past_header = false;
-    for (std::string_view line : SplitLines(text)) {
-      const std::string_view trimmed = Trim(line);
-      if (trimmed.empty() || trimmed.front() == '#') continue;
-      if (!past_header) {
-        past_header = true;
-        continue;
-      }
-      const std::vector<std::string> cells = SplitCells(line, separator);
-      for (std::size_t k = 0; k < named.size(); ++k) held[k] = held[k] || (named[k] < cells.size() && !cells[named[k]].empty());
-    }
+  bool past_header = false;
+  for (std::string_view line : found.lines) {
+    const std::string_view trimmed = Trim(line);
+    if (trimmed.empty() || trimmed.front() == '#' || !std::exchange(past_header, true)) continue;
+    const std::vector<std::string> cells = SplitCells(line, separator);
+    for (std::size_t k = 0; k < named.size(); ++k)
+      held[k] = held[k] || (named[k] < cells.size() && !cells[named[k]].empty());
   }
-  std::vector<std::pair<std::size_t, std::string>> columns;
   for (std::size_t k = 0; k < named.size(); ++k) {
     if (!held[k]) continue;
-    columns.emplace_back(named[k], ProblemSettingKey(header[named[k]]));
+    found.at.push_back(named[k]);
+    found.keys.push_back(ProblemSettingKey(header[named[k]]));
     ignored->erase(std::find(ignored->begin(), ignored->end(), header[named[k]]));
   }
-  return columns;
+  if (found.at.empty()) found.lines = {};  // nothing to read: the views go
+  return found;
+}
+
+// 'a', 'b', 'c': the columns a note names.
+std::string QuotedList(const std::vector<std::string>& names) {
+  std::string list;
+  for (const std::string& name : names) list += (list.empty() ? "'" : ", '") + name + "'";
+  return list;
 }
 
 std::string ProblemSettingsNote(const std::string& path, const std::vector<std::string>& names) {
-  std::string list;
-  for (const std::string& name : names) list += (list.empty() ? "'" : ", '") + name + "'";
-  return path + ": column" + (names.size() > 1 ? "s " : " ") + list + " read as the problem's settings (runs " +
-         "that differ in them at one process count are kept apart as series, not taken as repetitions)";
+  return path + ": column" + (names.size() > 1 ? "s " : " ") + QuotedList(names) + " read as the problem's " +
+         "settings (runs that differ in them at one process count are kept apart as series, not taken as repetitions)";
 }
 
 // The header's names that are no record field and stand for none (for the note).
@@ -294,9 +312,7 @@ std::vector<std::string> UnknownColumns(const std::vector<std::string>& header, 
 }
 
 std::string IgnoredColumnsNote(const std::string& path, const std::vector<std::string>& columns) {
-  std::string names;
-  for (const std::string& column : columns) names += (names.empty() ? "'" : ", '") + column + "'";
-  return path + ": column" + (columns.size() > 1 ? "s " : " ") + names +
+  return path + ": column" + (columns.size() > 1 ? "s " : " ") + QuotedList(columns) +
          " ignored (not a record field; docs/statistics-table.md lists them)";
 }
 
@@ -439,22 +455,13 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
   const std::string time_derivation = aliases.TimeDerivation();
   std::vector<std::string> ignored = UnknownColumns(header, aliases);
-  const std::vector<std::pair<std::size_t, std::string>> problem_columns =
-      ProblemSettingColumns(text, Separator, header, &ignored);
-  if (!problem_columns.empty() && readings) {
-    std::vector<std::string> names;
-    for (const auto& [c, key] : problem_columns) names.push_back(header[c]);
-    readings->push_back(ProblemSettingsNote(path, names));
+  const ProblemColumns problem = FindProblemColumns(text, Separator, header, &ignored);
+  if (!problem.at.empty() && readings) {
+    std::vector<std::string> settings;
+    for (std::size_t c : problem.at) settings.push_back(header[c]);
+    readings->push_back(ProblemSettingsNote(path, settings));
   }
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
-  // Where each line starts (the problem columns are read from a row's own line: the CSV reader
-  // holds a fixed set of columns).
-  std::vector<std::size_t> line_starts;
-  if (!problem_columns.empty()) {
-    line_starts.push_back(0);
-    for (std::size_t at = 0; at < text.size(); ++at)
-      if (text[at] == '\n') line_starts.push_back(at + 1);
-  }
   try {
     CsvReader<Separator> reader(path, text.data(), text.data() + text.size());
     ReadHeader(reader, names, std::make_index_sequence<kColumnCount>());
@@ -500,13 +507,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       if (file_series) row.SetFileSeries(file_series_name);
       for (std::size_t c = 0; c < kColumnCount; ++c)
         if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
-      if (const std::size_t line = reader.get_file_line(); !problem_columns.empty() && line >= 1 &&
-                                                           line <= line_starts.size()) {
-        std::string_view rest = std::string_view(text).substr(line_starts[line - 1]);
-        const std::vector<std::string> cells = SplitCells(rest.substr(0, rest.find('\n')), Separator);
-        for (const auto& [c, key] : problem_columns)
-          if (c < cells.size() && !cells[c].empty()) row.run().details[key] = cells[c];
-      }
+      problem.Read(reader.get_file_line(), Separator, &row.run());
       kept.Add(row.Finish(), filter);
     }
   } catch (const io::error::extra_column_in_header& error) {
@@ -613,7 +614,8 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     kept.Add(row.Finish(), filter);
   }
   std::vector<RunStats> runs = kept.Take(path, filter);
-  for (const std::string& key : problem_keys) ignored.erase(std::remove(ignored.begin(), ignored.end(), key), ignored.end());
+  for (const std::string& key : problem_keys)
+    ignored.erase(std::remove(ignored.begin(), ignored.end(), key), ignored.end());
   if (!problem_keys.empty() && readings) readings->push_back(ProblemSettingsNote(path, problem_keys));
   if (!ignored.empty() && notes) notes->push_back(IgnoredColumnsNote(path, ignored));
   return runs;

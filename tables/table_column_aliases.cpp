@@ -12,14 +12,14 @@
 namespace qnm {
 namespace {
 
-
 /// A header name split into its base and its unit: "time [ms]", "runtime (s)", "elapsed_ms".
 std::pair<std::string, std::string> BaseAndUnit(const std::string& header) {
   const std::string_view trimmed = Trim(header);
   for (auto [open, close] : {std::pair{'[', ']'}, std::pair{'(', ')'}}) {
     const std::size_t at = trimmed.rfind(open);
     if (!trimmed.empty() && trimmed.back() == close && at != std::string_view::npos)
-      return {NormalizedColumnName(Trim(trimmed.substr(0, at))), NormalizedColumnName(Trim(trimmed.substr(at + 1, trimmed.size() - at - 2)))};
+      return {NormalizedColumnName(Trim(trimmed.substr(0, at))),
+              NormalizedColumnName(Trim(trimmed.substr(at + 1, trimmed.size() - at - 2)))};
   }
   const std::string name = NormalizedColumnName(trimmed);
   const std::size_t underscore = name.rfind('_');
