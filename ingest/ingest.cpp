@@ -420,7 +420,8 @@ std::size_t DropOtherSeriesRows(const std::string& filter, std::vector<RunStats>
   runs->erase(std::remove_if(runs->begin(), runs->end(),
                              [&](const RunStats& run) {
                                return IsStatisticsTableRow(run) && !run.series.empty() && run.sources.size() == 1 &&
-                                      ToLower(run.series.str()).find(wanted) == std::string::npos;
+                                      ToLower(run.series.str()).find(wanted) == std::string::npos &&
+                                      !MayNameSplitSeries(run, wanted);
                              }),
               runs->end());
   return before - runs->size();

@@ -120,6 +120,17 @@ void SetCommandArguments(std::string_view command, RunStats* run) {
   run->details[kCommandArgumentsSetting] = arguments;
 }
 
+bool MayNameSplitSeries(const RunStats& run, const std::string& filter_lower) {
+  // A row with a setting of its own input is kept whatever the filter: the split needs every value of the
+  // setting (a row of one operation left alone is no split, and its series keeps the unsplit name).
+  if (!Trim(run.problem_size.str()).empty()) return true;
+  for (const auto& [key, value] : run.details)
+    if (IsRunSetting(key) && !Trim(value).empty()) return true;
+  // Its layout splits a series only beside other layouts; kept when the filter may name one.
+  return run.ranks_per_node > 0 && (filter_lower.find_first_of("(=") != std::string::npos ||
+                                    ("rpn=" + std::to_string(run.ranks_per_node)).find(filter_lower) != std::string::npos);
+}
+
 bool IsRunSetting(const std::string& key) {
   for (const char* prefix : kSettingPrefixes)
     if (key.rfind(prefix, 0) == 0) return !VariesPerRun(key);

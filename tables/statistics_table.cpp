@@ -17,6 +17,7 @@
 #pragma GCC diagnostic pop
 #include <nlohmann/json.hpp>
 
+#include "reader/experiment_factors.h"
 #include "reader/run_stats_check.h"
 #include "reader/series_identity.h"
 #include "record/run_stats_fields.h"
@@ -150,10 +151,12 @@ class RowBuilder {
 };
 
 // TableRowFilter: a row with a series name of one source (not a row citing
-// files) whose name does not contain the filter is dropped.
+// files) whose name does not contain the filter, and whose settings cannot
+// complete it to one that does (MayNameSplitSeries), is dropped.
 bool Kept(const RunStats& run, TableRowFilter* filter) {
   if (!filter || filter->series.empty() || run.series.empty() || run.sources.size() != 1) return true;
-  if (ToLower(run.series.str()).find(ToLower(filter->series)) != std::string::npos) return true;
+  const std::string wanted = ToLower(filter->series);
+  if (ToLower(run.series.str()).find(wanted) != std::string::npos || MayNameSplitSeries(run, wanted)) return true;
   ++filter->dropped;
   return false;
 }

@@ -40,7 +40,8 @@ double TimeNameSeconds(const std::string& header) {
   if (!OneOf(base, {"time", "runtime", "run_time", "wall_time", "walltime", "wallclock", "wall_clock",
                     "wall_clock_time", "wallclock_time", "elapsed", "elapsed_time", "execution_time", "exec_time",
                     "total_time", "time_total", "totaltime", "elapsedtime", "executiontime", "total_runtime",
-                    "total_wall_time", "total_walltime"}))
+                    "total_wall_time", "total_walltime", "wct"}) &&
+      !(base == "total" && !unit.empty()))  // "total_ms", "total [s]": a total with a time unit
     return 0.0;
   if (unit.empty()) return 1.0;
   return SecondsPerTimeUnit(unit);
@@ -61,7 +62,10 @@ const OtherNames kOtherNames[] = {
       "mpi_processes", "ranks", "nranks", "n_ranks", "num_ranks", "mpi_ranks", "tasks", "ntasks", "p",
       // Course projects' and studies' own tables (round 41's held-out sources): "Total Tasks", MPI's
       // names for the communicator's size.
-      "total_tasks", "number_of_tasks", "num_tasks", "n_tasks", "mpi_tasks", "mpi_size", "comm_size", "world_size"}},
+      "total_tasks", "number_of_tasks", "num_tasks", "n_tasks", "mpi_tasks", "mpi_size", "comm_size", "world_size",
+      // Round 42's: "Num_Proc"; a partitioned code's parts, one per rank ("np,nparts,...,wct": there `np` is
+      // the parts per axis, so the two names are refused together rather than one guessed).
+      "num_proc", "n_proc", "numprocs", "nparts", "n_parts", "num_parts"}},
     {"time_s", "run time", {}},
     {"series", "series name", {"series_name", "name", "experiment"}},
     {"app", "application", {"application", "code", "program"}},

@@ -10,7 +10,7 @@
 namespace qnm {
 namespace {
 
-// Whole names that say which input a run solved, or how large it was.
+// Whole names that say which input a run solved, how large it was, or which operation it timed.
 // clang-format off
 constexpr std::string_view kProblemNames[] = {
     "problem", "input", "input_file", "input_type", "inputtype", "case", "test_case", "testcase", "dataset",
@@ -18,7 +18,10 @@ constexpr std::string_view kProblemNames[] = {
     "n", "m", "nx", "ny", "nz", "n_x", "n_y", "n_z", "unknowns", "dofs", "ndofs", "n_dofs", "num_dofs", "atoms",
     "natoms", "n_atoms", "num_atoms", "particles", "nparticles", "n_particles", "num_particles", "bodies", "nbodies",
     "elements", "nelements", "n_elements", "num_elements", "cells", "ncells", "n_cells", "num_cells", "matrix",
-    "matrix_type", "order", "degree", "polynomial_order", "steps", "nsteps", "n_steps", "num_steps"};
+    "matrix_type", "order", "degree", "polynomial_order", "steps", "nsteps", "n_steps", "num_steps",
+    // Which operation or algorithm a row timed (a library's benchmark of several operations per run, round 42's
+    // held-out sources: "Type,Op,Num_Proc,Size,Time"), and the input graph of a graph code.
+    "op", "operation", "kernel", "routine", "algorithm", "solver", "preconditioner", "graph", "input_graph"};
 // clang-format on
 
 }  // namespace

@@ -367,6 +367,46 @@ TEST_CASE("a study's own table of two grids, its columns named its way, is two s
   CHECK(split.find("differ in setting.scale (") != std::string::npos);
 }
 
+TEST_CASE("a library benchmark's table of several operations per process count is one series per operation",
+          "[ingest][series][tables]") {
+  // The layout of a distributed-array library's strong-scaling table (round 42's held-out mpids source:
+  // "Type","Op","Num_Proc","Size","Time", every operation timed at every P, repeated): before, the
+  // operations at one P were read as repetitions of one series (and Num_Proc was no name of procs).
+  testing::TempDir dir("factors", "ops");
+  const std::string path = (dir.path / "mpi_np_strong.csv").string();
+  {
+    std::ofstream out(path);
+    out << "\"Type\",\"Op\",\"Num_Proc\",\"Size\",\"Time\"\n";
+    for (int rep = 0; rep < 2; ++rep)
+      for (int p : {1, 2, 4})
+        out << "mpi_np,add," << p << ",33554432," << 0.14 / p + 0.001 * rep << "\n"
+            << "mpi_np,collect_data," << p << ",33554432," << 0.5 + 0.1 * p + 0.001 * rep << "\n";
+  }
+  IngestSummary summary;
+  const std::vector<Series> series = SeriesOf({path}, &summary);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].name == "mpi_np_strong (op=add)");
+  CHECK(series[1].name == "mpi_np_strong (op=collect_data)");
+  for (const Series& one : series) {
+    REQUIRE(one.groups.size() == 3);
+    for (std::size_t k = 0; k < 3; ++k) {
+      CHECK(one.groups[k].procs == 1 << k);
+      CHECK(one.groups[k].runs.size() == 2);  // the two repetitions, not the other operation
+    }
+  }
+  CHECK(series[0].groups[2].median_time_s == Approx(0.0355));
+  CHECK(series[1].groups[2].median_time_s == Approx(0.9005));
+  // --series names one operation, by a part of its value or the whole split name: the table's rows are not
+  // dropped by their unsplit name 'mpi_np_strong' as the file is read (before: "no runs found").
+  for (const std::string filter : {"collect_", "op=collect_data", "mpi_np_strong (op=collect_data)"}) {
+    std::string out;
+    INFO(filter);
+    REQUIRE(testing::RunCli("predict " + path + " --series '" + filter + "' --procs 8", &out) == 0);
+    CHECK(out.find("series mpi_np_strong (op=collect_data):") != std::string::npos);
+    CHECK(out.find("op=add") == std::string::npos);
+  }
+}
+
 TEST_CASE("a problem column that is empty in every row is as good as absent", "[ingest][series][tables]") {
   std::vector<std::string> notes, readings;
   const std::vector<RunStats> runs = ReadStatisticsCsv(
@@ -398,7 +438,8 @@ TEST_CASE("the same study as a JSON table splits the same way", "[ingest][series
 
 TEST_CASE("only names that say the problem are read as its settings", "[tables][series]") {
   for (const char* name : {"scale", "Grid size", "grid", "mesh-size", "problem_size", "N", "nx", "unknowns", "dofs",
-                           "natoms", "input", "case", "dataset", "resolution", "box_size"}) {
+                           "natoms", "input", "case", "dataset", "resolution", "box_size", "Op", "operation",
+                           "kernel", "algorithm", "graph"}) {
     INFO(name);
     CHECK(IsProblemSettingColumn(name));
   }

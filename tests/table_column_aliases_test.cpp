@@ -99,6 +99,31 @@ TEST_CASE("course projects' and studies' own names for the tasks and the time", 
   CHECK(runs[1].wall_time_s == Approx(0.116141));
 }
 
+TEST_CASE("round 42's names: Num_Proc, a total with a unit, wct; np beside nparts is refused", "[ingest][table][aliases]") {
+  // Headers of round 42's held-out sources: a distributed-array library's benchmark table
+  // ("Type","Op","Num_Proc","Size","Time"), a course SpMV study's (np,run,total_ms,comm_ms,comp_ms,...),
+  // a Julia driver's summary (np,nparts,nc,...,wct,...: np is the parts per axis, nparts = np^3 the ranks).
+  CHECK(Resolve({"Type", "Op", "Num_Proc", "Size", "Time"}).HeaderOf("procs") == "Num_Proc");
+  qnm::TableColumnAliases a = Resolve({"timestamp", "mode", "case", "np", "run", "total_ms", "comm_ms", "comp_ms"});
+  CHECK(a.HeaderOf("procs") == "np");
+  CHECK(a.HeaderOf("time_s") == "total_ms");
+  CHECK(Resolve({"ranks", "total [s]"}).HeaderOf("time_s") == "total [s]");
+  CHECK(Resolve({"ranks", "wct"}).HeaderOf("time_s") == "wct");
+  // A total without a unit may count anything: not a run time.
+  CHECK(ErrorOf("np,total\n1,2\n").find("t.csv:1: a statistics table needs the columns procs and time_s") == 0);
+  CHECK(ErrorOf("np,nparts,nc,wct\n2,8,300,49.99\n").find(
+            "t.csv:1: columns 'np' and 'nparts' could each be the number of processes (procs)") == 0);
+  const std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(
+      "timestamp,mode,case,np,run,total_ms,comm_ms,comp_ms,status\n"
+      "# JOBID=1 TOTAL_RANKS=128 MODE=strong RUNS=2\n"
+      "20260108_091143,strong,m,1,1,3.480186,0.000052,3.479924,OK\n"
+      "20260108_091143,strong,m,2,1,1.812,0.081,1.731,OK\n",
+      "m_strong.csv");
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[1].procs == 2);
+  CHECK(runs[0].wall_time_s == Approx(0.003480186));
+}
+
 TEST_CASE("a table of nprocs and runtime in milliseconds reads as one series in seconds", "[ingest][table][aliases]") {
   std::vector<std::string> notes;
   const std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(
