@@ -263,7 +263,9 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
       output = reader.read(input);
     } catch (const InputError& refused) {
       ReaderOutput by_patterns = ReadByOutputPatterns(input);
-      if (by_patterns.runs.empty()) throw;  // the reader's reason stands
+      if (by_patterns.runs.empty())  // the reader's reason stands, and the user's patterns are said to have failed too
+        throw InputError(refused.file(), refused.line(),
+                         refused.message() + "; no line matches the --pattern of the run time either");
       return taken(std::move(by_patterns), false);
     }
     return taken(std::move(output), reader.read == ReadFluxJobOutput);

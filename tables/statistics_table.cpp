@@ -150,6 +150,15 @@ class RowBuilder {
   const TableColumnAliases* aliases_ = nullptr;
 };
 
+// A column counting cores or CPUs (`cores`, `CPUs`, `num_cores`, `ncpus`).
+bool IsCoreCountName(const std::string& name) {
+  const std::string normal = NormalizedColumnName(Trim(name));
+  for (std::string_view count : {"cores", "cpus", "ncores", "ncpus", "n_cores", "n_cpus", "num_cores", "num_cpus",
+                                 "number_of_cores", "number_of_cpus", "core_count", "cpu_count"})
+    if (normal == count) return true;
+  return false;
+}
+
 // TableRowFilter: a row with a series name of one source (not a row citing
 // files) whose name does not contain the filter, and whose settings cannot
 // complete it to one that does (MayNameSplitSeries), is dropped.
@@ -473,10 +482,12 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       return reader.has_column(alias.empty() ? column : alias.c_str());
     };
     if (!has("procs") || !has("time_s")) {
-      // `cores` counts threads too in a hybrid run: never read as procs, but named when it is the reason.
-      const bool cores = !has("procs") && std::any_of(header.begin(), header.end(), [](const std::string& name) {
-        return ToLower(Trim(name)) == "cores";
-      });
+      // A count of cores or CPUs counts threads too in a hybrid run: never read as procs, but named when it is
+      // the reason (`cores`; CMAQ's timing tables' `CPUs`).
+      std::string cores;
+      if (!has("procs"))
+        for (const std::string& name : header)
+          if (cores.empty() && IsCoreCountName(name)) cores = std::string(Trim(name));
       // Columns that name a time, none of them the run's by its name ("npb_time_s", "mpip_apptime_max_s"):
       // named, so the user can say which one is.
       std::string times;
@@ -487,9 +498,10 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       throw InputError(path, 1, std::string("a statistics table needs the columns procs and time_s (or names such as "
                                             "nprocs, ranks, np; runtime, time [ms], elapsed_s: "
                                             "docs/statistics-table.md)") +
-                                    (cores ? "; its column 'cores' is not read as procs (in a hybrid run it counts "
-                                             "threads too): rename it procs if each core ran one MPI process"
-                                           : "") +
+                                    (cores.empty() ? ""
+                                                   : "; its column '" + cores + "' is not read as procs (in a hybrid "
+                                                     "run it counts threads too): rename it procs if each core ran "
+                                                     "one MPI process") +
                                     (times.empty() ? "" : "; its columns " + times + " name times, none of them "
                                                           "the run's by its name: rename the one that is the run time to time_s"));
     }

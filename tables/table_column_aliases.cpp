@@ -6,6 +6,7 @@
 #include <string_view>
 #include <utility>
 
+#include "record/run_stats_fields.h"
 #include "textio/text_lines.h"
 #include "textio/time_units.h"
 
@@ -166,6 +167,18 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
       const std::string word = !unit.empty() ? unit : SecondsPerTimeUnit(base) > 0 ? base : "s";
       out.time_unit = out.seconds_per_time_unit == 1.0 ? "s" : word;
     }
+  }
+  // Our other columns written in another case or with blanks ("Size", "Class", "Mops"): ours, as "Procs" is
+  // above. Ignored before, a table's `Size` left two problem sizes to be read as repetitions of one series.
+  for (const RunStatsField& field : RunStatsFields()) {
+    const std::string column = field.column;
+    if (Has(header, {field.column}) || !out.HeaderOf(column).empty() || !out.OursOf(column).empty()) continue;
+    std::string found;
+    auto matches = [&](const std::string& h) {
+      return NormalizedColumnName(Trim(h)) == column && out.OursOf(std::string(Trim(h))).empty();
+    };
+    if (!FindAlias(header, matches, "column " + column, column, &found, error)) return false;
+    if (!found.empty()) out.renamed.emplace_back(column, found);
   }
   *aliases = std::move(out);
   return true;

@@ -197,6 +197,14 @@ TEST_CASE("a pattern-read file that says too little is skipped with its reason",
     CHECK(summary.skipped[0].Unrecognised());
     CHECK(summary.skipped[0].reason.find("no line matches the --pattern of the run time") != std::string::npos);
   }
+  // A `*.out` that NPB's reader takes by its name and refuses, and that the user's time pattern does not
+  // match either ("Total Time: (\S+)" where the program pads with spaces): both are said, not only NPB's
+  // reason, which read as if the patterns had not been tried (round 42's held-out SCC logs).
+  CHECK(Ingest({kPennant + "/sample_outputs/vulcan/sedovflat.out"}, {R"(time=hydro cycle run time=(\S+))"}, &summary)
+            .empty());
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped[0].reason.find("sedovflat.out") != std::string::npos);
+  CHECK(summary.skipped[0].reason.find("; no line matches the --pattern of the run time either") != std::string::npos);
 }
 
 TEST_CASE("a pattern-read run is named for its program", "[patterns]") {

@@ -124,6 +124,25 @@ TEST_CASE("round 42's names: Num_Proc, a total with a unit, wct; np beside npart
   CHECK(runs[0].wall_time_s == Approx(0.003480186));
 }
 
+TEST_CASE("our other columns in another case are ours too: Size, Class, Mops", "[ingest][table][aliases]") {
+  // MPInumpy's table ("Type","Op","Num_Proc","Size","Time") said "column 'Size' ignored": a table's problem
+  // size under a capital was dropped, and two sizes at one P would have been read as repetitions.
+  qnm::TableColumnAliases a = Resolve({"Num_Proc", "Time", "Size", "Class", "Mops", "Run"});
+  CHECK(a.HeaderOf("size") == "Size");
+  CHECK(a.HeaderOf("class") == "Class");
+  CHECK(a.HeaderOf("mops") == "Mops");
+  CHECK(a.HeaderOf("run") == "Run");
+  CHECK(Resolve({"procs", "time_s", "size", "Size"}).HeaderOf("size").empty());  // ours as written wins
+  CHECK(ErrorOf("procs,time_s,Size,SIZE\n1,2,3,4\n").find("columns 'Size' and 'SIZE' could each be") != std::string::npos);
+  std::vector<std::string> notes;
+  const std::vector<qnm::RunStats> runs =
+      qnm::ReadStatisticsCsv("Procs,Time,Size\n1,2.0,30\n1,9.0,60\n2,1.1,30\n2,4.6,60\n", "sizes.csv", &notes);
+  REQUIRE(runs.size() == 4);
+  CHECK(runs[0].problem_size.str() == "30");
+  CHECK(runs[3].problem_size.str() == "60");
+  for (const std::string& note : notes) CHECK(note.find("ignored") == std::string::npos);
+}
+
 TEST_CASE("a table of nprocs and runtime in milliseconds reads as one series in seconds", "[ingest][table][aliases]") {
   std::vector<std::string> notes;
   const std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(
@@ -183,6 +202,12 @@ TEST_CASE("tables that still cannot be read say why in one line", "[ingest][tabl
             "its column 'cores' is not read as procs (in a hybrid run it counts threads too): rename it procs") !=
         std::string::npos);
   CHECK(ErrorOf("np,timer\n1,2\n").find("cores") == std::string::npos);
+  // CMAQ's timing tables (round 42's held-out cmaqcc): tab-separated, `CPUs` the ranks of a pure-MPI run.
+  CHECK(ErrorOf("CPUs\tNodesxCPU\tCOLROW\tDay1 Timing (sec)\tDay2 Timing (sec)\tTotalTime\n"
+                "18\t1x18\t3x6\t13525.66\t12107.02\t25632.68\n")
+            .find("t.csv:1: a statistics table needs the columns procs and time_s (or names such as nprocs, ranks, np; "
+                  "runtime, time [ms], elapsed_s: docs/statistics-table.md); its column 'CPUs' is not read as procs (in "
+                  "a hybrid run it counts threads too): rename it procs if each core ran one MPI process") == 0);
   // A campaign's index with two times (../shared/data/mpip-scaling/runs.csv): which is the run's, the
   // user says; the message names both.
   CHECK(ErrorOf("benchmark,procs,npb_time_s,mpip_apptime_max_s,file\nSP-MZ,1,113.11,114,a.mpiP\n")
