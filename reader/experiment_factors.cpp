@@ -127,8 +127,9 @@ bool MayNameSplitSeries(const RunStats& run, const std::string& filter_lower) {
   for (const auto& [key, value] : run.details)
     if (IsRunSetting(key) && !Trim(value).empty()) return true;
   // Its layout splits a series only beside other layouts; kept when the filter may name one.
-  return run.ranks_per_node > 0 && (filter_lower.find_first_of("(=") != std::string::npos ||
-                                    ("rpn=" + std::to_string(run.ranks_per_node)).find(filter_lower) != std::string::npos);
+  if (run.ranks_per_node <= 0) return false;
+  const std::string layout = "rpn=" + std::to_string(run.ranks_per_node);
+  return filter_lower.find_first_of("(=") != std::string::npos || layout.find(filter_lower) != std::string::npos;
 }
 
 bool IsRunSetting(const std::string& key) {

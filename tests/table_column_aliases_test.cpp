@@ -99,7 +99,8 @@ TEST_CASE("course projects' and studies' own names for the tasks and the time", 
   CHECK(runs[1].wall_time_s == Approx(0.116141));
 }
 
-TEST_CASE("round 42's names: Num_Proc, a total with a unit, wct; np beside nparts is refused", "[ingest][table][aliases]") {
+TEST_CASE("round 42's names: Num_Proc, a total with a unit, wct; np beside nparts is refused",
+          "[ingest][table][aliases]") {
   // Headers of round 42's held-out sources: a distributed-array library's benchmark table
   // ("Type","Op","Num_Proc","Size","Time"), a course SpMV study's (np,run,total_ms,comm_ms,comp_ms,...),
   // a Julia driver's summary (np,nparts,nc,...,wct,...: np is the parts per axis, nparts = np^3 the ranks).
@@ -133,7 +134,8 @@ TEST_CASE("our other columns in another case are ours too: Size, Class, Mops", "
   CHECK(a.HeaderOf("mops") == "Mops");
   CHECK(a.HeaderOf("run") == "Run");
   CHECK(Resolve({"procs", "time_s", "size", "Size"}).HeaderOf("size").empty());  // ours as written wins
-  CHECK(ErrorOf("procs,time_s,Size,SIZE\n1,2,3,4\n").find("columns 'Size' and 'SIZE' could each be") != std::string::npos);
+  CHECK(ErrorOf("procs,time_s,Size,SIZE\n1,2,3,4\n").find("columns 'Size' and 'SIZE' could each be") !=
+        std::string::npos);
   std::vector<std::string> notes;
   const std::vector<qnm::RunStats> runs =
       qnm::ReadStatisticsCsv("Procs,Time,Size\n1,2.0,30\n1,9.0,60\n2,1.1,30\n2,4.6,60\n", "sizes.csv", &notes);
@@ -205,9 +207,10 @@ TEST_CASE("tables that still cannot be read say why in one line", "[ingest][tabl
   // CMAQ's timing tables (round 42's held-out cmaqcc): tab-separated, `CPUs` the ranks of a pure-MPI run.
   CHECK(ErrorOf("CPUs\tNodesxCPU\tCOLROW\tDay1 Timing (sec)\tDay2 Timing (sec)\tTotalTime\n"
                 "18\t1x18\t3x6\t13525.66\t12107.02\t25632.68\n")
-            .find("t.csv:1: a statistics table needs the columns procs and time_s (or names such as nprocs, ranks, np; "
-                  "runtime, time [ms], elapsed_s: docs/statistics-table.md); its column 'CPUs' is not read as procs (in "
-                  "a hybrid run it counts threads too): rename it procs if each core ran one MPI process") == 0);
+            .find("t.csv:1: a statistics table needs the columns procs and time_s (or names such as nprocs, ranks, "
+                  "np; runtime, time [ms], elapsed_s: docs/statistics-table.md); its column 'CPUs' is not read as "
+                  "procs (in a hybrid run it counts threads too): rename it procs if each core ran one MPI "
+                  "process") == 0);
   // A campaign's index with two times (../shared/data/mpip-scaling/runs.csv): which is the run's, the
   // user says; the message names both.
   CHECK(ErrorOf("benchmark,procs,npb_time_s,mpip_apptime_max_s,file\nSP-MZ,1,113.11,114,a.mpiP\n")
