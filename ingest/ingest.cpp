@@ -421,9 +421,7 @@ std::size_t DropOtherSeriesRows(const std::string& filter, std::vector<RunStats>
   const std::size_t before = runs->size();
   runs->erase(std::remove_if(runs->begin(), runs->end(),
                              [&](const RunStats& run) {
-                               return IsStatisticsTableRow(run) && !run.series.empty() && run.sources.size() == 1 &&
-                                      ToLower(run.series.str()).find(wanted) == std::string::npos &&
-                                      !MayNameSplitSeries(run, wanted);
+                               return IsStatisticsTableRow(run) && !TableRowMayBeInSeries(run, wanted);
                              }),
               runs->end());
   return before - runs->size();

@@ -120,7 +120,9 @@ void SetCommandArguments(std::string_view command, RunStats* run) {
   run->details[kCommandArgumentsSetting] = arguments;
 }
 
-bool MayNameSplitSeries(const RunStats& run, const std::string& filter_lower) {
+bool TableRowMayBeInSeries(const RunStats& run, const std::string& filter_lower) {
+  if (run.series.empty() || run.sources.size() != 1) return true;  // not one source's named row: not filtered
+  if (ToLower(run.series.str()).find(filter_lower) != std::string::npos) return true;
   // A row with a setting of its own input is kept whatever the filter: the split needs every value of the
   // setting (a row of one operation left alone is no split, and its series keeps the unsplit name).
   if (!Trim(run.problem_size.str()).empty()) return true;

@@ -75,12 +75,13 @@ inline constexpr char kRanksPerNodeSetting[] = "ranks_per_node";
 /// A detail with a setting prefix that does not vary per run (VariesPerRun).
 bool IsRunSetting(const std::string& key);
 
-/// Whether a table row whose own series name does not contain a --series filter (lower-cased) may still end
-/// in a series that does once SplitByExperimentFactors adds its factors ("mpi_np_strong (op=add)" for a row of
-/// "mpi_np_strong"): every row with a setting of its input (the split needs all of the setting's values), and a
-/// row with a known layout when the filter may name one ("rpn=", '(' or '='). Rows dropped as a table is read
-/// (a large table's other series) are only those.
-bool MayNameSplitSeries(const RunStats& run, const std::string& filter_lower);
+/// Whether a table row stays when a --series filter (lower-cased) drops other series' rows as a table is read
+/// (a large table's other series are not held): a row without a series name or citing several files, a row whose
+/// name holds the filter, and a row that may end in a series that does once SplitByExperimentFactors adds its
+/// factors ("mpi_np_strong (op=add)" for a row of "mpi_np_strong"): every row with a setting of its input (the
+/// split needs all of the setting's values), and a row with a known layout when the filter may name one ("rpn=",
+/// '(' or '='). The one rule of the table readers' filter (TableRowFilter) and of ingest's.
+bool TableRowMayBeInSeries(const RunStats& run, const std::string& filter_lower);
 
 /// Splits the series whose runs differ in experiment factors (above), by setting their runs'
 /// variant. Returns one note per series split: its key, the factors and how many series it became.

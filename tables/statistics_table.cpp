@@ -159,13 +159,9 @@ bool IsCoreCountName(const std::string& name) {
   return false;
 }
 
-// TableRowFilter: a row with a series name of one source (not a row citing
-// files) whose name does not contain the filter, and whose settings cannot
-// complete it to one that does (MayNameSplitSeries), is dropped.
+// TableRowFilter: a row that cannot be in the filter's series (TableRowMayBeInSeries) is dropped.
 bool Kept(const RunStats& run, TableRowFilter* filter) {
-  if (!filter || filter->series.empty() || run.series.empty() || run.sources.size() != 1) return true;
-  const std::string wanted = ToLower(filter->series);
-  if (ToLower(run.series.str()).find(wanted) != std::string::npos || MayNameSplitSeries(run, wanted)) return true;
+  if (!filter || filter->series.empty() || TableRowMayBeInSeries(run, ToLower(filter->series))) return true;
   ++filter->dropped;
   return false;
 }

@@ -172,7 +172,7 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
   // above. Ignored before, a table's `Size` left two problem sizes to be read as repetitions of one series.
   for (const RunStatsField& field : RunStatsFields()) {
     const std::string column = field.column;
-    if (Has(header, {field.column}) || !out.HeaderOf(column).empty() || !out.OursOf(column).empty()) continue;
+    if (Has(header, {field.column}) || !out.HeaderOf(column).empty()) continue;
     std::string found;
     auto matches = [&](const std::string& h) {
       return NormalizedColumnName(Trim(h)) == column && out.OursOf(std::string(Trim(h))).empty();
