@@ -93,6 +93,7 @@ Runs MatchLines(std::string_view text, const std::vector<OutputPattern>& pattern
     bool time_line = false;
     for (std::size_t k = 0; k < patterns.size(); ++k) {
       const OutputPattern& pattern = patterns[k];
+      if (pattern.on_path) continue;  // the path's, found once (ReadByOutputPatterns)
       bool matched = false;
       try {
         matched = boost::regex_search(line.begin(), line.end(), match, pattern.regex);
@@ -128,6 +129,26 @@ Runs MatchLines(std::string_view text, const std::vector<OutputPattern>& pattern
     for (std::size_t k = 0; k < patterns.size(); ++k)
       if (!patterns[k].IsMeasure()) runs.front()[k] = configuration[k];
   return runs;
+}
+
+// A configuration read from the file's path (`procs@path=_(\d+)c_`): the first match, the same for
+// every run of the file. A path it does not match is an error: the runs would lose what the user
+// said their layout is.
+Found MatchPath(const std::string& path, const OutputPattern& pattern) {
+  boost::smatch match;
+  bool matched = false;
+  try {
+    matched = boost::regex_search(path, match, pattern.regex);
+  } catch (const std::runtime_error&) {  // Boost.Regex's bound on backtracking, or its memory
+    throw InputError(path, 0, "--pattern " + pattern.name + " gave up on the file's path: write the expression so "
+                                                            "that it backtracks less");
+  }
+  if (!matched || !match[1].matched || match[1].length() == 0)
+    throw InputError(path, 0, "the file's path matches no --pattern " + pattern.name + " ('" + pattern.text + "')");
+  Found found;
+  found.value = match[1].str();
+  found.matches = 1;
+  return found;
 }
 
 int Count(const std::string& path, const OutputPattern& pattern, const Found& found) {
@@ -211,6 +232,7 @@ const MeasureField* MeasureFieldOf(const std::string& field) {
 // mpi_time:mean, the mean of 3 matching lines (lines 12-40)". `counted`: the match count is this run's.
 std::string Said(const OutputPattern& pattern, const Found& f, bool counted) {
   const std::string head = "--pattern " + pattern.name + ", ";
+  if (pattern.on_path) return head + "the file's path";
   const std::string of = std::to_string(f.matches) + " matching lines";
   if (pattern.reduction == PatternReduction::kSum || pattern.reduction == PatternReduction::kMean)
     return head + (f.matches == 1 ? "line " + std::to_string(f.line)
@@ -270,7 +292,7 @@ RunStats RunFrom(const ReaderInput& input, const std::vector<OutputPattern>& pat
                      "the run time is found (--pattern) but no process count: " +
                          std::string(of_several ? "no line before it matches a --pattern procs"
                                                 : "no line matches a --pattern procs, and the file name names none "
-                                                  "(np16, 64ranks)"));
+                                                  "(np16, 64ranks; or say where with --pattern procs@path=REGEX)"));
   if (run.nodes > 0 && run.ranks_per_node == 0 && run.procs % run.nodes == 0) {
     run.ranks_per_node = run.procs / run.nodes;
     run.derivations["ranks_per_node"] = "procs / nodes (--pattern)";
@@ -291,10 +313,15 @@ ReaderOutput ReadByOutputPatterns(const ReaderInput& input) {
   ReaderOutput output;
   if (!input.selection || input.selection->output_patterns.empty()) return output;
   const std::vector<OutputPattern>& patterns = input.selection->output_patterns;
-  const Runs found = MatchLines(input.text, patterns, input.path);
+  Runs found = MatchLines(input.text, patterns, input.path);
   // No line with the run time: not a run the patterns describe, whatever else matched (the caller
   // says why).
   if (found.empty()) return output;
+  for (std::size_t k = 0; k < patterns.size(); ++k)
+    if (patterns[k].on_path) {
+      const Found value = MatchPath(input.path, patterns[k]);
+      for (std::vector<Found>& run : found) run[k] = value;
+    }
   if (found.size() == 1) {
     output.runs.push_back(RunFrom(input, patterns, found.front(), false));
   } else {

@@ -39,7 +39,7 @@ const char* OutputPatternFieldList() {
   return "time (seconds; or time_ms, time_us, time_min, time_h), procs, threads, nodes, ranks_per_node, app, "
          "class; measured per rank: app_time, app_time_max, mpi_time, mpi_time_max (seconds, or with a unit as "
          "time's), messages, bytes; a measured value may name a reduction: FIELD:first, :last, :sum, :mean (or "
-         ":avg), :min, :max";
+         ":avg), :min, :max; a configuration field may be read from the file's path: FIELD@path";
 }
 
 const char* PatternReductionName(PatternReduction reduction) {
@@ -61,8 +61,9 @@ OutputPattern ParseOutputPattern(const std::string& spec) {
   OutputPattern pattern;
   pattern.name = spec.substr(0, equals);
   pattern.text = spec.substr(equals + 1);
+  const std::size_t at = pattern.name.find('@');
   const std::size_t colon = pattern.name.find(':');
-  const std::string field = pattern.name.substr(0, colon);
+  const std::string field = pattern.name.substr(0, std::min(at, colon));
   for (const char* base : kDurations)
     if (const double unit = DurationUnit(field, base); unit > 0) {
       pattern.field = std::string(base) + "_s";
@@ -83,6 +84,18 @@ OutputPattern ParseOutputPattern(const std::string& spec) {
       throw std::invalid_argument(field + ": takes no reduction; a run's " + field +
                                   " is the value in force at its run-time line (reductions are for measured "
                                   "values: time, app_time, mpi_time, messages, bytes)");
+  }
+  if (at != std::string::npos) {
+    const std::string scope = pattern.name.substr(at + 1);
+    if (scope != "path")
+      throw std::invalid_argument(pattern.name + ": unknown scope '@" + scope +
+                                  "' (FIELD@path=REGEX matches the file's path)");
+    if (colon != std::string::npos)
+      throw std::invalid_argument(pattern.name + ": a pattern on the path takes no reduction (the path is one line)");
+    if (pattern.IsMeasure())
+      throw std::invalid_argument(field + "@path: a path says a run's configuration (procs, threads, nodes, "
+                                  "ranks_per_node, app, class), not what it measured");
+    pattern.on_path = true;
   }
   if (pattern.text.empty()) throw std::invalid_argument(pattern.name + ": empty regular expression");
   try {

@@ -34,6 +34,10 @@ struct OutputPattern {
   boost::regex regex;
   double seconds_per_unit = 0;  // durations: seconds per captured unit; 0 otherwise
   PatternReduction reduction = PatternReduction::kLast;
+  // `FIELD@path=REGEX`: matched against the file's path, not its lines: a configuration that only
+  // the file's or its folder's name says (`log_1n_48c.txt`, `runs/14/out.txt`), the same for every
+  // run of the file.
+  bool on_path = false;
 
   /// The run time: its lines close a run.
   bool IsRunTime() const { return field == "time_s"; }
@@ -50,9 +54,10 @@ struct OutputPattern {
 };
 
 /// Parses "FIELD[:REDUCTION]=REGEX" ("time=hydro cycle run time=\s*(\S+)": the first '=' ends the
-/// field; "messages:first=Messages sent\s*:\s*(\S+)"). Throws std::invalid_argument naming what is
-/// wrong: an unknown field or reduction, a reduction on a configuration field, an empty or
-/// malformed expression, or one without exactly one capture group.
+/// field; "messages:first=Messages sent\s*:\s*(\S+)") or "FIELD@path=REGEX" for a configuration
+/// field ("procs@path=_(\d+)c_"). Throws std::invalid_argument naming what is wrong: an unknown
+/// field, reduction or scope, a reduction on a configuration field, `@path` on a measured value, an
+/// empty or malformed expression, or one without exactly one capture group.
 OutputPattern ParseOutputPattern(const std::string& spec);
 
 /// Adds `pattern` to `patterns`; throws std::invalid_argument when a pattern of the same field is

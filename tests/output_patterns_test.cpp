@@ -207,6 +207,57 @@ TEST_CASE("a pattern-read file that says too little is skipped with its reason",
   CHECK(summary.skipped[0].reason.find("; no line matches the --pattern of the run time either") != std::string::npos);
 }
 
+TEST_CASE("a configuration only the file's path says is read by a pattern on the path", "[patterns][ingest]") {
+  // Users' own layouts: a folder per process count (`sedov/2/run.log`) and a name of their own
+  // (`sedov_1n_2c.log`, where nodes and cores per job are spelled out). PENNANT's own outputs, renamed.
+  const std::filesystem::path root = std::filesystem::temp_directory_path() / "qnm_path_patterns";
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "sedov" / "1");
+  std::filesystem::create_directories(root / "sedov" / "2");
+  std::filesystem::copy_file(kPennant + "/sedovbig-c300/pennant-np1.out", root / "sedov" / "1" / "run.log");
+  std::filesystem::copy_file(kPennant + "/sedovbig-c300/pennant-np2.out", root / "sedov" / "2" / "run.log");
+  std::filesystem::copy_file(kPennant + "/sedovbig-c300/pennant-np2.out", root / "sedov_1n_2c.log");
+  const std::string time = R"(time=hydro cycle run time=\s*(\S+))";
+  qnm::IngestSummary summary;
+  const auto by_folder = Ingest({(root / "sedov").string()},
+                                {time, R"(procs@path=/(\d+)/run\.log$)", R"(app@path=([a-z]+)/\d+/run)"}, &summary);
+  REQUIRE(by_folder.size() == 2);
+  std::map<int, const qnm::RunStats*> by_procs;
+  for (const qnm::RunStats& run : by_folder) by_procs[run.procs] = &run;
+  REQUIRE(by_procs.count(1) == 1);
+  REQUIRE(by_procs.count(2) == 1);
+  CHECK(by_procs[2]->wall_time_s == Approx(18.10886).epsilon(1e-12));  // "hydro cycle run time=   1.810886e+01"
+  CHECK(by_procs[2]->derivations.at("procs") == "--pattern procs@path, the file's path");
+  CHECK(by_procs[2]->app.str() == "sedov");  // without app@path: "output" ("run" and "2" name no program)
+  const auto by_name = Ingest({(root / "sedov_1n_2c.log").string()},
+                              {time, R"(nodes@path=_(\d+)n_)", R"(procs@path=_(\d+)c\.log$)"}, &summary);
+  REQUIRE(by_name.size() == 1);
+  CHECK(by_name[0].procs == 2);
+  CHECK(by_name[0].nodes == 1);
+  CHECK(by_name[0].ranks_per_node == 2);
+  // A path the pattern does not match: the file is skipped with its reason, never read without it.
+  CHECK(Ingest({(root / "sedov_1n_2c.log").string()}, {time, R"(procs@path=/np(\d+)/)"}, &summary).empty());
+  REQUIRE(summary.skipped.size() == 1);
+  CHECK(summary.skipped[0].reason.find("sedov_1n_2c.log: the file's path matches no --pattern procs@path") !=
+        std::string::npos);
+  // What a pattern on the path may not be.
+  auto refusal = [](const std::string& spec) {
+    try {
+      std::vector<qnm::OutputPattern> patterns;
+      qnm::AddOutputPattern(qnm::ParseOutputPattern(R"(procs=Running on (\d+) MPI PE)"), &patterns);
+      qnm::AddOutputPattern(qnm::ParseOutputPattern(spec), &patterns);
+    } catch (const std::invalid_argument& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  CHECK(refusal(R"(time@path=_(\d+)s)").find("time@path: a path says a run's configuration") != std::string::npos);
+  CHECK(refusal(R"(threads@file=_(\d+)t)").find("unknown scope '@file'") != std::string::npos);
+  CHECK(refusal(R"(procs@path=_(\d+)c)").find("its field is given twice") != std::string::npos);
+  CHECK(refusal(R"(threads@path=_(\d+)t)").empty());
+  std::filesystem::remove_all(root);
+}
+
 TEST_CASE("a pattern-read run is named for its program", "[patterns]") {
   CHECK(qnm::ApplicationFromPath("runs/sedovflat.out") == "sedovflat");
   CHECK(qnm::ApplicationFromPath("runs/leblancx16.thr1024.out") == "leblancx");
