@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <map>
 #include <stdexcept>
 #include <type_traits>
@@ -248,6 +249,34 @@ std::vector<std::string> CsvHeader(std::string_view text, char separator) {
   std::string_view line = HeaderLine(text);
   if (line.empty()) return {};
   return SplitCells(line, separator);
+}
+
+// A header written as a comment, as gnuplot's data files have it ("# Processes,# Elements,Time [s]" over
+// rows of numbers): the offset of the '#' of the last comment line before the first row, when that row
+// is numbers only (no header is) and the comment has as many cells; npos otherwise.
+std::size_t CommentedHeader(std::string_view text) {
+  std::size_t comment = std::string_view::npos;
+  for (std::string_view line : SplitLines(text)) {
+    const std::string_view trimmed = Trim(line);
+    if (trimmed.empty()) continue;
+    if (trimmed.front() == '#') {
+      comment = static_cast<std::size_t>(trimmed.data() - text.data());
+      continue;
+    }
+    if (comment == std::string_view::npos) return comment;
+    const char separator = Separator(trimmed);
+    const std::vector<std::string> cells = SplitCells(trimmed, separator);
+    for (const std::string& cell : cells)
+      if (!ParseDouble(cell)) return std::string_view::npos;
+    std::string_view header = Trim(SplitLines(text.substr(comment)).front());
+    while (!header.empty() && header.front() == '#') header.remove_prefix(1);
+    const std::vector<std::string> names = SplitCells(header, separator);
+    const bool named = std::any_of(names.begin(), names.end(), [](const std::string& name) {
+      return std::any_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
+    });
+    return names.size() == cells.size() && cells.size() >= 2 && named ? comment : std::string_view::npos;
+  }
+  return std::string_view::npos;
 }
 
 // The columns of a table that name the problem a run solved (table_setting_columns.h) and hold a
@@ -542,6 +571,16 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
   // A spreadsheet's "CSV UTF-8" export starts with a byte-order mark; it is no part of the first
   // column's name (`\xEF\xBB\xBFnprocs` was no column of ours, and the table was refused).
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  // A commented header is read as the header: a copy of the text without its '#'s (such files are small).
+  std::string uncommented;
+  if (const std::size_t at = CommentedHeader(text); at != std::string_view::npos) {
+    uncommented = std::string(text);
+    for (std::size_t i = at; i < uncommented.size() && uncommented[i] == '#'; ++i) uncommented[i] = ' ';
+    if (readings)
+      readings->push_back(path + ":" + std::to_string(std::count(text.begin(), text.begin() + at, '\n') + 1) +
+                          ": its header is this comment line (its rows are numbers only)");
+    text = uncommented;
+  }
   switch (Separator(HeaderLine(text))) {
     case ';': return ReadCsvSeparatedBy<';'>(text, path, notes, filter, readings);
     case '\t': return ReadCsvSeparatedBy<'\t'>(text, path, notes, filter, readings);

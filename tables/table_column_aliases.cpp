@@ -41,7 +41,7 @@ double TimeNameSeconds(const std::string& header) {
   if (!OneOf(base, {"time", "runtime", "run_time", "wall_time", "walltime", "wallclock", "wall_clock",
                     "wall_clock_time", "wallclock_time", "elapsed", "elapsed_time", "execution_time", "exec_time",
                     "total_time", "time_total", "totaltime", "elapsedtime", "executiontime", "total_runtime",
-                    "total_wall_time", "total_walltime", "wct"}) &&
+                    "total_wall_time", "total_walltime", "wct", "times"}) &&
       !(base == "total" && !unit.empty()))  // "total_ms", "total [s]": a total with a time unit
     return 0.0;
   if (unit.empty()) return 1.0;
@@ -66,7 +66,9 @@ const OtherNames kOtherNames[] = {
       "total_tasks", "number_of_tasks", "num_tasks", "n_tasks", "mpi_tasks", "mpi_size", "comm_size", "world_size",
       // Round 42's: "Num_Proc"; a partitioned code's parts, one per rank ("np,nparts,...,wct": there `np` is
       // the parts per axis, so the two names are refused together rather than one guessed).
-      "num_proc", "n_proc", "numprocs", "nparts", "n_parts", "num_parts"}},
+      "num_proc", "n_proc", "numprocs", "nparts", "n_parts", "num_parts",
+      // Round 43's: "processors,problem_size,scalable,time" (a course's Monte Carlo study).
+      "processors", "nprocessors", "n_processors", "num_processors", "number_of_processors"}},
     {"time_s", "run time", {}},
     {"series", "series name", {"series_name", "name", "experiment"}},
     {"app", "application", {"application", "code", "program"}},
@@ -110,6 +112,8 @@ bool FindAlias(const std::vector<std::string>& header, const Match& matches, con
 }  // namespace
 
 std::string NormalizedColumnName(std::string_view text) {
+  // "# Processes", "#elements": a leading '#' says "number of" (gnuplot-style headers).
+  while (!text.empty() && (text.front() == '#' || text.front() == ' ')) text.remove_prefix(1);
   std::string out;
   for (char c : text)
     out += c == ' ' || c == '-' ? '_' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));

