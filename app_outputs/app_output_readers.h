@@ -55,5 +55,7 @@ bool SniffNwchemOutput(const std::string& path, std::string_view text);  // nwch
 ReaderOutput ReadNwchemOutput(const ReaderInput& input);
 bool SniffHpcgOutput(const std::string& path, std::string_view text);  // hpcg_output.cpp
 ReaderOutput ReadHpcgOutput(const ReaderInput& input);
+bool SniffCimeTiming(const std::string& path, std::string_view text);  // cime_timing.cpp
+ReaderOutput ReadCimeTiming(const ReaderInput& input);
 
 }  // namespace qnm
