@@ -179,7 +179,9 @@ bool IsOutputWord(const std::string& word) {
   static const char* const kWords[] = {"out",   "output", "outputs", "log",  "logs",  "stdout", "stderr", "job",
                                        "jobs",  "run",    "runs",    "result", "results", "slurm", "pbs", "lsf",
                                        "flux",  "np",     "p",       "n",    "ranks", "procs",  "nodes",  "test",
-                                       "tests", "data",   "tmp",     "x"};
+                                       "tests", "data",   "tmp",     "x",
+                                       // How it ran, not what: "MPI-16_slurm-123.out", "strong_np8.log".
+                                       "mpi", "omp", "openmp", "hybrid", "serial", "strong", "weak", "scaling"};
   for (const char* known : kWords)
     if (word == known) return true;
   return false;
@@ -283,6 +285,12 @@ RunStats RunFrom(const ReaderInput& input, const std::vector<OutputPattern>& pat
     run.derivations["app_time_mean_s"] = "the run time (" + run.derivations["wall_time_s"] + "; no --pattern app_time)";
   }
   run.sources.push_back(of_several ? path + ":" + std::to_string(time_line) : path);
+  // Nodes and ranks per node without the processes ("# Nodes, Ptile, ..." rows): their product.
+  if (run.procs == 0 && run.nodes > 0 && run.ranks_per_node > 0 &&
+      static_cast<long long>(run.nodes) * run.ranks_per_node <= (1 << 30)) {
+    run.procs = run.nodes * run.ranks_per_node;
+    run.derivations["procs"] = "nodes x ranks per node (--pattern nodes, --pattern ranks_per_node)";
+  }
   if (run.procs == 0 && input.name.procs > 0 && !of_several) {
     run.procs = input.name.procs;
     run.derivations["procs"] = "the file name";

@@ -258,10 +258,35 @@ TEST_CASE("a configuration only the file's path says is read by a pattern on the
   std::filesystem::remove_all(root);
 }
 
+TEST_CASE("rows of nodes and ranks per node are runs of their product", "[patterns][ingest]") {
+  // 2DECOMP&FFT's scalability files: "# Nodes, Ptile, Forward, Back" and one row per node count, the fifth
+  // column (forward + back) unlabelled; each row is a run (its configuration printed again).
+  const std::filesystem::path file = std::filesystem::temp_directory_path() / "qnm_ptile_rows.dat";
+  {
+    std::ofstream out(file);
+    out << "# Nodes, Ptile,    Forward,    Back\n"
+           "1, 128, 6.22259025293985, 7.389253360985163, 13.611843613925013\n"
+           "2, 128, 3.1624003807687457, 3.7157309512625063, 6.878131332031252\n";
+  }
+  qnm::IngestSummary summary;
+  const auto runs = Ingest({file.string()},
+                           {R"(nodes=^(\d+),)", R"(ranks_per_node=^\d+,\s*(\d+),)",
+                            R"(time=^\d+,\s*\d+,\s*\S+,\s*\S+,\s*(\S+)$)"},
+                           &summary);
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].procs == 128);
+  CHECK(runs[1].procs == 256);
+  CHECK(runs[1].nodes == 2);
+  CHECK(runs[1].wall_time_s == Approx(6.878131332031252).epsilon(1e-12));
+  CHECK(runs[1].derivations.at("procs") == "nodes x ranks per node (--pattern nodes, --pattern ranks_per_node)");
+  std::filesystem::remove(file);
+}
+
 TEST_CASE("a pattern-read run is named for its program", "[patterns]") {
   CHECK(qnm::ApplicationFromPath("runs/sedovflat.out") == "sedovflat");
   CHECK(qnm::ApplicationFromPath("runs/leblancx16.thr1024.out") == "leblancx");
   CHECK(qnm::ApplicationFromPath("campaign/pennant/slurm-12345.out") == "pennant");  // slurm names no program
+  CHECK(qnm::ApplicationFromPath("miniweather/MPI-16_slurm-10943290.out") == "miniweather");  // how it ran
   CHECK(qnm::ApplicationFromPath("np16/out.log") == "output");
   CHECK(qnm::ApplicationFromPath("Nek5000-run/np16.log") == "nek");
 }
