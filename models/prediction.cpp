@@ -132,8 +132,12 @@ std::string WorstMiss(const InputCurve& c) {
 std::vector<InputCurve> DescribeInputs(const SeriesModel& m) {
   std::vector<InputCurve> out;
   if (m.kind == ModelKind::kRuntimeOnly) {
-    out.push_back(Curve("total_time_s", "total run time", "s", m.runtime, m.training,
-                        &ProcsObservation::measured_time_s));
+    // As the predictions use it: through the measured points (the training anchor), not the average of
+    // curves alone, which may miss them (a superlinear start the families cannot follow).
+    out.push_back(Anchored(Curve("total_time_s", "total run time", "s", m.runtime, m.training,
+                                 &ProcsObservation::measured_time_s),
+                           m.anchor));
+    for (InputCurve& c : out) c.fit_note = WorstMiss(c);
     return out;
   }
   const QueueingModel& q = m.queueing;

@@ -75,3 +75,32 @@ TEST_CASE("a P beyond the NPB-MZ zones is refused as impossible, not predicted",
   CHECK(beyond.message.find("16 units of work") != std::string::npos);
   CHECK_FALSE(qnm::Known(beyond.total.value_s));
 }
+
+TEST_CASE("a runtime-only series' input curve is the one the predictions use, through the measured points",
+          "[model][anchor]") {
+  // 2DECOMP&FFT's C2CX kernel on ARCHER2 (bench/data/heldout-Q, BSD-3): faster than linear from 256 to 2048
+  // ranks, which no candidate family follows; the average of curves alone misses P = 128 by about 2x.
+  const std::vector<std::pair<int, double>> times = {
+      {128, 13.611843613925013}, {256, 6.878131332031252}, {512, 2.348133788033789},
+      {1024, 0.8352001554783186}, {2048, 0.3353423363554201}};
+  const qnm::Series series = qnm::testing::SingleRunSeries("decomp2d", {128, 256, 512, 1024, 2048}, [&](int p) {
+    qnm::RunStats run;
+    run.app = "decomp2d";
+    for (const auto& [procs, time] : times)
+      if (procs == p) run.wall_time_s = time;
+    return run;
+  });
+  qnm::SeriesModel model;
+  std::string error;
+  REQUIRE(qnm::FitSeriesModel(series, {}, qnm::PredictionOptions(), &model, &error));
+  REQUIRE(model.inputs.size() == 1);
+  const qnm::InputCurve& curve = model.inputs.front();
+  CHECK(model.anchor.LargestLogMiss() > std::log(1.5));  // the curves alone miss a point by more than 1.5x
+  for (const auto& [procs, time] : times) {
+    CHECK(curve.Evaluate(procs) == Approx(time).epsilon(1e-9));
+    CHECK(model.Predict(procs).total.value_s == Approx(time).epsilon(1e-9));
+  }
+  CHECK(curve.Evaluate(8192) == Approx(model.Predict(8192).total.value_s).epsilon(1e-9));
+  CHECK(curve.formula.find(", through the measured points") != std::string::npos);
+  CHECK(curve.fit_note.empty());
+}

@@ -30,6 +30,9 @@
 # flag's text only; with the old wording restored every output is byte-identical).
 # The too-wide flag below the training range too (round 40: flags only, checked against the outputs
 # before with every flag line and marker removed); interval ends held inside double's range.
+# A runtime-only series' input curve drawn and described as the predictions use it, through the measured
+# points (round 43: the words ", through the measured points" in nine outputs' formulas; without them every
+# output is byte-identical to the one recorded before).
 # A compiler or libm other than Debian's may print a last digit differently:
 # re-record there with --record after checking the differences.
 # Usage: predict_golden_test.sh QNM_PREDICT SOURCE_DIR WORK_DIR [--record]
