@@ -26,13 +26,6 @@ std::string Key(std::string_view text) {
   return key;
 }
 
-// The first number of a value ("2951.082 seconds        8.085 seconds/day" -> 2951.082).
-double Seconds(std::string_view value, const std::string& path, int line, const char* what) {
-  const std::vector<std::string_view> words = SplitWhitespace(value);
-  if (words.empty()) throw InputError(path, line, std::string("CIME timing: ") + what + " without a value");
-  return NonNegativeNumber(words[0], path, line, what);
-}
-
 // "(1" or "(1)" or "(1     )": the stride of a layout row.
 int Stride(const std::vector<std::string_view>& w, const std::string& path, int line) {
   for (std::string_view word : w)
@@ -47,8 +40,9 @@ int Stride(const std::vector<std::string_view>& w, const std::string& path, int 
 // "cpl = cpl  3456  0  1152  x 3  1  (1 )" (CIME 5+) or "cpl = cpl  28  0  28  x 1  (1 )" (CESM 1).
 CimeComponent ComponentRow(const std::vector<std::string_view>& w, const std::string& path, int line) {
   if (w.size() < 8 || w[1] != "=" || w[6] != "x")
-    throw InputError(path, line, "CIME timing: a layout row needs 'comp = model comp_pes root_pe tasks x threads', got '" +
-                                     std::string(w.empty() ? "" : w[0]) + " ...'");
+    throw InputError(path, line,
+                     "CIME timing: a layout row needs 'comp = model comp_pes root_pe tasks x threads', got '" +
+                         std::string(w.empty() ? "" : w[0]) + " ...'");
   CimeComponent c;
   c.line = line;
   c.name = std::string(w[0]);
@@ -107,6 +101,8 @@ CimeTimingProfile ParseCimeTiming(std::string_view text, const std::string& path
     if (colon == std::string_view::npos) continue;
     const std::string key = Key(t.substr(0, colon));
     const std::string_view value = Trim(t.substr(colon + 1));
+    const std::vector<std::string_view> words = SplitWhitespace(value);
+    const std::string_view first = words.empty() ? value : words[0];  // "cesm1_2_2  (best guess)", "36 "
     if (key == "case") {
       p.case_name = std::string(value);
     } else if (key == "machine") {
@@ -116,7 +112,7 @@ CimeTimingProfile ParseCimeTiming(std::string_view text, const std::string& path
     } else if (key == "compset") {
       p.compset = std::string(value);
     } else if (key == "ccsm_tag") {
-      p.tag = std::string(SplitWhitespace(value).empty() ? value : SplitWhitespace(value)[0]);
+      p.tag = std::string(first);
     } else if (key == "stop_option") {
       // "ndays, stop_n = 5"
       const std::size_t comma = value.find(',');
@@ -128,37 +124,35 @@ CimeTimingProfile ParseCimeTiming(std::string_view text, const std::string& path
     } else if (key == "run_length") {
       p.run_length = std::string(value);
     } else if (key == "total_pes_active") {
-      p.total_pes_active = WholeNumber(SplitWhitespace(value).empty() ? value : SplitWhitespace(value)[0], path, n,
-                                       "CIME total pes active", 1, 1LL << 40);
+      p.total_pes_active = WholeNumber(first, path, n, "CIME total pes active", 1, 1LL << 40);
     } else if (key == "mpi_tasks_per_node") {
-      p.tasks_per_node = WholeCount(SplitWhitespace(value).empty() ? value : SplitWhitespace(value)[0], path, n,
-                                    "CIME mpi tasks per node", 1);
+      p.tasks_per_node = WholeCount(first, path, n, "CIME mpi tasks per node", 1);
     } else if (key == "pes_per_node") {
-      p.pes_per_node = WholeCount(SplitWhitespace(value).empty() ? value : SplitWhitespace(value)[0], path, n,
-                                  "CIME pes per node", 1);
+      p.pes_per_node = WholeCount(first, path, n, "CIME pes per node", 1);
     } else if (key == "pe_count_for_cost_estimate") {
-      p.pe_cost_count = WholeNumber(SplitWhitespace(value).empty() ? value : SplitWhitespace(value)[0], path, n,
-                                    "CIME pe count for cost estimate", 1, 1LL << 40);
+      p.pe_cost_count = WholeNumber(first, path, n, "CIME pe count for cost estimate", 1, 1LL << 40);
     } else if (key == "model_cost") {
-      p.model_cost = Seconds(value, path, n, "CIME Model Cost");
+      p.model_cost = NonNegativeNumber(first, path, n, "CIME Model Cost");
     } else if (key == "model_throughput") {
-      p.throughput_sypd = Seconds(value, path, n, "CIME Model Throughput");
+      p.throughput_sypd = NonNegativeNumber(first, path, n, "CIME Model Throughput");
     } else if (key == "init_time") {
-      p.init_s = Seconds(value, path, n, "CIME Init Time");
+      p.init_s = NonNegativeNumber(first, path, n, "CIME Init Time");
     } else if (key == "run_time") {
-      p.run_s = Seconds(value, path, n, "CIME Run Time");
+      p.run_s = NonNegativeNumber(first, path, n, "CIME Run Time");
       p.run_line = n;
     } else if (key == "final_time") {
-      p.final_s = Seconds(value, path, n, "CIME Final Time");
+      p.final_s = NonNegativeNumber(first, path, n, "CIME Final Time");
     }
   }
   if (p.header.empty()) throw InputError(path, 0, "no CIME timing profile ('---- TIMING PROFILE ----') in it");
   if (p.components.empty())
-    throw InputError(path, 0, "CIME timing profile without its layout table ('component comp_pes root_pe tasks x "
-                              "threads'): the MPI tasks are not known");
+    throw InputError(path, 0,
+                     "CIME timing profile without its layout table ('component comp_pes root_pe tasks x "
+                     "threads'): the MPI tasks are not known");
   if (p.run_line == 0)
-    throw InputError(path, 0, "CIME timing profile without 'Run Time' in its overall metrics: the run did not "
-                              "finish (CIME writes the profile after the run loop)");
+    throw InputError(path, 0,
+                     "CIME timing profile without 'Run Time' in its overall metrics: the run did not "
+                     "finish (CIME writes the profile after the run loop)");
   return p;
 }
 
@@ -182,8 +176,7 @@ RunStats CimeTimingToRunStats(const CimeTimingProfile& p, const std::string& pat
     layout += (layout.empty() ? "" : " ") + c.name + "=" + std::to_string(c.tasks) + "x" + std::to_string(c.threads) +
               (c.root_pe > 0 ? "@" + std::to_string(c.root_pe) : "");
   }
-  if (tasks > (1LL << 30))
-    throw InputError(path, p.components.front().line, "CIME layout of more than 2^30 MPI tasks");
+  if (tasks > (1LL << 30)) throw InputError(path, p.components.front().line, "CIME layout of more than 2^30 MPI tasks");
   run.procs = static_cast<int>(tasks);
   run.derivations["procs"] = "CIME layout: the highest task a component uses (root_pe + (tasks - 1) x stride) + 1";
   run.threads_per_proc = threads;

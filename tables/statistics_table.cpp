@@ -24,6 +24,7 @@
 #include "record/run_stats_fields.h"
 #include "tables/table_column_aliases.h"
 #include "tables/table_setting_columns.h"
+#include "textio/line_reader.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
@@ -255,26 +256,29 @@ std::vector<std::string> CsvHeader(std::string_view text, char separator) {
 // rows of numbers): the offset of the '#' of the last comment line before the first row, when that row
 // is numbers only (no header is) and the comment has as many cells; npos otherwise.
 std::size_t CommentedHeader(std::string_view text) {
-  std::size_t comment = std::string_view::npos;
-  for (std::string_view line : SplitLines(text)) {
+  std::string_view comment;  // the last comment line so far, trimmed (a view into `text`)
+  LineReader lines(text);    // lazily: a million-row table is not split for its first lines
+  std::string_view line;
+  while (lines.Next(&line)) {
     const std::string_view trimmed = Trim(line);
     if (trimmed.empty()) continue;
     if (trimmed.front() == '#') {
-      comment = static_cast<std::size_t>(trimmed.data() - text.data());
+      comment = trimmed;
       continue;
     }
-    if (comment == std::string_view::npos) return comment;
+    if (comment.empty()) return std::string_view::npos;
     const char separator = Separator(trimmed);
     const std::vector<std::string> cells = SplitCells(trimmed, separator);
     for (const std::string& cell : cells)
       if (!ParseDouble(cell)) return std::string_view::npos;
-    std::string_view header = Trim(SplitLines(text.substr(comment)).front());
+    std::string_view header = comment;
     while (!header.empty() && header.front() == '#') header.remove_prefix(1);
     const std::vector<std::string> names = SplitCells(header, separator);
     const bool named = std::any_of(names.begin(), names.end(), [](const std::string& name) {
       return std::any_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
     });
-    return names.size() == cells.size() && cells.size() >= 2 && named ? comment : std::string_view::npos;
+    const bool header_like = names.size() == cells.size() && cells.size() >= 2 && named;
+    return header_like ? static_cast<std::size_t>(comment.data() - text.data()) : std::string_view::npos;
   }
   return std::string_view::npos;
 }
