@@ -94,6 +94,13 @@ class RowBuilder {
       run_.series = file_series_;
       ApplyTableIdentity("series", file_series_, &run_);
     }
+    // No process count but the layout's two columns (`nodes,ppn,time`): their product.
+    if (run_.procs <= 0 && run_.nodes > 0 && run_.ranks_per_node > 0 &&
+        std::find(seen_.begin(), seen_.end(), "procs") == seen_.end() &&
+        static_cast<long long>(run_.nodes) * run_.ranks_per_node <= (1 << 30)) {
+      run_.procs = run_.nodes * run_.ranks_per_node;
+      run_.derivations["procs"] = "statistics table columns nodes x ranks_per_node (the row gives no procs)";
+    }
     if (run_.procs <= 0) Fail("missing value for the required column 'procs'");
     if (!Known(run_.TotalTimeSeconds())) Fail("missing value for the required column 'time_s'");
     if (run_.series.empty() && run_.app.empty())
@@ -510,7 +517,11 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       const std::string& alias = aliases.HeaderOf(column);
       return reader.has_column(alias.empty() ? column : alias.c_str());
     };
-    if (!has("procs") || !has("time_s")) {
+    // Without a procs column, nodes and ranks per node give it (RowBuilder::Finish).
+    const bool layout_procs = !has("procs") && has("nodes") && has("ranks_per_node");
+    if (layout_procs && readings)
+      readings->push_back(path + ": no procs column: each row's processes are its nodes x ranks_per_node");
+    if ((!has("procs") && !layout_procs) || !has("time_s")) {
       // A count of cores or CPUs counts threads too in a hybrid run: never read as procs, but named when it is
       // the reason (`cores`; CMAQ's timing tables' `CPUs`).
       std::string cores;

@@ -79,7 +79,9 @@ const OtherNames kOtherNames[] = {
     {"nodes", "number of nodes", {"number_of_nodes", "nnodes", "n_nodes", "num_nodes", "node_count", "nodes_used"}},
     {"ranks_per_node", "ranks per node",
      {"rpn", "ppn", "tasks_per_node", "ntasks_per_node", "procs_per_node", "processes_per_node", "mpi_per_node",
-      "ranks_node"}},
+      "ranks_node",
+      // LSF's `span[ptile=N]`: 2DECOMP&FFT's scalability files ("# Nodes, Ptile, Forward, Back").
+      "ptile"}},
     {"machine", "machine", {"cluster", "platform"}},
     // A table beside the runs it lists names each run's file: a row citing a file that is read too
     // is that run, counted once (ingest/duplicate_runs.h).

@@ -300,3 +300,24 @@ TEST_CASE("round 43's tables: processors, times in microseconds, sizes, a commen
   CHECK_THROWS_WITH(qnm::ReadStatisticsCsv("# Nodes, Ptile, Forward, Back\n1, 128, 6.2, 7.4, 13.6\n", "d.dat", &notes),
                     Catch::Contains("a statistics table needs the columns procs and time_s"));
 }
+
+TEST_CASE("a table of nodes and ranks per node without procs: each row's processes are their product",
+          "[ingest][table][aliases]") {
+  std::vector<std::string> notes, readings;
+  // 2DECOMP&FFT's layout columns under LSF's name, and a job script's `nodes,ppn`.
+  const std::vector<qnm::RunStats> rows = qnm::ReadStatisticsCsv(
+      "Nodes,Ptile,time\n1,128,13.611843613925013\n2,128,6.878131332031252\n", "c2cx.csv", &notes, nullptr,
+      &readings);
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].procs == 128);
+  CHECK(rows[1].procs == 256);
+  CHECK(rows[1].nodes == 2);
+  CHECK(rows[1].ranks_per_node == 128);
+  CHECK(rows[1].derivations.at("procs") == "statistics table columns nodes x ranks_per_node (the row gives no procs)");
+  CHECK(std::find(readings.begin(), readings.end(),
+                  "c2cx.csv: no procs column: each row's processes are its nodes x ranks_per_node") != readings.end());
+  CHECK(qnm::ReadStatisticsCsv("nodes,ppn,elapsed\n4,36,100\n", "job.csv", &notes).front().procs == 144);
+  // Nodes alone still say nothing of the processes.
+  CHECK_THROWS_WITH(qnm::ReadStatisticsCsv("nodes,time\n1,2.0\n", "n.csv", &notes),
+                    Catch::Contains("a statistics table needs the columns procs and time_s"));
+}
