@@ -215,11 +215,12 @@ RunStats CimeTimingToRunStats(const CimeTimingProfile& p, const std::string& pat
 bool SniffCimeTiming(const std::string&, std::string_view text) { return LooksLikeCimeTiming(text); }
 
 ReaderOutput ReadCimeTiming(const ReaderInput& input) {
-  RunStats run = CimeTimingToRunStats(ParseCimeTiming(input.text, input.path), input.path);
+  const CimeTimingProfile profile = ParseCimeTiming(input.text, input.path);
+  RunStats run = CimeTimingToRunStats(profile, input.path);
   // Where the total of pes disagrees with the layout, say so: CIME 5+ multiplies the threads in twice.
   ReaderOutput output;
   const long long pes = static_cast<long long>(run.procs) * run.threads_per_proc;
-  const long long total = std::stoll(run.details.at("cime_total_pes_active"));
+  const long long total = profile.total_pes_active;
   if (total > 0 && total != pes)
     output.notes.push_back(input.path + ": 'total pes active' " + std::to_string(total) + " is not the layout's " +
                            std::to_string(run.procs) + " MPI tasks x " + std::to_string(run.threads_per_proc) +

@@ -286,11 +286,7 @@ RunStats RunFrom(const ReaderInput& input, const std::vector<OutputPattern>& pat
   }
   run.sources.push_back(of_several ? path + ":" + std::to_string(time_line) : path);
   // Nodes and ranks per node without the processes ("# Nodes, Ptile, ..." rows): their product.
-  if (run.procs == 0 && run.nodes > 0 && run.ranks_per_node > 0 &&
-      static_cast<long long>(run.nodes) * run.ranks_per_node <= (1 << 30)) {
-    run.procs = run.nodes * run.ranks_per_node;
-    run.derivations["procs"] = "nodes x ranks per node (--pattern nodes, --pattern ranks_per_node)";
-  }
+  run.SetProcsFromLayout("nodes x ranks per node (--pattern nodes, --pattern ranks_per_node)");
   if (run.procs == 0 && input.name.procs > 0 && !of_several) {
     run.procs = input.name.procs;
     run.derivations["procs"] = "the file name";

@@ -142,6 +142,14 @@ void RunStats::SetRanksPerNode(int count, const std::string& how) {
   derivations["nodes"] = "ceil(procs / ranks per node) (" + how + ")";
 }
 
+bool RunStats::SetProcsFromLayout(const std::string& how) {
+  if (procs > 0 || nodes <= 0 || ranks_per_node <= 0 || static_cast<long long>(nodes) * ranks_per_node > (1 << 30))
+    return false;
+  procs = nodes * ranks_per_node;
+  derivations["procs"] = how;
+  return true;
+}
+
 std::string SeriesKey::ToString() const {
   std::string in_group = group.empty() ? "" : " in " + group;
   if (!series.empty()) return series + in_group;  // an explicit name (statistics tables) says it all

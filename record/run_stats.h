@@ -138,6 +138,10 @@ struct RunStats {
   /// Ranks per node `count` (> 0; else nothing), with `how` as its derivation, and the nodes the run
   /// fills: ceil(procs / count), one node for a run of unknown procs.
   void SetRanksPerNode(int count, const std::string& how);
+  /// A run that says its nodes and ranks per node but not its processes (`nodes,ppn,time` rows): procs =
+  /// nodes x ranks per node (at most 2^30), with `how` as its derivation. False, changing nothing, when
+  /// procs is known or either count is not.
+  bool SetProcsFromLayout(const std::string& how);
 };
 
 /// Makes the identity texts of `run` share the blocks of equal texts of

@@ -95,12 +95,7 @@ class RowBuilder {
       ApplyTableIdentity("series", file_series_, &run_);
     }
     // No process count but the layout's two columns (`nodes,ppn,time`): their product.
-    if (run_.procs <= 0 && run_.nodes > 0 && run_.ranks_per_node > 0 &&
-        std::find(seen_.begin(), seen_.end(), "procs") == seen_.end() &&
-        static_cast<long long>(run_.nodes) * run_.ranks_per_node <= (1 << 30)) {
-      run_.procs = run_.nodes * run_.ranks_per_node;
-      run_.derivations["procs"] = "statistics table columns nodes x ranks_per_node (the row gives no procs)";
-    }
+    run_.SetProcsFromLayout("statistics table columns nodes x ranks_per_node (the row gives no procs)");
     if (run_.procs <= 0) Fail("missing value for the required column 'procs'");
     if (!Known(run_.TotalTimeSeconds())) Fail("missing value for the required column 'time_s'");
     if (run_.series.empty() && run_.app.empty())
