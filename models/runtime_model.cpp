@@ -64,6 +64,10 @@ bool RuntimeModelOptions::IsValid(std::string* error) const {
     *error = "runtime model more_terms_gain must be in (0, 1]";
     return false;
   }
+  if (std::isnan(saturating_cost_max_edge_slope)) {
+    *error = "runtime model saturating_cost_max_edge_slope must be a number (infinity: always)";
+    return false;
+  }
   if (!(cost_law_share >= 0 && cost_law_share <= 1)) {
     *error = "runtime model cost_law_share must be in [0, 1]";
     return false;
@@ -295,6 +299,12 @@ std::vector<std::vector<ScalingTerm>> SaturatingCostCandidates() {
   return {{ScalingTerm{-1, 0}, remote_share}};
 }
 
+double EdgeSlope(const std::vector<double>& procs, const std::vector<double>& values) {
+  const std::size_t n = procs.size();
+  if (n < 2 || values.size() != n || !(procs[n - 1] > procs[n - 2])) return std::nan("");
+  return std::log(values[n - 1] / values[n - 2]) / std::log(procs[n - 1] / procs[n - 2]);
+}
+
 bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
                      const RuntimeModelOptions& options, RuntimeModel* model, std::string* error) {
   if (!options.IsValid(error)) return false;
@@ -324,7 +334,9 @@ bool FitRuntimeModel(const std::vector<std::pair<int, double>>& points,
     }
   }
 
-  if (options.saturating_cost && options.candidates.empty())
+  if (options.saturating_cost && options.candidates.empty() &&
+      (std::isinf(options.saturating_cost_max_edge_slope) ||
+       EdgeSlope(procs, values) <= options.saturating_cost_max_edge_slope))
     for (const std::vector<ScalingTerm>& terms : SaturatingCostCandidates()) candidates.push_back(terms);
 
   bool evidence = false;

@@ -9,6 +9,7 @@
 // smaller process counts, predict the larger ones), and the prediction is the
 // weighted geometric mean of the candidates that validate well (Bayesian model
 // averaging in spirit: Hoeting et al. 1999, §1, with weights from forward error).
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,6 +78,11 @@ struct RuntimeModelOptions {
   bool cost_law_adaptive = false;
   // Adds SaturatingCostCandidates to the candidates: a cost T * P that rises towards a ceiling.
   bool saturating_cost = false;
+  // ... only where the last step of the points fitted scales at least this well: its log-log slope
+  // log(T_n / T_n-1) / log(P_n / P_n-1) at most this (infinity: always). A cost that rises to a
+  // ceiling is the shape of a code whose cost has stopped rising; where the edge of the training
+  // runs still loses efficiency it only adds optimism (kScalingEdgeSlope; bench/README.md, round 44).
+  double saturating_cost_max_edge_slope = std::numeric_limits<double>::infinity();
   bool IsValid(std::string* error) const;
 };
 
@@ -85,6 +91,13 @@ struct RuntimeModelOptions {
 std::vector<std::vector<ScalingTerm>> DefaultRuntimeCandidates();
 /// Extra-P's single-parameter hypotheses for the cost T * P, in time: c0/P + c1*P^(i-1)*log2(P)^j.
 std::vector<std::vector<ScalingTerm>> CostLawCandidates();
+/// The edge slope at which a series still scales near-perfectly: time falling at least 0.9 as fast as
+/// 1/P over the last training step (>= 93% parallel efficiency per doubling; round 43's near-perfect
+/// bin, registered with set R: bench/README.md, round 44).
+inline constexpr double kScalingEdgeSlope = -0.9;
+/// The log-log slope of the last step of `procs`/`values` (sorted by procs); NaN with fewer than two
+/// points or equal process counts.
+double EdgeSlope(const std::vector<double>& procs, const std::vector<double>& values);
 /// A cost T * P rising towards a ceiling, W/P - H/P^2 (H >= 0): the overhead of neighbouring
 /// domains on different ranks when many domains are spread over P ranks.
 std::vector<std::vector<ScalingTerm>> SaturatingCostCandidates();

@@ -4,6 +4,7 @@
 // one process count; the NPB-MZ runs without P = 16 predicted far out).
 #include <catch2/catch.hpp>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -295,6 +296,44 @@ TEST_CASE("NPB-MZ runs without P = 16 do not explode at P = 128 (the issue's 250
     ++checked;
   }
   CHECK(checked == 12);
+}
+
+TEST_CASE("the edge slope is the last step's log-log slope, and gates the saturating cost", "[model][accuracy]") {
+  CHECK(qnm::EdgeSlope({1, 2, 4}, {8, 4, 2}) == Approx(-1.0));
+  CHECK(qnm::EdgeSlope({8, 10}, {158.8, 128.3}) == Approx(std::log(128.3 / 158.8) / std::log(1.25)));
+  CHECK(std::isnan(qnm::EdgeSlope({4}, {2})));
+  CHECK(std::isnan(qnm::EdgeSlope({4, 4}, {2, 1})));
+  // W/P - H/P^2 through P = 1..10 ends at a slope of about -0.9: offered under a gate of -0.8,
+  // not under -0.95; never a NaN gate.
+  std::vector<std::pair<int, double>> points;
+  std::vector<double> procs, times;
+  for (int p : {1, 2, 4, 8, 10}) {
+    points.emplace_back(p, 7000.0 / p - 4000.0 / (double(p) * p));
+    procs.push_back(p);
+    times.push_back(points.back().second);
+  }
+  const double slope = qnm::EdgeSlope(procs, times);
+  REQUIRE(slope > -0.95);
+  REQUIRE(slope < -0.8);
+  auto has_saturating = [&](double gate) {
+    qnm::RuntimeModelOptions options;
+    options.saturating_cost = true;
+    options.saturating_cost_max_edge_slope = gate;
+    qnm::RuntimeModel model;
+    std::string error;
+    REQUIRE(qnm::FitRuntimeModel(points, options, &model, &error));
+    for (const qnm::RuntimeCurve& c : model.members)
+      if (c.name == "P^-1 - P^-2") return true;
+    return false;
+  };
+  CHECK(has_saturating(-0.8));
+  CHECK_FALSE(has_saturating(-0.95));
+  CHECK(has_saturating(std::numeric_limits<double>::infinity()));
+  qnm::RuntimeModelOptions nan_gate;
+  nan_gate.saturating_cost_max_edge_slope = std::nan("");
+  std::string why;
+  CHECK_FALSE(nan_gate.IsValid(&why));
+  CHECK(why.find("saturating_cost_max_edge_slope") != std::string::npos);
 }
 
 TEST_CASE("a cost that rises towards a ceiling is fitted with a subtracted term and named so",

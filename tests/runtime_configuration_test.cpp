@@ -126,7 +126,7 @@ TEST_CASE("the saturating cost's configurations are fitted when named, and never
           "[models][configuration]") {
   const std::vector<std::string> names = qnm::NamedRuntimeConfigurations();
   const auto standard = qnm::StandardRuntimeConfigurations(qnm::RuntimeModelOptions());
-  REQUIRE(names.size() == standard.size() + 2);
+  REQUIRE(names.size() == standard.size() + 3);
   for (std::size_t k = 0; k < standard.size(); ++k) CHECK(names[k] == standard[k].name);
   for (const auto& c : standard) CHECK_FALSE(c.runtime.saturating_cost);
   qnm::RuntimeConfiguration alone, beside, shipped;
@@ -157,6 +157,33 @@ TEST_CASE("the saturating cost's configurations are fitted when named, and never
     CHECK(std::fabs(std::log(Total(m_alone, p) / t)) < 0.1);
     CHECK(std::fabs(std::log(Total(m_beside, p) / t)) < 0.1);
   }
+}
+
+TEST_CASE("the saturating cost at the edge: beside the cost laws where the last training step scales, shipped elsewhere",
+          "[models][configuration]") {
+  qnm::RuntimeConfiguration edge, beside, shipped;
+  REQUIRE(qnm::StandardRuntimeConfigurationNamed("nodes + split + cost 0.5 + saturating cost at the edge", {}, &edge));
+  REQUIRE(qnm::StandardRuntimeConfigurationNamed("nodes + split + cost 0.5 + saturating cost", {}, &beside));
+  REQUIRE(qnm::StandardRuntimeConfigurationNamed(qnm::kShippedRuntimeConfiguration, {}, &shipped));
+  CHECK(edge.runtime.saturating_cost);
+  CHECK(edge.runtime.saturating_cost_max_edge_slope == qnm::kScalingEdgeSlope);
+  CHECK(std::isinf(beside.runtime.saturating_cost_max_edge_slope));
+  CHECK(edge.runtime.cost_law_share == shipped.runtime.cost_law_share);
+  std::string error;
+  // WAVETRISK 640 domains: P = 8 -> 10 at a log-log slope of -0.96, near-perfect: the candidate is offered.
+  qnm::SeriesModel a, b;
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, Alone(edge), &a, &error));
+  REQUIRE(qnm::FitSeriesModel(kWavetrisk, {}, Alone(beside), &b, &error));
+  CHECK(Total(a, 640) == Total(b, 640));
+  // WAVETRISK J8 nz30 on Niagara (bench/data/scaling/scaling_series.csv): P = 10 -> 20 at -0.79, still
+  // losing efficiency: the shipped configuration's prediction, which the saturating cost would change.
+  const qnm::Series nz30 = TableSeries("wavetrisk-nz30-niagara", {1, 2, 4, 10, 20}, {2821.2, 2358.3, 1443.1, 658.01, 381.23});
+  qnm::SeriesModel c, d, e;
+  REQUIRE(qnm::FitSeriesModel(nz30, {}, Alone(edge), &c, &error));
+  REQUIRE(qnm::FitSeriesModel(nz30, {}, Alone(shipped), &d, &error));
+  REQUIRE(qnm::FitSeriesModel(nz30, {}, Alone(beside), &e, &error));
+  CHECK(Total(c, 2560) == Total(d, 2560));
+  CHECK(Total(e, 2560) != Approx(Total(d, 2560)).epsilon(1e-3));
 }
 
 TEST_CASE("the two real series choose differently, and the choice changes the prediction",

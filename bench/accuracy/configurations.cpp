@@ -55,6 +55,7 @@ qnm::PredictionOptions ConfigOptions(const Config& c, double temperature, const 
   options.runtime.cost_law_share = c.cost;
   options.runtime.cost_law_adaptive = c.adaptive;
   options.runtime.saturating_cost = c.saturating;
+  if (c.saturating_at_edge_only) options.runtime.saturating_cost_max_edge_slope = qnm::kScalingEdgeSlope;
   if (c.amdahl_only) options.runtime.candidates = {{qnm::ScalingTerm{0, 0}, qnm::ScalingTerm{-1, 0}}};
   if (c.prior) {
     std::string key = std::string(c.name) + "|" + std::to_string(temperature);

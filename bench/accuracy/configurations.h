@@ -27,6 +27,7 @@ struct Config {
   double cost = 0;     // share of Extra-P's cost laws in the average (RuntimeModelOptions::cost_law_share)
   bool adaptive = false;  // that share as a prior, the families weighed by forward errors (cost_law_adaptive)
   bool saturating = false;  // a cost rising to a ceiling among the candidates (RuntimeModelOptions::saturating_cost)
+  bool saturating_at_edge_only = false;  // ... only where the last training step scales (qnm::kScalingEdgeSlope)
 };
 inline constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                       {"nodes", false, false, true},
@@ -44,7 +45,9 @@ inline constexpr Config kConfigs[] = {{"uniform", false, false, false},
                                       {"nodes + split + cost 0.75", false, false, true, false, true, 0.75},
                                       {"nodes + split + adaptive cost", false, false, true, false, true, 0.5, true},
                                       {"nodes + split + saturating cost", false, false, true, false, true, 0, false, true},
-                                      {"nodes + split + cost 0.5 + saturating cost", false, false, true, false, true, 0.5, false, true}};
+                                      {"nodes + split + cost 0.5 + saturating cost", false, false, true, false, true, 0.5, false, true},
+                                      {"nodes + split + cost 0.5 + saturating cost at the edge", false, false, true, false,
+                                       true, 0.5, false, true, true}};
 
 /// The index in kConfigs of the configuration the tool fits by default (kShippedRuntimeConfiguration).
 std::size_t ShippedConfigIndex();
