@@ -57,5 +57,7 @@ bool SniffHpcgOutput(const std::string& path, std::string_view text);  // hpcg_o
 ReaderOutput ReadHpcgOutput(const ReaderInput& input);
 bool SniffCimeTiming(const std::string& path, std::string_view text);  // cime_timing.cpp
 ReaderOutput ReadCimeTiming(const ReaderInput& input);
+bool SniffAmrexOutput(const std::string& path, std::string_view text);  // amrex_output.cpp
+ReaderOutput ReadAmrexOutput(const ReaderInput& input);
 
 }  // namespace qnm

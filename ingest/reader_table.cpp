@@ -285,6 +285,8 @@ const std::vector<Reader>& ReaderTable() {
       {"WRF rsl file (process 0's rsl.error.0000 / rsl.out.0000 of wrf.exe)", SniffWrfRsl, ReadWrfRsl},
       // Before NPB output too: CIME's timing profile (CESM, E3SM: <model>_timing.<case>.<lid>).
       {"CIME timing profile (cesm_timing.*, e3sm_timing.*, ccsm_timing.*)", SniffCimeTiming, ReadCimeTiming},
+      // Before NPB output too: an AMReX program's output (WarpX, Nyx, Castro, AMR-Wind, ...; a job's .out).
+      {"AMReX program output (TinyProfiler total, 'Run time =')", SniffAmrexOutput, ReadAmrexOutput},
       // Before NPB output too: nwchem's standard output, saved as .out/.log or a batch job's stdout.
       {"NWChem output (nwchem standard output)", SniffNwchemOutput, ReadNwchemOutput},
       // Before NPB output too: pat_report's text report (.rpt), or a job's stdout ending in the
