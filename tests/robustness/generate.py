@@ -502,6 +502,8 @@ def main():
     # Intel APS reports (profiles/intel_aps_report.cpp), round 37, appended last: the two layouts written in
     # tests/data/aps, damaged as text.
     count += application_log_cases(cases, repo, rng, args, ingest, "aps", "aps", ["*.txt"], 40)
+    # AMReX programs' outputs (app_outputs/amrex_output.h), round 44, appended last, damaged as text.
+    count += application_log_cases(cases, repo, rng, args, ingest, "amrex", "amrex-output", ["*.out"], 40)
     print(f"{count} cases in {cases}")
 
 
