@@ -23,6 +23,7 @@
 #include "reader/experiment_factors.h"
 #include "reader/micro_benchmark_files.h"
 #include "reader/series_identity.h"
+#include "tables/document_tables.h"
 #include "tables/statistics_table.h"
 #include "textio/compressed_file.h"
 #include "textio/text_lines.h"
@@ -162,6 +163,20 @@ ReaderOutput ReadCsvTable(const ReaderInput& input) {
 
 bool SniffJsonTable(const std::string& path, std::string_view) { return HasExtension(path, ".json"); }
 
+// A Markdown or Org document with a table of runs (a README of prose and settings is none).
+bool SniffDocumentTables(const std::string& path, std::string_view text) {
+  DocumentKind kind;
+  return DocumentKindOfPath(path, &kind) && HasStatisticsTable(text, kind);
+}
+
+ReaderOutput ReadDocumentTablesInput(const ReaderInput& input) {
+  ReaderOutput output;
+  DocumentKind kind = DocumentKind::kMarkdown;
+  DocumentKindOfPath(input.FormatPath(), &kind);
+  output.runs = ReadDocumentTables(input.text, input.path, kind, &output.notes, input.table_filter, &output.readings);
+  return output;
+}
+
 ReaderOutput ReadJsonTable(const ReaderInput& input) {
   ReaderOutput output;
   output.runs = ReadStatisticsJson(input.text, input.path, &output.notes, input.table_filter, &output.readings);
@@ -250,6 +265,7 @@ const std::vector<Reader>& ReaderTable() {
       {"Extra-P experiment (text, .json, .jsonl)", SniffExtrapExperiment, ReadExtrapExperiment},
       {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
+      {"tables in Markdown and Org documents (.md, .org)", SniffDocumentTables, ReadDocumentTablesInput},
       // Before NPB output too: a job's stdout (or a -log_view file) ending in PETSc's performance summary.
       {"PETSc performance summary (-log_view, -log_summary)", SniffPetscLog, ReadPetscLog},
       // Before NPB output too: pw.x, cp.x and the suite's other programs' standard output.

@@ -480,7 +480,7 @@ namespace {
 template <char Separator>
 std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::string& path,
                                          std::vector<std::string>* notes, TableRowFilter* filter,
-                                         std::vector<std::string>* readings) {
+                                         std::vector<std::string>* readings, const std::string& rows_series) {
   KeptRows kept;
   const std::vector<std::string> header = CsvHeader(text, Separator);
   if constexpr (Separator != ',')
@@ -541,10 +541,11 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
                                                           "the run's by its name: rename the one that is the run time to time_s"));
     }
     const bool file_series = !has("series") && !has("app") && !has("benchmark");
-    const std::string file_series_name = file_series ? SeriesNameOfTableFile(path) : "";
+    const std::string file_series_name =
+        !file_series ? "" : rows_series.empty() ? SeriesNameOfTableFile(path) : rows_series;
     if (file_series && readings)
       readings->push_back(path + ": no series or application column: its rows are one series, '" +
-                          file_series_name + "' (the file's name)");
+                          file_series_name + (rows_series.empty() ? "' (the file's name)" : "'"));
     std::array<std::string, kColumnCount> values;
     // At most one record per line: no doubling of a million records as they come.
     kept.runs.reserve(static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + 1);
@@ -576,7 +577,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
 
 std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
                                         std::vector<std::string>* notes, TableRowFilter* filter,
-                                        std::vector<std::string>* readings) {
+                                        std::vector<std::string>* readings, const std::string& rows_series) {
   if (!readings) readings = notes;
   // A spreadsheet's "CSV UTF-8" export starts with a byte-order mark; it is no part of the first
   // column's name (`\xEF\xBB\xBFnprocs` was no column of ours, and the table was refused).
@@ -592,10 +593,20 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
     text = uncommented;
   }
   switch (Separator(HeaderLine(text))) {
-    case ';': return ReadCsvSeparatedBy<';'>(text, path, notes, filter, readings);
-    case '\t': return ReadCsvSeparatedBy<'\t'>(text, path, notes, filter, readings);
-    default: return ReadCsvSeparatedBy<','>(text, path, notes, filter, readings);
+    case ';': return ReadCsvSeparatedBy<';'>(text, path, notes, filter, readings, rows_series);
+    case '\t': return ReadCsvSeparatedBy<'\t'>(text, path, notes, filter, readings, rows_series);
+    default: return ReadCsvSeparatedBy<','>(text, path, notes, filter, readings, rows_series);
   }
+}
+
+bool NamesProcsAndTime(const std::vector<std::string>& header) {
+  TableColumnAliases aliases;
+  if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error)) return true;
+  auto has = [&](std::string_view column) {
+    return !aliases.HeaderOf(column).empty() ||
+           std::any_of(header.begin(), header.end(), [&](const std::string& name) { return Trim(name) == column; });
+  };
+  return (has("procs") || (has("nodes") && has("ranks_per_node"))) && has("time_s");
 }
 
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,

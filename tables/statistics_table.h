@@ -19,9 +19,17 @@ const std::vector<std::string>& StatisticsTableColumns();
 /// field (other tools' extras) are ignored; `notes` (when given) gets one line naming them.
 /// `readings` (when given) gets the lines that say how the table was read: columns under other
 /// names (table_column_aliases.h), a table that is one series named after its file; else `notes` does.
+/// `rows_series` (when not empty) names the series of a table without a series column instead of its
+/// file's name: a table that is one of several in a document (tables/document_tables.h).
 std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
                                         std::vector<std::string>* notes = nullptr, TableRowFilter* filter = nullptr,
-                                        std::vector<std::string>* readings = nullptr);
+                                        std::vector<std::string>* readings = nullptr,
+                                        const std::string& rows_series = "");
+
+/// True when a header (a table's column names, as written) names a run's processes (or its nodes and
+/// ranks per node) and its time, itself or under another name (table_column_aliases.h): the columns
+/// ReadStatisticsCsv requires. A header whose names are ambiguous counts as one (its reader says why).
+bool NamesProcsAndTime(const std::vector<std::string>& header);
 
 /// Reads a JSON table: an array of objects, or {"runs": [...]}, keys as the CSV
 /// columns; other keys are ignored with one note, as in the CSV reader.

@@ -68,7 +68,9 @@ const OtherNames kOtherNames[] = {
       // the parts per axis, so the two names are refused together rather than one guessed).
       "num_proc", "n_proc", "numprocs", "nparts", "n_parts", "num_parts",
       // Round 43's: "processors,problem_size,scalable,time" (a course's Monte Carlo study).
-      "processors", "nprocessors", "n_processors", "num_processors", "number_of_processors"}},
+      "processors", "nprocessors", "n_processors", "num_processors", "number_of_processors",
+      // Round 44's: a lab report's Markdown table ("iproc | jproc | Total Procs | Runtime [s]").
+      "total_procs", "total_processes", "total_ranks"}},
     {"time_s", "run time", {}},
     {"series", "series name", {"series_name", "name", "experiment"}},
     {"app", "application", {"application", "code", "program"}},

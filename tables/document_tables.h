@@ -1,0 +1,49 @@
+#pragma once
+// Tables kept in documents: the pipe tables of Markdown (GitHub's tables) and of Emacs Org mode, as
+// users write a study's results into a README, a lab report or an Org notebook. Each table whose
+// header names a run's processes and its time (NamesProcsAndTime) is read as a statistics table
+// (statistics_table.h), its error lines the document's; a table without its own series column is one
+// series named after the document and the heading (or Org #+caption / #+name) it sits under. Other
+// tables (a grid's settings, a list of figures) are passed over with a note naming them
+// (docs/statistics-table.md, "Tables in documents").
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "reader/reader.h"
+#include "record/run_stats.h"
+
+namespace qnm {
+
+enum class DocumentKind { kMarkdown, kOrg };
+
+/// One pipe table of a document.
+struct DocumentTable {
+  int header_line = 0;  // 1-based line of its header row
+  std::string heading;  // its Org #+caption or #+name, else the nearest heading above it; may be empty
+  std::vector<std::string> header;
+  std::vector<std::pair<int, std::vector<std::string>>> rows;  // (1-based line, cells)
+};
+
+/// The kind of document a file name says: .md and .markdown are Markdown, .org is Org; false otherwise.
+bool DocumentKindOfPath(const std::string& path, DocumentKind* kind);
+
+/// The pipe tables of a document: a header row, a rule under it (`|---|:--:|`, Org's `|---+---|`) and
+/// the rows that follow, up to the first line that is not a row; rules among the rows (Org's hlines)
+/// are skipped. A run of rows without a rule under its first row has no header and is not a table
+/// here. Lines in fenced code blocks (Markdown ``` and ~~~, Org #+begin_ ... #+end_) are no part of
+/// any table or heading.
+std::vector<DocumentTable> FindDocumentTables(std::string_view text, DocumentKind kind);
+
+/// True when the document has a table whose header names a run's processes and time: what ingest
+/// takes (a README of prose and settings tables is no input of runs).
+bool HasStatisticsTable(std::string_view text, DocumentKind kind);
+
+/// Reads every table of the document that is a statistics table. Throws InputError when none is, or
+/// when one has a bad row (its line in the document).
+std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::string& path, DocumentKind kind,
+                                         std::vector<std::string>* notes = nullptr, TableRowFilter* filter = nullptr,
+                                         std::vector<std::string>* readings = nullptr);
+
+}  // namespace qnm

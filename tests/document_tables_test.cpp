@@ -1,0 +1,114 @@
+// Tables in Markdown and Org documents (tables/document_tables.h): a README-like report and an Org
+// notebook carrying mpi4jax's measured shallow-water times (tests/data/document-tables/SOURCES.md),
+// read by ingest as a user gives them; tables that are no statistics table passed over; the document's
+// lines in every error; what is refused.
+#include "tables/document_tables.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "ingest/ingest.h"
+#include "util/input_error.h"
+
+namespace {
+
+const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/document-tables";
+
+std::map<std::string, std::map<int, double>> TimesBySeries(const std::vector<qnm::RunStats>& runs) {
+  std::map<std::string, std::map<int, double>> times;
+  for (const qnm::RunStats& run : runs) times[run.series][run.procs] = run.TotalTimeSeconds();
+  return times;
+}
+
+std::string ErrorOf(const std::string& text, const std::string& path, qnm::DocumentKind kind) {
+  try {
+    qnm::ReadDocumentTables(text, path, kind);
+  } catch (const qnm::InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("document tables: a Markdown report's strong-scaling table is a series named by its heading") {
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kFolder + "/shallow-water-report.md"}, {}, &summary);
+  const auto times = TimesBySeries(runs);
+  REQUIRE(times.size() == 2);
+  const auto& cpu = times.at("shallow-water-report: CPU strong scaling");
+  const std::map<int, double> expected = {{1, 111.95}, {2, 89.67}, {4, 38.57}, {6, 28.70}, {8, 20.62}, {16, 15.73}};
+  REQUIRE(cpu.size() == expected.size());
+  for (const auto& [procs, time_s] : expected) CHECK(cpu.at(procs) == Approx(time_s).epsilon(1e-12));
+  CHECK(times.at("shallow-water-report: GPU").at(1) == Approx(6.28));
+  // Each run cites the document's line of its row (the first CPU row is line 25).
+  const auto first = std::find_if(runs.begin(), runs.end(), [](const qnm::RunStats& run) {
+    return run.series == "shallow-water-report: CPU strong scaling" && run.procs == 1;
+  });
+  REQUIRE(first != runs.end());
+  CHECK(first->sources.front() == kFolder + "/shallow-water-report.md:25");
+  // The settings table is passed over with a note; the table-like lines in the code block are no table.
+  const std::string report = summary.Report();
+  CHECK(report.find("1 Markdown table passed over") != std::string::npos);
+  CHECK(report.find("line 16 ('setting', 'value')") != std::string::npos);
+}
+
+TEST_CASE("document tables: an Org table under its #+caption, an hline among its rows, a source block skipped") {
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kFolder + "/shallow-water-notes.org"}, {}, &summary);
+  const auto times = TimesBySeries(runs);
+  REQUIRE(times.size() == 1);
+  const auto& cpu = times.at("shallow-water-notes: CPU strong scaling");
+  CHECK(cpu.size() == 6);
+  CHECK(cpu.at(4) == Approx(38.57));
+  CHECK(cpu.at(16) == Approx(15.73));
+  const auto tables = qnm::FindDocumentTables(
+      "* A\n#+name: t\n| np | time |\n|---+---|\n| 1 | 2 |\n\n* B\n| np | time |\n|---+---|\n| 2 | 1 |\n",
+      qnm::DocumentKind::kOrg);
+  REQUIRE(tables.size() == 2);
+  CHECK(tables[0].heading == "t");  // #+name when there is no caption
+  CHECK(tables[1].heading == "B");
+  CHECK(tables[1].header_line == 8);
+  REQUIRE(tables[1].rows.size() == 1);
+  CHECK(tables[1].rows[0].first == 10);
+}
+
+TEST_CASE("document tables: two tables under one heading are two series, told apart by their lines") {
+  const std::string text =
+      "## Scaling\n\n| np | time |\n|---|---|\n| 1 | 4.0 |\n| 2 | 2.1 |\n\n"
+      "| np | time | size |\n|---|---|---|\n| 1 | 4.0 | 100 |\n| 2 | 4.3 | 200 |\n";
+  const auto times = TimesBySeries(qnm::ReadDocumentTables(text, "lab.md", qnm::DocumentKind::kMarkdown));
+  REQUIRE(times.size() == 2);
+  CHECK(times.count("lab: Scaling (line 3)") == 1);
+  CHECK(times.count("lab: Scaling (line 8)") == 1);
+  // Markdown's escaped '|' and emphasis around a cell.
+  const auto tables =
+      qnm::FindDocumentTables("| a \\| b | *c* |\n|-|-|\n| `1` | **2** |\n", qnm::DocumentKind::kMarkdown);
+  REQUIRE(tables.size() == 1);
+  CHECK(tables[0].header == std::vector<std::string>{"a | b", "c"});
+  CHECK(tables[0].rows[0].second == std::vector<std::string>{"1", "2"});
+}
+
+TEST_CASE("document tables: refusals name the document's line") {
+  using qnm::DocumentKind;
+  // A bad time in a statistics table: its row's line.
+  CHECK(ErrorOf("# R\n\n| np | time |\n|---|---|\n| 1 | 4.0 |\n| 2 | fast |\n", "r.md", DocumentKind::kMarkdown)
+            .rfind("r.md:6: column 'time' (time_s) needs a non-negative number", 0) == 0);
+  // A row with more cells than the header: refused, not cut.
+  CHECK(ErrorOf("| np | time |\n|---|---|\n| 1 | 4.0 | 7 |\n", "r.md", DocumentKind::kMarkdown).rfind("r.md:3:", 0) ==
+        0);
+  // No statistics table (rows without a rule under the first are no table with a header): not taken.
+  CHECK(!qnm::HasStatisticsTable("* T\n| Cores | Time 1 |\n|---+---|\n| 1 | 10.8 |\n", DocumentKind::kOrg));
+  CHECK(!qnm::HasStatisticsTable("| np | time |\n| 1 | 4.0 |\n", DocumentKind::kMarkdown));
+  CHECK(ErrorOf("| np | time |\n| 1 | 4.0 |\n", "r.md", DocumentKind::kMarkdown) ==
+        "r.md: no table whose header names a run's processes and time");
+  CHECK(ErrorOf("| np | time |\n|---|---|\n\ntext\n", "r.md", DocumentKind::kMarkdown) ==
+        "r.md:1: the table has a header but no rows");
+  qnm::DocumentKind kind;
+  CHECK(qnm::DocumentKindOfPath("results/README.MD", &kind));
+  CHECK(kind == DocumentKind::kMarkdown);
+  CHECK(!qnm::DocumentKindOfPath("results/table.csv", &kind));
+}
