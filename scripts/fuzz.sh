@@ -14,7 +14,7 @@
 #            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz microbench_output_fuzz
 #            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
 #            hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz
-#            flux_job_record_fuzz series_model_fuzz cime_timing_fuzz
+#            flux_job_record_fuzz series_model_fuzz cime_timing_fuzz document_tables_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30
@@ -77,6 +77,10 @@ seed() {  # seed <target> -> directory of seed files
     machine_profile_fuzz) cp data/machines/*.json "$dir" ;;
     microbench_output_fuzz) cp tests/data/osu/* tests/data/imb/* "$dir" ;;
     cime_timing_fuzz) cp tests/data/cime-timing/cesm_timing.* "$dir" ;;
+    document_tables_fuzz)  # first byte bit 0: Org (1) or Markdown (0)
+      { printf '\0'; cat tests/data/document-tables/shallow-water-report.md; } > "$dir/report-md"
+      { printf '\1'; cat tests/data/document-tables/shallow-water-notes.org; } > "$dir/notes-org"
+      { printf '\0'; cat docs/statistics-table.md; } > "$dir/statistics-table-md" ;;
     whatif_config_fuzz) cp tests/robustness/seeds/*.cfg "$dir" ;;
     otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
       { printf '\0'; cat tests/data/otf2/synthetic-patterns-4rank/traces/1.evt; } > "$dir/events"

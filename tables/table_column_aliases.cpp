@@ -41,7 +41,11 @@ double TimeNameSeconds(const std::string& header) {
   if (!OneOf(base, {"time", "runtime", "run_time", "wall_time", "walltime", "wallclock", "wall_clock",
                     "wall_clock_time", "wallclock_time", "elapsed", "elapsed_time", "execution_time", "exec_time",
                     "total_time", "time_total", "totaltime", "elapsedtime", "executiontime", "total_runtime",
-                    "total_wall_time", "total_walltime", "wct", "times"}) &&
+                    "total_wall_time", "total_walltime", "wct", "times",
+                    // The same words in course reports of other languages: "Tempo (s)" (it, pt), "tiempo"
+                    // (es), "temps" (fr), "Zeit", "Laufzeit" (de), "czas" (pl).
+                    "tempo", "tempo_di_esecuzione", "tempo_de_execucao", "tiempo", "tiempo_de_ejecucion", "temps",
+                    "temps_d_execution", "zeit", "laufzeit", "czas", "czas_wykonania"}) &&
       !(base == "total" && !unit.empty()))  // "total_ms", "total [s]": a total with a time unit
     return 0.0;
   if (unit.empty()) return 1.0;
@@ -70,7 +74,11 @@ const OtherNames kOtherNames[] = {
       // Round 43's: "processors,problem_size,scalable,time" (a course's Monte Carlo study).
       "processors", "nprocessors", "n_processors", "num_processors", "number_of_processors",
       // Round 44's: a lab report's Markdown table ("iproc | jproc | Total Procs | Runtime [s]").
-      "total_procs", "total_processes", "total_ranks"}},
+      "total_procs", "total_processes", "total_ranks", "process_count",
+      // Course reports in other languages (round 44's held-out set): "# Processi" (it), "procesos" (es),
+      // "processos" (pt), "processus" (fr), "Prozesse" (de), "procesy" (pl).
+      "processi", "num_processi", "n_processi", "numero_processi", "procesos", "num_procesos", "processos",
+      "processus", "prozesse", "anzahl_prozesse", "procesy", "liczba_procesow"}},
     {"time_s", "run time", {}},
     {"series", "series name", {"series_name", "name", "experiment"}},
     {"app", "application", {"application", "code", "program"}},

@@ -101,6 +101,21 @@ TEST_CASE("course projects' and studies' own names for the tasks and the time", 
   CHECK(runs[1].wall_time_s == Approx(0.116141));
 }
 
+TEST_CASE("round 44's names: course reports in Italian, Spanish, German; Total Procs, Process Count",
+          "[ingest][table][aliases]") {
+  // Headers of round 44's held-out documents: a Salerno course's README ("| # Processi |  Tempo(s) |
+  // Speedup |"), a CFD lab's report ("Total Procs | Runtime [s]"), a Game of Life study's CSV.
+  qnm::TableColumnAliases a = Resolve({"# Processi", "Tempo(s)", "Speedup", "Efficienza"});
+  CHECK(a.HeaderOf("procs") == "# Processi");
+  CHECK(a.HeaderOf("time_s") == "Tempo(s)");
+  CHECK(Resolve({"procesos", "tiempo [ms]"}).seconds_per_time_unit == Approx(0.001));
+  CHECK(Resolve({"Prozesse", "Laufzeit (min)"}).seconds_per_time_unit == Approx(60));
+  CHECK(Resolve({"iproc", "jproc", "Total Procs", "Runtime [s]"}).HeaderOf("procs") == "Total Procs");
+  CHECK(Resolve({"OS", "Process Count", "Generations"}).HeaderOf("procs") == "Process Count");
+  // A count of virtual CPUs stays no process count ("# VCPUs" beside "Tempo (s)").
+  CHECK(Resolve({"Input (# bodies)", "# VCPUs", "Tempo (s)"}).HeaderOf("procs").empty());
+}
+
 TEST_CASE("round 42's names: Num_Proc, a total with a unit, wct; np beside nparts is refused",
           "[ingest][table][aliases]") {
   // Headers of round 42's held-out sources: a distributed-array library's benchmark table

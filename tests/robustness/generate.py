@@ -504,6 +504,10 @@ def main():
     count += application_log_cases(cases, repo, rng, args, ingest, "aps", "aps", ["*.txt"], 40)
     # AMReX programs' outputs (app_outputs/amrex_output.h), round 44, appended last, damaged as text.
     count += application_log_cases(cases, repo, rng, args, ingest, "amrex", "amrex-output", ["*.out"], 40)
+    # Tables in Markdown and Org documents (tables/document_tables.h), round 44, appended last: the report and
+    # the notebook of tests/data/document-tables, damaged as text, each under its own name (.md, .org).
+    count += application_log_cases(cases, repo, rng, args, ingest, "documents", "document-tables",
+                                   ["shallow-water-*"], 40)
     print(f"{count} cases in {cases}")
 
 
