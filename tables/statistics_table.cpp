@@ -84,6 +84,13 @@ class RowBuilder {
     seconds_per_time_unit_ = aliases.seconds_per_time_unit;
     run_.derivations["wall_time_s"] = time_derivation;
   }
+  /// The run time from one of the columns repeating it ("Time 3" of "Time 1".."Time 5"): its unit and name.
+  void SetRepeatedTime(const std::string& header, double seconds_per_unit) {
+    seconds_per_time_unit_ = seconds_per_unit;
+    repeated_header_ = header;
+    run_.derivations["wall_time_s"] = "statistics table column '" + header + "' (one repetition of the run)";
+    run_.details["run"] = header;
+  }
   /// A ';'-separated table's numbers may use ',' as their decimal mark (1,5 = 1.5).
   void AcceptDecimalComma() { decimal_comma_ = true; }
   /// The series of every row when the table has no series or application column.
@@ -123,6 +130,7 @@ class RowBuilder {
  private:
   /// 'time_s', or 'runtime_ms' (time_s) when the table names it otherwise.
   std::string Named(const std::string& column) const {
+    if (column == "time_s" && !repeated_header_.empty()) return "'" + repeated_header_ + "' (time_s)";
     const std::string* header = aliases_ ? &aliases_->HeaderOf(column) : nullptr;
     return header && !header->empty() ? "'" + *header + "' (" + column + ")" : "'" + column + "'";
   }
@@ -151,6 +159,7 @@ class RowBuilder {
   double seconds_per_time_unit_ = 1.0;
   bool decimal_comma_ = false;
   std::string file_series_;
+  std::string repeated_header_;
   const TableColumnAliases* aliases_ = nullptr;
 };
 
@@ -332,6 +341,42 @@ ProblemColumns FindProblemColumns(std::string_view text, char separator, const s
   return found;
 }
 
+// Columns that repeat the run time, one per measurement of the run ("Time 1", "Time 2", ...; table_column_aliases.h):
+// each row is as many runs. Their cells are split from the row's own line, as the problem columns' are.
+struct RepetitionColumns {
+  std::vector<std::size_t> at;          // index in the header
+  std::vector<double> seconds_per_unit;  // of each
+  std::vector<std::string_view> lines;  // the text's lines, [file line - 1]
+};
+
+// The repetition columns of `header` (two at least, their numbers distinct), taken out of `ignored`; none
+// when the header names the run time itself.
+RepetitionColumns FindRepetitionColumns(std::string_view text, const std::vector<std::string>& header,
+                                        std::vector<std::string>* ignored) {
+  RepetitionColumns found;
+  std::vector<int> numbers;
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    int number = 0;
+    const double seconds = RepeatedTimeColumnSeconds(header[c], &number);
+    if (seconds <= 0 || std::find(numbers.begin(), numbers.end(), number) != numbers.end()) continue;
+    numbers.push_back(number);
+    found.at.push_back(c);
+    found.seconds_per_unit.push_back(seconds);
+  }
+  if (found.at.size() < 2) return {};
+  for (std::size_t c : found.at) {
+    auto named = std::find(ignored->begin(), ignored->end(), header[c]);
+    if (named != ignored->end()) ignored->erase(named);
+  }
+  found.lines = SplitLines(text);
+  return found;
+}
+
+bool NamesTime(const std::vector<std::string>& header, const TableColumnAliases& aliases) {
+  return !aliases.HeaderOf("time_s").empty() ||
+         std::any_of(header.begin(), header.end(), [](const std::string& name) { return Trim(name) == "time_s"; });
+}
+
 // 'a', 'b', 'c': the columns a note names.
 std::string QuotedList(const std::vector<std::string>& names) {
   std::string list;
@@ -499,6 +544,14 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   const std::string time_derivation = aliases.TimeDerivation();
   std::vector<std::string> ignored = UnknownColumns(header, aliases);
   const ProblemColumns problem = FindProblemColumns(text, Separator, header, &ignored);
+  const RepetitionColumns repeated =
+      NamesTime(header, aliases) ? RepetitionColumns{} : FindRepetitionColumns(text, header, &ignored);
+  if (!repeated.at.empty() && readings) {
+    std::vector<std::string> names;
+    for (std::size_t c : repeated.at) names.push_back(header[c]);
+    readings->push_back(path + ": columns " + QuotedList(names) + " read as repetitions of each row's run time (" +
+                        std::to_string(names.size()) + " runs a row)");
+  }
   if (!problem.at.empty() && readings) {
     std::vector<std::string> settings;
     for (std::size_t c : problem.at) settings.push_back(header[c]);
@@ -516,7 +569,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
     const bool layout_procs = !has("procs") && has("nodes") && has("ranks_per_node");
     if (layout_procs && readings)
       readings->push_back(path + ": no procs column: each row's processes are its nodes x ranks_per_node");
-    if ((!has("procs") && !layout_procs) || !has("time_s")) {
+    if ((!has("procs") && !layout_procs) || (!has("time_s") && repeated.at.empty())) {
       // A count of cores or CPUs counts threads too in a hybrid run: never read as procs, but named when it is
       // the reason (`cores`; CMAQ's timing tables' `CPUs`).
       std::string cores;
@@ -552,14 +605,37 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
     while (true) {
       for (std::string& value : values) value.clear();
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
-      RowBuilder row(path, static_cast<int>(reader.get_file_line()));
-      row.SetAliases(aliases, time_derivation);
-      if constexpr (Separator == ';') row.AcceptDecimalComma();
-      if (file_series) row.SetFileSeries(file_series_name);
-      for (std::size_t c = 0; c < kColumnCount; ++c)
-        if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
-      problem.Read(reader.get_file_line(), Separator, &row.run());
-      kept.Add(row.Finish(), filter);
+      const auto line = reader.get_file_line();
+      auto fill = [&](RowBuilder& row) {
+        row.SetAliases(aliases, time_derivation);
+        if constexpr (Separator == ';') row.AcceptDecimalComma();
+        if (file_series) row.SetFileSeries(file_series_name);
+        for (std::size_t c = 0; c < kColumnCount; ++c)
+          if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
+        problem.Read(line, Separator, &row.run());
+      };
+      if (repeated.at.empty()) {
+        RowBuilder row(path, static_cast<int>(line));
+        fill(row);
+        kept.Add(row.Finish(), filter);
+        continue;
+      }
+      // One run per repetition the row holds (an empty cell: a repetition not made at this row's size).
+      const std::vector<std::string> cells =
+          line >= 1 && line <= repeated.lines.size() ? SplitCells(repeated.lines[line - 1], Separator)
+                                                     : std::vector<std::string>{};
+      int runs_of_row = 0;
+      for (std::size_t k = 0; k < repeated.at.size(); ++k) {
+        if (repeated.at[k] >= cells.size() || Trim(cells[repeated.at[k]]).empty()) continue;
+        RowBuilder row(path, static_cast<int>(line));
+        fill(row);
+        row.SetRepeatedTime(header[repeated.at[k]], repeated.seconds_per_unit[k]);
+        row.Set("time_s", cells[repeated.at[k]]);
+        kept.Add(row.Finish(), filter);
+        ++runs_of_row;
+      }
+      if (runs_of_row == 0)
+        throw InputError(path, static_cast<int>(line), "no value in any of the run-time columns");
     }
   } catch (const io::error::extra_column_in_header& error) {
     throw InputError(path, 1, std::string("unknown column '") + error.column_name +
@@ -606,7 +682,9 @@ bool NamesProcsAndTime(const std::vector<std::string>& header) {
     return !aliases.HeaderOf(column).empty() ||
            std::any_of(header.begin(), header.end(), [&](const std::string& name) { return Trim(name) == column; });
   };
-  return (has("procs") || (has("nodes") && has("ranks_per_node"))) && has("time_s");
+  std::vector<std::string> ignored;
+  return (has("procs") || (has("nodes") && has("ranks_per_node"))) &&
+         (has("time_s") || !FindRepetitionColumns("", header, &ignored).at.empty());
 }
 
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,

@@ -123,6 +123,25 @@ bool FindAlias(const std::vector<std::string>& header, const Match& matches, con
 
 }  // namespace
 
+double RepeatedTimeColumnSeconds(const std::string& header, int* repetition) {
+  auto [base, unit] = BaseAndUnit(header);
+  std::size_t digits = base.size();
+  while (digits > 0 && std::isdigit(static_cast<unsigned char>(base[digits - 1]))) --digits;
+  if (digits == base.size() || digits == 0 || base.size() - digits > 4) return 0.0;
+  const int number = std::stoi(base.substr(digits));
+  std::size_t end = digits;
+  while (end > 0 && (base[end - 1] == '_' || base[end - 1] == '#' || base[end - 1] == '.')) --end;
+  const std::string word = base.substr(0, end);
+  if (word.empty()) return 0.0;
+  // "Time 3", "Exec time 3 [s]": a run time's name; "Run 3 (s)", "Trial 3 [ms]": a repetition's name with a unit.
+  double seconds = TimeNameSeconds(unit.empty() ? word : word + " [" + unit + "]");
+  if (seconds == 0.0 && !unit.empty() && OneOf(word, {"run", "trial", "rep", "repetition", "sample", "measurement"}))
+    seconds = SecondsPerTimeUnit(unit);
+  if (seconds <= 0.0) return 0.0;
+  *repetition = number;
+  return seconds;
+}
+
 std::string NormalizedColumnName(std::string_view text) {
   // "# Processes", "#elements": a leading '#' says "number of" (gnuplot-style headers).
   while (!text.empty() && (text.front() == '#' || text.front() == ' ')) text.remove_prefix(1);

@@ -44,6 +44,11 @@ std::string NormalizedColumnName(std::string_view name);
 bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColumnAliases* aliases,
                                std::string* error);
 
+/// The seconds per unit of a header naming one repetition of the run time, a table whose measurements
+/// of one run are columns ("Time 1", "time_2 [ms]", "Exec time 10 (s)", "Run 3 (s)": a run time's name, or
+/// a repetition's with a time unit, and its number, into `*repetition`); 0 when it names none.
+double RepeatedTimeColumnSeconds(const std::string& header, int* repetition);
+
 /// The series name of a table without a series or application column: its file name without
 /// folders and extension ("runs/lulesh.csv" -> "lulesh").
 std::string SeriesNameOfTableFile(const std::string& path);

@@ -112,3 +112,19 @@ TEST_CASE("document tables: refusals name the document's line") {
   CHECK(kind == DocumentKind::kMarkdown);
   CHECK(!qnm::DocumentKindOfPath("results/table.csv", &kind));
 }
+
+TEST_CASE("document tables: a column per repetition (Time 1, Time 2) is as many runs a row; their mean is not one") {
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kFolder + "/nbody-repetitions.md"}, {}, &summary);
+  REQUIRE(runs.size() == 16);
+  std::map<int, std::vector<double>> by_procs;
+  for (const qnm::RunStats& run : runs) {
+    CHECK(run.series == "nbody-repetitions: N-body, 10000 bodies, 300 iterations");
+    by_procs[run.procs].push_back(run.TotalTimeSeconds());
+  }
+  CHECK(by_procs.at(5) == std::vector<double>{129, 130});
+  CHECK(by_procs.at(8) == std::vector<double>{81, 80});
+  CHECK(runs[1].details.at("run") == "Time 2 (s)");
+  CHECK(summary.Report().find("columns 'Time 1 (s)', 'Time 2 (s)' read as repetitions") != std::string::npos);
+  CHECK(summary.Report().find("column 'Average (s)' ignored") != std::string::npos);
+}

@@ -336,3 +336,31 @@ TEST_CASE("a table of nodes and ranks per node without procs: each row's process
   CHECK_THROWS_WITH(qnm::ReadStatisticsCsv("nodes,time\n1,2.0\n", "n.csv", &notes),
                     Catch::Contains("a statistics table needs the columns procs and time_s"));
 }
+
+TEST_CASE("a table whose repetitions of a run are columns: Time 1..k, Exec time k [ms], Run k (s)",
+          "[ingest][table][aliases]") {
+  int number = 0;
+  CHECK(qnm::RepeatedTimeColumnSeconds("Time 1", &number) == 1.0);
+  CHECK(number == 1);
+  CHECK(qnm::RepeatedTimeColumnSeconds("Exec time 10 [ms]", &number) == Approx(0.001));
+  CHECK(number == 10);
+  CHECK(qnm::RepeatedTimeColumnSeconds("Run 3 (s)", &number) == 1.0);
+  CHECK(qnm::RepeatedTimeColumnSeconds("Run 3", &number) == 0.0);  // a run's label, no time
+  CHECK(qnm::RepeatedTimeColumnSeconds("Time", &number) == 0.0);
+  CHECK(qnm::RepeatedTimeColumnSeconds("nodes 2", &number) == 0.0);
+  // Each row is as many runs; an empty cell is a repetition not made; a bad one names its column.
+  const std::vector<qnm::RunStats> runs =
+      qnm::ReadStatisticsCsv("np,time_1,time_2,time_3\n1,4.0,4.2,4.1\n2,2.1,,2.0\n", "reps.csv");
+  REQUIRE(runs.size() == 5);
+  CHECK(runs[3].procs == 2);
+  CHECK(runs[4].wall_time_s == Approx(2.0));
+  CHECK(runs[4].details.at("run") == "time_3");
+  CHECK_THROWS_WITH(qnm::ReadStatisticsCsv("np,time_1,time_2\n1,4.0,fast\n", "reps.csv"),
+                    Catch::Contains("reps.csv:2: column 'time_2' (time_s) needs a non-negative number"));
+  CHECK_THROWS_WITH(qnm::ReadStatisticsCsv("np,time_1,time_2\n1,,\n", "reps.csv"),
+                    Catch::Contains("reps.csv:2: no value in any of the run-time columns"));
+  // A table naming the run time itself keeps it: its Time 1, Time 2 are other columns.
+  CHECK(qnm::ReadStatisticsCsv("np,time,time 1,time 2\n1,4.0,3.9,4.1\n", "mean.csv").size() == 1);
+  CHECK(qnm::NamesProcsAndTime({"Processes", "Time 1", "Time 2"}));
+  CHECK(!qnm::NamesProcsAndTime({"Processes", "Time 1"}));
+}
