@@ -1,6 +1,6 @@
 // libFuzzer target: the tables of Markdown and Org documents (tables/document_tables.h) must turn any
-// bytes into records or an InputError, nothing else. The first byte picks the kind (bit 0: Org) and
-// whether rows are filtered by a --series as they are read (bit 1).
+// bytes into records or an InputError, nothing else. The first byte picks the kind (% 3: Markdown, Org,
+// LaTeX) and whether rows are filtered by a --series as they are read (bit 2).
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -14,13 +14,13 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   if (size == 0) return 0;
   std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
-  const qnm::DocumentKind kind = (data[0] & 1) ? qnm::DocumentKind::kOrg : qnm::DocumentKind::kMarkdown;
+  const qnm::DocumentKind kinds[] = {qnm::DocumentKind::kMarkdown, qnm::DocumentKind::kOrg, qnm::DocumentKind::kLatex};
+  const qnm::DocumentKind kind = kinds[data[0] % 3];
   try {
     qnm::TableRowFilter filter{"scaling", 0};
     (void)qnm::HasStatisticsTable(text, kind);
     std::vector<qnm::RunStats> runs =
-        qnm::ReadDocumentTables(text, (data[0] & 1) ? "fuzz.org" : "fuzz.md", kind, nullptr,
-                                (data[0] & 2) ? &filter : nullptr);
+        qnm::ReadDocumentTables(text, "fuzz.document", kind, nullptr, (data[0] & 4) ? &filter : nullptr);
     (void)qnm::RunsToCsv(runs);
     (void)qnm::SplitByExperimentFactors(&runs);
     (void)qnm::GroupIntoSeries(runs);

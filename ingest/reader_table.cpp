@@ -265,7 +265,7 @@ const std::vector<Reader>& ReaderTable() {
       {"Extra-P experiment (text, .json, .jsonl)", SniffExtrapExperiment, ReadExtrapExperiment},
       {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
-      {"tables in Markdown and Org documents (.md, .org)", SniffDocumentTables, ReadDocumentTablesInput},
+      {"tables in Markdown, Org and LaTeX documents (.md, .org, .tex)", SniffDocumentTables, ReadDocumentTablesInput},
       // Before NPB output too: a job's stdout (or a -log_view file) ending in PETSc's performance summary.
       {"PETSc performance summary (-log_view, -log_summary)", SniffPetscLog, ReadPetscLog},
       // Before NPB output too: pw.x, cp.x and the suite's other programs' standard output.

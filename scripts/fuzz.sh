@@ -77,8 +77,9 @@ seed() {  # seed <target> -> directory of seed files
     machine_profile_fuzz) cp data/machines/*.json "$dir" ;;
     microbench_output_fuzz) cp tests/data/osu/* tests/data/imb/* "$dir" ;;
     cime_timing_fuzz) cp tests/data/cime-timing/cesm_timing.* "$dir" ;;
-    document_tables_fuzz)  # first byte bit 0: Org (1) or Markdown (0)
+    document_tables_fuzz)  # first byte % 3: Markdown, Org, LaTeX
       { printf '\0'; cat tests/data/document-tables/shallow-water-report.md; } > "$dir/report-md"
+      { printf '\2'; cat tests/data/document-tables/shallow-water-report.tex; } > "$dir/report-tex"
       { printf '\1'; cat tests/data/document-tables/shallow-water-notes.org; } > "$dir/notes-org"
       { printf '\0'; cat docs/statistics-table.md; } > "$dir/statistics-table-md" ;;
     whatif_config_fuzz) cp tests/robustness/seeds/*.cfg "$dir" ;;

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 
+#include "tables/latex_tables.h"
 #include "tables/statistics_table.h"
 #include "tables/table_column_aliases.h"
 #include "textio/text_lines.h"
@@ -132,12 +133,15 @@ bool DocumentKindOfPath(const std::string& path, DocumentKind* kind) {
     *kind = DocumentKind::kMarkdown;
   else if (extension == ".org")
     *kind = DocumentKind::kOrg;
+  else if (extension == ".tex")
+    *kind = DocumentKind::kLatex;
   else
     return false;
   return true;
 }
 
 std::vector<DocumentTable> FindDocumentTables(std::string_view text, DocumentKind kind) {
+  if (kind == DocumentKind::kLatex) return FindLatexTables(text);
   const std::vector<std::string_view> lines = SplitLines(text);
   std::vector<DocumentTable> tables;
   std::string heading, caption, name;  // caption and name: Org's, for the table right under them
@@ -205,8 +209,8 @@ std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::strin
   const std::vector<DocumentTable> tables = FindDocumentTables(text, kind);
   if (std::none_of(tables.begin(), tables.end(), [](const DocumentTable& t) { return NamesProcsAndTime(t.header); }))
     throw InputError(path, 0, "no table whose header names a run's processes and time");
-  const char* kind_name = kind == DocumentKind::kMarkdown ? "Markdown" : "Org";
-  const char* article = kind == DocumentKind::kMarkdown ? "a " : "an ";
+  const char* kind_name = kind == DocumentKind::kMarkdown ? "Markdown" : kind == DocumentKind::kOrg ? "Org" : "LaTeX";
+  const char* article = kind == DocumentKind::kOrg ? "an " : "a ";
   // Names for the series of tables without a series column; two tables under one heading are told
   // apart by their lines.
   std::map<std::string, int> tables_named;

@@ -1,6 +1,6 @@
 #pragma once
-// Tables kept in documents: the pipe tables of Markdown (GitHub's tables) and of Emacs Org mode, as
-// users write a study's results into a README, a lab report or an Org notebook. Each table whose
+// Tables kept in documents: the pipe tables of Markdown (GitHub's tables) and of Emacs Org mode, and
+// LaTeX's tabulars, as users write a study's results into a README, an Org notebook or a report. Each table whose
 // header names a run's processes and its time (NamesProcsAndTime) is read as a statistics table
 // (statistics_table.h), its error lines the document's; a table without its own series column is one
 // series named after the document and the heading (or Org #+caption / #+name) it sits under. Other
@@ -16,7 +16,7 @@
 
 namespace qnm {
 
-enum class DocumentKind { kMarkdown, kOrg };
+enum class DocumentKind { kMarkdown, kOrg, kLatex };
 
 /// One pipe table of a document.
 struct DocumentTable {
@@ -26,7 +26,8 @@ struct DocumentTable {
   std::vector<std::pair<int, std::vector<std::string>>> rows;  // (1-based line, cells)
 };
 
-/// The kind of document a file name says: .md and .markdown are Markdown, .org is Org; false otherwise.
+/// The kind of document a file name says: .md and .markdown are Markdown, .org is Org, .tex is LaTeX
+/// (its tabulars: latex_tables.h); false otherwise.
 bool DocumentKindOfPath(const std::string& path, DocumentKind* kind);
 
 /// The pipe tables of a document: a header row, a rule under it (`|---|:--:|`, Org's `|---+---|`) and

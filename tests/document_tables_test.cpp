@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "tables/latex_tables.h"
 #include "util/input_error.h"
 
 namespace {
@@ -127,4 +128,33 @@ TEST_CASE("document tables: a column per repetition (Time 1, Time 2) is as many 
   CHECK(runs[1].details.at("run") == "Time 2 (s)");
   CHECK(summary.Report().find("columns 'Time 1 (s)', 'Time 2 (s)' read as repetitions") != std::string::npos);
   CHECK(summary.Report().find("column 'Average (s)' ignored") != std::string::npos);
+}
+
+TEST_CASE("document tables: a LaTeX report's tabular named by its table's caption, booktabs rules, comments") {
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kFolder + "/shallow-water-report.tex"}, {}, &summary);
+  const auto times = TimesBySeries(runs);
+  REQUIRE(times.size() == 1);
+  const auto& cpu = times.at("shallow-water-report: CPU strong scaling, 3600 x 1800");
+  const std::map<int, double> expected = {{1, 111.95}, {2, 89.67}, {4, 38.57}, {6, 28.70}, {8, 20.62}, {16, 15.73}};
+  REQUIRE(cpu.size() == expected.size());
+  for (const auto& [procs, time_s] : expected) CHECK(cpu.at(procs) == Approx(time_s).epsilon(1e-12));
+  const auto sixteen = std::find_if(runs.begin(), runs.end(), [](const qnm::RunStats& run) { return run.procs == 16; });
+  REQUIRE(sixteen != runs.end());
+  CHECK(sixteen->sources.front() == kFolder + "/shallow-water-report.tex:24");
+  CHECK(summary.Report().find("1 LaTeX table passed over") != std::string::npos);
+  // Rows spanning lines, \\& in a cell, \multicolumn, an siunitx unit, the section as the name without a caption.
+  const auto tables = qnm::FindLatexTables(
+      "\\subsection*{Scaling}\n\\begin{tabular*}{\\linewidth}{cc}\n\\multicolumn{1}{c}{$p$} & "
+      "Time [\\si{\\second}] \\\\ \\hline\n2 &\n 4.5 \\\\\n A\\&B & 1 \\\\\n\\end{tabular*}\n");
+  REQUIRE(tables.size() == 1);
+  CHECK(tables[0].heading == "Scaling");
+  CHECK(tables[0].header == std::vector<std::string>{"p", "Time [s]"});
+  REQUIRE(tables[0].rows.size() == 2);
+  CHECK(tables[0].rows[0].first == 4);  // the row starts on the line after the header
+  CHECK(tables[0].rows[0].second == std::vector<std::string>{"2", "4.5"});
+  CHECK(tables[0].rows[1].second[0] == "A&B");
+  qnm::DocumentKind kind;
+  CHECK(qnm::DocumentKindOfPath("report/main.tex", &kind));
+  CHECK(kind == qnm::DocumentKind::kLatex);
 }
