@@ -93,8 +93,7 @@ std::string TableSeriesName(const std::string& path, const DocumentTable& table)
   return table.heading.empty() ? document : document + ": " + table.heading;
 }
 
-// The table as CSV text whose lines are the document's: its header and rows at their own lines, every
-// other line empty (the CSV reader skips them), so its errors name the document's lines.
+// The table as CSV text: its header on line 1, its rows on the lines after (DocumentLine maps them back).
 std::string CsvOfTable(const DocumentTable& table) {
   auto quoted = [](const std::string& cell) {
     std::string out = "\"";
@@ -108,15 +107,35 @@ std::string CsvOfTable(const DocumentTable& table) {
     for (std::size_t c = width; c < cells.size(); ++c) line += "," + quoted(cells[c]);
     return line;
   };
-  std::string csv(static_cast<std::size_t>(table.header_line - 1), '\n');
-  csv += csv_line(table.header, table.header.size()) + "\n";
-  int line = table.header_line;
-  for (const auto& [row_line, cells] : table.rows) {
-    csv.append(static_cast<std::size_t>(row_line - line - 1), '\n');
-    csv += csv_line(cells, table.header.size()) + "\n";
-    line = row_line;
-  }
+  std::string csv = csv_line(table.header, table.header.size()) + "\n";
+  for (const auto& row : table.rows) csv += csv_line(row.second, table.header.size()) + "\n";
   return csv;
+}
+
+// The document's line of line `csv_line` of CsvOfTable(table); 0 stays 0 (no line).
+int DocumentLine(const DocumentTable& table, int csv_line) {
+  if (csv_line <= 0) return 0;
+  if (csv_line == 1 || table.rows.empty()) return table.header_line;
+  const std::size_t row = std::min(static_cast<std::size_t>(csv_line - 2), table.rows.size() - 1);
+  return table.rows[row].first;
+}
+
+// Reads one table's CSV, its errors and each run's source at the document's lines.
+std::vector<RunStats> ReadTable(const DocumentTable& table, const std::string& path, std::vector<std::string>* notes,
+                                TableRowFilter* filter, std::vector<std::string>* readings, const std::string& series) {
+  std::vector<RunStats> runs;
+  try {
+    runs = ReadStatisticsCsv(CsvOfTable(table), path, notes, filter, readings, series);
+  } catch (const InputError& error) {
+    throw InputError(error.file(), DocumentLine(table, error.line()), error.message());
+  }
+  const std::string prefix = path + ":";
+  for (RunStats& run : runs) {
+    if (run.sources.empty() || !StartsWith(run.sources.front(), prefix)) continue;
+    const auto csv_line = ParseInteger(std::string_view(run.sources.front()).substr(prefix.size()));
+    if (csv_line) run.sources.front() = prefix + std::to_string(DocumentLine(table, static_cast<int>(*csv_line)));
+  }
+  return runs;
 }
 
 std::string ColumnList(const std::vector<std::string>& header) {
@@ -230,7 +249,7 @@ std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::strin
       readings->push_back(path + ":" + std::to_string(table.header_line) + ": " + article + kind_name + " table" +
                           (table.heading.empty() ? "" : " under '" + table.heading + "'") +
                           " read as a statistics table");
-    std::vector<RunStats> read = ReadStatisticsCsv(CsvOfTable(table), path, notes, filter, readings, series);
+    std::vector<RunStats> read = ReadTable(table, path, notes, filter, readings, series);
     runs.insert(runs.end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));
   }
   if (!passed_over.empty() && notes) {

@@ -43,6 +43,10 @@ bool At(const std::string& text, std::size_t pos, std::string_view word) {
   return text.compare(pos, word.size(), word) == 0;
 }
 
+// The longest argument looked for: a title, a caption, a column spec (an unclosed brace is not searched for
+// to the document's end at every command).
+constexpr std::size_t kMaxArgumentChars = 4096;
+
 // The text of the brace group at `*pos` (blanks before it skipped), nested groups kept; `*pos` moves past it.
 // False when there is none.
 bool BraceGroup(const std::string& text, std::size_t* pos, std::string* content) {
@@ -50,7 +54,8 @@ bool BraceGroup(const std::string& text, std::size_t* pos, std::string* content)
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   if (i >= text.size() || text[i] != '{') return false;
   int depth = 0;
-  for (std::size_t j = i; j < text.size(); ++j) {
+  const std::size_t stop = std::min(text.size(), i + kMaxArgumentChars);
+  for (std::size_t j = i; j < stop; ++j) {
     if (text[j] == '\\') {
       ++j;
     } else if (text[j] == '{') {
@@ -69,8 +74,8 @@ void SkipOptional(const std::string& text, std::size_t* pos) {
   std::size_t i = *pos;
   while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
   if (i >= text.size() || text[i] != '[') return;
-  const std::size_t end = text.find(']', i);
-  if (end != std::string::npos) *pos = end + 1;
+  const std::size_t end = std::string_view(text).substr(i, kMaxArgumentChars).find(']');
+  if (end != std::string_view::npos) *pos = i + end + 1;
 }
 
 // A cell's text without LaTeX's marks: math shifts, braces, spacing commands, the commands that only dress
@@ -102,12 +107,12 @@ std::string PlainLatex(std::string_view cell) {
     i = end - 1;
     // \multicolumn{n}{spec}{text}, \multirow{n}{width}{text}: their first two arguments are layout.
     if (command == "multicolumn" || command == "multirow") {
-      std::string rest(cell.substr(end)), ignored;
+      std::string rest(cell.substr(end, 3 * kMaxArgumentChars)), ignored;
       std::size_t pos = 0;
       if (BraceGroup(rest, &pos, &ignored) && BraceGroup(rest, &pos, &ignored)) i = end + pos - 1;
     } else if (command == "si" || command == "SI") {
       // siunitx's unit in a header ("Time [\si{\second}]"): its words are a unit's.
-      std::string rest(cell.substr(end)), unit;
+      std::string rest(cell.substr(end, kMaxArgumentChars)), unit;
       std::size_t pos = 0;
       if (BraceGroup(rest, &pos, &unit)) {
         if (unit.find("second") != std::string::npos) out += unit.find("milli") != std::string::npos ? "ms" : "s";
@@ -128,37 +133,39 @@ constexpr std::string_view kRules[] = {"\\hline",        "\\toprule", "\\midrule
                                        "\\endfirsthead", "\\endfoot", "\\endlastfoot", "\\addlinespace"};
 constexpr std::string_view kRulesWithArgument[] = {"\\cline", "\\cmidrule", "\\noalign"};
 
-// A row's text without its rules and the optional space after the previous row's "\\" ("[2pt]").
-std::string WithoutRules(std::string row) {
+// A row's text without its rules and the optional space after the previous row's "\\\\" ("[2pt]"): a suffix of it.
+std::string WithoutRules(const std::string& row) {
+  std::size_t at = 0;  // where the row's text starts, past what was skipped
   for (;;) {
-    std::size_t start = 0;
-    while (start < row.size() && std::isspace(static_cast<unsigned char>(row[start]))) ++start;
-    if (start < row.size() && row[start] == '[') {
-      const std::size_t end = row.find(']', start);
+    while (at < row.size() && std::isspace(static_cast<unsigned char>(row[at]))) ++at;
+    if (at < row.size() && row[at] == '[') {
+      const std::size_t end = row.find(']', at);
       if (end == std::string::npos) break;
-      row.erase(0, end + 1);
+      at = end + 1;
       continue;
     }
     bool removed = false;
     for (std::string_view rule : kRules)
-      if (At(row, start, rule) &&
-          !(start + rule.size() < row.size() && std::isalpha(static_cast<unsigned char>(row[start + rule.size()])))) {
-        row.erase(0, start + rule.size());
+      if (At(row, at, rule) &&
+          !(at + rule.size() < row.size() && std::isalpha(static_cast<unsigned char>(row[at + rule.size()])))) {
+        at += rule.size();
         removed = true;
         break;
       }
     for (std::string_view rule : kRulesWithArgument)
-      if (!removed && At(row, start, rule)) {
-        std::size_t pos = start + rule.size();
-        if (pos < row.size() && row[pos] == '(') pos = row.find(')', pos) + 1;  // \cmidrule(lr){2-3}
-        std::string ignored;
-        if (pos == 0 || !BraceGroup(row, &pos, &ignored)) pos = start + rule.size();
-        row.erase(0, pos);
+      if (!removed && At(row, at, rule)) {
+        std::size_t pos = at + rule.size();
+        if (pos < row.size() && row[pos] == '(') {  // \cmidrule(lr){2-3}
+          const std::size_t close = row.find(')', pos);
+          pos = close == std::string::npos ? row.size() : close + 1;
+        }
+        if (!BraceGroup(row, &pos, nullptr)) pos = at + rule.size();
+        at = pos;
         removed = true;
       }
     if (!removed) break;
   }
-  return row;
+  return row.substr(at);
 }
 
 // The cells of a row: split at '&' that is not "\&".
@@ -243,22 +250,23 @@ std::vector<DocumentTable> FindLatexTables(std::string_view document) {
         if (body_end == std::string::npos) break;
         DocumentTable table;
         table.heading = !pending_caption.empty() ? pending_caption : heading;
-        if (environment == "longtable") {  // a longtable's own \caption row
-          const std::size_t caption_at = text.find("\\caption", pos);
-          if (caption_at != std::string::npos && caption_at < body_end) {
+        const std::string_view body = std::string_view(text).substr(0, body_end);  // searches stop at its end
+        if (environment == "longtable") {                                          // a longtable's own \caption row
+          const std::size_t caption_at = body.find("\\caption", pos);
+          if (caption_at != std::string::npos) {
             std::size_t after = caption_at + 8;
             std::string caption;
             if (BraceGroup(text, &after, &caption)) {
               table.heading = PlainLatex(caption);
-              pos = text.find("\\\\", after);
-              pos = pos == std::string::npos || pos > body_end ? after : pos + 2;
+              pos = body.find("\\\\", after);
+              pos = pos == std::string::npos ? after : pos + 2;
             }
           }
         }
         std::size_t row_start = pos;
         while (row_start < body_end) {
-          std::size_t row_end = text.find("\\\\", row_start);
-          if (row_end == std::string::npos || row_end > body_end) row_end = body_end;
+          std::size_t row_end = body.find("\\\\", row_start);
+          if (row_end == std::string::npos) row_end = body_end;
           const std::string raw = text.substr(row_start, row_end - row_start);
           const std::string row = WithoutRules(raw);  // a suffix of `raw`
           if (!Trim(row).empty()) {
