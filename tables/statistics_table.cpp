@@ -372,6 +372,48 @@ RepetitionColumns FindRepetitionColumns(std::string_view text, const std::vector
   return found;
 }
 
+// Columns of a process grid (ProcessGridAxis): a row's processes are their product when the table has no
+// procs column (`npx,npy,npz,time`). Two axes at least, one column each.
+struct GridColumns {
+  std::vector<std::size_t> at;          // index in the header
+  std::vector<std::string_view> lines;  // the text's lines, [file line - 1]
+
+  /// The product of the row's grid cells on file line `line`; 0 when one is missing or no positive integer.
+  long long Procs(std::size_t line, char separator) const {
+    if (at.empty() || line < 1 || line > lines.size()) return 0;
+    const std::vector<std::string> cells = SplitCells(lines[line - 1], separator);
+    long long procs = 1;
+    for (std::size_t c : at) {
+      const auto count = c < cells.size() ? ParseInteger(cells[c]) : std::nullopt;
+      if (!count || *count <= 0 || *count > (1 << 30)) return 0;
+      procs *= *count;
+      if (procs > (1 << 30)) return 0;
+    }
+    return procs;
+  }
+};
+
+GridColumns FindGridColumns(std::string_view text, const std::vector<std::string>& header,
+                            std::vector<std::string>* ignored) {
+  GridColumns found;
+  int axes[3] = {0, 0, 0};
+  for (std::size_t c = 0; c < header.size(); ++c)
+    if (const int axis = ProcessGridAxis(header[c]); axis >= 0 && ++axes[axis] == 1) found.at.push_back(c);
+  if (found.at.size() < 2 || axes[0] > 1 || axes[1] > 1 || axes[2] > 1) return {};
+  for (std::size_t c : found.at) {
+    auto named = std::find(ignored->begin(), ignored->end(), header[c]);
+    if (named != ignored->end()) ignored->erase(named);
+  }
+  found.lines = SplitLines(text);
+  return found;
+}
+
+// True when the header names our `column`, itself or under another name.
+bool HeaderNames(const std::vector<std::string>& header, const TableColumnAliases& aliases, std::string_view column) {
+  return !aliases.HeaderOf(column).empty() ||
+         std::any_of(header.begin(), header.end(), [&](const std::string& name) { return Trim(name) == column; });
+}
+
 bool NamesTime(const std::vector<std::string>& header, const TableColumnAliases& aliases) {
   return !aliases.HeaderOf("time_s").empty() ||
          std::any_of(header.begin(), header.end(), [](const std::string& name) { return Trim(name) == "time_s"; });
@@ -546,6 +588,12 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   const ProblemColumns problem = FindProblemColumns(text, Separator, header, &ignored);
   const RepetitionColumns repeated =
       NamesTime(header, aliases) ? RepetitionColumns{} : FindRepetitionColumns(text, header, &ignored);
+  auto header_has = [&](std::string_view column) { return HeaderNames(header, aliases, column); };
+  const GridColumns grid = header_has("procs") || (header_has("nodes") && header_has("ranks_per_node"))
+                               ? GridColumns{}
+                               : FindGridColumns(text, header, &ignored);
+  std::string grid_names;
+  for (std::size_t c : grid.at) grid_names += (grid_names.empty() ? "" : " x ") + header[c];
   if (!repeated.at.empty() && readings) {
     std::vector<std::string> names;
     for (std::size_t c : repeated.at) names.push_back(header[c]);
@@ -569,7 +617,9 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
     const bool layout_procs = !has("procs") && has("nodes") && has("ranks_per_node");
     if (layout_procs && readings)
       readings->push_back(path + ": no procs column: each row's processes are its nodes x ranks_per_node");
-    if ((!has("procs") && !layout_procs) || (!has("time_s") && repeated.at.empty())) {
+    if (!grid.at.empty() && readings)
+      readings->push_back(path + ": no procs column: each row's processes are its process grid, " + grid_names);
+    if ((!has("procs") && !layout_procs && grid.at.empty()) || (!has("time_s") && repeated.at.empty())) {
       // A count of cores or CPUs counts threads too in a hybrid run: never read as procs, but named when it is
       // the reason (`cores`; CMAQ's timing tables' `CPUs`).
       std::string cores;
@@ -613,6 +663,10 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
         for (std::size_t c = 0; c < kColumnCount; ++c)
           if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
         problem.Read(line, Separator, &row.run());
+        if (const long long procs = grid.Procs(line, Separator); procs > 0) {
+          row.run().procs = static_cast<int>(procs);
+          row.run().derivations["procs"] = "statistics table columns " + grid_names + " (the process grid)";
+        }
       };
       if (repeated.at.empty()) {
         RowBuilder row(path, static_cast<int>(line));
@@ -678,12 +732,9 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
 bool NamesProcsAndTime(const std::vector<std::string>& header) {
   TableColumnAliases aliases;
   if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error)) return true;
-  auto has = [&](std::string_view column) {
-    return !aliases.HeaderOf(column).empty() ||
-           std::any_of(header.begin(), header.end(), [&](const std::string& name) { return Trim(name) == column; });
-  };
+  auto has = [&](std::string_view column) { return HeaderNames(header, aliases, column); };
   std::vector<std::string> ignored;
-  return (has("procs") || (has("nodes") && has("ranks_per_node"))) &&
+  return (has("procs") || (has("nodes") && has("ranks_per_node")) || !FindGridColumns("", header, &ignored).at.empty()) &&
          (has("time_s") || !FindRepetitionColumns("", header, &ignored).at.empty());
 }
 

@@ -123,6 +123,17 @@ bool FindAlias(const std::vector<std::string>& header, const Match& matches, con
 
 }  // namespace
 
+int ProcessGridAxis(const std::string& header) {
+  const std::string name = NormalizedColumnName(Trim(header));
+  static const std::initializer_list<std::string_view> kAxes[] = {
+      {"px", "npx", "nprocx", "nproc_x", "nprocs_x", "procs_x", "proc_x", "ranks_x", "p_x", "iproc", "nprow"},
+      {"py", "npy", "nprocy", "nproc_y", "nprocs_y", "procs_y", "proc_y", "ranks_y", "p_y", "jproc", "npcol"},
+      {"pz", "npz", "nprocz", "nproc_z", "nprocs_z", "procs_z", "proc_z", "ranks_z", "p_z", "kproc"}};
+  for (int axis = 0; axis < 3; ++axis)
+    if (OneOf(name, kAxes[axis])) return axis;
+  return -1;
+}
+
 double RepeatedTimeColumnSeconds(const std::string& header, int* repetition) {
   auto [base, unit] = BaseAndUnit(header);
   std::size_t digits = base.size();

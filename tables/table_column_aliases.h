@@ -44,6 +44,10 @@ std::string NormalizedColumnName(std::string_view name);
 bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColumnAliases* aliases,
                                std::string* error);
 
+/// The axis (0, 1, 2) of a column counting the processes along one axis of a process grid (`npx`, `npy`,
+/// `npz`, as HPCG names them; `px`, `iproc`, `jproc`, `nprow`, `npcol`); -1 for any other column.
+int ProcessGridAxis(const std::string& header);
+
 /// The seconds per unit of a header naming one repetition of the run time, a table whose measurements
 /// of one run are columns ("Time 1", "time_2 [ms]", "Exec time 10 (s)", "Run 3 (s)": a run time's name, or
 /// a repetition's with a time unit, and its number, into `*repetition`); 0 when it names none.

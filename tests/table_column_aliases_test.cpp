@@ -364,3 +364,30 @@ TEST_CASE("a table whose repetitions of a run are columns: Time 1..k, Exec time 
   CHECK(qnm::NamesProcsAndTime({"Processes", "Time 1", "Time 2"}));
   CHECK(!qnm::NamesProcsAndTime({"Processes", "Time 1"}));
 }
+
+TEST_CASE("a table of process grids without a procs column: each row's processes are the grid's product",
+          "[ingest][table][aliases]") {
+  CHECK(qnm::ProcessGridAxis("npx") == 0);
+  CHECK(qnm::ProcessGridAxis("jproc") == 1);
+  CHECK(qnm::ProcessGridAxis("NPZ") == 2);
+  CHECK(qnm::ProcessGridAxis("nx") == -1);  // a grid of points, not of processes
+  std::vector<std::string> notes;
+  const std::vector<qnm::RunStats> runs = qnm::ReadStatisticsCsv(
+      "npx,npy,npz,nx,time\n1,1,1,104,60.2\n2,1,1,104,30.8\n2,2,1,104,15.9\n2,2,2,104,8.3\n", "hpcg.csv", &notes);
+  REQUIRE(runs.size() == 4);
+  CHECK(runs[3].procs == 8);
+  CHECK(runs[2].procs == 4);
+  CHECK(runs[3].derivations.at("procs") == "statistics table columns npx x npy x npz (the process grid)");
+  bool said = false;
+  for (const std::string& note : notes) {
+    said = said || note.find("its process grid, npx x npy x npz") != std::string::npos;
+    CHECK(note.find("'npx'") == std::string::npos);  // not among the ignored columns
+  }
+  CHECK(said);
+  // A procs column wins; a missing grid cell is a missing procs.
+  CHECK(qnm::ReadStatisticsCsv("procs,px,py,time\n6,2,2,1.0\n", "p.csv")[0].procs == 6);
+  CHECK_THROWS_WITH(qnm::ReadStatisticsCsv("px,py,time\n2,,1.0\n", "g.csv"),
+                    Catch::Contains("g.csv:2: missing value for the required column 'procs'"));
+  CHECK(qnm::NamesProcsAndTime({"iproc", "jproc", "Runtime [s]"}));
+  CHECK(!qnm::NamesProcsAndTime({"iproc", "Runtime [s]"}));
+}
