@@ -734,7 +734,8 @@ bool NamesProcsAndTime(const std::vector<std::string>& header) {
   if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error)) return true;
   auto has = [&](std::string_view column) { return HeaderNames(header, aliases, column); };
   std::vector<std::string> ignored;
-  return (has("procs") || (has("nodes") && has("ranks_per_node")) || !FindGridColumns("", header, &ignored).at.empty()) &&
+  const bool grid = !FindGridColumns("", header, &ignored).at.empty();
+  return (has("procs") || (has("nodes") && has("ranks_per_node")) || grid) &&
          (has("time_s") || !FindRepetitionColumns("", header, &ignored).at.empty());
 }
 
