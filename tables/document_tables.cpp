@@ -237,6 +237,7 @@ std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::strin
     if (NamesProcsAndTime(table.header)) ++tables_named[TableSeriesName(path, table)];
   std::vector<RunStats> runs;
   std::vector<const DocumentTable*> passed_over;
+  const DocumentTable* first_empty = nullptr;
   for (const DocumentTable& table : tables) {
     if (!NamesProcsAndTime(table.header)) {
       passed_over.push_back(&table);
@@ -244,7 +245,10 @@ std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::strin
     }
     std::string series = TableSeriesName(path, table);
     if (tables_named[series] > 1) series += " (line " + std::to_string(table.header_line) + ")";
-    if (table.rows.empty()) throw InputError(path, table.header_line, "the table has a header but no rows");
+    if (table.rows.empty()) {  // a template to fill in: no run, refused only when the document has no other
+      if (!first_empty) first_empty = &table;
+      continue;
+    }
     if (readings)
       readings->push_back(path + ":" + std::to_string(table.header_line) + ": " + article + kind_name + " table" +
                           (table.heading.empty() ? "" : " under '" + table.heading + "'") +
@@ -252,6 +256,11 @@ std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::strin
     std::vector<RunStats> read = ReadTable(table, path, notes, filter, readings, series);
     runs.insert(runs.end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));
   }
+  if (first_empty && runs.empty() && (!filter || filter->dropped == 0))
+    throw InputError(path, first_empty->header_line, "the table has a header but no rows");
+  if (first_empty && notes)
+    notes->push_back(path + ":" + std::to_string(first_empty->header_line) +
+                     ": a table of runs without rows passed over (a template to fill in)");
   if (!passed_over.empty() && notes) {
     std::string list;
     for (std::size_t k = 0; k < passed_over.size() && k < kPassedOverListed; ++k)

@@ -108,6 +108,10 @@ TEST_CASE("document tables: refusals name the document's line") {
         "r.md: no table whose header names a run's processes and time");
   CHECK(ErrorOf("| np | time |\n|---|---|\n\ntext\n", "r.md", DocumentKind::kMarkdown) ==
         "r.md:1: the table has a header but no rows");
+  // Beside a table with rows, an empty one (a template) is passed over, not a refusal of the document.
+  CHECK(qnm::ReadDocumentTables("| np | time |\n|---|---|\n\n# B\n\n| np | time |\n|---|---|\n| 2 | 1.0 |\n", "t.md",
+                                DocumentKind::kMarkdown)
+            .size() == 1);
   qnm::DocumentKind kind;
   CHECK(qnm::DocumentKindOfPath("results/README.MD", &kind));
   CHECK(kind == DocumentKind::kMarkdown);
