@@ -226,20 +226,23 @@ std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::strin
                                          std::vector<std::string>* readings) {
   if (!readings) readings = notes;
   const std::vector<DocumentTable> tables = FindDocumentTables(text, kind);
-  if (std::none_of(tables.begin(), tables.end(), [](const DocumentTable& t) { return NamesProcsAndTime(t.header); }))
+  std::vector<bool> of_runs;  // NamesProcsAndTime of each table's header, asked once
+  for (const DocumentTable& table : tables) of_runs.push_back(NamesProcsAndTime(table.header));
+  if (std::find(of_runs.begin(), of_runs.end(), true) == of_runs.end())
     throw InputError(path, 0, "no table whose header names a run's processes and time");
   const char* kind_name = kind == DocumentKind::kMarkdown ? "Markdown" : kind == DocumentKind::kOrg ? "Org" : "LaTeX";
   const char* article = kind == DocumentKind::kOrg ? "an " : "a ";
   // Names for the series of tables without a series column; two tables under one heading are told
   // apart by their lines.
   std::map<std::string, int> tables_named;
-  for (const DocumentTable& table : tables)
-    if (NamesProcsAndTime(table.header)) ++tables_named[TableSeriesName(path, table)];
+  for (std::size_t t = 0; t < tables.size(); ++t)
+    if (of_runs[t]) ++tables_named[TableSeriesName(path, tables[t])];
   std::vector<RunStats> runs;
   std::vector<const DocumentTable*> passed_over;
   const DocumentTable* first_empty = nullptr;
-  for (const DocumentTable& table : tables) {
-    if (!NamesProcsAndTime(table.header)) {
+  for (std::size_t t = 0; t < tables.size(); ++t) {
+    const DocumentTable& table = tables[t];
+    if (!of_runs[t]) {
       passed_over.push_back(&table);
       continue;
     }

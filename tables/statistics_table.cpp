@@ -294,19 +294,28 @@ std::size_t CommentedHeader(std::string_view text) {
   return std::string_view::npos;
 }
 
+// Columns the CSV reader's fixed set does not hold (the problem's settings, repetitions of the run time,
+// a process grid) are read from the cells of the row's own line (ReadCsvSeparatedBy splits the text's
+// lines once, views into the text: a million rows cost 16 MB, not a copy of their cells).
+
+// Takes the header's columns at `at` out of `ignored` (they are read, not extra).
+void TakeOutOfIgnored(const std::vector<std::string>& header, const std::vector<std::size_t>& at,
+                      std::vector<std::string>* ignored) {
+  for (std::size_t c : at) {
+    auto named = std::find(ignored->begin(), ignored->end(), header[c]);
+    if (named != ignored->end()) ignored->erase(named);
+  }
+}
+
 // The columns of a table that name the problem a run solved (table_setting_columns.h) and hold a
-// value in some row (an empty one is as good as absent). The CSV reader holds a fixed set of
-// columns, so their cells are split from the row's own line of `lines` (views into the text: a
-// million rows cost 16 MB here, not a copy of their cells).
+// value in some row (an empty one is as good as absent).
 struct ProblemColumns {
   std::vector<std::size_t> at;          // index in the header
   std::vector<std::string> keys;        // the detail each column's values go under
-  std::vector<std::string_view> lines;  // the text's lines, [file line - 1]
+  std::vector<std::string_view> lines;  // the text's lines, [file line - 1], when `at` is not empty
 
-  /// Sets `run`'s problem settings from the cells of file line `line`.
-  void Read(std::size_t line, char separator, RunStats* run) const {
-    if (at.empty() || line < 1 || line > lines.size()) return;
-    const std::vector<std::string> cells = SplitCells(lines[line - 1], separator);
+  /// Sets `run`'s problem settings from the row's cells.
+  void Read(const std::vector<std::string>& cells, RunStats* run) const {
     for (std::size_t k = 0; k < at.size(); ++k)
       if (at[k] < cells.size() && !cells[at[k]].empty()) run->details[keys[k]] = cells[at[k]];
   }
@@ -335,24 +344,22 @@ ProblemColumns FindProblemColumns(std::string_view text, char separator, const s
     if (!held[k]) continue;
     found.at.push_back(named[k]);
     found.keys.push_back(ProblemSettingKey(header[named[k]]));
-    ignored->erase(std::find(ignored->begin(), ignored->end(), header[named[k]]));
   }
+  TakeOutOfIgnored(header, found.at, ignored);
   if (found.at.empty()) found.lines = {};  // nothing to read: the views go
   return found;
 }
 
 // Columns that repeat the run time, one per measurement of the run ("Time 1", "Time 2", ...; table_column_aliases.h):
-// each row is as many runs. Their cells are split from the row's own line, as the problem columns' are.
+// each row is as many runs.
 struct RepetitionColumns {
-  std::vector<std::size_t> at;          // index in the header
+  std::vector<std::size_t> at;           // index in the header
   std::vector<double> seconds_per_unit;  // of each
-  std::vector<std::string_view> lines;  // the text's lines, [file line - 1]
 };
 
 // The repetition columns of `header` (two at least, their numbers distinct), taken out of `ignored`; none
 // when the header names the run time itself.
-RepetitionColumns FindRepetitionColumns(std::string_view text, const std::vector<std::string>& header,
-                                        std::vector<std::string>* ignored) {
+RepetitionColumns FindRepetitionColumns(const std::vector<std::string>& header, std::vector<std::string>* ignored) {
   RepetitionColumns found;
   std::vector<int> numbers;
   for (std::size_t c = 0; c < header.size(); ++c) {
@@ -364,24 +371,18 @@ RepetitionColumns FindRepetitionColumns(std::string_view text, const std::vector
     found.seconds_per_unit.push_back(seconds);
   }
   if (found.at.size() < 2) return {};
-  for (std::size_t c : found.at) {
-    auto named = std::find(ignored->begin(), ignored->end(), header[c]);
-    if (named != ignored->end()) ignored->erase(named);
-  }
-  found.lines = SplitLines(text);
+  TakeOutOfIgnored(header, found.at, ignored);
   return found;
 }
 
 // Columns of a process grid (ProcessGridAxis): a row's processes are their product when the table has no
 // procs column (`npx,npy,npz,time`). Two axes at least, one column each.
 struct GridColumns {
-  std::vector<std::size_t> at;          // index in the header
-  std::vector<std::string_view> lines;  // the text's lines, [file line - 1]
+  std::vector<std::size_t> at;  // index in the header
 
-  /// The product of the row's grid cells on file line `line`; 0 when one is missing or no positive integer.
-  long long Procs(std::size_t line, char separator) const {
-    if (at.empty() || line < 1 || line > lines.size()) return 0;
-    const std::vector<std::string> cells = SplitCells(lines[line - 1], separator);
+  /// The product of the row's grid cells; 0 when there is no grid, or a cell is missing or no positive integer.
+  long long Procs(const std::vector<std::string>& cells) const {
+    if (at.empty()) return 0;
     long long procs = 1;
     for (std::size_t c : at) {
       const auto count = c < cells.size() ? ParseInteger(cells[c]) : std::nullopt;
@@ -393,18 +394,13 @@ struct GridColumns {
   }
 };
 
-GridColumns FindGridColumns(std::string_view text, const std::vector<std::string>& header,
-                            std::vector<std::string>* ignored) {
+GridColumns FindGridColumns(const std::vector<std::string>& header, std::vector<std::string>* ignored) {
   GridColumns found;
   int axes[3] = {0, 0, 0};
   for (std::size_t c = 0; c < header.size(); ++c)
     if (const int axis = ProcessGridAxis(header[c]); axis >= 0 && ++axes[axis] == 1) found.at.push_back(c);
   if (found.at.size() < 2 || axes[0] > 1 || axes[1] > 1 || axes[2] > 1) return {};
-  for (std::size_t c : found.at) {
-    auto named = std::find(ignored->begin(), ignored->end(), header[c]);
-    if (named != ignored->end()) ignored->erase(named);
-  }
-  found.lines = SplitLines(text);
+  TakeOutOfIgnored(header, found.at, ignored);
   return found;
 }
 
@@ -412,11 +408,6 @@ GridColumns FindGridColumns(std::string_view text, const std::vector<std::string
 bool HeaderNames(const std::vector<std::string>& header, const TableColumnAliases& aliases, std::string_view column) {
   return !aliases.HeaderOf(column).empty() ||
          std::any_of(header.begin(), header.end(), [&](const std::string& name) { return Trim(name) == column; });
-}
-
-bool NamesTime(const std::vector<std::string>& header, const TableColumnAliases& aliases) {
-  return !aliases.HeaderOf("time_s").empty() ||
-         std::any_of(header.begin(), header.end(), [](const std::string& name) { return Trim(name) == "time_s"; });
 }
 
 // 'a', 'b', 'c': the columns a note names.
@@ -585,13 +576,16 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   if (std::string note = aliases.Note(path); !note.empty() && readings) readings->push_back(std::move(note));
   const std::string time_derivation = aliases.TimeDerivation();
   std::vector<std::string> ignored = UnknownColumns(header, aliases);
-  const ProblemColumns problem = FindProblemColumns(text, Separator, header, &ignored);
-  const RepetitionColumns repeated =
-      NamesTime(header, aliases) ? RepetitionColumns{} : FindRepetitionColumns(text, header, &ignored);
+  ProblemColumns problem = FindProblemColumns(text, Separator, header, &ignored);
   auto header_has = [&](std::string_view column) { return HeaderNames(header, aliases, column); };
+  const RepetitionColumns repeated =
+      header_has("time_s") ? RepetitionColumns{} : FindRepetitionColumns(header, &ignored);
   const GridColumns grid = header_has("procs") || (header_has("nodes") && header_has("ranks_per_node"))
                                ? GridColumns{}
-                               : FindGridColumns(text, header, &ignored);
+                               : FindGridColumns(header, &ignored);
+  // The text's lines, split once for every column read from a row's own line.
+  std::vector<std::string_view> lines = std::move(problem.lines);
+  if (lines.empty() && !(repeated.at.empty() && grid.at.empty())) lines = SplitLines(text);
   std::string grid_names;
   for (std::size_t c : grid.at) grid_names += (grid_names.empty() ? "" : " x ") + header[c];
   if (!repeated.at.empty() && readings) {
@@ -656,14 +650,16 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       for (std::string& value : values) value.clear();
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
       const auto line = reader.get_file_line();
+      const std::vector<std::string> cells =
+          line >= 1 && line <= lines.size() ? SplitCells(lines[line - 1], Separator) : std::vector<std::string>{};
       auto fill = [&](RowBuilder& row) {
         row.SetAliases(aliases, time_derivation);
         if constexpr (Separator == ';') row.AcceptDecimalComma();
         if (file_series) row.SetFileSeries(file_series_name);
         for (std::size_t c = 0; c < kColumnCount; ++c)
           if (reader.has_column(names[c])) row.Set(Columns()[c], values[c]);
-        problem.Read(line, Separator, &row.run());
-        if (const long long procs = grid.Procs(line, Separator); procs > 0) {
+        problem.Read(cells, &row.run());
+        if (const long long procs = grid.Procs(cells); procs > 0) {
           row.run().procs = static_cast<int>(procs);
           row.run().derivations["procs"] = "statistics table columns " + grid_names + " (the process grid)";
         }
@@ -675,9 +671,6 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
         continue;
       }
       // One run per repetition the row holds (an empty cell: a repetition not made at this row's size).
-      const std::vector<std::string> cells =
-          line >= 1 && line <= repeated.lines.size() ? SplitCells(repeated.lines[line - 1], Separator)
-                                                     : std::vector<std::string>{};
       int runs_of_row = 0;
       for (std::size_t k = 0; k < repeated.at.size(); ++k) {
         if (repeated.at[k] >= cells.size() || Trim(cells[repeated.at[k]]).empty()) continue;
@@ -734,9 +727,9 @@ bool NamesProcsAndTime(const std::vector<std::string>& header) {
   if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error)) return true;
   auto has = [&](std::string_view column) { return HeaderNames(header, aliases, column); };
   std::vector<std::string> ignored;
-  const bool grid = !FindGridColumns("", header, &ignored).at.empty();
+  const bool grid = !FindGridColumns(header, &ignored).at.empty();
   return (has("procs") || (has("nodes") && has("ranks_per_node")) || grid) &&
-         (has("time_s") || !FindRepetitionColumns("", header, &ignored).at.empty());
+         (has("time_s") || !FindRepetitionColumns(header, &ignored).at.empty());
 }
 
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
