@@ -59,5 +59,7 @@ bool SniffCimeTiming(const std::string& path, std::string_view text);  // cime_t
 ReaderOutput ReadCimeTiming(const ReaderInput& input);
 bool SniffAmrexOutput(const std::string& path, std::string_view text);  // amrex_output.cpp
 ReaderOutput ReadAmrexOutput(const ReaderInput& input);
+bool SniffNaluLog(const std::string& path, std::string_view text);  // nalu_log.cpp
+ReaderOutput ReadNaluLog(const ReaderInput& input);
 
 }  // namespace qnm

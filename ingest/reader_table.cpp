@@ -303,6 +303,8 @@ const std::vector<Reader>& ReaderTable() {
       {"CIME timing profile (cesm_timing.*, e3sm_timing.*, ccsm_timing.*)", SniffCimeTiming, ReadCimeTiming},
       // Before NPB output too: an AMReX program's output (WarpX, Nyx, Castro, AMR-Wind, ...; a job's .out).
       {"AMReX program output (TinyProfiler total, 'Run time =')", SniffAmrexOutput, ReadAmrexOutput},
+      // Before NPB output too: a Nalu-Wind (or Nalu) log (naluX -o <file>, by default <input deck>.log).
+      {"Nalu-Wind log (naluX -o, <input>.log)", SniffNaluLog, ReadNaluLog},
       // Before NPB output too: nwchem's standard output, saved as .out/.log or a batch job's stdout.
       {"NWChem output (nwchem standard output)", SniffNwchemOutput, ReadNwchemOutput},
       // Before NPB output too: pat_report's text report (.rpt), or a job's stdout ending in the

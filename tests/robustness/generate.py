@@ -508,6 +508,9 @@ def main():
     # the notebook of tests/data/document-tables, damaged as text, each under its own name (.md, .org).
     count += application_log_cases(cases, repo, rng, args, ingest, "documents", "document-tables",
                                    ["shallow-water-*"], 40)
+    # Nalu-Wind logs (app_outputs/nalu_log.h), round 45, appended last: the three logs of
+    # tests/data/nalu-wind-log, damaged as text.
+    count += application_log_cases(cases, repo, rng, args, ingest, "nalu", "nalu-wind-log", ["*.log"], 40)
     print(f"{count} cases in {cases}")
 
 
