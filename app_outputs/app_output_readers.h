@@ -61,5 +61,7 @@ bool SniffAmrexOutput(const std::string& path, std::string_view text);  // amrex
 ReaderOutput ReadAmrexOutput(const ReaderInput& input);
 bool SniffNaluLog(const std::string& path, std::string_view text);  // nalu_log.cpp
 ReaderOutput ReadNaluLog(const ReaderInput& input);
+bool SniffFmsClocks(const std::string& path, std::string_view text);  // fms_clocks.cpp
+ReaderOutput ReadFmsClocks(const ReaderInput& input);
 
 }  // namespace qnm

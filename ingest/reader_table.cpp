@@ -305,6 +305,10 @@ const std::vector<Reader>& ReaderTable() {
       {"AMReX program output (TinyProfiler total, 'Run time =')", SniffAmrexOutput, ReadAmrexOutput},
       // Before NPB output too: a Nalu-Wind (or Nalu) log (naluX -o <file>, by default <input deck>.log).
       {"Nalu-Wind log (naluX -o, <input>.log)", SniffNaluLog, ReadNaluLog},
+      // Before NPB output too: an FMS model's standard output ending in its mpp_clock table (MOM5, MOM6, SIS2,
+      // GFDL's AM/CM, SHiELD, UFS's FV3).
+      {"FMS timing table (mpp_clock statistics of MOM5, MOM6, GFDL and UFS models' standard output)", SniffFmsClocks,
+       ReadFmsClocks},
       // Before NPB output too: nwchem's standard output, saved as .out/.log or a batch job's stdout.
       {"NWChem output (nwchem standard output)", SniffNwchemOutput, ReadNwchemOutput},
       // Before NPB output too: pat_report's text report (.rpt), or a job's stdout ending in the

@@ -511,6 +511,9 @@ def main():
     # Nalu-Wind logs (app_outputs/nalu_log.h), round 45, appended last: the three logs of
     # tests/data/nalu-wind-log, damaged as text.
     count += application_log_cases(cases, repo, rng, args, ingest, "nalu", "nalu-wind-log", ["*.log"], 40)
+    # FMS timing tables (app_outputs/fms_clocks.h), round 45, appended last: access-profiling's two readable
+    # test inputs in tests/data/fms-clocks, damaged as text.
+    count += application_log_cases(cases, repo, rng, args, ingest, "fms", "fms-clocks", ["*.stdout"], 40)
     print(f"{count} cases in {cases}")
 
 
