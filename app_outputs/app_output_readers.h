@@ -63,5 +63,7 @@ bool SniffNaluLog(const std::string& path, std::string_view text);  // nalu_log.
 ReaderOutput ReadNaluLog(const ReaderInput& input);
 bool SniffFmsClocks(const std::string& path, std::string_view text);  // fms_clocks.cpp
 ReaderOutput ReadFmsClocks(const ReaderInput& input);
+bool SniffEsmfProfileSummary(const std::string& path, std::string_view text);  // esmf_profile.cpp
+ReaderOutput ReadEsmfProfileSummary(const ReaderInput& input);
 
 }  // namespace qnm

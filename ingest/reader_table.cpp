@@ -309,6 +309,9 @@ const std::vector<Reader>& ReaderTable() {
       // GFDL's AM/CM, SHiELD, UFS's FV3).
       {"FMS timing table (mpp_clock statistics of MOM5, MOM6, GFDL and UFS models' standard output)", SniffFmsClocks,
        ReadFmsClocks},
+      // Before NPB output too: ESMF's profile summary (ESMF_Profile.summary of UFS, CESM's and NorESM's NUOPC
+      // builds, ACCESS-OM3).
+      {"ESMF profile summary (ESMF_Profile.summary)", SniffEsmfProfileSummary, ReadEsmfProfileSummary},
       // Before NPB output too: nwchem's standard output, saved as .out/.log or a batch job's stdout.
       {"NWChem output (nwchem standard output)", SniffNwchemOutput, ReadNwchemOutput},
       // Before NPB output too: pat_report's text report (.rpt), or a job's stdout ending in the

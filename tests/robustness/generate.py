@@ -514,6 +514,10 @@ def main():
     # FMS timing tables (app_outputs/fms_clocks.h), round 45, appended last: access-profiling's two readable
     # test inputs in tests/data/fms-clocks, damaged as text.
     count += application_log_cases(cases, repo, rng, args, ingest, "fms", "fms-clocks", ["*.stdout"], 40)
+    # ESMF profile summaries (app_outputs/esmf_profile.h), round 45, appended last: access-profiling's two
+    # readable test inputs in tests/data/esmf-profile, damaged as text.
+    count += application_log_cases(cases, repo, rng, args, ingest, "esmf", "esmf-profile",
+                                   ["ESMF_Profile.summary", "duplicate-region/*"], 40)
     print(f"{count} cases in {cases}")
 
 
