@@ -2,6 +2,7 @@
 #include "app_outputs/fms_clocks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -62,7 +63,7 @@ bool ReadRow(std::string_view t, const Header& header, FmsClock* clock, const st
   std::vector<double> values(header.count);
   for (std::size_t i = 0; i < header.count; ++i) {
     const auto value = ParseDouble(words[first + i]);
-    if (!value || !(*value >= 0)) {
+    if (!value || !std::isfinite(*value) || *value < 0) {
       if (total) NonNegativeNumber(words[first + i], path, line, "FMS 'Total runtime' row");
       return false;
     }
@@ -77,6 +78,16 @@ bool ReadRow(std::string_view t, const Header& header, FmsClock* clock, const st
   clock->tmax_s = at(header.tmax);
   clock->tavg_s = at(header.tavg);
   clock->tstd_s = at(header.tstd);
+  // PE numbers are whole and at most 2^24 (WholeCount's bound): a row whose are not is no clock's row.
+  for (int column : {header.pemin, header.pemax}) {
+    const double pe = at(column);
+    if (pe > (1 << 24) || pe != static_cast<double>(static_cast<long long>(pe))) {
+      if (total)
+        throw InputError(path, line,
+                         "FMS 'Total runtime': pemin and pemax need PE numbers, got '" + NumberText(pe) + "'");
+      return false;
+    }
+  }
   clock->pemin = static_cast<int>(at(header.pemin));
   clock->pemax = static_cast<int>(at(header.pemax));
   if (total && !(clock->tmin_s <= clock->tavg_s * (1 + 1e-6) && clock->tavg_s <= clock->tmax_s * (1 + 1e-6)))

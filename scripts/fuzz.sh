@@ -14,7 +14,7 @@
 #            whatif_config_fuzz cube_profile_fuzz extrap_experiment_fuzz microbench_output_fuzz
 #            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
 #            hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz
-#            flux_job_record_fuzz series_model_fuzz cime_timing_fuzz document_tables_fuzz
+#            flux_job_record_fuzz series_model_fuzz cime_timing_fuzz document_tables_fuzz model_timers_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30
@@ -82,6 +82,11 @@ seed() {  # seed <target> -> directory of seed files
       { printf '\2'; cat tests/data/document-tables/shallow-water-report.tex; } > "$dir/report-tex"
       { printf '\1'; cat tests/data/document-tables/shallow-water-notes.org; } > "$dir/notes-org"
       { printf '\0'; cat docs/statistics-table.md; } > "$dir/statistics-table-md" ;;
+    model_timers_fuzz)  # first byte % 3: Nalu-Wind log, FMS timing table, ESMF profile summary
+      for f in tests/data/nalu-wind-log/*.log; do { printf '\0'; cat "$f"; } > "$dir/nalu-$(basename "$f")"; done
+      for f in tests/data/fms-clocks/*.stdout; do { printf '\1'; cat "$f"; } > "$dir/fms-$(basename "$f")"; done
+      { printf '\2'; cat tests/data/esmf-profile/ESMF_Profile.summary; } > "$dir/esmf-summary"
+      { printf '\2'; cat tests/data/esmf-profile/duplicate-region/ESMF_Profile.summary; } > "$dir/esmf-duplicate" ;;
     whatif_config_fuzz) cp tests/robustness/seeds/*.cfg "$dir" ;;
     otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
       { printf '\0'; cat tests/data/otf2/synthetic-patterns-4rank/traces/1.evt; } > "$dir/events"

@@ -150,6 +150,10 @@ TEST_CASE("FMS timing tables: an older FMS without the PE count, two runs, and w
              Catch::Contains("ocean.stdout:4") && Catch::Contains("non-negative number"));
   CHECK_THAT(Refusal(head + "Total runtime   1.0 2.0\n"), Catch::Contains("ocean.stdout:4"));
   CHECK_THAT(Refusal(head + "Total runtime   3.0 2.0 1.0 0.0 1.000 0 0 3\n"), Catch::Contains("tmin <= tavg <= tmax"));
+  // A PE number past any machine (a damaged row: the fuzzer's 1e43) is refused, not converted.
+  CHECK_THAT(Refusal(head + "Total runtime   1.0 1.0 1.0 0.0 1.000 0 0 1e43\n"),
+             Catch::Contains("ocean.stdout:4") && Catch::Contains("PE numbers"));
+  CHECK_THAT(Refusal(head + "Total runtime   1.0 1.0 1.0 0.0 1.000 0 0 2.5\n"), Catch::Contains("PE numbers"));
   CHECK_THAT(Refusal("Tabulating mpp_clock statistics across      0 PEs...\n"), Catch::Contains("ocean.stdout:1"));
   CHECK_THAT(Refusal("Tabulating mpp_clock statistics across      4 PEs...\n\nno table here\n"),
              Catch::Contains("without its header"));
