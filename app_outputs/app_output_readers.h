@@ -65,5 +65,7 @@ bool SniffFmsClocks(const std::string& path, std::string_view text);  // fms_clo
 ReaderOutput ReadFmsClocks(const ReaderInput& input);
 bool SniffEsmfProfileSummary(const std::string& path, std::string_view text);  // esmf_profile.cpp
 ReaderOutput ReadEsmfProfileSummary(const ReaderInput& input);
+bool SniffUmTimers(const std::string& path, std::string_view text);  // um_timers.cpp
+ReaderOutput ReadUmTimers(const ReaderInput& input);
 
 }  // namespace qnm

@@ -1,6 +1,7 @@
 // libFuzzer target: the readers of models' own timer summaries added in round 45 — Nalu-Wind logs, FMS
-// timing tables, ESMF profile summaries — must turn any bytes into records or an InputError (file:line),
-// never crash, hang or throw anything else. The first byte picks the reader.
+// timing tables, ESMF profile summaries, the Unified Model's timer output — must turn any bytes into
+// records or an InputError (file:line), never crash, hang or throw anything else. The first byte picks
+// the reader.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -10,6 +11,7 @@
 #include "app_outputs/esmf_profile.h"
 #include "app_outputs/fms_clocks.h"
 #include "app_outputs/nalu_log.h"
+#include "app_outputs/um_timers.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 
@@ -18,7 +20,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view text(reinterpret_cast<const char*>(data) + 1, size - 1);
   std::vector<qnm::RunStats> runs;
   try {
-    switch (data[0] % 3) {
+    switch (data[0] % 4) {
       case 0:
         if (!qnm::LooksLikeNaluLog(text)) return 0;
         for (const qnm::NaluRun& run : qnm::ParseNaluLog(text, "abl.log")) {
@@ -30,6 +32,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         if (!qnm::LooksLikeFmsClocks(text)) return 0;
         for (const qnm::FmsClockTable& table : qnm::ParseFmsClocks(text, "ocean.stdout"))
           runs.push_back(qnm::FmsClockTableToRunStats(table, "ocean.stdout"));
+        break;
+      case 3:
+        if (!qnm::LooksLikeUmTimers(text)) return 0;
+        runs.push_back(qnm::UmRunToRunStats(qnm::ParseUmTimers(text, "atm.fort6.pe0"), "atm.fort6.pe0"));
         break;
       default:
         if (!qnm::LooksLikeEsmfProfileSummary(text)) return 0;

@@ -312,6 +312,8 @@ const std::vector<Reader>& ReaderTable() {
       // Before NPB output too: ESMF's profile summary (ESMF_Profile.summary of UFS, CESM's and NorESM's NUOPC
       // builds, ACCESS-OM3).
       {"ESMF profile summary (ESMF_Profile.summary)", SniffEsmfProfileSummary, ReadEsmfProfileSummary},
+      // Before NPB output too: the Unified Model's standard output ending in its timer output (atm.fort6.pe0).
+      {"Unified Model timer output (atm.fort6.pe0, the UM's standard output)", SniffUmTimers, ReadUmTimers},
       // Before NPB output too: nwchem's standard output, saved as .out/.log or a batch job's stdout.
       {"NWChem output (nwchem standard output)", SniffNwchemOutput, ReadNwchemOutput},
       // Before NPB output too: pat_report's text report (.rpt), or a job's stdout ending in the

@@ -82,7 +82,9 @@ seed() {  # seed <target> -> directory of seed files
       { printf '\2'; cat tests/data/document-tables/shallow-water-report.tex; } > "$dir/report-tex"
       { printf '\1'; cat tests/data/document-tables/shallow-water-notes.org; } > "$dir/notes-org"
       { printf '\0'; cat docs/statistics-table.md; } > "$dir/statistics-table-md" ;;
-    model_timers_fuzz)  # first byte % 3: Nalu-Wind log, FMS timing table, ESMF profile summary
+    model_timers_fuzz)  # first byte % 4: Nalu-Wind log, FMS timing table, ESMF profile summary, UM timers
+      find tests/data/um-timers -name '*.fort6' -o -name 'atm.fort6.pe0' | while read -r f; do
+        { printf '\3'; cat "$f"; } > "$dir/um-$(echo "$f" | tr / _)"; done
       for f in tests/data/nalu-wind-log/*.log; do { printf '\0'; cat "$f"; } > "$dir/nalu-$(basename "$f")"; done
       for f in tests/data/fms-clocks/*.stdout; do { printf '\1'; cat "$f"; } > "$dir/fms-$(basename "$f")"; done
       { printf '\2'; cat tests/data/esmf-profile/ESMF_Profile.summary; } > "$dir/esmf-summary"

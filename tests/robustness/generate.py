@@ -518,6 +518,10 @@ def main():
     # readable test inputs in tests/data/esmf-profile, damaged as text.
     count += application_log_cases(cases, repo, rng, args, ingest, "esmf", "esmf-profile",
                                    ["ESMF_Profile.summary", "duplicate-region/*"], 40)
+    # The Unified Model's timer output (app_outputs/um_timers.h), round 45, appended last: access-profiling's
+    # UM 7 log, its end-of-run block and a whole log, damaged as text.
+    count += application_log_cases(cases, repo, rng, args, ingest, "um", "um-timers",
+                                   ["um7-*.fort6", "um7-run/*"], 40)
     print(f"{count} cases in {cases}")
 
 
