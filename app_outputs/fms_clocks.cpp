@@ -103,14 +103,7 @@ const FmsClock* Find(const FmsClockTable& table, std::string_view name) {
 
 }  // namespace
 
-bool LooksLikeFmsClocks(std::string_view text) {
-  for (std::size_t at = text.find(kTabulating); at != std::string_view::npos; at = text.find(kTabulating, at + 1)) {
-    std::size_t i = at;
-    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
-    if (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r') return true;
-  }
-  return false;
-}
+bool LooksLikeFmsClocks(std::string_view text) { return BeginsALine(text, kTabulating); }
 
 std::vector<FmsClockTable> ParseFmsClocks(std::string_view text, const std::string& path) {
   std::vector<FmsClockTable> tables;

@@ -48,16 +48,6 @@ void AddPhase(std::string_view t, NaluRun* run, const std::string& path, int lin
   run->solver_max_s += KeyedValue(t, "max:", path, line, "Nalu equation timer");
 }
 
-// True when `needle` begins a line of `text`, after blanks only (a document quoting it mid-line is no log).
-bool BeginsALine(std::string_view text, std::string_view needle) {
-  for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
-    std::size_t i = at;
-    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
-    if (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r') return true;
-  }
-  return false;
-}
-
 }  // namespace
 
 bool LooksLikeNaluLog(std::string_view text) {

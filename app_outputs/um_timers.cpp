@@ -14,15 +14,6 @@
 namespace qnm {
 namespace {
 
-bool AtLineStart(std::string_view text, std::string_view needle) {
-  for (std::size_t at = text.find(needle); at != std::string_view::npos; at = text.find(needle, at + 1)) {
-    std::size_t i = at;
-    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t')) --i;
-    if (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r') return true;
-  }
-  return false;
-}
-
 // "Maximum Elapsed Wallclock Time:    3944.07699399998" -> the number after the colon (a unit may follow).
 double ValueAfterColon(std::string_view t, const std::string& path, int line, const char* what) {
   const std::vector<std::string_view> words = SplitWhitespace(t.substr(t.find(':') + 1));
@@ -68,8 +59,8 @@ UmTimer ReadTimerRow(std::string_view t, const std::string& path, int line) {
 }  // namespace
 
 bool LooksLikeUmTimers(std::string_view text) {
-  return AtLineStart(text, "END OF RUN - TIMER OUTPUT") || AtLineStart(text, "MPP Timing information :") ||
-         AtLineStart(text, "MPP : Inclusive timer summary");
+  return BeginsALine(text, "END OF RUN - TIMER OUTPUT") || BeginsALine(text, "MPP Timing information :") ||
+         BeginsALine(text, "MPP : Inclusive timer summary");
 }
 
 UmRun ParseUmTimers(std::string_view text, const std::string& path) {

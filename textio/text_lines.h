@@ -31,6 +31,9 @@ bool SplitAtFirstColon(std::string_view text, std::string_view* key, std::string
 /// either end ("Wait + Comm. F" -> "wait_comm_f", "CG (H1)" -> "cg_h1").
 std::string DetailKey(std::string_view name);
 bool EndsWith(std::string_view text, std::string_view suffix);
+/// True when `needle` begins a line of `text`, after blanks only: a program's own line, not a document
+/// quoting it mid-sentence.
+bool BeginsALine(std::string_view text, std::string_view needle);
 /// True for a non-empty text of ASCII digits only ("0042"; not "", "-1", "4a").
 bool AllDigits(std::string_view text);
 
