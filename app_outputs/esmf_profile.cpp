@@ -74,7 +74,7 @@ std::vector<EsmfRegion> ParseEsmfProfileSummary(std::string_view text, const std
                            " values: '" + std::string(t).substr(0, 80) + "'");
     const std::size_t first = words.size() - columns.size();
     EsmfRegion region;
-    for (std::size_t w = 0; w < first; ++w) region.name += (w ? " " : "") + std::string(words[w]);
+    region.name = JoinWords(words, 0, first);
     region.line = n;
     const std::size_t indent = lines[i].find_first_not_of(' ');
     region.depth = static_cast<int>(indent / 2);
@@ -131,16 +131,8 @@ RunStats EsmfProfileToRunStats(const std::vector<EsmfRegion>& regions, const std
 bool SniffEsmfProfileSummary(const std::string&, std::string_view text) { return LooksLikeEsmfProfileSummary(text); }
 
 ReaderOutput ReadEsmfProfileSummary(const ReaderInput& input) {
-  const std::vector<EsmfRegion> regions = ParseEsmfProfileSummary(input.text, input.path);
-  const std::vector<std::vector<EsmfRegion>> runs = {regions};
-  return AppOutputRuns(
-      input, runs,
-      [](const std::vector<EsmfRegion>&, int* line) {
-        *line = 0;
-        return std::string();
-      },
-      [&](const std::vector<EsmfRegion>& run) { return EsmfProfileToRunStats(run, input.FormatPath()); },
-      "ESMF profile summaries did not read");
+  return AppOutputRun(EsmfProfileToRunStats(ParseEsmfProfileSummary(input.text, input.path), input.FormatPath()),
+                      input.name);
 }
 
 }  // namespace qnm

@@ -69,8 +69,7 @@ bool ReadRow(std::string_view t, const Header& header, FmsClock* clock, const st
     }
     values[i] = *value;
   }
-  clock->name.clear();
-  for (std::size_t i = 0; i < first; ++i) clock->name += (i ? " " : "") + std::string(words[i]);
+  clock->name = JoinWords(words, 0, first);
   clock->line = line;
   auto at = [&](int column) { return column >= 0 ? values[static_cast<std::size_t>(column)] : 0.0; };
   clock->hits = header.hits >= 0 ? at(header.hits) : -1;

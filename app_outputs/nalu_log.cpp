@@ -18,6 +18,7 @@ constexpr std::string_view kMain = "main() --";
 constexpr std::string_view kStep = "WallClockTime:";
 constexpr std::string_view kEquation = "Timing for Eq:";
 constexpr std::string_view kComplete = "Simulation Shall Complete";
+constexpr std::string_view kTrilinos = "Trilinos Version:";
 
 // "Nalu-Wind Version: v1.2.0" -> the program ("Nalu-Wind") and the version; false for another line.
 bool VersionLine(std::string_view t, std::string* program, std::string* version) {
@@ -33,7 +34,7 @@ bool VersionLine(std::string_view t, std::string* program, std::string* version)
 
 // The value after `key` among "key: value" pairs separated by blanks or tabs ("avg: 2634.76 \tmin: ...");
 // throws naming `what` when the key is missing or its value is no non-negative number.
-double KeyedValue(std::string_view t, std::string_view key, const std::string& path, int line, const char* what) {
+double ValueAfterKey(std::string_view t, std::string_view key, const std::string& path, int line, const char* what) {
   const std::vector<std::string_view> words = SplitWhitespace(t);
   for (std::size_t i = 0; i + 1 < words.size(); ++i)
     if (words[i] == key) return NonNegativeNumber(words[i + 1], path, line, what);
@@ -44,8 +45,8 @@ double KeyedValue(std::string_view t, std::string_view key, const std::string& p
 // Linear iterations are counts, not seconds, and are left out.
 void AddPhase(std::string_view t, NaluRun* run, const std::string& path, int line) {
   if (StartsWith(t, "linear iterations")) return;
-  run->solver_avg_s += KeyedValue(t, "avg:", path, line, "Nalu equation timer");
-  run->solver_max_s += KeyedValue(t, "max:", path, line, "Nalu equation timer");
+  run->solver_avg_s += ValueAfterKey(t, "avg:", path, line, "Nalu equation timer");
+  run->solver_max_s += ValueAfterKey(t, "max:", path, line, "Nalu equation timer");
 }
 
 }  // namespace
@@ -82,10 +83,10 @@ std::vector<NaluRun> ParseNaluLog(std::string_view text, const std::string& path
       runs.back().line = n;
     }
     NaluRun& run = runs.back();
-    if (StartsWith(t, "Trilinos Version:")) {
-      run.trilinos_version = std::string(Trim(t.substr(17)));
+    if (StartsWith(t, kTrilinos)) {
+      run.trilinos_version = std::string(Trim(t.substr(kTrilinos.size())));
     } else if (StartsWith(t, kStep)) {
-      run.step_time_sum_s += KeyedValue(t, "Total:", path, n, "Nalu 'WallClockTime:' step");
+      run.step_time_sum_s += ValueAfterKey(t, "Total:", path, n, "Nalu 'WallClockTime:' step");
       ++run.time_steps;
     } else if (StartsWith(t, kComplete)) {
       run.completed = true;
@@ -103,9 +104,9 @@ std::vector<NaluRun> ParseNaluLog(std::string_view text, const std::string& path
     } else if (StartsWith(t, kMain)) {
       if (run.procs_line == 0)
         throw InputError(path, n, "Nalu 'main() --' timing without 'Timing for Simulation: nprocs=' before it");
-      run.main_avg_s = KeyedValue(t, "avg:", path, n, "Nalu main() timing");
-      run.main_min_s = KeyedValue(t, "min:", path, n, "Nalu main() timing");
-      run.main_max_s = KeyedValue(t, "max:", path, n, "Nalu main() timing");
+      run.main_avg_s = ValueAfterKey(t, "avg:", path, n, "Nalu main() timing");
+      run.main_min_s = ValueAfterKey(t, "min:", path, n, "Nalu main() timing");
+      run.main_max_s = ValueAfterKey(t, "max:", path, n, "Nalu main() timing");
       if (!(run.main_min_s <= run.main_avg_s * (1 + 1e-5) && run.main_avg_s <= run.main_max_s * (1 + 1e-5)))
         throw InputError(path, n, "Nalu main() timing: min <= avg <= max does not hold");
       run.main_line = n;

@@ -14,11 +14,18 @@
 namespace qnm {
 namespace {
 
-// "Maximum Elapsed Wallclock Time:    3944.07699399998" -> the number after the colon (a unit may follow).
-double ValueAfterColon(std::string_view t, const std::string& path, int line, const char* what) {
-  const std::vector<std::string_view> words = SplitWhitespace(t.substr(t.find(':') + 1));
+// "Maximum Elapsed Wallclock Time:    3944.07699399998 seconds" -> "3944.07699399998": the first word
+// after the line's first ':' (a unit may follow it).
+std::string_view WordAfterColon(std::string_view t, const std::string& path, int line, const char* what) {
+  std::string_view key, value;
+  const std::vector<std::string_view> words =
+      SplitAtFirstColon(t, &key, &value) ? SplitWhitespace(value) : std::vector<std::string_view>{};
   if (words.empty()) throw InputError(path, line, std::string(what) + " without its value");
-  return NonNegativeNumber(words[0], path, line, what);
+  return words[0];
+}
+
+double SecondsAfterColon(std::string_view t, const std::string& path, int line, const char* what) {
+  return NonNegativeNumber(WordAfterColon(t, path, line, what), path, line, what);
 }
 
 // A row of the wallclock summary: [index...] NAME MEAN MEDIAN SD PCT% MAX (PE) MIN (PE).
@@ -52,7 +59,7 @@ UmTimer ReadTimerRow(std::string_view t, const std::string& path, int line) {
   while (first < percent - 3 && AllDigits(words[first])) ++first;
   if (first == percent - 3 || !std::isalpha(static_cast<unsigned char>(words[first][0])))
     throw refuse("whose routine name does not begin with a letter");
-  for (std::size_t i = first; i < percent - 3; ++i) timer.name += (i > first ? " " : "") + std::string(words[i]);
+  timer.name = JoinWords(words, first, percent - 3);
   return timer;
 }
 
@@ -71,12 +78,12 @@ UmRun ParseUmTimers(std::string_view text, const std::string& path) {
     const int n = static_cast<int>(i + 1);
     const std::string_view t = Trim(lines[i]);
     if (StartsWith(t, "Maximum Elapsed Wallclock Time")) {
-      run.max_elapsed_s = ValueAfterColon(t, path, n, "UM 'Maximum Elapsed Wallclock Time'");
+      run.max_elapsed_s = SecondsAfterColon(t, path, n, "UM 'Maximum Elapsed Wallclock Time'");
       run.max_elapsed_line = n;
     } else if (StartsWith(t, "PE") && t.find("Elapsed Wallclock Time") != std::string_view::npos) {
       const std::vector<std::string_view> words = SplitWhitespace(t);
       if (words.size() > 1 && words[1] == "0")
-        run.pe0_elapsed_s = ValueAfterColon(t, path, n, "UM 'PE 0 Elapsed Wallclock Time'");
+        run.pe0_elapsed_s = SecondsAfterColon(t, path, n, "UM 'PE 0 Elapsed Wallclock Time'");
     } else if (t.find("processors in") != std::string_view::npos && t.find("configuration") != std::string_view::npos) {
       const std::vector<std::string_view> words = SplitWhitespace(t);
       if (words.size() < 2 || words[1] != "processors") continue;
@@ -91,11 +98,8 @@ UmRun ParseUmTimers(std::string_view text, const std::string& path) {
         run.nproc_y = WholeCount(grid[2], path, n, "UM nproc_y", 1);
       }
     } else if (StartsWith(t, "Number of OMP threads")) {
-      const std::size_t colon = t.find(':');
-      const std::vector<std::string_view> words =
-          SplitWhitespace(t.substr(colon == std::string_view::npos ? t.size() : colon + 1));
-      if (words.empty()) throw InputError(path, n, "UM 'Number of OMP threads' without its count");
-      run.omp_threads = WholeCount(words[0], path, n, "UM 'Number of OMP threads'", 1);
+      const char* what = "UM 'Number of OMP threads'";
+      run.omp_threads = WholeCount(WordAfterColon(t, path, n, what), path, n, what, 1);
     } else if (StartsWith(t, "MPP :")) {
       inclusive = StartsWith(t, "MPP : Inclusive timer summary");
     } else if (inclusive && StartsWith(t, "WALLCLOCK") && t.find("TIMES") != std::string_view::npos &&
@@ -162,14 +166,7 @@ RunStats UmRunToRunStats(const UmRun& r, const std::string& path) {
 bool SniffUmTimers(const std::string&, std::string_view text) { return LooksLikeUmTimers(text); }
 
 ReaderOutput ReadUmTimers(const ReaderInput& input) {
-  const std::vector<UmRun> runs = {ParseUmTimers(input.text, input.path)};
-  return AppOutputRuns(
-      input, runs,
-      [](const UmRun& run, int* line) {
-        *line = run.procs_line;
-        return std::string();
-      },
-      [&](const UmRun& run) { return UmRunToRunStats(run, input.FormatPath()); }, "UM runs did not read");
+  return AppOutputRun(UmRunToRunStats(ParseUmTimers(input.text, input.path), input.FormatPath()), input.name);
 }
 
 }  // namespace qnm

@@ -73,6 +73,12 @@ ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info) {
   return output;
 }
 
+ReaderOutput AppOutputRun(RunStats run, const FileNameInfo& info) {
+  ReaderOutput output = OneRunOutput(std::move(run), info);
+  output.role = PairingRole::kAppOutput;
+  return output;
+}
+
 ReaderOutput FolderRunOutput(RunStats run, const FileNameInfo& info, const std::string& folder_name,
                              const std::string& how, double bytes_beside) {
   if (run.app.empty()) {

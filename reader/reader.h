@@ -145,6 +145,9 @@ ReaderOutput AppOutputRuns(const ReaderInput& input, const std::vector<Run>& run
 /// The output of a reader whose file holds one run: `run` with the file
 /// name's identity applied (ApplyFileName).
 ReaderOutput OneRunOutput(RunStats run, const FileNameInfo& info);
+/// OneRunOutput for an application's own output that holds one run (an ESMF profile summary, a UM log):
+/// its record is the application output of its run, as AppOutputRuns' are.
+ReaderOutput AppOutputRun(RunStats run, const FileNameInfo& info);
 /// The same for a run a reader read from a folder of files (TAU profiles, HPCToolkit databases):
 /// named after `folder_name` when its files name no program (derivation `how`), and the bytes of
 /// the other files the reader opened.

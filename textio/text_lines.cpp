@@ -96,6 +96,15 @@ bool BeginsALine(std::string_view text, std::string_view needle) {
   return false;
 }
 
+std::string JoinWords(const std::vector<std::string_view>& words, std::size_t begin, std::size_t end) {
+  std::string joined;
+  for (std::size_t i = begin; i < end && i < words.size(); ++i) {
+    if (i > begin) joined += ' ';
+    joined += words[i];
+  }
+  return joined;
+}
+
 bool AllDigits(std::string_view text) {
   return !text.empty() && std::all_of(text.begin(), text.end(), [](char c) { return c >= '0' && c <= '9'; });
 }

@@ -42,6 +42,9 @@ std::optional<double> ParseDouble(std::string_view token);
 /// The whole token as a base-10 integer within [-2^62, 2^62]; nullopt otherwise.
 std::optional<long long> ParseInteger(std::string_view token);
 
+/// words[begin, end) joined by single blanks: a name a table row spreads over several words
+/// ("[ICE]", "RunPhase1" -> "[ICE] RunPhase1").
+std::string JoinWords(const std::vector<std::string_view>& words, std::size_t begin, std::size_t end);
 /// The non-empty `words` joined by `separator` ({"a", "", "b"}, " " -> "a b").
 std::string JoinNonEmpty(const std::vector<std::string>& words, const char* separator);
 
