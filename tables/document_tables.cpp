@@ -123,19 +123,13 @@ int DocumentLine(const DocumentTable& table, int csv_line) {
 // Reads one table's CSV, its errors and each run's source at the document's lines.
 std::vector<RunStats> ReadTable(const DocumentTable& table, const std::string& path, std::vector<std::string>* notes,
                                 TableRowFilter* filter, std::vector<std::string>* readings, const std::string& series) {
-  std::vector<RunStats> runs;
-  try {
-    runs = ReadStatisticsCsv(CsvOfTable(table), path, notes, filter, readings, series);
-  } catch (const InputError& error) {
-    throw InputError(error.file(), DocumentLine(table, error.line()), error.message());
-  }
-  const std::string prefix = path + ":";
-  for (RunStats& run : runs) {
-    if (run.sources.empty() || !StartsWith(run.sources.front(), prefix)) continue;
-    const auto csv_line = ParseInteger(std::string_view(run.sources.front()).substr(prefix.size()));
-    if (csv_line) run.sources.front() = prefix + std::to_string(DocumentLine(table, static_cast<int>(*csv_line)));
-  }
-  return runs;
+  StatisticsTableOptions options;
+  options.notes = notes;
+  options.filter = filter;
+  options.readings = readings;
+  options.rows_series = series;
+  options.file_line = [&table](int csv_line) { return DocumentLine(table, csv_line); };
+  return ReadStatisticsCsv(CsvOfTable(table), path, options);
 }
 
 std::string ColumnList(const std::vector<std::string>& header) {

@@ -194,8 +194,9 @@ struct KeptRows {
     ShareIdentityTexts(&runs.back(), &texts);
   }
   /// The rows kept; a table without one (whose filter dropped none either) is refused.
-  std::vector<RunStats> Take(const std::string& path, const TableRowFilter* filter) {
-    if (runs.empty() && !(filter && filter->dropped > 0)) throw InputError(path, 1, "statistics table has no rows");
+  std::vector<RunStats> Take(const std::string& path, int header_line, const TableRowFilter* filter) {
+    if (runs.empty() && !(filter && filter->dropped > 0))
+      throw InputError(path, header_line, "statistics table has no rows");
     return std::move(runs);
   }
 };
@@ -555,17 +556,28 @@ const std::vector<std::string>& StatisticsTableColumns() {
 
 namespace {
 
+// The line of the file that holds line n of the text (a document's table is read as CSV text of its own);
+// 0 stays 0 (no line).
+int FileLine(const StatisticsTableOptions& options, long long n) {
+  return options.file_line && n > 0 ? options.file_line(static_cast<int>(n)) : static_cast<int>(n);
+}
+
 template <char Separator>
 std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::string& path,
-                                         std::vector<std::string>* notes, TableRowFilter* filter,
-                                         std::vector<std::string>* readings, const std::string& rows_series) {
+                                         const StatisticsTableOptions& options) {
+  std::vector<std::string>* notes = options.notes;
+  std::vector<std::string>* readings = options.readings ? options.readings : options.notes;
+  TableRowFilter* filter = options.filter;
+  const std::string& rows_series = options.rows_series;
+  auto file_line = [&](long long n) { return FileLine(options, n); };
   KeptRows kept;
   const std::vector<std::string> header = CsvHeader(text, Separator);
   if constexpr (Separator != ',')
     if (readings)
       readings->push_back(path + ": separated by " + (Separator == ';' ? "';' (a decimal ',' read as '.')" : "tabs"));
   TableColumnAliases aliases;
-  if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error)) throw InputError(path, 1, error);
+  if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error))
+    throw InputError(path, file_line(1), error);
   // The table's own name for each column: ours, or the alias that stands for it.
   std::array<const char*, kColumnCount> names = Columns();
   for (std::size_t c = 0; c < kColumnCount; ++c) {
@@ -627,15 +639,16 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
         for (const std::string& name : header)
           if (ToLower(name).find("time") != std::string::npos)
             times += (times.empty() ? "'" : ", '") + std::string(Trim(name)) + "'";
-      throw InputError(path, 1, std::string("a statistics table needs the columns procs and time_s (or names such as "
-                                            "nprocs, ranks, np; runtime, time [ms], elapsed_s: "
-                                            "docs/statistics-table.md)") +
-                                    (cores.empty() ? ""
-                                                   : "; its column '" + cores + "' is not read as procs (in a hybrid "
-                                                     "run it counts threads too): rename it procs if each core ran "
-                                                     "one MPI process") +
-                                    (times.empty() ? "" : "; its columns " + times + " name times, none of them "
-                                                          "the run's by its name: rename the one that is the run time to time_s"));
+      throw InputError(path, file_line(1),
+                       std::string("a statistics table needs the columns procs and time_s (or names such as "
+                                   "nprocs, ranks, np; runtime, time [ms], elapsed_s: docs/statistics-table.md)") +
+                           (cores.empty() ? ""
+                                          : "; its column '" + cores + "' is not read as procs (in a hybrid "
+                                            "run it counts threads too): rename it procs if each core ran "
+                                            "one MPI process") +
+                           (times.empty() ? ""
+                                          : "; its columns " + times + " name times, none of them the run's by its "
+                                            "name: rename the one that is the run time to time_s"));
     }
     const bool file_series = !has("series") && !has("app") && !has("benchmark");
     const std::string file_series_name =
@@ -665,7 +678,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
         }
       };
       if (repeated.at.empty()) {
-        RowBuilder row(path, static_cast<int>(line));
+        RowBuilder row(path, file_line(line));
         fill(row);
         kept.Add(row.Finish(), filter);
         continue;
@@ -674,7 +687,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       int runs_of_row = 0;
       for (std::size_t k = 0; k < repeated.at.size(); ++k) {
         if (repeated.at[k] >= cells.size() || Trim(cells[repeated.at[k]]).empty()) continue;
-        RowBuilder row(path, static_cast<int>(line));
+        RowBuilder row(path, file_line(line));
         fill(row);
         row.SetRepeatedTime(header[repeated.at[k]], repeated.seconds_per_unit[k]);
         row.Set("time_s", cells[repeated.at[k]]);
@@ -682,26 +695,25 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
         ++runs_of_row;
       }
       if (runs_of_row == 0)
-        throw InputError(path, static_cast<int>(line), "no value in any of the run-time columns");
+        throw InputError(path, file_line(line), "no value in any of the run-time columns");
     }
   } catch (const io::error::extra_column_in_header& error) {
-    throw InputError(path, 1, std::string("unknown column '") + error.column_name +
+    throw InputError(path, file_line(1), std::string("unknown column '") + error.column_name +
                                   "' (accepted: see docs/statistics-table.md)");
   } catch (const io::error::base& error) {
     int line = 0;
     if (auto* with_line = dynamic_cast<const io::error::with_file_line*>(&error)) line = with_line->file_line;
     std::string message = error.what();
-    throw InputError(path, line, "CSV: " + message);
+    throw InputError(path, file_line(line), "CSV: " + message);
   }
-  return kept.Take(path, filter);
+  return kept.Take(path, file_line(1), filter);
 }
 
 }  // namespace
 
 std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
-                                        std::vector<std::string>* notes, TableRowFilter* filter,
-                                        std::vector<std::string>* readings, const std::string& rows_series) {
-  if (!readings) readings = notes;
+                                        const StatisticsTableOptions& options) {
+  std::vector<std::string>* readings = options.readings ? options.readings : options.notes;
   // A spreadsheet's "CSV UTF-8" export starts with a byte-order mark; it is no part of the first
   // column's name (`\xEF\xBB\xBFnprocs` was no column of ours, and the table was refused).
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
@@ -711,15 +723,26 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
     uncommented = std::string(text);
     for (std::size_t i = at; i < uncommented.size() && uncommented[i] == '#'; ++i) uncommented[i] = ' ';
     if (readings)
-      readings->push_back(path + ":" + std::to_string(std::count(text.begin(), text.begin() + at, '\n') + 1) +
+      readings->push_back(path + ":" +
+                          std::to_string(FileLine(options, std::count(text.begin(), text.begin() + at, '\n') + 1)) +
                           ": its header is this comment line (its rows are numbers only)");
     text = uncommented;
   }
   switch (Separator(HeaderLine(text))) {
-    case ';': return ReadCsvSeparatedBy<';'>(text, path, notes, filter, readings, rows_series);
-    case '\t': return ReadCsvSeparatedBy<'\t'>(text, path, notes, filter, readings, rows_series);
-    default: return ReadCsvSeparatedBy<','>(text, path, notes, filter, readings, rows_series);
+    case ';': return ReadCsvSeparatedBy<';'>(text, path, options);
+    case '\t': return ReadCsvSeparatedBy<'\t'>(text, path, options);
+    default: return ReadCsvSeparatedBy<','>(text, path, options);
   }
+}
+
+std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
+                                        std::vector<std::string>* notes, TableRowFilter* filter,
+                                        std::vector<std::string>* readings) {
+  StatisticsTableOptions options;
+  options.notes = notes;
+  options.filter = filter;
+  options.readings = readings;
+  return ReadStatisticsCsv(text, path, options);
 }
 
 bool NamesProcsAndTime(const std::vector<std::string>& header) {
@@ -807,7 +830,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
       if (IsRecordKey(key)) SetRecordKey(key, value, row);
     kept.Add(row.Finish(), filter);
   }
-  std::vector<RunStats> runs = kept.Take(path, filter);
+  std::vector<RunStats> runs = kept.Take(path, 1, filter);
   for (const std::string& key : problem_keys)
     ignored.erase(std::remove(ignored.begin(), ignored.end(), key), ignored.end());
   if (!problem_keys.empty() && readings) readings->push_back(ProblemSettingsNote(path, problem_keys));
