@@ -230,6 +230,9 @@ const std::vector<Reader>& ReaderTable() {
       {"Flux job listing (flux jobs --json)", SniffFluxJobsListing, ReadFluxJobsListing},
       // Before NPB output too: qstat's own output, by its first 'Job Id:' line (pbs_job_status.h).
       {"PBS job record (qstat -f, qstat -fx)", SniffPbsJobStatus, ReadPbsJobStatus},
+      // Before NPB output, which takes any .txt file: a binary log by its header, darshan-parser's output by its
+      // first line. Streams: only the header and job region at the log's head are read.
+      {"Darshan log (.darshan, or darshan-parser's output)", SniffDarshanLog, ReadDarshanLog, /*streams=*/true},
       // Before NPB output, which takes any .txt file.
       {"Arm (Linaro Forge) Performance Reports text", SniffArmPerformanceReport, ReadArmPerformanceReport},
       // Before NPB output, which takes any .txt file: by its "| Summary information" heading.

@@ -1,5 +1,5 @@
 #pragma once
-// The readers of per-rank profiles (Arm Performance Reports, Intel APS, mpitrace, CrayPat, OTF-CPT, TAU): the sniff and read functions
+// The readers of per-rank profiles (Arm Performance Reports, Intel APS, mpitrace, CrayPat, OTF-CPT, Darshan, TAU): the sniff and read functions
 // ingest's table of readers (ingest/reader_table.cpp) offers each file to, in
 // the contract of reader/reader.h. Each is defined in the file its comment names.
 #include <string>
@@ -19,6 +19,8 @@ bool SniffCrayPatReport(const std::string& path, std::string_view text);  // cra
 ReaderOutput ReadCrayPatReport(const ReaderInput& input);
 bool SniffOtfCptReport(const std::string& path, std::string_view text);  // otf_cpt_report.cpp
 ReaderOutput ReadOtfCptReport(const ReaderInput& input);
+bool SniffDarshanLog(const std::string& path, std::string_view text);  // darshan_log.cpp
+ReaderOutput ReadDarshanLog(const ReaderInput& input);
 bool SniffTauProfile(const std::string& path, std::string_view text);  // tau_reader.cpp
 ReaderOutput ReadTauProfile(const ReaderInput& input);
 /// True for a TAU profile.<n>.<c>.<t> other than profile.0.0.0 with a profile.0.0.0 beside it:

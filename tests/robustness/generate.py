@@ -522,7 +522,27 @@ def main():
     # UM 7 log, its end-of-run block and a whole log, damaged as text.
     count += application_log_cases(cases, repo, rng, args, ingest, "um", "um-timers",
                                    ["um7-*.fort6", "um7-run/*"], 40)
+    # Darshan logs (profiles/darshan_log.h), round 46, appended last: the real logs of tests/data/darshan, their
+    # head (the header and the job region, all the reader reads) damaged as bytes.
+    count += darshan_cases(cases, repo, rng, args, ingest)
     print(f"{count} cases in {cases}")
+
+
+def darshan_cases(cases, repo, rng, args, ingest, n=60):
+    """Darshan logs: one of tests/data/darshan's real logs with its first 8 KB (the header and the compressed job
+    region) cut, flipped or overwritten as bytes, the module records after it kept."""
+    logs = sorted_files(repo / "tests" / "data" / "darshan", ["*.darshan"])
+    count = 0
+    for k in range(int(n * args.scale)):
+        base = rng.choice(logs)
+        data = base.read_bytes()
+        damage = BinaryDamage(rng, data[:8192])
+        method = rng.choice(damage.methods())
+        damaged = method() + (data[8192:] if method.__name__ != "truncate" else b"")
+        if k % args.every:
+            continue
+        count += write_file_case(cases, "darshan", k, repo, base, damaged, method.__name__, ingest + ["{file}"])
+    return count
 
 
 def slurm_json_cases(cases, repo, rng, args, ingest, n=60):
