@@ -166,6 +166,10 @@ TEST_CASE("Darshan logs: refusals name the file and why", "[darshan]") {
   nameless.exe = "";
   CHECK(Refusal(BuildLog(nameless, "3.41", 0, false), "logs/.darshan") ==
         "logs/.darshan: Darshan job record without a command line (exe)");
+  // darshan-convert's 3.41 rewrite of a 3.21 log whose run began and ended in one second: darshan-parser prints
+  // "run time: 0.0000" (3.41 adds no second); no run lasts no time.
+  CHECK(Refusal(Slurp(kFolder + "/refused/ior_hdf5_example-format341.darshan")) ==
+        "a.darshan: Darshan job record without a run time (0 s)");
   // Darshan 2's logs (the whole file gzip-compressed, format 2.06) need a Darshan 2 install.
   const std::string old = kFolder +
                           "/refused/pcarns_mpi-io-test-x86_64-2.3.1_id13154_3-13-47125-7023224190677163982_1"
@@ -207,6 +211,7 @@ TEST_CASE("Darshan logs: the repository's logs read as darshan-parser 3.5 prints
       {"sample-dxt-simple.darshan", "3.21", "a.out", 4233209, 16, 1.0, "3.2.1"},
       {"shane_macsio_id29959_5-22-32552-7035573431850780836_1590156158.darshan", "3.21", "macsio", 29959, 16, 4.0,
        "3.2.1"},
+      {"sample-goodost-bzip2-format341.darshan", "3.41", "ior", 6909118, 48, 4.0, "3.1.3"},
       {"pq_app_readAB_writeC_id71326_7-31-5658-2037904274838284930_55623.darshan", "3.21", "app_readAB_writeC", 71326,
        4, 1.0, "3.2.1"},
   };
@@ -217,11 +222,11 @@ TEST_CASE("Darshan logs: the repository's logs read as darshan-parser 3.5 prints
     REQUIRE(qnm::LooksLikeDarshanLog(bytes));
     const qnm::DarshanJob job = qnm::ReadDarshanLogJob(bytes, path);
     CHECK(job.log_version == expected.version);
-    CHECK(job.compression == "ZLIB");
+    CHECK(job.compression == (job.log_version == "3.41" ? "BZIP2" : "ZLIB"));
     CHECK(job.jobid == expected.jobid);
     CHECK(job.nprocs == expected.nprocs);
     CHECK(job.run_time_s == expected.run_time_s);
-    CHECK(job.whole_seconds);
+    CHECK(job.whole_seconds == (job.log_version != "3.41"));
     CHECK_FALSE(job.partial);
     const qnm::RunStats run = qnm::DarshanJobToRunStats(job, path);
     CHECK(run.app.str() == expected.app);
@@ -277,15 +282,17 @@ TEST_CASE("Darshan logs: a folder of logs is read by ingest, named as Darshan na
   qnm::IngestOptions options;
   qnm::IngestSummary summary;
   const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kFolder}, options, &summary);
-  // Seven logs and the printed summaries of three of them, each one measurement with its log (the same job, one
-  // origin: counted once); the Darshan 2 log is skipped with its reason, as are COPYRIGHT and SOURCES.md.
+  // Eight logs and the printed summaries of three of them: seven jobs. A summary and its log are one measurement
+  // (the same job, one origin: counted once), and so are a log and darshan-convert's rewrite of it. The refused
+  // logs are skipped with their reasons, as are COPYRIGHT and SOURCES.md.
   REQUIRE(runs.size() == 7);
-  CHECK(summary.files_read == 10);
+  CHECK(summary.files_read == 11);
   std::set<std::string> jobs;
   for (const qnm::RunStats& run : runs) jobs.insert(run.origin);
   CHECK(jobs.size() == 7);
-  REQUIRE(summary.skipped.size() == 3);
-  CHECK_THAT(summary.skipped[2].reason, Catch::Contains("Darshan log format version 2.06 is not read"));
+  REQUIRE(summary.skipped.size() == 4);
+  CHECK_THAT(summary.skipped[2].reason, Catch::Contains("Darshan job record without a run time (0 s)"));
+  CHECK_THAT(summary.skipped[3].reason, Catch::Contains("Darshan log format version 2.06 is not read"));
   for (const qnm::RunStats& run : runs) {
     INFO(run.sources.front());
     CHECK(run.tool_version.str().rfind("Darshan ", 0) == 0);
