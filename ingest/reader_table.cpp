@@ -24,6 +24,7 @@
 #include "reader/micro_benchmark_files.h"
 #include "reader/series_identity.h"
 #include "tables/document_tables.h"
+#include "tables/jube_result.h"
 #include "tables/statistics_table.h"
 #include "textio/compressed_file.h"
 #include "textio/text_lines.h"
@@ -163,6 +164,10 @@ ReaderOutput ReadCsvTable(const ReaderInput& input) {
 
 bool SniffJsonTable(const std::string& path, std::string_view) { return HasExtension(path, ".json"); }
 
+bool SniffJubeResult(const std::string& path, std::string_view text) {
+  return IsJubeResultFile(WithoutCompressionSuffix(path)) || LooksLikeJubePrettyTable(text);
+}
+
 // A Markdown or Org document with a table of runs (a README of prose and settings is none).
 bool SniffDocumentTables(const std::string& path, std::string_view text) {
   DocumentKind kind;
@@ -224,6 +229,9 @@ const std::vector<Reader>& ReaderTable() {
       {"mpitrace profile (mpi_profile.<jobid>.0)", SniffMpitraceProfile, ReadMpitraceProfile},
       // Before the statistics tables and NPB output, which take any .csv/.txt file: by its header line.
       {"Slurm accounting table (sacct, sacct -P)", SniffSacctTable, ReadSacctTable},
+      // Before the tables in documents and NPB output (which takes any .dat file): JUBE's result folder, or its
+      // pretty table's "<name>:" line.
+      {"JUBE result table (<outpath>/<id>/result/<table>.dat, jube result)", SniffJubeResult, ReadJubeResult},
       // Before every JSON reader (ReFrame, Caliper, Extra-P, the statistics table): by its first key.
       {"Slurm accounting records (sacct --json)", SniffSacctJson, ReadSacctJson},
       // Before every JSON reader too: an object with Flux's t_submit and ntasks keys.

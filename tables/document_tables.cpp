@@ -120,18 +120,6 @@ int DocumentLine(const DocumentTable& table, int csv_line) {
   return table.rows[row].first;
 }
 
-// Reads one table's CSV, its errors and each run's source at the document's lines.
-std::vector<RunStats> ReadTable(const DocumentTable& table, const std::string& path, std::vector<std::string>* notes,
-                                TableRowFilter* filter, std::vector<std::string>* readings, const std::string& series) {
-  StatisticsTableOptions options;
-  options.notes = notes;
-  options.filter = filter;
-  options.readings = readings;
-  options.rows_series = series;
-  options.file_line = [&table](int csv_line) { return DocumentLine(table, csv_line); };
-  return ReadStatisticsCsv(CsvOfTable(table), path, options);
-}
-
 std::string ColumnList(const std::vector<std::string>& header) {
   std::string list;
   for (const std::string& name : header) list += (list.empty() ? "'" : ", '") + name + "'";
@@ -210,6 +198,12 @@ std::vector<DocumentTable> FindDocumentTables(std::string_view text, DocumentKin
   return tables;
 }
 
+std::vector<RunStats> ReadDocumentTable(const DocumentTable& table, const std::string& path,
+                                        StatisticsTableOptions options) {
+  options.file_line = [&table](int csv_line) { return DocumentLine(table, csv_line); };
+  return ReadStatisticsCsv(CsvOfTable(table), path, options);
+}
+
 bool HasStatisticsTable(std::string_view text, DocumentKind kind) {
   const std::vector<DocumentTable> tables = FindDocumentTables(text, kind);
   return std::any_of(tables.begin(), tables.end(), [](const DocumentTable& t) { return NamesProcsAndTime(t.header); });
@@ -250,7 +244,12 @@ std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::strin
       readings->push_back(path + ":" + std::to_string(table.header_line) + ": " + article + kind_name + " table" +
                           (table.heading.empty() ? "" : " under '" + table.heading + "'") +
                           " read as a statistics table");
-    std::vector<RunStats> read = ReadTable(table, path, notes, filter, readings, series);
+    StatisticsTableOptions options;
+    options.notes = notes;
+    options.filter = filter;
+    options.readings = readings;
+    options.rows_series = series;
+    std::vector<RunStats> read = ReadDocumentTable(table, path, options);
     runs.insert(runs.end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));
   }
   if (first_empty && runs.empty() && (!filter || filter->dropped == 0))

@@ -13,6 +13,7 @@
 
 #include "reader/reader.h"
 #include "record/run_stats.h"
+#include "tables/statistics_table.h"
 
 namespace qnm {
 
@@ -36,6 +37,11 @@ bool DocumentKindOfPath(const std::string& path, DocumentKind* kind);
 /// here. Lines in fenced code blocks (Markdown ``` and ~~~, Org #+begin_ ... #+end_) are no part of
 /// any table or heading.
 std::vector<DocumentTable> FindDocumentTables(std::string_view text, DocumentKind kind);
+
+/// Reads one table of a document as a statistics table (statistics_table.h): its errors and each run's source
+/// name the document's lines (options.file_line is set here).
+std::vector<RunStats> ReadDocumentTable(const DocumentTable& table, const std::string& path,
+                                        StatisticsTableOptions options);
 
 /// True when the document has a table whose header names a run's processes and time: what ingest
 /// takes (a README of prose and settings tables is no input of runs).

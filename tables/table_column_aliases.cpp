@@ -52,6 +52,39 @@ double TimeNameSeconds(const std::string& header) {
   return SecondsPerTimeUnit(unit);
 }
 
+/// Seconds per unit when `header` names the mean of a run's measured times: a run time's name with an average's
+/// word before or after it ("runtime_avg", JUBE's statistic of a pattern matched several times; "time_mean",
+/// "avg_time [ms]", "average runtime"), else 0.
+double AveragedTimeNameSeconds(const std::string& header) {
+  const auto [base, unit] = BaseAndUnit(header);
+  for (std::string_view word : {"avg", "mean", "average"}) {
+    std::string_view rest;
+    const std::string suffix = "_" + std::string(word), prefix = std::string(word) + "_";
+    if (base.size() > suffix.size() && base.compare(base.size() - suffix.size(), suffix.size(), suffix) == 0)
+      rest = std::string_view(base).substr(0, base.size() - suffix.size());
+    else if (base.size() > prefix.size() && base.compare(0, prefix.size(), prefix) == 0)
+      rest = std::string_view(base).substr(prefix.size());
+    else
+      continue;
+    if (const double seconds = TimeNameSeconds(std::string(rest) + (unit.empty() ? "" : " [" + unit + "]"));
+        seconds > 0)
+      return seconds;
+  }
+  return 0.0;
+}
+
+/// True when `name` ends in "_min" and the header holds the same base with "_max", "_avg", "_mean" or "_std":
+/// the minimum of a statistic's columns (JUBE's runtime_min beside runtime_max), not a time in minutes.
+bool IsMinimumOfStatistics(const std::string& name, const std::vector<std::string>& header) {
+  const std::string normalized = NormalizedColumnName(Trim(name));
+  if (normalized.size() <= 4 || normalized.compare(normalized.size() - 4, 4, "_min") != 0) return false;
+  const std::string base = normalized.substr(0, normalized.size() - 4);
+  return std::any_of(header.begin(), header.end(), [&](const std::string& other) {
+    const std::string o = NormalizedColumnName(Trim(other));
+    return o == base + "_max" || o == base + "_avg" || o == base + "_mean" || o == base + "_std";
+  });
+}
+
 /// Our columns other tables name otherwise, and their other names (compared lower-cased). The time
 /// column is matched by TimeNameSeconds; `app` is looked for only when no series column is found.
 struct OtherNames {
@@ -85,13 +118,17 @@ const OtherNames kOtherNames[] = {
     {"threads", "threads per process",
      {"number_of_threads", "nthreads", "n_threads", "num_threads", "omp_threads", "omp_num_threads", "threads_per_proc",
       "threads_per_process",
-      "threads_per_rank", "threads_per_task", "cpus_per_task"}},
+      "threads_per_rank", "threads_per_task", "cpus_per_task",
+      // JUBE's platform parameters (its platform.xml's executeset: nodes, taskspernode, threadspertask, tasks).
+      "threadspertask"}},
     {"nodes", "number of nodes", {"number_of_nodes", "nnodes", "n_nodes", "num_nodes", "node_count", "nodes_used"}},
     {"ranks_per_node", "ranks per node",
      {"rpn", "ppn", "tasks_per_node", "ntasks_per_node", "procs_per_node", "processes_per_node", "mpi_per_node",
       "ranks_node",
       // LSF's `span[ptile=N]`: 2DECOMP&FFT's scalability files ("# Nodes, Ptile, Forward, Back").
-      "ptile"}},
+      "ptile",
+      // JUBE's platform parameter.
+      "taskspernode"}},
     {"machine", "machine", {"cluster", "platform"}},
     // A table beside the runs it lists names each run's file: a row citing a file that is read too
     // is that run, counted once (ingest/duplicate_runs.h).
@@ -201,14 +238,23 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
     std::string found;
     auto matches = [&](const std::string& h) {  // our own name in other case too ("Procs")
       const std::string lower = NormalizedColumnName(Trim(h));
-      return column == "time_s" ? TimeNameSeconds(h) > 0 : lower == column || OneOf(lower, other.names);
+      return column == "time_s" ? TimeNameSeconds(h) > 0 && !IsMinimumOfStatistics(h, header)
+                                : lower == column || OneOf(lower, other.names);
     };
     if (!FindAlias(header, matches, other.what, column, &found, error)) return false;
+    // Without a run time by its name, the mean of a run's measured times ("runtime_avg"; its min, max and
+    // std beside it are statistics, not the run's time).
+    bool averaged = false;
+    if (found.empty() && column == "time_s") {
+      auto mean = [](const std::string& h) { return AveragedTimeNameSeconds(h) > 0; };
+      if (!FindAlias(header, mean, other.what, column, &found, error)) return false;
+      averaged = !found.empty();
+    }
     if (found.empty()) continue;
     out.renamed.emplace_back(column, found);
     if (column == "series") has_series = true;
     if (column == "time_s") {
-      out.seconds_per_time_unit = TimeNameSeconds(found);
+      out.seconds_per_time_unit = averaged ? AveragedTimeNameSeconds(found) : TimeNameSeconds(found);
       const auto [base, unit] = BaseAndUnit(found);
       const std::string word = !unit.empty() ? unit : SecondsPerTimeUnit(base) > 0 ? base : "s";
       out.time_unit = out.seconds_per_time_unit == 1.0 ? "s" : word;

@@ -525,6 +525,9 @@ def main():
     # Darshan logs (profiles/darshan_log.h), round 46, appended last: the real logs of tests/data/darshan, their
     # head (the header and the job region, all the reader reads) damaged as bytes.
     count += darshan_cases(cases, repo, rng, args, ingest)
+    # JUBE result tables (tables/jube_result.h), round 46, appended last: `jube result`'s printout of
+    # tests/data/jube, damaged as text (read by its "<name>:" line and pipe table, wherever it lies).
+    count += application_log_cases(cases, repo, rng, args, ingest, "jube", "jube", ["jube-result.txt"], 40)
     print(f"{count} cases in {cases}")
 
 
