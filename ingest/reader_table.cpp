@@ -164,8 +164,12 @@ ReaderOutput ReadCsvTable(const ReaderInput& input) {
 
 bool SniffJsonTable(const std::string& path, std::string_view) { return HasExtension(path, ".json"); }
 
+// JUBE's result folder, or its pretty table's "<name>:" line in a file that is no document (a Markdown report
+// opening with "Results:" and a table stays the document reader's, which reads every table under any heading).
 bool SniffJubeResult(const std::string& path, std::string_view text) {
-  return IsJubeResultFile(WithoutCompressionSuffix(path)) || LooksLikeJubePrettyTable(text);
+  const std::string format_path = WithoutCompressionSuffix(path);
+  DocumentKind kind;
+  return IsJubeResultFile(format_path) || (LooksLikeJubePrettyTable(text) && !DocumentKindOfPath(format_path, &kind));
 }
 
 // A Markdown or Org document with a table of runs (a README of prose and settings is none).

@@ -98,6 +98,14 @@ TEST_CASE("JUBE: `jube result`'s printed tables, anywhere, and a result table wi
   REQUIRE(runs.size() == 4);
   CHECK(runs[0].series.str() == "scaling_csv");
   std::filesystem::remove_all(copy.parent_path());
+  // A Markdown report opening with "Results:" and a table stays the document reader's.
+  const std::filesystem::path report = std::filesystem::temp_directory_path() / "qnm-jube-report.md";
+  std::ofstream(report) << "Results:\n| procs | time |\n|---|---|\n| 1 | 2.0 |\n| 2 | 1.1 |\n";
+  qnm::IngestSummary report_summary;
+  const std::vector<qnm::RunStats> report_runs = qnm::IngestPaths({report.string()}, options, &report_summary);
+  REQUIRE(report_runs.size() == 2);
+  CHECK(report_runs[0].series.str() == "qnm-jube-report");  // the document's name, not JUBE's "Results"
+  std::filesystem::remove(report);
   // Refused: a pretty table of other columns only.
   CHECK(Refusal("t.txt", "result:\n| nodes | bandwidth |\n|---|---|\n| 1 | 3.5 |\n") ==
         "t.txt:1: no JUBE result table whose columns name a run's processes and time (such as tasks and runtime; "
