@@ -238,7 +238,7 @@ DarshanJob ReadDarshanLogJob(std::string_view bytes, const std::string& path) {
   job.whole_seconds = !nanoseconds;
   job.run_time_s = nanoseconds ? (static_cast<double>(job.end_time_s) + static_cast<double>(end_ns) / 1e9) -
                                      (static_cast<double>(job.start_time_s) + static_cast<double>(start_ns) / 1e9)
-                               : static_cast<double>(job.end_time_s - job.start_time_s + 1);
+                               : static_cast<double>(job.end_time_s) - static_cast<double>(job.start_time_s) + 1.0;
   CheckJob(job, path, 0);
   return job;
 }

@@ -15,7 +15,7 @@
 #            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
 #            hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz
 #            flux_job_record_fuzz series_model_fuzz cime_timing_fuzz document_tables_fuzz model_timers_fuzz
-#            darshan_log_fuzz
+#            darshan_log_fuzz jube_result_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30
@@ -93,6 +93,9 @@ seed() {  # seed <target> -> directory of seed files
     darshan_log_fuzz)  # first byte: even = a binary log's first 8 KB (all the reader reads), odd = darshan-parser's text
       for f in tests/data/darshan/*.darshan; do { printf '\0'; head -c 8192 "$f"; } > "$dir/log-$(basename "$f" | cut -c1-40)"; done
       for f in tests/data/darshan/parser/*.txt; do { printf '\1'; cat "$f"; } > "$dir/parser-$(basename "$f")"; done ;;
+    jube_result_fuzz)  # first byte: even = a result folder's table, odd = jube result's printout
+      for f in tests/data/jube/bench_run/000000/result/*.dat; do { printf '\0'; cat "$f"; } > "$dir/dat-$(basename "$f")"; done
+      { printf '\1'; cat tests/data/jube/jube-result.txt; } > "$dir/printout" ;;
     whatif_config_fuzz) cp tests/robustness/seeds/*.cfg "$dir" ;;
     otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
       { printf '\0'; cat tests/data/otf2/synthetic-patterns-4rank/traces/1.evt; } > "$dir/events"

@@ -73,9 +73,8 @@ ReaderOutput ReadJubeResult(const ReaderInput& input) {
   int read = 0;
   std::string passed_over;
   for (const DocumentTable& table : tables) {
-    const std::size_t title_at = static_cast<std::size_t>(table.header_line) - 2;  // the line above the header
-    if (table.header_line < 2 || !IsTitleLine(lines[title_at])) continue;          // no JUBE table
-    const std::string_view title = Trim(lines[title_at]);
+    if (table.header_line < 2 || !IsTitleLine(lines[table.header_line - 2])) continue;  // untitled: no JUBE table
+    const std::string_view title = Trim(lines[table.header_line - 2]);                 // the line above the header
     if (!NamesProcsAndTime(table.header)) {
       passed_over += (passed_over.empty() ? "" : ", ") + std::string(title.substr(0, title.size() - 1)) + " (line " +
                      std::to_string(table.header_line) + ")";

@@ -162,6 +162,13 @@ TEST_CASE("Darshan logs: refusals name the file and why", "[darshan]") {
   JobFields backwards = fields;
   backwards.end_s = backwards.start_s - 5;
   CHECK_THAT(Refusal(BuildLog(backwards, "3.41", 2, false)), Catch::Contains("ends before it starts"));
+  // Times a damaged log holds at the ends of 64 bits: their difference in doubles (no integer overflow, which the
+  // fuzzer found), then refused by ingest's plausible range (a run lasts at most 1e7 s).
+  JobFields far = fields;
+  far.start_s = -2932827064656833994LL;
+  far.end_s = 8873427982220969406LL;
+  const qnm::DarshanJob far_job = qnm::ReadDarshanLogJob(BuildLog(far, "3.21", 0, false), "far.darshan");
+  CHECK(far_job.run_time_s == Approx(1.1806254e19).epsilon(1e-6));
   JobFields nameless = fields;
   nameless.exe = "";
   CHECK(Refusal(BuildLog(nameless, "3.41", 0, false), "logs/.darshan") ==
