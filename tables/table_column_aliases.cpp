@@ -42,6 +42,9 @@ double TimeNameSeconds(const std::string& header) {
                     "wall_clock_time", "wallclock_time", "elapsed", "elapsed_time", "execution_time", "exec_time",
                     "total_time", "time_total", "totaltime", "elapsedtime", "executiontime", "total_runtime",
                     "total_wall_time", "total_walltime", "wct", "times",
+                    // A physicist's t_<what> (the JUPITER Benchmark Suite's Arbor: "t_init | t_run"; t_init is a
+                    // phase, not the run).
+                    "t_run", "t_total", "t_tot", "t_wall", "t_elapsed", "t_exec", "t_runtime",
                     // The same words in course reports of other languages: "Tempo (s)" (it, pt), "tiempo"
                     // (es), "temps" (fr), "Zeit", "Laufzeit" (de), "czas" (pl).
                     "tempo", "tempo_di_esecuzione", "tempo_de_execucao", "tiempo", "tiempo_de_ejecucion", "temps",
