@@ -88,6 +88,19 @@ bool IsMinimumOfStatistics(const std::string& name, const std::vector<std::strin
   });
 }
 
+/// True when two columns of `header` are numbered repetitions of the run time ("Time 1", "Time 2"): the runs
+/// themselves, which say more than their mean beside them.
+bool HasRepetitionColumns(const std::vector<std::string>& header) {
+  std::vector<int> numbers;
+  for (const std::string& name : header) {
+    int number = 0;
+    if (RepeatedTimeColumnSeconds(name, &number) > 0 &&
+        std::find(numbers.begin(), numbers.end(), number) == numbers.end())
+      numbers.push_back(number);
+  }
+  return numbers.size() >= 2;
+}
+
 /// Our columns other tables name otherwise, and their other names (compared lower-cased). The time
 /// column is matched by TimeNameSeconds; `app` is looked for only when no series column is found.
 struct OtherNames {
@@ -248,7 +261,7 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
     // Without a run time by its name, the mean of a run's measured times ("runtime_avg"; its min, max and
     // std beside it are statistics, not the run's time).
     bool averaged = false;
-    if (found.empty() && column == "time_s") {
+    if (found.empty() && column == "time_s" && !HasRepetitionColumns(header)) {
       auto mean = [](const std::string& h) { return AveragedTimeNameSeconds(h) > 0; };
       if (!FindAlias(header, mean, other.what, column, &found, error)) return false;
       averaged = !found.empty();

@@ -137,7 +137,8 @@ TEST_CASE("Statistics tables: JUBE's column names and a mean's name read as the 
   CHECK(time_column({"np", "time_mean", "time_std"}) == "time_mean");
   CHECK(time_column({"np", "Average runtime", "max runtime"}) == "Average runtime");
   CHECK(time_column({"cells", "ranks", "t_init", "t_run", "n_spike"}) == "t_run");  // jubench-arbor's README
-  CHECK(time_column({"np", "runtime", "runtime_avg"}) == "runtime");  // the run time by its name comes first
+  CHECK(time_column({"np", "runtime", "runtime_avg"}) == "runtime");
+  CHECK(time_column({"np", "time 1", "time 2", "time_avg"}).empty());  // the repetitions are read, not their mean  // the run time by its name comes first
   CHECK(time_column({"np", "runtime_max", "runtime_min"}).empty());   // no mean: no run time
   // JUBE's runtime_min beside runtime_max is a minimum, not a time in minutes; alone, "_min" is minutes.
   CHECK(time_column({"np", "runtime_avg", "runtime_min", "runtime_max"}) == "runtime_avg");
