@@ -19,8 +19,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     qnm::TableRowFilter filter{"scaling", 0};
     (void)qnm::HasStatisticsTable(text, kind);
-    std::vector<qnm::RunStats> runs =
-        qnm::ReadDocumentTables(text, "fuzz.document", kind, nullptr, (data[0] & 4) ? &filter : nullptr);
+    qnm::StatisticsTableOptions options;
+    options.filter = (data[0] & 4) ? &filter : nullptr;
+    std::vector<qnm::RunStats> runs = qnm::ReadDocumentTables(text, "fuzz.document", kind, options);
     (void)qnm::RunsToCsv(runs);
     (void)qnm::SplitByExperimentFactors(&runs);
     (void)qnm::GroupIntoSeries(runs);

@@ -158,7 +158,7 @@ bool SniffCsvTable(const std::string& path, std::string_view) {
 
 ReaderOutput ReadCsvTable(const ReaderInput& input) {
   ReaderOutput output;
-  output.runs = ReadStatisticsCsv(input.text, input.path, &output.notes, input.table_filter, &output.readings);
+  output.runs = ReadStatisticsCsv(input.text, input.path, TableOptionsFor(input, &output));
   return output;
 }
 
@@ -182,13 +182,13 @@ ReaderOutput ReadDocumentTablesInput(const ReaderInput& input) {
   ReaderOutput output;
   DocumentKind kind = DocumentKind::kMarkdown;
   DocumentKindOfPath(input.FormatPath(), &kind);
-  output.runs = ReadDocumentTables(input.text, input.path, kind, &output.notes, input.table_filter, &output.readings);
+  output.runs = ReadDocumentTables(input.text, input.path, kind, TableOptionsFor(input, &output));
   return output;
 }
 
 ReaderOutput ReadJsonTable(const ReaderInput& input) {
   ReaderOutput output;
-  output.runs = ReadStatisticsJson(input.text, input.path, &output.notes, input.table_filter, &output.readings);
+  output.runs = ReadStatisticsJson(input.text, input.path, TableOptionsFor(input, &output));
   return output;
 }
 

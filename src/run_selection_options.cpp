@@ -13,7 +13,9 @@ void AddRunSelectionOptions(CLI::App* command, RunSelectionArgs* args) {
                       "which parameter of an Extra-P experiment or cube set is the process count "
                       "(default: the one named p, procs, ranks, np, ...)");
   command->add_option("--metric", args->metric,
-                      "which metric is the run time (default: time, else runtime, else the only one)");
+                      "which metric is the run time (default: time, else runtime, else the only one); in a "
+                      "statistics table, JUBE result or document table, which column (default: the one named "
+                      "for a run time: docs/statistics-table.md)");
   command->add_option("--callpath", args->callpath,
                       "which call path is the run time (default: the first root call path)");
   command->add_option("--where", args->where,

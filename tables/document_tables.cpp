@@ -210,9 +210,10 @@ bool HasStatisticsTable(std::string_view text, DocumentKind kind) {
 }
 
 std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::string& path, DocumentKind kind,
-                                         std::vector<std::string>* notes, TableRowFilter* filter,
-                                         std::vector<std::string>* readings) {
-  if (!readings) readings = notes;
+                                         const StatisticsTableOptions& options) {
+  std::vector<std::string>* notes = options.notes;
+  std::vector<std::string>* readings = options.readings ? options.readings : options.notes;
+  TableRowFilter* filter = options.filter;
   const std::vector<DocumentTable> tables = FindDocumentTables(text, kind);
   std::vector<bool> of_runs;  // NamesProcsAndTime of each table's header, asked once
   for (const DocumentTable& table : tables) of_runs.push_back(NamesProcsAndTime(table.header));
@@ -244,12 +245,9 @@ std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::strin
       readings->push_back(path + ":" + std::to_string(table.header_line) + ": " + article + kind_name + " table" +
                           (table.heading.empty() ? "" : " under '" + table.heading + "'") +
                           " read as a statistics table");
-    StatisticsTableOptions options;
-    options.notes = notes;
-    options.filter = filter;
-    options.readings = readings;
-    options.rows_series = series;
-    std::vector<RunStats> read = ReadDocumentTable(table, path, options);
+    StatisticsTableOptions table_options = options;
+    table_options.rows_series = series;
+    std::vector<RunStats> read = ReadDocumentTable(table, path, table_options);
     runs.insert(runs.end(), std::make_move_iterator(read.begin()), std::make_move_iterator(read.end()));
   }
   if (first_empty && runs.empty() && (!filter || filter->dropped == 0))

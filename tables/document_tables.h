@@ -49,8 +49,9 @@ bool HasStatisticsTable(std::string_view text, DocumentKind kind);
 
 /// Reads every table of the document that is a statistics table. Throws InputError when none is, or
 /// when one has a bad row (its line in the document).
+/// `options` gives the note lists, the row filter and the run time's column (--metric); each table's series and
+/// lines are set here.
 std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::string& path, DocumentKind kind,
-                                         std::vector<std::string>* notes = nullptr, TableRowFilter* filter = nullptr,
-                                         std::vector<std::string>* readings = nullptr);
+                                         const StatisticsTableOptions& options = {});
 
 }  // namespace qnm

@@ -55,10 +55,7 @@ ReaderOutput ReadJubeResult(const ReaderInput& input) {
   const std::string& path = input.path;
   const std::string benchmark = IsJubeResultFile(path) ? JubeBenchmarkName(path) : "";
   ReaderOutput output;
-  StatisticsTableOptions options;
-  options.notes = &output.notes;
-  options.filter = input.table_filter;
-  options.readings = &output.readings;
+  StatisticsTableOptions options = TableOptionsFor(input, &output);
   if (!benchmark.empty())
     output.readings.push_back(path + ": a JUBE result table of benchmark '" + benchmark + "' (its run's " +
                               "configuration.xml)");

@@ -576,7 +576,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
     if (readings)
       readings->push_back(path + ": separated by " + (Separator == ';' ? "';' (a decimal ',' read as '.')" : "tabs"));
   TableColumnAliases aliases;
-  if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error))
+  if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error, options.time_column))
     throw InputError(path, file_line(1), error);
   // The table's own name for each column: ours, or the alias that stands for it.
   std::array<const char*, kColumnCount> names = Columns();
@@ -745,6 +745,15 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
   return ReadStatisticsCsv(text, path, options);
 }
 
+StatisticsTableOptions TableOptionsFor(const ReaderInput& input, ReaderOutput* output) {
+  StatisticsTableOptions options;
+  options.notes = &output->notes;
+  options.readings = &output->readings;
+  options.filter = input.table_filter;
+  if (input.selection) options.time_column = input.selection->metric;
+  return options;
+}
+
 bool NamesProcsAndTime(const std::vector<std::string>& header) {
   TableColumnAliases aliases;
   if (std::string error; !ResolveTableColumnAliases(header, &aliases, &error)) return true;
@@ -758,7 +767,18 @@ bool NamesProcsAndTime(const std::vector<std::string>& header) {
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
                                          std::vector<std::string>* notes, TableRowFilter* filter,
                                          std::vector<std::string>* readings) {
-  if (!readings) readings = notes;
+  StatisticsTableOptions options;
+  options.notes = notes;
+  options.filter = filter;
+  options.readings = readings;
+  return ReadStatisticsJson(text, path, options);
+}
+
+std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
+                                         const StatisticsTableOptions& options) {
+  std::vector<std::string>* notes = options.notes;
+  std::vector<std::string>* readings = options.readings ? options.readings : options.notes;
+  TableRowFilter* filter = options.filter;
   std::vector<std::string> ignored, problem_keys;
   nlohmann::json document = ParseJsonDocument(text, path);
   const nlohmann::json* rows = &document;
@@ -777,7 +797,8 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
       for (const auto& item : object.items())
         if (std::find(keys.begin(), keys.end(), item.key()) == keys.end()) keys.push_back(item.key());
   TableColumnAliases aliases;
-  if (std::string error; !ResolveTableColumnAliases(keys, &aliases, &error)) throw InputError(path, 1, error);
+  if (std::string error; !ResolveTableColumnAliases(keys, &aliases, &error, options.time_column))
+    throw InputError(path, 1, error);
   auto canonical = [&](const std::string& key) -> std::string {
     const std::string& ours = aliases.OursOf(key);
     return ours.empty() ? key : ours;

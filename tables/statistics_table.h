@@ -30,7 +30,14 @@ struct StatisticsTableOptions {
   /// When set, the line of `path` that holds line n (1-based) of the text: errors and each run's source name
   /// it. A table taken out of a document is read as CSV text whose lines are not the document's.
   std::function<int(int)> file_line;
+  /// When not empty, the column that is the run time, as the user named it (--metric): read whatever the table's
+  /// other columns are called (a table of `t_init, t_sim` has no run time by its names).
+  std::string time_column;
 };
+
+/// The options of a table read for ingest: notes and readings into `output`, the row filter (--series) and the run
+/// time's column (--metric) from `input`.
+StatisticsTableOptions TableOptionsFor(const ReaderInput& input, ReaderOutput* output);
 
 /// Reads a CSV table. Throws InputError(path, line, ...) for a missing
 /// required column or a value that does not parse. Columns that are no record
@@ -50,6 +57,10 @@ bool NamesProcsAndTime(const std::vector<std::string>& header);
 
 /// Reads a JSON table: an array of objects, or {"runs": [...]}, keys as the CSV
 /// columns; other keys are ignored with one note, as in the CSV reader.
+std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
+                                         const StatisticsTableOptions& options);
+
+/// The same, with only the note lists and the row filter.
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
                                          std::vector<std::string>* notes = nullptr, TableRowFilter* filter = nullptr,
                                          std::vector<std::string>* readings = nullptr);

@@ -166,7 +166,7 @@ bool FindAlias(const std::vector<std::string>& header, const Match& matches, con
     if (!matches(h)) continue;
     if (!found->empty()) {
       *error = "columns '" + *found + "' and '" + h + "' could each be the " + what + " (" + column +
-               "): rename one of them to " + column;
+               "): rename one of them to " + column + (column == "time_s" ? ", or name it with --metric" : "");
       return false;
     }
     *found = std::string(Trim(h));
@@ -206,6 +206,35 @@ double RepeatedTimeColumnSeconds(const std::string& header, int* repetition) {
   return seconds;
 }
 
+namespace {
+
+/// The time column the user named (--metric) into `out`: the header name equal to `name`, whole or without its
+/// unit, compared as the aliases are; its unit read from its name (seconds without one). False with `error`
+/// naming the columns when there is none.
+bool NameTimeColumn(const std::vector<std::string>& header, const std::string& name, TableColumnAliases* out,
+                    std::string* error) {
+  const std::string wanted = NormalizedColumnName(Trim(name));
+  for (const std::string& h : header) {
+    const auto [base, unit] = BaseAndUnit(h);
+    if (NormalizedColumnName(Trim(h)) != wanted && base != wanted) continue;
+    const std::string found(Trim(h));
+    out->time_named_by_user = true;
+    if (found == "time_s") return true;  // our own column: nothing to rename
+    out->renamed.emplace_back("time_s", found);
+    const double by_name = std::max({TimeNameSeconds(found), AveragedTimeNameSeconds(found),
+                                     unit.empty() ? 0.0 : SecondsPerTimeUnit(unit)});
+    out->seconds_per_time_unit = by_name > 0 ? by_name : 1.0;
+    out->time_unit = out->seconds_per_time_unit == 1.0 ? "s" : unit.empty() ? base : unit;
+    return true;
+  }
+  std::string columns;
+  for (const std::string& h : header) columns += (columns.empty() ? "'" : ", '") + std::string(Trim(h)) + "'";
+  *error = "no column '" + name + "' (--metric names the run time's column) among " + columns;
+  return false;
+}
+
+}  // namespace
+
 std::string NormalizedColumnName(std::string_view text) {
   // "# Processes", "#elements": a leading '#' says "number of" (gnuplot-style headers).
   while (!text.empty() && (text.front() == '#' || text.front() == ' ')) text.remove_prefix(1);
@@ -232,7 +261,8 @@ const std::string& TableColumnAliases::OursOf(const std::string& header) const {
 std::string TableColumnAliases::TimeDerivation() const {
   const std::string& time = HeaderOf("time_s");
   if (time.empty()) return "";
-  return "statistics table column '" + time + "'" + (time_unit == "s" ? std::string() : " (" + time_unit + ")");
+  return "statistics table column '" + time + "'" + (time_unit == "s" ? std::string() : " (" + time_unit + ")") +
+         (time_named_by_user ? ", named the run time by --metric" : "");
 }
 
 std::string TableColumnAliases::Note(const std::string& path) const {
@@ -245,11 +275,13 @@ std::string TableColumnAliases::Note(const std::string& path) const {
 }
 
 bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColumnAliases* aliases,
-                               std::string* error) {
+                               std::string* error, const std::string& time_column) {
   TableColumnAliases out;
   bool has_series = Has(header, {"series", "app", "benchmark"});
+  if (!time_column.empty() && !NameTimeColumn(header, time_column, &out, error)) return false;
   for (const OtherNames& other : kOtherNames) {
     const std::string column = other.column;
+    if (column == "time_s" && out.time_named_by_user) continue;
     if (column == "app" ? has_series : Has(header, {other.column})) continue;
     std::string found;
     auto matches = [&](const std::string& h) {  // our own name in other case too ("Procs")

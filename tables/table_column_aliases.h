@@ -21,6 +21,7 @@ struct TableColumnAliases {
   std::vector<std::pair<std::string, std::string>> renamed;
   double seconds_per_time_unit = 1.0;  // the time column's unit: 0.001 for milliseconds
   std::string time_unit = "s";         // as written in the note
+  bool time_named_by_user = false;     // the time column is the one --metric named
 
   /// The table's header read as our `column`; empty when the table has ours or none.
   const std::string& HeaderOf(std::string_view column) const;
@@ -40,9 +41,11 @@ std::string NormalizedColumnName(std::string_view name);
 
 /// Resolves the aliases of a header (the table's column names, as written). Canonical names win:
 /// an alias is looked for only where the header lacks the column itself. Returns false with
-/// `error` when two header names could each be the same column.
+/// `error` when two header names could each be the same column. `time_column`, when not empty, is the column the
+/// user named the run time (`--metric`; compared as the aliases are, with or without its unit: `t_sim` names
+/// `t_sim [ms]`): it is the run time whatever the other columns are called, and its absence is the error.
 bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColumnAliases* aliases,
-                               std::string* error);
+                               std::string* error, const std::string& time_column = "");
 
 /// The axis (0, 1, 2) of a column counting the processes along one axis of a process grid (`npx`, `npy`,
 /// `npz`, as HPCG names them; `px`, `iproc`, `jproc`, `nprow`, `npcol`); -1 for any other column.

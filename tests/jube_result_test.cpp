@@ -146,5 +146,5 @@ TEST_CASE("Statistics tables: JUBE's column names and a mean's name read as the 
   CHECK(aliases.seconds_per_time_unit == 60.0);
   CHECK(time_column({"np", "runtime_avg", "time_mean"}) ==
         "error: columns 'runtime_avg' and 'time_mean' could each be the run time (time_s): rename one of them to "
-        "time_s");
+        "time_s, or name it with --metric");
 }

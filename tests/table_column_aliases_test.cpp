@@ -76,7 +76,8 @@ TEST_CASE("other names for procs and the run time, with the unit the name gives"
   qnm::TableColumnAliases refused;
   std::string error;
   CHECK_FALSE(qnm::ResolveTableColumnAliases({"np", "time", "runtime"}, &refused, &error));
-  CHECK(error == "columns 'time' and 'runtime' could each be the run time (time_s): rename one of them to time_s");
+  CHECK(error == "columns 'time' and 'runtime' could each be the run time (time_s): rename one of them to time_s, or "
+              "name it with --metric");
   CHECK_FALSE(qnm::ResolveTableColumnAliases({"np", "ranks", "time_s"}, &refused, &error));
   CHECK(error.find("could each be the number of processes (procs)") != std::string::npos);
   CHECK(qnm::SeriesNameOfTableFile("runs/lulesh.strong.csv") == "lulesh.strong");
