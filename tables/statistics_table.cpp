@@ -641,7 +641,8 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
             times += (times.empty() ? "'" : ", '") + std::string(Trim(name)) + "'";
       throw InputError(path, file_line(1),
                        std::string("a statistics table needs the columns procs and time_s (or names such as "
-                                   "nprocs, ranks, np; runtime, time [ms], elapsed_s: docs/statistics-table.md)") +
+                                   "nprocs, ranks, np; runtime, time [ms], elapsed_s: docs/statistics-table.md; "
+                                   "--metric COLUMN names the run time's)") +
                            (cores.empty() ? ""
                                           : "; its column '" + cores + "' is not read as procs (in a hybrid "
                                             "run it counts threads too): rename it procs if each core ran "

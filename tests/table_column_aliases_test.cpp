@@ -226,9 +226,9 @@ TEST_CASE("tables that still cannot be read say why in one line", "[ingest][tabl
   CHECK(ErrorOf("CPUs\tNodesxCPU\tCOLROW\tDay1 Timing (sec)\tDay2 Timing (sec)\tTotalTime\n"
                 "18\t1x18\t3x6\t13525.66\t12107.02\t25632.68\n")
             .find("t.csv:1: a statistics table needs the columns procs and time_s (or names such as nprocs, ranks, "
-                  "np; runtime, time [ms], elapsed_s: docs/statistics-table.md); its column 'CPUs' is not read as "
-                  "procs (in a hybrid run it counts threads too): rename it procs if each core ran one MPI "
-                  "process") == 0);
+                  "np; runtime, time [ms], elapsed_s: docs/statistics-table.md; --metric COLUMN names the run "
+                  "time's); its column 'CPUs' is not read as procs (in a hybrid run it counts threads too): rename "
+                  "it procs if each core ran one MPI process") == 0);
   // A campaign's index with two times (../shared/data/mpip-scaling/runs.csv): which is the run's, the
   // user says; the message names both.
   CHECK(ErrorOf("benchmark,procs,npb_time_s,mpip_apptime_max_s,file\nSP-MZ,1,113.11,114,a.mpiP\n")
