@@ -57,6 +57,13 @@ TEST_CASE("Statistics tables: --metric names the run time's column", "[table][me
   CHECK_THAT(Refusal("np,time,runtime\n1,2,2\n", ""), Catch::EndsWith("rename one of them to time_s, or name it "
                                                                       "with --metric"));
   CHECK(ReadWithTimeColumn("np,time,runtime\n1,2,2.5\n", "runtime")[0].wall_time_s == 2.5);
+  // A JSON table's key, alike.
+  qnm::StatisticsTableOptions options;
+  options.time_column = "t_sim";
+  const std::vector<qnm::RunStats> json = qnm::ReadStatisticsJson(
+      R"([{"ranks": 1, "t_init": 0.5, "t_sim": 4.0}, {"ranks": 2, "t_init": 0.6, "t_sim": 2.1}])", "s.json", options);
+  REQUIRE(json.size() == 2);
+  CHECK(json[1].wall_time_s == 2.1);
 }
 
 TEST_CASE("Statistics tables: --metric through ingest, a CSV table and a JUBE result table", "[table][metric][jube]") {
