@@ -221,8 +221,11 @@ bool NameTimeColumn(const std::vector<std::string>& header, const std::string& n
     out->time_named_by_user = true;
     if (found == "time_s") return true;  // our own column: nothing to rename
     out->renamed.emplace_back("time_s", found);
-    const double by_name = std::max({TimeNameSeconds(found), AveragedTimeNameSeconds(found),
-                                     unit.empty() ? 0.0 : SecondsPerTimeUnit(unit)});
+    // runtime_min beside runtime_max is a minimum in seconds, not minutes (IsMinimumOfStatistics).
+    const double by_name = IsMinimumOfStatistics(found, header)
+                               ? 1.0
+                               : std::max({TimeNameSeconds(found), AveragedTimeNameSeconds(found),
+                                           unit.empty() ? 0.0 : SecondsPerTimeUnit(unit)});
     out->seconds_per_time_unit = by_name > 0 ? by_name : 1.0;
     out->time_unit = out->seconds_per_time_unit == 1.0 ? "s" : unit.empty() ? base : unit;
     return true;

@@ -48,6 +48,8 @@ TEST_CASE("Statistics tables: --metric names the run time's column", "[table][me
   REQUIRE(max.size() == 2);
   CHECK(max[1].wall_time_s == 5.9);
   CHECK(ReadWithTimeColumn("np,time_s,time_max\n1,10,11\n2,5.2,5.9\n", "time_s")[1].wall_time_s == 5.2);
+  // JUBE's statistics: runtime_min beside runtime_max is the minimum, in seconds.
+  CHECK(ReadWithTimeColumn("np,runtime_min,runtime_max\n1,10,11\n2,5.2,5.9\n", "runtime_min")[1].wall_time_s == 5.2);
   // A name without a unit is seconds.
   CHECK(ReadWithTimeColumn("np,solve\n1,8\n2,4.5\n", "solve")[1].wall_time_s == 4.5);
   CHECK(Refusal(kTable, "t_total") ==
