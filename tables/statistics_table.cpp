@@ -556,6 +556,16 @@ const std::vector<std::string>& StatisticsTableColumns() {
 
 namespace {
 
+// The options of the readers' pointer forms: the note lists and the row filter only.
+StatisticsTableOptions ListsAndFilter(std::vector<std::string>* notes, TableRowFilter* filter,
+                                      std::vector<std::string>* readings) {
+  StatisticsTableOptions options;
+  options.notes = notes;
+  options.filter = filter;
+  options.readings = readings;
+  return options;
+}
+
 // The line of the file that holds line n of the text (a document's table is read as CSV text of its own);
 // 0 stays 0 (no line).
 int FileLine(const StatisticsTableOptions& options, long long n) {
@@ -739,11 +749,7 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
 std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
                                         std::vector<std::string>* notes, TableRowFilter* filter,
                                         std::vector<std::string>* readings) {
-  StatisticsTableOptions options;
-  options.notes = notes;
-  options.filter = filter;
-  options.readings = readings;
-  return ReadStatisticsCsv(text, path, options);
+  return ReadStatisticsCsv(text, path, ListsAndFilter(notes, filter, readings));
 }
 
 StatisticsTableOptions TableOptionsFor(const ReaderInput& input, ReaderOutput* output) {
@@ -768,11 +774,7 @@ bool NamesProcsAndTime(const std::vector<std::string>& header) {
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
                                          std::vector<std::string>* notes, TableRowFilter* filter,
                                          std::vector<std::string>* readings) {
-  StatisticsTableOptions options;
-  options.notes = notes;
-  options.filter = filter;
-  options.readings = readings;
-  return ReadStatisticsJson(text, path, options);
+  return ReadStatisticsJson(text, path, ListsAndFilter(notes, filter, readings));
 }
 
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
