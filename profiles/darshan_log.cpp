@@ -89,11 +89,10 @@ std::string Inflate(std::string_view compressed, std::size_t max_bytes, const st
   stream.avail_out = static_cast<uInt>(max_bytes);
   const int status = inflate(&stream, Z_SYNC_FLUSH);
   out.resize(max_bytes - stream.avail_out);
+  const std::string why = stream.msg ? stream.msg : "corrupt data";  // read before inflateEnd frees the state
   inflateEnd(&stream);
   if (status != Z_OK && status != Z_STREAM_END && status != Z_BUF_ERROR)
-    throw InputError(
-        path, 0,
-        "the Darshan job region does not unpack (zlib: " + std::string(stream.msg ? stream.msg : "corrupt data") + ")");
+    throw InputError(path, 0, "the Darshan job region does not unpack (zlib: " + why + ")");
   return out;
 }
 

@@ -212,7 +212,7 @@ bool HasStatisticsTable(std::string_view text, DocumentKind kind) {
 std::vector<RunStats> ReadDocumentTables(std::string_view text, const std::string& path, DocumentKind kind,
                                          const StatisticsTableOptions& options) {
   std::vector<std::string>* notes = options.notes;
-  std::vector<std::string>* readings = options.readings ? options.readings : options.notes;
+  std::vector<std::string>* readings = options.ReadingsOrNotes();
   TableRowFilter* filter = options.filter;
   const std::vector<DocumentTable> tables = FindDocumentTables(text, kind);
   std::vector<bool> of_runs;  // NamesProcsAndTime of each table's header, asked once

@@ -352,26 +352,9 @@ ProblemColumns FindProblemColumns(std::string_view text, char separator, const s
 }
 
 // Columns that repeat the run time, one per measurement of the run ("Time 1", "Time 2", ...; table_column_aliases.h):
-// each row is as many runs.
-struct RepetitionColumns {
-  std::vector<std::size_t> at;           // index in the header
-  std::vector<double> seconds_per_unit;  // of each
-};
-
-// The repetition columns of `header` (two at least, their numbers distinct), taken out of `ignored`; none
-// when the header names the run time itself.
-RepetitionColumns FindRepetitionColumns(const std::vector<std::string>& header, std::vector<std::string>* ignored) {
-  RepetitionColumns found;
-  std::vector<int> numbers;
-  for (std::size_t c = 0; c < header.size(); ++c) {
-    int number = 0;
-    const double seconds = RepeatedTimeColumnSeconds(header[c], &number);
-    if (seconds <= 0 || std::find(numbers.begin(), numbers.end(), number) != numbers.end()) continue;
-    numbers.push_back(number);
-    found.at.push_back(c);
-    found.seconds_per_unit.push_back(seconds);
-  }
-  if (found.at.size() < 2) return {};
+// each row is as many runs. Those of `header` (FindRepeatedTimeColumns), taken out of `ignored`.
+RepeatedTimeColumns FindRepetitionColumns(const std::vector<std::string>& header, std::vector<std::string>* ignored) {
+  RepeatedTimeColumns found = FindRepeatedTimeColumns(header);
   TakeOutOfIgnored(header, found.at, ignored);
   return found;
 }
@@ -576,7 +559,7 @@ template <char Separator>
 std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::string& path,
                                          const StatisticsTableOptions& options) {
   std::vector<std::string>* notes = options.notes;
-  std::vector<std::string>* readings = options.readings ? options.readings : options.notes;
+  std::vector<std::string>* readings = options.ReadingsOrNotes();
   TableRowFilter* filter = options.filter;
   const std::string& rows_series = options.rows_series;
   auto file_line = [&](long long n) { return FileLine(options, n); };
@@ -600,8 +583,8 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   std::vector<std::string> ignored = UnknownColumns(header, aliases);
   ProblemColumns problem = FindProblemColumns(text, Separator, header, &ignored);
   auto header_has = [&](std::string_view column) { return HeaderNames(header, aliases, column); };
-  const RepetitionColumns repeated =
-      header_has("time_s") ? RepetitionColumns{} : FindRepetitionColumns(header, &ignored);
+  const RepeatedTimeColumns repeated =
+      header_has("time_s") ? RepeatedTimeColumns{} : FindRepetitionColumns(header, &ignored);
   const GridColumns grid = header_has("procs") || (header_has("nodes") && header_has("ranks_per_node"))
                                ? GridColumns{}
                                : FindGridColumns(header, &ignored);
@@ -724,7 +707,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
 
 std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string& path,
                                         const StatisticsTableOptions& options) {
-  std::vector<std::string>* readings = options.readings ? options.readings : options.notes;
+  std::vector<std::string>* readings = options.ReadingsOrNotes();
   // A spreadsheet's "CSV UTF-8" export starts with a byte-order mark; it is no part of the first
   // column's name (`\xEF\xBB\xBFnprocs` was no column of ours, and the table was refused).
   if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
@@ -780,7 +763,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
 std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::string& path,
                                          const StatisticsTableOptions& options) {
   std::vector<std::string>* notes = options.notes;
-  std::vector<std::string>* readings = options.readings ? options.readings : options.notes;
+  std::vector<std::string>* readings = options.ReadingsOrNotes();
   TableRowFilter* filter = options.filter;
   std::vector<std::string> ignored, problem_keys;
   nlohmann::json document = ParseJsonDocument(text, path);

@@ -33,6 +33,9 @@ struct StatisticsTableOptions {
   /// When not empty, the column that is the run time, as the user named it (--metric): read whatever the table's
   /// other columns are called (a table of `t_init, t_sim` has no run time by its names).
   std::string time_column;
+
+  /// Where the lines that say how the table was read go: `readings`, else `notes`, else nowhere.
+  std::vector<std::string>* ReadingsOrNotes() const { return readings ? readings : notes; }
 };
 
 /// The options of a table read for ingest: notes and readings into `output`, the row filter (--series) and the run

@@ -88,19 +88,6 @@ bool IsMinimumOfStatistics(const std::string& name, const std::vector<std::strin
   });
 }
 
-/// True when two columns of `header` are numbered repetitions of the run time ("Time 1", "Time 2"): the runs
-/// themselves, which say more than their mean beside them.
-bool HasRepetitionColumns(const std::vector<std::string>& header) {
-  std::vector<int> numbers;
-  for (const std::string& name : header) {
-    int number = 0;
-    if (RepeatedTimeColumnSeconds(name, &number) > 0 &&
-        std::find(numbers.begin(), numbers.end(), number) == numbers.end())
-      numbers.push_back(number);
-  }
-  return numbers.size() >= 2;
-}
-
 /// Our columns other tables name otherwise, and their other names (compared lower-cased). The time
 /// column is matched by TimeNameSeconds; `app` is looked for only when no series column is found.
 struct OtherNames {
@@ -296,7 +283,8 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
     // Without a run time by its name, the mean of a run's measured times ("runtime_avg"; its min, max and
     // std beside it are statistics, not the run's time).
     bool averaged = false;
-    if (found.empty() && column == "time_s" && !HasRepetitionColumns(header)) {
+    // Columns that are the run's repetitions ("Time 1", "Time 2") say more than their mean beside them.
+    if (found.empty() && column == "time_s" && FindRepeatedTimeColumns(header).at.empty()) {
       auto mean = [](const std::string& h) { return AveragedTimeNameSeconds(h) > 0; };
       if (!FindAlias(header, mean, other.what, column, &found, error)) return false;
       averaged = !found.empty();
@@ -325,6 +313,21 @@ bool ResolveTableColumnAliases(const std::vector<std::string>& header, TableColu
   }
   *aliases = std::move(out);
   return true;
+}
+
+RepeatedTimeColumns FindRepeatedTimeColumns(const std::vector<std::string>& header) {
+  RepeatedTimeColumns found;
+  std::vector<int> numbers;
+  for (std::size_t c = 0; c < header.size(); ++c) {
+    int number = 0;
+    const double seconds = RepeatedTimeColumnSeconds(header[c], &number);
+    if (seconds <= 0 || std::find(numbers.begin(), numbers.end(), number) != numbers.end()) continue;
+    numbers.push_back(number);
+    found.at.push_back(c);
+    found.seconds_per_unit.push_back(seconds);
+  }
+  if (found.at.size() < 2) return {};
+  return found;
 }
 
 std::string SeriesNameOfTableFile(const std::string& path) {

@@ -56,6 +56,14 @@ int ProcessGridAxis(const std::string& header);
 /// a repetition's with a time unit, and its number, into `*repetition`); 0 when it names none.
 double RepeatedTimeColumnSeconds(const std::string& header, int* repetition);
 
+/// The columns of `header` that are numbered repetitions of the run time (RepeatedTimeColumnSeconds), the first of
+/// each number: their indices and seconds per unit. None when fewer than two: one such column is no repetition.
+struct RepeatedTimeColumns {
+  std::vector<std::size_t> at;           // index in the header
+  std::vector<double> seconds_per_unit;  // of each
+};
+RepeatedTimeColumns FindRepeatedTimeColumns(const std::vector<std::string>& header);
+
 /// The series name of a table without a series or application column: its file name without
 /// folders and extension ("runs/lulesh.csv" -> "lulesh").
 std::string SeriesNameOfTableFile(const std::string& path);
