@@ -132,21 +132,10 @@ Runs MatchLines(std::string_view text, const std::vector<OutputPattern>& pattern
 }
 
 // A configuration read from the file's path (`procs@path=_(\d+)c_`): the first match, the same for
-// every run of the file. A path it does not match is an error: the runs would lose what the user
-// said their layout is.
+// every run of the file (MatchConfigurationPattern: a path it does not match is an error).
 Found MatchPath(const std::string& path, const OutputPattern& pattern) {
-  boost::smatch match;
-  bool matched = false;
-  try {
-    matched = boost::regex_search(path, match, pattern.regex);
-  } catch (const std::runtime_error&) {  // Boost.Regex's bound on backtracking, or its memory
-    throw InputError(path, 0, "--pattern " + pattern.name + " gave up on the file's path: write the expression so "
-                                                            "that it backtracks less");
-  }
-  if (!matched || !match[1].matched || match[1].length() == 0)
-    throw InputError(path, 0, "the file's path matches no --pattern " + pattern.name + " ('" + pattern.text + "')");
   Found found;
-  found.value = match[1].str();
+  found.value = MatchConfigurationPattern(pattern, std::string_view(), path)->value;
   found.matches = 1;
   return found;
 }
@@ -175,38 +164,7 @@ const CountField* CountFieldOf(const std::string& field) {
   return nullptr;
 }
 
-bool IsOutputWord(const std::string& word) {
-  static const char* const kWords[] = {"out",   "output", "outputs", "log",  "logs",  "stdout", "stderr", "job",
-                                       "jobs",  "run",    "runs",    "result", "results", "slurm", "pbs", "lsf",
-                                       "flux",  "np",     "p",       "n",    "ranks", "procs",  "nodes",  "test",
-                                       "tests", "data",   "tmp",     "x",
-                                       // How it ran, not what: "MPI-16_slurm-123.out", "strong_np8.log".
-                                       "mpi", "omp", "openmp", "hybrid", "serial", "strong", "weak", "scaling"};
-  for (const char* known : kWords)
-    if (word == known) return true;
-  return false;
-}
-
-// The leading letters of a name ("sedovflat.out" -> "sedovflat", "leblancx16" -> "leblancx").
-std::string FirstWord(const std::string& name) {
-  std::string word;
-  for (char c : name) {
-    if (!std::isalpha(static_cast<unsigned char>(c))) break;
-    word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  }
-  return word;
-}
-
 }  // namespace
-
-std::string ApplicationFromPath(const std::string& path) {
-  const std::filesystem::path file(path);
-  const std::string own = FirstWord(file.filename().string());
-  if (!own.empty() && !IsOutputWord(own)) return own;
-  const std::string folder = FirstWord(file.parent_path().filename().string());
-  if (!folder.empty() && !IsOutputWord(folder)) return folder;
-  return "output";
-}
 
 namespace {
 

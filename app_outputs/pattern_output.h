@@ -21,10 +21,6 @@ namespace qnm {
 /// when a matched value is no number, or the run time is found but no process count.
 ReaderOutput ReadByOutputPatterns(const ReaderInput& input);
 
-/// The application a pattern-read run is named for when no `app` pattern says it: the first word
-/// of the file's base name ("sedovflat.out" -> "sedovflat", "slurm-123.out" -> "slurm"), or of its
-/// folder's when that word names an output, not a program ("out", "log", "stdout", "np"...);
-/// "output" when neither has a word.
-std::string ApplicationFromPath(const std::string& path);
+// ApplicationFromPath (reader/file_name_info.h) names a pattern-read run when no `app` pattern does.
 
 }  // namespace qnm

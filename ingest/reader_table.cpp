@@ -28,6 +28,8 @@
 #include "tables/statistics_table.h"
 #include "textio/compressed_file.h"
 #include "textio/text_lines.h"
+#include "timing_tools/hyperfine_export.h"
+#include "timing_tools/time_report.h"
 #include "trace/trace_run_stats.h"
 #include "util/input_error.h"
 
@@ -194,6 +196,10 @@ ReaderOutput ReadJsonTable(const ReaderInput& input) {
 
 // Output-like names go to the NPB reader even without NPB text: its error
 // says why (empty, MPI start-up failure, killed run).
+bool SniffTimeReportNotNpb(const std::string& path, std::string_view text) {
+  return !LooksLikeNpbOutput(text) && SniffTimeReport(path, text);
+}
+
 bool SniffNpb(const std::string& path, std::string_view text) {
   return LooksLikeNpbOutput(text) || HasExtension(path, ".out") || HasExtension(path, ".log") ||
          HasExtension(path, ".dat") || HasExtension(path, ".txt");
@@ -278,6 +284,8 @@ const std::vector<Reader>& ReaderTable() {
       // Before the Extra-P row: undoes the export's strong scaling, restores the identity.
       {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},
       {"Extra-P experiment (text, .json, .jsonl)", SniffExtrapExperiment, ReadExtrapExperiment},
+      // Before the statistics tables: hyperfine's CSV export is a table of its own columns.
+      {"hyperfine export (--export-json, --export-csv)", SniffHyperfineExport, ReadHyperfineExport},
       {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
       {"tables in Markdown, Org and LaTeX documents (.md, .org, .tex)", SniffDocumentTables, ReadDocumentTablesInput},
@@ -340,6 +348,11 @@ const std::vector<Reader>& ReaderTable() {
       // appended to it makes a run of (an application reader's output keeps its own reading, the record
       // adding nodes and threads: ingest.cpp).
       {"Flux job record (jobspec and eventlog in a job's output)", SniffFluxJobOutput, ReadFluxJobOutput},
+      // After every reader of a program's own output, before NPB's (which takes any .out, .log, .txt by its
+      // name): an output with a report of `time` appended (bash, GNU time, zsh, tcsh), NPB's own excepted;
+      // the user's --pattern of the run time takes it instead (time_report.h).
+      {"report of time (bash time, GNU time [-v], zsh, tcsh) in a run's output", SniffTimeReportNotNpb,
+       ReadTimeReport},
       {"NPB output", SniffNpb, ReadNpb},
   };
   return kReaders;

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "launch/launch_command.h"
 #include "textio/text_lines.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
@@ -43,38 +44,6 @@ const Json* WithOfType(const Json& resource, const char* type) {
   for (const Json& child : *with)
     if (child.is_object() && TypeOf(child) == type) return &child;
   return nullptr;
-}
-
-// The word of a command (not empty) that is its program: its first word that is no launcher (sudo,
-// env, time, numactl), no container runtime with its options and image (singularity/apptainer exec
-// [--opt value] IMAGE), no container image run as a program (IMAGE.sif), no VAR=value; a shell running
-// a script is the script; a command of such words alone, its first.
-std::size_t ProgramWord(const std::vector<std::string>& command) {
-  static const std::set<std::string> kLaunchers = {"sudo",    "env",  "time", "numactl",
-                                                   "taskset", "nice", "chrt", "stdbuf"};
-  static const std::set<std::string> kShells = {"bash", "sh", "dash", "zsh"};
-  auto is_image = [](const std::string& word) {
-    return EndsWith(word, ".sif") || EndsWith(word, ".simg") || StartsWith(word, "docker://") ||
-           StartsWith(word, "oras://") || StartsWith(word, "library://");
-  };
-  for (std::size_t w = 0; w < command.size(); ++w) {
-    const std::string name = BaseName(command[w]);
-    if (name.empty() || kLaunchers.count(name) || command[w].find('=') != std::string::npos ||
-        (!command[w].empty() && command[w][0] == '-'))
-      continue;
-    if (name == "singularity" || name == "apptainer") {  // ... exec|run [options] IMAGE PROGRAM
-      std::size_t image = w + 1;
-      while (image < command.size() && !is_image(command[image])) ++image;
-      if (image == command.size()) return w;
-      w = image;
-      continue;
-    }
-    if (is_image(command[w])) continue;
-    if (kShells.count(name) && w + 1 < command.size() && !command[w + 1].empty() && command[w + 1][0] != '-')
-      return w + 1;
-    return w;
-  }
-  return 0;
 }
 
 }  // namespace

@@ -1,5 +1,8 @@
 #include "reader/file_name_info.h"
 
+#include <cctype>
+#include <filesystem>
+
 #include "textio/text_lines.h"
 
 namespace qnm {
@@ -189,6 +192,42 @@ FileNameInfo ParseFileName(const std::string& path) {
       info.nodes = numbers_after_class[1];
   }
   return info;
+}
+
+namespace {
+
+// Words a file or folder name uses for an output, not a program ("slurm-123.out", "np16/out.log").
+bool IsOutputWord(const std::string& word) {
+  static const char* const kWords[] = {"out",   "output", "outputs", "log",  "logs",  "stdout", "stderr", "job",
+                                       "jobs",  "run",    "runs",    "result", "results", "slurm", "pbs", "lsf",
+                                       "flux",  "np",     "p",       "n",    "ranks", "procs",  "nodes",  "test",
+                                       "tests", "data",   "tmp",     "x",
+                                       // How it ran, not what: "MPI-16_slurm-123.out", "strong_np8.log".
+                                       "mpi", "omp", "openmp", "hybrid", "serial", "strong", "weak", "scaling"};
+  for (const char* known : kWords)
+    if (word == known) return true;
+  return false;
+}
+
+// The leading letters of a name ("sedovflat.out" -> "sedovflat", "leblancx16" -> "leblancx").
+std::string FirstWord(const std::string& name) {
+  std::string word;
+  for (char c : name) {
+    if (!std::isalpha(static_cast<unsigned char>(c))) break;
+    word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return word;
+}
+
+}  // namespace
+
+std::string ApplicationFromPath(const std::string& path) {
+  const std::filesystem::path file(path);
+  const std::string own = FirstWord(file.filename().string());
+  if (!own.empty() && !IsOutputWord(own)) return own;
+  const std::string folder = FirstWord(file.parent_path().filename().string());
+  if (!folder.empty() && !IsOutputWord(folder)) return folder;
+  return "output";
 }
 
 }  // namespace qnm

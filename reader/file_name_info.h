@@ -36,4 +36,10 @@ bool SplitNpbBinaryName(const std::string& name, std::string* app, std::string* 
 /// True for the NPB benchmark names (bt cg dt ep ft is lu mg sp ua, *-mz).
 bool IsNpbBenchmark(const std::string& lower_name);
 
+/// The application a run read from an output that does not name it is named for: the first word
+/// of the file's base name ("sedovflat.out" -> "sedovflat", "slurm-123.out" -> "slurm"), or of its
+/// folder's when that word names an output, not a program ("out", "log", "stdout", "np"...);
+/// "output" when neither has a word.
+std::string ApplicationFromPath(const std::string& path);
+
 }  // namespace qnm

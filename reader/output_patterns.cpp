@@ -154,4 +154,41 @@ std::vector<OutputPattern> WithOverrides(std::vector<OutputPattern> base, const 
   return base;
 }
 
+std::optional<PatternValue> MatchConfigurationPattern(const OutputPattern& pattern, std::string_view text,
+                                                      const std::string& path) {
+  auto gave_up = [&](int line) {
+    return InputError(path, line, "--pattern " + pattern.name + " gave up on " +
+                                      (line > 0 ? std::string("this line") : std::string("the file's path")) +
+                                      ": write the expression so that it backtracks less");
+  };
+  if (pattern.on_path) {
+    boost::smatch match;
+    bool matched = false;
+    try {
+      matched = boost::regex_search(path, match, pattern.regex);
+    } catch (const std::runtime_error&) {  // Boost.Regex's bound on backtracking, or its memory
+      throw gave_up(0);
+    }
+    if (!matched || !match[1].matched || match[1].length() == 0)
+      throw InputError(path, 0, "the file's path matches no --pattern " + pattern.name + " ('" + pattern.text + "')");
+    return PatternValue{match[1].str(), 0};
+  }
+  std::optional<PatternValue> found;
+  LineReader lines(text);
+  std::string_view line;
+  boost::match_results<std::string_view::const_iterator> match;
+  while (lines.Next(&line)) {
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    bool matched = false;
+    try {
+      matched = boost::regex_search(line.begin(), line.end(), match, pattern.regex);
+    } catch (const std::runtime_error&) {
+      throw gave_up(lines.ErrorLine());
+    }
+    if (matched && match[1].matched && match[1].length() > 0)
+      found = PatternValue{std::string(line.substr(match[1].first - line.begin(), match[1].length())), lines.ErrorLine()};
+  }
+  return found;
+}
+
 }  // namespace qnm

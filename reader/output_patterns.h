@@ -10,7 +10,9 @@
 // matched against each line of a file on its own; the group of the last matching line is the
 // value (a log's summary comes last; per-step lines come before it), unless a measured value's
 // pattern names another reduction (`messages:first=...`). docs/formats/output-patterns.md.
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <boost/regex.hpp>
@@ -73,5 +75,17 @@ std::vector<OutputPattern> ReadOutputPatternFile(const std::string& path);
 /// `base` (a pattern file's) with each of `overrides` (the command line's) replacing the pattern
 /// of its field, or added.
 std::vector<OutputPattern> WithOverrides(std::vector<OutputPattern> base, const std::vector<OutputPattern>& overrides);
+
+/// A configuration pattern's value (`procs`, `app`, ...) over a whole file: a `@path` pattern's first
+/// match in `path`, else the group of the last line of `text` it matches (`line` its 1-based number;
+/// 0 for the path's). Nullopt when no line matches. Throws InputError naming `path` when a `@path`
+/// pattern does not match the path (the runs would lose what the user said their layout is), or the
+/// expression gives up on backtracking.
+struct PatternValue {
+  std::string value;
+  int line = 0;
+};
+std::optional<PatternValue> MatchConfigurationPattern(const OutputPattern& pattern, std::string_view text,
+                                                      const std::string& path);
 
 }  // namespace qnm

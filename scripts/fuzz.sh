@@ -15,7 +15,7 @@
 #            reframe_perflog_fuzz profile_reports_fuzz compressed_file_fuzz tau_profile_fuzz ipm_log_fuzz hpctoolkit_database_fuzz
 #            hpctoolkit_v4_database_fuzz caliper_profile_fuzz caliper_json_split_fuzz paraver_trace_fuzz
 #            flux_job_record_fuzz series_model_fuzz cime_timing_fuzz document_tables_fuzz model_timers_fuzz
-#            darshan_log_fuzz jube_result_fuzz
+#            darshan_log_fuzz jube_result_fuzz timing_tools_fuzz
 set -euo pipefail
 cd "$(dirname "$0")/.."
 merge=0 jobs=1 unit_timeout=30

@@ -238,30 +238,11 @@ char Separator(std::string_view header) {
   return semicolon ? ';' : tab ? '\t' : ',';
 }
 
-// The cells of one line, split as the CSV reader does: `separator` outside double quotes,
-// blanks trimmed.
-std::vector<std::string> SplitCells(std::string_view line, char separator) {
-  std::vector<std::string> cells;
-  std::string cell;
-  bool quoted = false;
-  auto flush = [&] {
-    cells.emplace_back(Trim(cell));
-    cell.clear();
-  };
-  for (char c : line) {
-    if (c == '"') quoted = !quoted;
-    else if (c == separator && !quoted) flush();
-    else cell += c;
-  }
-  flush();
-  return cells;
-}
-
 // The header's column names.
 std::vector<std::string> CsvHeader(std::string_view text, char separator) {
   std::string_view line = HeaderLine(text);
   if (line.empty()) return {};
-  return SplitCells(line, separator);
+  return SplitCsvCells(line, separator);
 }
 
 // A header written as a comment, as gnuplot's data files have it ("# Processes,# Elements,Time [s]" over
@@ -280,12 +261,12 @@ std::size_t CommentedHeader(std::string_view text) {
     }
     if (comment.empty()) return std::string_view::npos;
     const char separator = Separator(trimmed);
-    const std::vector<std::string> cells = SplitCells(trimmed, separator);
+    const std::vector<std::string> cells = SplitCsvCells(trimmed, separator);
     for (const std::string& cell : cells)
       if (!ParseDouble(cell)) return std::string_view::npos;
     std::string_view header = comment;
     while (!header.empty() && header.front() == '#') header.remove_prefix(1);
-    const std::vector<std::string> names = SplitCells(header, separator);
+    const std::vector<std::string> names = SplitCsvCells(header, separator);
     const bool named = std::any_of(names.begin(), names.end(), [](const std::string& name) {
       return std::any_of(name.begin(), name.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); });
     });
@@ -337,7 +318,7 @@ ProblemColumns FindProblemColumns(std::string_view text, char separator, const s
   for (std::string_view line : found.lines) {
     const std::string_view trimmed = Trim(line);
     if (trimmed.empty() || trimmed.front() == '#' || !std::exchange(past_header, true)) continue;
-    const std::vector<std::string> cells = SplitCells(line, separator);
+    const std::vector<std::string> cells = SplitCsvCells(line, separator);
     for (std::size_t k = 0; k < named.size(); ++k)
       held[k] = held[k] || (named[k] < cells.size() && !cells[named[k]].empty());
   }
@@ -658,7 +639,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       if (!ReadRow(reader, values, std::make_index_sequence<kColumnCount>())) break;
       const auto line = reader.get_file_line();
       const std::vector<std::string> cells =
-          line >= 1 && line <= lines.size() ? SplitCells(lines[line - 1], Separator) : std::vector<std::string>{};
+          line >= 1 && line <= lines.size() ? SplitCsvCells(lines[line - 1], Separator) : std::vector<std::string>{};
       auto fill = [&](RowBuilder& row) {
         row.SetAliases(aliases, time_derivation);
         if constexpr (Separator == ';') row.AcceptDecimalComma();

@@ -57,6 +57,25 @@ std::vector<std::string_view> SplitWhitespace(std::string_view text) {
   return tokens;
 }
 
+std::vector<std::string> SplitCsvCells(std::string_view line, char separator) {
+  std::vector<std::string> cells;
+  std::string cell;
+  bool quoted = false;
+  auto flush = [&] {
+    cells.emplace_back(Trim(cell));
+    cell.clear();
+  };
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == '"' && quoted && i + 1 < line.size() && line[i + 1] == '"') cell += c, ++i;  // "" inside quotes
+    else if (c == '"') quoted = !quoted;
+    else if (c == separator && !quoted) flush();
+    else cell += c;
+  }
+  flush();
+  return cells;
+}
+
 bool StartsWith(std::string_view text, std::string_view prefix) {
   return text.substr(0, prefix.size()) == prefix;
 }

@@ -20,6 +20,9 @@ std::string_view Trim(std::string_view text);
 std::vector<std::string_view> SplitWhitespace(std::string_view text);
 /// The fields of a line between `separator`s, each trimmed ("a | b|" -> "a", "b", "").
 std::vector<std::string_view> SplitFields(std::string_view line, char separator);
+/// The cells of one CSV line between `separator`s outside double quotes, each trimmed; a quoted cell
+/// loses its quotes and a doubled quote inside it is one ("a,\"b, \"\"c\"\"\"" -> a, b, "c").
+std::vector<std::string> SplitCsvCells(std::string_view line, char separator);
 bool StartsWith(std::string_view text, std::string_view prefix);
 /// "key<separator>value" split at the first `separator` into the trimmed key and value; false when
 /// there is no separator or no key before it (HPCC's "CommWorldProcs=16").

@@ -528,6 +528,13 @@ def main():
     # JUBE result tables (tables/jube_result.h), round 46, appended last: `jube result`'s printout of
     # tests/data/jube, damaged as text (read by its "<name>:" line and pipe table, wherever it lies).
     count += application_log_cases(cases, repo, rng, args, ingest, "jube", "jube", ["jube-result.txt"], 40)
+    # hyperfine exports and reports of time (timing_tools/), round 47, appended last: the real JSON and CSV
+    # exports of tests/data/hyperfine and the real outputs of tests/data/time-report, damaged as text under
+    # their own names (a name's np4 is a report's process count).
+    count += application_log_cases(cases, repo, rng, args, ingest, "hyperfine", "hyperfine",
+                                   ["scan/*.json", "sizes/*.json", "csv-only/*.csv", "failed/*.json"], 40)
+    count += application_log_cases(cases, repo, rng, args, ingest, "time-report", "time-report",
+                                   ["bash/*", "gnu-verbose/*", "gnu/*", "zsh/*", "tcsh/*", "loop/*", "posix/*"], 40)
     print(f"{count} cases in {cases}")
 
 

@@ -1,0 +1,181 @@
+// hyperfine's exports (timing_tools/hyperfine_export.h) on real exports of hyperfine 1.15.0 (Debian 12)
+// timing a strong-scaling MPI program under Open MPI 4.1 (tests/data/hyperfine/SOURCES.md): every timed
+// run of the JSON export as a run, the CSV's means, the processes from the command's launcher or a
+// parameter, a scanned problem size as a second series, failed runs noted, and the refusals.
+#include "timing_tools/hyperfine_export.h"
+
+#include <catch2/catch.hpp>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ingest/ingest.h"
+#include "reader/file_name_info.h"
+#include "record/run_stats.h"
+#include "util/input_error.h"
+
+namespace {
+
+const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/hyperfine";
+
+std::string Slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
+qnm::ReaderOutput Read(const std::string& path, const std::string& text) {
+  qnm::ReaderInput input;
+  input.path = path;
+  input.text = text;
+  input.name = qnm::ParseFileName(path);
+  return qnm::ReadHyperfineExport(input);
+}
+
+std::string Refusal(const std::string& path) {
+  const std::string text = Slurp(path);
+  try {
+    Read(path, text);
+  } catch (const qnm::InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+std::vector<qnm::RunStats> Ingest(const std::string& path, qnm::IngestSummary* summary) {
+  qnm::IngestOptions options;
+  return qnm::IngestPaths({path}, options, summary);
+}
+
+}  // namespace
+
+TEST_CASE("hyperfine: a JSON export's every timed run, processes from mpirun -np", "[hyperfine]") {
+  const std::string path = kFolder + "/scan/stencil.json";
+  const std::string text = Slurp(path);
+  CHECK(qnm::LooksLikeHyperfineJson(text));
+  CHECK_FALSE(qnm::LooksLikeHyperfineCsv(text));
+  const qnm::ReaderOutput output = Read(path, text);
+  REQUIRE(output.runs.size() == 12);          // 4 process counts x 3 runs (the warm-up run is not exported)
+  const qnm::RunStats& run = output.runs[3];  // the first run at P = 2
+  CHECK(run.procs == 2);
+  CHECK(run.wall_time_s == 0.6439995226);
+  CHECK(run.app.str() == "stencil");
+  CHECK(run.threads_per_proc == 1);
+  CHECK(run.derivations.at("procs") == "hyperfine command: mpirun -np 2");
+  CHECK(run.derivations.at("wall_time_s") ==
+        "hyperfine: timed run 1 of 3 of the command, its wall-clock time (the launcher's start-up included)");
+  CHECK(run.details.at("command.arguments") == "4000000 100");  // the words after the program
+  CHECK(run.details.count("setting.np") == 0);                  // the parameter that is the process count is no setting
+  CHECK(run.sources.front() == path + ":26");
+  CHECK(run.origin == "result 26 run 1");
+  CHECK(output.runs[11].procs == 4);
+  CHECK(output.runs[11].wall_time_s == 0.6904345946);
+  REQUIRE(output.readings.size() == 1);
+  CHECK(output.readings[0] == path +
+                                  ": hyperfine JSON export, 4 commands, 12 timed runs; processes from the "
+                                  "commands' launcher");
+  // hyperfine before 1.11 wrote one unnamed "parameter" and no exit codes: the same runs.
+  const qnm::ReaderOutput old =
+      Read(kFolder + "/hyperfine-1.10/stencil.json", Slurp(kFolder + "/hyperfine-1.10/stencil.json"));
+  REQUIRE(old.runs.size() == 12);
+  CHECK(old.runs[3].wall_time_s == run.wall_time_s);
+  CHECK(old.runs[3].procs == 2);
+}
+
+TEST_CASE("hyperfine: the CSV export's means, and the CSV beside its JSON read once", "[hyperfine]") {
+  const std::string path = kFolder + "/csv-only/stencil.csv";
+  const std::string text = Slurp(path);
+  CHECK(qnm::LooksLikeHyperfineCsv(text));
+  const qnm::ReaderOutput output = Read(path, text);
+  REQUIRE(output.runs.size() == 2);
+  CHECK(output.runs[0].procs == 1);
+  CHECK(output.runs[0].wall_time_s == 0.44881020724);
+  CHECK(output.runs[1].procs == 2);
+  CHECK(output.runs[1].wall_time_s == 0.39267362524000005);
+  CHECK(output.runs[1].details.at("hyperfine_stddev_s") == "0.001042");
+  CHECK(output.runs[1].derivations.at("wall_time_s") ==
+        "hyperfine's mean over its timed runs of the command (its CSV export holds no single run)");
+  // A folder of the JSON and CSV exports of one benchmark: the JSON's runs, once.
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = Ingest(kFolder + "/scan", &summary);
+  CHECK(runs.size() == 12);
+  CHECK(summary.skipped.empty());
+  bool noted = false;
+  for (const std::string& note : summary.notes)
+    noted = noted || note.find(
+                         "stencil.csv: hyperfine's CSV export of the benchmarks whose every run the JSON "
+                         "export beside it holds: read there, not here") != std::string::npos;
+  CHECK(noted);
+}
+
+TEST_CASE("hyperfine: a parameter as the process count, a scanned size as a series, failed runs", "[hyperfine]") {
+  // sh -c '<launcher>': the launcher inside the shell's command.
+  qnm::ReaderOutput output = Read(kFolder + "/shell/stencil.json", Slurp(kFolder + "/shell/stencil.json"));
+  REQUIRE(output.runs.size() == 6);
+  CHECK(output.runs[4].procs == 3);
+  CHECK(output.runs[4].app.str() == "stencil");
+  // `--command-name` replaces the command by its name: the parameter `np` is the process count.
+  output = Read(kFolder + "/named/stencil.json", Slurp(kFolder + "/named/stencil.json"));
+  REQUIRE(output.runs.size() == 4);
+  CHECK(output.runs[2].procs == 2);
+  CHECK(output.runs[2].wall_time_s == 0.39076820058000006);
+  CHECK(output.runs[2].derivations.at("procs") == "hyperfine parameter np");
+  CHECK(output.readings[0].find("processes from a parameter") != std::string::npos);
+  // -L np 1,2,4 -L n 1000000,4000000: two problem sizes, two series of three process counts.
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> sized = Ingest(kFolder + "/sizes", &summary);
+  REQUIRE(sized.size() == 18);
+  const std::vector<qnm::Series> series = qnm::GroupIntoSeries(sized);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].groups.size() == 3);
+  CHECK(series[0].groups[0].runs.size() == 3);
+  CHECK(series[0].name == "stencil (arguments=1000000 100)");
+  CHECK(series[1].name == "stencil (arguments=4000000 100)");
+  int small = 0;
+  for (const qnm::RunStats& run : sized) small += run.details.at("setting.n") == "1000000";  // the other parameter
+  CHECK(small == 9);
+  // A failed command (hyperfine -i): its runs noted, the others read.
+  output = Read(kFolder + "/failed/mixed.json", Slurp(kFolder + "/failed/mixed.json"));
+  REQUIRE(output.runs.size() == 2);
+  REQUIRE(output.notes.size() == 1);
+  CHECK(output.notes[0] == kFolder +
+                               "/failed/mixed.json: 2 of its 4 timed runs of hyperfine (the first at line 21: run "
+                               "1 of 'mpirun --allow-run-as-root --oversubscribe -np 2 /bin/false' exited with "
+                               "code 1): not read");
+}
+
+TEST_CASE("hyperfine: refusals", "[hyperfine]") {
+  CHECK(Refusal(kFolder + "/refused/all-failed.json") ==
+        kFolder +
+            "/refused/all-failed.json:3: run 1 of 'mpirun --allow-run-as-root --oversubscribe -np 2 /bin/false' "
+            "exited with code 1");
+  CHECK(Refusal(kFolder + "/refused/no-procs.json") ==
+        kFolder +
+            "/refused/no-procs.json:3: hyperfine export: command './stencil 2000000 100' names no process "
+            "count (mpirun -np N, srun -n N, ...) and no parameter does (np, procs, ranks, ...; hyperfine -P "
+            "np 1 16 'mpirun -np {np} ...')");
+  CHECK(Refusal(kFolder + "/refused/negative-time.json") ==
+        kFolder +
+            "/refused/negative-time.json:26: hyperfine export: a time in \"times\" that is no number of "
+            "seconds >= 0: -0.5");
+  CHECK(Refusal(kFolder + "/refused/truncated.json").find("truncated.json:") != std::string::npos);
+  auto refusal_of = [](const std::string& text) {
+    try {
+      Read("t.json", text);
+    } catch (const qnm::InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  CHECK(refusal_of(R"({"results": [{"command": "mpirun -np x ./a", "mean": 1.0, "times": [1.0]}]})") ==
+        "t.json:1: hyperfine export: command 'mpirun -np x ./a': -np x: not a whole number of at least 1");
+  CHECK(refusal_of(R"({"results": [{"command": "mpirun -np 2 ./a", "times": [1.0]}]})") ==
+        "t.json:1: hyperfine export: a result without \"mean\"");
+  CHECK(
+      refusal_of(R"({"results": [{"command": "mpirun -np 2 ./a", "mean": 1, "times": [1, 2], "exit_codes": [0]}]})") ==
+      "t.json:1: hyperfine export: \"exit_codes\" does not hold one code per time of \"times\"");
+  CHECK(refusal_of(R"({"results": []})") == "t.json:1: hyperfine export: no benchmark results");
+  CHECK(refusal_of(R"({"results": [{"command": "./a", "mean": 1, "times": [1], "parameters": {"np": "four"}}]})") ==
+        "t.json:1: hyperfine export: parameter np = 'four' is no whole number >= 1");
+  CHECK_FALSE(qnm::LooksLikeHyperfineJson(R"({"runs": [{"command": "x"}]})"));
+  CHECK_FALSE(qnm::LooksLikeHyperfineCsv("command,mean\n"));
+}

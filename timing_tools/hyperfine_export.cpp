@@ -1,0 +1,315 @@
+// hyperfine's JSON and CSV exports (hyperfine_export.h).
+#include "timing_tools/hyperfine_export.h"
+
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "launch/launch_command.h"
+#include "reader/experiment_factors.h"
+#include "tables/table_column_aliases.h"
+#include "textio/text_lines.h"
+#include "timing_tools/launch_layout.h"
+#include "util/input_error.h"
+#include "util/json_input.h"
+
+namespace qnm {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr std::string_view kCsvHeader = "command,mean,stddev,median,user,system,min,max";
+
+// `text` after blanks, consuming `token` when it comes next.
+bool Next(std::string_view* text, std::string_view token) {
+  *text = Trim(*text);
+  if (!StartsWith(*text, token)) return false;
+  text->remove_prefix(token.size());
+  return true;
+}
+
+[[noreturn]] void Fail(const std::string& path, int line, const std::string& why) {
+  throw InputError(path, line, "hyperfine export: " + why);
+}
+
+double Seconds(const Json& result, const char* key, const std::string& path, int line, bool required) {
+  const Json* value = JsonMember(result, key);
+  if (!value) {
+    if (required) Fail(path, line, std::string("a result without \"") + key + "\"");
+    return -1;
+  }
+  if (!value->is_number() || !std::isfinite(value->get<double>()) || value->get<double>() < 0)
+    Fail(path, line, std::string("\"") + key + "\" is no time in seconds >= 0: " + value->dump().substr(0, 40));
+  return value->get<double>();
+}
+
+// The parameter's text (hyperfine writes strings; a number written by another tool is taken too).
+std::string ParameterText(const Json& value, const std::string& path, int line) {
+  if (value.is_string()) return value.get<std::string>();
+  if (value.is_number_integer()) return std::to_string(value.get<long long>());
+  Fail(path, line, "a parameter value that is no text: " + value.dump().substr(0, 40));
+}
+
+// One CSV number cell.
+double CsvSeconds(const std::string& cell, const char* column, const std::string& path, int line) {
+  const std::optional<double> value = ParseDouble(cell);
+  if (!value || !std::isfinite(*value) || *value < 0)
+    Fail(path, line, std::string("column ") + column + " holds no time in seconds >= 0: '" + cell.substr(0, 40) + "'");
+  return *value;
+}
+
+// The layout the parameters name, by the statistics tables' names (np, procs, ranks, threads, nodes, ppn):
+// our column -> the parameter's name.
+std::map<std::string, std::string> LayoutParameters(const HyperfineResult& result, const std::string& path) {
+  std::vector<std::string> header;
+  for (const auto& [name, value] : result.parameters)
+    if (!name.empty()) header.push_back(name);
+  std::map<std::string, std::string> layout;
+  if (header.empty()) return layout;
+  header.push_back("time_s");
+  TableColumnAliases aliases;
+  std::string error;
+  if (!ResolveTableColumnAliases(header, &aliases, &error)) Fail(path, result.line, "parameters " + error);
+  for (const auto& [ours, theirs] : aliases.renamed)
+    if (ours == "procs" || ours == "threads" || ours == "nodes" || ours == "ranks_per_node") layout[ours] = theirs;
+  for (const char* ours : {"procs", "threads", "nodes", "ranks_per_node"})  // a parameter named as ours
+    for (const std::string& name : header)
+      if (NormalizedColumnName(name) == ours) layout[ours] = name;
+  return layout;
+}
+
+const std::string* ParameterValue(const HyperfineResult& result, const std::string& name) {
+  for (const auto& [key, value] : result.parameters)
+    if (key == name) return &value;
+  return nullptr;
+}
+
+int ParameterCount(const HyperfineResult& result, const std::string& name, const std::string& path) {
+  const std::string& value = *ParameterValue(result, name);
+  const std::optional<long long> n = AllDigits(value) ? ParseInteger(value) : std::nullopt;
+  if (!n || *n < 1 || *n > (1 << 24))
+    Fail(path, result.line, "parameter " + name + " = '" + value.substr(0, 40) + "' is no whole number >= 1");
+  return static_cast<int>(*n);
+}
+
+// The record of one timed run of `result` (time `seconds`, the `run`-th of the result's).
+RunStats ToRunStats(const HyperfineResult& result, const LaunchCommand& launch,
+                    const std::map<std::string, std::string>& layout, double seconds, std::size_t run,
+                    const std::string& path) {
+  RunStats stats;
+  stats.sources.push_back(path + ":" + std::to_string(result.line));
+  stats.origin = (result.summary_only ? "row " : "result ") + std::to_string(result.line) +
+                 (result.summary_only ? "" : " run " + std::to_string(run + 1));
+  stats.wall_time_s = seconds;
+  stats.derivations["wall_time_s"] =
+      result.summary_only
+          ? "hyperfine's mean over its timed runs of the command (its CSV export holds no single run)"
+          : "hyperfine: timed run " + std::to_string(run + 1) + " of " + std::to_string(result.times_s.size()) +
+                " of the command, its wall-clock time (the launcher's start-up included)";
+  RunLayout by_parameter;  // the layout the parameters give, for what the command does not say
+  for (auto [ours, count] :
+       {std::pair{"procs", &by_parameter.procs}, std::pair{"threads", &by_parameter.threads},
+        std::pair{"nodes", &by_parameter.nodes}, std::pair{"ranks_per_node", &by_parameter.ranks_per_node}})
+    if (const auto named = layout.find(ours); named != layout.end())
+      *count = {ParameterCount(result, named->second, path), "hyperfine parameter " + named->second};
+  ApplyLaunchLayout(launch, "hyperfine command: ", by_parameter, &stats);
+  if (!ApplyLaunchProgram(launch, "hyperfine command: ", &stats)) {
+    stats.app = std::string("hyperfine");
+    stats.derivations["app"] = "hyperfine export: the command names no program";
+  }
+  for (const auto& [name, value] : result.parameters) {
+    bool is_layout = false;
+    for (const auto& [ours, theirs] : layout) is_layout = is_layout || theirs == name;
+    if (!is_layout && !name.empty()) stats.details[std::string(kDeclaredSettingPrefix) + DetailKey(name)] = value;
+  }
+  stats.details["hyperfine_command"] = result.command.substr(0, 400);
+  if (result.user_s >= 0) stats.details["hyperfine_user_s"] = std::to_string(result.user_s);
+  if (result.system_s >= 0) stats.details["hyperfine_system_s"] = std::to_string(result.system_s);
+  if (result.summary_only && result.stddev_s >= 0)
+    stats.details["hyperfine_stddev_s"] = std::to_string(result.stddev_s);
+  return stats;
+}
+
+// True when a JSON export of hyperfine of the same name lies beside the CSV at `path`.
+bool JsonExportBeside(const std::string& path) {
+  std::error_code error;
+  std::filesystem::path json = std::filesystem::path(path).replace_extension(".json");
+  if (!std::filesystem::is_regular_file(json, error)) return false;
+  const std::uintmax_t size = std::filesystem::file_size(json, error);
+  if (error || size > (64u << 20)) return false;
+  std::string head(512, '\0');
+  FILE* file = std::fopen(json.c_str(), "rb");
+  if (!file) return false;
+  head.resize(std::fread(head.data(), 1, head.size(), file));
+  std::fclose(file);
+  return LooksLikeHyperfineJson(head);
+}
+
+}  // namespace
+
+bool LooksLikeHyperfineJson(std::string_view text) {
+  if (StartsWith(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (!Next(&text, "{") || !Next(&text, "\"results\"") || !Next(&text, ":") || !Next(&text, "[")) return false;
+  return Next(&text, "{") && Next(&text, "\"command\"");
+}
+
+bool LooksLikeHyperfineCsv(std::string_view text) {
+  if (StartsWith(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
+  if (!StartsWith(text, kCsvHeader)) return false;
+  const std::string_view rest = text.substr(kCsvHeader.size());
+  return rest.empty() || rest[0] == ',' || rest[0] == '\n' || rest[0] == '\r';
+}
+
+std::vector<HyperfineResult> ParseHyperfineJson(std::string_view text, const std::string& path) {
+  const Json document = ParseJsonDocument(text, path);
+  const Json* results = JsonMember(document, "results");
+  if (!results || !results->is_array()) Fail(path, 1, "no \"results\" array");
+  const std::vector<int> lines = JsonArrayObjectLines(text, "results");
+  std::vector<HyperfineResult> out;
+  for (std::size_t r = 0; r < results->size(); ++r) {
+    const Json& item = (*results)[r];
+    HyperfineResult result;
+    result.line = r < lines.size() ? lines[r] : 1;
+    if (!item.is_object()) Fail(path, result.line, "a result that is no object");
+    const Json* command = JsonMember(item, "command");
+    if (!command || !command->is_string()) Fail(path, result.line, "a result without its \"command\" text");
+    result.command = command->get<std::string>();
+    result.mean_s = Seconds(item, "mean", path, result.line, true);
+    result.user_s = Seconds(item, "user", path, result.line, false);
+    result.system_s = Seconds(item, "system", path, result.line, false);
+    if (const Json* times = JsonMember(item, "times")) {
+      if (!times->is_array()) Fail(path, result.line, "\"times\" is no array");
+      for (const Json& time : *times) {
+        if (!time.is_number() || !std::isfinite(time.get<double>()) || time.get<double>() < 0)
+          Fail(path, result.line,
+               "a time in \"times\" that is no number of seconds >= 0: " + time.dump().substr(0, 40));
+        result.times_s.push_back(time.get<double>());
+      }
+    } else {  // an export without the single runs (a tool writing hyperfine's format): its mean is one run
+      result.times_s.push_back(result.mean_s);
+      result.summary_only = true;
+    }
+    if (const Json* codes = JsonMember(item, "exit_codes")) {
+      if (!codes->is_array() || codes->size() != result.times_s.size())
+        Fail(path, result.line, "\"exit_codes\" does not hold one code per time of \"times\"");
+      for (const Json& code : *codes) {
+        if (code.is_null())
+          result.exit_codes.push_back(std::nullopt);  // ended by a signal
+        else if (code.is_number_integer())
+          result.exit_codes.push_back(static_cast<int>(code.get<long long>()));
+        else
+          Fail(path, result.line, "an exit code that is no whole number: " + code.dump().substr(0, 40));
+      }
+    }
+    if (const Json* parameters = JsonMember(item, "parameters")) {
+      if (!parameters->is_object()) Fail(path, result.line, "\"parameters\" is no object");
+      for (const auto& [name, value] : parameters->items())
+        result.parameters.emplace_back(name, ParameterText(value, path, result.line));
+    } else if (const Json* parameter = JsonMember(item, "parameter")) {  // hyperfine before 1.11
+      result.parameters.emplace_back("", ParameterText(*parameter, path, result.line));
+    }
+    out.push_back(std::move(result));
+  }
+  return out;
+}
+
+std::vector<HyperfineResult> ParseHyperfineCsv(std::string_view text, const std::string& path) {
+  const std::vector<std::string_view> lines = SplitLines(text);
+  std::string header_line(lines.empty() ? std::string_view() : lines[0]);
+  if (StartsWith(header_line, "\xEF\xBB\xBF")) header_line.erase(0, 3);
+  const std::vector<std::string> header = SplitCsvCells(header_line, ',');
+  std::vector<HyperfineResult> out;
+  for (std::size_t l = 1; l < lines.size(); ++l) {
+    if (Trim(lines[l]).empty()) continue;
+    const int line = static_cast<int>(l) + 1;
+    const std::vector<std::string> cells = SplitCsvCells(lines[l], ',');
+    if (cells.size() != header.size())
+      Fail(path, line,
+           "a row of " + std::to_string(cells.size()) + " cells under a header of " + std::to_string(header.size()));
+    HyperfineResult result;
+    result.line = line;
+    result.summary_only = true;
+    result.command = cells[0];
+    result.mean_s = CsvSeconds(cells[1], "mean", path, line);
+    result.stddev_s = cells[2].empty() ? -1 : CsvSeconds(cells[2], "stddev", path, line);
+    result.user_s = CsvSeconds(cells[4], "user", path, line);
+    result.system_s = CsvSeconds(cells[5], "system", path, line);
+    result.times_s.push_back(result.mean_s);
+    for (std::size_t c = 8; c < header.size(); ++c) {
+      std::string name = header[c];
+      if (StartsWith(name, "parameter_"))
+        name.erase(0, 10);
+      else if (name == "parameter")
+        name.clear();
+      else
+        continue;  // a column of a later hyperfine (memory): not a parameter
+      result.parameters.emplace_back(name, cells[c]);
+    }
+    out.push_back(std::move(result));
+  }
+  return out;
+}
+
+bool SniffHyperfineExport(const std::string&, std::string_view text) {
+  return LooksLikeHyperfineJson(text) || LooksLikeHyperfineCsv(text);
+}
+
+ReaderOutput ReadHyperfineExport(const ReaderInput& input) {
+  ReaderOutput output;
+  const bool csv = LooksLikeHyperfineCsv(input.text);
+  if (csv && JsonExportBeside(input.path)) {
+    output.notes.push_back(input.path +
+                           ": hyperfine's CSV export of the benchmarks whose every run the JSON "
+                           "export beside it holds: read there, not here");
+    return output;
+  }
+  const std::vector<HyperfineResult> results =
+      csv ? ParseHyperfineCsv(input.text, input.path) : ParseHyperfineJson(input.text, input.path);
+  UnfinishedRuns failed;
+  std::size_t timed = 0;
+  int from_command = 0, from_parameter = 0;
+  std::string no_procs_command;
+  int no_procs_line = 0;
+  for (const HyperfineResult& result : results) {
+    const LaunchCommand launch = ParseLaunchCommand(result.command);
+    if (!launch.error.empty())
+      Fail(input.path, result.line, "command '" + result.command.substr(0, 120) + "': " + launch.error);
+    const std::map<std::string, std::string> layout = LayoutParameters(result, input.path);
+    if (launch.procs == 0 && !layout.count("procs")) {
+      if (no_procs_command.empty()) no_procs_command = result.command, no_procs_line = result.line;
+      continue;
+    }
+    (launch.procs > 0 ? from_command : from_parameter) += 1;
+    for (std::size_t t = 0; t < result.times_s.size(); ++t) {
+      ++timed;
+      if (t < result.exit_codes.size() && result.exit_codes[t] != 0) {
+        failed.Add(result.line, "run " + std::to_string(t + 1) + " of '" + result.command.substr(0, 120) + "' " +
+                                    (result.exit_codes[t] ? "exited with code " + std::to_string(*result.exit_codes[t])
+                                                          : std::string("was ended by a signal")));
+        continue;
+      }
+      RunStats run = ToRunStats(result, launch, layout, result.times_s[t], t, input.path);
+      ApplyFileName(input.name, &run);
+      output.runs.push_back(std::move(run));
+    }
+  }
+  if (!no_procs_command.empty()) {
+    const std::string why = "command '" + no_procs_command.substr(0, 120) +
+                            "' names no process count (mpirun -np N, srun -n N, ...) and no parameter does (np, procs, "
+                            "ranks, ...; hyperfine -P np 1 16 'mpirun -np {np} ...')";
+    if (output.runs.empty() && failed.count == 0) Fail(input.path, no_procs_line, why);
+    output.notes.push_back(input.path + ":" + std::to_string(no_procs_line) + ": " + why + ": not read");
+  }
+  if (results.empty()) Fail(input.path, 1, "no benchmark results");
+  failed.Finish(input.path, timed, "timed runs of hyperfine", &output);
+  output.readings.push_back(input.path + ": hyperfine " + (csv ? "CSV" : "JSON") + " export, " +
+                            std::to_string(results.size()) + " commands, " + std::to_string(output.runs.size()) +
+                            (csv ? " means of their runs" : " timed runs") + "; processes from " +
+                            (from_parameter == 0 ? "the commands' launcher"
+                             : from_command == 0 ? "a parameter"
+                                                 : "the launcher, else a parameter"));
+  return output;
+}
+
+}  // namespace qnm

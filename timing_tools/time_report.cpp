@@ -1,0 +1,380 @@
+// Reports of `time` (time_report.h).
+#include "timing_tools/time_report.h"
+
+#include <cmath>
+#include <optional>
+
+#include "launch/launch_command.h"
+#include "reader/output_patterns.h"
+#include "textio/text_lines.h"
+#include "timing_tools/launch_layout.h"
+#include "util/input_error.h"
+
+namespace qnm {
+namespace {
+
+constexpr std::string_view kGnuVerboseCommand = "Command being timed:";
+constexpr std::string_view kGnuVerboseElapsed = "Elapsed (wall clock) time (h:mm:ss or m:ss):";
+
+// Seconds written as a number, with '.' or ',' (some locales) as the decimal mark; nullopt otherwise.
+std::optional<double> Number(std::string_view text) {
+  std::string copy(Trim(text));
+  if (copy.empty() || !(std::isdigit(static_cast<unsigned char>(copy[0])))) return std::nullopt;
+  for (char& c : copy)
+    if (c == ',') c = '.';
+  const std::optional<double> value = ParseDouble(copy);
+  if (!value || !std::isfinite(*value) || *value < 0) return std::nullopt;
+  return value;
+}
+
+// "[[h:]m:]s[.frac]" ("0:00.48", "1:02:03", "12.345") as seconds.
+std::optional<double> Clock(std::string_view text) {
+  double seconds = 0;
+  int parts = 0;
+  while (true) {
+    const std::size_t colon = text.find(':');
+    const std::optional<double> part = Number(text.substr(0, colon));
+    if (!part || ++parts > 3) return std::nullopt;
+    if (colon == std::string_view::npos) return seconds * 60 + *part;
+    if (*part != std::floor(*part)) return std::nullopt;  // only the seconds have a fraction
+    seconds = seconds * 60 + *part;
+    text.remove_prefix(colon + 1);
+  }
+}
+
+// bash's "0m12.345s" (minutes unbounded), as seconds.
+std::optional<double> BashTime(std::string_view text) {
+  text = Trim(text);
+  const std::size_t m = text.find('m');
+  if (m == std::string_view::npos || text.empty() || text.back() != 's') return std::nullopt;
+  const std::optional<double> minutes = Number(text.substr(0, m));
+  const std::optional<double> seconds = Number(text.substr(m + 1, text.size() - m - 2));
+  if (!minutes || !seconds || *minutes != std::floor(*minutes)) return std::nullopt;
+  return *minutes * 60 + *seconds;
+}
+
+// "<word><blanks><value>": the value after `word` when the line starts with it and a blank.
+bool After(std::string_view line, std::string_view word, std::string_view* value) {
+  if (!StartsWith(line, word) || line.size() == word.size() || (line[word.size()] != ' ' && line[word.size()] != '\t'))
+    return false;
+  *value = Trim(line.substr(word.size()));
+  return true;
+}
+
+// The number before `suffix` in `token` ("0.22user" -> 0.22).
+std::optional<double> Before(std::string_view token, std::string_view suffix) {
+  if (!EndsWith(token, suffix)) return std::nullopt;
+  return Number(token.substr(0, token.size() - suffix.size()));
+}
+
+// GNU time's line before its report when the command failed: its status or signal into `report`.
+void ReadFailure(std::string_view line, TimeReport* report) {
+  line = Trim(line);
+  std::string_view value;
+  if (StartsWith(line, "Command exited with non-zero status ")) {
+    value = line.substr(36);
+    if (const std::optional<long long> n = ParseInteger(Trim(value)); n && *n > 0 && *n < 1 << 16)
+      report->exit_status = static_cast<int>(*n);
+  } else if (StartsWith(line, "Command terminated by signal ")) {
+    if (const std::optional<long long> n = ParseInteger(Trim(line.substr(29))); n && *n > 0 && *n < 1 << 16)
+      report->signal = static_cast<int>(*n);
+  }
+}
+
+[[noreturn]] void Malformed(const std::string& path, int line, const char* style, std::string_view text) {
+  throw InputError(path, line,
+                   std::string(style) + " report whose time is no duration: '" + std::string(text.substr(0, 60)) + "'");
+}
+
+// GNU time -v's block from its "Command being timed" line at `lines[at]`; `*end` is its last line.
+TimeReport ReadGnuVerbose(const std::vector<std::string_view>& lines, std::size_t at, const std::string& path,
+                          std::size_t* end) {
+  TimeReport report;
+  report.style = TimeReportStyle::kGnuVerbose;
+  std::string_view command = Trim(Trim(lines[at]).substr(kGnuVerboseCommand.size()));
+  if (command.size() >= 2 && command.front() == '"' && command.back() == '"')
+    command = command.substr(1, command.size() - 2);
+  report.command = std::string(command);
+  if (at > 0) ReadFailure(lines[at - 1], &report);
+  bool elapsed = false;
+  std::size_t l = at + 1;
+  for (; l < lines.size() && l <= at + 30; ++l) {
+    const std::string_view line = Trim(lines[l]);
+    std::string_view key, value;
+    if (!SplitAtFirstColon(line, &key, &value)) break;
+    if (StartsWith(line, kGnuVerboseElapsed)) {
+      const std::string_view clock = Trim(line.substr(kGnuVerboseElapsed.size()));
+      const std::optional<double> seconds = Clock(clock);
+      if (!seconds) Malformed(path, static_cast<int>(l) + 1, "GNU time -v", clock);
+      report.elapsed_s = *seconds;
+      report.line = static_cast<int>(l) + 1;
+      elapsed = true;
+    } else if (key == "User time (seconds)") {
+      report.user_s = Number(value).value_or(-1);
+    } else if (key == "System time (seconds)") {
+      report.system_s = Number(value).value_or(-1);
+    } else if (key == "Exit status") {
+      if (const std::optional<long long> n = ParseInteger(value); n && *n >= 0 && *n < 1 << 16)
+        report.exit_status = static_cast<int>(*n);
+      break;
+    }
+  }
+  if (!elapsed)
+    throw InputError(path, static_cast<int>(at) + 1, "GNU time -v report without its \"Elapsed (wall clock) time\"");
+  *end = l;
+  return report;
+}
+
+// zsh's "<command>  0.22s user 0.13s system 75% cpu 12.345 total".
+bool ReadZsh(std::string_view line, TimeReport* report) {
+  if (!EndsWith(line, " total")) return false;
+  const std::size_t user = line.find("s user ");
+  if (user == std::string_view::npos) return false;
+  const std::vector<std::string_view> words = SplitWhitespace(line.substr(0, line.size() - 6));
+  // ... <user>s user <system>s system <cpu>% cpu <elapsed>
+  if (words.size() < 8 || words[words.size() - 2] != "cpu" || words[words.size() - 4] != "system" ||
+      words[words.size() - 6] != "user" || !EndsWith(words[words.size() - 3], "%"))
+    return false;
+  const std::optional<double> user_s = Before(words[words.size() - 7], "s");
+  const std::optional<double> system_s = Before(words[words.size() - 5], "s");
+  const std::optional<double> elapsed = Clock(words.back());
+  if (!user_s || !system_s || !elapsed) return false;
+  report->style = TimeReportStyle::kZsh;
+  report->user_s = *user_s, report->system_s = *system_s, report->elapsed_s = *elapsed;
+  const std::size_t command_end = line.find(words[words.size() - 7]);
+  report->command = std::string(Trim(line.substr(0, command_end)));
+  return true;
+}
+
+// GNU time's default "0.22user 0.13system 0:12.34elapsed 75%CPU (...)".
+bool ReadGnu(std::string_view line, TimeReport* report) {
+  const std::vector<std::string_view> words = SplitWhitespace(line);
+  if (words.size() < 4 || !EndsWith(words[3], "%CPU")) return false;
+  const std::optional<double> user = Before(words[0], "user");
+  const std::optional<double> system = Before(words[1], "system");
+  if (!user || !system || !EndsWith(words[2], "elapsed")) return false;
+  const std::optional<double> elapsed = Clock(words[2].substr(0, words[2].size() - 7));
+  if (!elapsed) return false;
+  report->style = TimeReportStyle::kGnu;
+  report->user_s = *user, report->system_s = *system, report->elapsed_s = *elapsed;
+  return true;
+}
+
+// tcsh's "0.220u 0.130s 0:12.34 75.0%\t0+0k 0+0io 0pf+0w".
+bool ReadTcsh(std::string_view line, TimeReport* report) {
+  const std::vector<std::string_view> words = SplitWhitespace(line);
+  if (words.size() < 4 || !EndsWith(words[3], "%") || words[2].find(':') == std::string_view::npos) return false;
+  const std::optional<double> user = Before(words[0], "u");
+  const std::optional<double> system = Before(words[1], "s");
+  const std::optional<double> elapsed = Clock(words[2]);
+  if (!user || !system || !elapsed) return false;
+  report->style = TimeReportStyle::kTcsh;
+  report->user_s = *user, report->system_s = *system, report->elapsed_s = *elapsed;
+  return true;
+}
+
+// Every report of the text, or only whether there is one (`first_only`).
+std::vector<TimeReport> Scan(std::string_view text, const std::string& path, bool first_only) {
+  std::vector<TimeReport> reports;
+  const std::vector<std::string_view> lines = SplitLines(text);
+  for (std::size_t l = 0; l < lines.size(); ++l) {
+    const std::string_view line = lines[l];
+    if (line.size() > 4096) continue;
+    TimeReport report;
+    report.line = static_cast<int>(l) + 1;
+    std::string_view value, user, sys;
+    if (StartsWith(Trim(line), kGnuVerboseCommand)) {
+      std::size_t end = l;
+      report = ReadGnuVerbose(lines, l, path, &end);
+      l = end;
+    } else if (After(line, "real", &value) && l + 2 < lines.size() && After(lines[l + 1], "user", &user) &&
+               After(lines[l + 2], "sys", &sys)) {  // bash, or POSIX -p
+      const bool bash = EndsWith(value, "s") && value.find('m') != std::string_view::npos;
+      const auto parse = bash ? BashTime : Number;
+      const std::optional<double> real_s = parse(value);
+      if (!real_s) Malformed(path, report.line, bash ? "bash time" : "time -p", value);
+      report.style = bash ? TimeReportStyle::kBash : TimeReportStyle::kPosix;
+      report.elapsed_s = *real_s;
+      report.user_s = parse(user).value_or(-1);
+      report.system_s = parse(sys).value_or(-1);
+      l += 2;
+    } else if (ReadGnu(line, &report) || ReadTcsh(line, &report) || ReadZsh(line, &report)) {
+      if (report.style == TimeReportStyle::kGnu && l > 0) ReadFailure(lines[l - 1], &report);
+    } else {
+      continue;
+    }
+    reports.push_back(std::move(report));
+    if (first_only) break;
+  }
+  return reports;
+}
+
+// The user's pattern of `field` (procs, threads, nodes, ranks_per_node, app, class), or none.
+const OutputPattern* PatternOf(const ReaderInput& input, const char* field) {
+  if (!input.selection) return nullptr;
+  for (const OutputPattern& pattern : input.selection->output_patterns)
+    if (pattern.field == field) return &pattern;
+  return nullptr;
+}
+
+// The user's pattern of a count for the whole file: its value, with where it was found; 0 when none
+// is given or no line matches.
+int PatternCount(const ReaderInput& input, const char* field, std::string* said) {
+  const OutputPattern* pattern = PatternOf(input, field);
+  if (!pattern) return 0;
+  const std::optional<PatternValue> found = MatchConfigurationPattern(*pattern, input.text, input.path);
+  if (!found) return 0;
+  const std::optional<long long> n = AllDigits(found->value) ? ParseInteger(found->value) : std::nullopt;
+  if (!n || *n < 1 || *n > (1 << 24))
+    throw InputError(
+        input.path, found->line,
+        "--pattern " + pattern->name + " matched '" + found->value + "', which is not a whole number >= 1");
+  *said =
+      "--pattern " + pattern->name + (found->line > 0 ? ", line " + std::to_string(found->line) : ", the file's path");
+  return static_cast<int>(*n);
+}
+
+std::string PatternText(const ReaderInput& input, const char* field, std::string* said) {
+  const OutputPattern* pattern = PatternOf(input, field);
+  if (!pattern) return {};
+  const std::optional<PatternValue> found = MatchConfigurationPattern(*pattern, input.text, input.path);
+  if (!found) return {};
+  *said =
+      "--pattern " + pattern->name + (found->line > 0 ? ", line " + std::to_string(found->line) : ", the file's path");
+  return std::string(Trim(found->value));
+}
+
+// What the file says of the runs whose report names no command: its patterns, else its name.
+struct FileLayout {
+  RunLayout counts;
+  std::string app, app_from, problem_class, class_from;
+};
+
+FileLayout LayoutOfFile(const ReaderInput& input) {
+  FileLayout layout;
+  SaidCount& procs = layout.counts.procs;
+  procs.value = PatternCount(input, "procs", &procs.from);
+  if (procs.value == 0 && input.name.procs > 0)
+    procs = {input.name.procs, "the file's name (" + BaseName(input.FormatPath()) + ")"};
+  layout.counts.threads.value = PatternCount(input, "threads", &layout.counts.threads.from);
+  layout.counts.nodes.value = PatternCount(input, "nodes", &layout.counts.nodes.from);
+  layout.counts.ranks_per_node.value = PatternCount(input, "ranks_per_node", &layout.counts.ranks_per_node.from);
+  layout.app = PatternText(input, "app", &layout.app_from);
+  if (layout.app.empty()) {
+    layout.app = ApplicationFromPath(input.FormatPath());
+    layout.app_from = "the file's name or folder";
+  }
+  layout.problem_class = PatternText(input, "class", &layout.class_from);
+  return layout;
+}
+
+RunStats ToRunStats(const TimeReport& report, const LaunchCommand& launch, const FileLayout& layout,
+                    const std::string& path) {
+  RunStats run;
+  run.sources.push_back(path + ":" + std::to_string(report.line));
+  run.origin = "line " + std::to_string(report.line);
+  run.wall_time_s = report.elapsed_s;
+  run.derivations["wall_time_s"] = std::string(ToString(report.style)) + " report, line " +
+                                   std::to_string(report.line) +
+                                   ": the elapsed (real) time of the command timed, the launcher's start-up included";
+  const std::string by_command = std::string(ToString(report.style)) + " command: ";
+  ApplyLaunchLayout(launch, by_command, layout.counts, &run);
+  if (!ApplyLaunchProgram(launch, by_command, &run)) {
+    run.app = layout.app;
+    run.derivations["app"] = layout.app_from;
+  }
+  if (!layout.problem_class.empty()) {
+    run.problem_class = layout.problem_class;
+    run.derivations["problem_class"] = layout.class_from;
+  }
+  if (!report.command.empty()) run.details["time_command"] = report.command.substr(0, 400);
+  if (report.user_s >= 0) run.details["time_user_s"] = std::to_string(report.user_s);
+  if (report.system_s >= 0) run.details["time_system_s"] = std::to_string(report.system_s);
+  return run;
+}
+
+}  // namespace
+
+const char* ToString(TimeReportStyle style) {
+  switch (style) {
+    case TimeReportStyle::kBash:
+      return "bash time";
+    case TimeReportStyle::kPosix:
+      return "time -p";
+    case TimeReportStyle::kGnu:
+      return "GNU time";
+    case TimeReportStyle::kGnuVerbose:
+      return "GNU time -v";
+    case TimeReportStyle::kZsh:
+      return "zsh time";
+    case TimeReportStyle::kTcsh:
+      return "tcsh time";
+  }
+  return "time";
+}
+
+std::vector<TimeReport> ParseTimeReports(std::string_view text, const std::string& path) {
+  return Scan(text, path, false);
+}
+
+bool HasTimeReport(std::string_view text) {
+  try {
+    return !Scan(text, "", true).empty();
+  } catch (const InputError&) {
+    return true;  // a report, damaged: the reader says how
+  }
+}
+
+bool SniffTimeReport(const std::string&, std::string_view text) { return HasTimeReport(text); }
+
+ReaderOutput ReadTimeReport(const ReaderInput& input) {
+  if (input.selection)
+    for (const OutputPattern& pattern : input.selection->output_patterns)
+      if (pattern.IsRunTime())
+        throw InputError(input.path, 0, "a report of time, left to the --pattern " + pattern.name + " of the run time");
+  const std::vector<TimeReport> reports = ParseTimeReports(input.text, input.path);
+  if (reports.empty()) throw InputError(input.path, 0, "no report of time (real, elapsed) found");
+  const FileLayout layout = LayoutOfFile(input);
+  ReaderOutput output;
+  UnfinishedRuns not_read;
+  int from_command = 0;
+  for (const TimeReport& report : reports) {
+    const LaunchCommand launch = ParseLaunchCommand(report.command);
+    if (!launch.error.empty())
+      throw InputError(input.path, report.line,
+                       "the command timed, '" + report.command.substr(0, 120) + "': " + launch.error);
+    if (report.exit_status != 0 || report.signal != 0) {
+      not_read.Add(report.line, report.signal != 0
+                                    ? "the command was ended by signal " + std::to_string(report.signal)
+                                    : "the command exited with status " + std::to_string(report.exit_status));
+      continue;
+    }
+    if (report.elapsed_s <= 0) {
+      not_read.Add(report.line, "an elapsed time of 0");
+      continue;
+    }
+    if (launch.procs == 0 && layout.counts.procs.value == 0) {
+      not_read.Add(report.line,
+                   std::string(ToString(report.style)) +
+                       (report.command.empty() ? " names no command" : " names a command without a process count") +
+                       ", and neither a --pattern procs nor the file's name (np16, 64ranks) says the processes: "
+                       "--pattern 'procs@path=np(\\d+)' reads them from the path");
+      continue;
+    }
+    from_command += launch.procs > 0;
+    RunStats run = ToRunStats(report, launch, layout, input.path);
+    ApplyFileName(input.name, &run);
+    output.runs.push_back(std::move(run));
+  }
+  not_read.Finish(input.path, reports.size(), "reports of time", &output);
+  const int from_file = static_cast<int>(output.runs.size()) - from_command;
+  output.readings.push_back(input.path + ": " + std::to_string(reports.size()) + " report" +
+                            (reports.size() == 1 ? "" : "s") + " of " + ToString(reports.front().style) +
+                            "; processes from " +
+                            (from_file == 0      ? std::string("the command timed")
+                             : from_command == 0 ? layout.counts.procs.from
+                                                 : "the command timed, else " + layout.counts.procs.from));
+  return output;
+}
+
+}  // namespace qnm
