@@ -12,6 +12,7 @@
 
 #include "job_records/job_record_readers.h"
 #include "job_records/slurm_accounting_json.h"
+#include "launch/launch_command.h"
 #include "reader/batch_job_text.h"
 #include "reader/host_names.h"
 #include "reader/run_stats_check.h"
@@ -101,31 +102,6 @@ bool SplitJobId(const std::string& id, std::string* job, std::string* step) {
 
 [[noreturn]] void Fail(const std::string& path, const SacctRow& row, const std::string& why) {
   throw InputError(path, row.line, "job " + row.job_id + ": " + why);
-}
-
-// The CPUs per task an srun command line gives before its program ("srun -n 8 -c 4 ./app",
-// "--cpus-per-task=4", "-c4"), or 0 when it names none (or the line does not start `program`).
-int SrunCpusPerTask(const std::string& submit_line, const std::string& program) {
-  const std::vector<std::string_view> words = SplitWhitespace(submit_line);
-  if (words.empty() || BaseName(std::string(words[0])) != "srun") return 0;
-  int cpus = 0;
-  for (std::size_t w = 1; w < words.size(); ++w) {
-    const std::string_view word = words[w];
-    if (BaseName(std::string(word)) == program) return cpus;
-    std::string_view value;
-    if ((word == "-c" || word == "--cpus-per-task") && w + 1 < words.size()) {
-      value = words[++w];
-    } else if (StartsWith(word, "--cpus-per-task=")) {
-      value = word.substr(16);
-    } else if (StartsWith(word, "-c") && word.size() > 2 && word[2] != '-') {
-      value = word.substr(2);
-    } else {
-      continue;
-    }
-    const std::optional<long long> n = ParseInteger(value);
-    cpus = n && *n > 0 && *n < (1 << 20) ? static_cast<int>(*n) : 0;
-  }
-  return 0;
 }
 
 // A positive count of `field` (NTasks, NNodes, AllocCPUS), or 0 when the row leaves it empty.
@@ -373,8 +349,9 @@ RunStats SacctRunToRunStats(const SacctRun& run, const SacctTable& table, const 
   if (!step_name.empty()) {
     // Threads: the CPUs per task srun was given (a hybrid run's OpenMP threads; its step's AllocCPUS
     // are no count of them: an `srun -n 1` in a 4-CPU job is allocated all 4).
-    if (const int cpus_per_task = SrunCpusPerTask(row.Value("submitline"), step_name); cpus_per_task > 1) {
-      run_stats.threads_per_proc = cpus_per_task;
+    const LaunchCommand srun = ParseLaunchCommand(row.Value("submitline"));
+    if (srun.launcher == "srun" && srun.program == step_name && srun.cpus_per_proc > 1) {
+      run_stats.threads_per_proc = srun.cpus_per_proc;
       run_stats.derivations["threads_per_proc"] = "sacct SubmitLine of step " + row.job_id + ": srun's --cpus-per-task";
     }
     std::vector<std::string> words, from;

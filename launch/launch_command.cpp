@@ -641,6 +641,7 @@ LaunchCommand ParseLaunchCommandWords(const std::vector<std::string>& command, i
       launch.error = "OMP_NUM_THREADS=" + omp->second + ": not a whole number of at least 1";
     }
   }
+  if (cpus > 0) launch.cpus_per_proc = cpus, launch.cpus_per_proc_from = cpus_from;
   if (launch.threads == 0 && cpus > 0) launch.threads = cpus, launch.threads_from = cpus_from + " (CPUs per process)";
   return launch;
 }

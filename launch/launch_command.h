@@ -32,9 +32,10 @@ struct LaunchCommand {
   int procs = 0;           // MPI processes; 0 = the command does not say
   int nodes = 0;           // nodes; 0 = not said
   int ranks_per_node = 0;  // processes per node; 0 = not said
-  int threads = 0;         // threads (or CPUs) per process; 0 = not said
+  int threads = 0;         // threads per process: OMP_NUM_THREADS, else the CPUs of each; 0 = not said
+  int cpus_per_proc = 0;   // the CPUs the launcher gives each process (srun -c, aprun -d); 0 = not said
   // The words that said each count ("-np 16", "--ntasks-per-node=8", "OMP_NUM_THREADS=4"), for derivations.
-  std::string procs_from, nodes_from, ranks_per_node_from, threads_from;
+  std::string procs_from, nodes_from, ranks_per_node_from, threads_from, cpus_per_proc_from;
   std::string program;                 // the program's base name ("app"); empty when the command has no word
   std::string program_path;            // the program's word as written ("./bin/app")
   std::vector<std::string> arguments;  // the words after the program

@@ -96,6 +96,14 @@ seed() {  # seed <target> -> directory of seed files
     jube_result_fuzz)  # first byte: even = a result folder's table, odd = jube result's printout
       for f in tests/data/jube/bench_run/000000/result/*.dat; do { printf '\0'; cat "$f"; } > "$dir/dat-$(basename "$f")"; done
       { printf '\1'; cat tests/data/jube/jube-result.txt; } > "$dir/printout" ;;
+    timing_tools_fuzz)  # first byte % 4: hyperfine JSON, hyperfine CSV, a report of time, a command line
+      find tests/data/hyperfine -name '*.json' | while read -r f; do { printf '\0'; cat "$f"; } > "$dir/json-$(echo "$f" | tr / _)"; done
+      find tests/data/hyperfine -name '*.csv' | while read -r f; do { printf '\1'; cat "$f"; } > "$dir/csv-$(echo "$f" | tr / _)"; done
+      find tests/data/time-report -type f ! -name '*.md' | while read -r f; do
+        { printf '\2'; cat "$f"; } > "$dir/time-$(echo "$f" | tr / _)"; done
+      printf '\3mpirun -np 16 --map-by ppr:8:node:pe=2 -x OMP_NUM_THREADS=2 ./app in' > "$dir/command-mpirun"
+      printf '\3srun -N 2 --ntasks-per-node=8 -c 4 ./app' > "$dir/command-srun"
+      printf "\\3sh -c 'jsrun -n 12 -a 7 -c 42 ./a' > out 2>&1 && echo" > "$dir/command-jsrun" ;;
     whatif_config_fuzz) cp tests/robustness/seeds/*.cfg "$dir" ;;
     otf2_rewrite_fuzz)  # first byte: even = replace rank 1's events, odd = the global definitions
       { printf '\0'; cat tests/data/otf2/synthetic-patterns-4rank/traces/1.evt; } > "$dir/events"

@@ -93,9 +93,12 @@ TEST_CASE("Launch commands: Slurm, Flux, Cray, IBM and TACC launchers", "[launch
   CHECK(a.threads == 2);
   CHECK(a.program == "app");
   CHECK(a.arguments == Words({"in.dat"}));
-  a = ParseLaunchCommand("srun -n64 --export=ALL,OMP_NUM_THREADS=3 --exclusive ./app");
+  CHECK(a.cpus_per_proc == 2);
+  CHECK(a.cpus_per_proc_from == "-c 2");
+  a = ParseLaunchCommand("srun -n64 --export=ALL,OMP_NUM_THREADS=3 -c4 --exclusive ./app");
   CHECK(a.procs == 64);
-  CHECK(a.threads == 3);
+  CHECK(a.threads == 3);  // OMP_NUM_THREADS before the CPUs per task
+  CHECK(a.cpus_per_proc == 4);
   CHECK(a.program == "app");
   a = ParseLaunchCommand("srun -N 2-4 -n 16 ./app");  // a range of nodes is no count
   CHECK(a.procs == 16);
