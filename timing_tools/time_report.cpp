@@ -6,6 +6,7 @@
 
 #include "launch/launch_command.h"
 #include "reader/output_patterns.h"
+#include "textio/line_reader.h"
 #include "textio/text_lines.h"
 #include "timing_tools/launch_layout.h"
 #include "util/input_error.h"
@@ -86,28 +87,40 @@ void ReadFailure(std::string_view line, TimeReport* report) {
                    std::string(style) + " report whose time is no duration: '" + std::string(text.substr(0, 60)) + "'");
 }
 
-// GNU time -v's block from its "Command being timed" line at `lines[at]`; `*end` is its last line.
-TimeReport ReadGnuVerbose(const std::vector<std::string_view>& lines, std::size_t at, const std::string& path,
-                          std::size_t* end) {
+// A line of `lines` without its '\r'; false after the last.
+bool NextLine(LineReader* lines, std::string_view* line) {
+  if (!lines->Next(line)) return false;
+  if (!line->empty() && line->back() == '\r') line->remove_suffix(1);
+  return true;
+}
+
+// GNU time -v's block from its "Command being timed" line `first` (after `previous`), its other lines taken
+// from `lines` (up to its "Exit status").
+TimeReport ReadGnuVerbose(std::string_view first, std::string_view previous, LineReader* lines,
+                          const std::string& path) {
   TimeReport report;
   report.style = TimeReportStyle::kGnuVerbose;
-  std::string_view command = Trim(Trim(lines[at]).substr(kGnuVerboseCommand.size()));
+  const int first_line = lines->ErrorLine();
+  std::string_view command = Trim(Trim(first).substr(kGnuVerboseCommand.size()));
   if (command.size() >= 2 && command.front() == '"' && command.back() == '"')
     command = command.substr(1, command.size() - 2);
   report.command = std::string(command);
-  if (at > 0) ReadFailure(lines[at - 1], &report);
+  ReadFailure(previous, &report);
   bool elapsed = false;
-  std::size_t l = at + 1;
-  for (; l < lines.size() && l <= at + 30; ++l) {
-    const std::string_view line = Trim(lines[l]);
+  for (int taken = 0; taken < 30; ++taken) {
+    LineReader ahead = *lines;  // a line of the block is taken only when it is one
+    std::string_view text;
+    if (!NextLine(&ahead, &text)) break;
+    const std::string_view line = Trim(text);
     std::string_view key, value;
     if (!SplitAtFirstColon(line, &key, &value)) break;
+    *lines = ahead;
     if (StartsWith(line, kGnuVerboseElapsed)) {
       const std::string_view clock = Trim(line.substr(kGnuVerboseElapsed.size()));
       const std::optional<double> seconds = Clock(clock);
-      if (!seconds) Malformed(path, static_cast<int>(l) + 1, "GNU time -v", clock);
+      if (!seconds) Malformed(path, lines->ErrorLine(), "GNU time -v", clock);
       report.elapsed_s = *seconds;
-      report.line = static_cast<int>(l) + 1;
+      report.line = lines->ErrorLine();
       elapsed = true;
     } else if (key == "User time (seconds)") {
       report.user_s = Number(value).value_or(-1);
@@ -119,9 +132,7 @@ TimeReport ReadGnuVerbose(const std::vector<std::string_view>& lines, std::size_
       break;
     }
   }
-  if (!elapsed)
-    throw InputError(path, static_cast<int>(at) + 1, "GNU time -v report without its \"Elapsed (wall clock) time\"");
-  *end = l;
+  if (!elapsed) throw InputError(path, first_line, "GNU time -v report without its \"Elapsed (wall clock) time\"");
   return report;
 }
 
@@ -148,6 +159,7 @@ bool ReadZsh(std::string_view line, TimeReport* report) {
 
 // GNU time's default "0.22user 0.13system 0:12.34elapsed 75%CPU (...)".
 bool ReadGnu(std::string_view line, TimeReport* report) {
+  if (line.find("elapsed") == std::string_view::npos) return false;
   const std::vector<std::string_view> words = SplitWhitespace(line);
   if (words.size() < 4 || !EndsWith(words[3], "%CPU")) return false;
   const std::optional<double> user = Before(words[0], "user");
@@ -162,6 +174,7 @@ bool ReadGnu(std::string_view line, TimeReport* report) {
 
 // tcsh's "0.220u 0.130s 0:12.34 75.0%\t0+0k 0+0io 0pf+0w".
 bool ReadTcsh(std::string_view line, TimeReport* report) {
+  if (line.find('%') == std::string_view::npos || line.find(':') == std::string_view::npos) return false;
   const std::vector<std::string_view> words = SplitWhitespace(line);
   if (words.size() < 4 || !EndsWith(words[3], "%") || words[2].find(':') == std::string_view::npos) return false;
   const std::optional<double> user = Before(words[0], "u");
@@ -173,22 +186,26 @@ bool ReadTcsh(std::string_view line, TimeReport* report) {
   return true;
 }
 
-// Every report of the text, or only whether there is one (`first_only`).
+// Every report of the text, or only whether there is one (`first_only`); the lines are read as they come (a
+// large output holds no list of them).
 std::vector<TimeReport> Scan(std::string_view text, const std::string& path, bool first_only) {
   std::vector<TimeReport> reports;
-  const std::vector<std::string_view> lines = SplitLines(text);
-  for (std::size_t l = 0; l < lines.size(); ++l) {
-    const std::string_view line = lines[l];
+  LineReader lines(text);
+  std::string_view line, previous;
+  for (; NextLine(&lines, &line); previous = line) {
     if (line.size() > 4096) continue;
     TimeReport report;
-    report.line = static_cast<int>(l) + 1;
+    report.line = lines.ErrorLine();
     std::string_view value, user, sys;
     if (StartsWith(Trim(line), kGnuVerboseCommand)) {
-      std::size_t end = l;
-      report = ReadGnuVerbose(lines, l, path, &end);
-      l = end;
-    } else if (After(line, "real", &value) && l + 2 < lines.size() && After(lines[l + 1], "user", &user) &&
-               After(lines[l + 2], "sys", &sys)) {  // bash, or POSIX -p
+      report = ReadGnuVerbose(line, previous, &lines, path);
+    } else if (After(line, "real", &value)) {  // bash, or POSIX -p: real, user and sys on three lines
+      LineReader ahead = lines;
+      std::string_view user_line, sys_line;
+      if (!NextLine(&ahead, &user_line) || !After(user_line, "user", &user) || !NextLine(&ahead, &sys_line) ||
+          !After(sys_line, "sys", &sys))
+        continue;
+      lines = ahead;
       const bool bash = EndsWith(value, "s") && value.find('m') != std::string_view::npos;
       const auto parse = bash ? BashTime : Number;
       const std::optional<double> real_s = parse(value);
@@ -197,9 +214,9 @@ std::vector<TimeReport> Scan(std::string_view text, const std::string& path, boo
       report.elapsed_s = *real_s;
       report.user_s = parse(user).value_or(-1);
       report.system_s = parse(sys).value_or(-1);
-      l += 2;
+      line = sys_line;
     } else if (ReadGnu(line, &report) || ReadTcsh(line, &report) || ReadZsh(line, &report)) {
-      if (report.style == TimeReportStyle::kGnu && l > 0) ReadFailure(lines[l - 1], &report);
+      if (report.style == TimeReportStyle::kGnu) ReadFailure(previous, &report);
     } else {
       continue;
     }
