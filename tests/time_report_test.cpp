@@ -5,6 +5,7 @@
 #include "timing_tools/time_report.h"
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -176,4 +177,30 @@ TEST_CASE("time reports: refusals, and the user's pattern of the run time taking
   const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kFolder + "/patterns"}, options, &summary);
   REQUIRE(runs.size() == 3);
   CHECK(runs[0].derivations.at("wall_time_s").find("--pattern time") != std::string::npos);
+}
+
+TEST_CASE("time reports: a run's output with its report pairs with the mpiP report beside it", "[time-report]") {
+  // One run's folder: its mpiP report (4 processes, a real report of tests/data/mpip) and its job output
+  // with GNU time -v's report of the same run.
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / "qnm-time-report-pairing";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  std::filesystem::copy_file(std::string(QNM_TEST_DATA_DIR) + "/mpip/nunatak__mpi_workload.4.2586003.1.mpiP",
+                             folder / "mpi_workload.4.2586003.1.mpiP");
+  std::ofstream(folder / "job.out") << "workload done\n"
+                                       "\tCommand being timed: \"mpirun -np 4 ./mpi_workload\"\n"
+                                       "\tUser time (seconds): 3.10\n"
+                                       "\tSystem time (seconds): 0.20\n"
+                                       "\tElapsed (wall clock) time (h:mm:ss or m:ss): 0:01.25\n"
+                                       "\tExit status: 0\n";
+  qnm::IngestOptions options;
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = qnm::IngestPaths({folder.string()}, options, &summary);
+  REQUIRE(runs.size() == 1);
+  CHECK(summary.files_paired == 1);
+  CHECK(runs[0].procs == 4);
+  CHECK(runs[0].wall_time_s == Approx(1.25).epsilon(1e-12));
+  CHECK(runs[0].mpi_time_s_per_rank.size() == 4);  // the profile's per-rank data
+  CHECK(runs[0].derivations.at("pairing").find("the application's output paired with the MPI profile") == 0);
+  std::filesystem::remove_all(folder);
 }

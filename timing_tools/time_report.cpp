@@ -384,6 +384,9 @@ ReaderOutput ReadTimeReport(const ReaderInput& input) {
     output.runs.push_back(std::move(run));
   }
   not_read.Finish(input.path, reports.size(), "reports of time", &output);
+  // A run's output with its one report: the application output an MPI profile in its folder pairs with
+  // (ingest/run_pairing.h), as a pattern-read output's.
+  if (reports.size() == 1 && output.runs.size() == 1) output.role = PairingRole::kAppOutput;
   const int from_file = static_cast<int>(output.runs.size()) - from_command;
   output.readings.push_back(input.path + ": " + std::to_string(reports.size()) + " report" +
                             (reports.size() == 1 ? "" : "s") + " of " + ToString(reports.front().style) +

@@ -19,7 +19,9 @@
 // from the file's name (np16.log, 64ranks.out); its series is the program the file's name or folder
 // names. Several reports without commands in one file (a loop of `time mpirun ...`) are repetitions of
 // one run. A command that failed (GNU time's exit status, "Command exited with non-zero status") is
-// noted, not read.
+// noted, not read. A file of one report is its run's application output: an MPI profile in its folder (an
+// mpiP report of the same process count) pairs with it into one record, the report's time and the
+// profile's per-rank data (ingest/run_pairing.h).
 #include <string>
 #include <string_view>
 #include <vector>
