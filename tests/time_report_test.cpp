@@ -101,6 +101,14 @@ TEST_CASE("time reports: each shell's and GNU time's report as it prints it", "[
   CHECK(r[0].elapsed_s == Approx(3723).epsilon(1e-12));
   CHECK(qnm::ParseTimeReports("the real question\nuser manual\nsys admin\n", "t.log").empty());
   CHECK_FALSE(qnm::HasTimeReport("real 5 apples\nused 3\n"));
+  // zsh's trace ("+zsh:1> ..."), and a traced line that runs no launcher.
+  r = qnm::ParseTimeReports("+zsh:1> mpirun -np 3 ./a\n+ cd run\nreal 1.5\nuser 1.0\nsys 0.1\n", "t.log");
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].command == "mpirun -np 3 ./a");
+  CHECK(r[0].traced_line == 1);
+  r = qnm::ParseTimeReports("+ ./prepare.sh\nreal 1.5\nuser 1.0\nsys 0.1\n", "t.log");
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].command.empty());
 }
 
 TEST_CASE("time reports: runs, their processes from the command, the pattern or the name", "[time-report]") {
@@ -139,11 +147,19 @@ TEST_CASE("time reports: runs, their processes from the command, the pattern or 
   by_line.output_patterns.push_back(qnm::ParseOutputPattern("procs=ranks=(\\d+)"));
   output = Read(in_folder, Slurp(in_folder), &by_line);
   CHECK(output.runs[0].derivations.at("procs") == "--pattern procs, line 1");
-  // The whole folder through ingest: 15 runs of one program, the failed ones and the refused ones skipped.
+  // `set -x` traced each command of a loop before its report: each report's processes from its trace.
+  output = Read(kFolder + "/traced/job.log", Slurp(kFolder + "/traced/job.log"));
+  REQUIRE(output.runs.size() == 3);
+  CHECK(output.runs[1].procs == 2);
+  CHECK(output.runs[2].procs == 4);
+  CHECK(output.runs[2].wall_time_s == Approx(0.684).epsilon(1e-12));
+  CHECK(output.runs[1].derivations.at("procs") == "the shell's trace of the command timed (line 9): mpirun -np 2");
+  CHECK(output.runs[1].app.str() == "stencil");
+  // The whole folder through ingest: 18 runs of one program, the failed ones and the refused ones skipped.
   qnm::IngestOptions options;
   qnm::IngestSummary summary;
   const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kFolder}, options, &summary);
-  CHECK(runs.size() == 15);
+  CHECK(runs.size() == 18);
   CHECK(summary.skipped.size() == 8);  // 2 failed, 3 patterns/ without their pattern, 2 refused/, SOURCES.md
   const std::vector<qnm::Series> series = qnm::GroupIntoSeries(runs);
   REQUIRE(series.size() == 1);

@@ -186,14 +186,34 @@ bool ReadTcsh(std::string_view line, TimeReport* report) {
   return true;
 }
 
+// The command of a shell's trace line (`set -x`): bash's "+ mpirun -np 4 ./app" ("++ " in a subshell), zsh's
+// "+zsh:3> mpirun ..."; empty for any other line.
+std::string_view TracedCommand(std::string_view line) {
+  if (line.empty() || line[0] != '+') return {};
+  std::size_t at = line.find_first_not_of('+');
+  if (at == std::string_view::npos) return {};
+  if (line[at] != ' ') {  // zsh: +<script>:<line>> command
+    const std::size_t prompt = line.find("> ", at);
+    if (prompt == std::string_view::npos || line.substr(at, prompt - at).find(' ') != std::string_view::npos) return {};
+    at = prompt + 1;
+  }
+  return Trim(line.substr(at));
+}
+
 // Every report of the text, or only whether there is one (`first_only`); the lines are read as they come (a
 // large output holds no list of them).
 std::vector<TimeReport> Scan(std::string_view text, const std::string& path, bool first_only) {
   std::vector<TimeReport> reports;
   LineReader lines(text);
   std::string_view line, previous;
+  std::string traced;  // the command a shell's trace showed since the last report, when it runs a launcher
+  int traced_line = 0;
   for (; NextLine(&lines, &line); previous = line) {
     if (line.size() > 4096) continue;
+    if (const std::string_view command = TracedCommand(line); !command.empty()) {
+      if (!ParseLaunchCommand(command).launcher.empty()) traced = std::string(command), traced_line = lines.ErrorLine();
+      continue;
+    }
     TimeReport report;
     report.line = lines.ErrorLine();
     std::string_view value, user, sys;
@@ -220,6 +240,8 @@ std::vector<TimeReport> Scan(std::string_view text, const std::string& path, boo
     } else {
       continue;
     }
+    if (report.command.empty() && !traced.empty()) report.command = traced, report.traced_line = traced_line;
+    traced.clear();
     reports.push_back(std::move(report));
     if (first_only) break;
   }
@@ -294,7 +316,9 @@ RunStats ToRunStats(const TimeReport& report, const LaunchCommand& launch, const
   run.derivations["wall_time_s"] = std::string(ToString(report.style)) + " report, line " +
                                    std::to_string(report.line) +
                                    ": the elapsed (real) time of the command timed, the launcher's start-up included";
-  const std::string by_command = std::string(ToString(report.style)) + " command: ";
+  const std::string by_command = report.traced_line > 0 ? "the shell's trace of the command timed (line " +
+                                                              std::to_string(report.traced_line) + "): "
+                                                        : std::string(ToString(report.style)) + " command: ";
   ApplyLaunchLayout(launch, by_command, layout.counts, &run);
   if (!ApplyLaunchProgram(launch, by_command, &run)) {
     run.app = layout.app;

@@ -14,7 +14,8 @@
 //   tcsh            0.220u 0.130s 0:12.34 75.0% 0+0k 0+0io 0pf+0w
 // Each report is a run whose time is the elapsed (real) time of the command timed, the launcher's
 // start-up included. GNU time -v and zsh name the command: its launcher gives the processes, threads
-// and layout, and its program the series (launch/launch_command.h). A report without its command takes
+// and layout, and its program the series (launch/launch_command.h). So does a shell's trace of the command
+// (bash's and zsh's `set -x`: "+ mpirun -np 4 ./app") since the report before. A report without a command takes
 // them from the user's --pattern for them (`procs@path=np(\d+)`, `procs=Running on (\d+) ranks`), else
 // from the file's name (np16.log, 64ranks.out); its series is the program the file's name or folder
 // names. Several reports without commands in one file (a loop of `time mpirun ...`) are repetitions of
@@ -39,9 +40,11 @@ struct TimeReport {
   TimeReportStyle style = TimeReportStyle::kBash;
   double elapsed_s = 0;
   double user_s = -1, system_s = -1;  // < 0: not given
-  std::string command;                // the command timed, when the report names it (GNU time -v, zsh); else empty
-  int exit_status = 0;                // GNU time's; 0 when the report does not say
-  int signal = 0;                     // GNU time's "Command terminated by signal N"
+  std::string command;  // the command timed, when the report names it (GNU time -v, zsh) or a shell's trace
+                        // (`set -x`: "+ mpirun -np 4 ./app") runs a launcher since the report before; else empty
+  int traced_line = 0;  // the trace's line when the command is from it; 0 otherwise
+  int exit_status = 0;  // GNU time's; 0 when the report does not say
+  int signal = 0;       // GNU time's "Command terminated by signal N"
 };
 
 /// Every report of `text`; throws InputError naming `path` and the line when a report's time is
