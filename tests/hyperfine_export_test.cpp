@@ -176,6 +176,12 @@ TEST_CASE("hyperfine: refusals", "[hyperfine]") {
   CHECK(refusal_of(R"({"results": []})") == "t.json:1: hyperfine export: no benchmark results");
   CHECK(refusal_of(R"({"results": [{"command": "./a", "mean": 1, "times": [1], "parameters": {"np": "four"}}]})") ==
         "t.json:1: hyperfine export: parameter np = 'four' is no whole number >= 1");
+  // Found by timing_tools_fuzz: a parameter named with blanks around it (" np") is the process count too.
+  const qnm::ReaderOutput blanks =
+      Read("t.json", R"({"results": [{"command": "./a", "mean": 1, "times": [1], "parameters": {" np": "3"}}]})");
+  REQUIRE(blanks.runs.size() == 1);
+  CHECK(blanks.runs[0].procs == 3);
+  CHECK(blanks.runs[0].details.count("setting.np") == 0);
   CHECK_FALSE(qnm::LooksLikeHyperfineJson(R"({"runs": [{"command": "x"}]})"));
   CHECK_FALSE(qnm::LooksLikeHyperfineCsv("command,mean\n"));
 }

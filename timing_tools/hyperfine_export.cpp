@@ -79,14 +79,17 @@ std::map<std::string, std::string> LayoutParameters(const HyperfineResult& resul
   return layout;
 }
 
+// The value of the parameter the aliases named `name` (which they give without the blanks around it).
 const std::string* ParameterValue(const HyperfineResult& result, const std::string& name) {
   for (const auto& [key, value] : result.parameters)
-    if (key == name) return &value;
+    if (Trim(key) == name) return &value;
   return nullptr;
 }
 
 int ParameterCount(const HyperfineResult& result, const std::string& name, const std::string& path) {
-  const std::string& value = *ParameterValue(result, name);
+  const std::string* found = ParameterValue(result, name);
+  if (!found) Fail(path, result.line, "parameter " + name + " not found");  // (the aliases name only parameters)
+  const std::string& value = *found;
   const std::optional<long long> n = AllDigits(value) ? ParseInteger(value) : std::nullopt;
   if (!n || *n < 1 || *n > (1 << 24))
     Fail(path, result.line, "parameter " + name + " = '" + value.substr(0, 40) + "' is no whole number >= 1");
@@ -120,7 +123,7 @@ RunStats ToRunStats(const HyperfineResult& result, const LaunchCommand& launch,
   }
   for (const auto& [name, value] : result.parameters) {
     bool is_layout = false;
-    for (const auto& [ours, theirs] : layout) is_layout = is_layout || theirs == name;
+    for (const auto& [ours, theirs] : layout) is_layout = is_layout || theirs == Trim(name);
     if (!is_layout && !name.empty()) stats.details[std::string(kDeclaredSettingPrefix) + DetailKey(name)] = value;
   }
   stats.details["hyperfine_command"] = result.command.substr(0, 400);
