@@ -16,9 +16,6 @@
 namespace qnm {
 namespace {
 
-// A line longer than this is data, not a summary a program prints: not matched.
-constexpr std::size_t kLongestMatchedLine = 64 * 1024;
-
 // What the lines of one run (or of the whole file) say for one pattern.
 struct Found {
   std::string value;   // first, last: the chosen line's group

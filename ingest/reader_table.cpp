@@ -194,12 +194,13 @@ ReaderOutput ReadJsonTable(const ReaderInput& input) {
   return output;
 }
 
-// Output-like names go to the NPB reader even without NPB text: its error
-// says why (empty, MPI start-up failure, killed run).
+// A report of time in an output that is not NPB's (NPB's reader keeps its own output with a report appended).
 bool SniffTimeReportNotNpb(const std::string& path, std::string_view text) {
   return !LooksLikeNpbOutput(text) && SniffTimeReport(path, text);
 }
 
+// Output-like names go to the NPB reader even without NPB text: its error
+// says why (empty, MPI start-up failure, killed run).
 bool SniffNpb(const std::string& path, std::string_view text) {
   return LooksLikeNpbOutput(text) || HasExtension(path, ".out") || HasExtension(path, ".log") ||
          HasExtension(path, ".dat") || HasExtension(path, ".txt");

@@ -179,6 +179,7 @@ std::optional<PatternValue> MatchConfigurationPattern(const OutputPattern& patte
   boost::match_results<std::string_view::const_iterator> match;
   while (lines.Next(&line)) {
     if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.size() > kLongestMatchedLine) continue;
     bool matched = false;
     try {
       matched = boost::regex_search(line.begin(), line.end(), match, pattern.regex);

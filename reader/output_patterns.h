@@ -10,6 +10,7 @@
 // matched against each line of a file on its own; the group of the last matching line is the
 // value (a log's summary comes last; per-step lines come before it), unless a measured value's
 // pattern names another reduction (`messages:first=...`). docs/formats/output-patterns.md.
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -18,6 +19,9 @@
 #include <boost/regex.hpp>
 
 namespace qnm {
+
+/// A line longer than this is data, not a summary a program prints: no pattern is matched against it.
+inline constexpr std::size_t kLongestMatchedLine = 64 * 1024;
 
 /// The record fields a pattern may fill, for messages.
 const char* OutputPatternFieldList();
