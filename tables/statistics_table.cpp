@@ -18,6 +18,7 @@
 #pragma GCC diagnostic pop
 #include <nlohmann/json.hpp>
 
+#include "launch/launch_command.h"
 #include "reader/experiment_factors.h"
 #include "reader/run_stats_check.h"
 #include "reader/series_identity.h"
@@ -369,6 +370,50 @@ GridColumns FindGridColumns(const std::vector<std::string>& header, std::vector<
   return found;
 }
 
+// A column holding each run's launch command ("mpirun -np 16 ./app in.dat": a benchmark script's log of what it
+// ran), read for the processes of a table that has no other column giving them (launch/launch_command.h).
+struct CommandColumn {
+  std::size_t at = std::string::npos;  // index in the header; npos: none
+  std::string name;
+
+  /// The row's command's layout into `run` (procs, and the threads, nodes and ranks per node the table's own
+  /// columns left unset); throws InputError at `line` for a count that is none.
+  void Read(const std::vector<std::string>& cells, const std::string& path, int line, RunStats* run) const {
+    if (at == std::string::npos || at >= cells.size()) return;
+    const LaunchCommand launch = ParseLaunchCommand(cells[at]);
+    if (!launch.error.empty())
+      throw InputError(path, line, "column '" + name + "': '" + cells[at].substr(0, 120) + "': " + launch.error);
+    const std::string from = "statistics table column '" + name + "': ";
+    if (launch.procs > 0) {
+      run->procs = launch.procs;
+      run->derivations["procs"] = from + LaunchDerivation(launch, launch.procs_from);
+    }
+    if (launch.threads > 0 && run->threads_per_proc == 1 && !run->derivations.count("threads_per_proc")) {
+      run->threads_per_proc = launch.threads;
+      run->derivations["threads_per_proc"] = from + LaunchDerivation(launch, launch.threads_from);
+    }
+    if (launch.ranks_per_node > 0 && run->ranks_per_node == 0)
+      run->SetRanksPerNode(launch.ranks_per_node, from + LaunchDerivation(launch, launch.ranks_per_node_from));
+    if (launch.nodes > 0 && run->nodes == 0)
+      run->SetNodes(launch.nodes, from + LaunchDerivation(launch, launch.nodes_from));
+  }
+};
+
+CommandColumn FindCommandColumn(const std::vector<std::string>& header, std::vector<std::string>* ignored) {
+  static const char* const kNames[] = {"command", "cmd", "command_line", "commandline", "cmdline",
+                                       "launch_command", "run_command", "job_command"};
+  CommandColumn found;
+  for (std::size_t c = 0; c < header.size(); ++c)
+    for (const char* name : kNames)
+      if (NormalizedColumnName(Trim(header[c])) == name) {
+        if (found.at != std::string::npos) return {};  // two commands: neither is the run's alone
+        found.at = c;
+        found.name = std::string(Trim(header[c]));
+      }
+  if (found.at != std::string::npos) TakeOutOfIgnored(header, {found.at}, ignored);
+  return found;
+}
+
 // True when the header names our `column`, itself or under another name.
 bool HeaderNames(const std::vector<std::string>& header, const TableColumnAliases& aliases, std::string_view column) {
   return !aliases.HeaderOf(column).empty() ||
@@ -569,9 +614,14 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
   const GridColumns grid = header_has("procs") || (header_has("nodes") && header_has("ranks_per_node"))
                                ? GridColumns{}
                                : FindGridColumns(header, &ignored);
+  const CommandColumn command = header_has("procs") || (header_has("nodes") && header_has("ranks_per_node")) ||
+                                        !grid.at.empty()
+                                    ? CommandColumn{}
+                                    : FindCommandColumn(header, &ignored);
+  const bool command_procs = command.at != std::string::npos;
   // The text's lines, split once for every column read from a row's own line.
   std::vector<std::string_view> lines = std::move(problem.lines);
-  if (lines.empty() && !(repeated.at.empty() && grid.at.empty())) lines = SplitLines(text);
+  if (lines.empty() && !(repeated.at.empty() && grid.at.empty() && !command_procs)) lines = SplitLines(text);
   std::string grid_names;
   for (std::size_t c : grid.at) grid_names += (grid_names.empty() ? "" : " x ") + header[c];
   if (!repeated.at.empty() && readings) {
@@ -599,7 +649,11 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
       readings->push_back(path + ": no procs column: each row's processes are its nodes x ranks_per_node");
     if (!grid.at.empty() && readings)
       readings->push_back(path + ": no procs column: each row's processes are its process grid, " + grid_names);
-    if ((!has("procs") && !layout_procs && grid.at.empty()) || (!has("time_s") && repeated.at.empty())) {
+    if (command_procs && readings)
+      readings->push_back(path + ": no procs column: each row's processes are what its launch command in column '" +
+                          command.name + "' asks for (mpirun -np, srun -n, ...)");
+    if ((!has("procs") && !layout_procs && grid.at.empty() && !command_procs) ||
+        (!has("time_s") && repeated.at.empty())) {
       // A count of cores or CPUs counts threads too in a hybrid run: never read as procs, but named when it is
       // the reason (`cores`; CMAQ's timing tables' `CPUs`).
       std::string cores;
@@ -651,6 +705,7 @@ std::vector<RunStats> ReadCsvSeparatedBy(std::string_view text, const std::strin
           row.run().procs = static_cast<int>(procs);
           row.run().derivations["procs"] = "statistics table columns " + grid_names + " (the process grid)";
         }
+        command.Read(cells, path, file_line(line), &row.run());
       };
       if (repeated.at.empty()) {
         RowBuilder row(path, file_line(line));
@@ -731,7 +786,8 @@ bool NamesProcsAndTime(const std::vector<std::string>& header) {
   auto has = [&](std::string_view column) { return HeaderNames(header, aliases, column); };
   std::vector<std::string> ignored;
   const bool grid = !FindGridColumns(header, &ignored).at.empty();
-  return (has("procs") || (has("nodes") && has("ranks_per_node")) || grid) &&
+  const bool command = FindCommandColumn(header, &ignored).at != std::string::npos;
+  return (has("procs") || (has("nodes") && has("ranks_per_node")) || grid || command) &&
          (has("time_s") || !FindRepetitionColumns(header, &ignored).at.empty());
 }
 

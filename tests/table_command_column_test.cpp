@@ -1,0 +1,85 @@
+// A statistics table whose processes are in each row's launch command (tables/statistics_table.cpp,
+// CommandColumn; launch/launch_command.h): a benchmark script's log of what it ran and how long it took,
+// `command,elapsed_s` (tests/data/tables/stencil-commands.csv, written here by such a script), the layout and
+// threads the command asks for, and the refusals.
+#include <catch2/catch.hpp>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "ingest/ingest.h"
+#include "tables/statistics_table.h"
+#include "util/input_error.h"
+
+namespace {
+
+std::vector<qnm::RunStats> Read(const std::string& csv, std::vector<std::string>* readings = nullptr) {
+  return qnm::ReadStatisticsCsv(csv, "runs.csv", nullptr, nullptr, readings);
+}
+
+std::string Refusal(const std::string& csv) {
+  try {
+    Read(csv);
+  } catch (const qnm::InputError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("Statistics tables: a column of launch commands gives each row's processes", "[table][launch]") {
+  // A real script's log: mpirun -np 1, 2 and 4, two runs each.
+  qnm::IngestOptions options;
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs =
+      qnm::IngestPaths({std::string(QNM_TEST_DATA_DIR) + "/tables/stencil-commands.csv"}, options, &summary);
+  REQUIRE(runs.size() == 6);
+  CHECK(runs[0].procs == 1);
+  CHECK(runs[5].procs == 4);
+  CHECK(runs[5].wall_time_s == 0.58);
+  CHECK(runs[5].series.str() == "stencil-commands");  // no series column: the file's name
+  CHECK(runs[5].derivations.at("procs") == "statistics table column 'command': mpirun -np 4");
+  bool said = false;
+  for (const std::string& reading : summary.readings)
+    said = said || reading.find(
+                       "no procs column: each row's processes are what its launch command in column "
+                       "'command' asks for") != std::string::npos;
+  CHECK(said);
+  // The layout and threads the command asks for, under another name of the column; the table's own threads
+  // column wins over the command's.
+  std::vector<qnm::RunStats> layout = Read(
+      "Command Line,runtime\n"
+      "\"OMP_NUM_THREADS=4 srun -N 1 --ntasks-per-node=8 ./app\",10.5\n"
+      "\"OMP_NUM_THREADS=4 srun -N 2 --ntasks-per-node=8 ./app\",5.5\n");
+  REQUIRE(layout.size() == 2);
+  CHECK(layout[1].procs == 16);
+  CHECK(layout[1].nodes == 2);
+  CHECK(layout[1].ranks_per_node == 8);
+  CHECK(layout[1].threads_per_proc == 4);
+  layout = Read("cmd,threads,time_s\nmpirun -np 2 -x OMP_NUM_THREADS=4 ./a,2,3.0\n");
+  REQUIRE(layout.size() == 1);
+  CHECK(layout[0].threads_per_proc == 2);
+  // A procs column is the processes; the command is then only noted as a column not read.
+  const std::vector<qnm::RunStats> with_procs = Read("procs,command,time_s\n8,mpirun -np 4 ./a,1.0\n");
+  REQUIRE(with_procs.size() == 1);
+  CHECK(with_procs[0].procs == 8);
+  // A document's table of commands and times (a Markdown report).
+  const std::string doc = (std::filesystem::temp_directory_path() / "qnm-command-table.md").string();
+  std::ofstream(doc) << "# Runs\n\n| command | time (s) |\n|---|---|\n| mpirun -np 1 ./a | 4.0 |\n"
+                        "| mpirun -np 2 ./a | 2.1 |\n";
+  qnm::IngestSummary doc_summary;
+  const std::vector<qnm::RunStats> doc_runs = qnm::IngestPaths({doc}, options, &doc_summary);
+  REQUIRE(doc_runs.size() == 2);
+  CHECK(doc_runs[1].procs == 2);
+  CHECK(doc_runs[1].wall_time_s == 2.1);
+  std::filesystem::remove(doc);
+  // Refused: a count that is none, a command without one, and two command columns.
+  CHECK(Refusal("command,time_s\nmpirun -np x ./a,1.0\n") ==
+        "runs.csv:2: column 'command': 'mpirun -np x ./a': -np x: not a whole number of at least 1");
+  CHECK_THAT(Refusal("command,time_s\n./a in.dat,1.0\n"),
+             Catch::Contains("missing value for the required column 'procs'"));
+  CHECK_THAT(Refusal("command,cmd,time_s\nmpirun -np 2 ./a,mpirun -np 2 ./a,1.0\n"),
+             Catch::Contains("a statistics table needs the columns procs and time_s"));
+}
