@@ -174,6 +174,14 @@ TEST_CASE("hyperfine: refusals", "[hyperfine]") {
       refusal_of(R"({"results": [{"command": "mpirun -np 2 ./a", "mean": 1, "times": [1, 2], "exit_codes": [0]}]})") ==
       "t.json:1: hyperfine export: \"exit_codes\" does not hold one code per time of \"times\"");
   CHECK(refusal_of(R"({"results": []})") == "t.json:1: hyperfine export: no benchmark results");
+  CHECK(refusal_of(R"({"results": [{"command": "mpirun -np 2 ./a", "mean": 1, "times": []}]})") ==
+        "t.json:1: hyperfine export: no timed run in any result (\"times\" are empty)");
+  // Commands without a process count beside ones with: noted, with how many.
+  const qnm::ReaderOutput some = Read("t.json", R"({"results": [{"command": "mpirun -np 2 ./a", "mean": 1, "times": [1]},
+    {"command": "./a", "mean": 2, "times": [2]}, {"command": "./b", "mean": 2, "times": [2]}]})");
+  REQUIRE(some.runs.size() == 1);
+  REQUIRE(some.notes.size() == 1);
+  CHECK_THAT(some.notes[0], Catch::EndsWith("not read (nor 1 more such commands)"));
   CHECK(refusal_of(R"({"results": [{"command": "./a", "mean": 1, "times": [1], "parameters": {"np": "four"}}]})") ==
         "t.json:1: hyperfine export: parameter np = 'four' is no whole number >= 1");
   // Found by timing_tools_fuzz: a parameter named with blanks around it (" np") is the process count too.

@@ -272,8 +272,8 @@ ReaderOutput ReadHyperfineExport(const ReaderInput& input) {
   UnfinishedRuns failed;
   std::size_t timed = 0;
   int from_command = 0, from_parameter = 0;
-  std::string no_procs_command;
-  int no_procs_line = 0;
+  std::string no_procs_command;  // the first command without a process count, and how many
+  int no_procs_line = 0, no_procs = 0;
   for (const HyperfineResult& result : results) {
     const LaunchCommand launch = ParseLaunchCommand(result.command);
     if (!launch.error.empty())
@@ -281,6 +281,7 @@ ReaderOutput ReadHyperfineExport(const ReaderInput& input) {
     const std::map<std::string, std::string> layout = LayoutParameters(result, input.path);
     if (launch.procs == 0 && !layout.count("procs")) {
       if (no_procs_command.empty()) no_procs_command = result.command, no_procs_line = result.line;
+      ++no_procs;
       continue;
     }
     (launch.procs > 0 ? from_command : from_parameter) += 1;
@@ -302,9 +303,11 @@ ReaderOutput ReadHyperfineExport(const ReaderInput& input) {
                             "' names no process count (mpirun -np N, srun -n N, ...) and no parameter does (np, procs, "
                             "ranks, ...; hyperfine -P np 1 16 'mpirun -np {np} ...')";
     if (output.runs.empty() && failed.count == 0) Fail(input.path, no_procs_line, why);
-    output.notes.push_back(input.path + ":" + std::to_string(no_procs_line) + ": " + why + ": not read");
+    output.notes.push_back(input.path + ":" + std::to_string(no_procs_line) + ": " + why + ": not read" +
+                           (no_procs > 1 ? " (nor " + std::to_string(no_procs - 1) + " more such commands)" : ""));
   }
   if (results.empty()) Fail(input.path, 1, "no benchmark results");
+  if (timed == 0) Fail(input.path, results.front().line, "no timed run in any result (\"times\" are empty)");
   failed.Finish(input.path, timed, "timed runs of hyperfine", &output);
   output.readings.push_back(input.path + ": hyperfine " + (csv ? "CSV" : "JSON") + " export, " +
                             std::to_string(results.size()) + " commands, " + std::to_string(output.runs.size()) +
