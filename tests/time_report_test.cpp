@@ -160,7 +160,7 @@ TEST_CASE("time reports: runs, their processes from the command, the pattern or 
   qnm::IngestSummary summary;
   const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kFolder}, options, &summary);
   CHECK(runs.size() == 18);
-  CHECK(summary.skipped.size() == 8);  // 2 failed, 3 patterns/ without their pattern, 2 refused/, SOURCES.md
+  CHECK(summary.skipped.size() == 10);  // 4 failed, 3 patterns/ without their pattern, 2 refused/, SOURCES.md
   const std::vector<qnm::Series> series = qnm::GroupIntoSeries(runs);
   REQUIRE(series.size() == 1);
   CHECK(series[0].name == "stencil");
@@ -176,6 +176,21 @@ TEST_CASE("time reports: refusals, and the user's pattern of the run time taking
   CHECK(Refusal("failed/job.err", Slurp(kFolder + "/failed/job.err")) ==
         "failed/job.err:10: the command exited with status 1");
   CHECK(Refusal("t_np2.log", "real\t0m0.000s\nuser\t0m0.000s\nsys\t0m0.000s\n") == "t_np2.log:1: an elapsed time of 0");
+  // bash's report has no exit status: what mpirun printed before it says the job failed.
+  CHECK(Refusal("failed/false_np2.log", Slurp(kFolder + "/failed/false_np2.log")) ==
+        "failed/false_np2.log:6: the job failed (line 2: Primary job  terminated normally, but 1 process returned)");
+  CHECK(Refusal("failed/segv_np2.log", Slurp(kFolder + "/failed/segv_np2.log")) ==
+        "failed/segv_np2.log:21: the job failed (line 3: [vm:23685] *** Process received signal ***)");
+  // ... and only the report after it: a loop's next run is read.
+  const qnm::ReaderOutput next = Read("loop_np2.log",
+                                      "srun: error: task 1: Exited with exit code 1\nreal 2.0\nuser 0.1\nsys 0.1\n"
+                                      "ok\nreal 3.0\nuser 2.9\nsys 0.1\n");
+  REQUIRE(next.runs.size() == 1);
+  CHECK(next.runs[0].wall_time_s == 3.0);
+  REQUIRE(next.notes.size() == 1);
+  // GNU time's own exit status is the word on its report.
+  CHECK(Read("t_np2.log", "srun: error: a warning\n0.10user 0.01system 0:03.00elapsed 3%CPU (0avgtext)\n").runs.size() ==
+        1);
   CHECK(
       Refusal("t.log", "\tCommand being timed: \"mpirun -np 2 ./a\"\n\tUser time (seconds): 0.1\n\tExit status: 0\n") ==
       "t.log:1: GNU time -v report without its \"Elapsed (wall clock) time\"");

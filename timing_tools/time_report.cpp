@@ -5,6 +5,7 @@
 #include <optional>
 
 #include "launch/launch_command.h"
+#include "launch/launch_failure.h"
 #include "reader/output_patterns.h"
 #include "textio/line_reader.h"
 #include "textio/text_lines.h"
@@ -208,12 +209,16 @@ std::vector<TimeReport> Scan(std::string_view text, const std::string& path, boo
   std::string_view line, previous;
   std::string traced;  // the command a shell's trace showed since the last report, when it runs a launcher
   int traced_line = 0;
+  std::string failure;  // the first line since the last report saying the launched job failed
+  int failure_line = 0;
   for (; NextLine(&lines, &line); previous = line) {
     if (line.size() > 4096) continue;
     if (const std::string_view command = TracedCommand(line); !command.empty()) {
       if (!ParseLaunchCommand(command).launcher.empty()) traced = std::string(command), traced_line = lines.ErrorLine();
       continue;
     }
+    if (failure_line == 0 && !LaunchFailureMark(line).empty())
+      failure = std::string(Trim(line)), failure_line = lines.ErrorLine();
     TimeReport report;
     report.line = lines.ErrorLine();
     std::string_view value, user, sys;
@@ -241,7 +246,11 @@ std::vector<TimeReport> Scan(std::string_view text, const std::string& path, boo
       continue;
     }
     if (report.command.empty() && !traced.empty()) report.command = traced, report.traced_line = traced_line;
+    const bool has_status = report.style == TimeReportStyle::kGnu || report.style == TimeReportStyle::kGnuVerbose;
+    if (!has_status && failure_line > 0)
+      report.failure = failure.substr(0, 160), report.failure_line = failure_line;
     traced.clear();
+    failure.clear(), failure_line = 0;
     reports.push_back(std::move(report));
     if (first_only) break;
   }
@@ -388,6 +397,11 @@ ReaderOutput ReadTimeReport(const ReaderInput& input) {
       not_read.Add(report.line, report.signal != 0
                                     ? "the command was ended by signal " + std::to_string(report.signal)
                                     : "the command exited with status " + std::to_string(report.exit_status));
+      continue;
+    }
+    if (report.failure_line > 0) {
+      not_read.Add(report.line,
+                   "the job failed (line " + std::to_string(report.failure_line) + ": " + report.failure + ")");
       continue;
     }
     if (report.elapsed_s <= 0) {

@@ -19,7 +19,9 @@
 // them from the user's --pattern for them (`procs@path=np(\d+)`, `procs=Running on (\d+) ranks`), else
 // from the file's name (np16.log, 64ranks.out); its series is the program the file's name or folder
 // names. Several reports without commands in one file (a loop of `time mpirun ...`) are repetitions of
-// one run. A command that failed (GNU time's exit status, "Command exited with non-zero status") is
+// one run. A command that failed (GNU time's exit status, "Command exited with non-zero status"; for the
+// reports without a status, a line since the report before in which the launcher or batch system says the
+// job failed: Open MPI's "Primary job terminated normally, but ...", "exited on signal", srun's errors) is
 // noted, not read. A file of one report is its run's application output: an MPI profile in its folder (an
 // mpiP report of the same process count) pairs with it into one record, the report's time and the
 // profile's per-rank data (ingest/run_pairing.h).
@@ -45,6 +47,10 @@ struct TimeReport {
   int traced_line = 0;  // the trace's line when the command is from it; 0 otherwise
   int exit_status = 0;  // GNU time's; 0 when the report does not say
   int signal = 0;       // GNU time's "Command terminated by signal N"
+  // A line since the report before saying the launched job failed (launch/launch_failure.h), for the reports
+  // that carry no exit status: its number and text; 0 when none.
+  int failure_line = 0;
+  std::string failure;
 };
 
 /// Every report of `text`; throws InputError naming `path` and the line when a report's time is
