@@ -137,12 +137,9 @@ Found MatchPath(const std::string& path, const OutputPattern& pattern) {
   return found;
 }
 
+// (A count is a configuration field's: no reduction but the last or first line's.)
 int Count(const std::string& path, const OutputPattern& pattern, const Found& found) {
-  const double value = Number(path, pattern, found);
-  if (value < 1 || value > 1e9 || value != std::floor(value))
-    throw InputError(path, found.line,
-                     "--pattern " + pattern.name + " matched '" + found.value + "', which is not a whole number >= 1");
-  return static_cast<int>(value);
+  return PatternCount(pattern, found.value, path, found.line);
 }
 
 // The fields that are counts, and the record's members they fill.

@@ -1,10 +1,12 @@
 #include "reader/output_patterns.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string_view>
 
 #include "textio/line_reader.h"
+#include "textio/text_lines.h"
 #include "textio/time_units.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -190,6 +192,21 @@ std::optional<PatternValue> MatchConfigurationPattern(const OutputPattern& patte
       found = PatternValue{std::string(line.substr(match[1].first - line.begin(), match[1].length())), lines.ErrorLine()};
   }
   return found;
+}
+
+int PatternCount(const OutputPattern& pattern, const std::string& value, const std::string& path, int line) {
+  // The whole group, decimal (textio's ParseDouble: no "0x10", no trailing text); finite.
+  const std::optional<double> number = ParseDouble(value);
+  if (!number || !std::isfinite(*number))
+    throw InputError(path, line, "--pattern " + pattern.name + " matched '" + value + "', which is not a number");
+  if (*number < 1 || *number > 1e9 || *number != std::floor(*number))
+    throw InputError(path, line,
+                     "--pattern " + pattern.name + " matched '" + value + "', which is not a whole number >= 1");
+  return static_cast<int>(*number);
+}
+
+std::string PatternPlace(const OutputPattern& pattern, const PatternValue& found) {
+  return "--pattern " + pattern.name + (found.line > 0 ? ", line " + std::to_string(found.line) : ", the file's path");
 }
 
 }  // namespace qnm

@@ -92,4 +92,13 @@ struct PatternValue {
 std::optional<PatternValue> MatchConfigurationPattern(const OutputPattern& pattern, std::string_view text,
                                                       const std::string& path);
 
+/// A configuration pattern's value as a count (`procs`, `threads`, `nodes`, `ranks_per_node`): a whole
+/// number from 1 to 1e9 (textio's ParseDouble: "16", "16.0"). Throws InputError(path, line) naming the
+/// pattern when the value is no number or no such count.
+int PatternCount(const OutputPattern& pattern, const std::string& value, const std::string& path, int line);
+
+/// Where a configuration pattern's value was found, for derivations: "--pattern procs, line 12" or
+/// "--pattern procs@path, the file's path".
+std::string PatternPlace(const OutputPattern& pattern, const PatternValue& found);
+
 }  // namespace qnm

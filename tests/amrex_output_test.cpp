@@ -3,12 +3,12 @@
 // program's own "Run time =", and what is refused.
 #include <catch2/catch.hpp>
 
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "app_outputs/amrex_output.h"
 #include "ingest/ingest.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
@@ -16,10 +16,6 @@ namespace {
 const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/amrex-output";
 const std::string kBenchmark = kFolder + "/pnetcdf-benchmark-np4.out";
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // AMReX 22 and later: "Initializing AMReX" first, the MPI thread level, OpenMP threads; the older
 // TinyProfiler form without blanks around the dots (AMReX's documented sample); a rerun on 8 processes
@@ -59,7 +55,7 @@ std::string Refusal(const std::string& text, const std::string& path = "job.out"
 }  // namespace
 
 TEST_CASE("the PnetCDF benchmark's example output: 4 MPI processes, TinyProfiler's slowest process", "[amrex]") {
-  const std::string text = Slurp(kBenchmark);
+  const std::string text = qnm::ReadFile(kBenchmark);
   REQUIRE(qnm::LooksLikeAmrexOutput(text));
   const std::vector<qnm::AmrexRun> runs = qnm::ParseAmrexOutput(text, kBenchmark);
   REQUIRE(runs.size() == 1);
@@ -99,7 +95,7 @@ TEST_CASE("AMReX outputs are read by ingest, one record per run of a job's outpu
 }
 
 TEST_CASE("an AMReX output that says too little is refused with its line", "[amrex]") {
-  const std::string full = Slurp(kBenchmark);
+  const std::string full = qnm::ReadFile(kBenchmark);
   // Cut before TinyProfiler's total: the run did not finish.
   const std::string cut = full.substr(0, full.find("TinyProfiler total"));
   CHECK(Refusal(cut).find("did not finish") != std::string::npos);

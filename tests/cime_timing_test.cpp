@@ -4,12 +4,12 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "app_outputs/cime_timing.h"
 #include "ingest/ingest.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
 
@@ -19,10 +19,6 @@ const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/cime-timing";
 const std::string kCheyenne =
     kFolder + "/cesm_timing.b.e20.BHIST.f09_g17.20thC.297_02.9459679.chadmin1.180517-114852";
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // CESM 1's form (ccsm_timing.*): no instances column, "pes per node", "CCSM Tag"; layout and times of a
 // 56-task run whose atmosphere spans two nodes of 28 and the other components one.
@@ -63,7 +59,7 @@ const char kCesm1[] = R"(
 }  // namespace
 
 TEST_CASE("CIME's documented timing profile: the MPI tasks from the layout, the run loop's time", "[cime]") {
-  const std::string text = Slurp(kCheyenne);
+  const std::string text = qnm::ReadFile(kCheyenne);
   REQUIRE(qnm::LooksLikeCimeTiming(text));
   const qnm::CimeTimingProfile profile = qnm::ParseCimeTiming(text, kCheyenne);
   CHECK(profile.header == "TIMING PROFILE");

@@ -12,22 +12,17 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
 
 const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/darshan";
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // A job record as a test writes it into a log of its own.
 struct JobFields {
@@ -175,7 +170,7 @@ TEST_CASE("Darshan logs: refusals name the file and why", "[darshan]") {
         "logs/.darshan: Darshan job record without a command line (exe)");
   // darshan-convert's 3.41 rewrite of a 3.21 log whose run began and ended in one second: darshan-parser prints
   // "run time: 0.0000" (3.41 adds no second); no run lasts no time.
-  CHECK(Refusal(Slurp(kFolder + "/refused/ior_hdf5_example-format341.darshan")) ==
+  CHECK(Refusal(qnm::ReadFile(kFolder + "/refused/ior_hdf5_example-format341.darshan")) ==
         "a.darshan: Darshan job record without a run time (0 s)");
   // Darshan 2's logs (the whole file gzip-compressed, format 2.06) need a Darshan 2 install.
   const std::string old = kFolder +
@@ -225,7 +220,7 @@ TEST_CASE("Darshan logs: the repository's logs read as darshan-parser 3.5 prints
   for (const Expected& expected : logs) {
     INFO(expected.file);
     const std::string path = kFolder + "/" + expected.file;
-    const std::string bytes = Slurp(path);
+    const std::string bytes = qnm::ReadFile(path);
     REQUIRE(qnm::LooksLikeDarshanLog(bytes));
     const qnm::DarshanJob job = qnm::ReadDarshanLogJob(bytes, path);
     CHECK(job.log_version == expected.version);
@@ -244,7 +239,8 @@ TEST_CASE("Darshan logs: the repository's logs read as darshan-parser 3.5 prints
   }
   // The command line's arguments are the run's settings (two inputs, two series); its folder too.
   const qnm::RunStats goodost = qnm::DarshanJobToRunStats(
-      qnm::ReadDarshanLogJob(Slurp(kFolder + "/sample-goodost.darshan"), "sample-goodost.darshan"), "g.darshan");
+      qnm::ReadDarshanLogJob(qnm::ReadFile(kFolder + "/sample-goodost.darshan"), "sample-goodost.darshan"),
+      "g.darshan");
   CHECK(goodost.details.at("command.arguments") == "-t 8m -b 256m -s 4 -F -C -e -a POSIX -w -k");
   CHECK(goodost.details.at("command.program_folder") == "ior-lanl/src");
 }
@@ -253,11 +249,12 @@ TEST_CASE("Darshan logs: darshan-parser's printed job summary reads as the log i
   for (const char* name : {"sample-badost", "ior_hdf5_example", "sample-dxt-simple"}) {
     INFO(name);
     const std::string text_path = kFolder + "/parser/" + name + ".txt";
-    const std::string text = Slurp(text_path);
+    const std::string text = qnm::ReadFile(text_path);
     REQUIRE(qnm::LooksLikeDarshanParserOutput(text));
     REQUIRE_FALSE(qnm::LooksLikeDarshanLog(text));
     const qnm::DarshanJob printed = qnm::ReadDarshanParserJob(text, text_path);
-    const qnm::DarshanJob logged = qnm::ReadDarshanLogJob(Slurp(kFolder + "/" + name + ".darshan"), "log.darshan");
+    const qnm::DarshanJob logged =
+        qnm::ReadDarshanLogJob(qnm::ReadFile(kFolder + "/" + name + ".darshan"), "log.darshan");
     CHECK(printed.log_version == logged.log_version);
     CHECK(printed.exe == logged.exe);
     CHECK(printed.jobid == logged.jobid);
@@ -278,7 +275,7 @@ TEST_CASE("Darshan logs: darshan-parser's printed job summary reads as the log i
       "#          This bug clearly results in bogus values for some COMMON_ACCESS counters (POSIX, MPIIO, H5 "
       "modules),\n"
       "#          but preceding data may also be corrupted.\n" +
-      Slurp(kFolder + "/parser/ior_hdf5_example.txt");
+      qnm::ReadFile(kFolder + "/parser/ior_hdf5_example.txt");
   REQUIRE(qnm::LooksLikeDarshanParserOutput(warned));
   CHECK(qnm::ReadDarshanParserJob(warned, "w.txt").nprocs == 4);
   CHECK(qnm::ReadDarshanParserJob(warned, "w.txt").line == 13);

@@ -4,21 +4,17 @@
 #include "app_outputs/esmf_profile.h"
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
 
 const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/esmf-profile";
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 std::string Refusal(const std::string& text, const std::string& path = "run/ESMF_Profile.summary") {
   try {
@@ -36,7 +32,7 @@ const char kHeader[] =
 
 TEST_CASE("ESMF profile summary: what access-profiling reads, and the record of the whole run", "[esmf]") {
   const std::string path = kFolder + "/ESMF_Profile.summary";
-  const std::string text = Slurp(path);
+  const std::string text = qnm::ReadFile(path);
   REQUIRE(qnm::LooksLikeEsmfProfileSummary(text));
   const std::vector<qnm::EsmfRegion> regions = qnm::ParseEsmfProfileSummary(text, path);
   // access-profiling's flat_esmf_summary_profiling.
@@ -78,7 +74,7 @@ TEST_CASE("ESMF profile summaries are read by ingest; a region listed twice; the
   REQUIRE(runs.size() == 2);
   // access-profiling's duplicate_region_profiling: [ESMF] 10 s mean, 9 s min, 11 s max on 1,664 PETs.
   const std::vector<qnm::EsmfRegion> duplicate =
-      qnm::ParseEsmfProfileSummary(Slurp(kFolder + "/duplicate-region/ESMF_Profile.summary"), "d");
+      qnm::ParseEsmfProfileSummary(qnm::ReadFile(kFolder + "/duplicate-region/ESMF_Profile.summary"), "d");
   REQUIRE(duplicate.size() == 3);
   CHECK(duplicate[1].name == "[NEST1] region1");
   CHECK(duplicate[2].name == "[NEST1] region1");
@@ -88,7 +84,7 @@ TEST_CASE("ESMF profile summaries are read by ingest; a region listed twice; the
   CHECK(whole.app_time_mean_s == 10.0);
 
   // Without its header the rows are no summary (access-profiling refuses them too).
-  CHECK_FALSE(qnm::LooksLikeEsmfProfileSummary(Slurp(kFolder + "/refused/ESMF_Profile.summary")));
+  CHECK_FALSE(qnm::LooksLikeEsmfProfileSummary(qnm::ReadFile(kFolder + "/refused/ESMF_Profile.summary")));
 }
 
 TEST_CASE("ESMF profile summary: ESMF before 8.1 (no PEs), threads from PEs, and what is refused", "[esmf]") {

@@ -4,21 +4,17 @@
 #include "app_outputs/fms_clocks.h"
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
 
 const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/fms-clocks";
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 struct Expected {
   std::vector<std::string> region;
@@ -50,7 +46,7 @@ std::string Refusal(const std::string& text, const std::string& path = "ocean.st
 
 TEST_CASE("FMS timing table without hits (MOM5, ACCESS-OM2, 49 PEs): what access-profiling reads", "[fms]") {
   const std::string path = kFolder + "/mom5-access-om2-49pes.stdout";
-  const std::string text = Slurp(path);
+  const std::string text = qnm::ReadFile(path);
   REQUIRE(qnm::LooksLikeFmsClocks(text));
   const std::vector<qnm::FmsClockTable> tables = qnm::ParseFmsClocks(text, path);
   REQUIRE(tables.size() == 1);
@@ -76,7 +72,7 @@ TEST_CASE("FMS timing table without hits (MOM5, ACCESS-OM2, 49 PEs): what access
 
 TEST_CASE("FMS timing table with hits (MOM6, 1 PE): what access-profiling reads", "[fms]") {
   const std::string path = kFolder + "/mom6-1pe-hits.stdout";
-  const std::vector<qnm::FmsClockTable> tables = qnm::ParseFmsClocks(Slurp(path), path);
+  const std::vector<qnm::FmsClockTable> tables = qnm::ParseFmsClocks(qnm::ReadFile(path), path);
   REQUIRE(tables.size() == 1);
   CHECK(tables[0].npes == 1);
   const std::vector<double> times = {100.641190, 0.987726,  98.930085, 0.718969, 1.529830, 98.279247,
@@ -107,7 +103,7 @@ TEST_CASE("FMS timing tables are read by ingest; the input access-profiling refu
   REQUIRE(runs.size() == 1);
   CHECK(runs[0].procs == 1);
 
-  const std::string incorrect = Slurp(kFolder + "/refused/incorrect-header.stdout");
+  const std::string incorrect = qnm::ReadFile(kFolder + "/refused/incorrect-header.stdout");
   REQUIRE(qnm::LooksLikeFmsClocks(incorrect));
   CHECK_THAT(Refusal(incorrect), Catch::Contains("ocean.stdout:5") && Catch::Contains("without its 'tmin' column"));
   options.strict = true;

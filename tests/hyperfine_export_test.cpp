@@ -5,23 +5,18 @@
 #include "timing_tools/hyperfine_export.h"
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest.h"
 #include "reader/file_name_info.h"
 #include "record/run_stats.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
 
 const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/hyperfine";
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 qnm::ReaderOutput Read(const std::string& path, const std::string& text) {
   qnm::ReaderInput input;
@@ -32,7 +27,7 @@ qnm::ReaderOutput Read(const std::string& path, const std::string& text) {
 }
 
 std::string Refusal(const std::string& path) {
-  const std::string text = Slurp(path);
+  const std::string text = qnm::ReadFile(path);
   try {
     Read(path, text);
   } catch (const qnm::InputError& error) {
@@ -50,7 +45,7 @@ std::vector<qnm::RunStats> Ingest(const std::string& path, qnm::IngestSummary* s
 
 TEST_CASE("hyperfine: a JSON export's every timed run, processes from mpirun -np", "[hyperfine]") {
   const std::string path = kFolder + "/scan/stencil.json";
-  const std::string text = Slurp(path);
+  const std::string text = qnm::ReadFile(path);
   CHECK(qnm::LooksLikeHyperfineJson(text));
   CHECK_FALSE(qnm::LooksLikeHyperfineCsv(text));
   const qnm::ReaderOutput output = Read(path, text);
@@ -75,7 +70,7 @@ TEST_CASE("hyperfine: a JSON export's every timed run, processes from mpirun -np
                                   "commands' launcher");
   // hyperfine before 1.11 wrote one unnamed "parameter" and no exit codes: the same runs.
   const qnm::ReaderOutput old =
-      Read(kFolder + "/hyperfine-1.10/stencil.json", Slurp(kFolder + "/hyperfine-1.10/stencil.json"));
+      Read(kFolder + "/hyperfine-1.10/stencil.json", qnm::ReadFile(kFolder + "/hyperfine-1.10/stencil.json"));
   REQUIRE(old.runs.size() == 12);
   CHECK(old.runs[3].wall_time_s == run.wall_time_s);
   CHECK(old.runs[3].procs == 2);
@@ -83,7 +78,7 @@ TEST_CASE("hyperfine: a JSON export's every timed run, processes from mpirun -np
 
 TEST_CASE("hyperfine: the CSV export's means, and the CSV beside its JSON read once", "[hyperfine]") {
   const std::string path = kFolder + "/csv-only/stencil.csv";
-  const std::string text = Slurp(path);
+  const std::string text = qnm::ReadFile(path);
   CHECK(qnm::LooksLikeHyperfineCsv(text));
   const qnm::ReaderOutput output = Read(path, text);
   REQUIRE(output.runs.size() == 2);
@@ -109,12 +104,12 @@ TEST_CASE("hyperfine: the CSV export's means, and the CSV beside its JSON read o
 
 TEST_CASE("hyperfine: a parameter as the process count, a scanned size as a series, failed runs", "[hyperfine]") {
   // sh -c '<launcher>': the launcher inside the shell's command.
-  qnm::ReaderOutput output = Read(kFolder + "/shell/stencil.json", Slurp(kFolder + "/shell/stencil.json"));
+  qnm::ReaderOutput output = Read(kFolder + "/shell/stencil.json", qnm::ReadFile(kFolder + "/shell/stencil.json"));
   REQUIRE(output.runs.size() == 6);
   CHECK(output.runs[4].procs == 3);
   CHECK(output.runs[4].app.str() == "stencil");
   // `--command-name` replaces the command by its name: the parameter `np` is the process count.
-  output = Read(kFolder + "/named/stencil.json", Slurp(kFolder + "/named/stencil.json"));
+  output = Read(kFolder + "/named/stencil.json", qnm::ReadFile(kFolder + "/named/stencil.json"));
   REQUIRE(output.runs.size() == 4);
   CHECK(output.runs[2].procs == 2);
   CHECK(output.runs[2].wall_time_s == 0.39076820058000006);
@@ -134,7 +129,7 @@ TEST_CASE("hyperfine: a parameter as the process count, a scanned size as a seri
   for (const qnm::RunStats& run : sized) small += run.details.at("setting.n") == "1000000";  // the other parameter
   CHECK(small == 9);
   // A failed command (hyperfine -i): its runs noted, the others read.
-  output = Read(kFolder + "/failed/mixed.json", Slurp(kFolder + "/failed/mixed.json"));
+  output = Read(kFolder + "/failed/mixed.json", qnm::ReadFile(kFolder + "/failed/mixed.json"));
   REQUIRE(output.runs.size() == 2);
   REQUIRE(output.notes.size() == 1);
   CHECK(output.notes[0] == kFolder +
@@ -177,7 +172,8 @@ TEST_CASE("hyperfine: refusals", "[hyperfine]") {
   CHECK(refusal_of(R"({"results": [{"command": "mpirun -np 2 ./a", "mean": 1, "times": []}]})") ==
         "t.json:1: hyperfine export: no timed run in any result (\"times\" are empty)");
   // Commands without a process count beside ones with: noted, with how many.
-  const qnm::ReaderOutput some = Read("t.json", R"({"results": [{"command": "mpirun -np 2 ./a", "mean": 1, "times": [1]},
+  const qnm::ReaderOutput some =
+      Read("t.json", R"({"results": [{"command": "mpirun -np 2 ./a", "mean": 1, "times": [1]},
     {"command": "./a", "mean": 2, "times": [2]}, {"command": "./b", "mean": 2, "times": [2]}]})");
   REQUIRE(some.runs.size() == 1);
   REQUIRE(some.notes.size() == 1);

@@ -13,17 +13,13 @@
 #include "ingest/ingest.h"
 #include "tables/statistics_table.h"
 #include "tables/table_column_aliases.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
 
 const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/jube";
 const std::string kResult = kFolder + "/bench_run/000000/result";
-
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 qnm::ReaderOutput Read(const std::string& path, const std::string& text) {
   qnm::ReaderInput input;
@@ -50,7 +46,7 @@ TEST_CASE("JUBE: a run's result folder, its tables named after the benchmark", "
   CHECK(qnm::IsJubeResultFile(kResult + "/result.dat"));
   CHECK_FALSE(qnm::IsJubeResultFile(kFolder + "/jube-result.txt"));
   CHECK(qnm::JubeBenchmarkName(kResult + "/result.dat") == "stencil_strong_scaling");
-  const std::string pretty = Slurp(kResult + "/result.dat");
+  const std::string pretty = qnm::ReadFile(kResult + "/result.dat");
   REQUIRE(qnm::LooksLikeJubePrettyTable(pretty));
   const qnm::ReaderOutput output = Read(kResult + "/result.dat", pretty);
   REQUIRE(output.runs.size() == 4);
@@ -70,7 +66,7 @@ TEST_CASE("JUBE: a run's result folder, its tables named after the benchmark", "
                                        "/result.dat: a JUBE result table of benchmark 'stencil_strong_scaling' "
                                        "(its run's configuration.xml)");
   // The csv style: the file is the table; a table not named `result` adds its name.
-  const qnm::ReaderOutput csv = Read(kResult + "/scaling_csv.dat", Slurp(kResult + "/scaling_csv.dat"));
+  const qnm::ReaderOutput csv = Read(kResult + "/scaling_csv.dat", qnm::ReadFile(kResult + "/scaling_csv.dat"));
   REQUIRE(csv.runs.size() == 4);
   CHECK(csv.runs[3].series.str() == "stencil_strong_scaling: scaling_csv");
   CHECK(csv.runs[3].wall_time_s == kSeconds[3]);
@@ -80,7 +76,7 @@ TEST_CASE("JUBE: a run's result folder, its tables named after the benchmark", "
 TEST_CASE("JUBE: `jube result`'s printed tables, anywhere, and a result table without its run", "[jube]") {
   // `jube result -a bench_run > jube-result.txt`: the pretty table under "result:", then the csv table, which
   // has no title and is not read from the printout (its own file is).
-  const std::string printed = Slurp(kFolder + "/jube-result.txt");
+  const std::string printed = qnm::ReadFile(kFolder + "/jube-result.txt");
   REQUIRE(qnm::LooksLikeJubePrettyTable(printed));
   const qnm::ReaderOutput output = Read(kFolder + "/jube-result.txt", printed);
   REQUIRE(output.runs.size() == 4);
@@ -138,8 +134,9 @@ TEST_CASE("Statistics tables: JUBE's column names and a mean's name read as the 
   CHECK(time_column({"np", "Average runtime", "max runtime"}) == "Average runtime");
   CHECK(time_column({"cells", "ranks", "t_init", "t_run", "n_spike"}) == "t_run");  // jubench-arbor's README
   CHECK(time_column({"np", "runtime", "runtime_avg"}) == "runtime");
-  CHECK(time_column({"np", "time 1", "time 2", "time_avg"}).empty());  // the repetitions are read, not their mean  // the run time by its name comes first
-  CHECK(time_column({"np", "runtime_max", "runtime_min"}).empty());   // no mean: no run time
+  CHECK(time_column({"np", "time 1", "time 2", "time_avg"})
+            .empty());  // the repetitions are read, not their mean  // the run time by its name comes first
+  CHECK(time_column({"np", "runtime_max", "runtime_min"}).empty());  // no mean: no run time
   // JUBE's runtime_min beside runtime_max is a minimum, not a time in minutes; alone, "_min" is minutes.
   CHECK(time_column({"np", "runtime_avg", "runtime_min", "runtime_max"}) == "runtime_avg");
   CHECK(time_column({"np", "runtime_min"}) == "runtime_min");

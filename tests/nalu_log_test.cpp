@@ -4,21 +4,17 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
 
 const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/nalu-wind-log";
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 // The last lines of a log: the main() timing of `procs` processes.
 std::string Timing(int procs, const std::string& main_line) {
@@ -45,7 +41,7 @@ std::string Refusal(const std::string& text, const std::string& path = "run.log"
 
 TEST_CASE("Nalu-Wind log: processes, main()'s slowest process, the version, the time loop and the equations") {
   const std::string path = kFolder + "/abl_5km_48.log";
-  const std::string text = Slurp(path);
+  const std::string text = qnm::ReadFile(path);
   REQUIRE(qnm::LooksLikeNaluLog(text));
   const std::vector<qnm::NaluRun> runs = qnm::ParseNaluLog(text, path);
   REQUIRE(runs.size() == 1);

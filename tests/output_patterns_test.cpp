@@ -19,6 +19,7 @@
 #include "reader/output_patterns.h"
 #include "record/run_stats.h"
 #include "record/run_stats_json.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
@@ -416,12 +417,6 @@ std::vector<std::string> MiniAmrPatterns() {
           R"(bytes:first=^\s+Bytes sent\s+:\s*(\S+))"};
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path);
-  std::stringstream whole;
-  whole << in.rdbuf();
-  return whole.str();
-}
 
 }  // namespace
 
@@ -500,7 +495,7 @@ TEST_CASE("a measured value's lines reduced: first, last, sum, min, max", "[patt
 TEST_CASE("in a job of appended runs each run's measured values are its own lines'", "[patterns][ingest]") {
   // np1's output, then np2's, as a job running both would write them: the first of np2's "Wait
   // time" lines is after np1's run-time line, so it is np2's, not np1's.
-  const std::string first = Slurp(kMiniAmr + "/np1.out"), second = Slurp(kMiniAmr + "/np2.out");
+  const std::string first = qnm::ReadFile(kMiniAmr + "/np1.out"), second = qnm::ReadFile(kMiniAmr + "/np2.out");
   const std::filesystem::path file = std::filesystem::temp_directory_path() / "qnm-patterns-miniamr-job.log";
   std::ofstream(file) << first << second;
   qnm::IngestSummary summary;

@@ -13,19 +13,15 @@
 #include "ingest/ingest.h"
 #include "reader/file_name_info.h"
 #include "reader/output_patterns.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
 
 const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/time-report";
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
 std::vector<qnm::TimeReport> Reports(const std::string& relative) {
-  return qnm::ParseTimeReports(Slurp(kFolder + "/" + relative), relative);
+  return qnm::ParseTimeReports(qnm::ReadFile(kFolder + "/" + relative), relative);
 }
 
 qnm::ReaderOutput Read(const std::string& path, const std::string& text, const qnm::RunSelection* selection = nullptr) {
@@ -113,7 +109,8 @@ TEST_CASE("time reports: each shell's and GNU time's report as it prints it", "[
 
 TEST_CASE("time reports: runs, their processes from the command, the pattern or the name", "[time-report]") {
   // GNU time -v names the command: mpirun -np 4.
-  qnm::ReaderOutput output = Read(kFolder + "/gnu-verbose/job-4.out", Slurp(kFolder + "/gnu-verbose/job-4.out"));
+  qnm::ReaderOutput output =
+      Read(kFolder + "/gnu-verbose/job-4.out", qnm::ReadFile(kFolder + "/gnu-verbose/job-4.out"));
   REQUIRE(output.runs.size() == 1);
   CHECK(output.runs[0].procs == 4);
   CHECK(output.runs[0].app.str() == "stencil");
@@ -122,14 +119,14 @@ TEST_CASE("time reports: runs, their processes from the command, the pattern or 
   CHECK(output.runs[0].derivations.at("wall_time_s") ==
         "GNU time -v report, line 6: the elapsed (real) time of the command timed, the launcher's start-up included");
   // bash's report names no command: the file's name says np4; the program is the name's first word.
-  output = Read(kFolder + "/bash/stencil_np4.log", Slurp(kFolder + "/bash/stencil_np4.log"));
+  output = Read(kFolder + "/bash/stencil_np4.log", qnm::ReadFile(kFolder + "/bash/stencil_np4.log"));
   REQUIRE(output.runs.size() == 1);
   CHECK(output.runs[0].procs == 4);
   CHECK(output.runs[0].wall_time_s == Approx(0.646).epsilon(1e-12));
   CHECK(output.runs[0].app.str() == "stencil");
   CHECK(output.runs[0].derivations.at("procs") == "the file's name (stencil_np4.log)");
   // Three reports of a loop: three repetitions at P = 2.
-  output = Read(kFolder + "/loop/stencil_np2.log", Slurp(kFolder + "/loop/stencil_np2.log"));
+  output = Read(kFolder + "/loop/stencil_np2.log", qnm::ReadFile(kFolder + "/loop/stencil_np2.log"));
   REQUIRE(output.runs.size() == 3);
   CHECK(output.runs[2].procs == 2);
   CHECK(output.runs[2].origin == "line 13");
@@ -137,7 +134,7 @@ TEST_CASE("time reports: runs, their processes from the command, the pattern or 
   qnm::RunSelection selection;
   selection.output_patterns.push_back(qnm::ParseOutputPattern("procs@path=runs/(\\d+)/"));
   const std::string in_folder = kFolder + "/patterns/runs/4/out.log";
-  output = Read(in_folder, Slurp(in_folder), &selection);
+  output = Read(in_folder, qnm::ReadFile(in_folder), &selection);
   REQUIRE(output.runs.size() == 1);
   CHECK(output.runs[0].procs == 4);
   CHECK(output.runs[0].derivations.at("procs") == "--pattern procs@path, the file's path");
@@ -145,10 +142,10 @@ TEST_CASE("time reports: runs, their processes from the command, the pattern or 
   // ... or a line of the program's own output.
   qnm::RunSelection by_line;
   by_line.output_patterns.push_back(qnm::ParseOutputPattern("procs=ranks=(\\d+)"));
-  output = Read(in_folder, Slurp(in_folder), &by_line);
+  output = Read(in_folder, qnm::ReadFile(in_folder), &by_line);
   CHECK(output.runs[0].derivations.at("procs") == "--pattern procs, line 1");
   // `set -x` traced each command of a loop before its report: each report's processes from its trace.
-  output = Read(kFolder + "/traced/job.log", Slurp(kFolder + "/traced/job.log"));
+  output = Read(kFolder + "/traced/job.log", qnm::ReadFile(kFolder + "/traced/job.log"));
   REQUIRE(output.runs.size() == 3);
   CHECK(output.runs[1].procs == 2);
   CHECK(output.runs[2].procs == 4);
@@ -168,18 +165,18 @@ TEST_CASE("time reports: runs, their processes from the command, the pattern or 
 }
 
 TEST_CASE("time reports: refusals, and the user's pattern of the run time taking over", "[time-report]") {
-  CHECK(Refusal("refused/stencil.log", Slurp(kFolder + "/refused/stencil.log")) ==
+  CHECK(Refusal("refused/stencil.log", qnm::ReadFile(kFolder + "/refused/stencil.log")) ==
         "refused/stencil.log:3: bash time names no command, and neither a --pattern procs nor the file's name (np16, "
         "64ranks) says the processes: --pattern 'procs@path=np(\\d+)' reads them from the path");
-  CHECK(Refusal("refused/malformed_np2.log", Slurp(kFolder + "/refused/malformed_np2.log")) ==
+  CHECK(Refusal("refused/malformed_np2.log", qnm::ReadFile(kFolder + "/refused/malformed_np2.log")) ==
         "refused/malformed_np2.log:3: bash time report whose time is no duration: '0m0.4x2s'");
-  CHECK(Refusal("failed/job.err", Slurp(kFolder + "/failed/job.err")) ==
+  CHECK(Refusal("failed/job.err", qnm::ReadFile(kFolder + "/failed/job.err")) ==
         "failed/job.err:10: the command exited with status 1");
   CHECK(Refusal("t_np2.log", "real\t0m0.000s\nuser\t0m0.000s\nsys\t0m0.000s\n") == "t_np2.log:1: an elapsed time of 0");
   // bash's report has no exit status: what mpirun printed before it says the job failed.
-  CHECK(Refusal("failed/false_np2.log", Slurp(kFolder + "/failed/false_np2.log")) ==
+  CHECK(Refusal("failed/false_np2.log", qnm::ReadFile(kFolder + "/failed/false_np2.log")) ==
         "failed/false_np2.log:6: the job failed (line 2: Primary job  terminated normally, but 1 process returned)");
-  CHECK(Refusal("failed/segv_np2.log", Slurp(kFolder + "/failed/segv_np2.log")) ==
+  CHECK(Refusal("failed/segv_np2.log", qnm::ReadFile(kFolder + "/failed/segv_np2.log")) ==
         "failed/segv_np2.log:21: the job failed (line 3: [vm:23685] *** Process received signal ***)");
   // ... and only the report after it: a loop's next run is read.
   const qnm::ReaderOutput next = Read("loop_np2.log",
@@ -189,8 +186,9 @@ TEST_CASE("time reports: refusals, and the user's pattern of the run time taking
   CHECK(next.runs[0].wall_time_s == 3.0);
   REQUIRE(next.notes.size() == 1);
   // GNU time's own exit status is the word on its report.
-  CHECK(Read("t_np2.log", "srun: error: a warning\n0.10user 0.01system 0:03.00elapsed 3%CPU (0avgtext)\n").runs.size() ==
-        1);
+  CHECK(
+      Read("t_np2.log", "srun: error: a warning\n0.10user 0.01system 0:03.00elapsed 3%CPU (0avgtext)\n").runs.size() ==
+      1);
   CHECK(
       Refusal("t.log", "\tCommand being timed: \"mpirun -np 2 ./a\"\n\tUser time (seconds): 0.1\n\tExit status: 0\n") ==
       "t.log:1: GNU time -v report without its \"Elapsed (wall clock) time\"");
@@ -199,7 +197,7 @@ TEST_CASE("time reports: refusals, and the user's pattern of the run time taking
   // A --pattern of the run time: the user said where the time is; the report is left to it.
   qnm::RunSelection selection;
   selection.output_patterns.push_back(qnm::ParseOutputPattern("time=^real\\s+0m(\\S+)s"));
-  CHECK_THROWS_WITH(Read("bash/stencil_np4.log", Slurp(kFolder + "/bash/stencil_np4.log"), &selection),
+  CHECK_THROWS_WITH(Read("bash/stencil_np4.log", qnm::ReadFile(kFolder + "/bash/stencil_np4.log"), &selection),
                     "bash/stencil_np4.log: a report of time, left to the --pattern time of the run time");
   qnm::IngestOptions options;
   options.selection = selection;

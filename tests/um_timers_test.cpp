@@ -5,21 +5,17 @@
 #include "app_outputs/um_timers.h"
 
 #include <catch2/catch.hpp>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "ingest/ingest.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
 
 const std::string kFolder = std::string(QNM_TEST_DATA_DIR) + "/um-timers";
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
 
 struct Expected {
   std::vector<std::string> region;
@@ -58,7 +54,7 @@ const Expected kUm7 = {{"AS3 Atmos_Phys2", "AP2 Boundary Layer", "AS5-8 Updates"
 
 std::string Refusal(const std::string& path) {
   try {
-    qnm::UmRunToRunStats(qnm::ParseUmTimers(Slurp(path), path), path);
+    qnm::UmRunToRunStats(qnm::ParseUmTimers(qnm::ReadFile(path), path), path);
   } catch (const qnm::InputError& error) {
     return error.what();
   }
@@ -69,7 +65,7 @@ std::string Refusal(const std::string& path) {
 
 TEST_CASE("UM 7 timer output: what access-profiling reads, processors and their layout", "[um]") {
   const std::string path = kFolder + "/um7-timers.fort6";
-  const std::string text = Slurp(path);
+  const std::string text = qnm::ReadFile(path);
   REQUIRE(qnm::LooksLikeUmTimers(text));
   const qnm::UmRun run = qnm::ParseUmTimers(text, path);
   CheckTimers(run, kUm7);
@@ -83,7 +79,7 @@ TEST_CASE("UM 7 timer output: what access-profiling reads, processors and their 
 
 TEST_CASE("UM 13 timer output: what access-profiling reads; without a processor count it gives no record", "[um]") {
   const std::string path = kFolder + "/um13-timers.fort6";
-  const qnm::UmRun run = qnm::ParseUmTimers(Slurp(path), path);
+  const qnm::UmRun run = qnm::ParseUmTimers(qnm::ReadFile(path), path);
   // access-profiling's um13_parsed_profile_data.
   CheckTimers(run, {{"U_MODEL_4A", "Atm_Step_4A (AS)", "AS Atmos_Phys1 (AP1)", "AS S-L Advect (AA)", "AS UKCA_MAIN1",
                      "AS Atmos_Phys2 (AP2)"},
@@ -99,7 +95,7 @@ TEST_CASE("UM 13 timer output: what access-profiling reads; without a processor 
 
 TEST_CASE("UM end-of-run timer output and a whole log: the run's record", "[um][ingest]") {
   const qnm::UmRun total =
-      qnm::ParseUmTimers(Slurp(kFolder + "/um7-total-runtime.fort6"), kFolder + "/um7-total-runtime.fort6");
+      qnm::ParseUmTimers(qnm::ReadFile(kFolder + "/um7-total-runtime.fort6"), kFolder + "/um7-total-runtime.fort6");
   CHECK(total.max_elapsed_s == 3944.07699399998);  // access-profiling's UMTotalRuntimeParser
   CHECK(total.max_elapsed_line == 8);
   CHECK(total.pe0_elapsed_s == 3943.80157899974);
@@ -117,7 +113,7 @@ TEST_CASE("UM end-of-run timer output and a whole log: the run's record", "[um][
   // UM 10+ without UM 7's maximum: the U_MODEL timer's slowest process, threads from the OMP line.
   const std::string um13 =
       "MPP Timing information :\n576 processors in atmosphere configuration 24 x 24\nNumber of OMP threads : 2\n\n" +
-      Slurp(kFolder + "/um13-timers.fort6");
+      qnm::ReadFile(kFolder + "/um13-timers.fort6");
   const qnm::RunStats run = qnm::UmRunToRunStats(qnm::ParseUmTimers(um13, "atm.fort6.pe0"), "atm.fort6.pe0");
   CHECK(run.procs == 576);
   CHECK(run.threads_per_proc == 2);
@@ -136,11 +132,11 @@ TEST_CASE("UM timer output: access-profiling's malformed inputs", "[um]") {
   CHECK_THAT(Refusal(dir + "extra-front-column-with-string-data.fort6"), Catch::Contains("begin with a letter"));
   CHECK_THAT(Refusal(dir + "bad-columndata.fort6"), Catch::Contains("fort6:6") && Catch::Contains("MEDIAN"));
   // No table (no WALLCLOCK TIMES heading, or no rows under it): nothing read, and no record.
-  CHECK(qnm::ParseUmTimers(Slurp(dir + "missing-header.fort6"), "h").timers.empty());
-  CHECK(qnm::ParseUmTimers(Slurp(dir + "missing-profiling-section.fort6"), "s").timers.empty());
+  CHECK(qnm::ParseUmTimers(qnm::ReadFile(dir + "missing-header.fort6"), "h").timers.empty());
+  CHECK(qnm::ParseUmTimers(qnm::ReadFile(dir + "missing-profiling-section.fort6"), "s").timers.empty());
   CHECK_FALSE(Refusal(dir + "missing-header.fort6").empty());
   // Read as that parser reads it: the leading integer column is no part of the routine's name.
-  CheckTimers(qnm::ParseUmTimers(Slurp(dir + "extra-front-column-with-integer-data.fort6"), "i"), kUm7);
+  CheckTimers(qnm::ParseUmTimers(qnm::ReadFile(dir + "extra-front-column-with-integer-data.fort6"), "i"), kUm7);
   // That parser refuses a table without the CPU times' heading after it; its row is whole, and read here.
-  CHECK(qnm::ParseUmTimers(Slurp(dir + "missing-footer.fort6"), "f").timers.size() == 1);
+  CHECK(qnm::ParseUmTimers(qnm::ReadFile(dir + "missing-footer.fort6"), "f").timers.size() == 1);
 }

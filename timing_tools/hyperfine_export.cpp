@@ -11,6 +11,7 @@
 #include "tables/table_column_aliases.h"
 #include "textio/text_lines.h"
 #include "timing_tools/launch_layout.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/json_input.h"
 
@@ -137,16 +138,13 @@ RunStats ToRunStats(const HyperfineResult& result, const LaunchCommand& launch,
 // True when a JSON export of hyperfine of the same name lies beside the CSV at `path`.
 bool JsonExportBeside(const std::string& path) {
   std::error_code error;
-  std::filesystem::path json = std::filesystem::path(path).replace_extension(".json");
+  const std::filesystem::path json = std::filesystem::path(path).replace_extension(".json");
   if (!std::filesystem::is_regular_file(json, error)) return false;
-  const std::uintmax_t size = std::filesystem::file_size(json, error);
-  if (error || size > (64u << 20)) return false;
-  std::string head(512, '\0');
-  FILE* file = std::fopen(json.c_str(), "rb");
-  if (!file) return false;
-  head.resize(std::fread(head.data(), 1, head.size(), file));
-  std::fclose(file);
-  return LooksLikeHyperfineJson(head);
+  try {
+    return LooksLikeHyperfineJson(ReadFileHead(json.string(), 512));
+  } catch (const InputError&) {  // unreadable: the CSV is read on its own
+    return false;
+  }
 }
 
 }  // namespace

@@ -1,11 +1,13 @@
 // Reports of `time` (time_report.h).
 #include "timing_tools/time_report.h"
 
+#include <algorithm>
 #include <cmath>
 #include <optional>
 
 #include "launch/launch_command.h"
 #include "launch/launch_failure.h"
+#include "reader/batch_job_text.h"
 #include "reader/output_patterns.h"
 #include "textio/line_reader.h"
 #include "textio/text_lines.h"
@@ -29,19 +31,13 @@ std::optional<double> Number(std::string_view text) {
   return value;
 }
 
-// "[[h:]m:]s[.frac]" ("0:00.48", "1:02:03", "12.345") as seconds.
+// An elapsed time as GNU time, zsh and tcsh print it: seconds alone ("12.345") or a clock time
+// ("0:12.34", "1:02:03": ClockTimeSeconds, the batch records' reading), with '.' or ',' as the decimal mark.
 std::optional<double> Clock(std::string_view text) {
-  double seconds = 0;
-  int parts = 0;
-  while (true) {
-    const std::size_t colon = text.find(':');
-    const std::optional<double> part = Number(text.substr(0, colon));
-    if (!part || ++parts > 3) return std::nullopt;
-    if (colon == std::string_view::npos) return seconds * 60 + *part;
-    if (*part != std::floor(*part)) return std::nullopt;  // only the seconds have a fraction
-    seconds = seconds * 60 + *part;
-    text.remove_prefix(colon + 1);
-  }
+  if (text.find(':') == std::string_view::npos) return Number(text);
+  std::string clock(Trim(text));
+  std::replace(clock.begin(), clock.end(), ',', '.');
+  return ClockTimeSeconds(clock);
 }
 
 // bash's "0m12.345s" (minutes unbounded), as seconds.
@@ -247,8 +243,7 @@ std::vector<TimeReport> Scan(std::string_view text, const std::string& path, boo
     }
     if (report.command.empty() && !traced.empty()) report.command = traced, report.traced_line = traced_line;
     const bool has_status = report.style == TimeReportStyle::kGnu || report.style == TimeReportStyle::kGnuVerbose;
-    if (!has_status && failure_line > 0)
-      report.failure = failure.substr(0, 160), report.failure_line = failure_line;
+    if (!has_status && failure_line > 0) report.failure = failure.substr(0, 160), report.failure_line = failure_line;
     traced.clear();
     failure.clear(), failure_line = 0;
     reports.push_back(std::move(report));
@@ -265,31 +260,28 @@ const OutputPattern* PatternOf(const ReaderInput& input, const char* field) {
   return nullptr;
 }
 
-// The user's pattern of a count for the whole file: its value, with where it was found; 0 when none
-// is given or no line matches.
-int PatternCount(const ReaderInput& input, const char* field, std::string* said) {
-  const OutputPattern* pattern = PatternOf(input, field);
-  if (!pattern) return 0;
-  const std::optional<PatternValue> found = MatchConfigurationPattern(*pattern, input.text, input.path);
-  if (!found) return 0;
-  const std::optional<long long> n = AllDigits(found->value) ? ParseInteger(found->value) : std::nullopt;
-  if (!n || *n < 1 || *n > (1 << 24))
-    throw InputError(
-        input.path, found->line,
-        "--pattern " + pattern->name + " matched '" + found->value + "', which is not a whole number >= 1");
-  *said =
-      "--pattern " + pattern->name + (found->line > 0 ? ", line " + std::to_string(found->line) : ", the file's path");
-  return static_cast<int>(*n);
+// The user's pattern of `field` over the whole file: its value and where it was found (`*said`); nullopt when
+// none is given or no line matches.
+std::optional<PatternValue> PatternFound(const ReaderInput& input, const char* field, const OutputPattern** pattern,
+                                         std::string* said) {
+  *pattern = PatternOf(input, field);
+  if (!*pattern) return std::nullopt;
+  std::optional<PatternValue> found = MatchConfigurationPattern(**pattern, input.text, input.path);
+  if (found) *said = PatternPlace(**pattern, *found);
+  return found;
+}
+
+// The user's pattern of a count (PatternCount's rule, as the pattern reader's); 0 when none is found.
+int PatternCountOf(const ReaderInput& input, const char* field, std::string* said) {
+  const OutputPattern* pattern = nullptr;
+  const std::optional<PatternValue> found = PatternFound(input, field, &pattern, said);
+  return found ? PatternCount(*pattern, found->value, input.path, found->line) : 0;
 }
 
 std::string PatternText(const ReaderInput& input, const char* field, std::string* said) {
-  const OutputPattern* pattern = PatternOf(input, field);
-  if (!pattern) return {};
-  const std::optional<PatternValue> found = MatchConfigurationPattern(*pattern, input.text, input.path);
-  if (!found) return {};
-  *said =
-      "--pattern " + pattern->name + (found->line > 0 ? ", line " + std::to_string(found->line) : ", the file's path");
-  return std::string(Trim(found->value));
+  const OutputPattern* pattern = nullptr;
+  const std::optional<PatternValue> found = PatternFound(input, field, &pattern, said);
+  return found ? std::string(Trim(found->value)) : std::string();
 }
 
 // What the file says of the runs whose report names no command: its patterns, else its name.
@@ -301,12 +293,12 @@ struct FileLayout {
 FileLayout LayoutOfFile(const ReaderInput& input) {
   FileLayout layout;
   SaidCount& procs = layout.counts.procs;
-  procs.value = PatternCount(input, "procs", &procs.from);
+  procs.value = PatternCountOf(input, "procs", &procs.from);
   if (procs.value == 0 && input.name.procs > 0)
     procs = {input.name.procs, "the file's name (" + BaseName(input.FormatPath()) + ")"};
-  layout.counts.threads.value = PatternCount(input, "threads", &layout.counts.threads.from);
-  layout.counts.nodes.value = PatternCount(input, "nodes", &layout.counts.nodes.from);
-  layout.counts.ranks_per_node.value = PatternCount(input, "ranks_per_node", &layout.counts.ranks_per_node.from);
+  layout.counts.threads.value = PatternCountOf(input, "threads", &layout.counts.threads.from);
+  layout.counts.nodes.value = PatternCountOf(input, "nodes", &layout.counts.nodes.from);
+  layout.counts.ranks_per_node.value = PatternCountOf(input, "ranks_per_node", &layout.counts.ranks_per_node.from);
   layout.app = PatternText(input, "app", &layout.app_from);
   if (layout.app.empty()) {
     layout.app = ApplicationFromPath(input.FormatPath());
