@@ -1,7 +1,8 @@
 // libFuzzer target: what timing tools recorded (timing_tools/) and the launch commands in it (launch/) —
-// hyperfine's JSON and CSV exports, reports of `time`, any command line — must turn any bytes into records
-// or an InputError (file:line), never crash, hang or throw anything else. The first byte picks the reader:
-// 0 hyperfine's JSON export, 1 its CSV export, 2 a report of time (named for 4 processes), 3 a command line.
+// hyperfine's exports, reports of `time`, any command line — must turn any bytes into records or an
+// InputError (file:line), never crash, hang or throw anything else. The first byte picks the reader:
+// 0 hyperfine's JSON export, 1 its summary exports (CSV, Markdown, Org, AsciiDoc), 2 a report of time (named
+// for 4 processes), 3 a command line.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -29,7 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   try {
     if (kind == 2) {
       if (qnm::HasTimeReport(text)) (void)qnm::RunsToCsv(qnm::ReadTimeReport(input).runs);
-    } else if (kind == 0 ? qnm::LooksLikeHyperfineJson(text) : qnm::LooksLikeHyperfineCsv(text)) {
+    } else if (kind == 0 ? qnm::LooksLikeHyperfineJson(text)
+                         : qnm::LooksLikeHyperfineCsv(text) || qnm::LooksLikeHyperfineMarkup(text)) {
       (void)qnm::RunsToCsv(qnm::ReadHyperfineExport(input).runs);
     }
   } catch (const qnm::InputError&) {

@@ -286,7 +286,7 @@ const std::vector<Reader>& ReaderTable() {
       {"Extra-P experiment written by qnm-predict export", SniffQnmExport, ReadQnmExport},
       {"Extra-P experiment (text, .json, .jsonl)", SniffExtrapExperiment, ReadExtrapExperiment},
       // Before the statistics tables: hyperfine's CSV export is a table of its own columns.
-      {"hyperfine export (--export-json, --export-csv)", SniffHyperfineExport, ReadHyperfineExport},
+      {"hyperfine export (--export-json, --export-csv, --export-markdown, --export-orgmode, --export-asciidoc)", SniffHyperfineExport, ReadHyperfineExport},
       {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
       {"tables in Markdown, Org and LaTeX documents (.md, .org, .tex)", SniffDocumentTables, ReadDocumentTablesInput},

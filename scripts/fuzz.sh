@@ -96,9 +96,10 @@ seed() {  # seed <target> -> directory of seed files
     jube_result_fuzz)  # first byte: even = a result folder's table, odd = jube result's printout
       for f in tests/data/jube/bench_run/000000/result/*.dat; do { printf '\0'; cat "$f"; } > "$dir/dat-$(basename "$f")"; done
       { printf '\1'; cat tests/data/jube/jube-result.txt; } > "$dir/printout" ;;
-    timing_tools_fuzz)  # first byte % 4: hyperfine JSON, hyperfine CSV, a report of time, a command line
+    timing_tools_fuzz)  # first byte % 4: hyperfine JSON, its summary exports, a report of time, a command line
       find tests/data/hyperfine -name '*.json' | while read -r f; do { printf '\0'; cat "$f"; } > "$dir/json-$(echo "$f" | tr / _)"; done
-      find tests/data/hyperfine -name '*.csv' | while read -r f; do { printf '\1'; cat "$f"; } > "$dir/csv-$(echo "$f" | tr / _)"; done
+      find tests/data/hyperfine -name '*.csv' -o -name 'stencil.md' -o -name '*.org' -o -name '*.adoc' -o -name 'pipe.md' |
+        while read -r f; do { printf '\1'; cat "$f"; } > "$dir/summary-$(echo "$f" | tr / _)"; done
       find tests/data/time-report -type f ! -name '*.md' | while read -r f; do
         { printf '\2'; cat "$f"; } > "$dir/time-$(echo "$f" | tr / _)"; done
       printf '\3mpirun -np 16 --map-by ppr:8:node:pe=2 -x OMP_NUM_THREADS=2 ./app in' > "$dir/command-mpirun"

@@ -33,6 +33,19 @@
 namespace qnm {
 namespace {
 
+// A measured value with its spread, "12.3 ± 0.4" ("+-", "+/-"; hyperfine's tables, users' reports): the value,
+// when what follows the sign is a number too; else the cell as it is (refused as no number by the caller).
+std::string_view ValueBeforeDeviation(std::string_view cell) {
+  for (std::string_view sign : {"\u00b1", "+/-", "+-"}) {
+    const std::size_t at = cell.find(sign);
+    if (at == std::string_view::npos || at == 0) continue;
+    const std::optional<double> deviation = ParseDouble(Trim(cell.substr(at + sign.size())));
+    if (deviation && *deviation >= 0) return Trim(cell.substr(0, at));
+    return cell;
+  }
+  return cell;
+}
+
 // The columns are the rows of the record's field table (record/run_stats_fields.h);
 // libfccp needs their number at compile time.
 constexpr std::size_t kColumnCount = 30;
@@ -136,9 +149,9 @@ class RowBuilder {
     return header && !header->empty() ? "'" + *header + "' (" + column + ")" : "'" + column + "'";
   }
   double NonNegative(const std::string& column, const std::string& value) const {
-    auto number = ParseDouble(value);
+    auto number = ParseDouble(ValueBeforeDeviation(value));
     if (!number && decimal_comma_ && std::count(value.begin(), value.end(), ',') == 1) {
-      std::string dotted = value;
+      std::string dotted(ValueBeforeDeviation(value));
       std::replace(dotted.begin(), dotted.end(), ',', '.');
       number = ParseDouble(dotted);
     }

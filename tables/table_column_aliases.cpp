@@ -57,9 +57,11 @@ double TimeNameSeconds(const std::string& header) {
 
 /// Seconds per unit when `header` names the mean of a run's measured times: a run time's name with an average's
 /// word before or after it ("runtime_avg", JUBE's statistic of a pattern matched several times; "time_mean",
-/// "avg_time [ms]", "average runtime"), else 0.
+/// "avg_time [ms]", "average runtime"), or the word alone with a time unit ("Mean [ms]"), else 0.
 double AveragedTimeNameSeconds(const std::string& header) {
   const auto [base, unit] = BaseAndUnit(header);
+  // The word alone with a time unit: hyperfine's "Mean [ms]" pasted into a report, "Avg (s)".
+  if (OneOf(base, {"avg", "mean", "average"}) && !unit.empty()) return SecondsPerTimeUnit(unit);
   for (std::string_view word : {"avg", "mean", "average"}) {
     std::string_view rest;
     const std::string suffix = "_" + std::string(word), prefix = std::string(word) + "_";

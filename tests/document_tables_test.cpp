@@ -12,6 +12,7 @@
 
 #include "ingest/ingest.h"
 #include "tables/latex_tables.h"
+#include "util/atomic_file.h"
 #include "util/input_error.h"
 
 namespace {
@@ -161,4 +162,31 @@ TEST_CASE("document tables: a LaTeX report's tabular named by its table's captio
   qnm::DocumentKind kind;
   CHECK(qnm::DocumentKindOfPath("report/main.tex", &kind));
   CHECK(kind == qnm::DocumentKind::kLatex);
+}
+
+TEST_CASE("document tables: hyperfine's table pasted into a report, a mean with its spread (12.3 ± 0.4)") {
+  // The Markdown table of tests/data/hyperfine/markup/pipe.md under a heading of a README: the processes from
+  // each row's launch command, the time from 'Mean [ms]' without its '± deviation', a '|' of the command kept.
+  const std::string text = qnm::ReadFile(std::string(QNM_TEST_DATA_DIR) + "/hyperfine/markup/pipe.md");
+  const std::vector<qnm::RunStats> runs =
+      qnm::ReadDocumentTables("# Stencil\n\nMeasured on 2 cores.\n\n## hyperfine\n\n" + text + "\nMore text.\n",
+                              "README.md", qnm::DocumentKind::kMarkdown);
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[0].series == "README: hyperfine");
+  CHECK(runs[0].procs == 1);
+  CHECK(runs[0].wall_time_s == Approx(0.3417).epsilon(1e-12));
+  CHECK(runs[1].procs == 2);
+  CHECK(runs[1].wall_time_s == Approx(0.3497).epsilon(1e-12));
+  CHECK(runs[1].sources.front() == "README.md:10");
+  // A user's own table: an average's word alone with a time unit, values with their spread written three ways.
+  const std::vector<qnm::RunStats> own = qnm::ReadDocumentTables(
+      "| ranks | Avg (s) |\n|---|---|\n| 1 | 12.3 ± 0.4 |\n| 2 | 6.5 +- 0.2 |\n| 4 | 3.4+/-0.1 |\n", "r.md",
+      qnm::DocumentKind::kMarkdown);
+  REQUIRE(own.size() == 3);
+  CHECK(own[0].wall_time_s == 12.3);
+  CHECK(own[1].wall_time_s == 6.5);
+  CHECK(own[2].wall_time_s == 3.4);
+  // A spread that is no number leaves the cell no number.
+  CHECK(ErrorOf("| ranks | time_s |\n|---|---|\n| 1 | 12.3 ± x |\n", "r.md", qnm::DocumentKind::kMarkdown) ==
+        "r.md:3: column 'time_s' needs a non-negative number, got '12.3 \u00b1 x'");
 }

@@ -138,6 +138,60 @@ TEST_CASE("hyperfine: a parameter as the process count, a scanned size as a seri
                                "code 1): not read");
 }
 
+TEST_CASE("hyperfine: the Markdown, Org and AsciiDoc exports' means, alike", "[hyperfine]") {
+  // One campaign exported three ways (-u second): the same four means, their standard deviations, and the
+  // commands without their code marks.
+  for (const char* name : {"stencil.md", "stencil.org", "stencil.adoc"}) {
+    INFO(name);
+    const std::string path = kFolder + "/markup/" + name;
+    const std::string text = qnm::ReadFile(path);
+    CHECK(qnm::LooksLikeHyperfineMarkup(text));
+    CHECK_FALSE(qnm::LooksLikeHyperfineJson(text));
+    CHECK_FALSE(qnm::LooksLikeHyperfineCsv(text));
+    const qnm::ReaderOutput output = Read(path, text);
+    REQUIRE(output.runs.size() == 4);
+    for (int k = 0; k < 4; ++k) CHECK(output.runs[k].procs == k + 1);
+    CHECK(output.runs[0].wall_time_s == 0.601);
+    CHECK(output.runs[1].wall_time_s == 0.517);
+    CHECK(output.runs[3].wall_time_s == 0.526);
+    CHECK(output.runs[3].details.at("hyperfine_stddev_s") == "0.014000");
+    CHECK(output.runs[0].app.str() == "stencil");
+    CHECK(output.runs[0].details.at("hyperfine_command") ==
+          "mpirun --allow-run-as-root --oversubscribe -np 1 ./stencil 4000000 100");
+    REQUIRE(output.readings.size() == 1);
+    CHECK_THAT(output.readings[0], Catch::Contains("4 commands, 4 means of their runs"));
+  }
+  const qnm::ReaderOutput org = Read(kFolder + "/markup/stencil.org", qnm::ReadFile(kFolder + "/markup/stencil.org"));
+  CHECK(org.runs[2].derivations.at("wall_time_s") ==
+        "hyperfine's mean over its timed runs of the command (its Org export holds no single run)");
+  CHECK(org.runs[2].sources.front() == kFolder + "/markup/stencil.org:5");
+  const std::string adoc = kFolder + "/markup/stencil.adoc";
+  CHECK(Read(adoc, qnm::ReadFile(adoc)).runs[1].sources.front() == adoc + ":15");  // its command's line
+  // A command with a pipe, which hyperfine writes as "\|" in the table: the whole command, read by its launcher.
+  const std::string pipe = kFolder + "/markup/pipe.md";
+  const qnm::ReaderOutput piped = Read(pipe, qnm::ReadFile(pipe));
+  REQUIRE(piped.runs.size() == 2);
+  CHECK(piped.runs[1].procs == 2);
+  CHECK(piped.runs[1].wall_time_s == Approx(0.3497).epsilon(1e-12));
+  CHECK(piped.runs[1].details.at("hyperfine_command") ==
+        "mpirun --allow-run-as-root --oversubscribe -np 2 ./stencil 1000000 50 | tail -1");
+  // The Markdown export beside the JSON export of the same benchmarks: the JSON's every run, once.
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = Ingest(kFolder + "/markup-beside-json", &summary);
+  CHECK(runs.size() == 12);
+  CHECK(summary.skipped.empty());
+  bool noted = false;
+  for (const std::string& note : summary.notes)
+    noted = noted || note.find(
+                         "both.md: hyperfine's Markdown export of the benchmarks whose every run the JSON "
+                         "export beside it holds: read there, not here") != std::string::npos;
+  CHECK(noted);
+  // ingest takes the three exports as hyperfine's, not as a document's tables.
+  qnm::IngestSummary markup;
+  CHECK(Ingest(kFolder + "/markup", &markup).size() == 14);
+  CHECK(markup.skipped.empty());
+}
+
 TEST_CASE("hyperfine: refusals", "[hyperfine]") {
   CHECK(Refusal(kFolder + "/refused/all-failed.json") ==
         kFolder +
@@ -153,9 +207,9 @@ TEST_CASE("hyperfine: refusals", "[hyperfine]") {
             "/refused/negative-time.json:26: hyperfine export: a time in \"times\" that is no number of "
             "seconds >= 0: -0.5");
   CHECK(Refusal(kFolder + "/refused/truncated.json").find("truncated.json:") != std::string::npos);
-  auto refusal_of = [](const std::string& text) {
+  auto refusal_of = [](const std::string& text, const std::string& path = "t.json") {
     try {
-      Read("t.json", text);
+      Read(path, text);
     } catch (const qnm::InputError& error) {
       return std::string(error.what());
     }
@@ -186,6 +240,24 @@ TEST_CASE("hyperfine: refusals", "[hyperfine]") {
   REQUIRE(blanks.runs.size() == 1);
   CHECK(blanks.runs[0].procs == 3);
   CHECK(blanks.runs[0].details.count("setting.np") == 0);
+  CHECK(Refusal(kFolder + "/refused/named.md") ==
+        kFolder +
+            "/refused/named.md:3: hyperfine export: command 'stencil np=1' names no process count (mpirun -np N, "
+            "srun -n N, ...) and no parameter does (np, procs, ranks, ...; hyperfine -P np 1 16 'mpirun -np {np} "
+            "...'); hyperfine's Markdown export keeps no parameter, its JSON export does");
+  const std::string header = "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |\n|:---|---:|---:|---:|---:|\n";
+  CHECK(refusal_of(header + "| `mpirun -np 2 ./a` | 1.0 ± x | 1 | 1 | 1.00 |\n", "t.md") ==
+        "t.md:3: hyperfine export: column Mean holds no time >= 0 (with its '\u00b1 deviation'): '1.0 \u00b1 x'");
+  CHECK(refusal_of(header + "| `mpirun -np 2 ./a` | 1.0 | 1 |\n", "t.md") ==
+        "t.md:3: hyperfine export: a row of 3 cells under a header of 5");
+  CHECK(refusal_of(header + "| `mpirun -np 2 ./a` | 1.0 | 1 | 1 | 1.00 |\nnotes\n", "t.md") ==
+        "t.md:4: hyperfine export: text after the table of hyperfine's Markdown export (a document with more in it "
+        "is read as a document's tables)");
+  CHECK(refusal_of("[cols=\"<,>,>,>,>\"]\n|===\n| Command\n| Mean [s]\n| Min [s]\n| Max [s]\n| Relative\n\n"
+                   "| `mpirun -np 2 ./a`\n| 1.0\n",
+                   "t.adoc") == "t.adoc:10: hyperfine export: the AsciiDoc table has no closing |===");
+  CHECK_FALSE(qnm::LooksLikeHyperfineMarkup("| Command | Mean [ms] | Min [s] | Max [ms] | Relative |\n|:---|\n"));
+  CHECK_FALSE(qnm::LooksLikeHyperfineMarkup("| procs | Mean [ms] |\n|---|---|\n| 2 | 1.0 |\n"));
   CHECK_FALSE(qnm::LooksLikeHyperfineJson(R"({"runs": [{"command": "x"}]})"));
   CHECK_FALSE(qnm::LooksLikeHyperfineCsv("command,mean\n"));
 }

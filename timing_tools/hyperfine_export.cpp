@@ -10,6 +10,7 @@
 #include "reader/experiment_factors.h"
 #include "tables/table_column_aliases.h"
 #include "textio/text_lines.h"
+#include "textio/time_units.h"
 #include "timing_tools/launch_layout.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
@@ -108,7 +109,8 @@ RunStats ToRunStats(const HyperfineResult& result, const LaunchCommand& launch,
   stats.wall_time_s = seconds;
   stats.derivations["wall_time_s"] =
       result.summary_only
-          ? "hyperfine's mean over its timed runs of the command (its CSV export holds no single run)"
+          ? "hyperfine's mean over its timed runs of the command (its " + result.summary_export +
+                " export holds no single run)"
           : "hyperfine: timed run " + std::to_string(run + 1) + " of " + std::to_string(result.times_s.size()) +
                 " of the command, its wall-clock time (the launcher's start-up included)";
   RunLayout by_parameter;  // the layout the parameters give, for what the command does not say
@@ -147,6 +149,110 @@ bool JsonExportBeside(const std::string& path) {
   }
 }
 
+// The markup exports (markup.rs of hyperfine): which one, and its table's cells, row by row.
+enum class Markup { kNone, kMarkdown, kOrg, kAsciiDoc };
+
+const char* MarkupName(Markup markup) {
+  return markup == Markup::kMarkdown ? "Markdown" : markup == Markup::kOrg ? "Org" : "AsciiDoc";
+}
+
+// The cells of a pipe row "| a | b |" (Markdown, Org) or of an AsciiDoc line "| a" ("|" opens a cell),
+// split at every "|" hyperfine did not escape ("\|" in a command); blanks around each cell trimmed.
+std::vector<std::string> PipeCells(std::string_view line, bool closed) {
+  line = Trim(line);
+  std::vector<std::string> cells;
+  if (!StartsWith(line, "|")) return cells;
+  std::string cell;
+  for (std::size_t i = 1; i < line.size(); ++i) {
+    if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
+      cell += "\\|";  // kept escaped until the cell is a command (UnmarkedCommand)
+      ++i;
+    } else if (line[i] == '|') {
+      cells.emplace_back(Trim(cell));
+      cell.clear();
+    } else {
+      cell += line[i];
+    }
+  }
+  if (!closed || !Trim(cell).empty()) cells.emplace_back(Trim(cell));
+  return cells;
+}
+
+// The unit's seconds of a header cell "<word> [<unit>]" (hyperfine's s, ms, µs); 0 when it is not one.
+double HeaderUnitSeconds(const std::string& cell, std::string_view word) {
+  const std::string prefix = std::string(word) + " [";
+  if (!StartsWith(cell, prefix) || cell.back() != ']') return 0;
+  return SecondsPerTimeUnit(std::string_view(cell).substr(prefix.size(), cell.size() - prefix.size() - 1));
+}
+
+// The seconds per unit of a markup export's header, 0 when the cells are not hyperfine's header.
+double MarkupHeaderSeconds(const std::vector<std::string>& header) {
+  if (header.size() != 5 || header[0] != "Command" || header[4] != "Relative") return 0;
+  const double seconds = HeaderUnitSeconds(header[1], "Mean");
+  const bool same = seconds > 0 && HeaderUnitSeconds(header[2], "Min") == seconds &&
+                    HeaderUnitSeconds(header[3], "Max") == seconds && header[2].substr(3) == header[1].substr(4) &&
+                    header[3].substr(3) == header[1].substr(4);
+  return same ? seconds : 0;
+}
+
+// The markup of `lines` and the index of its header's first line (Markdown and Org: the header row;
+// AsciiDoc: the line after `|===`), from the first line that is not blank.
+Markup MarkupOf(const std::vector<std::string_view>& lines, std::size_t* header) {
+  std::size_t i = 0;
+  while (i < lines.size() && Trim(lines[i]).empty()) ++i;
+  if (i + 1 >= lines.size()) return Markup::kNone;
+  const std::string_view first = Trim(lines[i]);
+  if (StartsWith(first, "[cols=")) {
+    if (Trim(lines[i + 1]) != "|===") return Markup::kNone;
+    std::vector<std::string> cells;  // the header's five cells, a line each (or together on one)
+    std::size_t k = i + 2;
+    for (; k < lines.size() && cells.size() < 5; ++k) {
+      if (Trim(lines[k]).empty()) continue;
+      for (std::string& cell : PipeCells(lines[k], false)) cells.push_back(std::move(cell));
+    }
+    *header = i + 2;
+    return MarkupHeaderSeconds(cells) > 0 ? Markup::kAsciiDoc : Markup::kNone;
+  }
+  if (MarkupHeaderSeconds(PipeCells(first, true)) == 0) return Markup::kNone;
+  const std::string_view rule = Trim(lines[i + 1]);
+  *header = i;
+  if (StartsWith(rule, "|:---|") || StartsWith(rule, "|---:|")) return Markup::kMarkdown;
+  if (StartsWith(rule, "|--+")) return Markup::kOrg;
+  return Markup::kNone;
+}
+
+// The markup export that `text` opens with (its first 4 KB: the header), kNone when none.
+Markup MarkupOfText(std::string_view text) {
+  if (StartsWith(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
+  std::size_t header = 0;
+  return MarkupOf(SplitLines(text.substr(0, 4096)), &header);
+}
+
+// A number cell of a markup row: "382.0", or "382.0 ± 3.3" (the mean and its standard deviation).
+bool MarkupNumber(const std::string& cell, double* value, double* spread) {
+  const std::size_t plus_minus = cell.find("\u00b1");
+  const std::optional<double> number = ParseDouble(Trim(std::string_view(cell).substr(0, plus_minus)));
+  if (!number || !std::isfinite(*number) || *number < 0) return false;
+  *value = *number;
+  if (plus_minus == std::string::npos) return true;
+  const std::optional<double> deviation = ParseDouble(Trim(std::string_view(cell).substr(plus_minus + 2)));
+  if (!deviation || !std::isfinite(*deviation) || *deviation < 0) return false;
+  if (spread) *spread = *deviation;
+  return true;
+}
+
+// A command cell without the export's code marks (`cmd`, Org's =cmd=) and with "\|" unescaped.
+std::string UnmarkedCommand(std::string cell, Markup markup) {
+  const char mark = markup == Markup::kOrg ? '=' : '`';
+  if (cell.size() >= 2 && cell.front() == mark && cell.back() == mark) cell = cell.substr(1, cell.size() - 2);
+  std::string out;
+  for (std::size_t i = 0; i < cell.size(); ++i) {
+    if (cell[i] == '\\' && i + 1 < cell.size() && cell[i + 1] == '|') continue;
+    out += cell[i];
+  }
+  return out;
+}
+
 }  // namespace
 
 bool LooksLikeHyperfineJson(std::string_view text) {
@@ -160,6 +266,75 @@ bool LooksLikeHyperfineCsv(std::string_view text) {
   if (!StartsWith(text, kCsvHeader)) return false;
   const std::string_view rest = text.substr(kCsvHeader.size());
   return rest.empty() || rest[0] == ',' || rest[0] == '\n' || rest[0] == '\r';
+}
+
+bool LooksLikeHyperfineMarkup(std::string_view text) { return MarkupOfText(text) != Markup::kNone; }
+
+std::vector<HyperfineResult> ParseHyperfineMarkup(std::string_view text, const std::string& path) {
+  if (StartsWith(text, "\xEF\xBB\xBF")) text.remove_prefix(3);
+  const std::vector<std::string_view> lines = SplitLines(text);
+  std::size_t header = 0;
+  const Markup markup = MarkupOf(lines, &header);
+  if (markup == Markup::kNone) Fail(path, 1, "no table of hyperfine's Markdown, Org or AsciiDoc export");
+  // The table's cells after its header, each with its line: a row a line (Markdown, Org), or five
+  // cells a row, a line each (AsciiDoc, up to the closing |===).
+  std::vector<std::pair<int, std::string>> cells;
+  std::vector<std::string> header_cells;
+  std::size_t l = header;
+  if (markup == Markup::kAsciiDoc) {
+    for (; l < lines.size(); ++l) {
+      const std::string_view line = Trim(lines[l]);
+      if (line == "|===") break;
+      if (line.empty()) continue;
+      if (!StartsWith(line, "|")) Fail(path, static_cast<int>(l) + 1, "a line in the AsciiDoc table that is no cell");
+      for (std::string& cell : PipeCells(line, false)) {
+        if (header_cells.size() < 5)
+          header_cells.push_back(std::move(cell));
+        else
+          cells.emplace_back(static_cast<int>(l) + 1, std::move(cell));
+      }
+    }
+    if (l == lines.size()) Fail(path, static_cast<int>(lines.size()), "the AsciiDoc table has no closing |===");
+    if (cells.size() % 5 != 0)
+      Fail(path, cells.empty() ? static_cast<int>(l) + 1 : cells.back().first,
+           "the last row of the AsciiDoc table has " + std::to_string(cells.size() % 5) + " of its 5 cells");
+  } else {
+    for (l = header + 2; l < lines.size(); ++l) {
+      const std::string_view line = Trim(lines[l]);
+      if (!StartsWith(line, "|")) break;
+      std::vector<std::string> row = PipeCells(line, true);
+      if (row.size() != 5)
+        Fail(path, static_cast<int>(l) + 1, "a row of " + std::to_string(row.size()) + " cells under a header of 5");
+      for (std::string& cell : row) cells.emplace_back(static_cast<int>(l) + 1, std::move(cell));
+    }
+    for (std::size_t k = l; k < lines.size(); ++k)
+      if (!Trim(lines[k]).empty())
+        Fail(path, static_cast<int>(k) + 1,
+             "text after the table of hyperfine's " + std::string(MarkupName(markup)) +
+                 " export (a document with more in it is read as a document's tables)");
+  }
+  const double seconds =
+      MarkupHeaderSeconds(markup == Markup::kAsciiDoc ? header_cells : PipeCells(lines[header], true));
+  std::vector<HyperfineResult> out;
+  for (std::size_t c = 0; c + 5 <= cells.size(); c += 5) {
+    HyperfineResult result;
+    result.line = cells[c].first;
+    result.summary_only = true;
+    result.summary_export = MarkupName(markup);
+    result.command = UnmarkedCommand(cells[c].second, markup);
+    double mean = 0, spread = -1, bound = 0;
+    if (!MarkupNumber(cells[c + 1].second, &mean, &spread))
+      Fail(path, cells[c + 1].first,
+           "column Mean holds no time >= 0 (with its '\u00b1 deviation'): '" + cells[c + 1].second.substr(0, 40) + "'");
+    for (std::size_t k : {c + 2, c + 3})
+      if (!MarkupNumber(cells[k].second, &bound, nullptr) || cells[k].second.find("\u00b1") != std::string::npos)
+        Fail(path, cells[k].first, "columns Min and Max hold no time >= 0: '" + cells[k].second.substr(0, 40) + "'");
+    result.mean_s = mean * seconds;
+    result.stddev_s = spread < 0 ? -1 : spread * seconds;
+    result.times_s.push_back(result.mean_s);
+    out.push_back(std::move(result));
+  }
+  return out;
 }
 
 std::vector<HyperfineResult> ParseHyperfineJson(std::string_view text, const std::string& path) {
@@ -190,6 +365,7 @@ std::vector<HyperfineResult> ParseHyperfineJson(std::string_view text, const std
     } else {  // an export without the single runs (a tool writing hyperfine's format): its mean is one run
       result.times_s.push_back(result.mean_s);
       result.summary_only = true;
+      result.summary_export = "JSON";
     }
     if (const Json* codes = JsonMember(item, "exit_codes")) {
       if (!codes->is_array() || codes->size() != result.times_s.size())
@@ -231,6 +407,7 @@ std::vector<HyperfineResult> ParseHyperfineCsv(std::string_view text, const std:
     HyperfineResult result;
     result.line = line;
     result.summary_only = true;
+    result.summary_export = "CSV";
     result.command = cells[0];
     result.mean_s = CsvSeconds(cells[1], "mean", path, line);
     result.stddev_s = cells[2].empty() ? -1 : CsvSeconds(cells[2], "stddev", path, line);
@@ -253,20 +430,23 @@ std::vector<HyperfineResult> ParseHyperfineCsv(std::string_view text, const std:
 }
 
 bool SniffHyperfineExport(const std::string&, std::string_view text) {
-  return LooksLikeHyperfineJson(text) || LooksLikeHyperfineCsv(text);
+  return LooksLikeHyperfineJson(text) || LooksLikeHyperfineCsv(text) || LooksLikeHyperfineMarkup(text);
 }
 
 ReaderOutput ReadHyperfineExport(const ReaderInput& input) {
   ReaderOutput output;
-  const bool csv = LooksLikeHyperfineCsv(input.text);
-  if (csv && JsonExportBeside(input.path)) {
-    output.notes.push_back(input.path +
-                           ": hyperfine's CSV export of the benchmarks whose every run the JSON "
-                           "export beside it holds: read there, not here");
+  const bool csv = LooksLikeHyperfineCsv(input.text), markup = !csv && LooksLikeHyperfineMarkup(input.text);
+  const bool json = !csv && !markup;
+  const std::string kind = json ? "JSON" : csv ? "CSV" : MarkupName(MarkupOfText(input.text));
+  if (!json && JsonExportBeside(input.path)) {
+    output.notes.push_back(input.path + ": hyperfine's " + kind +
+                           " export of the benchmarks whose every run the JSON export beside it holds: read there, "
+                           "not here");
     return output;
   }
-  const std::vector<HyperfineResult> results =
-      csv ? ParseHyperfineCsv(input.text, input.path) : ParseHyperfineJson(input.text, input.path);
+  const std::vector<HyperfineResult> results = json  ? ParseHyperfineJson(input.text, input.path)
+                                               : csv ? ParseHyperfineCsv(input.text, input.path)
+                                                     : ParseHyperfineMarkup(input.text, input.path);
   UnfinishedRuns failed;
   std::size_t timed = 0;
   int from_command = 0, from_parameter = 0;
@@ -297,9 +477,11 @@ ReaderOutput ReadHyperfineExport(const ReaderInput& input) {
     }
   }
   if (!no_procs_command.empty()) {
-    const std::string why = "command '" + no_procs_command.substr(0, 120) +
-                            "' names no process count (mpirun -np N, srun -n N, ...) and no parameter does (np, procs, "
-                            "ranks, ...; hyperfine -P np 1 16 'mpirun -np {np} ...')";
+    const std::string why =
+        "command '" + no_procs_command.substr(0, 120) +
+        "' names no process count (mpirun -np N, srun -n N, ...) and no parameter does (np, procs, "
+        "ranks, ...; hyperfine -P np 1 16 'mpirun -np {np} ...')" +
+        (json || csv ? "" : "; hyperfine's " + kind + " export keeps no parameter, its JSON export does");
     if (output.runs.empty() && failed.count == 0) Fail(input.path, no_procs_line, why);
     output.notes.push_back(input.path + ":" + std::to_string(no_procs_line) + ": " + why + ": not read" +
                            (no_procs > 1 ? " (nor " + std::to_string(no_procs - 1) + " more such commands)" : ""));
@@ -307,9 +489,9 @@ ReaderOutput ReadHyperfineExport(const ReaderInput& input) {
   if (results.empty()) Fail(input.path, 1, "no benchmark results");
   if (timed == 0) Fail(input.path, results.front().line, "no timed run in any result (\"times\" are empty)");
   failed.Finish(input.path, timed, "timed runs of hyperfine", &output);
-  output.readings.push_back(input.path + ": hyperfine " + (csv ? "CSV" : "JSON") + " export, " +
-                            std::to_string(results.size()) + " commands, " + std::to_string(output.runs.size()) +
-                            (csv ? " means of their runs" : " timed runs") + "; processes from " +
+  output.readings.push_back(input.path + ": hyperfine " + kind + " export, " + std::to_string(results.size()) +
+                            " commands, " + std::to_string(output.runs.size()) +
+                            (json ? " timed runs" : " means of their runs") + "; processes from " +
                             (from_parameter == 0 ? "the commands' launcher"
                              : from_command == 0 ? "a parameter"
                                                  : "the launcher, else a parameter"));

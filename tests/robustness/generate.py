@@ -535,6 +535,10 @@ def main():
                                    ["scan/*.json", "sizes/*.json", "csv-only/*.csv", "failed/*.json"], 40)
     count += application_log_cases(cases, repo, rng, args, ingest, "time-report", "time-report",
                                    ["bash/*", "gnu-verbose/*", "gnu/*", "zsh/*", "tcsh/*", "loop/*", "posix/*"], 40)
+    # hyperfine's Markdown, Org and AsciiDoc exports (timing_tools/hyperfine_export.h), round 48, appended last:
+    # the real exports of tests/data/hyperfine/markup, damaged as text under their own names.
+    count += application_log_cases(cases, repo, rng, args, ingest, "hyperfine-markup", "hyperfine",
+                                   ["markup/*"], 40)
     print(f"{count} cases in {cases}")
 
 
