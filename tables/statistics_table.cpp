@@ -392,10 +392,13 @@ struct CommandColumn {
   /// The row's command's layout into `run` (procs, and the threads, nodes and ranks per node the table's own
   /// columns left unset); throws InputError at `line` for a count that is none.
   void Read(const std::vector<std::string>& cells, const std::string& path, int line, RunStats* run) const {
-    if (at == std::string::npos || at >= cells.size()) return;
-    const LaunchCommand launch = ParseLaunchCommand(cells[at]);
+    if (at < cells.size()) Read(cells[at], path, line, run);
+  }
+  /// The same for the command `text` (a JSON table's key).
+  void Read(const std::string& text, const std::string& path, int line, RunStats* run) const {
+    const LaunchCommand launch = ParseLaunchCommand(text);
     if (!launch.error.empty())
-      throw InputError(path, line, "column '" + name + "': '" + cells[at].substr(0, 120) + "': " + launch.error);
+      throw InputError(path, line, "column '" + name + "': '" + text.substr(0, 120) + "': " + launch.error);
     const std::string from = "statistics table column '" + name + "': ";
     if (launch.procs > 0) {
       run->procs = launch.procs;
@@ -849,6 +852,14 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
   if (file_series && readings)
     readings->push_back(path + ": no series or application key: its objects are one series, '" +
                         file_series_name + "' (the file's name)");
+  // Without a key of processes, a key of launch commands gives them, as a CSV table's column does.
+  auto keys_name = [&](std::string_view column) { return HeaderNames(keys, aliases, column); };
+  const CommandColumn command = keys_name("procs") || (keys_name("nodes") && keys_name("ranks_per_node"))
+                                    ? CommandColumn{}
+                                    : FindCommandColumn(keys, &ignored);
+  if (command.at != std::string::npos && readings)
+    readings->push_back(path + ": no procs key: each object's processes are what its launch command in key '" +
+                        command.name + "' asks for (mpirun -np, srun -n, ...)");
   KeptRows kept;
   kept.runs.reserve(rows->size());
   for (std::size_t k = 0; k < rows->size(); ++k) {
@@ -861,6 +872,7 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
     for (const auto& [original, value] : object.items()) {
       const std::string key = canonical(original);
       if (IsRecordKey(key)) continue;  // applied after the columns (wall_time_s overrides time_s)
+      if (command.at != std::string::npos && original == command.name) continue;  // read after the other keys
       if (!FindRunStatsField(key)) {
         const bool held = (value.is_string() && !value.get_ref<const std::string&>().empty()) || value.is_number();
         if (IsProblemSettingColumn(original) && held) {
@@ -882,6 +894,12 @@ std::vector<RunStats> ReadStatisticsJson(std::string_view text, const std::strin
       } else {
         row.Fail("column '" + key + "' needs a number or a string");
       }
+    }
+    if (const auto given = object.find(command.name); command.at != std::string::npos && given != object.end()) {
+      if (given->is_string())
+        command.Read(given->get<std::string>(), path, line, &row.run());
+      else if (!given->is_null())
+        row.Fail("key '" + command.name + "' needs a command line (a string)");
     }
     for (const auto& [key, value] : object.items())
       if (IsRecordKey(key)) SetRecordKey(key, value, row);

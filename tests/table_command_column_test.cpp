@@ -2,6 +2,7 @@
 // CommandColumn; launch/launch_command.h): a benchmark script's log of what it ran and how long it took,
 // `command,elapsed_s` (tests/data/tables/stencil-commands.csv, written here by such a script), the layout and
 // threads the command asks for, and the refusals.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <fstream>
@@ -82,4 +83,40 @@ TEST_CASE("Statistics tables: a column of launch commands gives each row's proce
              Catch::Contains("missing value for the required column 'procs'"));
   CHECK_THAT(Refusal("command,cmd,time_s\nmpirun -np 2 ./a,mpirun -np 2 ./a,1.0\n"),
              Catch::Contains("a statistics table needs the columns procs and time_s"));
+}
+
+TEST_CASE("Statistics tables: a JSON table's key of launch commands gives each object's processes", "[table][launch]") {
+  std::vector<std::string> readings;
+  const std::vector<qnm::RunStats> runs = qnm::ReadStatisticsJson(
+      R"([{"command": "mpirun -np 1 ./app in.dat", "elapsed_s": 12.0},
+          {"command": "mpirun -np 2 ./app in.dat", "elapsed_s": 6.3},
+          {"command": "OMP_NUM_THREADS=2 srun -N 2 -n 4 ./app in.dat", "elapsed_s": 3.4, "threads": 1}])",
+      "runs.json", nullptr, nullptr, &readings);
+  REQUIRE(runs.size() == 3);
+  CHECK(runs[0].procs == 1);
+  CHECK(runs[1].procs == 2);
+  CHECK(runs[1].derivations.at("procs") == "statistics table column 'command': mpirun -np 2");
+  CHECK(runs[2].procs == 4);
+  CHECK(runs[2].nodes == 2);
+  CHECK(runs[2].ranks_per_node == 2);
+  CHECK(runs[2].threads_per_proc == 1);  // the object's own threads, not the command's OMP_NUM_THREADS
+  CHECK(std::find(readings.begin(), readings.end(),
+                  "runs.json: no procs key: each object's processes are what its launch command in key 'command' "
+                  "asks for (mpirun -np, srun -n, ...)") != readings.end());
+  auto refusal = [](const std::string& json) {
+    try {
+      qnm::ReadStatisticsJson(json, "runs.json", nullptr, nullptr, nullptr);
+    } catch (const qnm::InputError& error) {
+      return std::string(error.what());
+    }
+    return std::string();
+  };
+  CHECK(refusal(R"([{"command": "mpirun -np x ./app", "time_s": 1}])") ==
+        "runs.json:1: column 'command': 'mpirun -np x ./app': -np x: not a whole number of at least 1");
+  CHECK(refusal(R"([{"command": 16, "time_s": 1}])") == "runs.json:1: key 'command' needs a command line (a string)");
+  // A procs key is the processes; the command is then an extra key.
+  const std::vector<qnm::RunStats> with_procs = qnm::ReadStatisticsJson(
+      R"([{"procs": 8, "command": "mpirun -np 2 ./app", "time_s": 1}])", "runs.json", nullptr, nullptr, nullptr);
+  REQUIRE(with_procs.size() == 1);
+  CHECK(with_procs[0].procs == 8);
 }
