@@ -350,9 +350,9 @@ const std::vector<Reader>& ReaderTable() {
       // adding nodes and threads: ingest.cpp).
       {"Flux job record (jobspec and eventlog in a job's output)", SniffFluxJobOutput, ReadFluxJobOutput},
       // After every reader of a program's own output, before NPB's (which takes any .out, .log, .txt by its
-      // name): an output with a report of `time` appended (bash, GNU time, zsh, tcsh), NPB's own excepted;
+      // name): an output with a report of `time` appended (bash, GNU time, zsh, tcsh, fish), NPB's own excepted;
       // the user's --pattern of the run time takes it instead (time_report.h).
-      {"report of time (bash time, GNU time [-v], zsh, tcsh) in a run's output", SniffTimeReportNotNpb,
+      {"report of time (bash time, GNU time [-v], zsh, tcsh, fish) in a run's output", SniffTimeReportNotNpb,
        ReadTimeReport},
       {"NPB output", SniffNpb, ReadNpb},
   };

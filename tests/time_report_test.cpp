@@ -78,6 +78,24 @@ TEST_CASE("time reports: each shell's and GNU time's report as it prints it", "[
   CHECK(r[0].style == qnm::TimeReportStyle::kTcsh);
   CHECK(r[0].elapsed_s == Approx(0.57).epsilon(1e-12));
   CHECK(r[0].user_s == Approx(0.320).epsilon(1e-12));
+  r = Reports("fish/stencil_np4.log");  // fish's rule, "Executed in  545.04 millis", usr and sys time
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].style == qnm::TimeReportStyle::kFish);
+  CHECK(r[0].line == 4);
+  CHECK(r[0].elapsed_s == Approx(0.54504).epsilon(1e-12));
+  CHECK(r[0].user_s == Approx(0.19469).epsilon(1e-12));
+  CHECK(r[0].system_s == Approx(0.14719).epsilon(1e-12));
+  r = Reports("failed/fish_false_np2.log");  // two reports of mpirun -np 2 /bin/false, in seconds
+  REQUIRE(r.size() == 2);
+  CHECK(r[1].elapsed_s == Approx(2.05).epsilon(1e-12));
+  CHECK(r[1].failure_line == 12);  // Open MPI's line after the first report
+  CHECK(qnm::ParseTimeReports("Executed in  1.00 secs    fish   external\n", "t.log").empty());  // no rule above
+  r = qnm::ParseTimeReports(std::string(40, '_') + "\nExecuted in   15.03 mins    fish   external\n", "t.log");
+  REQUIRE(r.size() == 1);
+  CHECK(r[0].elapsed_s == Approx(901.8).epsilon(1e-12));
+  CHECK(r[0].user_s == -1);
+  CHECK_THROWS_WITH(qnm::ParseTimeReports(std::string(40, '_') + "\nExecuted in  1.x secs\n", "t.log"),
+                    Catch::StartsWith("t.log:2: "));
   r = Reports("loop/stencil_np2.log");  // for i in 1 2 3; do time mpirun ...; done
   REQUIRE(r.size() == 3);
   CHECK(r[1].line == 8);
@@ -156,8 +174,8 @@ TEST_CASE("time reports: runs, their processes from the command, the pattern or 
   qnm::IngestOptions options;
   qnm::IngestSummary summary;
   const std::vector<qnm::RunStats> runs = qnm::IngestPaths({kFolder}, options, &summary);
-  CHECK(runs.size() == 18);
-  CHECK(summary.skipped.size() == 10);  // 4 failed, 3 patterns/ without their pattern, 2 refused/, SOURCES.md
+  CHECK(runs.size() == 21);
+  CHECK(summary.skipped.size() == 11);  // 5 failed, 3 patterns/ without their pattern, 2 refused/, SOURCES.md
   const std::vector<qnm::Series> series = qnm::GroupIntoSeries(runs);
   REQUIRE(series.size() == 1);
   CHECK(series[0].name == "stencil");

@@ -7,14 +7,14 @@ namespace qnm {
 
 double SecondsPerTimeUnit(std::string_view unit) {
   struct Unit {
-    std::array<std::string_view, 7> words;  // "" pads a shorter list (an empty unit is none)
+    std::array<std::string_view, 8> words;  // "" pads a shorter list (an empty unit is none)
     double seconds;
   };
   static constexpr Unit kUnits[] = {
       {{"s", "sec", "secs", "second", "seconds"}, 1.0},
-      {{"ms", "msec", "msecs", "millisecond", "milliseconds"}, 1e-3},
+      {{"ms", "msec", "msecs", "millisecond", "milliseconds", "millis"}, 1e-3},  // millis: fish's `time`
       // micro sign and Greek mu
-      {{"us", "usec", "usecs", "microsecond", "microseconds", "\u00b5s", "\u03bcs"}, 1e-6},
+      {{"us", "usec", "usecs", "microsecond", "microseconds", "\u00b5s", "\u03bcs", "micros"}, 1e-6},
       {{"min", "mins", "minute", "minutes", ""}, 60.0},
       {{"h", "hr", "hrs", "hour", "hours"}, 3600.0},
       {{"day", "days", "", "", ""}, 86400.0},  // "ns/day" (molecular dynamics' rate)

@@ -1,6 +1,6 @@
 #pragma once
 // Names of time units as tools write them ("s", "sec", "ms", "µs", "min",
-// "hours"), for the readers that take a unit from the file: a table's column
+// "hours", fish's "millis"), for the readers that take a unit from the file: a table's column
 // name ("runtime_ms", "time [min]") and a ReFrame perflog's performance unit.
 #include <string_view>
 

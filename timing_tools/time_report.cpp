@@ -11,6 +11,7 @@
 #include "reader/output_patterns.h"
 #include "textio/line_reader.h"
 #include "textio/text_lines.h"
+#include "textio/time_units.h"
 #include "timing_tools/launch_layout.h"
 #include "util/input_error.h"
 
@@ -183,6 +184,39 @@ bool ReadTcsh(std::string_view line, TimeReport* report) {
   return true;
 }
 
+// fish's value and unit, "634.67 millis" (its `time`; "milliseconds" in its shorter report), in seconds.
+std::optional<double> FishTime(std::string_view text) {
+  const std::vector<std::string_view> words = SplitWhitespace(text);
+  if (words.size() < 2) return std::nullopt;
+  const double seconds = SecondsPerTimeUnit(words[1]);
+  const std::optional<double> value = Number(words[0]);
+  if (seconds <= 0 || !value) return std::nullopt;
+  return *value * seconds;
+}
+
+// fish's report: a rule of underscores, "Executed in  634.67 millis    fish           external", then its
+// "usr time" and "sys time" lines (their first value: fish's and its children's together).
+bool ReadFish(std::string_view line, std::string_view previous, LineReader* lines, const std::string& path,
+              TimeReport* report) {
+  std::string_view value;
+  previous = Trim(previous);
+  if (!After(line, "Executed in", &value) || previous.size() < 20 ||
+      previous.find_first_not_of('_') != std::string_view::npos)
+    return false;
+  const std::optional<double> elapsed = FishTime(value);
+  if (!elapsed) Malformed(path, report->line, "fish time", value);
+  report->style = TimeReportStyle::kFish;
+  report->elapsed_s = *elapsed;
+  LineReader ahead = *lines;
+  std::string_view next, cpu;
+  for (auto [word, seconds] : {std::pair{"usr time", &report->user_s}, std::pair{"sys time", &report->system_s}}) {
+    if (!NextLine(&ahead, &next) || !After(Trim(next), word, &cpu)) break;
+    *seconds = FishTime(cpu).value_or(-1);
+    *lines = ahead;
+  }
+  return true;
+}
+
 // The command of a shell's trace line (`set -x`): bash's "+ mpirun -np 4 ./app" ("++ " in a subshell), zsh's
 // "+zsh:3> mpirun ..."; empty for any other line.
 std::string_view TracedCommand(std::string_view line) {
@@ -236,6 +270,7 @@ std::vector<TimeReport> Scan(std::string_view text, const std::string& path, boo
       report.user_s = parse(user).value_or(-1);
       report.system_s = parse(sys).value_or(-1);
       line = sys_line;
+    } else if (ReadFish(line, previous, &lines, path, &report)) {
     } else if (ReadGnu(line, &report) || ReadTcsh(line, &report) || ReadZsh(line, &report)) {
       if (report.style == TimeReportStyle::kGnu) ReadFailure(previous, &report);
     } else {
@@ -351,6 +386,8 @@ const char* ToString(TimeReportStyle style) {
       return "zsh time";
     case TimeReportStyle::kTcsh:
       return "tcsh time";
+    case TimeReportStyle::kFish:
+      return "fish time";
   }
   return "time";
 }

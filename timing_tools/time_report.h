@@ -12,6 +12,10 @@
 //   GNU time -v     its block, from "Command being timed" to "Exit status"
 //   zsh             mpirun -np 16 ./app  0.22s user 0.13s system 75% cpu 12.345 total
 //   tcsh            0.220u 0.130s 0:12.34 75.0% 0+0k 0+0io 0pf+0w
+//   fish            ________________________________________________________
+//                   Executed in  634.67 millis    fish           external
+//                      usr time  395.89 millis  470.00 micros  395.42 millis   (and sys time; micros, millis,
+//                                                                              secs or mins)
 // Each report is a run whose time is the elapsed (real) time of the command timed, the launcher's
 // start-up included. GNU time -v and zsh name the command: its launcher gives the processes, threads
 // and layout, and its program the series (launch/launch_command.h). So does a shell's trace of the command
@@ -33,9 +37,9 @@
 
 namespace qnm {
 
-enum class TimeReportStyle { kBash, kPosix, kGnu, kGnuVerbose, kZsh, kTcsh };
-const char* ToString(
-    TimeReportStyle style);  // "bash time", "time -p", "GNU time", "GNU time -v", "zsh time", "tcsh time"
+enum class TimeReportStyle { kBash, kPosix, kGnu, kGnuVerbose, kZsh, kTcsh, kFish };
+// "bash time", "time -p", "GNU time", "GNU time -v", "zsh time", "tcsh time", "fish time"
+const char* ToString(TimeReportStyle style);
 
 struct TimeReport {
   int line = 0;  // of its elapsed time, 1-based

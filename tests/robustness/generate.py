@@ -539,6 +539,8 @@ def main():
     # the real exports of tests/data/hyperfine/markup, damaged as text under their own names.
     count += application_log_cases(cases, repo, rng, args, ingest, "hyperfine-markup", "hyperfine",
                                    ["markup/*"], 40)
+    # fish's report of time (timing_tools/time_report.h), round 48, appended last.
+    count += application_log_cases(cases, repo, rng, args, ingest, "time-report-fish", "time-report", ["fish/*"], 20)
     print(f"{count} cases in {cases}")
 
 
