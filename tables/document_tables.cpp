@@ -25,10 +25,10 @@ bool IsRuleLine(std::string_view trimmed) {
                      [](char c) { return c == '|' || c == '-' || c == ':' || c == '+' || c == ' ' || c == '\t'; });
 }
 
-// A cell's text without the emphasis or code marks that wrap all of it ("**12.5**", "`np`").
+// A cell's text without the emphasis or code marks that wrap all of it ("**12.5**", "`np`"; Org's "=np=", "~np~").
 std::string PlainCell(std::string_view cell) {
   cell = Trim(cell);
-  for (std::string_view mark : {"**", "__", "`", "*", "_", "~~"}) {
+  for (std::string_view mark : {"**", "__", "`", "*", "_", "~~", "=", "~"}) {
     if (cell.size() > 2 * mark.size() && StartsWith(cell, mark) && EndsWith(cell, mark)) {
       cell = Trim(cell.substr(mark.size(), cell.size() - 2 * mark.size()));
       break;
@@ -37,23 +37,10 @@ std::string PlainCell(std::string_view cell) {
   return std::string(cell);
 }
 
-// The cells of a row: between its '|'s; "\|" is a '|' in a cell (Markdown).
+// The cells of a row: between its '|'s, each without the marks around it.
 std::vector<std::string> RowCells(std::string_view trimmed) {
-  trimmed.remove_prefix(1);  // the leading '|'
-  std::vector<std::string> cells;
-  std::string cell;
-  for (std::size_t i = 0; i < trimmed.size(); ++i) {
-    if (trimmed[i] == '\\' && i + 1 < trimmed.size() && trimmed[i + 1] == '|') {
-      cell += '|';
-      ++i;
-    } else if (trimmed[i] == '|') {
-      cells.push_back(PlainCell(cell));
-      cell.clear();
-    } else {
-      cell += trimmed[i];
-    }
-  }
-  if (!Trim(cell).empty()) cells.push_back(PlainCell(cell));  // a row without its closing '|'
+  std::vector<std::string> cells = PipeRowCells(trimmed);
+  for (std::string& cell : cells) cell = PlainCell(cell);
   return cells;
 }
 
@@ -139,6 +126,26 @@ bool DocumentKindOfPath(const std::string& path, DocumentKind* kind) {
   else
     return false;
   return true;
+}
+
+std::vector<std::string> PipeRowCells(std::string_view row) {
+  row = Trim(row);
+  std::vector<std::string> cells;
+  if (!StartsWith(row, "|")) return cells;
+  std::string cell;
+  for (std::size_t i = 1; i < row.size(); ++i) {
+    if (row[i] == '\\' && i + 1 < row.size() && row[i + 1] == '|') {
+      cell += '|';
+      ++i;
+    } else if (row[i] == '|') {
+      cells.emplace_back(Trim(cell));
+      cell.clear();
+    } else {
+      cell += row[i];
+    }
+  }
+  if (!Trim(cell).empty()) cells.emplace_back(Trim(cell));  // a row without its closing '|'
+  return cells;
 }
 
 std::vector<DocumentTable> FindDocumentTables(std::string_view text, DocumentKind kind) {

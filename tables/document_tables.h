@@ -31,6 +31,11 @@ struct DocumentTable {
 /// (its tabulars: latex_tables.h); false otherwise.
 bool DocumentKindOfPath(const std::string& path, DocumentKind* kind);
 
+/// The cells of a pipe-table row "| a | b |" (Markdown, Org; an AsciiDoc cell line "| a"): split at each '|'
+/// that is not written "\|" (a '|' in a cell), each trimmed, marks kept; a missing closing '|' is no empty cell.
+/// Empty when the row does not open with '|'.
+std::vector<std::string> PipeRowCells(std::string_view row);
+
 /// The pipe tables of a document: a header row, a rule under it (`|---|:--:|`, Org's `|---+---|`) and
 /// the rows that follow, up to the first line that is not a row; rules among the rows (Org's hlines)
 /// are skipped. A run of rows without a rule under its first row has no header and is not a table

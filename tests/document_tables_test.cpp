@@ -178,6 +178,13 @@ TEST_CASE("document tables: hyperfine's table pasted into a report, a mean with 
   CHECK(runs[1].procs == 2);
   CHECK(runs[1].wall_time_s == Approx(0.3497).epsilon(1e-12));
   CHECK(runs[1].sources.front() == "README.md:10");
+  // The same table of hyperfine's Org export in an Org notebook: its =command= cells without their marks.
+  const std::string org = qnm::ReadFile(std::string(QNM_TEST_DATA_DIR) + "/hyperfine/markup/stencil.org");
+  const std::vector<qnm::RunStats> notebook =
+      qnm::ReadDocumentTables("* Stencil\n\n" + org, "notes.org", qnm::DocumentKind::kOrg);
+  REQUIRE(notebook.size() == 4);
+  CHECK(notebook[3].procs == 4);
+  CHECK(notebook[3].wall_time_s == 0.526);
   // A user's own table: an average's word alone with a time unit, values with their spread written three ways.
   const std::vector<qnm::RunStats> own = qnm::ReadDocumentTables(
       "| ranks | Avg (s) |\n|---|---|\n| 1 | 12.3 ± 0.4 |\n| 2 | 6.5 +- 0.2 |\n| 4 | 3.4+/-0.1 |\n", "r.md",

@@ -8,6 +8,7 @@
 
 #include "launch/launch_command.h"
 #include "reader/experiment_factors.h"
+#include "tables/document_tables.h"
 #include "tables/table_column_aliases.h"
 #include "textio/text_lines.h"
 #include "textio/time_units.h"
@@ -156,28 +157,6 @@ const char* MarkupName(Markup markup) {
   return markup == Markup::kMarkdown ? "Markdown" : markup == Markup::kOrg ? "Org" : "AsciiDoc";
 }
 
-// The cells of a pipe row "| a | b |" (Markdown, Org) or of an AsciiDoc line "| a" ("|" opens a cell),
-// split at every "|" hyperfine did not escape ("\|" in a command); blanks around each cell trimmed.
-std::vector<std::string> PipeCells(std::string_view line, bool closed) {
-  line = Trim(line);
-  std::vector<std::string> cells;
-  if (!StartsWith(line, "|")) return cells;
-  std::string cell;
-  for (std::size_t i = 1; i < line.size(); ++i) {
-    if (line[i] == '\\' && i + 1 < line.size() && line[i + 1] == '|') {
-      cell += "\\|";  // kept escaped until the cell is a command (UnmarkedCommand)
-      ++i;
-    } else if (line[i] == '|') {
-      cells.emplace_back(Trim(cell));
-      cell.clear();
-    } else {
-      cell += line[i];
-    }
-  }
-  if (!closed || !Trim(cell).empty()) cells.emplace_back(Trim(cell));
-  return cells;
-}
-
 // The unit's seconds of a header cell "<word> [<unit>]" (hyperfine's s, ms, µs); 0 when it is not one.
 double HeaderUnitSeconds(const std::string& cell, std::string_view word) {
   const std::string prefix = std::string(word) + " [";
@@ -208,12 +187,12 @@ Markup MarkupOf(const std::vector<std::string_view>& lines, std::size_t* header)
     std::size_t k = i + 2;
     for (; k < lines.size() && cells.size() < 5; ++k) {
       if (Trim(lines[k]).empty()) continue;
-      for (std::string& cell : PipeCells(lines[k], false)) cells.push_back(std::move(cell));
+      for (std::string& cell : PipeRowCells(lines[k])) cells.push_back(std::move(cell));
     }
     *header = i + 2;
     return MarkupHeaderSeconds(cells) > 0 ? Markup::kAsciiDoc : Markup::kNone;
   }
-  if (MarkupHeaderSeconds(PipeCells(first, true)) == 0) return Markup::kNone;
+  if (MarkupHeaderSeconds(PipeRowCells(first)) == 0) return Markup::kNone;
   const std::string_view rule = Trim(lines[i + 1]);
   *header = i;
   if (StartsWith(rule, "|:---|") || StartsWith(rule, "|---:|")) return Markup::kMarkdown;
@@ -241,16 +220,11 @@ bool MarkupNumber(const std::string& cell, double* value, double* spread) {
   return true;
 }
 
-// A command cell without the export's code marks (`cmd`, Org's =cmd=) and with "\|" unescaped.
-std::string UnmarkedCommand(std::string cell, Markup markup) {
+// A command cell without the export's code marks (`cmd`, Org's =cmd=).
+std::string UnmarkedCommand(const std::string& cell, Markup markup) {
   const char mark = markup == Markup::kOrg ? '=' : '`';
-  if (cell.size() >= 2 && cell.front() == mark && cell.back() == mark) cell = cell.substr(1, cell.size() - 2);
-  std::string out;
-  for (std::size_t i = 0; i < cell.size(); ++i) {
-    if (cell[i] == '\\' && i + 1 < cell.size() && cell[i + 1] == '|') continue;
-    out += cell[i];
-  }
-  return out;
+  if (cell.size() >= 2 && cell.front() == mark && cell.back() == mark) return cell.substr(1, cell.size() - 2);
+  return cell;
 }
 
 }  // namespace
@@ -287,7 +261,7 @@ std::vector<HyperfineResult> ParseHyperfineMarkup(std::string_view text, const s
       if (line == "|===") break;
       if (line.empty()) continue;
       if (!StartsWith(line, "|")) Fail(path, static_cast<int>(l) + 1, "a line in the AsciiDoc table that is no cell");
-      for (std::string& cell : PipeCells(line, false)) {
+      for (std::string& cell : PipeRowCells(line)) {
         if (header_cells.size() < 5)
           header_cells.push_back(std::move(cell));
         else
@@ -302,7 +276,7 @@ std::vector<HyperfineResult> ParseHyperfineMarkup(std::string_view text, const s
     for (l = header + 2; l < lines.size(); ++l) {
       const std::string_view line = Trim(lines[l]);
       if (!StartsWith(line, "|")) break;
-      std::vector<std::string> row = PipeCells(line, true);
+      std::vector<std::string> row = PipeRowCells(line);
       if (row.size() != 5)
         Fail(path, static_cast<int>(l) + 1, "a row of " + std::to_string(row.size()) + " cells under a header of 5");
       for (std::string& cell : row) cells.emplace_back(static_cast<int>(l) + 1, std::move(cell));
@@ -314,7 +288,7 @@ std::vector<HyperfineResult> ParseHyperfineMarkup(std::string_view text, const s
                  " export (a document with more in it is read as a document's tables)");
   }
   const double seconds =
-      MarkupHeaderSeconds(markup == Markup::kAsciiDoc ? header_cells : PipeCells(lines[header], true));
+      MarkupHeaderSeconds(markup == Markup::kAsciiDoc ? header_cells : PipeRowCells(lines[header]));
   std::vector<HyperfineResult> out;
   for (std::size_t c = 0; c + 5 <= cells.size(); c += 5) {
     HyperfineResult result;
