@@ -13,6 +13,7 @@
 #include "reader/series_identity.h"
 #include "textio/text_lines.h"
 #include "util/plausible_range.h"
+#include "util/text_format.h"
 
 namespace qnm::caliper {
 namespace {
@@ -21,6 +22,7 @@ namespace {
 struct OverRanks {
   bool seen = false;
   double app_sum = 0, app_max = 0, mpi_sum = 0;
+  double app_max_region = 0;  // the largest top-level region's max#inclusive: a lower bound of the slowest rank
   bool have_max = true, have_sum = true;
   // The first record whose sum over the ranks differs from its average (several processes): its
   // .cali line or json-split data row.
@@ -222,9 +224,10 @@ void Reduction::Add(const Snapshot& s) {
     const double total = Known(sum) ? sum : avg;  // without sums: scaled by the process count below
     if (top) {
       over_ranks.app_sum += total;
-      if (Known(max))
+      if (Known(max)) {
         over_ranks.app_max += max;
-      else
+        over_ranks.app_max_region = std::max(over_ranks.app_max_region, max);
+      } else
         over_ranks.have_max = false;
     }
     if (routine >= 0 && is_routine) {
@@ -338,7 +341,16 @@ RunStats Reduction::Finish(const Globals& globals,
     const double per_rank_s = seconds / static_cast<double>(procs);
     const double scale = over_ranks.have_sum ? 1.0 : static_cast<double>(procs);  // averages to sums
     run.app_time_mean_s = over_ranks.app_sum * scale * per_rank_s;
-    if (over_ranks.have_max) run.app_time_max_s = std::max(over_ranks.app_max * seconds, run.app_time_mean_s);
+    // The slowest rank's time. Summing the top-level regions' maxima overcounts when they come from different
+    // ranks: a rank that finished its work early waits in the flush's collective (a top-level MPI_Comm_dup,
+    // outside main) while the slowest one is still in main, and both maxima would be added. Every rank ends at
+    // that collective, so the ranks' whole times agree and their mean is the run's; the largest single region's
+    // maximum is a lower bound of it, the sum of the maxima an upper one (kept as a detail).
+    if (over_ranks.have_max) {
+      run.app_time_max_s = std::max(over_ranks.app_max_region * seconds, run.app_time_mean_s);
+      if (over_ranks.app_max * seconds > run.app_time_max_s * (1 + 1e-9))
+        run.details["caliper.app_time_max_upper_s"] = FormatDouble("%.9g", over_ranks.app_max * seconds);
+    }
     const std::string sum_note = over_ranks.have_sum ? "sum#inclusive#sum#time.duration over the ranks / procs"
                                                      : "avg#inclusive#sum#time.duration (no sums: the mean over "
                                                        "the ranks that have each region)";
@@ -346,8 +358,8 @@ RunStats Reduction::Finish(const Globals& globals,
         "Caliper: " + sum_note + " of the top-level regions and of the time outside any region" + unit_note;
     if (over_ranks.have_max)
       run.derivations["app_time_max_s"] =
-          "Caliper: max#inclusive#sum#time.duration of the top-level regions, summed (an upper bound of the "
-          "slowest rank's time; exact when one region holds the run)";
+          "Caliper: the larger of the ranks' mean whole time (they end together, at the flush's collective) and "
+          "the largest top-level region's max#inclusive#sum#time.duration";
     if (!routines.empty()) {
       over_ranks.routine_sum.resize(routines.size(), 0.0);
       over_ranks.routine_calls.resize(routines.size(), 0.0);

@@ -105,7 +105,8 @@ const OtherNames kOtherNames[] = {
       "mpi_processes", "ranks", "nranks", "n_ranks", "num_ranks", "mpi_ranks", "tasks", "ntasks", "p",
       // Course projects' and studies' own tables (round 41's held-out sources): "Total Tasks", MPI's
       // names for the communicator's size.
-      "total_tasks", "number_of_tasks", "num_tasks", "n_tasks", "mpi_tasks", "mpi_size", "comm_size", "world_size",
+      "total_tasks", "number_of_tasks", "num_tasks", "n_tasks", "mpi_tasks", "mpi_task", "mpi_size", "comm_size",
+      "world_size",
       // Round 42's: "Num_Proc"; a partitioned code's parts, one per rank ("np,nparts,...,wct": there `np` is
       // the parts per axis, so the two names are refused together rather than one guessed).
       "num_proc", "n_proc", "numprocs", "nparts", "n_parts", "num_parts",

@@ -95,6 +95,9 @@ TEST_CASE("course projects' and studies' own names for the tasks and the time", 
   CHECK(a.HeaderOf("procs") == "mpi_size");
   CHECK(a.HeaderOf("threads") == "omp_threads");
   CHECK(Resolve({"world_size", "TotalTime"}).HeaderOf("time_s") == "TotalTime");
+  // Round 48's set S: a Game of Life study's "ksize,mpi_task,time,thread" (one task, singular).
+  a = Resolve({"ksize", "mpi_task", "time", "thread"});
+  CHECK(a.HeaderOf("procs") == "mpi_task");
   const std::vector<qnm::RunStats> runs =
       qnm::ReadStatisticsCsv("Total Tasks,Execution Time (s)\n2,0.142583\n4,0.116141\n", "mpi_strong_epyc.csv");
   REQUIRE(runs.size() == 2);
