@@ -15,6 +15,8 @@ bool SniffVaspOutcar(const std::string& path, std::string_view text);  // vasp_o
 ReaderOutput ReadVaspOutcar(const ReaderInput& input);
 bool SniffCastepOutput(const std::string& path, std::string_view text);  // castep_output.cpp
 ReaderOutput ReadCastepOutput(const ReaderInput& input);
+bool SniffOnetepOutput(const std::string& path, std::string_view text);  // onetep_output.cpp
+ReaderOutput ReadOnetepOutput(const ReaderInput& input);
 bool SniffGromacsLog(const std::string& path, std::string_view text);  // gromacs_log.cpp
 ReaderOutput ReadGromacsLog(const ReaderInput& input);
 bool SniffOpenfoamLog(const std::string& path, std::string_view text);  // openfoam_log.cpp

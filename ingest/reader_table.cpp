@@ -261,6 +261,7 @@ const std::vector<Reader>& ReaderTable() {
       // Before NPB output, which takes any .out file (VASP's OUTCAR, job stdout copies).
       {"VASP OUTCAR", SniffVaspOutcar, ReadVaspOutcar},
       {"CASTEP output (.castep)", SniffCastepOutput, ReadCastepOutput},
+      {"ONETEP output (<input>.out)", SniffOnetepOutput, ReadOnetepOutput},
       // Before NPB output too: md.log, or a job's .log/.out holding it after the job script.
       {"GROMACS mdrun log (md.log)", SniffGromacsLog, ReadGromacsLog},
       // Before NPB output too: log.simpleFoam, or a job's .out holding the solver's output.
@@ -349,6 +350,9 @@ const std::vector<Reader>& ReaderTable() {
       // appended to it makes a run of (an application reader's output keeps its own reading, the record
       // adding nodes and threads: ingest.cpp).
       {"Flux job record (jobspec and eventlog in a job's output)", SniffFluxJobOutput, ReadFluxJobOutput},
+      // After every application reader too, before the reports of time and NPB output (which takes any .out by its
+      // name): a job's output file headed by LSF's job report (bsub -o).
+      {"LSF job report (bsub -o: in a job's output file)", SniffLsfJobOutput, ReadLsfJobOutput},
       // After every reader of a program's own output, before NPB's (which takes any .out, .log, .txt by its
       // name): an output with a report of `time` appended (bash, GNU time, zsh, tcsh, fish), NPB's own excepted;
       // the user's --pattern of the run time takes it instead (time_report.h).

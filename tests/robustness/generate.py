@@ -541,6 +541,10 @@ def main():
                                    ["markup/*"], 40)
     # fish's report of time (timing_tools/time_report.h), round 48, appended last.
     count += application_log_cases(cases, repo, rng, args, ingest, "time-report-fish", "time-report", ["fish/*"], 20)
+    # ONETEP outputs (app_outputs/onetep_output.h), round 48, appended last: the tutorials' two outputs, damaged.
+    count += application_log_cases(cases, repo, rng, args, ingest, "onetep", "onetep", ["*.out"], 40)
+    # LSF job reports (job_records/lsf_job_output.h), round 48, appended last: tests/data/lsf, damaged as text.
+    count += application_log_cases(cases, repo, rng, args, ingest, "lsf", "lsf", ["*.out"], 40)
     print(f"{count} cases in {cases}")
 
 
