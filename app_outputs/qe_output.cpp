@@ -4,7 +4,10 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <ctime>
+#include <iomanip>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -30,6 +33,20 @@ std::pair<std::string, std::string> Banner(std::string_view trimmed) {
     return {};
   if (std::find(w.begin() + 3, w.end(), std::string_view("starts")) == w.end()) return {};
   return {std::string(w[1]), std::string(w[2].substr(2))};
+}
+
+// Seconds of one clock of a date "28Apr2017" and a time "10:59:54" (QE pads its fields with blanks: "10: 1:27");
+// unknown when they are not.
+double StampSeconds(std::string_view date, std::string_view time) {
+  std::string clock;
+  for (char c : time)
+    if (c != ' ') clock += c;
+  std::tm tm{};
+  std::istringstream in(std::string(Trim(date)) + " " + clock);
+  in >> std::get_time(&tm, "%d%b%Y %H:%M:%S");
+  if (in.fail()) return kUnknown;
+  tm.tm_isdst = 0;
+  return static_cast<double>(std::mktime(&tm));
 }
 
 // The whole number after the last '=' (or ':') of a line: "K-points division:     npool     =       2".
@@ -164,6 +181,11 @@ struct Parser {
       runs.back().line = line;
       runs.back().program = program;
       runs.back().version = version;
+      if (const std::size_t on = trimmed.find("starts on "); on != std::string_view::npos) {
+        const std::string_view rest = trimmed.substr(on + 10);
+        if (const std::size_t at = rest.find(" at "); at != std::string_view::npos)
+          runs.back().started_s = StampSeconds(rest.substr(0, at), rest.substr(at + 4));
+      }
       title_next = diagonalization_next = group_next = false;
       return;
     }
@@ -219,11 +241,17 @@ struct Parser {
                                          std::string(Trim(wall_text)) + "'");
       run.cpu_s = cpu_s ? *cpu_s : kUnknown;
       run.wall_s = *wall_s;
+      run.wall_whole_minutes = Trim(wall_text).find('s') == std::string_view::npos;
       run.total_line = line;
       return;
     }
     if (run.total_line > 0) {
       if (trimmed == "JOB DONE.") run.job_done = true;
+      if (StartsWith(trimmed, "This run was terminated on:")) {
+        const std::string_view rest = Trim(trimmed.substr(27));
+        const std::size_t date = rest.find_last_of(' ');
+        if (date != std::string_view::npos) run.terminated_s = StampSeconds(rest.substr(date + 1), rest.substr(0, date));
+      }
       return;
     }
     QeTimingRow row;
@@ -403,10 +431,18 @@ RunStats QeRunToRunStats(const QeRun& q, const std::string& path) {
   }
   if (q.nodes > 0) run.SetNodes(q.nodes, "Quantum ESPRESSO 'MPI processes distributed on N nodes'");
 
-  run.wall_time_s = q.wall_s;
-  run.app_time_mean_s = q.wall_s;
-  const std::string clock = "Quantum ESPRESSO '" + q.program + " :' clock, its WALL time (process 0's, from the "
-                            "program's start; line " + std::to_string(q.total_line) + ")";
+  // A WALL time of whole minutes ("1h35m"), to the second from the run's start and end stamps when they agree.
+  const double stamped = q.terminated_s - q.started_s;
+  const bool to_second = q.wall_whole_minutes && Known(q.started_s) && Known(q.terminated_s) &&
+                         std::abs(stamped - q.wall_s) <= 60;
+  run.wall_time_s = to_second ? stamped : q.wall_s;
+  run.app_time_mean_s = run.wall_time_s;
+  const std::string clock =
+      to_second ? "Quantum ESPRESSO's start ('starts on ... at') to its end ('This run was terminated on'), to the "
+                  "second: its '" + q.program + " :' clock printed whole minutes (line " +
+                      std::to_string(q.total_line) + ")"
+                : "Quantum ESPRESSO '" + q.program + " :' clock, its WALL time (process 0's, from the program's "
+                  "start; line " + std::to_string(q.total_line) + ")";
   run.derivations["wall_time_s"] = clock;
   run.derivations["app_time_mean_s"] = clock + ", as wall_time_s";
   run.derivations["mpi_time_mean_s"] =

@@ -25,7 +25,11 @@ namespace qnm {
 struct QeTimingRow {
   int line = 0;
   std::string name;                          // "electrons", "h_psi:calbec", "fft_scatter"
-  double cpu_s = kUnknown, wall_s = kUnknown;  // unknown when the F9.2 field overflowed
+  double cpu_s = kUnknown, wall_s = kUnknown;
+  bool wall_whole_minutes = false;  // the WALL time printed without seconds ("1h35m", runs of an hour or more)
+  // The banner's "starts on 28Apr2017 at 10:59:54" and "This run was terminated on:  12:34:58  28Apr2017", in
+  // seconds of one clock (unknown when not printed).
+  double started_s = kUnknown, terminated_s = kUnknown;  // unknown when the F9.2 field overflowed
   long long calls = -1;                      // -1 when the I8 field overflowed
 };
 
@@ -53,6 +57,10 @@ struct QeRun {
   std::vector<QeTimingRow> timing;
   int total_line = 0;           // the program's clock; 0 = the run did not finish
   double cpu_s = kUnknown, wall_s = kUnknown;
+  bool wall_whole_minutes = false;  // the WALL time printed without seconds ("1h35m", runs of an hour or more)
+  // The banner's "starts on 28Apr2017 at 10:59:54" and "This run was terminated on:  12:34:58  28Apr2017", in
+  // seconds of one clock (unknown when not printed).
+  double started_s = kUnknown, terminated_s = kUnknown;
   bool job_done = false;        // "JOB DONE." after it
   int error_line = 0;           // "Error in routine ..." (QE's error box)
   std::string error_message;

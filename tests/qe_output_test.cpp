@@ -164,3 +164,31 @@ TEST_CASE("QE output: refusals name the file and the line", "[ingest][qe]") {
   why = testing::IngestErrorOf(WriteCase(dir, "error.out", error));
   CHECK(why.find("Error in routine cdiaghg (11): problems computing cholesky") != std::string::npos);
 }
+
+TEST_CASE("QE output: a WALL clock of whole minutes to the second from the run's start and end", "[ingest][qe]") {
+  // Set S's Quantum ESPRESSO runs of over an hour print "1h35m WALL"; their banner's start and their end line give
+  // the seconds. metal.pw.c-0.ref (starts on 27Sep2013 at 11:51:41), its clock made an hour long.
+  std::string text = ReadText(kQe + "/couple-metal/metal.pw.c-0.ref");
+  const std::size_t clock = text.find("0.53s WALL");
+  REQUIRE(clock != std::string::npos);
+  text.replace(clock, 10, "1h 0m WALL");
+  const std::size_t end = text.find("11:51:42  27Sep2013");
+  REQUIRE(end != std::string::npos);
+  std::string agreeing = text;
+  agreeing.replace(end, 8, "12:51:47");
+  std::vector<QeRun> runs = ParseQeOutput(agreeing, "metal.out");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].wall_whole_minutes);
+  RunStats run = QeRunToRunStats(runs[0], "metal.out");
+  CHECK(run.wall_time_s == 3606);
+  CHECK(run.derivations.at("wall_time_s").find("to the second") != std::string::npos);
+  // Stamps that disagree with the clock by more than a minute (a clock of the day set back): the clock is kept.
+  std::string disagreeing = text;
+  disagreeing.replace(end, 8, "14:00:00");
+  runs = ParseQeOutput(disagreeing, "metal.out");
+  CHECK(QeRunToRunStats(runs[0], "metal.out").wall_time_s == 3600);
+  // A clock with seconds is the clock, whatever the stamps say.
+  runs = ParseQeOutput(ReadText(kQe + "/couple-metal/metal.pw.c-0.ref"), "metal.out");
+  CHECK_FALSE(runs[0].wall_whole_minutes);
+  CHECK(QeRunToRunStats(runs[0], "metal.out").wall_time_s == 0.53);
+}
