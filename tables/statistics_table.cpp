@@ -290,6 +290,33 @@ std::size_t CommentedHeader(std::string_view text) {
   return std::string_view::npos;
 }
 
+// The end of the header line when every row (of the first 20) ends in a separator the header does not: a script
+// printing a separator after each value ("45000,1,60.714821," under "size, procs, static_mean"). Such rows have
+// one cell more than the header, an empty last one. npos otherwise.
+std::size_t TrailingSeparatorRows(std::string_view text) {
+  LineReader lines(text);
+  std::string_view line, header;
+  std::size_t header_end = std::string_view::npos;
+  int rows = 0;
+  while (lines.Next(&line) && rows < 20) {
+    const std::string_view trimmed = Trim(line);
+    if (trimmed.empty() || trimmed.front() == '#') continue;
+    const char separator = Separator(header.empty() ? trimmed : header);
+    if (header.empty()) {
+      header = trimmed;
+      if (trimmed.back() == separator) return std::string_view::npos;
+      header_end = static_cast<std::size_t>(trimmed.data() + trimmed.size() - text.data());
+      continue;
+    }
+    const std::vector<std::string> cells = SplitCsvCells(trimmed, separator);
+    if (trimmed.back() != separator || cells.size() != SplitCsvCells(header, separator).size() + 1 ||
+        !Trim(cells.back()).empty())
+      return std::string_view::npos;
+    ++rows;
+  }
+  return rows > 0 ? header_end : std::string_view::npos;
+}
+
 // Columns the CSV reader's fixed set does not hold (the problem's settings, repetitions of the run time,
 // a process grid) are read from the cells of the row's own line (ReadCsvSeparatedBy splits the text's
 // lines once, views into the text: a million rows cost 16 MB, not a copy of their cells).
@@ -773,6 +800,17 @@ std::vector<RunStats> ReadStatisticsCsv(std::string_view text, const std::string
                           std::to_string(FileLine(options, std::count(text.begin(), text.begin() + at, '\n') + 1)) +
                           ": its header is this comment line (its rows are numbers only)");
     text = uncommented;
+  }
+  // Rows that end in a separator: the header gets the empty column they end in (a copy of the text: such
+  // tables are a script's own prints, small).
+  std::string with_column;
+  if (const std::size_t header_end = TrailingSeparatorRows(text); header_end != std::string_view::npos) {
+    with_column = std::string(text.substr(0, header_end)) + Separator(HeaderLine(text)) + "(empty)" +
+                  std::string(text.substr(header_end));
+    if (readings)
+      readings->push_back(path + ": its rows end in a separator its header does not: an empty last column, "
+                          "'(empty)'");
+    text = with_column;
   }
   switch (Separator(HeaderLine(text))) {
     case ';': return ReadCsvSeparatedBy<';'>(text, path, options);

@@ -395,3 +395,21 @@ TEST_CASE("a table of process grids without a procs column: each row's processes
   CHECK(qnm::NamesProcsAndTime({"iproc", "jproc", "Runtime [s]"}));
   CHECK(!qnm::NamesProcsAndTime({"iproc", "Runtime [s]"}));
 }
+
+TEST_CASE("a table whose rows end in a separator its header does not", "[ingest][table]") {
+  // Round 48's set S: a Game of Life study's "size, procs, static_mean" over rows "45000,1,60.714821,".
+  std::vector<std::string> readings;
+  qnm::StatisticsTableOptions options;
+  options.readings = &readings;
+  options.time_column = "static_mean";
+  const std::vector<qnm::RunStats> runs =
+      qnm::ReadStatisticsCsv("size, procs, static_mean\n45000,1,60.714821,\n45000,2,30.391650,\n", "45000.csv", options);
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[1].procs == 2);
+  CHECK(runs[1].wall_time_s == Approx(30.39165));
+  CHECK(std::find(readings.begin(), readings.end(),
+                  "45000.csv: its rows end in a separator its header does not: an empty last column, '(empty)'") !=
+        readings.end());
+  // A row without it among rows with it: the table is refused as before, naming the row.
+  CHECK(ErrorOf("size,procs,time\n1,1,2.0,\n1,2,1.0\n").find("t.csv:2:") == 0);
+}
