@@ -2,7 +2,7 @@
 """Merge the helpers' folders into S/series.csv, mechanically (PREREGISTRATION.md's merge rules)."""
 import csv, glob, os, re, sys
 from collections import defaultdict, OrderedDict
-root = '/work/heldout-S'  # the helpers' folders, beside the project (not committed: most repositories state no licence)
+root = os.path.dirname(os.path.abspath(__file__))  # run in the folder of the helpers' folders (beside the project)
 committed = set()
 for path in glob.glob('/work/main/bench/data/*/series.csv') + glob.glob('/work/shared/data/*/series.csv'):
     with open(path, newline='') as f:
