@@ -30,6 +30,7 @@
 #include "profiles/profile_readers.h"
 #include "reader/experiment_factors.h"
 #include "reader/micro_benchmark_files.h"
+#include "reader/pattern_suggestion.h"
 #include "reader/run_info_file.h"
 #include "reader/run_stats_check.h"
 #include "reader/series_identity.h"
@@ -224,6 +225,46 @@ void ApplyAppendedFluxRecord(const std::string& path, std::string_view text, std
                                                  "reading stays");
   }
 }
+// "; --pattern 'procs=...' --pattern 'time=...' reads 35 runs of it (...)" when the file's own lines suggest the
+// patterns that read it (reader/pattern_suggestion.h) and the pattern reader reads a run with them; else empty.
+// A document (a README, notes) or a script is no program's output: none is suggested for it.
+std::string PatternSuggestion(const ReaderInput& input) {
+  const std::string name = ToLower(fs::path(input.FormatPath()).filename().string());
+  for (std::string_view document : {".md", ".rst", ".html", ".htm", ".tex", ".org", ".adoc", ".ipynb"})
+    if (EndsWith(name, document)) return "";
+  for (std::string_view document : {"readme", "license", "licence", "sources", "changelog", "copying"})
+    if (StartsWith(name, document)) return "";
+  // A script (a job's, a build's) says what it asks for, not what a run measured.
+  for (std::string_view script : {".sh", ".bash", ".pbs", ".slurm", ".sbatch", ".job", ".bsub", ".lsf", ".qsub", ".py"})
+    if (EndsWith(name, script)) return "";
+  if (StartsWith(input.text, "#!")) return "";
+  if (input.text.substr(0, 1 << 16).find('\0') != std::string_view::npos) return "";
+  const SuggestedPatterns suggested = SuggestOutputPatterns(input.text);
+  if (suggested.time.empty()) return "";
+  RunSelection selection;
+  try {
+    for (const std::string* spec : {&suggested.procs, &suggested.time})
+      if (!spec->empty()) AddOutputPattern(ParseOutputPattern(*spec), &selection.output_patterns);
+  } catch (const std::exception&) {
+    return "";
+  }
+  ReaderInput tried = input;
+  tried.selection = &selection;
+  ReaderOutput output;
+  try {
+    output = ReadByOutputPatterns(tried);
+  } catch (const InputError&) {
+    return "";
+  }
+  if (output.runs.empty()) return "";
+  const std::string lines = suggested.procs.empty()
+                                ? "its line " + std::to_string(suggested.time_line) + ": check it"
+                                : "its lines " + std::to_string(suggested.procs_line) + " and " +
+                                      std::to_string(suggested.time_line) + ": check them";
+  return "; " + suggested.Options() + " reads " + std::to_string(output.runs.size()) +
+         (output.runs.size() == 1 ? " run" : " runs") + " of it (written from " + lines + ")";
+}
+
 
 IngestedFile ReadOne(const std::string& path, const std::string& format_path, std::string_view text,
                      const IngestOptions& options, std::vector<std::string>* notes, std::vector<std::string>* readings,
@@ -257,7 +298,16 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
                         text.substr(0, 1 << 16).find('\0') == std::string_view::npos;
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(format_path, text)) continue;
-    if (!patterns) return taken(reader.read(input), reader.read == ReadFluxJobOutput);
+    if (!patterns) {
+      try {
+        return taken(reader.read(input), reader.read == ReadFluxJobOutput);
+      } catch (const InputError& refused) {  // a reader that takes files by their name, and then none of its text
+        if (!StartsWith(refused.message(), kNotRecognisedFormat)) throw;
+        const std::string suggestion = PatternSuggestion(input);
+        if (suggestion.empty()) throw;
+        throw InputError(refused.file(), refused.line(), refused.message() + suggestion);
+      }
+    }
     ReaderOutput output;
     try {
       output = reader.read(input);
@@ -280,7 +330,8 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
     throw InputError(path, 0, std::string(kNotRecognisedFormat) + " (no line matches the --pattern of the run time; " +
                                   ReadableFormatList() + ")");
   }
-  throw InputError(path, 0, std::string(kNotRecognisedFormat) + " (" + ReadableFormatList() + ")");
+  throw InputError(path, 0,
+                   std::string(kNotRecognisedFormat) + " (" + ReadableFormatList() + ")" + PatternSuggestion(input));
 }
 
 // Identity from the info/env/hostfile beside each run (run_info_file.h): a
@@ -349,7 +400,10 @@ std::string SkippedFile::Kind() const {
 std::string SkippedFile::Brief() const {
   const std::string unrecognised = kNotRecognisedFormat;
   const std::size_t at = reason.find(": " + unrecognised + " (");
-  return at == std::string::npos ? reason : reason.substr(0, at + 2 + unrecognised.size());
+  if (at == std::string::npos) return reason;
+  const std::size_t suggestion = reason.rfind(kPatternSuggestionMark);  // after the list of formats
+  return reason.substr(0, at + 2 + unrecognised.size()) +
+         (suggestion == std::string::npos ? "" : reason.substr(suggestion));
 }
 
 std::string IngestSummary::NoRunsReason(bool patterns_given) const {
@@ -358,7 +412,8 @@ std::string IngestSummary::NoRunsReason(bool patterns_given) const {
       std::find_if(skipped.begin(), skipped.end(), [](const SkippedFile& f) { return !f.Unrecognised(); });
   std::string why = skipped.empty() ? "" : (refused != skipped.end() ? *refused : skipped.front()).Brief();
   if (skipped.size() > 1) why += "; " + std::to_string(skipped.size() - 1) + " more files skipped";
-  if (!patterns_given && !skipped.empty()) why += "; " + std::string(kOutputPatternHint);
+  if (!patterns_given && !skipped.empty() && why.find(kPatternSuggestionMark) == std::string::npos)
+    why += "; " + std::string(kOutputPatternHint);
   return why;
 }
 
