@@ -2,6 +2,7 @@
 // file is offered to them. A new format is one file of its family (app_outputs/,
 // profiles/, job_records/) with its sniff/read pair, declared in the family's
 // readers header, plus one row in ReaderTable() below.
+#include <algorithm>
 #include <filesystem>
 #include <utility>
 
@@ -27,6 +28,7 @@
 #include "tables/jube_result.h"
 #include "tables/statistics_table.h"
 #include "textio/compressed_file.h"
+#include "textio/line_reader.h"
 #include "textio/text_lines.h"
 #include "timing_tools/hyperfine_export.h"
 #include "timing_tools/time_report.h"
@@ -156,6 +158,36 @@ ReaderOutput ReadOtf2(const ReaderInput& input) {
 
 bool SniffCsvTable(const std::string& path, std::string_view) {
   return HasExtension(path, ".csv") || HasExtension(path, ".tsv");
+}
+
+// A table of runs under another name (`data_strong_onenode.data`, `results.txt`: "p,n,iter,theta,time" over rows of
+// numbers): a first line of comma-, semicolon- or tab-separated names that name the processes and the time, and a
+// second of as many cells, at least two of them numbers. Before NPB's reader, which takes any .dat, .txt, .out.
+bool SniffCsvTableByHeader(const std::string& path, std::string_view text) {
+  if (SniffCsvTable(path, text)) return false;  // the row above's
+  DocumentKind kind;
+  if (DocumentKindOfPath(path, &kind)) return false;  // a document's tables are the document reader's
+  LineReader lines(text.substr(0, 1 << 16));
+  std::string_view line, header;
+  while (lines.Next(&line)) {
+    const std::string_view trimmed = Trim(line);
+    if (trimmed.empty() || trimmed.front() == '#') continue;
+    if (header.empty()) {
+      header = trimmed;
+      continue;
+    }
+    for (char separator : {',', ';', '\t'}) {
+      const std::vector<std::string> names = SplitCsvCells(header, separator);
+      const std::vector<std::string> cells = SplitCsvCells(trimmed, separator);
+      if (names.size() < 2 || cells.size() != names.size()) continue;
+      const auto numbers = std::count_if(cells.begin(), cells.end(), [](const std::string& cell) {
+        return ParseDouble(Trim(cell)).has_value();
+      });
+      if (numbers >= 2 && NamesProcsAndTime(names)) return true;
+    }
+    return false;
+  }
+  return false;
 }
 
 ReaderOutput ReadCsvTable(const ReaderInput& input) {
@@ -289,6 +321,8 @@ const std::vector<Reader>& ReaderTable() {
       // Before the statistics tables: hyperfine's CSV export is a table of its own columns.
       {"hyperfine export (--export-json, --export-csv, --export-markdown, --export-orgmode, --export-asciidoc)", SniffHyperfineExport, ReadHyperfineExport},
       {"statistics table (.csv)", SniffCsvTable, ReadCsvTable},
+      {"statistics table under another name (a header of processes and time over rows of numbers)",
+       SniffCsvTableByHeader, ReadCsvTable},
       {"statistics table (.json)", SniffJsonTable, ReadJsonTable},
       {"tables in Markdown, Org and LaTeX documents (.md, .org, .tex)", SniffDocumentTables, ReadDocumentTablesInput},
       // Before NPB output too: a job's stdout (or a -log_view file) ending in PETSc's performance summary.

@@ -120,3 +120,30 @@ TEST_CASE("Statistics tables: a JSON table's key of launch commands gives each o
   REQUIRE(with_procs.size() == 1);
   CHECK(with_procs[0].procs == 8);
 }
+
+TEST_CASE("Statistics tables under another name: a header of processes and time over rows of numbers", "[table]") {
+  // Round 48's set S: a power-method study's data_strong_onenode.data ("p,n,iter,theta,time").
+  const std::filesystem::path folder = std::filesystem::temp_directory_path() / "qnm_table_by_header";
+  std::filesystem::create_directories(folder);
+  const std::string path = (folder / "data_strong_onenode.data").string();
+  {
+    std::ofstream out(path);
+    out << "p,n,iter,theta,time\n1,10000,300,9985.355091,36.238513\n2,10000,300,9985.355091,18.258686\n";
+  }
+  qnm::IngestSummary summary;
+  const std::vector<qnm::RunStats> runs = qnm::IngestPaths({path}, {}, &summary);
+  REQUIRE(runs.size() == 2);
+  CHECK(runs[1].procs == 2);
+  CHECK(runs[1].wall_time_s == Approx(18.258686));
+  // A text file whose first line names no processes and time stays no table (an NPB output's banner, a log).
+  const std::string log = (folder / "run.txt").string();
+  {
+    std::ofstream out(log);
+    out << "step,residual\n1,0.5\n2,0.25\n";
+  }
+  qnm::IngestSummary other;
+  CHECK(qnm::IngestPaths({log}, {}, &other).empty());
+  REQUIRE(other.skipped.size() == 1);
+  CHECK(other.skipped[0].reason.find("statistics table") == std::string::npos);
+  std::filesystem::remove_all(folder);
+}
