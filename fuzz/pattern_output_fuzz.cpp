@@ -1,12 +1,14 @@
 // libFuzzer target: any bytes read by the user's patterns (app_outputs/pattern_output.h: PENNANT's
 // four and miniAMR's measured values with reductions, as docs/formats/output-patterns.md shows
-// them) become runs or an InputError (file:line), never a crash, a hang or anything else thrown.
+// them) become runs or an InputError (file:line), never a crash, a hang or anything else thrown; and the patterns
+// the bytes suggest for themselves (reader/pattern_suggestion.h), parsed and read as ingest tries them.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
 
 #include "app_outputs/pattern_output.h"
 #include "reader/file_name_info.h"
+#include "reader/pattern_suggestion.h"
 #include "record/run_stats_json.h"
 #include "util/input_error.h"
 
@@ -27,6 +29,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   input.text = std::string_view(reinterpret_cast<const char*>(data), size);
   input.name = qnm::ParseFileName(input.path);
   input.selection = &selection;
+  try {
+    (void)qnm::RunsToCsv(qnm::ReadByOutputPatterns(input).runs);
+  } catch (const qnm::InputError&) {
+  }
+  const qnm::SuggestedPatterns suggested = qnm::SuggestOutputPatterns(input.text);
+  qnm::RunSelection tried;
+  for (const std::string* spec : {&suggested.procs, &suggested.time})
+    if (!spec->empty()) qnm::AddOutputPattern(qnm::ParseOutputPattern(*spec), &tried.output_patterns);  // must parse
+  input.selection = &tried;
   try {
     (void)qnm::RunsToCsv(qnm::ReadByOutputPatterns(input).runs);
   } catch (const qnm::InputError&) {
