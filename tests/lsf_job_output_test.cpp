@@ -20,7 +20,8 @@ const std::string kLsf = std::string(QNM_TEST_DATA_DIR) + "/lsf";
 qnm::ReaderOutput Read(const std::string& name) {
   qnm::ReaderInput input;
   input.path = kLsf + "/" + name;
-  input.text = qnm::ReadFile(input.path);
+  const std::string text = qnm::ReadFile(input.path);  // the reader's input views it
+  input.text = text;
   input.name = qnm::ParseFileName(input.path);
   return qnm::ReadLsfJobOutput(input);
 }
