@@ -4,10 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <ctime>
-#include <iomanip>
 #include <optional>
-#include <sstream>
 #include <string>
 #include <utility>
 #include <vector>
@@ -16,6 +13,7 @@
 #include "reader/experiment_factors.h"
 #include "textio/log_numbers.h"
 #include "textio/text_lines.h"
+#include "textio/time_stamps.h"
 #include "util/input_error.h"
 #include "util/text_format.h"
 
@@ -37,16 +35,12 @@ std::pair<std::string, std::string> Banner(std::string_view trimmed) {
 
 // Seconds of one clock of a date "28Apr2017" and a time "10:59:54" (QE pads its fields with blanks: "10: 1:27");
 // unknown when they are not.
-double StampSeconds(std::string_view date, std::string_view time) {
+double QeStampSeconds(std::string_view date, std::string_view time) {
   std::string clock;
   for (char c : time)
     if (c != ' ') clock += c;
-  std::tm tm{};
-  std::istringstream in(std::string(Trim(date)) + " " + clock);
-  in >> std::get_time(&tm, "%d%b%Y %H:%M:%S");
-  if (in.fail()) return kUnknown;
-  tm.tm_isdst = 0;
-  return static_cast<double>(std::mktime(&tm));
+  const std::optional<long long> seconds = StampSeconds(std::string(Trim(date)) + " " + clock, "%d%b%Y %H:%M:%S");
+  return seconds ? static_cast<double>(*seconds) : kUnknown;
 }
 
 // The whole number after the last '=' (or ':') of a line: "K-points division:     npool     =       2".
@@ -184,7 +178,7 @@ struct Parser {
       if (const std::size_t on = trimmed.find("starts on "); on != std::string_view::npos) {
         const std::string_view rest = trimmed.substr(on + 10);
         if (const std::size_t at = rest.find(" at "); at != std::string_view::npos)
-          runs.back().started_s = StampSeconds(rest.substr(0, at), rest.substr(at + 4));
+          runs.back().started_s = QeStampSeconds(rest.substr(0, at), rest.substr(at + 4));
       }
       title_next = diagonalization_next = group_next = false;
       return;
@@ -250,7 +244,8 @@ struct Parser {
       if (StartsWith(trimmed, "This run was terminated on:")) {
         const std::string_view rest = Trim(trimmed.substr(27));
         const std::size_t date = rest.find_last_of(' ');
-        if (date != std::string_view::npos) run.terminated_s = StampSeconds(rest.substr(date + 1), rest.substr(0, date));
+        if (date != std::string_view::npos)
+          run.terminated_s = QeStampSeconds(rest.substr(date + 1), rest.substr(0, date));
       }
       return;
     }

@@ -225,9 +225,11 @@ void ApplyAppendedFluxRecord(const std::string& path, std::string_view text, std
                                                  "reading stays");
   }
 }
+
 // "; --pattern 'procs=...' --pattern 'time=...' reads 35 runs of it (...)" when the file's own lines suggest the
 // patterns that read it (reader/pattern_suggestion.h) and the pattern reader reads a run with them; else empty.
-// A document (a README, notes) or a script is no program's output: none is suggested for it.
+// A document (a README, notes) or a script is no program's output: none is suggested for it. The caller has seen
+// that the file is text (no NUL in its head, read whole).
 std::string PatternSuggestion(const ReaderInput& input) {
   const std::string name = ToLower(fs::path(input.FormatPath()).filename().string());
   for (std::string_view document : {".md", ".rst", ".html", ".htm", ".tex", ".org", ".adoc", ".ipynb"})
@@ -238,7 +240,6 @@ std::string PatternSuggestion(const ReaderInput& input) {
   for (std::string_view script : {".sh", ".bash", ".pbs", ".slurm", ".sbatch", ".job", ".bsub", ".lsf", ".qsub", ".py"})
     if (EndsWith(name, script)) return "";
   if (StartsWith(input.text, "#!")) return "";
-  if (input.text.substr(0, 1 << 16).find('\0') != std::string_view::npos) return "";
   const SuggestedPatterns suggested = SuggestOutputPatterns(input.text);
   if (suggested.time.empty()) return "";
   RunSelection selection;
@@ -264,7 +265,6 @@ std::string PatternSuggestion(const ReaderInput& input) {
   return "; " + suggested.Options() + " reads " + std::to_string(output.runs.size()) +
          (output.runs.size() == 1 ? " run" : " runs") + " of it (written from " + lines + ")";
 }
-
 
 IngestedFile ReadOne(const std::string& path, const std::string& format_path, std::string_view text,
                      const IngestOptions& options, std::vector<std::string>* notes, std::vector<std::string>* readings,
@@ -294,15 +294,15 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
   };
   // The user's patterns (--pattern) read what no reader reads: a file no reader takes, or one a
   // reader took by its name and then refused (NPB's reader takes every *.out); only text.
-  const bool patterns = !options.selection.output_patterns.empty() && !streamed &&
-                        text.substr(0, 1 << 16).find('\0') == std::string_view::npos;
+  const bool textual = !streamed && text.substr(0, 1 << 16).find('\0') == std::string_view::npos;
+  const bool patterns = !options.selection.output_patterns.empty() && textual;
   for (const Reader& reader : ReaderTable()) {
     if (!reader.sniff(format_path, text)) continue;
     if (!patterns) {
       try {
         return taken(reader.read(input), reader.read == ReadFluxJobOutput);
       } catch (const InputError& refused) {  // a reader that takes files by their name, and then none of its text
-        if (!StartsWith(refused.message(), kNotRecognisedFormat)) throw;
+        if (!textual || !StartsWith(refused.message(), kNotRecognisedFormat)) throw;
         const std::string suggestion = PatternSuggestion(input);
         if (suggestion.empty()) throw;
         throw InputError(refused.file(), refused.line(), refused.message() + suggestion);
@@ -331,7 +331,8 @@ IngestedFile ReadOne(const std::string& path, const std::string& format_path, st
                                   ReadableFormatList() + ")");
   }
   throw InputError(path, 0,
-                   std::string(kNotRecognisedFormat) + " (" + ReadableFormatList() + ")" + PatternSuggestion(input));
+                   std::string(kNotRecognisedFormat) + " (" + ReadableFormatList() + ")" +
+                       (textual ? PatternSuggestion(input) : std::string()));
 }
 
 // Identity from the info/env/hostfile beside each run (run_info_file.h): a

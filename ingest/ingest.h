@@ -29,11 +29,11 @@ struct IngestOptions {
 
 /// The reason of a file no reader took (its specifics follow in parentheses).
 inline constexpr char kNotRecognisedFormat[] = "not a recognised format";
-/// What a user whose files gave no run may not know: said with "no runs found" when no --pattern
-/// was given.
 /// What follows a file's "not a recognised format (...)" when its own lines suggest the patterns that read it
 /// (reader/pattern_suggestion.h): "; --pattern 'procs=...' --pattern 'time=...' reads 35 runs of it (...)".
 inline constexpr char kPatternSuggestionMark[] = "; --pattern '";
+/// What a user whose files gave no run may not know: said with "no runs found" when no --pattern
+/// was given.
 inline constexpr char kOutputPatternHint[] =
     "a program's output no reader of ours knows is read by where it says its values: --pattern FIELD=REGEX or "
     "--pattern-file FILE (docs/formats/output-patterns.md)";

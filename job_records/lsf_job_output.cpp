@@ -3,18 +3,16 @@
 
 #include <cctype>
 #include <cmath>
-#include <ctime>
-#include <iomanip>
 #include <optional>
-#include <sstream>
 
 #include "job_records/job_record_readers.h"
 #include "launch/launch_command.h"
-#include "reader/experiment_factors.h"
+#include "launch/launch_layout.h"
 #include "reader/file_name_info.h"
 #include "reader/output_patterns.h"
 #include "textio/log_numbers.h"
 #include "textio/text_lines.h"
+#include "textio/time_stamps.h"
 #include "util/input_error.h"
 
 namespace qnm {
@@ -42,14 +40,11 @@ void ReadHosts(std::string_view text, const std::string& path, int line,
   }
 }
 
-// "Sat Nov 29 01:46:25 2025" as seconds since an epoch (local time, the same for both ends); nullopt when it is not.
+// "Sat Nov 29 01:46:25 2025" as seconds of one clock; nullopt when it is not one.
 std::optional<double> LsfTimestamp(std::string_view text) {
-  std::tm tm{};
-  std::istringstream in{std::string(Trim(text))};
-  in >> std::get_time(&tm, "%a %b %d %H:%M:%S %Y");
-  if (in.fail()) return std::nullopt;
-  tm.tm_isdst = 0;
-  return static_cast<double>(std::mktime(&tm));
+  const std::optional<long long> seconds = StampSeconds(Trim(text), "%a %b %d %H:%M:%S %Y");
+  if (!seconds) return std::nullopt;
+  return static_cast<double>(*seconds);
 }
 
 // "Run time :                                   5 sec." -> 5.
@@ -76,31 +71,15 @@ RunStats ToRunStats(const LsfJobReport& job, const LaunchCommand& launch, const 
   const std::vector<std::pair<std::string, int>> hosts = ComputeHosts(job.hosts);
   int slots = 0;
   for (const auto& [host, count] : hosts) slots += count;
-  if (launch.procs > 0) {
-    run.procs = launch.procs;
-    run.derivations["procs"] = "LSF job script's command (line " + std::to_string(job.command_line) +
-                               "): " + LaunchDerivation(launch, launch.procs_from);
-  } else if (job.bsub_n > 0) {
-    run.procs = job.bsub_n;
-    run.derivations["procs"] = "LSF job script's #BSUB -n";
-  } else {
-    run.procs = slots;
-    run.derivations["procs"] = "LSF: the job slots of the hosts it ran on";
-  }
-  if (launch.threads > 0) {
-    run.threads_per_proc = launch.threads;
-    run.derivations["threads_per_proc"] = "LSF job script's command: " + LaunchDerivation(launch, launch.threads_from);
-  }
-  // The layout the script fixes; where it fixes none, the hosts are the scheduler's choice for this one job.
-  if (launch.ranks_per_node > 0)
-    run.SetRanksPerNode(launch.ranks_per_node,
-                        "LSF job script's command: " + LaunchDerivation(launch, launch.ranks_per_node_from));
-  else if (job.ptile > 0)
-    run.SetRanksPerNode(job.ptile, "LSF job script's #BSUB -R span[ptile=N]");
-  if (launch.nodes > 0 && run.nodes == 0)
-    run.SetNodes(launch.nodes, "LSF job script's command: " + LaunchDerivation(launch, launch.nodes_from));
-  else if (job.bsub_nodes > 0 && run.nodes == 0)
-    run.SetNodes(job.bsub_nodes, "LSF job script's #BSUB -nnodes");
+  // What the command does not say, from the script's #BSUB lines: the layout the script fixes. Where it fixes
+  // none, the hosts are the scheduler's choice for this one job (a detail below).
+  RunLayout by_script;
+  by_script.procs = job.bsub_n > 0 ? SaidCount{job.bsub_n, "LSF job script's #BSUB -n"}
+                                   : SaidCount{slots, "LSF: the job slots of the hosts it ran on"};
+  if (job.ptile > 0) by_script.ranks_per_node = {job.ptile, "LSF job script's #BSUB -R span[ptile=N]"};
+  if (job.bsub_nodes > 0) by_script.nodes = {job.bsub_nodes, "LSF job script's #BSUB -nnodes"};
+  const std::string by_command = "LSF job script's command (line " + std::to_string(job.command_line) + "): ";
+  ApplyLaunchLayout(launch, by_command, by_script, &run);
   std::string placed;
   for (const auto& [host, count] : hosts) placed += (placed.empty() ? "" : " ") + std::to_string(count) + "*" + host;
   if (!placed.empty()) run.details["lsf_hosts"] = placed.substr(0, 400);
@@ -111,13 +90,7 @@ RunStats ToRunStats(const LsfJobReport& job, const LaunchCommand& launch, const 
     run.wall_time_s = job.between_s;
     run.derivations["wall_time_s"] = "LSF 'Terminated at' - 'Started at' (whole seconds: the job's)";
   }
-  if (!launch.program.empty()) {
-    run.app = launch.program;
-    run.derivations["app"] = "LSF job script's command: its program";
-    std::string program_and_arguments = launch.program_path;
-    for (const std::string& argument : launch.arguments) program_and_arguments += " " + argument;
-    SetCommandArguments(program_and_arguments, &run);
-  } else {
+  if (!ApplyLaunchProgram(launch, by_command, &run)) {
     run.app = ApplicationFromPath(path);
     run.derivations["app"] = "the file's name or folder (the job script runs no MPI launcher)";
   }
@@ -238,11 +211,8 @@ std::vector<LsfJobReport> ParseLsfJobOutput(std::string_view text, const std::st
 bool SniffLsfJobOutput(const std::string&, std::string_view text) { return LooksLikeLsfJobOutput(text); }
 
 ReaderOutput ReadLsfJobOutput(const ReaderInput& input) {
-  if (input.selection)
-    for (const OutputPattern& pattern : input.selection->output_patterns)
-      if (pattern.IsRunTime())
-        throw InputError(input.path, 0,
-                         "an LSF job's output, left to the --pattern " + pattern.name + " of the run time");
+  if (const OutputPattern* time = input.selection ? input.selection->RunTimePattern() : nullptr)
+    throw InputError(input.path, 0, "an LSF job's output, left to the --pattern " + time->name + " of the run time");
   const std::vector<LsfJobReport> jobs = ParseLsfJobOutput(input.text, input.path);
   if (jobs.empty()) throw InputError(input.path, 0, "LSF job output without its job report");
   ReaderOutput output;

@@ -3,15 +3,14 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
-#include <iomanip>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <set>
-#include <sstream>
 
 #include "reader/series_identity.h"
 #include "textio/text_lines.h"
+#include "textio/time_stamps.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/plausible_range.h"
@@ -187,12 +186,8 @@ std::string IpmRunOrigin(const std::string& command, const std::string& host, in
 
 long long IpmBannerStartUtc(const IpmBanner& banner) {
   // The banner's "Sun Nov 29 05:55:18 2026", ipm_parse's "11/29/26/05:55:18".
-  for (const char* format : {"%a %b %d %H:%M:%S %Y", "%m/%d/%y/%H:%M:%S"}) {
-    std::tm tm{};
-    std::istringstream in(banner.start);
-    in >> std::get_time(&tm, format);
-    if (!in.fail()) return static_cast<long long>(timegm(&tm));
-  }
+  for (const char* format : {"%a %b %d %H:%M:%S %Y", "%m/%d/%y/%H:%M:%S"})
+    if (const std::optional<long long> seconds = StampSeconds(banner.start, format)) return *seconds;
   return -1;
 }
 

@@ -31,4 +31,10 @@ bool IsProcessCountName(const std::string& name) {
          lower == "nprocs" || lower == "num_procs" || lower == "mpi_ranks";
 }
 
+const OutputPattern* RunSelection::RunTimePattern() const {
+  for (const OutputPattern& pattern : output_patterns)
+    if (pattern.IsRunTime()) return &pattern;
+  return nullptr;
+}
+
 }  // namespace qnm

@@ -26,6 +26,9 @@ struct RunSelection {
   std::vector<OutputPattern> output_patterns;
 
   bool Empty() const { return parameter.empty() && metric.empty() && callpath.empty() && where.empty(); }
+  /// The --pattern of the run time, or none: a reader of a file whose run time the user located leaves the file to
+  /// the pattern reader (a report of `time`, an LSF job's output).
+  const OutputPattern* RunTimePattern() const;
 };
 
 /// Parses one --where value, "n=2000" (several as "n=2000,s=3"), appending to

@@ -295,22 +295,22 @@ std::size_t CommentedHeader(std::string_view text) {
 // one cell more than the header, an empty last one. npos otherwise.
 std::size_t TrailingSeparatorRows(std::string_view text) {
   LineReader lines(text);
-  std::string_view line, header;
-  std::size_t header_end = std::string_view::npos;
+  std::string_view line;
+  std::size_t header_end = std::string_view::npos, header_cells = 0;
+  char separator = ',';
   int rows = 0;
   while (lines.Next(&line) && rows < 20) {
     const std::string_view trimmed = Trim(line);
     if (trimmed.empty() || trimmed.front() == '#') continue;
-    const char separator = Separator(header.empty() ? trimmed : header);
-    if (header.empty()) {
-      header = trimmed;
+    if (header_end == std::string_view::npos) {
+      separator = Separator(trimmed);
       if (trimmed.back() == separator) return std::string_view::npos;
       header_end = static_cast<std::size_t>(trimmed.data() + trimmed.size() - text.data());
+      header_cells = SplitCsvCells(trimmed, separator).size();
       continue;
     }
     const std::vector<std::string> cells = SplitCsvCells(trimmed, separator);
-    if (trimmed.back() != separator || cells.size() != SplitCsvCells(header, separator).size() + 1 ||
-        !Trim(cells.back()).empty())
+    if (trimmed.back() != separator || cells.size() != header_cells + 1 || !Trim(cells.back()).empty())
       return std::string_view::npos;
     ++rows;
   }

@@ -12,7 +12,7 @@
 #include "tables/table_column_aliases.h"
 #include "textio/text_lines.h"
 #include "textio/time_units.h"
-#include "timing_tools/launch_layout.h"
+#include "launch/launch_layout.h"
 #include "util/atomic_file.h"
 #include "util/input_error.h"
 #include "util/json_input.h"

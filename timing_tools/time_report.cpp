@@ -12,7 +12,7 @@
 #include "textio/line_reader.h"
 #include "textio/text_lines.h"
 #include "textio/time_units.h"
-#include "timing_tools/launch_layout.h"
+#include "launch/launch_layout.h"
 #include "util/input_error.h"
 
 namespace qnm {
@@ -407,10 +407,8 @@ bool HasTimeReport(std::string_view text) {
 bool SniffTimeReport(const std::string&, std::string_view text) { return HasTimeReport(text); }
 
 ReaderOutput ReadTimeReport(const ReaderInput& input) {
-  if (input.selection)
-    for (const OutputPattern& pattern : input.selection->output_patterns)
-      if (pattern.IsRunTime())
-        throw InputError(input.path, 0, "a report of time, left to the --pattern " + pattern.name + " of the run time");
+  if (const OutputPattern* time = input.selection ? input.selection->RunTimePattern() : nullptr)
+    throw InputError(input.path, 0, "a report of time, left to the --pattern " + time->name + " of the run time");
   const std::vector<TimeReport> reports = ParseTimeReports(input.text, input.path);
   if (reports.empty()) throw InputError(input.path, 0, "no report of time (real, elapsed) found");
   const FileLayout layout = LayoutOfFile(input);

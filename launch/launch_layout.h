@@ -1,7 +1,7 @@
 #pragma once
-// A timed run's layout and program from the command the timing tool recorded (launch/launch_command.h), each
-// count the command does not say from what else the tool or the file says (a hyperfine parameter, the user's
-// pattern, the file's name): one rule for hyperfine's exports and the reports of `time`.
+// A run's layout and program from the command that launched it (launch/launch_command.h), each count the command
+// does not say from what else the tool or the file says (a hyperfine parameter, the user's pattern, the file's
+// name, an LSF job script's #BSUB lines): one rule for hyperfine's exports, the reports of `time` and LSF's jobs.
 #include <string>
 
 #include "launch/launch_command.h"

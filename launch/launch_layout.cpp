@@ -1,5 +1,5 @@
 // A timed run's layout and program from its launch command (launch_layout.h).
-#include "timing_tools/launch_layout.h"
+#include "launch/launch_layout.h"
 
 #include "reader/experiment_factors.h"
 
